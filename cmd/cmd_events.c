@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0
+/* reclaimscope events: what is in a trace, before any analysis. */
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "report.h"
+#include "trace_source.h"
+
+static int count_only(const struct rs_event *ev, void *ctx)
+{
+	(void)ev;
+	(void)ctx;
+	return 0;
+}
+
+int cmd_events(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct rs_source_opts sopts = { 0 };
+	struct rs_source *src = NULL;
+	struct rs_error err = { "" };
+	bool json = false;
+	int c, ret;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (c == 'j')
+			json = true;
+		else
+			return rs_cmd_usage("events", stderr);
+	}
+	if (optind != argc - 1)
+		return rs_cmd_usage("events", stderr);
+	sopts.progress = isatty(STDERR_FILENO);
+	if (rs_source_open(argv[optind], &sopts, &src, &err) < 0)
+		return rs_cmd_fail("events", RS_EXIT_INPUT, "%s", err.msg);
+	if (rs_source_stream(src, 0, UINT64_MAX, count_only, NULL, &err) < 0) {
+		ret = rs_cmd_fail("events", RS_EXIT_INPUT, "%s", err.msg);
+		goto out;
+	}
+	if (json) {
+		json_t *root = json_pack("{s:o}", "trace", rs_report_trace_json(src));
+
+		ret = rs_report_json_dump(root) ? RS_EXIT_INPUT : RS_EXIT_OK;
+	} else {
+		rs_report_trace_text(stdout, src, 1);
+		ret = RS_EXIT_OK;
+	}
+	ret = rs_cmd_finish_stdout("events", ret);
+out:
+	rs_source_close(src);
+	return ret;
+}

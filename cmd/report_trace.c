@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The `trace` section: what file, which kernel, which events, what was lost, what we warn of. */
+#include <math.h>
+#include <string.h>
+
+#include "report.h"
+#include "rs_warn.h"
+#include "trace_source.h"
+
+json_t *rs_json_real(double v)
+{
+	return json_real(isfinite(v) ? v : 0.0);
+}
+
+static uint64_t total_missed(const struct rs_trace_info *ti)
+{
+	uint64_t sum = 0;
+
+	for (int c = 0; c < ti->cpus; c++)
+		sum += ti->loss[c].missed + ti->loss[c].dropped;
+	return sum;
+}
+
+json_t *rs_report_trace_json(const struct rs_source *src)
+{
+	const struct rs_trace_info *ti = rs_source_info(src);
+	const struct rs_event_count *counts;
+	size_t n = rs_source_event_counts(src, &counts);
+	json_t *t = json_object(), *by_name = json_object(), *times = json_object();
+	json_t *loss = json_array(), *warn = json_array();
+
+	for (size_t i = 0; i < n; i++) {
+		json_t *old = json_object_get(by_name, counts[i].name);
+		json_int_t prev = old ? json_integer_value(old) : 0;
+
+		json_object_set_new(by_name, counts[i].name,
+				    json_integer(prev + (json_int_t)counts[i].count));
+		json_object_set_new(times, counts[i].name,
+				    json_pack("{s:o,s:o}",
+					      "first_s", rs_json_real(rs_ns_to_s(counts[i].first_ts)),
+					      "last_s", rs_json_real(rs_ns_to_s(counts[i].last_ts))));
+	}
+	for (int c = 0; c < ti->cpus; c++)
+		json_array_append_new(loss, json_pack("{s:i,s:I,s:I,s:I,s:I}", "cpu", c,
+			"missed", (json_int_t)ti->loss[c].missed,
+			"missed_unknown", (json_int_t)ti->loss[c].missed_unknown,
+			"overrun", (json_int_t)ti->loss[c].overrun,
+			"dropped", (json_int_t)ti->loss[c].dropped));
+	for (size_t i = 0; i < rs_warnings_count(ti->warnings); i++) {
+		unsigned long times_seen;
+		const char *w = rs_warnings_get(ti->warnings, i, &times_seen);
+
+		json_array_append_new(warn, times_seen > 1 ?
+			json_sprintf("%s (%lu times)", w, times_seen) : json_string(w));
+	}
+	json_object_set_new(t, "path", json_string(ti->path));
+	json_object_set_new(t, "format", json_string(ti->format ? ti->format : "unknown"));
+	json_object_set_new(t, "kernel", json_string(ti->kernel ? ti->kernel : "unknown"));
+	json_object_set_new(t, "cpus", json_integer(ti->cpus));
+	json_object_set_new(t, "events", json_integer((json_int_t)ti->events));
+	json_object_set_new(t, "events_by_name", by_name);
+	json_object_set_new(t, "event_times", times);
+	json_object_set_new(t, "first_s", rs_json_real(rs_ns_to_s(ti->first_ts)));
+	json_object_set_new(t, "last_s", rs_json_real(rs_ns_to_s(ti->last_ts)));
+	json_object_set_new(t, "duration_s",
+			    rs_json_real(rs_ns_to_s(ti->last_ts - ti->first_ts)));
+	json_object_set_new(t, "missed_events", json_integer((json_int_t)total_missed(ti)));
+	json_object_set_new(t, "missed_by_cpu", loss);
+	json_object_set_new(t, "warnings", warn);
+	return t;
+}
+
+void rs_report_trace_text(FILE *f, const struct rs_source *src, int per_event)
+{
+	const struct rs_trace_info *ti = rs_source_info(src);
+	const struct rs_event_count *counts;
+	size_t n = rs_source_event_counts(src, &counts);
+	uint64_t missed = total_missed(ti);
+
+	fprintf(f, "trace     %s\n", ti->path);
+	fprintf(f, "format    %s, kernel %s, %d CPUs\n", ti->format ? ti->format : "unknown",
+		ti->kernel ? ti->kernel : "unknown", ti->cpus);
+	fprintf(f, "span      %.6f s .. %.6f s (%.3f s), %llu events\n",
+		rs_ns_to_s(ti->first_ts), rs_ns_to_s(ti->last_ts),
+		rs_ns_to_s(ti->last_ts - ti->first_ts), (unsigned long long)ti->events);
+	if (missed) {
+		fprintf(f, "LOST      %llu events lost:", (unsigned long long)missed);
+		for (int c = 0; c < ti->cpus; c++)
+			if (ti->loss[c].missed || ti->loss[c].dropped)
+				fprintf(f, " cpu%d %llu", c, (unsigned long long)(ti->loss[c].missed +
+										 ti->loss[c].dropped));
+		fprintf(f, " (figures below undercount)\n");
+	}
+	for (int c = 0; c < ti->cpus; c++)
+		if (ti->loss[c].missed_unknown)
+			fprintf(f, "LOST      cpu%d: %llu ring-buffer pages lost events (count "
+				"unknown)\n", c, (unsigned long long)ti->loss[c].missed_unknown);
+	if (per_event && n) {
+		fprintf(f, "\n%-44s %12s %16s %16s\n", "event", "count", "first (s)", "last (s)");
+		for (size_t i = 0; i < n; i++)
+			fprintf(f, "%-44s %12llu %16.6f %16.6f\n", counts[i].name,
+				(unsigned long long)counts[i].count, rs_ns_to_s(counts[i].first_ts),
+				rs_ns_to_s(counts[i].last_ts));
+	}
+	for (size_t i = 0; i < rs_warnings_count(ti->warnings); i++) {
+		unsigned long times_seen;
+		const char *w = rs_warnings_get(ti->warnings, i, &times_seen);
+
+		if (i == 0)
+			fprintf(f, "\n");
+		if (times_seen > 1)
+			fprintf(f, "warning: %s (%lu times)\n", w, times_seen);
+		else
+			fprintf(f, "warning: %s\n", w);
+	}
+}
+
+int rs_report_json_dump(json_t *root)
+{
+	int ret;
+
+	if (!root)
+		return -1;
+	ret = json_dumpf(root, stdout, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+	json_decref(root);
+	if (ret == 0)
+		fputc('\n', stdout);
+	return ret;
+}

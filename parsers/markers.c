@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The recorder's trace_marker lines (docs/markers.md) as typed events. Both the current
+ * `reclaimscope record` format and the earlier record-scenario one are accepted; a line that
+ * is not a marker of ours stays a plain RS_EV_MARKER.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rs_warn.h"
+#include "source_impl.h"
+
+#define MAX_ITEMS 4096		/* enum items we keep per enum; hostile input stops here */
+#define MAX_PAIRS 32
+#define LINE_MAX_LEN 4096
+
+struct item_list {
+	char **names;
+	int count;
+};
+
+struct rs_markers {
+	struct item_list items[3];	/* by enum rs_item_enum */
+	char line[LINE_MAX_LEN];
+	char *keys[MAX_PAIRS], *vals[MAX_PAIRS];
+	int nr_pairs;
+	char path[LINE_MAX_LEN];
+};
+
+struct rs_markers *rs_markers_new(void)
+{
+	return calloc(1, sizeof(struct rs_markers));
+}
+
+void rs_markers_free(struct rs_markers *m)
+{
+	if (!m)
+		return;
+	for (int e = 0; e < 3; e++) {
+		for (int i = 0; i < m->items[e].count; i++)
+			free(m->items[e].names[i]);
+		free(m->items[e].names);
+	}
+	free(m);
+}
+
+/* Split m->line (after the tag) into key=value pairs in place. */
+static void split_pairs(struct rs_markers *m, char *p)
+{
+	m->nr_pairs = 0;
+	while (*p && m->nr_pairs < MAX_PAIRS) {
+		char *eq, *end;
+
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		end = p + strcspn(p, " ");
+		if (*end)
+			*end++ = '\0';
+		eq = strchr(p, '=');
+		if (eq) {
+			*eq = '\0';
+			m->keys[m->nr_pairs] = p;
+			m->vals[m->nr_pairs++] = eq + 1;
+		}
+		p = end;
+	}
+}
+
+static const char *get(struct rs_markers *m, const char *key)
+{
+	for (int i = 0; i < m->nr_pairs; i++)
+		if (!strcmp(m->keys[i], key))
+			return m->vals[i];
+	return NULL;
+}
+
+static uint64_t getu(struct rs_markers *m, const char *key, uint64_t def)
+{
+	const char *v = get(m, key);
+	char *end;
+	unsigned long long n;
+
+	if (!v || !*v)
+		return def;
+	n = strtoull(v, &end, 0);
+	return *end ? def : n;
+}
+
+/* Undo the recorder's %20 / %25 escapes of paths, into m->path. */
+static const char *unescape_path(struct rs_markers *m, const char *v)
+{
+	size_t o = 0;
+
+	if (!v)
+		return NULL;
+	for (size_t i = 0; v[i] && o + 1 < sizeof(m->path); i++) {
+		if (v[i] == '%' && v[i + 1] == '2' && (v[i + 2] == '0' || v[i + 2] == '5')) {
+			m->path[o++] = v[i + 2] == '0' ? ' ' : '%';
+			i += 2;
+		} else {
+			m->path[o++] = v[i];
+		}
+	}
+	m->path[o] = '\0';
+	return m->path;
+}
+
+static void decode_items(struct rs_source *src, struct rs_markers *m, enum rs_item_enum which,
+			 char *p, struct rs_event *ev)
+{
+	struct item_list *l = &m->items[which];
+	int idx = 0;
+
+	while (*p) {
+		char *end;
+
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		end = p + strcspn(p, " ");
+		if (*end)
+			*end++ = '\0';
+		if (*p == '@') {
+			idx = atoi(p + 1);
+		} else if (!strchr(p, '=')) {	/* skip source=btf and the like */
+			if (idx < 0 || idx >= MAX_ITEMS) {
+				rs_warn(src->info.warnings, "marker: item index %d out of range; "
+					"item names ignored past it", idx);
+				break;
+			}
+			if (idx >= l->count) {
+				char **n = realloc(l->names, (idx + 1) * sizeof(*n));
+
+				if (!n)
+					break;
+				memset(n + l->count, 0, (idx + 1 - l->count) * sizeof(*n));
+				l->names = n;
+				l->count = idx + 1;
+			}
+			free(l->names[idx]);
+			l->names[idx] = strdup(p);
+			idx++;
+		}
+		p = end;
+	}
+	/* unnamed holes get "" so consumers can index without NULL checks */
+	for (int i = 0; i < l->count; i++)
+		if (!l->names[i])
+			l->names[i] = strdup("");
+	ev->type = RS_EV_ITEM_NAMES;
+	ev->items.which = which;
+	ev->items.count = l->count;
+	ev->items.names = (const char *const *)l->names;
+}
+
+static void decode_memcg_stat(struct rs_markers *m, struct rs_event *ev)
+{
+	static const char *const lru_keys[RS_LRU_NR] = {
+		"inactive_anon", "active_anon", "inactive_file", "active_file", "unevictable"
+	};
+	struct rs_ev_snap_memcg *s = &ev->snap_memcg;
+
+	ev->type = RS_EV_SNAP_MEMCG;
+	s->id = getu(m, "id", 0);
+	s->path = unescape_path(m, get(m, "cg"));
+	s->usage = getu(m, "usage", 0);
+	s->limit = getu(m, "limit", UINT64_MAX);
+	s->soft_limit = getu(m, "soft", UINT64_MAX);
+	s->swappiness = (int)getu(m, "swappiness", (uint64_t)-1);
+	for (int l = 0; l < RS_LRU_NR; l++)
+		s->lru_bytes[l] = getu(m, lru_keys[l], 0);
+}
+
+static void decode_node_stat(struct rs_markers *m, struct rs_event *ev)
+{
+	static const char *const lru_keys[RS_LRU_NR] = {
+		"nr_inactive_anon", "nr_active_anon", "nr_inactive_file", "nr_active_file",
+		"nr_unevictable"
+	};
+	struct rs_ev_snap_node *s = &ev->snap_node;
+
+	ev->type = RS_EV_SNAP_NODE;
+	s->nid = (int)getu(m, "nid", 0);
+	s->free_pages = getu(m, "nr_free_pages", 0);
+	for (int l = 0; l < RS_LRU_NR; l++)
+		s->lru_pages[l] = getu(m, lru_keys[l], 0);
+	s->wmark_min = getu(m, "wmark_min", 0);
+	s->wmark_low = getu(m, "wmark_low", 0);
+	s->wmark_high = getu(m, "wmark_high", 0);
+}
+
+void rs_markers_decode(struct rs_source *src, const char *text, struct rs_event *ev)
+{
+	struct rs_markers *m = src->markers;
+	char *tag, *rest;
+	size_t taglen;
+
+	if (!m || !text)
+		return;
+	snprintf(m->line, sizeof(m->line), "%s", text);
+	tag = m->line;
+	taglen = strcspn(tag, " ");
+	rest = tag + taglen;
+	if (*rest)
+		*rest++ = '\0';
+
+	if (!strcmp(tag, "vm_event_items")) {
+		decode_items(src, m, RS_ITEMS_VM_EVENT, rest, ev);
+	} else if (!strcmp(tag, "node_stat_items")) {
+		decode_items(src, m, RS_ITEMS_NODE_STAT, rest, ev);
+	} else if (!strcmp(tag, "memcg_stat_items")) {
+		decode_items(src, m, RS_ITEMS_MEMCG_STAT, rest, ev);
+	} else if (!strcmp(tag, "memcg_stat")) {
+		split_pairs(m, rest);
+		decode_memcg_stat(m, ev);
+	} else if (!strcmp(tag, "node_stat")) {
+		split_pairs(m, rest);
+		decode_node_stat(m, ev);
+	} else if (!strcmp(tag, "cgroup_map")) {
+		split_pairs(m, rest);
+		ev->type = RS_EV_CGROUP_MAP;
+		ev->cgroup_map.id = getu(m, "id", 0);
+		ev->cgroup_map.path = unescape_path(m, get(m, "path"));
+		if (!ev->cgroup_map.path)
+			ev->type = RS_EV_MARKER;
+	} else if (!strcmp(tag, "task_cgroup")) {
+		split_pairs(m, rest);
+		ev->type = RS_EV_TASK_CGROUP;
+		ev->task_cgroup.pid = (int)getu(m, "pid", (uint64_t)-1);
+		ev->task_cgroup.id = getu(m, "id", 0);
+		ev->task_cgroup.path = unescape_path(m, get(m, "path"));
+	} else if (!strcmp(tag, "reclaimscope_begin") || !strcmp(tag, "scenario_begin") ||
+		   !strcmp(tag, "reclaimscope_end") || !strcmp(tag, "scenario_end")) {
+		bool begin = strstr(tag, "_begin") != NULL;
+		const char *k;
+
+		/* keep the unsplit text for consumers; split a copy for the kernel release */
+		ev->type = RS_EV_META;
+		ev->meta.kind = begin ? "begin" : "end";
+		ev->meta.text = text + (rest - m->line);
+		split_pairs(m, rest);
+		k = get(m, "kernel");
+		if (begin && k && (!src->info.kernel || !strcmp(src->info.kernel, "unknown")))
+			rs_source_set_kernel(src, k);
+	}
+}

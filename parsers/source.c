@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Opening a trace: pick the backend by the file's first bytes; shared bookkeeping. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "rs_warn.h"
+#include "source_impl.h"
+
+/* trace.dat starts with "\027\010\104tracing" (trace-cmd's file magic). */
+static const unsigned char tracedat_magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n',
+						'g' };
+
+static int sniff(const char *path, bool *is_tracedat, struct rs_error *err)
+{
+	unsigned char buf[sizeof(tracedat_magic)];
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return rs_error_set(err, "%s: cannot open: %s", path, strerror(errno));
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return rs_error_set(err, "%s: not a regular file", path);
+	}
+	if (st.st_size == 0) {
+		close(fd);
+		return rs_error_set(err, "%s: empty file, not a trace", path);
+	}
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	if (n < 0)
+		return rs_error_set(err, "%s: cannot read: %s", path, strerror(errno));
+	*is_tracedat = n >= 3 && !memcmp(buf, tracedat_magic, 3);
+	if (*is_tracedat && (n < (ssize_t)sizeof(buf) || memcmp(buf, tracedat_magic, sizeof(buf))))
+		return rs_error_set(err, "%s: truncated or corrupt trace.dat header (bad magic)",
+				    path);
+	return 0;
+}
+
+int rs_source_open(const char *path, const struct rs_source_opts *opts, struct rs_source **out,
+		   struct rs_error *err)
+{
+	struct rs_source *src;
+	bool is_tracedat;
+	int ret;
+
+	*out = NULL;
+	if (sniff(path, &is_tracedat, err) < 0)
+		return -1;
+	src = calloc(1, sizeof(*src));
+	if (!src)
+		return rs_error_set(err, "%s: out of memory", path);
+	if (opts)
+		src->opts = *opts;
+	src->path = strdup(path);
+	src->info.warnings = rs_warnings_new();
+	src->markers = rs_markers_new();
+	if (!src->path || !src->info.warnings || !src->markers) {
+		ret = rs_error_set(err, "%s: out of memory", path);
+		goto out_free;
+	}
+	src->info.path = src->path;
+	src->info.kernel = "unknown";
+	ret = is_tracedat ? rs_tracedat_open(src, err) : rs_textlog_open(src, err);
+	if (ret < 0)
+		goto out_free;
+	*out = src;
+	return 0;
+
+out_free:
+	rs_source_close(src);
+	return -1;
+}
+
+int rs_source_stream(struct rs_source *src, uint64_t from_ns, uint64_t to_ns, rs_event_fn fn,
+		     void *ctx, struct rs_error *err)
+{
+	return src->ops->stream(src, from_ns, to_ns, fn, ctx, err);
+}
+
+const struct rs_trace_info *rs_source_info(const struct rs_source *src)
+{
+	return &src->info;
+}
+
+size_t rs_source_event_counts(const struct rs_source *src, const struct rs_event_count **out)
+{
+	*out = src->counts;
+	return src->nr_counts;
+}
+
+void rs_source_close(struct rs_source *src)
+{
+	if (!src)
+		return;
+	if (src->ops && src->ops->close)
+		src->ops->close(src);
+	for (size_t i = 0; i < src->nr_counts; i++) {
+		free((char *)src->counts[i].system);
+		free((char *)src->counts[i].name);
+	}
+	free(src->counts);
+	free(src->loss);
+	free(src->format);
+	free(src->kernel);
+	free(src->path);
+	rs_markers_free(src->markers);
+	rs_warnings_free(src->info.warnings);
+	free(src);
+}
+
+struct rs_event_count *rs_source_count_slot(struct rs_source *src, const char *system,
+					    const char *name)
+{
+	struct rs_event_count *c;
+
+	for (size_t i = 0; i < src->nr_counts; i++) {
+		c = &src->counts[i];
+		if (!strcmp(c->name, name) &&
+		    ((!system && !c->system) || (system && c->system && !strcmp(system, c->system))))
+			return c;
+	}
+	if (src->nr_counts >= RS_MAX_EVENT_NAMES) {
+		rs_warn(src->info.warnings, "more than %d distinct event names; the rest are "
+			"counted as 'other'", RS_MAX_EVENT_NAMES);
+		name = "other";
+		system = NULL;
+		for (size_t i = 0; i < src->nr_counts; i++)
+			if (!strcmp(src->counts[i].name, name) && !src->counts[i].system)
+				return &src->counts[i];
+	}
+	if (src->nr_counts == src->cap_counts) {
+		size_t cap = src->cap_counts ? src->cap_counts * 2 : 64;
+		struct rs_event_count *n = realloc(src->counts, cap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		src->counts = n;
+		src->cap_counts = cap;
+	}
+	c = &src->counts[src->nr_counts];
+	memset(c, 0, sizeof(*c));
+	c->name = strdup(name);
+	c->system = system ? strdup(system) : NULL;
+	if (!c->name || (system && !c->system)) {
+		free((char *)c->name);
+		free((char *)c->system);
+		return NULL;
+	}
+	src->nr_counts++;
+	return c;
+}
+
+void rs_source_counts_reset(struct rs_source *src)
+{
+	for (size_t i = 0; i < src->nr_counts; i++) {
+		src->counts[i].count = 0;
+		src->counts[i].first_ts = src->counts[i].last_ts = 0;
+	}
+}
+
+static int count_cmp(const void *a, const void *b)
+{
+	const struct rs_event_count *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	if (c)
+		return c;
+	return strcmp(x->system ? x->system : "", y->system ? y->system : "");
+}
+
+void rs_source_counts_finish(struct rs_source *src)
+{
+	size_t j = 0;
+
+	/* Drop names that never occurred (formats present in the file but not recorded). */
+	for (size_t i = 0; i < src->nr_counts; i++) {
+		if (src->counts[i].count) {
+			src->counts[j++] = src->counts[i];
+		} else {
+			free((char *)src->counts[i].system);
+			free((char *)src->counts[i].name);
+		}
+	}
+	src->nr_counts = j;
+	qsort(src->counts, src->nr_counts, sizeof(*src->counts), count_cmp);
+}
+
+int rs_source_set_cpus(struct rs_source *src, int cpus, struct rs_error *err)
+{
+	if (cpus < 0 || cpus > 65536)
+		return rs_error_set(err, "%s: absurd CPU count %d", src->path, cpus);
+	free(src->loss);
+	src->loss = calloc(cpus ? cpus : 1, sizeof(*src->loss));
+	if (!src->loss)
+		return rs_error_set(err, "%s: out of memory", src->path);
+	src->info.cpus = cpus;
+	src->info.loss = src->loss;
+	return 0;
+}
+
+int rs_source_set_kernel(struct rs_source *src, const char *release)
+{
+	char *k = strdup(release);
+
+	if (!k)
+		return -1;
+	free(src->kernel);
+	src->kernel = k;
+	src->info.kernel = k;
+	return 0;
+}
