@@ -45,6 +45,7 @@ enum rs_ev_type {
 	RS_EV_TASK_CGROUP,		/* recorder marker: pid -> cgroup at record start */
 	RS_EV_SNAP_MEMCG,		/* recorder marker: per-cgroup snapshot */
 	RS_EV_SNAP_NODE,		/* recorder marker: per-node snapshot */
+	RS_EV_LOST,			/* the ring buffer lost events on .cpu before this point */
 	RS_EV_NR_TYPES
 };
 
@@ -255,6 +256,7 @@ struct rs_event {
 		struct rs_ev_snap_memcg snap_memcg;
 		struct rs_ev_snap_node snap_node;
 		const char *marker;	/* RS_EV_MARKER text */
+		int64_t lost;		/* RS_EV_LOST: how many, -1 when the count is unknown */
 	};
 };
 

@@ -511,6 +511,7 @@ static const char *const type_names[RS_EV_NR_TYPES] = {
 	[RS_EV_TASK_CGROUP] = "marker_task_cgroup",
 	[RS_EV_SNAP_MEMCG] = "marker_memcg_stat",
 	[RS_EV_SNAP_NODE] = "marker_node_stat",
+	[RS_EV_LOST] = "lost_events",
 };
 
 const char *rs_ev_type_name(enum rs_ev_type t)

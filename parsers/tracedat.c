@@ -441,11 +441,28 @@ static int tracedat_stream(struct rs_source *src, uint64_t from_ns, uint64_t to_
 				"%llu ns); events kept in file order", cpu,
 				(unsigned long long)rec->ts);
 		last_cpu_ts[cpu] = rec->ts;
-		if (full && rec->missed_events) {
-			if (rec->missed_events > 0)
+		if (rec->missed_events) {
+			if (full && rec->missed_events > 0)
 				src->loss[cpu].missed += (uint64_t)rec->missed_events;
-			else
+			else if (full)
 				src->loss[cpu].missed_unknown++;
+			/* consumers must know state may be broken from here on this CPU */
+			memset(&ev, 0, sizeof(ev));
+			ev.type = RS_EV_LOST;
+			ev.ts = rec->ts;
+			ev.cpu = cpu;
+			ev.pid = -1;
+			ev.comm = "<lost>";
+			ev.offset = rec->offset;
+			ev.lost = rec->missed_events > 0 ? rec->missed_events : -1;
+			ret = fn(&ev, ctx);
+			if (ret) {
+				tracecmd_free_record(rec);
+				for (int i = 1; i < n; i++)
+					tracecmd_free_record(heap[i].rec);
+				n = 0;
+				break;
+			}
 		}
 		nrec++;
 		if (rec->ts < first)

@@ -1,0 +1,18 @@
+# Helpers sourced by the e2e scripts (not a test itself: run-e2e.sh runs *.sh, so keep this
+# sourced only; it is named lib.sh and guarded below).
+RS_BIN=${RS_BIN:-./reclaimscope}
+TOP=$(pwd)
+SHARED_TRACE="$TOP/../shared/traces/global-dev.dat"
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/rs-test.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+# expect_eq WHAT GOT WANT
+expect_eq() { [ "$2" = "$3" ] || fail "$1: got '$2', want '$3'"; }
+finish() { [ "$fails" -eq 0 ] || { echo "$fails check(s) failed"; exit 1; }; exit 0; }
+# Every real trace the tests run on: committed fixtures and the shared global trace.
+real_traces() {
+	for f in "$TOP"/tests/fixtures/*.dat "$SHARED_TRACE"; do
+		[ -f "$f" ] && echo "$f"
+	done
+}

@@ -1,0 +1,23 @@
+#!/bin/sh
+# Run every end-to-end test script in tests/e2e/. Contract of a script: exit 0 pass, 77 skip,
+# anything else fail; env RS_BIN (the binary) and RS_TOOLS (helper programs); run from the top.
+# Prints one line per script and a closing "e2e: N passed, N failed, N skipped".
+cd "$(dirname "$0")/.." || exit 1
+: "${RS_BIN:=./reclaimscope}"
+: "${RS_TOOLS:=build/tools}"
+export RS_BIN RS_TOOLS
+pass=0; fail=0; skip=0
+log=$(mktemp -d "${TMPDIR:-/tmp}/rs-e2e.XXXXXX") || exit 1
+for t in tests/e2e/*.sh; do
+	[ -f "$t" ] || continue
+	name=$(basename "$t" .sh)
+	if sh "$t" >"$log/$name.out" 2>&1; then r=0; else r=$?; fi
+	case $r in
+	0) pass=$((pass + 1)); echo "OK   $name" ;;
+	77) skip=$((skip + 1)); echo "SKIP $name: $(tail -n 1 "$log/$name.out")" ;;
+	*) fail=$((fail + 1)); echo "FAIL $name (exit $r)"; sed 's/^/    /' "$log/$name.out" | tail -n 40 ;;
+	esac
+done
+rm -rf "$log"
+echo "e2e: $pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]
