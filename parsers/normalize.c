@@ -101,7 +101,8 @@ static const struct rs_slot exit_slots[] = { S("comm"), NR("pid") };
 
 enum { OV_PID, OV_COMM, OV_TOTAL, OV_ANON, OV_FILE, OV_SHMEM };
 static const struct rs_slot oom_victim_slots[] = {
-	NR("pid"), S("comm"), N("total_vm"), N("anon_rss"), N("file_rss"), N("shmem_rss"),
+	NR("pid"), S("comm"), N("total_vm|total-vm"), N("anon_rss|anon-rss"),
+	N("file_rss|file-rss"), N("shmem_rss|shmem-rss"),
 };
 
 enum { PR_BUF };
@@ -294,6 +295,7 @@ static void normalize_shrink_inactive(const struct rs_slotvals *v, struct rs_eve
 	si->nr_unmap_fail = num(v, SI_UNMAPFAIL, 0);
 	si->priority = inum(v, SI_PRIO, -1);
 	si->reclaim_flags = (unsigned int)num(v, SI_FLAGS, 0);
+	si->nr_activate_anon = si->nr_activate_file = 0;
 	if (has(v, SI_ACT0) || has(v, SI_ACT1)) {
 		si->nr_activate_anon = num(v, SI_ACT0, 0);
 		si->nr_activate_file = num(v, SI_ACT1, 0);

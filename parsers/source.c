@@ -189,7 +189,8 @@ void rs_source_counts_finish(struct rs_source *src)
 		}
 	}
 	src->nr_counts = j;
-	qsort(src->counts, src->nr_counts, sizeof(*src->counts), count_cmp);
+	if (src->nr_counts)
+		qsort(src->counts, src->nr_counts, sizeof(*src->counts), count_cmp);
 }
 
 int rs_source_set_cpus(struct rs_source *src, int cpus, struct rs_error *err)
