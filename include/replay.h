@@ -1,0 +1,329 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Replay: re-evaluate reclaim policies against the pressure a trace recorded.
+ *
+ * A *world* is what the policies look at: per-node, per-memcg lruvecs with their LRU list sizes,
+ * the memcg tree with usage, limits, soft limits and swappiness, free pages and watermarks per
+ * node, free swap, and the reclaimability each list showed in the recording. Its values follow
+ * the recorded evolution: a time-ordered list of updates (snapshots set a value, lruvec deltas
+ * add to it). The *pressure* is the time-ordered list of reclaim invocations the recording made
+ * (struct rs_reclaim_call), each with what the recording did in it, for the identity check.
+ *
+ * A *policy* (struct rs_policy_ops, one file per policy in models/) is asked, invocation by
+ * invocation, how much it would scan from each list of each lruvec. It keeps its own state
+ * across invocations (scan accumulators, recent scanned/rotated, anon/file cost, iterator
+ * positions). The replay is open-loop: between invocations the world follows the recording, not
+ * the policy; within an invocation a policy works on a scratch copy that its own scanning
+ * changes. Pages reclaimed = pages scanned x the reclaimability the recording observed on that
+ * list (docs/models.md). Refaults an alternative policy would have caused are not in the trace.
+ *
+ * Units: pages, nanoseconds of the trace clock. Lifetime: rs_world_new() -> rs_world_add_*()
+ * -> rs_world_finalize() -> rs_replay_run() (any number of times) -> rs_world_free().
+ */
+#ifndef RS_REPLAY_H
+#define RS_REPLAY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rs_error.h"
+#include "rs_event.h"
+
+#define RS_NR_LISTS		4	/* evictable lists, numbered as enum rs_lru 0..3 */
+#define RS_DEF_PRIORITY		12	/* DEF_PRIORITY */
+#define RS_SWAP_CLUSTER_MAX	32	/* SWAP_CLUSTER_MAX */
+#define RS_UNLIMITED		UINT64_MAX	/* limit / soft limit not set */
+
+/* ---------------------------------------------------------------------------------------- */
+/* The world                                                                                */
+
+struct rs_world;	/* opaque */
+
+struct rs_world_opts {
+	int nr_nodes;		/* >= 1 */
+	int vm_swappiness;	/* /proc/sys/vm/swappiness of the recording */
+	bool cgroup_v1;		/* cgroup v1 memcg: soft limits, per-memcg swappiness */
+	bool mglru;		/* the recorded kernel ran MGLRU (lru_gen) */
+};
+
+struct rs_memcg_desc {
+	uint64_t id;		/* cgroup id (inode of its directory); 0 when unknown */
+	const char *path;	/* copied; "/" for the root */
+	int parent;		/* index of the parent; -1 only for the root (added first) */
+};
+
+/* What a world value is and where it came from (printed by `replay --inputs`). */
+enum rs_wfield {
+	RS_WF_LRU,		/* list size of lruvec (memcg, nid), list .lru */
+	RS_WF_USAGE,		/* memcg usage (hierarchical, memory.usage_in_bytes), pages */
+	RS_WF_LIMIT,		/* memcg hard limit, pages; RS_UNLIMITED */
+	RS_WF_SOFT_LIMIT,	/* memcg soft limit (v1), pages; RS_UNLIMITED */
+	RS_WF_SWAPPINESS,	/* memcg swappiness; -1 = vm_swappiness */
+	RS_WF_ONLINE,		/* memcg online (1) or offline after rmdir (0) */
+	RS_WF_WS_ACTIVATE,	/* workingset_activate_{anon,file} of a lruvec, .lru 0/1 */
+	RS_WF_WS_RESTORE,	/* workingset_restore_{anon,file} of a lruvec, .lru 0/1 */
+	RS_WF_NODE_FREE,	/* node free pages */
+	RS_WF_NODE_WMARK_HIGH,	/* node high watermark, summed over its zones */
+	RS_WF_NODE_MANAGED,	/* node managed pages (old inactive_ratio); 0 = estimate */
+	RS_WF_SWAP_FREE,	/* free swap pages, whole system */
+	RS_WF_NR
+};
+
+enum rs_wop { RS_WOP_SET, RS_WOP_ADD };
+
+enum rs_wsrc {
+	RS_WSRC_SNAPSHOT,	/* memcg_stat / node_stat marker */
+	RS_WSRC_DELTA,		/* memcg:mod_memcg_lruvec_state and friends */
+	RS_WSRC_IMPLIED,	/* lru_isolate nr_requested at priority p: ~ nr_requested << p */
+	RS_WSRC_CGROUP,		/* cgroup_mkdir / rmdir / cgroup_map marker */
+	RS_WSRC_HEADER,		/* reclaimscope_begin marker, record options */
+	RS_WSRC_SYNTH,		/* made up by the caller (tests, defaults) */
+	RS_WSRC_NR
+};
+
+struct rs_world_update {
+	uint64_t ts;
+	uint8_t field;		/* enum rs_wfield */
+	uint8_t op;		/* enum rs_wop; ADD below 0 clamps to 0 and is counted */
+	uint8_t src;		/* enum rs_wsrc */
+	uint8_t lru;		/* RS_WF_LRU: 0..3; RS_WF_WS_*: 0 anon, 1 file */
+	int32_t memcg;		/* memcg index; -1 for node and global fields */
+	int32_t nid;		/* node; -1 for memcg-wide and global fields */
+	int64_t value;
+	uint64_t ev_offset;	/* file offset of the event it came from; 0 when none */
+};
+
+/*
+ * What scanning a list showed in the recording, summed over a time window: the model multiplies
+ * its own scan by these fractions. Inactive lists fill scanned..pageout (lru_shrink_inactive:
+ * nr_scanned, nr_reclaimed, nr_activate0/1; pageout from write_folio); active lists fill
+ * taken..referenced (lru_shrink_active: nr_taken, nr_deactivated, nr_referenced).
+ */
+struct rs_obs {
+	uint64_t ts_start, ts_end;
+	int memcg, nid, lru;
+	uint64_t scanned, reclaimed, activated, pageout;
+	uint64_t taken, deactivated, referenced;
+};
+
+/* A fraction of the pages scanned, in units of 1/2^32. */
+#define RS_RATE_ONE	(UINT64_C(1) << 32)
+
+enum rs_rate_src {
+	RS_RATE_WINDOW,		/* this lruvec's list, the window nearest the invocation */
+	RS_RATE_NODE_LIST,	/* this list over all memcgs of the node, whole trace */
+	RS_RATE_ALL_LIST,	/* this list over all lruvecs, whole trace */
+	RS_RATE_ASSUMED,	/* never observed: every scanned page is taken (docs/models.md) */
+	RS_RATE_SRC_NR
+};
+
+struct rs_rates {
+	uint64_t reclaim, activate, pageout;	/* inactive list */
+	uint64_t deactivate, referenced;	/* active list; kept active = ONE - deactivate */
+	enum rs_rate_src src;
+};
+
+/* Reclaim contexts of the pressure. Soft-limit reclaim is part of a kswapd or direct call. */
+enum rs_call_ctx {
+	RS_CALL_KSWAPD,		/* one kswapd run on a node: wake -> sleep */
+	RS_CALL_DIRECT,		/* global direct reclaim: try_to_free_pages() */
+	RS_CALL_MEMCG,		/* limit/high reclaim: try_to_free_mem_cgroup_pages() */
+	RS_CALL_NODE,		/* node_reclaim() (zone_reclaim_mode) */
+	RS_CALL_NR
+};
+
+/* Per-memcg, per-list counts (recorded in a call, or a policy's totals). */
+struct rs_memcg_lists {
+	int memcg;
+	uint64_t scanned[RS_NR_LISTS], reclaimed[RS_NR_LISTS];
+};
+
+/* What the recording did in one invocation (for identity and the "recorded" column). */
+struct rs_recorded {
+	bool have;			/* the trace has this call's shrink events */
+	int prio_first, prio_lowest;	/* -1 when unknown */
+	uint32_t rounds;		/* shrink passes: distinct (priority, node) seen */
+	uint64_t scanned[RS_NR_LISTS], reclaimed[RS_NR_LISTS];
+	uint64_t nr_reclaimed;		/* *_reclaim_end nr_reclaimed */
+	uint64_t soft_scanned, soft_reclaimed;	/* inside memcg_softlimit_reclaim_begin/end */
+	const struct rs_memcg_lists *memcg;	/* per victim; copied by rs_world_add_call */
+	size_t nr_memcg;
+};
+
+struct rs_reclaim_call {
+	uint64_t ts, ts_end;
+	enum rs_call_ctx ctx;
+	int nid;		/* kswapd/node: the node; direct/memcg: preferred node, -1 any */
+	int target;		/* RS_CALL_MEMCG: memcg index of the reclaim root; else -1 */
+	int order;
+	uint64_t gfp_flags;	/* 0 when unknown */
+	bool may_swap;		/* memcg reclaim: MEMCG_RECLAIM_MAY_SWAP; true elsewhere */
+	uint64_t nr_to_reclaim;	/* pages wanted (docs/models.md: how each context gets it) */
+	int pid;
+	uint64_t ev_offset;	/* the begin event */
+	struct rs_recorded rec;
+};
+
+struct rs_world_info {
+	int nr_nodes, nr_memcg;
+	int vm_swappiness;
+	bool cgroup_v1, mglru;
+	bool have_sizes;	/* some RS_WF_LRU update exists */
+	bool have_refaults;	/* some RS_WF_WS_* update exists */
+	size_t nr_calls, nr_updates, nr_obs;
+	uint64_t clamped;	/* ADD updates that would have gone below 0, last run */
+};
+
+/* Static facts about a memcg, valid after rs_world_finalize(). */
+struct rs_memcg_info {
+	uint64_t id;
+	const char *path;
+	int parent, depth;
+	int pre;		/* position in the pre-order walk (children in creation order) */
+	int pre_end;		/* one past the last position of its subtree */
+};
+
+/* Values of a memcg at the world's current time. */
+struct rs_memcg_state {
+	uint64_t usage, limit, soft_limit;
+	int swappiness;		/* resolved: the memcg's own (v1) or vm_swappiness */
+	bool online;
+};
+
+struct rs_node_state {
+	uint64_t free, wmark_high, managed;
+};
+
+struct rs_world *rs_world_new(const struct rs_world_opts *opts, struct rs_error *err);
+void rs_world_free(struct rs_world *w);
+
+/* Add a memcg; returns its index (the root is 0) or -1 with err set. Parents before children. */
+int rs_world_add_memcg(struct rs_world *w, const struct rs_memcg_desc *d, struct rs_error *err);
+int rs_world_add_update(struct rs_world *w, const struct rs_world_update *u,
+			struct rs_error *err);
+int rs_world_add_obs(struct rs_world *w, const struct rs_obs *o, struct rs_error *err);
+int rs_world_add_call(struct rs_world *w, const struct rs_reclaim_call *c, struct rs_error *err);
+
+/* Sort and check everything added; nothing can be added afterwards. */
+int rs_world_finalize(struct rs_world *w, struct rs_error *err);
+
+/* Readers; valid after rs_world_finalize(). */
+const struct rs_world_info *rs_world_info(const struct rs_world *w);
+const struct rs_memcg_info *rs_world_memcg(const struct rs_world *w, int memcg);
+/* The memcg index at a pre-order position. */
+int rs_world_memcg_at(const struct rs_world *w, int pre);
+int rs_world_find_memcg(const struct rs_world *w, uint64_t id);	/* -1 when absent */
+const struct rs_reclaim_call *rs_world_call(const struct rs_world *w, size_t i);
+const struct rs_world_update *rs_world_update_at(const struct rs_world *w, size_t i);
+const char *rs_wfield_name(enum rs_wfield f);
+const char *rs_wsrc_name(enum rs_wsrc s);
+const char *rs_call_ctx_name(enum rs_call_ctx c);
+const char *rs_rate_src_name(enum rs_rate_src s);
+
+/* Current values (the world's clock is moved by rs_world_rewind/advance). */
+uint64_t rs_world_lru(const struct rs_world *w, int memcg, int nid, int lru);
+void rs_world_memcg_state(const struct rs_world *w, int memcg, struct rs_memcg_state *out);
+void rs_world_node(const struct rs_world *w, int nid, struct rs_node_state *out);
+uint64_t rs_world_swap_free(const struct rs_world *w);
+uint64_t rs_world_ws(const struct rs_world *w, enum rs_wfield f, int memcg, int nid, int file);
+void rs_world_rates(const struct rs_world *w, int memcg, int nid, int lru, struct rs_rates *out);
+uint64_t rs_world_now(const struct rs_world *w);
+/* Changes whenever the world's values may have (each advance or rewind): for caches. */
+uint64_t rs_world_generation(const struct rs_world *w);
+
+/* Back to the state before any update; then apply every update with ts <= `ts`, in order. */
+void rs_world_rewind(struct rs_world *w);
+void rs_world_advance(struct rs_world *w, uint64_t ts);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Policies                                                                                 */
+
+/* Per-memcg accumulators of a policy (and of the recording). */
+struct rs_memcg_acct {
+	uint64_t scanned[RS_NR_LISTS], reclaimed[RS_NR_LISTS];
+	uint64_t swapped_out;
+	uint64_t soft_scanned, soft_reclaimed;	/* the part taken by soft-limit passes */
+};
+
+/* What a policy did in one invocation. */
+struct rs_call_outcome {
+	uint64_t scanned[RS_NR_LISTS], reclaimed[RS_NR_LISTS];
+	uint64_t swapped_out;			/* anon reclaimed = pages swapped out */
+	uint64_t reclaimed_by_src[RS_RATE_SRC_NR];	/* which reclaimability produced it */
+	uint64_t soft_scanned, soft_reclaimed;
+	uint32_t rounds;			/* shrink passes: one per node per priority */
+	int prio_lowest;			/* lowest priority a pass ran at; -1: none ran */
+	struct rs_memcg_acct *memcg;		/* [nr_memcg], owned and zeroed by the driver */
+};
+
+struct rs_policy_ops {
+	const char *name;		/* "mainline", "splitlru-plus1", ... */
+	const char *stands_for;		/* kernel version and code, one line */
+	const char *approximates;	/* the main approximation, one line, for the output */
+	/*
+	 * Allocate per-run state for this world. May refuse a world it cannot describe (returns -1
+	 * with the reason in err), e.g. mainline on an MGLRU recording.
+	 */
+	int (*init)(const struct rs_world *w, void **state, struct rs_error *err);
+	/* One invocation: fill `out` (already zeroed). The world is at call->ts. */
+	int (*invoke)(void *state, const struct rs_world *w, const struct rs_reclaim_call *call,
+		      struct rs_call_outcome *out, struct rs_error *err);
+	void (*free)(void *state);
+};
+
+/* models/registry.c: every policy, in the order `replay --help` lists them. */
+size_t rs_policy_all(const struct rs_policy_ops *const **out);
+const struct rs_policy_ops *rs_policy_find(const char *name);
+/*
+ * Parse "a,b,c" into out[0..max-1]; returns the count, or -1 with err naming the bad item and
+ * listing the valid names (empty items and duplicates are errors too).
+ */
+int rs_policy_parse(const char *list, const struct rs_policy_ops **out, int max,
+		    struct rs_error *err);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Running                                                                                  */
+
+struct rs_replay_opts {
+	bool keep_calls;	/* keep every call's outcome (without per-memcg detail) */
+};
+
+/* Totals of one policy over the whole pressure; the recording has the same shape. */
+struct rs_replay_result {
+	const struct rs_policy_ops *policy;	/* NULL for the recording */
+	uint64_t calls;
+	uint64_t calls_short;			/* ended with less than nr_to_reclaim */
+	uint64_t rounds;
+	uint64_t scanned[RS_NR_LISTS], reclaimed[RS_NR_LISTS];
+	uint64_t swapped_out;
+	uint64_t reclaimed_by_src[RS_RATE_SRC_NR];
+	uint64_t soft_scanned, soft_reclaimed;
+	int prio_lowest;			/* -1 when no pass ran */
+	uint64_t calls_at_prio[RS_DEF_PRIORITY + 1];	/* calls by lowest priority */
+	int nr_memcg;
+	struct rs_memcg_acct *memcg;		/* [nr_memcg] */
+	size_t nr_calls_kept;
+	struct rs_call_outcome *call;		/* [nr_calls_kept]; .memcg NULL */
+};
+
+/*
+ * Replay every call of the world through each of the n policies, side by side (the world is
+ * advanced once per call and shared). On success *out is an array of n results, freed with
+ * rs_replay_results_free(). Refuses a world without LRU sizes. Returns 0 or -1 with err set
+ * (err names the policy that failed).
+ */
+int rs_replay_run(struct rs_world *w, const struct rs_policy_ops *const *pol, int n,
+		  const struct rs_replay_opts *opts, struct rs_replay_result **out,
+		  struct rs_error *err);
+
+/* The recording's own totals from the calls' struct rs_recorded; freed like a result of 1. */
+int rs_replay_recorded(const struct rs_world *w, struct rs_replay_result **out,
+		       struct rs_error *err);
+
+void rs_replay_results_free(struct rs_replay_result *res, int n);
+
+/* The caveat every counterfactual prints. */
+extern const char rs_replay_open_loop_caveat[];
+
+#endif

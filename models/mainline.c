@@ -1,0 +1,626 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Policy "mainline": the recorded kernel's own classic-LRU reclaim, Linux 6.x mm/vmscan.c
+ * (read at the 6.17/6.18 state): get_scan_count() with prepare_scan_control() and
+ * calculate_pressure_balance(), shrink_lruvec(), shrink_node_memcgs(), shrink_node(),
+ * shrink_zones(), do_try_to_free_pages(), balance_pgdat()/kswapd_shrink_node(),
+ * kswapd_age_node(), __node_reclaim(); mm/swap.c lru_note_cost_unlock_irq(); and on cgroup v1
+ * mm/memcontrol-v1.c memcg1_soft_limit_reclaim() (models/softtree.c). Its job is identity:
+ * replayed on the recording's own pressure it must give back the recorded per-list scans.
+ *
+ * What it models: the scan balance (SCAN_FILE without swap or may_swap; SCAN_FILE for cgroup
+ * reclaim with swappiness 0; SCAN_EQUAL at priority 0; SCAN_ANON when file_is_tiny; SCAN_FILE in
+ * cache_trim_mode; else SCAN_FRACT by anon/file cost), 32-page batches over IA, AA, IF, AF, the
+ * proportional cut once nr_to_reclaim is met (not for global direct reclaim at DEF_PRIORITY),
+ * the priority loop 12 -> 0 until nr_to_reclaim, kswapd's 12 -> 1 loop that lowers the priority
+ * only when it scanned less than the high watermark, the memcg walk with the shared reclaim
+ * iterator (partial walks for direct and limit reclaim, full walks for kswapd), the full-walk and
+ * forced-deactivation retries of do_try_to_free_pages(), and per-lruvec anon/file cost with
+ * propagation to the parents and the lrusize/4 decay.
+ *
+ * What it approximates:
+ *  - costs start at 0 when the trace starts; they then grow from the model's own rotations and
+ *    pageouts (scan x observed rates) and from the recorded workingset_restore deltas (refault
+ *    cost, 32 per page, as lru_note_cost_refault()); may_deactivate compares the target's
+ *    recorded workingset_activate with the model's own snapshot_refaults();
+ *  - zones are merged into their node: kswapd's nr_to_reclaim is max(node high watermark, 32)
+ *    rather than a per-zone sum, reclaim_idx and lowmem zones are ignored;
+ *  - kswapd runs until it has freed the invocation's nr_to_reclaim (the pages the recorded run
+ *    freed: what the allocations needed) instead of testing watermarks the trace only samples;
+ *  - not modelled: memory.low/min protection, watermark boosting, reclaim/compaction for high
+ *    orders (should_continue_reclaim), MGLRU (init refuses an MGLRU recording), slab.
+ * What a trace cannot show it: which pages are referenced (only the observed fractions), dirty
+ * and writeback state page by page, concurrent reclaimers sharing the memcg iterator.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "model_impl.h"
+
+/* Safety bound on balance_pgdat() runs per invocation. */
+#define KSWAPD_MAX_RUNS		4096
+#define MAX_RECLAIM_RETRIES	16
+#define NODE_RECLAIM_PRIORITY	4
+#define DEACTIVATE_ANON		1u
+#define DEACTIVATE_FILE		2u
+#define UNSET			UINT64_MAX
+
+struct mainline {
+	struct rs_lrusim ls;
+	struct rs_iter iter;		/* reclaim cookie {pgdat}: one slot */
+	uint64_t *anon_cost, *file_cost;	/* [lruvec] */
+	uint64_t *restore_seen;		/* [lruvec][2] workingset_restore folded in */
+	uint64_t *refault_snap;		/* [lruvec][2] snapshot_refaults() of a target */
+	uint32_t *kswapd_failures;	/* [nid] */
+	bool v1;
+};
+
+struct ml_sc {
+	struct mainline *ml;
+	struct rs_sim *s;
+	int target;			/* reclaim root; 0 (the root memcg) for global reclaim */
+	bool cgroup, kswapd, may_swap;
+	int priority, order;
+	uint64_t nr_to_reclaim, nr_reclaimed, nr_scanned;
+	uint64_t anon_cost, file_cost;
+	unsigned int may_deactivate;
+	bool force_deactivate, skipped_deactivate, cache_trim_mode, cache_trim_mode_failed;
+	bool no_cache_trim_mode, file_is_tiny, memcg_full_walk;
+};
+
+static size_t lvi(const struct ml_sc *sc, int memcg, int nid)
+{
+	return (size_t)rs_lruvec(sc->s, memcg, nid);
+}
+
+enum rs_scan_balance rs_mainline_scan_count(const struct rs_gsc_in *in, uint64_t nr[RS_NR_LISTS])
+{
+	enum rs_scan_balance bal;
+	uint64_t fraction[2] = { 0, 0 }, denominator = 1;
+
+	if (!in->may_swap || !in->swap_ok) {
+		bal = RS_SCAN_FILE;
+	} else if (in->cgroup_reclaim && !in->swappiness) {
+		bal = RS_SCAN_FILE;
+	} else if (!in->priority && in->swappiness) {
+		bal = RS_SCAN_EQUAL;
+	} else if (in->file_is_tiny) {
+		bal = RS_SCAN_ANON;
+	} else if (in->cache_trim_mode) {
+		bal = RS_SCAN_FILE;
+	} else {
+		/* calculate_pressure_balance(): no list gets less than a third, then swappiness */
+		uint64_t total = in->anon_cost + in->file_cost;
+		uint64_t anon_cost = total + in->anon_cost, file_cost = total + in->file_cost;
+
+		total = anon_cost + file_cost;
+		fraction[0] = (uint64_t)in->swappiness * (total + 1) / (anon_cost + 1);
+		fraction[1] = (uint64_t)(200 - in->swappiness) * (total + 1) / (file_cost + 1);
+		denominator = fraction[0] + fraction[1];
+		bal = RS_SCAN_FRACT;
+	}
+	for (int lru = 0; lru < RS_NR_LISTS; lru++) {
+		bool file = rs_lru_is_file(lru);
+		uint64_t scan = in->size[lru] >> in->priority;
+
+		/* an offline (deleted) memcg: scrape out the remaining cache */
+		if (!scan && !in->online)
+			scan = rs_min_u64(in->size[lru], RS_SWAP_CLUSTER_MAX);
+		switch (bal) {
+		case RS_SCAN_EQUAL:
+			break;
+		case RS_SCAN_FRACT: {
+			__uint128_t t = (__uint128_t)scan * fraction[file];
+
+			scan = in->online ? (uint64_t)(t / denominator)
+					  : (uint64_t)((t + denominator - 1) / denominator);
+			break;
+		}
+		case RS_SCAN_FILE:
+		case RS_SCAN_ANON:
+			if ((bal == RS_SCAN_FILE) != file)
+				scan = 0;
+			break;
+		}
+		nr[lru] = scan;
+	}
+	return bal;
+}
+
+/* lru_note_cost(): cost on the lruvec and every parent, halving both when > lrusize / 4. */
+static void note_cost(struct ml_sc *sc, int memcg, int nid, bool file, uint64_t nr_io,
+		      uint64_t nr_rotated)
+{
+	struct mainline *ml = sc->ml;
+	uint64_t cost = nr_io * RS_SWAP_CLUSTER_MAX + nr_rotated;
+
+	if (!cost)
+		return;
+	for (int m = memcg; m >= 0; m = rs_sim_parent(sc->s, m)) {
+		size_t i = lvi(sc, m, nid);
+		uint64_t lrusize = 0;
+
+		if (file)
+			ml->file_cost[i] += cost;
+		else
+			ml->anon_cost[i] += cost;
+		for (int l = 0; l < RS_NR_LISTS; l++)
+			lrusize += rs_sim_hsize(sc->s, m, nid, l);
+		if (ml->file_cost[i] + ml->anon_cost[i] > lrusize / 4) {
+			ml->file_cost[i] /= 2;
+			ml->anon_cost[i] /= 2;
+		}
+	}
+}
+
+static uint64_t shrink_list(struct ml_sc *sc, int lru, uint64_t n, int memcg, int nid)
+{
+	struct rs_shrink r;
+
+	if (rs_lru_is_active(lru)) {
+		if (sc->may_deactivate & (1u << rs_lru_is_file(lru))) {
+			rs_sim_shrink_active(sc->s, memcg, nid, lru, n, &r);
+			note_cost(sc, memcg, nid, rs_lru_is_file(lru), 0, r.kept_active);
+		} else {
+			sc->skipped_deactivate = true;
+		}
+		return 0;
+	}
+	rs_sim_shrink_inactive(sc->s, memcg, nid, lru, n, &r);
+	note_cost(sc, memcg, nid, rs_lru_is_file(lru), r.pageout, r.taken - r.reclaimed);
+	sc->nr_scanned += r.taken;
+	return r.reclaimed;
+}
+
+static void shrink_lruvec(struct ml_sc *sc, int memcg, int nid)
+{
+	struct rs_sim *s = sc->s;
+	struct rs_memcg_state st;
+	struct rs_gsc_in in = { 0 };
+	uint64_t nr[RS_NR_LISTS], targets[RS_NR_LISTS], nr_reclaimed = 0;
+	bool proportional_reclaim;
+
+	rs_world_memcg_state(s->w, memcg, &st);
+	for (int l = 0; l < RS_NR_LISTS; l++)
+		in.size[l] = rs_sim_size(s, memcg, nid, l);
+	in.priority = sc->priority;
+	in.swappiness = st.swappiness;
+	in.may_swap = sc->may_swap;
+	in.swap_ok = rs_sim_swap_ok(s);
+	in.cgroup_reclaim = sc->cgroup;
+	in.file_is_tiny = sc->file_is_tiny;
+	in.cache_trim_mode = sc->cache_trim_mode;
+	in.online = st.online;
+	in.anon_cost = sc->anon_cost;
+	in.file_cost = sc->file_cost;
+	rs_mainline_scan_count(&in, nr);
+	memcpy(targets, nr, sizeof(nr));
+
+	/* global direct reclaim at DEF_PRIORITY does a whole batch; everyone else may stop early */
+	proportional_reclaim = !sc->cgroup && !sc->kswapd && sc->priority == RS_DEF_PRIORITY;
+
+	while (nr[RS_LRU_INACTIVE_ANON] || nr[RS_LRU_ACTIVE_FILE] || nr[RS_LRU_INACTIVE_FILE]) {
+		uint64_t nr_anon, nr_file, percentage, scanned, target;
+		int lru;
+
+		for (lru = 0; lru < RS_NR_LISTS; lru++) {
+			if (nr[lru]) {
+				uint64_t k = rs_min_u64(nr[lru], RS_SWAP_CLUSTER_MAX);
+
+				nr[lru] -= k;
+				nr_reclaimed += shrink_list(sc, lru, k, memcg, nid);
+			}
+		}
+		if (nr_reclaimed < sc->nr_to_reclaim || proportional_reclaim)
+			continue;
+
+		/* scan the other type in proportion to what was requested, then stop */
+		nr_file = nr[RS_LRU_INACTIVE_FILE] + nr[RS_LRU_ACTIVE_FILE];
+		nr_anon = nr[RS_LRU_INACTIVE_ANON] + nr[RS_LRU_ACTIVE_ANON];
+		if (!nr_file || !nr_anon)
+			break;
+		if (nr_file > nr_anon) {
+			target = targets[RS_LRU_INACTIVE_ANON] + targets[RS_LRU_ACTIVE_ANON] + 1;
+			lru = RS_LRU_INACTIVE_ANON;
+			percentage = nr_anon * 100 / target;
+		} else {
+			target = targets[RS_LRU_INACTIVE_FILE] + targets[RS_LRU_ACTIVE_FILE] + 1;
+			lru = RS_LRU_INACTIVE_FILE;
+			percentage = nr_file * 100 / target;
+		}
+		nr[lru] = 0;
+		nr[lru + 1] = 0;
+		lru = lru == RS_LRU_INACTIVE_FILE ? RS_LRU_INACTIVE_ANON : RS_LRU_INACTIVE_FILE;
+		for (int k = 0; k < 2; k++, lru++) {
+			scanned = targets[lru] - nr[lru];
+			nr[lru] = targets[lru] * (100 - percentage) / 100;
+			nr[lru] -= rs_min_u64(nr[lru], scanned);
+		}
+	}
+	sc->nr_reclaimed += nr_reclaimed;
+
+	/* rebalance the anon lists even if no anon was scanned (lruvec_page_state: subtree) */
+	if (rs_sim_swap_ok(s) &&
+	    rs_inactive_is_low(rs_sim_hsize(s, memcg, nid, RS_LRU_INACTIVE_ANON),
+			       rs_sim_hsize(s, memcg, nid, RS_LRU_ACTIVE_ANON))) {
+		struct rs_shrink r;
+
+		rs_sim_shrink_active(s, memcg, nid, RS_LRU_ACTIVE_ANON, RS_SWAP_CLUSTER_MAX, &r);
+		note_cost(sc, memcg, nid, false, 0, r.kept_active);
+	}
+}
+
+/* Recorded workingset_activate of a target lruvec: lruvec_page_state() is hierarchical. */
+static uint64_t ws_hier(const struct rs_world *w, int root, int nid, int file)
+{
+	uint64_t sum = 0;
+
+	for (int m = root; m >= 0; m = rs_subtree_next(w, root, m))
+		sum += rs_world_ws(w, RS_WF_WS_ACTIVATE, m, nid, file);
+	return sum;
+}
+
+static void snapshot_refaults(struct ml_sc *sc, int nid)
+{
+	size_t i = lvi(sc, sc->target, nid);
+
+	for (int t = 0; t < 2; t++)
+		sc->ml->refault_snap[i * 2 + t] = ws_hier(sc->s->w, sc->target, nid, t);
+}
+
+static void prepare_scan_control(struct ml_sc *sc, int nid)
+{
+	struct mainline *ml = sc->ml;
+	struct rs_sim *s = sc->s;
+	int t = sc->target;
+	size_t i = lvi(sc, t, nid);
+
+	sc->anon_cost = ml->anon_cost[i];
+	sc->file_cost = ml->file_cost[i];
+	if (!sc->force_deactivate) {
+		for (int file = 0; file < 2; file++) {
+			uint64_t refaults = ws_hier(s->w, t, nid, file);
+			uint64_t *snap = &ml->refault_snap[i * 2 + file];
+			int inactive = file ? RS_LRU_INACTIVE_FILE : RS_LRU_INACTIVE_ANON;
+			bool changed;
+
+			/* the kernel's snapshot predates the trace: assume no refaults since */
+			if (*snap == UNSET)
+				*snap = refaults;
+			changed = refaults != *snap;
+			if (changed || rs_inactive_is_low(rs_sim_hsize(s, t, nid, inactive),
+							  rs_sim_hsize(s, t, nid, inactive + 1)))
+				sc->may_deactivate |= 1u << file;
+			else
+				sc->may_deactivate &= ~(1u << file);
+		}
+	} else {
+		sc->may_deactivate = DEACTIVATE_ANON | DEACTIVATE_FILE;
+	}
+	sc->cache_trim_mode = (rs_sim_hsize(s, t, nid, RS_LRU_INACTIVE_FILE) >> sc->priority) &&
+			      !(sc->may_deactivate & DEACTIVATE_FILE) && !sc->no_cache_trim_mode;
+	if (!sc->cgroup) {
+		struct rs_node_state ns;
+		uint64_t file = rs_sim_node_size(s, nid, RS_LRU_INACTIVE_FILE) +
+				rs_sim_node_size(s, nid, RS_LRU_ACTIVE_FILE);
+
+		rs_world_node(s->w, nid, &ns);
+		sc->file_is_tiny = file + rs_sim_free(s, nid) <= ns.wmark_high &&
+				   !(sc->may_deactivate & DEACTIVATE_ANON) &&
+				   (rs_sim_node_size(s, nid, RS_LRU_INACTIVE_ANON) >> sc->priority);
+	}
+}
+
+static void shrink_node_memcgs(struct ml_sc *sc, int nid)
+{
+	const struct rs_world *w = sc->s->w;
+	bool partial = !sc->kswapd && !sc->memcg_full_walk;
+	int m = partial ? rs_iter_next(&sc->ml->iter, w, sc->target, nid, 0, -1) : sc->target;
+
+	while (m >= 0) {
+		shrink_lruvec(sc, m, nid);
+		/* partial walks bail once the goal is reached; the next one resumes after m */
+		if (partial && sc->nr_reclaimed >= sc->nr_to_reclaim)
+			break;
+		m = partial ? rs_iter_next(&sc->ml->iter, w, sc->target, nid, 0, m)
+			    : rs_subtree_next(w, sc->target, m);
+	}
+}
+
+static void shrink_node(struct ml_sc *sc, int nid)
+{
+	uint64_t before = sc->nr_reclaimed;
+
+	rs_sim_round(sc->s, sc->priority);
+	prepare_scan_control(sc, nid);
+	shrink_node_memcgs(sc, nid);
+	if (sc->nr_reclaimed - before)
+		sc->ml->kswapd_failures[nid] = 0;
+	else if (sc->cache_trim_mode)
+		sc->cache_trim_mode_failed = true;
+}
+
+/* mem_cgroup_shrink_node(): one memcg's lruvec at priority 0 without prepare_scan_control(). */
+static uint64_t soft_shrink(void *ctx, struct rs_sim *s, int memcg, int nid)
+{
+	struct ml_sc sc = {
+		.ml = ctx, .s = s, .target = memcg, .cgroup = true, .kswapd = false,
+		.may_swap = true, .priority = 0, .nr_to_reclaim = RS_SWAP_CLUSTER_MAX,
+	};
+
+	shrink_lruvec(&sc, memcg, nid);
+	return sc.nr_reclaimed;
+}
+
+static uint64_t soft_limit_reclaim(struct ml_sc *sc, int nid)
+{
+	static const struct rs_softtree_opts o = { .check_reclaimable = false, .iter_slot = 0 };
+
+	if (!sc->ml->v1)
+		return 0;
+	return rs_softtree_reclaim(sc->s, &sc->ml->iter, nid, sc->order, &o, soft_shrink, sc->ml);
+}
+
+/* The zonelist: the preferred node first, then the others. */
+static int zonelist_node(const struct ml_sc *sc, int i)
+{
+	int first = sc->s->call->nid >= 0 ? sc->s->call->nid : 0;
+
+	if (i == 0)
+		return first;
+	return i <= first ? i - 1 : i;
+}
+
+static void shrink_zones(struct ml_sc *sc)
+{
+	for (int i = 0; i < sc->s->ls->nr_nodes; i++) {
+		int nid = zonelist_node(sc, i);
+
+		if (!sc->cgroup)
+			sc->nr_reclaimed += soft_limit_reclaim(sc, nid);
+		shrink_node(sc, nid);
+	}
+}
+
+static void do_try_to_free_pages(struct ml_sc *sc)
+{
+	int initial = sc->priority;
+
+retry:
+	do {
+		sc->nr_scanned = 0;
+		shrink_zones(sc);
+		if (sc->nr_reclaimed >= sc->nr_to_reclaim)
+			break;
+	} while (--sc->priority >= 0);
+
+	for (int i = 0; i < sc->s->ls->nr_nodes; i++)
+		snapshot_refaults(sc, zonelist_node(sc, i));
+	if (sc->nr_reclaimed)
+		return;
+	/* partial walks may have missed the memcgs with pages: walk everything once */
+	if (!sc->memcg_full_walk) {
+		sc->priority = initial;
+		sc->memcg_full_walk = true;
+		goto retry;
+	}
+	if (sc->skipped_deactivate) {
+		sc->priority = initial;
+		sc->force_deactivate = true;
+		sc->skipped_deactivate = false;
+		goto retry;
+	}
+}
+
+static void kswapd_age_node(struct ml_sc *sc, int nid)
+{
+	struct rs_sim *s = sc->s;
+
+	if (!rs_sim_swap_ok(s) ||
+	    !rs_inactive_is_low(rs_sim_node_size(s, nid, RS_LRU_INACTIVE_ANON),
+				rs_sim_node_size(s, nid, RS_LRU_ACTIVE_ANON)))
+		return;
+	for (int m = 0; m >= 0; m = rs_subtree_next(s->w, 0, m)) {
+		struct rs_shrink r;
+
+		rs_sim_shrink_active(s, m, nid, RS_LRU_ACTIVE_ANON, RS_SWAP_CLUSTER_MAX, &r);
+		note_cost(sc, m, nid, false, 0, r.kept_active);
+	}
+}
+
+/* Returns true when kswapd scanned at least what it asked for: no need to lower the priority. */
+static bool kswapd_shrink_node(struct ml_sc *sc, int nid)
+{
+	struct rs_node_state ns;
+	uint64_t before = sc->nr_reclaimed;
+
+	rs_world_node(sc->s->w, nid, &ns);
+	sc->nr_to_reclaim = rs_max_u64(ns.wmark_high, RS_SWAP_CLUSTER_MAX);
+	shrink_node(sc, nid);
+	if (sc->order && sc->nr_reclaimed >= (UINT64_C(2) << sc->order))
+		sc->order = 0;
+	return rs_max_u64(sc->nr_scanned, sc->nr_reclaimed - before) >= sc->nr_to_reclaim;
+}
+
+static void balance_pgdat(struct mainline *ml, struct rs_sim *s, int nid, uint64_t want)
+{
+	uint32_t *failures = &ml->kswapd_failures[nid];
+
+	for (int run = 0; run < KSWAPD_MAX_RUNS && s->reclaimed < want &&
+			  *failures < MAX_RECLAIM_RETRIES; run++) {
+		struct ml_sc sc = {
+			.ml = ml, .s = s, .target = 0, .kswapd = true, .may_swap = true,
+			.order = s->call->order,
+		};
+		bool balanced = false;
+
+restart:
+		sc.priority = RS_DEF_PRIORITY;
+		do {
+			uint64_t before = sc.nr_reclaimed;
+			bool raise_priority = true;
+
+			if (s->reclaimed >= want) {
+				balanced = true;
+				break;
+			}
+			kswapd_age_node(&sc, nid);
+			sc.nr_scanned = 0;
+			sc.nr_reclaimed += soft_limit_reclaim(&sc, nid);
+			if (kswapd_shrink_node(&sc, nid))
+				raise_priority = false;
+			if (raise_priority || sc.nr_reclaimed == before)
+				sc.priority--;
+		} while (sc.priority >= 1);
+
+		if (!balanced && !sc.nr_reclaimed && sc.priority < 1 && !sc.no_cache_trim_mode &&
+		    sc.cache_trim_mode_failed) {
+			sc.no_cache_trim_mode = true;
+			goto restart;
+		}
+		if (!balanced && !sc.nr_reclaimed)
+			(*failures)++;
+		snapshot_refaults(&sc, nid);
+	}
+}
+
+/* __node_reclaim(): priority 4 -> 0 until the allocation's 1 << order pages are free. */
+static void node_reclaim(struct mainline *ml, struct rs_sim *s, const struct rs_reclaim_call *c)
+{
+	uint64_t nr_pages = UINT64_C(1) << (c->order > 0 && c->order < 32 ? c->order : 0);
+	struct ml_sc sc = {
+		.ml = ml, .s = s, .target = 0, .may_swap = c->may_swap, .order = c->order,
+		.nr_to_reclaim = rs_max_u64(rs_max_u64(c->nr_to_reclaim, nr_pages),
+					    RS_SWAP_CLUSTER_MAX),
+		.priority = NODE_RECLAIM_PRIORITY,
+	};
+
+	do {
+		shrink_node(&sc, c->nid);
+	} while (sc.nr_reclaimed < nr_pages && --sc.priority >= 0);
+}
+
+/* Recorded refault cost (workingset_restore) since the last invocation, 32 per page. */
+static void fold_refault_cost(struct mainline *ml, struct rs_sim *s)
+{
+	struct ml_sc sc = { .ml = ml, .s = s };
+
+	for (int m = 0; m < ml->ls.nr_memcg; m++) {
+		for (int nid = 0; nid < ml->ls.nr_nodes; nid++) {
+			size_t i = lvi(&sc, m, nid);
+
+			for (int t = 0; t < 2; t++) {
+				uint64_t cur = rs_world_ws(s->w, RS_WF_WS_RESTORE, m, nid, t);
+				uint64_t *seen = &ml->restore_seen[i * 2 + t];
+
+				if (*seen != UNSET && cur > *seen)
+					note_cost(&sc, m, nid, t, cur - *seen, 0);
+				*seen = cur;
+			}
+		}
+	}
+}
+
+static void mainline_free(void *state)
+{
+	struct mainline *ml = state;
+
+	if (!ml)
+		return;
+	rs_lrusim_free(&ml->ls);
+	rs_iter_free(&ml->iter);
+	free(ml->anon_cost);
+	free(ml->file_cost);
+	free(ml->restore_seen);
+	free(ml->refault_snap);
+	free(ml->kswapd_failures);
+	free(ml);
+}
+
+static int mainline_init(const struct rs_world *w, void **state, struct rs_error *err)
+{
+	const struct rs_world_info *wi = rs_world_info(w);
+	size_t nlv = (size_t)wi->nr_memcg * wi->nr_nodes;
+	struct mainline *ml;
+
+	if (wi->mglru)
+		return rs_error_set(err, "mainline: the recorded kernel ran MGLRU (lru_gen); this "
+				    "model is the classic-LRU get_scan_count()/shrink_lruvec() and "
+				    "does not describe it");
+	ml = calloc(1, sizeof(*ml));
+	if (!ml)
+		return rs_error_set(err, "out of memory");
+	ml->v1 = wi->cgroup_v1;
+	if (rs_lrusim_init(&ml->ls, w, err) || rs_iter_init(&ml->iter, w, 1, err))
+		goto fail;
+	ml->anon_cost = calloc(nlv, sizeof(uint64_t));
+	ml->file_cost = calloc(nlv, sizeof(uint64_t));
+	ml->restore_seen = malloc(nlv * 2 * sizeof(uint64_t));
+	ml->refault_snap = malloc(nlv * 2 * sizeof(uint64_t));
+	ml->kswapd_failures = calloc((size_t)wi->nr_nodes, sizeof(uint32_t));
+	if (!ml->anon_cost || !ml->file_cost || !ml->restore_seen || !ml->refault_snap ||
+	    !ml->kswapd_failures) {
+		rs_error_set(err, "out of memory");
+		goto fail;
+	}
+	for (size_t i = 0; i < nlv * 2; i++)
+		ml->restore_seen[i] = ml->refault_snap[i] = UNSET;
+	*state = ml;
+	return 0;
+fail:
+	mainline_free(ml);
+	return -1;
+}
+
+static int mainline_invoke(void *state, const struct rs_world *w,
+			   const struct rs_reclaim_call *c, struct rs_call_outcome *out,
+			   struct rs_error *err)
+{
+	struct mainline *ml = state;
+	struct rs_sim s;
+
+	rs_sim_begin(&s, &ml->ls, w, c, out);
+	fold_refault_cost(ml, &s);
+	switch (c->ctx) {
+	case RS_CALL_KSWAPD:
+		balance_pgdat(ml, &s, c->nid, rs_sim_kswapd_want(&s));
+		break;
+	case RS_CALL_DIRECT: {
+		struct ml_sc sc = {
+			.ml = ml, .s = &s, .target = 0, .may_swap = true, .order = c->order,
+			.priority = RS_DEF_PRIORITY,
+			.nr_to_reclaim = c->nr_to_reclaim ? c->nr_to_reclaim : RS_SWAP_CLUSTER_MAX,
+		};
+
+		do_try_to_free_pages(&sc);
+		break;
+	}
+	case RS_CALL_MEMCG: {
+		struct ml_sc sc = {
+			.ml = ml, .s = &s, .target = c->target, .cgroup = true,
+			.may_swap = c->may_swap, .order = 0, .priority = RS_DEF_PRIORITY,
+			.nr_to_reclaim = rs_max_u64(c->nr_to_reclaim, RS_SWAP_CLUSTER_MAX),
+		};
+
+		do_try_to_free_pages(&sc);
+		break;
+	}
+	case RS_CALL_NODE:
+		node_reclaim(ml, &s, c);
+		break;
+	default:
+		return rs_error_set(err, "mainline: unknown call context %d", c->ctx);
+	}
+	return 0;
+}
+
+const struct rs_policy_ops rs_policy_mainline = {
+	.name = "mainline",
+	.stands_for = "Linux 6.x mm/vmscan.c get_scan_count()/shrink_lruvec()/balance_pgdat() "
+		      "(classic LRU), the recorded kernel's own",
+	.approximates = "anon/file costs start at 0; zones merged per node; kswapd runs until it "
+			"frees what the recorded run freed; memory.low not modelled",
+	.init = mainline_init,
+	.invoke = mainline_invoke,
+	.free = mainline_free,
+};

@@ -1,0 +1,788 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The replay world: a memcg tree, lruvecs, node and swap values that follow the recording
+ * through time-ordered updates, the reclaimability each list showed, and the pressure (calls).
+ *
+ * Values are kept in flat arrays indexed by lruvec = memcg * nr_nodes + nid, allocated once at
+ * rs_world_finalize() when the tree is complete. The clock only moves forward between
+ * rs_world_rewind() calls, so applying updates is one pass over a sorted array per replay.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "replay.h"
+
+static bool is_active_list(int lru)
+{
+	return lru == RS_LRU_ACTIVE_ANON || lru == RS_LRU_ACTIVE_FILE;
+}
+
+static bool is_file_list(int lru)
+{
+	return lru >= RS_LRU_INACTIVE_FILE;
+}
+
+struct wmemcg {
+	struct rs_memcg_info info;
+	uint64_t usage, limit, soft_limit;
+	int swappiness;
+	bool online;
+};
+
+struct wupdate {
+	struct rs_world_update u;
+	size_t seq;		/* insertion order: ties in ts keep it */
+};
+
+/* Summed observations of one list (inactive or active fields, by list). */
+struct obs_sum {
+	uint64_t scanned, reclaimed, activated, pageout;
+	uint64_t taken, deactivated, referenced;
+};
+
+struct rs_world {
+	struct rs_world_opts opts;
+	struct rs_world_info info;
+	bool finalized;
+
+	struct wmemcg *memcg;
+	size_t cap_memcg;
+	int *pre_to_memcg;
+
+	struct wupdate *upd;
+	size_t cap_upd, cursor;
+
+	struct rs_obs *obs;
+	size_t cap_obs;
+	size_t *obs_start, *obs_count;	/* [lruvec][list] into obs, sorted by ts_start */
+	struct obs_sum *node_sum;	/* [nid][list] */
+	struct obs_sum all_sum[RS_NR_LISTS];
+
+	struct rs_reclaim_call *calls;
+	size_t cap_calls;
+
+	/* current values */
+	uint64_t now, generation;
+	int64_t *lru;			/* [lruvec][list] */
+	int64_t *ws;			/* [lruvec][2 fields][2 types] */
+	struct rs_node_state *node;	/* [nid] */
+	uint64_t swap_free;
+};
+
+const char rs_replay_open_loop_caveat[] =
+	"open-loop replay: list sizes follow the recording between invocations and pages reclaimed "
+	"= pages scanned x the reclaimability the recording observed; refaults and IO the "
+	"alternative policy would have caused are not in the trace";
+
+static const char *const wfield_names[RS_WF_NR] = {
+	[RS_WF_LRU] = "lru", [RS_WF_USAGE] = "usage", [RS_WF_LIMIT] = "limit",
+	[RS_WF_SOFT_LIMIT] = "soft_limit", [RS_WF_SWAPPINESS] = "swappiness",
+	[RS_WF_ONLINE] = "online", [RS_WF_WS_ACTIVATE] = "workingset_activate",
+	[RS_WF_WS_RESTORE] = "workingset_restore", [RS_WF_NODE_FREE] = "node_free",
+	[RS_WF_NODE_WMARK_HIGH] = "node_wmark_high", [RS_WF_NODE_MANAGED] = "node_managed",
+	[RS_WF_SWAP_FREE] = "swap_free",
+};
+
+static const char *const wsrc_names[RS_WSRC_NR] = {
+	[RS_WSRC_SNAPSHOT] = "snapshot", [RS_WSRC_DELTA] = "delta", [RS_WSRC_IMPLIED] = "implied",
+	[RS_WSRC_CGROUP] = "cgroup", [RS_WSRC_HEADER] = "header", [RS_WSRC_SYNTH] = "synthetic",
+};
+
+static const char *const ctx_names[RS_CALL_NR] = {
+	[RS_CALL_KSWAPD] = "kswapd", [RS_CALL_DIRECT] = "direct", [RS_CALL_MEMCG] = "memcg",
+	[RS_CALL_NODE] = "node",
+};
+
+static const char *const rate_src_names[RS_RATE_SRC_NR] = {
+	[RS_RATE_WINDOW] = "window", [RS_RATE_NODE_LIST] = "node-list",
+	[RS_RATE_ALL_LIST] = "all-lists", [RS_RATE_ASSUMED] = "assumed",
+};
+
+const char *rs_wfield_name(enum rs_wfield f)
+{
+	return f < RS_WF_NR ? wfield_names[f] : "?";
+}
+
+const char *rs_wsrc_name(enum rs_wsrc s)
+{
+	return s < RS_WSRC_NR ? wsrc_names[s] : "?";
+}
+
+const char *rs_call_ctx_name(enum rs_call_ctx c)
+{
+	return c < RS_CALL_NR ? ctx_names[c] : "?";
+}
+
+const char *rs_rate_src_name(enum rs_rate_src s)
+{
+	return s < RS_RATE_SRC_NR ? rate_src_names[s] : "?";
+}
+
+static int grow(void **p, size_t *cap, size_t need, size_t elem, struct rs_error *err)
+{
+	size_t ncap;
+	void *np;
+
+	if (need <= *cap)
+		return 0;
+	ncap = *cap ? *cap * 2 : 16;
+	while (ncap < need)
+		ncap *= 2;
+	np = realloc(*p, ncap * elem);
+	if (!np)
+		return rs_error_set(err, "out of memory");
+	*p = np;
+	*cap = ncap;
+	return 0;
+}
+
+struct rs_world *rs_world_new(const struct rs_world_opts *opts, struct rs_error *err)
+{
+	struct rs_world *w;
+
+	if (!opts || opts->nr_nodes < 1 || opts->nr_nodes > 1024) {
+		rs_error_set(err, "world: nr_nodes must be 1..1024");
+		return NULL;
+	}
+	w = calloc(1, sizeof(*w));
+	if (!w) {
+		rs_error_set(err, "out of memory");
+		return NULL;
+	}
+	w->opts = *opts;
+	w->info.nr_nodes = opts->nr_nodes;
+	w->info.vm_swappiness = opts->vm_swappiness;
+	w->info.cgroup_v1 = opts->cgroup_v1;
+	w->info.mglru = opts->mglru;
+	return w;
+}
+
+void rs_world_free(struct rs_world *w)
+{
+	if (!w)
+		return;
+	for (int i = 0; i < w->info.nr_memcg; i++)
+		free((char *)w->memcg[i].info.path);
+	for (size_t i = 0; i < w->info.nr_calls; i++)
+		free((void *)w->calls[i].rec.memcg);
+	free(w->memcg);
+	free(w->pre_to_memcg);
+	free(w->upd);
+	free(w->obs);
+	free(w->obs_start);
+	free(w->obs_count);
+	free(w->node_sum);
+	free(w->calls);
+	free(w->lru);
+	free(w->ws);
+	free(w->node);
+	free(w);
+}
+
+static int check_open(struct rs_world *w, struct rs_error *err)
+{
+	if (w->finalized)
+		return rs_error_set(err, "world: already finalized");
+	return 0;
+}
+
+int rs_world_add_memcg(struct rs_world *w, const struct rs_memcg_desc *d, struct rs_error *err)
+{
+	struct wmemcg *m;
+	int idx = w->info.nr_memcg;
+
+	if (check_open(w, err))
+		return -1;
+	if (idx == 0 && d->parent != -1)
+		return rs_error_set(err, "world: the first memcg must be the root (parent -1)");
+	if (idx > 0 && (d->parent < 0 || d->parent >= idx))
+		return rs_error_set(err, "world: memcg %s: parent %d must be added before it",
+				    d->path ? d->path : "?", d->parent);
+	if (grow((void **)&w->memcg, &w->cap_memcg, (size_t)idx + 1, sizeof(*w->memcg), err))
+		return -1;
+	m = &w->memcg[idx];
+	memset(m, 0, sizeof(*m));
+	m->info.id = d->id;
+	m->info.path = strdup(d->path ? d->path : "?");
+	if (!m->info.path)
+		return rs_error_set(err, "out of memory");
+	m->info.parent = d->parent;
+	m->info.depth = idx ? w->memcg[d->parent].info.depth + 1 : 0;
+	w->info.nr_memcg++;
+	return idx;
+}
+
+static bool field_per_lruvec(int f)
+{
+	return f == RS_WF_LRU || f == RS_WF_WS_ACTIVATE || f == RS_WF_WS_RESTORE;
+}
+
+static bool field_per_memcg(int f)
+{
+	return f >= RS_WF_USAGE && f <= RS_WF_ONLINE;
+}
+
+static bool field_per_node(int f)
+{
+	return f >= RS_WF_NODE_FREE && f <= RS_WF_NODE_MANAGED;
+}
+
+int rs_world_add_update(struct rs_world *w, const struct rs_world_update *u, struct rs_error *err)
+{
+	size_t n = w->info.nr_updates;
+
+	if (check_open(w, err))
+		return -1;
+	if (u->field >= RS_WF_NR || u->op > RS_WOP_ADD || u->src >= RS_WSRC_NR)
+		return rs_error_set(err, "world: bad update (field %u op %u src %u)", u->field,
+				    u->op, u->src);
+	if (u->op == RS_WOP_ADD && (u->field == RS_WF_LIMIT || u->field == RS_WF_SOFT_LIMIT ||
+				    u->field == RS_WF_SWAPPINESS || u->field == RS_WF_ONLINE ||
+				    u->field == RS_WF_NODE_WMARK_HIGH ||
+				    u->field == RS_WF_NODE_MANAGED))
+		return rs_error_set(err, "world: %s can only be set", rs_wfield_name(u->field));
+	if ((field_per_lruvec(u->field) || field_per_node(u->field)) &&
+	    (u->nid < 0 || u->nid >= w->info.nr_nodes))
+		return rs_error_set(err, "world: %s update for node %d of %d",
+				    rs_wfield_name(u->field), u->nid, w->info.nr_nodes);
+	if ((field_per_lruvec(u->field) || field_per_memcg(u->field)) && u->memcg < 0)
+		return rs_error_set(err, "world: %s update without a memcg",
+				    rs_wfield_name(u->field));
+	if (u->field == RS_WF_LRU && u->lru >= RS_NR_LISTS)
+		return rs_error_set(err, "world: lru %u is not an evictable list", u->lru);
+	if ((u->field == RS_WF_WS_ACTIVATE || u->field == RS_WF_WS_RESTORE) && u->lru > 1)
+		return rs_error_set(err, "world: workingset type %u is not 0 (anon) or 1 (file)",
+				    u->lru);
+	if (grow((void **)&w->upd, &w->cap_upd, n + 1, sizeof(*w->upd), err))
+		return -1;
+	w->upd[n].u = *u;
+	w->upd[n].seq = n;
+	w->info.nr_updates++;
+	if (u->field == RS_WF_LRU)
+		w->info.have_sizes = true;
+	if (u->field == RS_WF_WS_ACTIVATE || u->field == RS_WF_WS_RESTORE)
+		w->info.have_refaults = true;
+	return 0;
+}
+
+int rs_world_add_obs(struct rs_world *w, const struct rs_obs *o, struct rs_error *err)
+{
+	size_t n = w->info.nr_obs;
+
+	if (check_open(w, err))
+		return -1;
+	if (o->nid < 0 || o->nid >= w->info.nr_nodes || o->lru < 0 || o->lru >= RS_NR_LISTS ||
+	    o->memcg < 0)
+		return rs_error_set(err, "world: observation for memcg %d node %d lru %d",
+				    o->memcg, o->nid, o->lru);
+	if (grow((void **)&w->obs, &w->cap_obs, n + 1, sizeof(*w->obs), err))
+		return -1;
+	w->obs[n] = *o;
+	w->info.nr_obs++;
+	return 0;
+}
+
+int rs_world_add_call(struct rs_world *w, const struct rs_reclaim_call *c, struct rs_error *err)
+{
+	size_t n = w->info.nr_calls;
+	struct rs_reclaim_call *dst;
+
+	if (check_open(w, err))
+		return -1;
+	if (c->ctx >= RS_CALL_NR)
+		return rs_error_set(err, "world: bad call context %d", c->ctx);
+	if (c->nid >= w->info.nr_nodes || c->nid < -1)
+		return rs_error_set(err, "world: call on node %d of %d", c->nid, w->info.nr_nodes);
+	if ((c->ctx == RS_CALL_KSWAPD || c->ctx == RS_CALL_NODE) && c->nid < 0)
+		return rs_error_set(err, "world: %s call without a node", rs_call_ctx_name(c->ctx));
+	if (c->ctx == RS_CALL_MEMCG && c->target < 0)
+		return rs_error_set(err, "world: memcg call without a target memcg");
+	if (grow((void **)&w->calls, &w->cap_calls, n + 1, sizeof(*w->calls), err))
+		return -1;
+	dst = &w->calls[n];
+	*dst = *c;
+	dst->rec.memcg = NULL;
+	if (c->rec.nr_memcg) {
+		struct rs_memcg_lists *copy = malloc(c->rec.nr_memcg * sizeof(*copy));
+
+		if (!copy)
+			return rs_error_set(err, "out of memory");
+		memcpy(copy, c->rec.memcg, c->rec.nr_memcg * sizeof(*copy));
+		dst->rec.memcg = copy;
+	}
+	w->info.nr_calls++;
+	return 0;
+}
+
+static int cmp_upd(const void *a, const void *b)
+{
+	const struct wupdate *x = a, *y = b;
+
+	if (x->u.ts != y->u.ts)
+		return x->u.ts < y->u.ts ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int cmp_obs(const void *a, const void *b)
+{
+	const struct rs_obs *x = a, *y = b;
+
+	if (x->memcg != y->memcg)
+		return x->memcg < y->memcg ? -1 : 1;
+	if (x->nid != y->nid)
+		return x->nid < y->nid ? -1 : 1;
+	if (x->lru != y->lru)
+		return x->lru < y->lru ? -1 : 1;
+	if (x->ts_start != y->ts_start)
+		return x->ts_start < y->ts_start ? -1 : 1;
+	return 0;
+}
+
+static void sort_calls(struct rs_world *w)
+{
+	/* insertion sort keeps equal timestamps in order; calls arrive almost sorted */
+	for (size_t i = 1; i < w->info.nr_calls; i++) {
+		struct rs_reclaim_call c = w->calls[i];
+		size_t j = i;
+
+		while (j > 0 && w->calls[j - 1].ts > c.ts) {
+			w->calls[j] = w->calls[j - 1];
+			j--;
+		}
+		w->calls[j] = c;
+	}
+}
+
+static bool obs_counts(const struct rs_obs *o)
+{
+	return is_active_list(o->lru) ? o->taken > 0 : o->scanned > 0;
+}
+
+static void sum_obs(struct obs_sum *s, const struct rs_obs *o)
+{
+	s->scanned += o->scanned;
+	s->reclaimed += o->reclaimed;
+	s->activated += o->activated;
+	s->pageout += o->pageout;
+	s->taken += o->taken;
+	s->deactivated += o->deactivated;
+	s->referenced += o->referenced;
+}
+
+/* Pre-order with children in index (= creation) order, as css_next_descendant_pre() walks. */
+static int build_preorder(struct rs_world *w, struct rs_error *err)
+{
+	int ret = -1;
+	int n = w->info.nr_memcg, pos = 0;
+	int *next_child = calloc((size_t)n, sizeof(int));
+	int *first = calloc((size_t)n, sizeof(int)), *sib = calloc((size_t)n, sizeof(int));
+	int *st = calloc((size_t)n + 1, sizeof(int));
+	int top = 0;
+
+	if (!next_child || !first || !sib || !st) {
+		rs_error_set(err, "out of memory");
+		goto out;
+	}
+	for (int i = 0; i < n; i++)
+		first[i] = sib[i] = -1;
+	/* children lists in creation order: walk backwards, push to the front */
+	for (int i = n - 1; i > 0; i--) {
+		int p = w->memcg[i].info.parent;
+
+		sib[i] = first[p];
+		first[p] = i;
+	}
+	st[top++] = 0;
+	while (top) {
+		int m = st[--top];
+
+		w->memcg[m].info.pre = pos;
+		w->pre_to_memcg[pos++] = m;
+		/* push children so the first child is popped first */
+		{
+			int cnt = 0;
+
+			for (int c = first[m]; c >= 0; c = sib[c])
+				next_child[cnt++] = c;
+			while (cnt)
+				st[top++] = next_child[--cnt];
+		}
+	}
+	for (int i = n - 1; i >= 0; i--) {
+		int m = w->pre_to_memcg[i];
+		int end = i + 1;
+
+		for (int c = first[m]; c >= 0; c = sib[c])
+			if (w->memcg[c].info.pre_end > end)
+				end = w->memcg[c].info.pre_end;
+		w->memcg[m].info.pre_end = end;
+	}
+	ret = 0;
+out:
+	free(next_child);
+	free(first);
+	free(sib);
+	free(st);
+	return ret;
+}
+
+int rs_world_finalize(struct rs_world *w, struct rs_error *err)
+{
+	int nm, nn = w->info.nr_nodes;
+	size_t nlv;
+
+	if (check_open(w, err))
+		return -1;
+	if (w->info.nr_memcg == 0) {
+		struct rs_memcg_desc root = { .id = 0, .path = "/", .parent = -1 };
+
+		if (rs_world_add_memcg(w, &root, err) < 0)
+			return -1;
+	}
+	nm = w->info.nr_memcg;
+	nlv = (size_t)nm * (size_t)nn;
+	for (size_t i = 0; i < w->info.nr_updates; i++)
+		if (w->upd[i].u.memcg >= nm)
+			return rs_error_set(err, "world: update for memcg %d of %d",
+					    w->upd[i].u.memcg, nm);
+	for (size_t i = 0; i < w->info.nr_obs; i++)
+		if (w->obs[i].memcg >= nm)
+			return rs_error_set(err, "world: observation for memcg %d of %d",
+					    w->obs[i].memcg, nm);
+	for (size_t i = 0; i < w->info.nr_calls; i++) {
+		const struct rs_reclaim_call *c = &w->calls[i];
+
+		if (c->target >= nm)
+			return rs_error_set(err, "world: call for memcg %d of %d", c->target, nm);
+		for (size_t j = 0; j < c->rec.nr_memcg; j++)
+			if (c->rec.memcg[j].memcg < 0 || c->rec.memcg[j].memcg >= nm)
+				return rs_error_set(err, "world: recorded memcg %d of %d",
+						    c->rec.memcg[j].memcg, nm);
+	}
+
+	w->pre_to_memcg = calloc((size_t)nm, sizeof(int));
+	w->obs_start = calloc(nlv * RS_NR_LISTS, sizeof(size_t));
+	w->obs_count = calloc(nlv * RS_NR_LISTS, sizeof(size_t));
+	w->node_sum = calloc((size_t)nn * RS_NR_LISTS, sizeof(*w->node_sum));
+	w->lru = calloc(nlv * RS_NR_LISTS, sizeof(int64_t));
+	w->ws = calloc(nlv * 4, sizeof(int64_t));
+	w->node = calloc((size_t)nn, sizeof(*w->node));
+	if (!w->pre_to_memcg || !w->obs_start || !w->obs_count || !w->node_sum || !w->lru ||
+	    !w->ws || !w->node)
+		return rs_error_set(err, "out of memory");
+	if (build_preorder(w, err))
+		return -1;
+
+	if (w->info.nr_updates)
+		qsort(w->upd, w->info.nr_updates, sizeof(*w->upd), cmp_upd);
+	sort_calls(w);
+
+	/* keep only observations that saw pages, sorted per list by time */
+	{
+		size_t k = 0;
+
+		for (size_t i = 0; i < w->info.nr_obs; i++)
+			if (obs_counts(&w->obs[i]))
+				w->obs[k++] = w->obs[i];
+		w->info.nr_obs = k;
+	}
+	if (w->info.nr_obs)
+		qsort(w->obs, w->info.nr_obs, sizeof(*w->obs), cmp_obs);
+	for (size_t i = 0; i < w->info.nr_obs; i++) {
+		const struct rs_obs *o = &w->obs[i];
+		size_t idx = ((size_t)o->memcg * nn + o->nid) * RS_NR_LISTS + o->lru;
+
+		if (!w->obs_count[idx])
+			w->obs_start[idx] = i;
+		w->obs_count[idx]++;
+		sum_obs(&w->node_sum[o->nid * RS_NR_LISTS + o->lru], o);
+		sum_obs(&w->all_sum[o->lru], o);
+	}
+	w->finalized = true;
+	rs_world_rewind(w);
+	return 0;
+}
+
+const struct rs_world_info *rs_world_info(const struct rs_world *w)
+{
+	return &w->info;
+}
+
+const struct rs_memcg_info *rs_world_memcg(const struct rs_world *w, int memcg)
+{
+	return &w->memcg[memcg].info;
+}
+
+int rs_world_memcg_at(const struct rs_world *w, int pre)
+{
+	return w->pre_to_memcg[pre];
+}
+
+int rs_world_find_memcg(const struct rs_world *w, uint64_t id)
+{
+	for (int i = 0; i < w->info.nr_memcg; i++)
+		if (w->memcg[i].info.id == id)
+			return i;
+	return -1;
+}
+
+const struct rs_reclaim_call *rs_world_call(const struct rs_world *w, size_t i)
+{
+	return i < w->info.nr_calls ? &w->calls[i] : NULL;
+}
+
+const struct rs_world_update *rs_world_update_at(const struct rs_world *w, size_t i)
+{
+	return i < w->info.nr_updates ? &w->upd[i].u : NULL;
+}
+
+static size_t lv(const struct rs_world *w, int memcg, int nid)
+{
+	return (size_t)memcg * (size_t)w->info.nr_nodes + (size_t)nid;
+}
+
+uint64_t rs_world_lru(const struct rs_world *w, int memcg, int nid, int lru)
+{
+	int64_t v = w->lru[lv(w, memcg, nid) * RS_NR_LISTS + lru];
+
+	return v > 0 ? (uint64_t)v : 0;
+}
+
+void rs_world_memcg_state(const struct rs_world *w, int memcg, struct rs_memcg_state *out)
+{
+	const struct wmemcg *m = &w->memcg[memcg];
+
+	out->usage = m->usage;
+	out->limit = m->limit;
+	out->soft_limit = m->soft_limit;
+	/*
+	 * mem_cgroup_swappiness(): the root and, on cgroup v2, every group use vm_swappiness;
+	 * v1 groups have memory.swappiness.
+	 */
+	out->swappiness = (memcg == 0 || !w->info.cgroup_v1 || m->swappiness < 0)
+			  ? w->info.vm_swappiness : m->swappiness;
+	out->online = m->online;
+}
+
+void rs_world_node(const struct rs_world *w, int nid, struct rs_node_state *out)
+{
+	*out = w->node[nid];
+}
+
+uint64_t rs_world_swap_free(const struct rs_world *w)
+{
+	return w->swap_free;
+}
+
+uint64_t rs_world_ws(const struct rs_world *w, enum rs_wfield f, int memcg, int nid, int file)
+{
+	int k = (f == RS_WF_WS_RESTORE ? 2 : 0) + (file ? 1 : 0);
+	int64_t v = w->ws[lv(w, memcg, nid) * 4 + k];
+
+	return v > 0 ? (uint64_t)v : 0;
+}
+
+uint64_t rs_world_now(const struct rs_world *w)
+{
+	return w->now;
+}
+
+uint64_t rs_world_generation(const struct rs_world *w)
+{
+	return w->generation;
+}
+
+static uint64_t frac(uint64_t num, uint64_t den)
+{
+	if (!den)
+		return 0;
+	if (num >= den)
+		return RS_RATE_ONE;
+	/* num < den < 2^64; num << 32 may overflow: split */
+	if (num < (UINT64_C(1) << 31))
+		return (num << 32) / den;
+	return (uint64_t)(((__uint128_t)num << 32) / den);
+}
+
+static void rates_from(const struct obs_sum *s, int lru, enum rs_rate_src src,
+		       struct rs_rates *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->src = src;
+	if (is_active_list(lru)) {
+		out->deactivate = frac(s->deactivated, s->taken);
+		out->referenced = frac(s->referenced, s->taken);
+	} else {
+		out->reclaim = frac(s->reclaimed, s->scanned);
+		out->activate = frac(s->activated, s->scanned);
+		if (out->reclaim + out->activate > RS_RATE_ONE)
+			out->activate = RS_RATE_ONE - out->reclaim;
+		out->pageout = frac(s->pageout, s->scanned);
+	}
+}
+
+static void obs_to_sum(const struct rs_obs *o, struct obs_sum *s)
+{
+	memset(s, 0, sizeof(*s));
+	sum_obs(s, o);
+}
+
+void rs_world_rates(const struct rs_world *w, int memcg, int nid, int lru, struct rs_rates *out)
+{
+	size_t idx = lv(w, memcg, nid) * RS_NR_LISTS + lru;
+	size_t n = w->obs_count[idx];
+	const struct obs_sum *ns = &w->node_sum[nid * RS_NR_LISTS + lru];
+	struct obs_sum s;
+
+	if (n) {
+		const struct rs_obs *o = &w->obs[w->obs_start[idx]];
+		size_t lo = 0, hi = n;	/* first window with ts_start > now */
+
+		while (lo < hi) {
+			size_t mid = (lo + hi) / 2;
+
+			if (o[mid].ts_start <= w->now)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo == 0) {
+			obs_to_sum(&o[0], &s);
+		} else if (lo == n || w->now <= o[lo - 1].ts_end) {
+			obs_to_sum(&o[lo - 1], &s);
+		} else {
+			/* between two windows: the nearer one */
+			uint64_t after = o[lo].ts_start - w->now;
+			uint64_t before = w->now - o[lo - 1].ts_end;
+
+			obs_to_sum(&o[before <= after ? lo - 1 : lo], &s);
+		}
+		rates_from(&s, lru, RS_RATE_WINDOW, out);
+		return;
+	}
+	if (is_active_list(lru) ? ns->taken : ns->scanned) {
+		rates_from(ns, lru, RS_RATE_NODE_LIST, out);
+		return;
+	}
+	ns = &w->all_sum[lru];
+	if (is_active_list(lru) ? ns->taken : ns->scanned) {
+		rates_from(ns, lru, RS_RATE_ALL_LIST, out);
+		return;
+	}
+	/*
+	 * Never observed: assume every scanned page can be taken (inactive: reclaimed, anon
+	 * written to swap; active: deactivated). An upper bound, counted apart in the results.
+	 */
+	memset(out, 0, sizeof(*out));
+	out->src = RS_RATE_ASSUMED;
+	if (is_active_list(lru)) {
+		out->deactivate = RS_RATE_ONE;
+	} else {
+		out->reclaim = RS_RATE_ONE;
+		out->pageout = is_file_list(lru) ? 0 : RS_RATE_ONE;
+	}
+}
+
+void rs_world_rewind(struct rs_world *w)
+{
+	size_t nlv = (size_t)w->info.nr_memcg * (size_t)w->info.nr_nodes;
+
+	w->now = 0;
+	w->cursor = 0;
+	w->generation++;
+	w->info.clamped = 0;
+	memset(w->lru, 0, nlv * RS_NR_LISTS * sizeof(int64_t));
+	memset(w->ws, 0, nlv * 4 * sizeof(int64_t));
+	memset(w->node, 0, (size_t)w->info.nr_nodes * sizeof(*w->node));
+	w->swap_free = 0;
+	for (int i = 0; i < w->info.nr_memcg; i++) {
+		struct wmemcg *m = &w->memcg[i];
+
+		m->usage = 0;
+		m->limit = RS_UNLIMITED;
+		m->soft_limit = RS_UNLIMITED;
+		m->swappiness = -1;
+		m->online = true;
+	}
+}
+
+static void apply_i64(struct rs_world *w, int64_t *v, const struct rs_world_update *u)
+{
+	if (u->op == RS_WOP_SET) {
+		*v = u->value;
+		return;
+	}
+	*v += u->value;
+	if (*v < 0) {
+		*v = 0;
+		w->info.clamped++;
+	}
+}
+
+static void apply_u64(struct rs_world *w, uint64_t *v, const struct rs_world_update *u)
+{
+	int64_t x = (int64_t)*v;
+
+	if (u->op == RS_WOP_SET) {
+		*v = (uint64_t)u->value;
+		return;
+	}
+	x += u->value;
+	if (x < 0) {
+		x = 0;
+		w->info.clamped++;
+	}
+	*v = (uint64_t)x;
+}
+
+static void apply(struct rs_world *w, const struct rs_world_update *u)
+{
+	struct wmemcg *m = u->memcg >= 0 ? &w->memcg[u->memcg] : NULL;
+
+	switch (u->field) {
+	case RS_WF_LRU:
+		apply_i64(w, &w->lru[lv(w, u->memcg, u->nid) * RS_NR_LISTS + u->lru], u);
+		break;
+	case RS_WF_WS_ACTIVATE:
+	case RS_WF_WS_RESTORE:
+		apply_i64(w, &w->ws[lv(w, u->memcg, u->nid) * 4 +
+				    (u->field == RS_WF_WS_RESTORE ? 2 : 0) + (u->lru ? 1 : 0)], u);
+		break;
+	case RS_WF_USAGE:
+		apply_u64(w, &m->usage, u);
+		break;
+	case RS_WF_LIMIT:
+		m->limit = (uint64_t)u->value;
+		break;
+	case RS_WF_SOFT_LIMIT:
+		m->soft_limit = (uint64_t)u->value;
+		break;
+	case RS_WF_SWAPPINESS:
+		m->swappiness = (int)u->value;
+		break;
+	case RS_WF_ONLINE:
+		m->online = u->value != 0;
+		break;
+	case RS_WF_NODE_FREE:
+		apply_u64(w, &w->node[u->nid].free, u);
+		break;
+	case RS_WF_NODE_WMARK_HIGH:
+		w->node[u->nid].wmark_high = (uint64_t)u->value;
+		break;
+	case RS_WF_NODE_MANAGED:
+		w->node[u->nid].managed = (uint64_t)u->value;
+		break;
+	case RS_WF_SWAP_FREE:
+		apply_u64(w, &w->swap_free, u);
+		break;
+	}
+}
+
+void rs_world_advance(struct rs_world *w, uint64_t ts)
+{
+	while (w->cursor < w->info.nr_updates && w->upd[w->cursor].u.ts <= ts)
+		apply(w, &w->upd[w->cursor++].u);
+	if (ts > w->now)
+		w->now = ts;
+	w->generation++;
+}

@@ -1,0 +1,1000 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * models/: hand-computed scenarios per policy. Every expected number is derived in the comment
+ * above its check from the kernel code the model stands for (see each model's opening comment).
+ * Worlds are built by hand: one node unless said, values set at ts 0 and never changed, so every
+ * invocation sees the same lists (open-loop) and only the policy's own state evolves.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "model_impl.h"
+#include "unit.h"
+
+/* ---- world builder ---- */
+
+struct tw {
+	struct rs_world *w;
+	struct rs_error err;
+	uint64_t next_ts;
+};
+
+static int tw_new(struct tw *t, int nodes, bool v1, int swappiness)
+{
+	struct rs_world_opts o = { .nr_nodes = nodes, .vm_swappiness = swappiness,
+				   .cgroup_v1 = v1 };
+
+	memset(t, 0, sizeof(*t));
+	t->next_ts = 1000;
+	t->w = rs_world_new(&o, &t->err);
+	if (!t->w)
+		return -1;
+	return rs_world_add_memcg(t->w, &(struct rs_memcg_desc){ .path = "/", .parent = -1 },
+				  &t->err);
+}
+
+static int tw_cg(struct tw *t, int parent, const char *path)
+{
+	return rs_world_add_memcg(t->w, &(struct rs_memcg_desc){ .id = 100 + (uint64_t)parent,
+				  .path = path, .parent = parent }, &t->err);
+}
+
+static void tw_set(struct tw *t, int field, int memcg, int nid, int lru, int64_t v)
+{
+	struct rs_world_update u = {
+		.ts = 0, .field = (uint8_t)field, .op = RS_WOP_SET, .src = RS_WSRC_SYNTH,
+		.lru = (uint8_t)lru, .memcg = memcg, .nid = nid, .value = v,
+	};
+
+	if (rs_world_add_update(t->w, &u, &t->err))
+		fprintf(stderr, "  tw_set: %s\n", t->err.msg);
+}
+
+static void tw_lists(struct tw *t, int memcg, int nid, int64_t ia, int64_t aa, int64_t inf,
+		     int64_t af)
+{
+	tw_set(t, RS_WF_LRU, memcg, nid, RS_LRU_INACTIVE_ANON, ia);
+	tw_set(t, RS_WF_LRU, memcg, nid, RS_LRU_ACTIVE_ANON, aa);
+	tw_set(t, RS_WF_LRU, memcg, nid, RS_LRU_INACTIVE_FILE, inf);
+	tw_set(t, RS_WF_LRU, memcg, nid, RS_LRU_ACTIVE_FILE, af);
+}
+
+static void tw_usage(struct tw *t, int memcg, int64_t usage, int64_t soft)
+{
+	tw_set(t, RS_WF_USAGE, memcg, -1, 0, usage);
+	tw_set(t, RS_WF_SOFT_LIMIT, memcg, -1, 0, soft);
+}
+
+static void tw_node(struct tw *t, int nid, int64_t free, int64_t high)
+{
+	tw_set(t, RS_WF_NODE_FREE, -1, nid, 0, free);
+	tw_set(t, RS_WF_NODE_WMARK_HIGH, -1, nid, 0, high);
+}
+
+/* An inactive list's observed reclaimability: reclaimed and activated out of scanned. */
+static void tw_rate(struct tw *t, int memcg, int nid, int lru, uint64_t scanned,
+		    uint64_t reclaimed, uint64_t activated)
+{
+	struct rs_obs o = { .ts_start = 0, .ts_end = UINT64_MAX / 2, .memcg = memcg, .nid = nid,
+			    .lru = lru, .scanned = scanned, .reclaimed = reclaimed,
+			    .activated = activated };
+
+	if (rs_world_add_obs(t->w, &o, &t->err))
+		fprintf(stderr, "  tw_rate: %s\n", t->err.msg);
+}
+
+static void tw_call(struct tw *t, enum rs_call_ctx ctx, int nid, int target, uint64_t nr)
+{
+	struct rs_reclaim_call c = {
+		.ts = t->next_ts, .ts_end = t->next_ts + 10, .ctx = ctx, .nid = nid,
+		.target = target, .may_swap = true, .nr_to_reclaim = nr,
+	};
+
+	t->next_ts += 1000;
+	if (rs_world_add_call(t->w, &c, &t->err))
+		fprintf(stderr, "  tw_call: %s\n", t->err.msg);
+}
+
+/* Finalize and replay one policy, keeping every call's outcome. */
+static struct rs_replay_result *tw_run(struct tw *t, const char *policy)
+{
+	const struct rs_policy_ops *ops = rs_policy_find(policy);
+	struct rs_replay_opts o = { .keep_calls = true };
+	struct rs_replay_result *res = NULL;
+
+	if (!ops)
+		return NULL;
+	if (rs_replay_run(t->w, &ops, 1, &o, &res, &t->err)) {
+		fprintf(stderr, "  %s: %s\n", policy, t->err.msg);
+		return NULL;
+	}
+	return res;
+}
+
+static int tw_final(struct tw *t)
+{
+	if (rs_world_finalize(t->w, &t->err)) {
+		fprintf(stderr, "  finalize: %s\n", t->err.msg);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- split LRU: the +1 ---- */
+
+/*
+ * One node, root memcg only, swap on, vm_swappiness 0, free 100000 and high watermark 1000
+ * (so file + free > pages_high). Lists: IA 2000, AA 0, IF 163840, AF 0; IA and IF reclaim every
+ * page they scan (observed 100 of 100). 32 direct reclaim calls of 32 pages.
+ *
+ * get_scan_ratio at every call: recent_scanned/rotated anon {0, 0} -> ap = (0+1)*(0+1)/(0+1) = 1;
+ * file: fp = (200-0+1)*(rs1+1)/(0+1) >= 201 -> pct[0] = 100*1/(1+fp+1) = 0, pct[1] = 100.
+ * (rs1 reaches 32 x 41 = 1312 < file/4 = 40960: no halving.)
+ * Priority 12: IA (2000 >> 12) * 0 / 100 = 0; IF (163840 >> 12) * 100 / 100 = 40; AA, AF 0.
+ *
+ * splitlru (plus 0): nr_scan IF += 40 -> 40 >= 32 -> scan 40 (32 + 8), reclaimed 40 >= 32: the
+ *   call stops at priority 12. IA, AA, AF accumulate 0 forever: never scanned.
+ *   32 calls: IF 32 x 40 = 1280 scanned and reclaimed, anon 0, swapped 0.
+ * splitlru-plus1: IF += 40 + 1 = 41 -> scan 41 per call. IA, AA, AF += 1 per call and reach 32
+ *   at call 32: IA scans 32 inactive anon; AA's batch of 32 falls through to the inactive anon
+ *   list because inactive anon is not low (1968 x ratio < 0 is false), scanning 32 more; AF's
+ *   32 find an empty list. Call 32: IA 64 scanned, 64 reclaimed = 64 swapped out.
+ *   32 calls: IF 32 x 41 = 1312, IA 64 (all in the 32nd call), swapped 64.
+ */
+static int build_plus1_world(struct tw *t)
+{
+	if (tw_new(t, 1, false, 0) < 0)
+		return -1;
+	tw_lists(t, 0, 0, 2000, 0, 163840, 0);
+	tw_node(t, 0, 100000, 1000);
+	tw_set(t, RS_WF_SWAP_FREE, -1, -1, 0, 100000);
+	tw_rate(t, 0, 0, RS_LRU_INACTIVE_ANON, 100, 100, 0);
+	tw_rate(t, 0, 0, RS_LRU_INACTIVE_FILE, 100, 100, 0);
+	for (int i = 0; i < 32; i++)
+		tw_call(t, RS_CALL_DIRECT, 0, -1, 32);
+	return tw_final(t);
+}
+
+static int test_splitlru_plus1_crosses(void)
+{
+	struct tw t;
+	struct rs_replay_result *r;
+
+	UT_ASSERT(build_plus1_world(&t) == 0);
+	r = tw_run(&t, "splitlru-plus1");
+	UT_ASSERT(r);
+	UT_ASSERT_EQ(r->scanned[RS_LRU_INACTIVE_FILE], 32 * 41);
+	UT_ASSERT_EQ(r->reclaimed[RS_LRU_INACTIVE_FILE], 32 * 41);
+	UT_ASSERT_EQ(r->scanned[RS_LRU_INACTIVE_ANON], 64);
+	UT_ASSERT_EQ(r->scanned[RS_LRU_ACTIVE_ANON], 0);
+	UT_ASSERT_EQ(r->scanned[RS_LRU_ACTIVE_FILE], 0);
+	UT_ASSERT_EQ(r->swapped_out, 64);
+	/* nothing before the 32nd call, everything in it */
+	UT_ASSERT_EQ(r->nr_calls_kept, 32);
+	for (int i = 0; i < 31; i++)
+		UT_ASSERT_EQ(r->call[i].scanned[RS_LRU_INACTIVE_ANON], 0);
+	UT_ASSERT_EQ(r->call[31].scanned[RS_LRU_INACTIVE_ANON], 64);
+	UT_ASSERT_EQ(r->call[0].scanned[RS_LRU_INACTIVE_FILE], 41);
+	/* every call stopped at priority 12, one pass each */
+	UT_ASSERT_EQ(r->prio_lowest, 12);
+	UT_ASSERT_EQ(r->rounds, 32);
+	rs_replay_results_free(r, 1);
+	rs_world_free(t.w);
+	return UT_OK;
+}
+
+static int test_splitlru_never_scans_zero_list(void)
+{
+	struct tw t;
+	struct rs_replay_result *r;
+
+	UT_ASSERT(build_plus1_world(&t) == 0);
+	r = tw_run(&t, "splitlru");
+	UT_ASSERT(r);
+	UT_ASSERT_EQ(r->scanned[RS_LRU_INACTIVE_FILE], 32 * 40);
+	UT_ASSERT_EQ(r->reclaimed[RS_LRU_INACTIVE_FILE], 32 * 40);
+	UT_ASSERT_EQ(r->scanned[RS_LRU_INACTIVE_ANON], 0);
+	UT_ASSERT_EQ(r->scanned[RS_LRU_ACTIVE_ANON], 0);
+	UT_ASSERT_EQ(r->swapped_out, 0);
+	for (int i = 0; i < 32; i++)
+		UT_ASSERT_EQ(r->call[i].scanned[RS_LRU_INACTIVE_FILE], 40);
+	rs_replay_results_free(r, 1);
+	rs_world_free(t.w);
+	return UT_OK;
+}
+
+/* Both policies side by side in one run give the same numbers as alone. */
+static int test_replay_side_by_side(void)
+{
+	struct tw t;
+	const struct rs_policy_ops *ops[2];
+	struct rs_replay_result *r = NULL;
+
+	UT_ASSERT(build_plus1_world(&t) == 0);
+	UT_ASSERT_EQ(rs_policy_parse("splitlru-plus1,splitlru", ops, 2, &t.err), 2);
+	UT_ASSERT(rs_replay_run(t.w, ops, 2, NULL, &r, &t.err) == 0);
+	UT_ASSERT_EQ(r[0].scanned[RS_LRU_INACTIVE_ANON], 64);
+	UT_ASSERT_EQ(r[1].scanned[RS_LRU_INACTIVE_ANON], 0);
+	UT_ASSERT_EQ(r[0].scanned[RS_LRU_INACTIVE_FILE], 1312);
+	UT_ASSERT_EQ(r[1].scanned[RS_LRU_INACTIVE_FILE], 1280);
+	UT_ASSERT_EQ(r[0].memcg[0].swapped_out, 64);
+	UT_ASSERT(r[0].call == NULL);
+	rs_replay_results_free(r, 2);
+	rs_world_free(t.w);
+	return UT_OK;
+}
+
+/*
+ * 2.6.28 get_scan_ratio(), swappiness 60, anon 1000, file 3000, free 10000, pages_high 100:
+ *  recent_scanned {100, 400}, recent_rotated {50, 100}: no halving (100 <= 1000/4, 400 <= 750);
+ *   ap = 61 x 101 / 51 = 6161 / 51 = 120; fp = 141 x 401 / 101 = 56541 / 101 = 559;
+ *   pct[0] = 100 x 120 / (120 + 559 + 1) = 12000 / 680 = 17; pct[1] = 83.
+ *  recent_scanned[0] = 300 > 1000/4: halved to 150, rotated 50 -> 25:
+ *   ap = 61 x 151 / 26 = 9211 / 26 = 354; pct[0] = 35400 / (354 + 559 + 1) = 35400 / 914 = 38.
+ *  no swap: {0, 100}; file + free = 3000 + 100 <= 3100: {100, 0}.
+ */
+static int test_get_scan_ratio(void)
+{
+	struct rs_reclaim_stat rs = { { 100, 400 }, { 50, 100 } };
+	uint64_t pct[2];
+
+	rs_splitlru_scan_ratio(&rs, 1000, 3000, 10000, 100, true, 60, pct);
+	UT_ASSERT_EQ(pct[0], 17);
+	UT_ASSERT_EQ(pct[1], 83);
+	UT_ASSERT_EQ(rs.recent_scanned[0], 100);
+
+	rs = (struct rs_reclaim_stat){ { 300, 400 }, { 50, 100 } };
+	rs_splitlru_scan_ratio(&rs, 1000, 3000, 10000, 100, true, 60, pct);
+	UT_ASSERT_EQ(rs.recent_scanned[0], 150);
+	UT_ASSERT_EQ(rs.recent_rotated[0], 25);
+	UT_ASSERT_EQ(rs.recent_scanned[1], 400);
+	UT_ASSERT_EQ(pct[0], 38);
+	UT_ASSERT_EQ(pct[1], 62);
+
+	rs_splitlru_scan_ratio(&rs, 1000, 3000, 10000, 100, false, 60, pct);
+	UT_ASSERT_EQ(pct[0], 0);
+	UT_ASSERT_EQ(pct[1], 100);
+	rs_splitlru_scan_ratio(&rs, 1000, 3000, 100, 3100, true, 60, pct);
+	UT_ASSERT_EQ(pct[0], 100);
+	UT_ASSERT_EQ(pct[1], 0);
+	return UT_OK;
+}
+
+/* ---- mainline get_scan_count ---- */
+
+/*
+ * Lists IA 4000, AA 8000, IF 12000, AF 2000 at priority 2 (>> 2: 1000, 2000, 3000, 500),
+ * swappiness 60, anon_cost 100, file_cost 300:
+ *  total = 400; anon = 400 + 100 = 500; file = 400 + 300 = 700; total = 1200;
+ *  ap = 60 x 1201 / 501 = 72060 / 501 = 143; fp = 140 x 1201 / 701 = 168140 / 701 = 239;
+ *  denominator 382: IA 1000 x 143 / 382 = 374; AA 2000 x 143 / 382 = 748;
+ *  IF 3000 x 239 / 382 = 1876; AF 500 x 239 / 382 = 312.
+ * Global reclaim at swappiness 0: ap = 0, fp = 200 x 1201 / 701 = 342: IA 0, AA 0, IF 3000,
+ * AF 500 (FRACT, all file). Offline memcg at priority 12: >> 12 gives IA 0, AA 1, IF 2, AF 0;
+ * zeros become min(size, 32) = 32; FRACT rounds up: IA 32 x 143 / 382 = 11.98 -> 12,
+ * AA 1 x 143 / 382 -> 1, IF 2 x 239 / 382 = 1.25 -> 2, AF 32 x 239 / 382 = 20.02 -> 21.
+ * The same online: IA 0, AA 0, IF 478 / 382 = 1, AF 0.
+ */
+static int test_mainline_scan_count(void)
+{
+	struct rs_gsc_in in = {
+		.size = { 4000, 8000, 12000, 2000 }, .priority = 2, .swappiness = 60,
+		.may_swap = true, .swap_ok = true, .online = true,
+		.anon_cost = 100, .file_cost = 300,
+	};
+	uint64_t nr[4];
+
+	UT_ASSERT_EQ(rs_mainline_scan_count(&in, nr), RS_SCAN_FRACT);
+	UT_ASSERT_EQ(nr[0], 374);
+	UT_ASSERT_EQ(nr[1], 748);
+	UT_ASSERT_EQ(nr[2], 1876);
+	UT_ASSERT_EQ(nr[3], 312);
+
+	/* no swap: file only, whole (size >> priority) */
+	in.swap_ok = false;
+	UT_ASSERT_EQ(rs_mainline_scan_count(&in, nr), RS_SCAN_FILE);
+	UT_ASSERT(nr[0] == 0 && nr[1] == 0 && nr[2] == 3000 && nr[3] == 500);
+	in.swap_ok = true;
+	in.may_swap = false;
+	UT_ASSERT_EQ(rs_mainline_scan_count(&in, nr), RS_SCAN_FILE);
+	in.may_swap = true;
+
+	/* memcg reclaim with swappiness 0: file only */
+	in.cgroup_reclaim = true;
+	in.swappiness = 0;
+	UT_ASSERT_EQ(rs_mainline_scan_count(&in, nr), RS_SCAN_FILE);
+	UT_ASSERT(nr[0] == 0 && nr[1] == 0 && nr[2] == 3000 && nr[3] == 500);
+	/* global reclaim with swappiness 0 still goes through FRACT */
+	in.cgroup_reclaim = false;
+	UT_ASSERT_EQ(rs_mainline_scan_count(&in, nr), RS_SCAN_FRACT);
+	UT_ASSERT(nr[0] == 0 && nr[1] == 0 && nr[2] == 3000 && nr[3] == 500);
+	in.swappiness = 60;
+
+	/* priority 0 with swappiness: EQUAL, whole lists */
+	in.priority = 0;
+	UT_ASSERT_EQ(rs_mainline_scan_count(&in, nr), RS_SCAN_EQUAL);
+	UT_ASSERT(nr[0] == 4000 && nr[1] == 8000 && nr[2] == 12000 && nr[3] == 2000);
+	in.priority = 2;
+
+	/* cache_trim_mode: file only; file_is_tiny (checked first): anon only */
+	in.cache_trim_mode = true;
+	UT_ASSERT_EQ(rs_mainline_scan_count(&in, nr), RS_SCAN_FILE);
+	in.file_is_tiny = true;
+	UT_ASSERT_EQ(rs_mainline_scan_count(&in, nr), RS_SCAN_ANON);
+	UT_ASSERT(nr[0] == 1000 && nr[1] == 2000 && nr[2] == 0 && nr[3] == 0);
+	in.cache_trim_mode = in.file_is_tiny = false;
+
+	/* offline memcg: at least 32 per list, rounded up */
+	in.priority = 12;
+	in.online = false;
+	UT_ASSERT_EQ(rs_mainline_scan_count(&in, nr), RS_SCAN_FRACT);
+	UT_ASSERT(nr[0] == 12 && nr[1] == 1 && nr[2] == 2 && nr[3] == 21);
+	in.online = true;
+	rs_mainline_scan_count(&in, nr);
+	UT_ASSERT(nr[0] == 0 && nr[1] == 0 && nr[2] == 1 && nr[3] == 0);
+	return UT_OK;
+}
+
+/* inactive_is_low(): ratio 1 below 1 GB; 2,000,000 pages = 7 GB -> int_sqrt(70) = 8. */
+static int test_inactive_is_low(void)
+{
+	UT_ASSERT(rs_inactive_is_low(100, 300));
+	UT_ASSERT(!rs_inactive_is_low(300, 300));
+	UT_ASSERT_EQ(rs_int_sqrt(70), 8);
+	UT_ASSERT(!rs_inactive_is_low(1000000, 1000000));	/* 8e6 < 1e6: no */
+	UT_ASSERT(rs_inactive_is_low(100000, 1900000));		/* 800000 < 1.9e6 */
+	return UT_OK;
+}
+
+/*
+ * mainline direct reclaim, root only, no swap, IF 131072 reclaiming everything, free 100000,
+ * high 100: prepare_scan_control: inactive file 131072 is not low against active 0 and no
+ * refaults -> no DEACTIVATE_FILE; 131072 >> 12 = 32 -> cache_trim_mode; SCAN_FILE: IF 32.
+ * Global direct at DEF_PRIORITY scans the whole batch: 32 scanned, 32 reclaimed, done at 12.
+ */
+static int test_mainline_direct(void)
+{
+	struct tw t;
+	struct rs_replay_result *r;
+
+	UT_ASSERT(tw_new(&t, 1, false, 60) == 0);
+	tw_lists(&t, 0, 0, 0, 0, 131072, 0);
+	tw_node(&t, 0, 100000, 100);
+	tw_rate(&t, 0, 0, RS_LRU_INACTIVE_FILE, 10, 10, 0);
+	tw_call(&t, RS_CALL_DIRECT, 0, -1, 32);
+	UT_ASSERT(tw_final(&t) == 0);
+	r = tw_run(&t, "mainline");
+	UT_ASSERT(r);
+	UT_ASSERT_EQ(r->scanned[RS_LRU_INACTIVE_FILE], 32);
+	UT_ASSERT_EQ(r->reclaimed[RS_LRU_INACTIVE_FILE], 32);
+	UT_ASSERT_EQ(r->prio_lowest, 12);
+	UT_ASSERT_EQ(r->rounds, 1);
+	UT_ASSERT_EQ(r->reclaimed_by_src[RS_RATE_WINDOW], 32);
+	rs_replay_results_free(r, 1);
+	rs_world_free(t.w);
+	return UT_OK;
+}
+
+/*
+ * mainline limit reclaim of A with children A1, A2, each IF 41000 (>> 12 = 10; after 10 are
+ * taken 40990 >> 11 = 20: the invocation's own scans shrink its working copy), no swap,
+ * everything reclaimable, 32 wanted, two calls. The walk is partial and resumes where the
+ * previous one stopped (one shared iterator per root and node):
+ *  call 1, prio 12: A 10, A1 10, A2 10 = 30 < 32, end of walk;
+ *          prio 11: restart at A: 20 -> 50 >= 32, stop at A.
+ *  call 2, prio 12: resume after A: A1 10, A2 10 = 20, end;
+ *          prio 11: A 20 -> 40, stop.
+ *  Totals: A 10 + 20 + 20 = 50, A1 20, A2 20; lowest priority 11.
+ */
+static int test_mainline_memcg_walk(void)
+{
+	struct tw t;
+	struct rs_replay_result *r;
+	int a, a1, a2;
+
+	UT_ASSERT(tw_new(&t, 1, false, 60) == 0);
+	a = tw_cg(&t, 0, "/A");
+	a1 = tw_cg(&t, a, "/A/1");
+	a2 = tw_cg(&t, a, "/A/2");
+	UT_ASSERT(a == 1 && a1 == 2 && a2 == 3);
+	for (int m = a; m <= a2; m++) {
+		tw_lists(&t, m, 0, 0, 0, 41000, 0);
+		tw_rate(&t, m, 0, RS_LRU_INACTIVE_FILE, 10, 10, 0);
+	}
+	tw_node(&t, 0, 100000, 100);
+	tw_call(&t, RS_CALL_MEMCG, -1, a, 32);
+	tw_call(&t, RS_CALL_MEMCG, -1, a, 32);
+	UT_ASSERT(tw_final(&t) == 0);
+	r = tw_run(&t, "mainline");
+	UT_ASSERT(r);
+	UT_ASSERT_EQ(r->memcg[a].scanned[RS_LRU_INACTIVE_FILE], 50);
+	UT_ASSERT_EQ(r->memcg[a1].scanned[RS_LRU_INACTIVE_FILE], 20);
+	UT_ASSERT_EQ(r->memcg[a2].scanned[RS_LRU_INACTIVE_FILE], 20);
+	UT_ASSERT_EQ(r->call[0].reclaimed[RS_LRU_INACTIVE_FILE], 50);
+	UT_ASSERT_EQ(r->call[1].reclaimed[RS_LRU_INACTIVE_FILE], 40);
+	UT_ASSERT_EQ(r->prio_lowest, 11);
+	rs_replay_results_free(r, 1);
+	rs_world_free(t.w);
+	return UT_OK;
+}
+
+/*
+ * mainline kswapd, root only, no swap, IF 409600 reclaiming everything, the run must free 300.
+ * High watermark 1000: kswapd_shrink_node() asks max(1000, 32) = 1000 per pass; the lruvec never
+ * reaches 1000, so no cut, and since scanned < 1000 the priority drops every pass:
+ *  prio 12: 409600 >> 12 = 100; prio 11: 409500 >> 11 = 199 (299 < 300);
+ *  prio 10: 409301 >> 10 = 399 -> 698; balanced at the top of the next pass.
+ * High watermark 50: asks 50 per pass. At priority 12, IF 100: batch 32 (32 < 50), batch 32
+ * (64 >= 50): the proportional cut (kswapd gets it too) finds no anon left and stops the lruvec
+ * at 64. Scanned 64 >= 50: the priority stays 12. Each pass takes 64 (working IF shrinks by
+ * 64, >> 12 stays 99): 64, 128, 192, 256, 320 >= 300 after 5 passes, all at priority 12.
+ */
+static int kswapd_run(uint64_t high, struct rs_replay_result **out)
+{
+	struct tw t;
+
+	if (tw_new(&t, 1, false, 60) < 0)
+		return -1;
+	tw_lists(&t, 0, 0, 0, 0, 409600, 0);
+	tw_node(&t, 0, 500, (int64_t)high);
+	tw_rate(&t, 0, 0, RS_LRU_INACTIVE_FILE, 10, 10, 0);
+	tw_call(&t, RS_CALL_KSWAPD, 0, -1, 300);
+	if (tw_final(&t))
+		return -1;
+	*out = tw_run(&t, "mainline");
+	rs_world_free(t.w);
+	return *out ? 0 : -1;
+}
+
+static int test_mainline_kswapd(void)
+{
+	struct rs_replay_result *r;
+
+	UT_ASSERT(kswapd_run(1000, &r) == 0);
+	UT_ASSERT_EQ(r->reclaimed[RS_LRU_INACTIVE_FILE], 698);
+	UT_ASSERT_EQ(r->scanned[RS_LRU_INACTIVE_FILE], 698);
+	UT_ASSERT_EQ(r->prio_lowest, 10);
+	UT_ASSERT_EQ(r->rounds, 3);
+	rs_replay_results_free(r, 1);
+
+	UT_ASSERT(kswapd_run(50, &r) == 0);
+	UT_ASSERT_EQ(r->reclaimed[RS_LRU_INACTIVE_FILE], 320);
+	UT_ASSERT_EQ(r->prio_lowest, 12);
+	UT_ASSERT_EQ(r->rounds, 5);
+	rs_replay_results_free(r, 1);
+	return UT_OK;
+}
+
+/* ---- soft-limit tree (3.10) ---- */
+
+/*
+ * Root with A, B, C (in that order), swap off, free 100000, high 100. Usage / soft limit:
+ * A 1300 / 1000 (excess 300), B 600 / 500 (100), C 400 / 400 (0). Lists: IF only, A 1000,
+ * B 600, C 400 (all < 4096, so the normal pass at priority 12 scans 0: 1000 >> 12 = 0).
+ * `rate_a` is the share of A's scanned pages reclaimed (100 of 100, or 0 of 100).
+ */
+static int build_tree_world(struct tw *t, uint64_t rate_a, bool with_d)
+{
+	int a, b, c;
+
+	if (tw_new(t, 1, true, 60) < 0)
+		return -1;
+	a = tw_cg(t, 0, "/A");
+	b = tw_cg(t, 0, "/B");
+	c = tw_cg(t, 0, "/C");
+	tw_usage(t, 0, 2300, (int64_t)RS_UNLIMITED);
+	tw_usage(t, a, 1300, 1000);
+	tw_usage(t, b, 600, 500);
+	tw_usage(t, c, 400, with_d ? 350 : 400);
+	tw_lists(t, a, 0, 0, 0, 1000, 0);
+	tw_lists(t, b, 0, 0, 0, 600, 0);
+	tw_lists(t, c, 0, 0, 0, 400, 0);
+	tw_rate(t, a, 0, RS_LRU_INACTIVE_FILE, 100, rate_a, 0);
+	tw_rate(t, b, 0, RS_LRU_INACTIVE_FILE, 100, with_d ? 0 : 100, 0);
+	tw_rate(t, c, 0, RS_LRU_INACTIVE_FILE, 100, with_d ? 0 : 100, 0);
+	if (with_d) {
+		int d = tw_cg(t, 0, "/D");
+
+		tw_usage(t, d, 220, 200);
+		tw_lists(t, d, 0, 0, 0, 200, 0);
+		tw_rate(t, d, 0, RS_LRU_INACTIVE_FILE, 100, 0, 0);
+	}
+	tw_node(t, 0, 100000, 100);
+	tw_call(t, RS_CALL_DIRECT, 0, -1, 32);
+	return tw_final(t);
+}
+
+/*
+ * The largest excessor A (300) is reclaimed at priority 0: each visit of A's subtree (A only)
+ * asks 32 pages; shrink_lruvec() at priority 0 takes one batch of 32 from IF 1000 and stops
+ * (32 >= 32, priority 0 < 12). Walk 1: 32; walk 2: 64 < excess >> 2 = 75, so a third walk:
+ * 96 >= 75, stop. Reclaimed 96 > 0: no other group. The normal pass at priority 12 scans
+ * 0 everywhere and 96 >= 32 ends the call: A 96 scanned and reclaimed (all soft), B and C 0.
+ */
+static int test_tree_largest_first(void)
+{
+	struct tw t;
+	struct rs_replay_result *r;
+
+	UT_ASSERT(build_tree_world(&t, 100, false) == 0);
+	r = tw_run(&t, "softlimit-tree");
+	UT_ASSERT(r);
+	UT_ASSERT_EQ(r->memcg[1].scanned[RS_LRU_INACTIVE_FILE], 96);
+	UT_ASSERT_EQ(r->memcg[1].reclaimed[RS_LRU_INACTIVE_FILE], 96);
+	UT_ASSERT_EQ(r->memcg[1].soft_reclaimed, 96);
+	UT_ASSERT_EQ(r->memcg[2].scanned[RS_LRU_INACTIVE_FILE], 0);
+	UT_ASSERT_EQ(r->memcg[3].scanned[RS_LRU_INACTIVE_FILE], 0);
+	UT_ASSERT_EQ(r->soft_reclaimed, 96);
+	UT_ASSERT_EQ(r->prio_lowest, 12);
+	rs_replay_results_free(r, 1);
+	rs_world_free(t.w);
+	return UT_OK;
+}
+
+/*
+ * A reclaims nothing (0 of 100): at priority 0 its walk never reaches 32 reclaimed, so it scans
+ * all 1000 pages per walk; after 2 walks with 0 taken the pass gives up on A (2000 scanned).
+ * The next largest, B (excess 100, >> 2 = 25): walk 1 32, walk 2 64 >= 25: 64 reclaimed.
+ * C (excess 0) is not in the tree. The normal pass scans 0 (all lists < 4096 at priority 12).
+ */
+static int test_tree_next_largest(void)
+{
+	struct tw t;
+	struct rs_replay_result *r;
+
+	UT_ASSERT(build_tree_world(&t, 0, false) == 0);
+	r = tw_run(&t, "softlimit-tree");
+	UT_ASSERT(r);
+	UT_ASSERT_EQ(r->memcg[1].scanned[RS_LRU_INACTIVE_FILE], 2000);
+	UT_ASSERT_EQ(r->memcg[1].reclaimed[RS_LRU_INACTIVE_FILE], 0);
+	UT_ASSERT_EQ(r->memcg[2].scanned[RS_LRU_INACTIVE_FILE], 64);
+	UT_ASSERT_EQ(r->memcg[2].reclaimed[RS_LRU_INACTIVE_FILE], 64);
+	UT_ASSERT_EQ(r->memcg[3].scanned[RS_LRU_INACTIVE_FILE], 0);
+	rs_replay_results_free(r, 1);
+	rs_world_free(t.w);
+	return UT_OK;
+}
+
+/*
+ * Four groups in excess, A 300, B 100, C 50 (400 / 350), D 20, none reclaiming anything. A tree
+ * pass makes at most 3 attempts (the largest, then at most 2 more), and each "next largest" is
+ * picked after the failed group went back into the tree: A fails -> next is B (A is out while
+ * it is reclaimed); B fails -> A is back in with the largest excess -> A again; loop 3 > 2:
+ * stop. So A is tried twice, B once, C and D never. Each attempt walks the group twice at
+ * priority 0 scanning its whole list (A 1000, B 600) and gives up with 0 reclaimed. With
+ * nothing reclaimed the direct call goes through all 13 priorities, one tree pass each:
+ * soft scans A 13 x 2 x 2 x 1000 = 52000, B 13 x 2 x 600 = 15600, C 0, D 0.
+ */
+static int test_tree_at_most_two_more(void)
+{
+	struct tw t;
+	struct rs_replay_result *r;
+
+	UT_ASSERT(build_tree_world(&t, 0, true) == 0);
+	r = tw_run(&t, "softlimit-tree");
+	UT_ASSERT(r);
+	UT_ASSERT_EQ(r->memcg[1].soft_scanned, 52000);
+	UT_ASSERT_EQ(r->memcg[2].soft_scanned, 15600);
+	UT_ASSERT_EQ(r->memcg[3].soft_scanned, 0);
+	UT_ASSERT_EQ(r->memcg[4].soft_scanned, 0);
+	UT_ASSERT_EQ(r->reclaimed[RS_LRU_INACTIVE_FILE], 0);
+	UT_ASSERT_EQ(r->calls_short, 1);
+	UT_ASSERT_EQ(r->prio_lowest, 0);
+	rs_replay_results_free(r, 1);
+	rs_world_free(t.w);
+	return UT_OK;
+}
+
+/* ---- soft-limit rework ---- */
+
+/*
+ * Root with A and B, swap off, IF 41000 each, everything reclaimable, direct reclaim of 32.
+ * Per lruvec: 41000 >> 12 = 10; then 40990 >> 11 = 20; then 40970 >> 10 = 40 (the invocation's
+ * working copy shrinks by what it took). Global reclaim walks every (eligible) memcg;
+ * shrink_lruvec() stops after a batch once 32 are reclaimed below DEF_PRIORITY.
+ */
+static int build_rework_world(struct tw *t, int64_t usage_a, int64_t lists_a)
+{
+	int a, b;
+
+	if (tw_new(t, 1, true, 60) < 0)
+		return -1;
+	a = tw_cg(t, 0, "/A");
+	b = tw_cg(t, 0, "/B");
+	tw_usage(t, a, usage_a, 1000);
+	tw_usage(t, b, 600, 1000);
+	tw_lists(t, a, 0, 0, 0, lists_a, 0);
+	tw_lists(t, b, 0, 0, 0, 41000, 0);
+	tw_rate(t, a, 0, RS_LRU_INACTIVE_FILE, 10, 10, 0);
+	tw_rate(t, b, 0, RS_LRU_INACTIVE_FILE, 10, 10, 0);
+	tw_node(t, 0, 100000, 100);
+	tw_call(t, RS_CALL_DIRECT, 0, -1, 32);
+	return tw_final(t);
+}
+
+/*
+ * A over its soft limit (1300 / 1000), B under (600 / 1000): the soft pass visits A only, at the
+ * normal priority: prio 12 A 10; prio 11 A 20 (30 < 32); prio 10 A's first batch of 32 makes
+ * 62 and stops. B scanned 0; the fallback never runs because the soft pass scanned pages.
+ */
+static int test_rework_only_excess(void)
+{
+	struct tw t;
+	struct rs_replay_result *r;
+
+	UT_ASSERT(build_rework_world(&t, 1300, 41000) == 0);
+	r = tw_run(&t, "softlimit-rework");
+	UT_ASSERT(r);
+	UT_ASSERT_EQ(r->memcg[1].scanned[RS_LRU_INACTIVE_FILE], 62);
+	UT_ASSERT_EQ(r->memcg[1].soft_scanned, 62);
+	UT_ASSERT_EQ(r->memcg[2].scanned[RS_LRU_INACTIVE_FILE], 0);
+	UT_ASSERT_EQ(r->prio_lowest, 10);
+	UT_ASSERT_EQ(r->rounds, 3);
+	rs_replay_results_free(r, 1);
+	rs_world_free(t.w);
+
+	/*
+	 * The same world under the tree: A, the excessor (300), at priority 0 first: walks of 32
+	 * until excess >> 2 = 75 -> 96; then the normal pass at priority 12 over every memcg:
+	 * A (41000 - 96) >> 12 = 40904 >> 12 = 9, B 41000 >> 12 = 10. A 105, B 10.
+	 */
+	UT_ASSERT(build_rework_world(&t, 1300, 41000) == 0);
+	r = tw_run(&t, "softlimit-tree");
+	UT_ASSERT(r);
+	UT_ASSERT_EQ(r->memcg[1].soft_scanned, 96);
+	UT_ASSERT_EQ(r->memcg[1].scanned[RS_LRU_INACTIVE_FILE], 105);
+	UT_ASSERT_EQ(r->memcg[2].scanned[RS_LRU_INACTIVE_FILE], 10);
+	rs_replay_results_free(r, 1);
+	rs_world_free(t.w);
+	return UT_OK;
+}
+
+/*
+ * Nobody over the soft limit (A 900 / 1000): the reclaim root's subtree would be skipped, so no
+ * soft pass at all (patch 6/8); every memcg is reclaimed: prio 12 A 10 B 10 (20), prio 11 A 20
+ * B 20 (60 >= 32). A 30, B 30.
+ */
+static int test_rework_fallback_none_over(void)
+{
+	struct tw t;
+	struct rs_replay_result *r;
+
+	UT_ASSERT(build_rework_world(&t, 900, 41000) == 0);
+	r = tw_run(&t, "softlimit-rework");
+	UT_ASSERT(r);
+	UT_ASSERT_EQ(r->memcg[1].scanned[RS_LRU_INACTIVE_FILE], 30);
+	UT_ASSERT_EQ(r->memcg[2].scanned[RS_LRU_INACTIVE_FILE], 30);
+	UT_ASSERT_EQ(r->soft_scanned, 0);
+	UT_ASSERT_EQ(r->prio_lowest, 11);
+	rs_replay_results_free(r, 1);
+	rs_world_free(t.w);
+	return UT_OK;
+}
+
+/*
+ * A over its soft limit but with no pages on the node: the soft pass visits A and scans nothing,
+ * so shrink_zone() falls back to every memcg at the same priority: B 10, 20, then 32 at
+ * priority 10 (62). A 0.
+ */
+static int test_rework_fallback_nothing_scanned(void)
+{
+	struct tw t;
+	struct rs_replay_result *r;
+
+	UT_ASSERT(build_rework_world(&t, 1300, 0) == 0);
+	r = tw_run(&t, "softlimit-rework");
+	UT_ASSERT(r);
+	UT_ASSERT_EQ(r->memcg[1].scanned[RS_LRU_INACTIVE_FILE], 0);
+	UT_ASSERT_EQ(r->memcg[2].scanned[RS_LRU_INACTIVE_FILE], 62);
+	UT_ASSERT_EQ(r->memcg[2].soft_scanned, 0);
+	rs_replay_results_free(r, 1);
+	rs_world_free(t.w);
+	return UT_OK;
+}
+
+/*
+ * Root -> P -> C, and S under the root. P over its soft limit (2000 / 1000) with no pages of its
+ * own, C under its own (1500 / 5000) with IF 41000, S under (600 / 1000) with IF 41000. C is
+ * eligible through its ancestor P: prio 12 C 10, prio 11 C 20, prio 10 C 32 = 62; S 0.
+ */
+static int test_rework_ancestor_over(void)
+{
+	struct tw t;
+	struct rs_replay_result *r;
+	int p, c, s;
+
+	UT_ASSERT(tw_new(&t, 1, true, 60) == 0);
+	p = tw_cg(&t, 0, "/P");
+	c = tw_cg(&t, p, "/P/C");
+	s = tw_cg(&t, 0, "/S");
+	tw_usage(&t, p, 2000, 1000);
+	tw_usage(&t, c, 1500, 5000);
+	tw_usage(&t, s, 600, 1000);
+	tw_lists(&t, c, 0, 0, 0, 41000, 0);
+	tw_lists(&t, s, 0, 0, 0, 41000, 0);
+	tw_rate(&t, c, 0, RS_LRU_INACTIVE_FILE, 10, 10, 0);
+	tw_rate(&t, s, 0, RS_LRU_INACTIVE_FILE, 10, 10, 0);
+	tw_node(&t, 0, 100000, 100);
+	tw_call(&t, RS_CALL_DIRECT, 0, -1, 32);
+	UT_ASSERT(tw_final(&t) == 0);
+	r = tw_run(&t, "softlimit-rework");
+	UT_ASSERT(r);
+	UT_ASSERT_EQ(r->memcg[c].scanned[RS_LRU_INACTIVE_FILE], 62);
+	UT_ASSERT_EQ(r->memcg[s].scanned[RS_LRU_INACTIVE_FILE], 0);
+	UT_ASSERT_EQ(r->memcg[p].scanned[RS_LRU_INACTIVE_FILE], 0);
+	rs_replay_results_free(r, 1);
+	rs_world_free(t.w);
+	return UT_OK;
+}
+
+/* ---- engine and world ---- */
+
+/*
+ * Rates are exact over a run: 100 batches of 32 at 97/100 reclaim 3200 x 97 / 100 = 3104, not
+ * 31 per batch (3100); 3 single pages at 1/3 reclaim 1 (the carry starts at one half).
+ */
+static int test_rate_rounding(void)
+{
+	struct tw t;
+	struct rs_lrusim ls;
+	struct rs_sim s;
+	struct rs_call_outcome out;
+	struct rs_shrink r;
+	struct rs_reclaim_call call = { .ctx = RS_CALL_DIRECT, .nid = 0, .target = -1 };
+	uint64_t total = 0;
+
+	UT_ASSERT(tw_new(&t, 1, false, 60) == 0);
+	tw_lists(&t, 0, 0, 100000, 0, 100000, 0);
+	tw_rate(&t, 0, 0, RS_LRU_INACTIVE_FILE, 100, 97, 0);
+	tw_rate(&t, 0, 0, RS_LRU_INACTIVE_ANON, 3, 1, 0);
+	UT_ASSERT(tw_final(&t) == 0);
+	UT_ASSERT(rs_lrusim_init(&ls, t.w, &t.err) == 0);
+	rs_world_advance(t.w, 1);
+	memset(&out, 0, sizeof(out));
+	rs_sim_begin(&s, &ls, t.w, &call, &out);
+	for (int i = 0; i < 100; i++) {
+		rs_sim_shrink_inactive(&s, 0, 0, RS_LRU_INACTIVE_FILE, 32, &r);
+		total += r.reclaimed;
+	}
+	UT_ASSERT_EQ(total, 3104);
+	UT_ASSERT_EQ(out.reclaimed[RS_LRU_INACTIVE_FILE], 3104);
+	UT_ASSERT_EQ(rs_sim_size(&s, 0, 0, RS_LRU_INACTIVE_FILE), 100000 - 3104);
+	total = 0;
+	for (int i = 0; i < 3; i++) {
+		rs_sim_shrink_inactive(&s, 0, 0, RS_LRU_INACTIVE_ANON, 1, &r);
+		total += r.reclaimed;
+	}
+	UT_ASSERT_EQ(total, 1);
+	UT_ASSERT_EQ(out.swapped_out, 1);
+	rs_lrusim_free(&ls);
+	rs_world_free(t.w);
+	return UT_OK;
+}
+
+/*
+ * Reclaimability sources: this lruvec's window, else the node's list over all memcgs, else
+ * assumed (every page taken). B's IF is unobserved, A's is: B falls back to the node sum.
+ */
+static int test_rate_fallback(void)
+{
+	struct tw t;
+	struct rs_rates rt;
+	int a, b;
+
+	UT_ASSERT(tw_new(&t, 1, false, 60) == 0);
+	a = tw_cg(&t, 0, "/A");
+	b = tw_cg(&t, 0, "/B");
+	tw_lists(&t, a, 0, 0, 0, 100, 0);
+	tw_rate(&t, a, 0, RS_LRU_INACTIVE_FILE, 4, 1, 2);
+	UT_ASSERT(tw_final(&t) == 0);
+	rs_world_rates(t.w, a, 0, RS_LRU_INACTIVE_FILE, &rt);
+	UT_ASSERT_EQ(rt.src, RS_RATE_WINDOW);
+	UT_ASSERT_EQ(rt.reclaim, RS_RATE_ONE / 4);
+	UT_ASSERT_EQ(rt.activate, RS_RATE_ONE / 2);
+	rs_world_rates(t.w, b, 0, RS_LRU_INACTIVE_FILE, &rt);
+	UT_ASSERT_EQ(rt.src, RS_RATE_NODE_LIST);
+	UT_ASSERT_EQ(rt.reclaim, RS_RATE_ONE / 4);
+	rs_world_rates(t.w, b, 0, RS_LRU_INACTIVE_ANON, &rt);
+	UT_ASSERT_EQ(rt.src, RS_RATE_ASSUMED);
+	UT_ASSERT_EQ(rt.reclaim, RS_RATE_ONE);
+	UT_ASSERT_EQ(rt.pageout, RS_RATE_ONE);
+	rs_world_rates(t.w, b, 0, RS_LRU_ACTIVE_FILE, &rt);
+	UT_ASSERT_EQ(rt.deactivate, RS_RATE_ONE);
+	rs_world_free(t.w);
+	return UT_OK;
+}
+
+/*
+ * Pre-order with children in creation order, and the shared reclaim iterator: root(0) ->
+ * A(1) -> A1(3); B(2). Pre-order 0, 1, 3, 2. A walk from the start: 0 1 3 2 then -1; a walk
+ * stopped at 1 resumes at 3; a walk that starts at the end restarts at the root.
+ */
+static int test_world_preorder_iter(void)
+{
+	struct tw t;
+	struct rs_iter it;
+	int a, b, a1, m;
+
+	UT_ASSERT(tw_new(&t, 1, false, 60) == 0);
+	a = tw_cg(&t, 0, "/A");
+	b = tw_cg(&t, 0, "/B");
+	a1 = tw_cg(&t, a, "/A/1");
+	tw_lists(&t, 0, 0, 1, 0, 0, 0);
+	UT_ASSERT(tw_final(&t) == 0);
+	UT_ASSERT_EQ(rs_world_memcg_at(t.w, 0), 0);
+	UT_ASSERT_EQ(rs_world_memcg_at(t.w, 1), a);
+	UT_ASSERT_EQ(rs_world_memcg_at(t.w, 2), a1);
+	UT_ASSERT_EQ(rs_world_memcg_at(t.w, 3), b);
+	UT_ASSERT_EQ(rs_world_memcg(t.w, a)->pre_end, 3);
+	UT_ASSERT_EQ(rs_subtree_next(t.w, a, a), a1);
+	UT_ASSERT_EQ(rs_subtree_next(t.w, a, a1), -1);
+	UT_ASSERT(rs_iter_init(&it, t.w, 1, &t.err) == 0);
+	m = rs_iter_next(&it, t.w, 0, 0, 0, -1);
+	UT_ASSERT_EQ(m, 0);
+	m = rs_iter_next(&it, t.w, 0, 0, 0, m);
+	UT_ASSERT_EQ(m, a);
+	/* stop here; the next walk resumes after A */
+	UT_ASSERT_EQ(rs_iter_next(&it, t.w, 0, 0, 0, -1), a1);
+	UT_ASSERT_EQ(rs_iter_next(&it, t.w, 0, 0, 0, a1), b);
+	UT_ASSERT_EQ(rs_iter_next(&it, t.w, 0, 0, 0, b), -1);
+	UT_ASSERT_EQ(rs_iter_next(&it, t.w, 0, 0, 0, -1), 0);
+	/* stopped at the last memcg: a new walk restarts at the root */
+	*rs_iter_pos(&it, 0, 0, 0) = b;
+	UT_ASSERT_EQ(rs_iter_next(&it, t.w, 0, 0, 0, -1), 0);
+	rs_iter_free(&it);
+	rs_world_free(t.w);
+	return UT_OK;
+}
+
+/* Updates apply in time order; ADD below zero clamps and is counted; no sizes -> refused. */
+static int test_world_updates(void)
+{
+	struct tw t;
+	struct rs_world_update u = { .ts = 50, .field = RS_WF_LRU, .op = RS_WOP_ADD,
+				     .src = RS_WSRC_DELTA, .lru = 2, .memcg = 0, .nid = 0,
+				     .value = -300 };
+	const struct rs_policy_ops *ops = rs_policy_find("mainline");
+	struct rs_replay_result *r = NULL;
+
+	UT_ASSERT(tw_new(&t, 1, false, 60) == 0);
+	tw_set(&t, RS_WF_LRU, 0, 0, 2, 200);
+	UT_ASSERT(rs_world_add_update(t.w, &u, &t.err) == 0);
+	u.ts = 40;
+	u.value = 50;
+	UT_ASSERT(rs_world_add_update(t.w, &u, &t.err) == 0);
+	UT_ASSERT(tw_final(&t) == 0);
+	rs_world_advance(t.w, 45);
+	UT_ASSERT_EQ(rs_world_lru(t.w, 0, 0, 2), 250);
+	rs_world_advance(t.w, 50);
+	UT_ASSERT_EQ(rs_world_lru(t.w, 0, 0, 2), 0);
+	UT_ASSERT_EQ(rs_world_info(t.w)->clamped, 1);
+	rs_world_rewind(t.w);
+	UT_ASSERT_EQ(rs_world_lru(t.w, 0, 0, 2), 0);
+	rs_world_free(t.w);
+
+	UT_ASSERT(tw_new(&t, 1, false, 60) == 0);
+	tw_call(&t, RS_CALL_DIRECT, 0, -1, 32);
+	UT_ASSERT(tw_final(&t) == 0);
+	UT_ASSERT(rs_replay_run(t.w, &ops, 1, NULL, &r, &t.err) == -1);
+	UT_ASSERT(strstr(t.err.msg, "no LRU sizes"));
+	rs_world_free(t.w);
+	return UT_OK;
+}
+
+/* mainline refuses an MGLRU recording and says why. */
+static int test_mainline_refuses_mglru(void)
+{
+	struct rs_world_opts o = { .nr_nodes = 1, .vm_swappiness = 60, .mglru = true };
+	struct rs_error err = { { 0 } };
+	struct rs_world *w = rs_world_new(&o, &err);
+	const struct rs_policy_ops *ops = rs_policy_find("mainline");
+	struct rs_world_update u = { .field = RS_WF_LRU, .src = RS_WSRC_SYNTH, .memcg = 0,
+				     .nid = 0, .value = 10 };
+	struct rs_reclaim_call c = { .ts = 5, .ctx = RS_CALL_DIRECT, .nid = 0, .target = -1 };
+	struct rs_replay_result *r = NULL;
+
+	UT_ASSERT(w);
+	UT_ASSERT(rs_world_add_update(w, &u, &err) == 0);
+	UT_ASSERT(rs_world_add_call(w, &c, &err) == 0);
+	UT_ASSERT(rs_world_finalize(w, &err) == 0);
+	UT_ASSERT(rs_replay_run(w, &ops, 1, NULL, &r, &err) == -1);
+	UT_ASSERT(strstr(err.msg, "mainline: "));
+	UT_ASSERT(strstr(err.msg, "MGLRU"));
+	rs_world_free(w);
+	return UT_OK;
+}
+
+/* The recording's own totals, from the calls' recorded counts. */
+static int test_recorded_totals(void)
+{
+	struct tw t;
+	struct rs_replay_result *r = NULL;
+	struct rs_memcg_lists per[2] = {
+		{ .memcg = 1, .scanned = { 0, 0, 40, 0 }, .reclaimed = { 0, 0, 30, 0 } },
+		{ .memcg = 2, .scanned = { 8, 0, 0, 0 }, .reclaimed = { 2, 0, 0, 0 } },
+	};
+	struct rs_reclaim_call c = {
+		.ts = 10, .ctx = RS_CALL_DIRECT, .nid = 0, .target = -1, .nr_to_reclaim = 32,
+		.rec = { .have = true, .prio_first = 12, .prio_lowest = 11, .rounds = 2,
+			 .scanned = { 8, 0, 40, 0 }, .reclaimed = { 2, 0, 30, 0 },
+			 .memcg = per, .nr_memcg = 2 },
+	};
+
+	UT_ASSERT(tw_new(&t, 1, false, 60) == 0);
+	tw_cg(&t, 0, "/A");
+	tw_cg(&t, 0, "/B");
+	UT_ASSERT(rs_world_add_call(t.w, &c, &t.err) == 0);
+	UT_ASSERT(tw_final(&t) == 0);
+	UT_ASSERT(rs_replay_recorded(t.w, &r, &t.err) == 0);
+	UT_ASSERT_EQ(r->calls, 1);
+	UT_ASSERT_EQ(r->calls_short, 0);		/* 32 reclaimed of 32 */
+	UT_ASSERT_EQ(r->scanned[RS_LRU_INACTIVE_FILE], 40);
+	UT_ASSERT_EQ(r->swapped_out, 2);
+	UT_ASSERT_EQ(r->memcg[1].reclaimed[RS_LRU_INACTIVE_FILE], 30);
+	UT_ASSERT_EQ(r->memcg[2].swapped_out, 2);
+	UT_ASSERT_EQ(r->prio_lowest, 11);
+	UT_ASSERT_EQ(r->calls_at_prio[11], 1);
+	rs_replay_results_free(r, 1);
+	rs_world_free(t.w);
+	return UT_OK;
+}
+
+/* ---- registry ---- */
+
+static int test_registry(void)
+{
+	const struct rs_policy_ops *out[8], *const *all;
+	struct rs_error err = { { 0 } };
+	size_t n = rs_policy_all(&all);
+
+	UT_ASSERT_EQ(n, 5);
+	for (size_t i = 0; i < n; i++) {
+		UT_ASSERT(all[i]->stands_for && all[i]->approximates && all[i]->init &&
+			  all[i]->invoke && all[i]->free);
+		UT_ASSERT(rs_policy_find(all[i]->name) == all[i]);
+	}
+	UT_ASSERT_EQ(rs_policy_parse("mainline,softlimit-tree", out, 8, &err), 2);
+	UT_ASSERT_STR(out[0]->name, "mainline");
+	UT_ASSERT_STR(out[1]->name, "softlimit-tree");
+	UT_ASSERT_EQ(rs_policy_parse("splitlru", out, 8, &err), 1);
+
+	UT_ASSERT_EQ(rs_policy_parse("mainline,foo", out, 8, &err), -1);
+	UT_ASSERT(strstr(err.msg, "unknown policy 'foo'"));
+	UT_ASSERT(strstr(err.msg, "valid: mainline, splitlru-plus1, splitlru, softlimit-tree, "
+			 "softlimit-rework"));
+	UT_ASSERT_EQ(rs_policy_parse("mainline,", out, 8, &err), -1);
+	UT_ASSERT(strstr(err.msg, "empty policy"));
+	UT_ASSERT_EQ(rs_policy_parse("splitlru,splitlru", out, 8, &err), -1);
+	UT_ASSERT(strstr(err.msg, "twice"));
+	UT_ASSERT_EQ(rs_policy_parse("mainline,splitlru", out, 1, &err), -1);
+	return UT_OK;
+}
+
+const struct unit_test models_tests[] = {
+	{ "models/splitlru-plus1: zero-scan list crosses 32 at call 32",
+	  test_splitlru_plus1_crosses },
+	{ "models/splitlru: zero-scan list never scanned", test_splitlru_never_scans_zero_list },
+	{ "models/replay: policies side by side", test_replay_side_by_side },
+	{ "models/splitlru: get_scan_ratio and halving", test_get_scan_ratio },
+	{ "models/mainline: get_scan_count balances", test_mainline_scan_count },
+	{ "models/mainline: inactive_is_low", test_inactive_is_low },
+	{ "models/mainline: direct reclaim in cache_trim_mode", test_mainline_direct },
+	{ "models/mainline: partial memcg walks resume", test_mainline_memcg_walk },
+	{ "models/mainline: kswapd priority and proportional cut", test_mainline_kswapd },
+	{ "models/softlimit-tree: largest excessor at priority 0", test_tree_largest_first },
+	{ "models/softlimit-tree: next largest when nothing reclaimed", test_tree_next_largest },
+	{ "models/softlimit-tree: at most two more", test_tree_at_most_two_more },
+	{ "models/softlimit-rework: soft pass visits groups over", test_rework_only_excess },
+	{ "models/softlimit-rework: none over, all reclaimed", test_rework_fallback_none_over },
+	{ "models/softlimit-rework: fallback when nothing scanned",
+	  test_rework_fallback_nothing_scanned },
+	{ "models/softlimit-rework: ancestor over its limit", test_rework_ancestor_over },
+	{ "models/engine: rate rounding is exact", test_rate_rounding },
+	{ "models/world: reclaimability fallback", test_rate_fallback },
+	{ "models/world: pre-order and reclaim iterator", test_world_preorder_iter },
+	{ "models/world: updates, clamping, no sizes", test_world_updates },
+	{ "models/mainline: refuses MGLRU", test_mainline_refuses_mglru },
+	{ "models/replay: recorded totals", test_recorded_totals },
+	{ "models/registry: names and parsing", test_registry },
+	{ NULL, NULL },
+};
