@@ -1,0 +1,535 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reclaim context per task (see include/episodes.h for the rules).
+ *
+ * Tasks are found by pid through an open-addressing table, with a one-entry cache because
+ * reclaim events of one task come in runs. A task's comm is compared as a string only when the
+ * loader hands a different comm pointer (libtraceevent keeps one per pid), so the hot path does
+ * no string work. Loss of ring-buffer events is a generation counter: an episode is broken when
+ * the generation moved while it was open, which costs O(1) per RS_EV_LOST.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "episodes.h"
+#include "rs_warn.h"
+
+enum ks_state { KS_UNKNOWN, KS_AWAKE, KS_ASLEEP };
+
+struct open_ep {
+	enum rs_ctx_kind kind, parent;
+	int order, nid;
+	uint64_t serial, begin_ts, memcg_id, loss_gen;
+	uint32_t rewakes;
+};
+
+struct task {
+	struct rs_task_info info;
+	const char *comm_ptr;		/* the ev->comm last compared */
+	bool selected;
+	uint8_t seen;			/* bit per reclaim kind: a begin or end was seen */
+	uint8_t ks_state;
+	int depth;
+	struct open_ep stack[RS_EPISODES_MAX_DEPTH];
+	struct open_ep ks;		/* kswapd's awake period while KS_AWAKE */
+};
+
+struct rs_episodes {
+	struct rs_episodes_opts o;
+	struct task *tasks;
+	int nr_tasks, cap_tasks;
+	int *slots;			/* task index + 1, 0 = empty; power-of-two size */
+	size_t nr_slots;
+	int last_pid, last_task;
+	uint64_t serial, loss_gen;
+	uint64_t untracked, nest_overflows;
+	bool warned_full;
+	char filter_comm[16];
+};
+
+static const char *const ctx_names[RS_CTX_NR] = {
+	"direct", "memcg", "softlimit", "node", "kswapd", "other"
+};
+
+const char *rs_ctx_name(int kind)
+{
+	return kind >= 0 && kind < RS_CTX_NR ? ctx_names[kind] : "unknown";
+}
+
+const char *rs_ep_status_name(int status)
+{
+	static const char *const names[RS_EP_NR_STATUS] = {
+		"complete", "cut_start", "cut_end", "unmatched_end", "missed_end"
+	};
+
+	return status >= 0 && status < RS_EP_NR_STATUS ? names[status] : "unknown";
+}
+
+struct rs_episodes *rs_episodes_new(const struct rs_episodes_opts *o)
+{
+	struct rs_episodes *e = calloc(1, sizeof(*e));
+
+	if (!e)
+		return NULL;
+	e->o = *o;
+	if (!e->o.max_tasks)
+		e->o.max_tasks = RS_EPISODES_MAX_TASKS;
+	if (e->o.max_tasks > (1u << 26))
+		e->o.max_tasks = 1u << 26;
+	if (o->filter_comm) {
+		/* the kernel's comm is 15 characters: compare what it can hold */
+		strncpy(e->filter_comm, o->filter_comm, sizeof(e->filter_comm) - 1);
+		e->o.filter_comm = e->filter_comm;
+	}
+	e->last_pid = -1;
+	e->last_task = -1;
+	return e;
+}
+
+void rs_episodes_free(struct rs_episodes *e)
+{
+	if (!e)
+		return;
+	free(e->tasks);
+	free(e->slots);
+	free(e);
+}
+
+static bool is_kswapd_comm(const char *comm)
+{
+	return !strncmp(comm, "kswapd", 6) && comm[6] >= '0' && comm[6] <= '9';
+}
+
+static bool filter_match(const struct rs_episodes *e, int pid, const char *comm)
+{
+	if (e->o.filter_pid >= 0 && pid != e->o.filter_pid)
+		return false;
+	if (e->o.filter_comm && (!comm || strcmp(comm, e->o.filter_comm)))
+		return false;
+	return true;
+}
+
+static size_t slot_of(int pid, size_t mask)
+{
+	return ((uint32_t)pid * 2654435761u) & mask;
+}
+
+static bool rehash(struct rs_episodes *e, size_t nr_slots)
+{
+	int *slots = calloc(nr_slots, sizeof(*slots));
+
+	if (!slots)
+		return false;
+	for (int i = 0; i < e->nr_tasks; i++) {
+		size_t s = slot_of(e->tasks[i].info.pid, nr_slots - 1);
+
+		while (slots[s])
+			s = (s + 1) & (nr_slots - 1);
+		slots[s] = i + 1;
+	}
+	free(e->slots);
+	e->slots = slots;
+	e->nr_slots = nr_slots;
+	return true;
+}
+
+static void set_comm(struct rs_episodes *e, struct task *t, const char *comm)
+{
+	t->comm_ptr = comm;
+	if (!comm || !strcmp(comm, "<...>") ||
+	    !strncmp(t->info.comm, comm, sizeof(t->info.comm) - 1))
+		return;
+	strncpy(t->info.comm, comm, sizeof(t->info.comm) - 1);
+	t->info.comm[sizeof(t->info.comm) - 1] = '\0';
+	if (is_kswapd_comm(t->info.comm))
+		t->info.kswapd = true;
+	t->selected = filter_match(e, t->info.pid, t->info.comm);
+	t->info.selected = t->selected;
+}
+
+/* The task of pid, created on first sight; NULL when the table is full. */
+static struct task *task_get(struct rs_episodes *e, int pid, const char *comm)
+{
+	struct task *t;
+	size_t s;
+
+	if (pid == e->last_pid && e->last_task >= 0) {
+		t = &e->tasks[e->last_task];
+		goto found;
+	}
+	if (e->nr_slots) {
+		for (s = slot_of(pid, e->nr_slots - 1); e->slots[s];
+		     s = (s + 1) & (e->nr_slots - 1)) {
+			if (e->tasks[e->slots[s] - 1].info.pid == pid) {
+				e->last_pid = pid;
+				e->last_task = e->slots[s] - 1;
+				t = &e->tasks[e->last_task];
+				goto found;
+			}
+		}
+	}
+	if ((size_t)e->nr_tasks >= e->o.max_tasks)
+		goto full;
+	if (e->nr_tasks == e->cap_tasks) {
+		int cap = e->cap_tasks ? e->cap_tasks * 2 : 256;
+		struct task *n;
+
+		if ((size_t)cap > e->o.max_tasks)
+			cap = (int)e->o.max_tasks;
+		n = realloc(e->tasks, (size_t)cap * sizeof(*n));
+		if (!n)
+			goto full;
+		e->tasks = n;
+		e->cap_tasks = cap;
+	}
+	if ((size_t)(e->nr_tasks + 1) * 2 > e->nr_slots &&
+	    !rehash(e, e->nr_slots ? e->nr_slots * 2 : 512))
+		goto full;
+	t = &e->tasks[e->nr_tasks];
+	memset(t, 0, sizeof(*t));
+	t->info.pid = pid;
+	strcpy(t->info.comm, "<...>");
+	t->selected = filter_match(e, pid, NULL) && !e->o.filter_comm;
+	t->info.selected = t->selected;
+	for (s = slot_of(pid, e->nr_slots - 1); e->slots[s]; s = (s + 1) & (e->nr_slots - 1))
+		;
+	e->slots[s] = ++e->nr_tasks;
+	e->last_pid = pid;
+	e->last_task = e->nr_tasks - 1;
+found:
+	if (comm != t->comm_ptr)
+		set_comm(e, t, comm);
+	return t;
+full:
+	if (!e->warned_full && e->o.warnings) {
+		rs_warn(e->o.warnings, "more than %zu tasks: events of further tasks are not "
+			"attributed to reclaim episodes (context \"other\")", e->o.max_tasks);
+		e->warned_full = true;
+	}
+	return NULL;
+}
+
+static int task_index(const struct rs_episodes *e, const struct task *t)
+{
+	return (int)(t - e->tasks);
+}
+
+static enum rs_ctx_kind innermost(const struct task *t)
+{
+	if (t->depth)
+		return t->stack[t->depth - 1].kind;
+	return t->info.kswapd ? RS_CTX_KSWAPD : RS_CTX_OTHER;
+}
+
+static enum rs_ctx_kind outermost(const struct task *t)
+{
+	if (t->info.kswapd)
+		return RS_CTX_KSWAPD;
+	return t->depth ? t->stack[0].kind : RS_CTX_OTHER;
+}
+
+static void emit(struct rs_episodes *e, const struct task *t, const struct open_ep *o,
+		 enum rs_ep_status status, uint64_t end_ts, uint64_t nr_reclaimed,
+		 uint64_t memcg_id)
+{
+	struct rs_episode ep = {
+		.kind = o->kind,
+		.status = status,
+		.parent = o->parent,
+		.pid = t->info.pid,
+		.task = task_index(e, t),
+		.serial = o->serial,
+		.begin_ts = o->begin_ts,
+		.end_ts = end_ts,
+		.order = o->order,
+		.nid = o->nid,
+		.memcg_id = o->memcg_id ? o->memcg_id : memcg_id,
+		.nr_reclaimed = nr_reclaimed,
+		.rewakes = o->rewakes,
+		.broken = o->loss_gen != e->loss_gen,
+	};
+
+	if (e->o.on_episode)
+		e->o.on_episode(&ep, e->o.arg);
+}
+
+/* Close stack entries from the top down to (and including) index `down_to` as missed ends. */
+static void close_missed(struct rs_episodes *e, struct task *t, int down_to, uint64_t ts)
+{
+	while (t->depth > down_to) {
+		t->depth--;
+		emit(e, t, &t->stack[t->depth], RS_EP_MISSED_END, ts, 0, 0);
+	}
+}
+
+static int find_open(const struct task *t, enum rs_ctx_kind kind)
+{
+	for (int i = t->depth - 1; i >= 0; i--)
+		if (t->stack[i].kind == kind)
+			return i;
+	return -1;
+}
+
+static void ep_begin(struct rs_episodes *e, struct task *t, const struct rs_event *ev)
+{
+	enum rs_ctx_kind kind = (enum rs_ctx_kind)ev->reclaim.kind;
+	struct open_ep *o;
+	int i = find_open(t, kind);
+
+	/* the kernel never nests a kind in itself: the earlier one's end was lost */
+	if (i >= 0)
+		close_missed(e, t, i, ev->ts);
+	if (t->depth == RS_EPISODES_MAX_DEPTH) {
+		e->nest_overflows++;
+		close_missed(e, t, t->depth - 1, ev->ts);
+	}
+	o = &t->stack[t->depth];
+	o->kind = kind;
+	o->parent = innermost(t);
+	o->order = (ev->have & RS_HAVE_ORDER) ? ev->reclaim.order : -1;
+	o->nid = (ev->have & RS_HAVE_NID) ? ev->reclaim.nid : -1;
+	o->serial = ++e->serial;
+	o->begin_ts = ev->ts;
+	o->memcg_id = (ev->have & RS_HAVE_MEMCG_ID) ? ev->reclaim.memcg_id : 0;
+	o->loss_gen = e->loss_gen;
+	o->rewakes = 0;
+	t->depth++;
+	t->seen |= 1u << kind;
+}
+
+static void ep_end(struct rs_episodes *e, struct task *t, const struct rs_event *ev,
+		   struct rs_ctx *ctx)
+{
+	enum rs_ctx_kind kind = (enum rs_ctx_kind)ev->reclaim.kind;
+	uint64_t memcg = (ev->have & RS_HAVE_MEMCG_ID) ? ev->reclaim.memcg_id : 0;
+	int i = find_open(t, kind);
+
+	ctx->kind = kind;
+	ctx->outer = outermost(t);
+	if (i >= 0) {
+		struct open_ep o;
+
+		close_missed(e, t, i + 1, ev->ts);
+		ctx->depth = t->depth;
+		o = t->stack[i];
+		t->depth = i;
+		ctx->serial = o.serial;
+		ctx->start_ts = o.begin_ts;
+		emit(e, t, &o, RS_EP_COMPLETE, ev->ts, ev->reclaim.nr_reclaimed, memcg);
+	} else {
+		struct open_ep o = {
+			.kind = kind,
+			.parent = innermost(t),
+			.order = -1,
+			.nid = -1,
+			.serial = ++e->serial,
+			/* broken when anything was lost before it: its begin may have been */
+			.loss_gen = e->loss_gen ? e->loss_gen - 1 : 0,
+		};
+
+		ctx->depth = t->depth + 1;
+		if (!t->depth)
+			ctx->outer = t->info.kswapd ? RS_CTX_KSWAPD : kind;
+		ctx->serial = o.serial;
+		ctx->start_ts = 0;
+		emit(e, t, &o, (t->seen & (1u << kind)) ? RS_EP_UNMATCHED_END : RS_EP_CUT_START,
+		     ev->ts, ev->reclaim.nr_reclaimed, memcg);
+	}
+	t->seen |= 1u << kind;
+}
+
+static void ks_start(struct rs_episodes *e, struct task *t, uint64_t ts, int order, int nid)
+{
+	t->ks = (struct open_ep){
+		.kind = RS_CTX_KSWAPD,
+		.parent = RS_CTX_OTHER,
+		.order = order,
+		.nid = nid,
+		.serial = ++e->serial,
+		.begin_ts = ts,
+		.loss_gen = e->loss_gen,
+	};
+	t->ks_state = KS_AWAKE;
+}
+
+static void ks_sleep(struct rs_episodes *e, struct task *t, const struct rs_event *ev,
+		     struct rs_ctx *ctx)
+{
+	struct open_ep o;
+	enum rs_ep_status st;
+
+	if (t->ks_state == KS_AWAKE) {
+		o = t->ks;
+		st = o.begin_ts ? RS_EP_COMPLETE : RS_EP_CUT_START;
+	} else {
+		o = (struct open_ep){
+			.kind = RS_CTX_KSWAPD,
+			.parent = RS_CTX_OTHER,
+			.order = -1,
+			.nid = ev->kswapd.nid,
+			.serial = ++e->serial,
+			.loss_gen = e->loss_gen ? e->loss_gen - 1 : 0,
+		};
+		st = t->ks_state == KS_UNKNOWN ? RS_EP_CUT_START : RS_EP_UNMATCHED_END;
+	}
+	if (o.nid < 0)
+		o.nid = ev->kswapd.nid;
+	t->ks_state = KS_ASLEEP;
+	ctx->serial = o.serial;
+	ctx->start_ts = o.begin_ts;
+	emit(e, t, &o, st, ev->ts, 0, 0);
+}
+
+static void fill_ctx(const struct rs_episodes *e, const struct task *t, struct rs_ctx *ctx)
+{
+	ctx->task = task_index(e, t);
+	ctx->selected = t->selected;
+	ctx->kind = innermost(t);
+	ctx->outer = outermost(t);
+	ctx->depth = t->depth;
+	if (t->depth) {
+		ctx->serial = t->stack[t->depth - 1].serial;
+		ctx->start_ts = t->stack[t->depth - 1].begin_ts;
+	} else if (t->info.kswapd && t->ks_state == KS_AWAKE) {
+		ctx->serial = t->ks.serial;
+		ctx->start_ts = t->ks.begin_ts;
+	} else {
+		ctx->serial = 0;
+		ctx->start_ts = 0;
+	}
+}
+
+/* Events only a running reclaimer emits (not memcg counters, which any task emits). */
+static bool is_reclaim_work(enum rs_ev_type type)
+{
+	switch (type) {
+	case RS_EV_RECLAIM_BEGIN:
+	case RS_EV_RECLAIM_END:
+	case RS_EV_LRU_ISOLATE:
+	case RS_EV_SHRINK_INACTIVE:
+	case RS_EV_SHRINK_ACTIVE:
+	case RS_EV_RECLAIM_PAGES:
+	case RS_EV_WRITE_FOLIO:
+	case RS_EV_SLAB_START:
+	case RS_EV_SLAB_END:
+	case RS_EV_THROTTLED:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static void ctx_other(struct rs_ctx *ctx)
+{
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->kind = ctx->outer = RS_CTX_OTHER;
+	ctx->task = -1;
+}
+
+void rs_episodes_feed(struct rs_episodes *e, const struct rs_event *ev, struct rs_ctx *ctx)
+{
+	struct task *t;
+
+	ctx_other(ctx);
+	if (ev->type == RS_EV_LOST) {
+		e->loss_gen++;
+		return;
+	}
+	t = task_get(e, ev->pid, ev->comm);
+	if (!t) {
+		e->untracked++;
+		ctx->selected = filter_match(e, ev->pid, ev->comm);
+		return;
+	}
+	ctx->task = task_index(e, t);
+	ctx->selected = t->selected;
+	/* kswapd seen reclaiming before any wake or sleep: awake since before the trace */
+	if (t->info.kswapd && t->ks_state == KS_UNKNOWN && is_reclaim_work(ev->type))
+		ks_start(e, t, 0, -1, -1);
+	switch (ev->type) {
+	case RS_EV_RECLAIM_BEGIN:
+		if ((unsigned int)ev->reclaim.kind >= RS_RK_NR)
+			break;
+		ep_begin(e, t, ev);
+		fill_ctx(e, t, ctx);
+		ctx->began = true;
+		return;
+	case RS_EV_RECLAIM_END:
+		if ((unsigned int)ev->reclaim.kind >= RS_RK_NR)
+			break;
+		ep_end(e, t, ev, ctx);
+		return;
+	case RS_EV_KSWAPD_WAKE:
+		t->info.kswapd = true;
+		if (t->ks_state == KS_AWAKE) {
+			t->ks.rewakes++;
+			ctx->rewake = true;
+		} else {
+			ks_start(e, t, ev->ts, (ev->have & RS_HAVE_ORDER) ? ev->kswapd.order : -1,
+				 ev->kswapd.nid);
+			ctx->began = true;
+		}
+		break;
+	case RS_EV_KSWAPD_SLEEP:
+		t->info.kswapd = true;
+		fill_ctx(e, t, ctx);
+		ks_sleep(e, t, ev, ctx);
+		return;
+	default:
+		break;
+	}
+	fill_ctx(e, t, ctx);
+}
+
+void rs_episodes_context(const struct rs_episodes *e, int pid, struct rs_ctx *ctx)
+{
+	ctx_other(ctx);
+	ctx->selected = filter_match(e, pid, NULL) && !e->o.filter_comm;
+	if (!e->nr_slots)
+		return;
+	for (size_t s = slot_of(pid, e->nr_slots - 1); e->slots[s];
+	     s = (s + 1) & (e->nr_slots - 1)) {
+		const struct task *t = &e->tasks[e->slots[s] - 1];
+
+		if (t->info.pid == pid) {
+			fill_ctx(e, t, ctx);
+			return;
+		}
+	}
+}
+
+void rs_episodes_finish(struct rs_episodes *e, uint64_t end_ts)
+{
+	for (int i = 0; i < e->nr_tasks; i++) {
+		struct task *t = &e->tasks[i];
+
+		while (t->depth > 0) {
+			t->depth--;
+			emit(e, t, &t->stack[t->depth], RS_EP_CUT_END, end_ts, 0, 0);
+		}
+		if (t->ks_state == KS_AWAKE) {
+			t->ks_state = KS_UNKNOWN;
+			emit(e, t, &t->ks, RS_EP_CUT_END, end_ts, 0, 0);
+		}
+	}
+}
+
+int rs_episodes_nr_tasks(const struct rs_episodes *e)
+{
+	return e->nr_tasks;
+}
+
+const struct rs_task_info *rs_episodes_task(const struct rs_episodes *e, int task)
+{
+	return task >= 0 && task < e->nr_tasks ? &e->tasks[task].info : NULL;
+}
+
+uint64_t rs_episodes_untracked(const struct rs_episodes *e)
+{
+	return e->untracked;
+}
+
+uint64_t rs_episodes_nest_overflows(const struct rs_episodes *e)
+{
+	return e->nest_overflows;
+}

@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Time buckets of additive metrics, bounded by a bucket cap (see include/series.h). */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rs_warn.h"
+#include "series.h"
+
+#define SERIES_TARGET_DEFAULT	100
+#define SERIES_MAX_DEFAULT	100000
+#define SERIES_GROW_WIDTH	1000000ull	/* 1 ms: first width when the span is unknown */
+
+struct rs_series {
+	int nr_metrics;
+	uint64_t t0, width;
+	bool t0_set;
+	bool auto_width;		/* width chosen by us: keep the length near target */
+	size_t target, max_buckets;
+	size_t len, cap;		/* buckets in use, allocated per metric */
+	uint64_t **v;			/* [nr_metrics][cap] */
+	struct rs_warnings *warnings;
+	bool warned;
+};
+
+struct rs_series *rs_series_new(const struct rs_series_opts *o)
+{
+	struct rs_series *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	s->nr_metrics = o->nr_metrics;
+	s->target = o->target ? o->target : SERIES_TARGET_DEFAULT;
+	s->max_buckets = o->max_buckets ? o->max_buckets : SERIES_MAX_DEFAULT;
+	if (s->max_buckets < 2)
+		s->max_buckets = 2;
+	s->warnings = o->warnings;
+	s->t0 = o->t0;
+	s->t0_set = o->t1 != 0;
+	s->width = o->width;
+	if (!s->width) {
+		if (o->t1 > o->t0) {
+			uint64_t span = o->t1 - o->t0;
+
+			/* span / width < target: the last event falls in bucket target - 1 */
+			s->width = span / s->target + 1;
+		} else {
+			s->width = SERIES_GROW_WIDTH;
+			s->auto_width = true;
+		}
+	}
+	if (!s->width)
+		s->width = 1;
+	/* a known span far larger than the cap allows: widen now rather than merge 30 times */
+	if (o->t1 > o->t0) {
+		while ((o->t1 - o->t0) / s->width >= s->max_buckets)
+			s->width *= 2;
+		if (s->width != o->width && o->width && s->warnings) {
+			rs_warn(s->warnings, "more than %zu time buckets: buckets widened (see "
+				"analysis.bucket_s)", s->max_buckets);
+			s->warned = true;
+		}
+	}
+	s->v = calloc(s->nr_metrics ? s->nr_metrics : 1, sizeof(*s->v));
+	if (!s->v) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+void rs_series_free(struct rs_series *s)
+{
+	if (!s)
+		return;
+	for (int m = 0; m < s->nr_metrics; m++)
+		free(s->v[m]);
+	free(s->v);
+	free(s);
+}
+
+/* Merge adjacent pairs: the width doubles, every total stays. */
+static void merge_pairs(struct rs_series *s)
+{
+	size_t n = (s->len + 1) / 2;
+
+	for (int m = 0; m < s->nr_metrics; m++) {
+		uint64_t *v = s->v[m];
+
+		for (size_t i = 0; i < n; i++)
+			v[i] = v[2 * i] + (2 * i + 1 < s->len ? v[2 * i + 1] : 0);
+		memset(v + n, 0, (s->cap - n) * sizeof(*v));
+	}
+	s->len = n;
+	s->width *= 2;
+}
+
+/* Make bucket `idx` exist; false when memory ran out (the value is then dropped). */
+static bool reserve(struct rs_series *s, uint64_t *idx)
+{
+	while (*idx >= s->max_buckets || (s->auto_width && *idx >= 2 * s->target)) {
+		if (!s->auto_width && !s->warned && s->warnings) {
+			rs_warn(s->warnings, "more than %zu time buckets: buckets widened (see "
+				"analysis.bucket_s)", s->max_buckets);
+			s->warned = true;
+		}
+		merge_pairs(s);
+		*idx /= 2;
+	}
+	if (*idx >= s->cap) {
+		size_t cap = s->cap ? s->cap : 64;
+
+		while (cap <= *idx)
+			cap *= 2;
+		if (cap > s->max_buckets)
+			cap = s->max_buckets;
+		for (int m = 0; m < s->nr_metrics; m++) {
+			uint64_t *n = realloc(s->v[m], cap * sizeof(*n));
+
+			if (!n)
+				return false;
+			memset(n + s->cap, 0, (cap - s->cap) * sizeof(*n));
+			s->v[m] = n;
+		}
+		s->cap = cap;
+	}
+	if (*idx >= s->len)
+		s->len = *idx + 1;
+	return true;
+}
+
+static uint64_t index_of(struct rs_series *s, uint64_t ts)
+{
+	if (!s->t0_set) {
+		s->t0 = ts;
+		s->t0_set = true;
+	}
+	return ts <= s->t0 ? 0 : (ts - s->t0) / s->width;
+}
+
+void rs_series_add(struct rs_series *s, int metric, uint64_t ts, uint64_t v)
+{
+	uint64_t idx = index_of(s, ts);
+
+	if (metric < 0 || metric >= s->nr_metrics || !reserve(s, &idx))
+		return;
+	s->v[metric][idx] += v;
+}
+
+void rs_series_add_span(struct rs_series *s, int metric, uint64_t from, uint64_t to)
+{
+	uint64_t first, last;
+
+	if (metric < 0 || metric >= s->nr_metrics || to <= from)
+		return;
+	(void)index_of(s, from);
+	if (from < s->t0)
+		from = s->t0;
+	if (to <= from)
+		return;
+	/* reserve the last bucket first: merging changes the width */
+	last = (to - 1 - s->t0) / s->width;
+	if (!reserve(s, &last))
+		return;
+	first = (from - s->t0) / s->width;
+	for (uint64_t i = first; i <= last; i++) {
+		uint64_t b0 = s->t0 + i * s->width, b1 = b0 + s->width;
+		uint64_t lo = from > b0 ? from : b0, hi = to < b1 ? to : b1;
+
+		if (hi > lo)
+			s->v[metric][i] += hi - lo;
+	}
+}
+
+void rs_series_finish(struct rs_series *s, uint64_t end)
+{
+	uint64_t idx;
+
+	if (!s->t0_set)
+		return;
+	idx = index_of(s, end);
+	reserve(s, &idx);
+}
+
+size_t rs_series_len(const struct rs_series *s)
+{
+	return s->len;
+}
+
+uint64_t rs_series_t0(const struct rs_series *s)
+{
+	return s->t0;
+}
+
+uint64_t rs_series_width(const struct rs_series *s)
+{
+	return s->width;
+}
+
+const uint64_t *rs_series_values(const struct rs_series *s, int metric)
+{
+	if (metric < 0 || metric >= s->nr_metrics || !s->len)
+		return NULL;
+	return s->v[metric];
+}

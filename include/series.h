@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Time series: a fixed set of additive metrics counted in equal time buckets. Memory is
+ * metrics x buckets, never events: when the buckets would exceed their cap, adjacent pairs are
+ * merged (the width doubles) and a warning says so. With no known span (a text trace, or events
+ * fed by hand) the width starts at 1 ms and doubles whenever the series passes 2 x `target`
+ * buckets, so it ends with target..2 x target buckets.
+ *
+ * Lifetime: rs_series_new() -> rs_series_add()/rs_series_add_span()... -> rs_series_finish()
+ * -> readers -> rs_series_free().
+ */
+#ifndef RS_SERIES_H
+#define RS_SERIES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct rs_warnings;
+struct rs_series;
+
+struct rs_series_opts {
+	int nr_metrics;
+	uint64_t t0;			/* start of bucket 0, ns; with t1 == 0, the first add's */
+	uint64_t t1;			/* expected end, ns; 0 when unknown */
+	uint64_t width;			/* bucket, ns; 0: (t1 - t0) / target + 1, or 1 ms growing */
+	size_t target;			/* buckets wanted when width is 0 (default 100) */
+	size_t max_buckets;		/* cap (default 100000) */
+	struct rs_warnings *warnings;	/* where the widening warning goes; may be NULL */
+};
+
+struct rs_series *rs_series_new(const struct rs_series_opts *o);
+void rs_series_free(struct rs_series *s);
+
+/* Add v to `metric` in the bucket of ts (ts before t0 counts in bucket 0). */
+void rs_series_add(struct rs_series *s, int metric, uint64_t ts, uint64_t v);
+/* Add to `metric` the ns of [from, to) that fall in each bucket (stall time, awake time). */
+void rs_series_add_span(struct rs_series *s, int metric, uint64_t from, uint64_t to);
+
+/* Extend the series to cover `end` (trailing empty buckets included). */
+void rs_series_finish(struct rs_series *s, uint64_t end);
+
+size_t rs_series_len(const struct rs_series *s);
+uint64_t rs_series_t0(const struct rs_series *s);
+uint64_t rs_series_width(const struct rs_series *s);
+/* Values of one metric, [rs_series_len()] (NULL when the length is 0). */
+const uint64_t *rs_series_values(const struct rs_series *s, int metric);
+
+#endif

@@ -1,0 +1,172 @@
+#!/bin/sh
+# `analyze --json` against figures computed here, independently, from `trace-cmd report -t`
+# (nanosecond timestamps) with awk: per-list sums of lru_isolate nr_scanned / nr_taken, sums of
+# lru_shrink_inactive nr_reclaimed by RECLAIM_WB_FILE/ANON, reclaim episodes per kind paired
+# by pid (count, nr_reclaimed, total/max/p50/p99 latency), kswapd wakes and re-wakes. Every
+# comparison is exact: latencies are microseconds rounded to nearest from nanoseconds, and
+# percentiles nearest-rank, as docs/json.md defines them. Then the text report must fit 100
+# columns, in the C and in a UTF-8 locale.
+. tests/lib-e2e.sh
+command -v trace-cmd >/dev/null || { echo "trace-cmd not installed"; exit 77; }
+command -v jq >/dev/null || { echo "jq not installed"; exit 77; }
+
+# Reads `trace-cmd report -t` text on stdin; $1/$2: the range in ns (0 0: all).
+# Output: lines "KEY VALUE"; latencies per kind go to $TMP/lat.KIND (ns, one per line).
+expect() {
+	awk -v lat="$TMP/lat" -v from="$1" -v to="$2" '
+	function num(name,   r) {
+		if (!match(rest, "(^| )" name "=[0-9]+")) return 0
+		r = substr(rest, RSTART, RLENGTH); sub(/.*=/, "", r); return r + 0
+	}
+	{
+		if (!match($0, /-[0-9]+ +\[[0-9]+\] +[0-9]+\.[0-9]+: +[A-Za-z0-9_]+:/)) next
+		comm = substr($0, 1, RSTART - 1); sub(/^ +/, "", comm)
+		hdr = substr($0, RSTART, RLENGTH); rest = substr($0, RSTART + RLENGTH)
+		split(hdr, h, /[][ :]+/)
+		pid = substr(h[1], 2); ev = h[4]
+		split(h[3], tp, "."); frac = tp[2]
+		while (length(frac) < 9) frac = frac "0"
+		ns = tp[1] * 1000000000 + substr(frac, 1, 9)
+		if (to > 0 && (ns < from || ns >= to)) next
+		if (comm ~ /^kswapd[0-9]/) kswapd[pid] = 1
+		if (ev == "mm_vmscan_kswapd_wake" || ev == "mm_vmscan_kswapd_sleep") kswapd[pid] = 1
+	}
+	# kswapd: the first wake after a sleep (or at the start) is a wake, others re-wakes;
+	# reclaim work seen before any wake or sleep means it was awake when the trace began
+	ev == "mm_vmscan_kswapd_wake" {
+		if (ks[pid] == "awake") rewakes++; else { wakes++; ks[pid] = "awake"; kb[pid] = ns }
+		next
+	}
+	ev == "mm_vmscan_kswapd_sleep" {
+		if (ks[pid] == "awake" && kb[pid] > 0) { periods++; awake += ns - kb[pid] }
+		ks[pid] = "asleep"; next
+	}
+	ev != "mm_vmscan_wakeup_kswapd" && (pid in kswapd) && !(pid in ks) {
+		ks[pid] = "awake"; kb[pid] = 0
+	}
+	ev == "mm_vmscan_lru_isolate" {
+		if (!match(rest, /lru=[a-z_]+/)) next
+		l = substr(rest, RSTART + 4, RLENGTH - 4)
+		scanned[l] += num("nr_scanned"); taken[l] += num("nr_taken"); next
+	}
+	ev == "mm_vmscan_lru_shrink_inactive" {
+		t = rest ~ /RECLAIM_WB_FILE/ ? "inactive_file" : "inactive_anon"
+		reclaimed[t] += num("nr_reclaimed"); next
+	}
+	ev ~ /^mm_vmscan_(direct|memcg|memcg_softlimit|node)_reclaim_(begin|end)$/ {
+		k = ev; sub(/^mm_vmscan_/, "", k); sub(/_reclaim_(begin|end)$/, "", k)
+		sub(/^memcg_softlimit$/, "softlimit", k)
+		if (ev ~ /_begin$/) { b[pid, k] = ns; next }
+		if (!((pid, k) in b)) next
+		d = ns - b[pid, k]; delete b[pid, k]
+		cnt[k]++; tot[k] += d; rec[k] += num("nr_reclaimed"); if (d > max[k]) max[k] = d
+		print d > (lat "." k)
+	}
+	END {
+		split("inactive_anon active_anon inactive_file active_file", L, " ")
+		for (i = 1; i <= 4; i++) {
+			printf "lru.%s.scanned %d\n", L[i], scanned[L[i]]
+			printf "lru.%s.taken %d\n", L[i], taken[L[i]]
+		}
+		printf "lru.inactive_anon.reclaimed %d\n", reclaimed["inactive_anon"]
+		printf "lru.inactive_file.reclaimed %d\n", reclaimed["inactive_file"]
+		split("direct memcg softlimit node", K, " ")
+		for (i = 1; i <= 4; i++) {
+			k = K[i]
+			printf "episodes.%s.count %d\n", k, cnt[k]
+			printf "episodes.%s.reclaimed %d\n", k, rec[k]
+			printf "episodes.%s.latency_us.total %d\n", k, int((tot[k] + 500) / 1000)
+			printf "episodes.%s.latency_us.max %d\n", k, int((max[k] + 500) / 1000)
+		}
+		printf "kswapd.wakes %d\nkswapd.rewakes %d\n", wakes, rewakes
+		printf "kswapd.periods %d\n", periods
+		printf "kswapd.awake_us %d\n", int((awake + 500) / 1000)
+	}'
+}
+
+# nearest rank: x[ceil(p * n / 100)] of the sorted samples, in us rounded to nearest
+pctl() {
+	sort -n "$1" | awk -v p="$2" '{ v[NR] = $1 } END {
+		if (!NR) { print 0; exit }
+		r = int((p * NR + 99) / 100); if (r < 1) r = 1
+		print int((v[r] + 500) / 1000) }'
+}
+
+# compare KEYS-AND-VALUES-FILE JSON-FILE LABEL: every key of the file, exactly
+compare() {
+	keys=$(cut -d' ' -f1 "$1" | tr '\n' ' ')
+	jq -r --arg keys "$keys" '. as $r | $keys | split(" ")[] | select(. != "") |
+		. as $k | "\($k) \($r | getpath($k | split(".")))"' "$2" >"$TMP/got"
+	cmp -s "$TMP/got" "$1" || { fail "$3 (got <, want >)"; diff "$TMP/got" "$1" | head -20; }
+}
+
+# check RANGE-FROM-NS RANGE-TO-NS TRACE ANALYZE-ARGS...: figures and percentiles
+check() {
+	from=$1; to=$2; f=$3; shift 3
+	rm -f "$TMP"/lat.*
+	expect "$from" "$to" <"$TMP/report" >"$TMP/want"
+	"$RS_BIN" analyze --json "$@" "$f" >"$TMP/json" || { fail "$f $*: exit $?"; return 1; }
+	compare "$TMP/want" "$TMP/json" "$f $*: figures differ from trace-cmd report"
+	for k in direct memcg softlimit node; do
+		[ -f "$TMP/lat.$k" ] || continue
+		for p in 50 90 99; do
+			echo "episodes.$k.latency_us.p$p $(pctl "$TMP/lat.$k" $p)"
+		done
+	done >"$TMP/want.p"
+	compare "$TMP/want.p" "$TMP/json" "$f $*: percentiles differ"
+}
+
+n=0
+for f in $(real_traces); do
+	n=$((n + 1))
+	trace-cmd report -t -F vmscan -i "$f" >"$TMP/report" 2>/dev/null ||
+		{ fail "$f: trace-cmd report failed"; continue; }
+	# a range, on the first trace and the shared one (the code path is the same for all):
+	# the middle third, bounded by event times as trace-cmd prints them
+	if [ "$n" -eq 1 ] || [ "$f" = "$SHARED_TRACE" ]; then
+		sed -n 's/^.*\] *\([0-9]*\.[0-9]*\): .*$/\1/p' "$TMP/report" >"$TMP/times"
+		lines=$(wc -l <"$TMP/times")
+		if [ "$lines" -ge 30 ]; then
+			t1=$(sed -n "$((lines / 3))p" "$TMP/times")
+			t2=$(sed -n "$((2 * lines / 3))p" "$TMP/times")
+			ns1=$(echo "$t1" | awk -F. '{ printf "%d%09d\n", $1, $2 }')
+			ns2=$(echo "$t2" | awk -F. '{ printf "%d%09d\n", $1, $2 }')
+			check "$ns1" "$ns2" "$f" --from "$t1" --to "$t2"
+		fi
+	fi
+	check 0 0 "$f" || continue
+	# the breakdowns add up to the totals: by context, by node, by task
+	bad=$(jq -r '
+		(.lru | to_entries[] | .key as $l | .value |
+			select(([.by_context[].scanned] | add // 0) != .scanned or
+			       ([.by_node[].scanned] | add // 0) != .scanned) |
+			"lru.\($l) breakdowns do not add up"),
+		(. as $r | ["direct", "memcg", "softlimit", "node"][] as $k |
+			select(([$r.tasks[].episodes[$k].count // 0] | add // 0) !=
+			       $r.episodes[$k].count) |
+			"tasks[].episodes.\($k).count")' "$TMP/json")
+	[ -z "$bad" ] || fail "$f: $bad"
+	# the text report: 100 columns at most, in a UTF-8 locale (sparklines in block
+	# characters: count characters, not bytes) and, on the first trace, in ASCII
+	if locale -a 2>/dev/null | grep -qi '^c\.utf-\?8$'; then
+		LC_ALL=C.UTF-8 "$RS_BIN" analyze "$f" >"$TMP/text" || fail "$f: analyze exit $?"
+		w=$(LC_ALL=C.UTF-8 wc -L <"$TMP/text")
+		[ "$w" -le 100 ] || fail "$f: text report is $w columns wide (UTF-8)"
+		grep -q '^RECLAIM EPISODES' "$TMP/text" || fail "$f: no episodes section"
+		# prose may wrap (continuation lines start with exactly 4 spaces); table rows,
+		# which have runs of spaces between columns, must not
+		bad=$(awk '/^    [^ ]/ && prev ~ /[^ ]   +[^ ]/ { print NR ": " prev }
+			{ prev = $0 }' "$TMP/text" | head -3)
+		[ -z "$bad" ] || fail "$f: a table row wrapped: $bad"
+	fi
+	if [ "$n" -eq 1 ]; then
+		LC_ALL=C "$RS_BIN" analyze "$f" >"$TMP/text" || fail "$f: analyze text exit $?"
+		w=$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$TMP/text")
+		[ "$w" -le 100 ] || fail "$f: text report is $w columns wide (C locale)"
+		LC_ALL=C grep -q "$(printf '[\200-\377]')" "$TMP/text" &&
+			fail "$f: non-ASCII bytes in the C locale"
+	fi
+done
+[ "$n" -gt 0 ] || { echo "no real traces found"; exit 77; }
+echo "$n traces checked"
+finish

@@ -1,0 +1,274 @@
+#!/bin/sh
+# `diff`: self-diffs change nothing, percentages match jq's arithmetic, multi-run statistics
+# reproduce seed 003's table (hand-checked, p-values from mpmath), mixed trace/JSON inputs,
+# left-out metrics, and exit codes. Every exit-0 --json output must be valid JSON.
+. tests/lib-e2e.sh
+command -v jq >/dev/null || { echo "jq not installed"; exit 77; }
+
+# run_ok NAME ARGS...: diff must exit 0; output in $TMP/out (and checked with jq for --json)
+run_ok() {
+	what=$1
+	shift
+	"$RS_BIN" diff "$@" >"$TMP/out" 2>"$TMP/err"
+	r=$?
+	[ $r -eq 0 ] || { fail "$what: exit $r: $(cat "$TMP/err")"; return 1; }
+	case " $* " in
+	*" --json "*) jq -e . "$TMP/out" >/dev/null || { fail "$what: invalid JSON"; return 1; } ;;
+	esac
+	return 0
+}
+
+# run_exit NAME CODE PATTERN ARGS...: diff must exit CODE with PATTERN on stderr
+run_exit() {
+	what=$1 want=$2 pat=$3
+	shift 3
+	"$RS_BIN" diff "$@" >"$TMP/out" 2>"$TMP/err"
+	r=$?
+	expect_eq "$what: exit" "$r" "$want"
+	[ -z "$pat" ] || grep -q -- "$pat" "$TMP/err" || fail "$what: stderr lacks '$pat': $(cat "$TMP/err")"
+}
+
+# check_self NAME: $TMP/out is a --json self-diff: every change 0, nothing left out
+check_self() {
+	nm=$(jq '.metrics | length' "$TMP/out")
+	[ "$nm" -gt 0 ] || fail "$1: no metrics"
+	expect_eq "$1: metrics_compared" "$(jq .metrics_compared "$TMP/out")" "$nm"
+	expect_eq "$1: nonzero changes" "$(jq '[.metrics[] | select(.change_pct != 0)] | length' "$TMP/out")" 0
+	expect_eq "$1: avg % not 100" "$(jq '[.metrics[] | select(.pct_of_base.avg != 100)] | length' "$TMP/out")" 0
+	expect_eq "$1: significant" "$(jq '[.metrics[] | select(.significant)] | length' "$TMP/out")" 0
+	expect_eq "$1: left out" "$(jq '.left_out | length' "$TMP/out")" 0
+}
+
+# ---- hand-made analyses ----
+cat >"$TMP/a.json" <<'EOF'
+{"trace": {"kernel": "6.1.0", "path": "a.dat", "events": 1000,
+           "events_by_name": {"mm_vmscan_lru_isolate": 400, "mm_vmscan_kswapd_wake": 8,
+                              "count_memcg_events": 500}},
+ "lru": {"inactive_file": {"scanned": 12000, "reclaimed": 9000}, "active_anon": {"scanned": 0}},
+ "episodes": {"direct": {"count": 40, "latency_us": {"p50": 120.5, "p99": 2400}}},
+ "cgroups": [{"path": "/rs_a", "id": 12, "victim": {"pgscan_direct": 300}},
+             {"path": "/rs_gone", "victim": {"pgscan_direct": 5, "pgsteal_direct": 4}}],
+ "series": {"width_s": 0.1, "scanned": [1, 2, 3]}}
+EOF
+cat >"$TMP/b.json" <<'EOF'
+{"trace": {"kernel": "6.18.0", "path": "b.dat", "events": 1300,
+           "events_by_name": {"mm_vmscan_lru_isolate": 450, "mm_vmscan_kswapd_wake": 6,
+                              "mm_vmscan_write_folio": 3}},
+ "lru": {"inactive_file": {"scanned": 15000, "reclaimed": 8100}, "active_anon": {"scanned": 7}},
+ "episodes": {"direct": {"count": 45, "latency_us": {"p50": 100.25, "p99": 3000}}},
+ "cgroups": [{"path": "/rs_a", "id": 99, "victim": {"pgscan_direct": 330}},
+             {"path": "/rs_new", "victim": {"pgscan_direct": 1}}],
+ "series": {"width_s": 0.2, "scanned": [4, 5]}}
+EOF
+
+# 1. self-diff of a saved analysis, text and JSON
+run_ok "self-diff json" --json "$TMP/a.json" "$TMP/a.json" && check_self "self-diff a.json"
+run_ok "self-diff text" "$TMP/a.json" "$TMP/a.json" &&
+	{ grep -q '^lru.inactive_file.scanned$' "$TMP/out" || fail "self-diff text: no block"; }
+grep -q '^base: min: 12000.00 max: 12000.00 avg: 12000.00 std: 0.00 runs: 1$' "$TMP/out" ||
+	fail "self-diff text: base line"
+grep -q '^new: min: 12000.00 \[100.0%\] max: 12000.00 \[100.0%\] avg: 12000.00 \[100.0%\] std: 0.00 runs: 1$' "$TMP/out" ||
+	fail "self-diff text: new line"
+
+# 2. two kernels: percentages against jq's arithmetic on the inputs
+run_ok "a vs b" --json "$TMP/a.json" "$TMP/b.json" && {
+	for m in lru.inactive_file.scanned lru.inactive_file.reclaimed episodes.direct.count \
+		 episodes.direct.latency_us.p50 episodes.direct.latency_us.p99 trace.events; do
+		path=$(echo "$m" | sed 's/\./","/g')
+		bad=$(jq -n --slurpfile a "$TMP/a.json" --slurpfile b "$TMP/b.json" \
+			--slurpfile d "$TMP/out" --arg m "$m" "
+			def off(\$g; \$w): (\$g - \$w | fabs) > 1e-8 * ([1, (\$w | fabs)] | max);
+			(\$b[0] | getpath([\"$path\"])) as \$n | (\$a[0] | getpath([\"$path\"])) as \$o |
+			\$d[0].metrics[\$m] as \$r |
+			off(\$r.change_pct; (\$n - \$o) / \$o * 100) or off(\$r.pct_of_base.avg; \$n / \$o * 100)")
+		expect_eq "a vs b $m: percentages against jq" "$bad" false
+	done
+	# by hand: 15000/12000 = 125%, 8100/9000 = 90%, 3000/2400 = 125%, 100.25/120.5 = 83.195%
+	expect_eq "scanned +25%" "$(jq '.metrics["lru.inactive_file.scanned"].change_pct' "$TMP/out")" 25
+	expect_eq "reclaimed -10%" "$(jq '.metrics["lru.inactive_file.reclaimed"].change_pct' "$TMP/out")" -10
+	# cgroups are matched by path (their ids differ), the series is no metric
+	expect_eq "cgroup by path" "$(jq '.metrics["cgroups[/rs_a].victim.pgscan_direct"].change_pct' "$TMP/out")" 10
+	expect_eq "no series" "$(jq '[.metrics | keys[] | select(test("series|width|\\.id$"))] | length' "$TMP/out")" 0
+	# a change from 0 has no percentage
+	expect_eq "from zero" "$(jq -c '.metrics["lru.active_anon.scanned"] | [.change_pct, .pct_of_base.avg]' "$TMP/out")" "[null,null]"
+	expect_eq "single runs: no test" "$(jq -c '[.metrics[] | .p] | unique' "$TMP/out")" "[null]"
+	expect_eq "kernels differ" "$(jq .kernels_differ "$TMP/out")" true
+	expect_eq "events only in base" "$(jq -c .base.events_only_here "$TMP/out")" '["count_memcg_events"]'
+	expect_eq "events only in new" "$(jq -c .new.events_only_here "$TMP/out")" '["mm_vmscan_write_folio"]'
+	expect_eq "left out" "$(jq -c '[.left_out[] | "\(.metric) \(.only_in)"]' "$TMP/out")" \
+		'["cgroups[/rs_gone].victim.pgscan_direct base","cgroups[/rs_gone].victim.pgsteal_direct base","cgroups[/rs_new].victim.pgscan_direct new","trace.events_by_name.count_memcg_events base","trace.events_by_name.mm_vmscan_write_folio new"]'
+	expect_eq "labels" "$(jq -r '.base.label + " " + .new.label' "$TMP/out")" "a b"
+}
+run_ok "a vs b text" "$TMP/a.json" "$TMP/b.json" && {
+	grep -q '^b: min: 15000.00 \[125.0%\] max: 15000.00 \[125.0%\] avg: 15000.00 \[125.0%\] std: 0.00 runs: 1$' "$TMP/out" ||
+		fail "a vs b text: scanned line"
+	grep -q '^b: min: 100.25 \[83.2%\] max: 100.25 \[83.2%\]' "$TMP/out" || fail "a vs b text: p50"
+	grep -q '^b: min: 7.00 \[n/a\]' "$TMP/out" || fail "a vs b text: from zero"
+	grep -q '^NOTE      the kernels differ' "$TMP/out" || fail "a vs b text: kernel note"
+	grep -q 'events recorded only in a: count_memcg_events' "$TMP/out" || fail "a vs b text: events"
+	grep -q '^  cgroups\[/rs_gone\]\.\* (2 metrics, only in a)$' "$TMP/out" || fail "a vs b text: left out"
+	grep -q '^  cgroups\[/rs_new\].victim.pgscan_direct (only in b)$' "$TMP/out" || fail "a vs b text: left out new"
+	grep -q '^signif.   n/a' "$TMP/out" || fail "a vs b text: significance n/a"
+}
+# --only-changed 20: scanned (+25%), p50 (-16.8%: no), p99 (+25%), active_anon (from 0), ...
+run_ok "only-changed" --json --only-changed 20 "$TMP/a.json" "$TMP/b.json" && {
+	want=$(jq '[.metrics[] | select(.change_pct == null or (.change_pct | fabs) >= 20)] | length' \
+		"$TMP/out")
+	got=$(jq '.metrics | length' "$TMP/out")
+	expect_eq "only-changed count" "$got" "$want"
+	expect_eq "only-changed drops p50" "$(jq '.metrics | has("episodes.direct.latency_us.p50")' "$TMP/out")" false
+	expect_eq "only-changed keeps p99" "$(jq '.metrics | has("episodes.direct.latency_us.p99")' "$TMP/out")" true
+}
+"$RS_BIN" diff --json "$TMP/a.json" "$TMP/b.json" >"$TMP/all.json"
+run_ok "only-changed text" --only-changed 20 "$TMP/a.json" "$TMP/b.json" && {
+	want=$(jq '[.metrics[] | select(.change_pct == null or (.change_pct | fabs) >= 20)] | length' \
+		"$TMP/all.json")
+	expect_eq "only-changed text blocks" "$(grep -c '^b: min:' "$TMP/out")" "$want"
+}
+
+# 3. multi-run: seed 003's "8k-0-limit" kbuild table, 3 runs a side. With 3 runs the middle
+# value is 3 * avg - min - max. Expected lines are the seed's, character for character.
+# p-values: mpmath (30 digits) Welch-Satterthwaite df, betainc(df/2, 1/2, df/(df+t^2)).
+i=0
+for pair in "475.48 320.50" "515.95 323.78" "585.19 332.10"; do
+	set -- $pair
+	i=$((i + 1))
+	jq --argjson e "$1" --argjson s "$2" '{trace: {kernel: .trace.kernel}, Elapsed: $e, System: $s}' \
+		"$TMP/a.json" >"$TMP/base$i.json"
+done
+i=0
+for pair in "616.25 1115.76" "619.89 1116.53" "625.90 1165.66"; do
+	set -- $pair
+	i=$((i + 1))
+	jq --argjson e "$1" --argjson s "$2" '{trace: {kernel: .trace.kernel}, Elapsed: $e, System: $s}' \
+		"$TMP/a.json" >"$TMP/new$i.json"
+done
+run_ok "multi-run text" --labels 8k-0-limit/base,8k-0-limit/reclaim \
+	--base "$TMP/base1.json" "$TMP/base2.json" "$TMP/base3.json" \
+	--new "$TMP/new1.json" "$TMP/new2.json" "$TMP/new3.json" && {
+	cat >"$TMP/want" <<'EOF'
+8k-0-limit/base: min: 320.50 max: 332.10 avg: 325.46 std: 4.88 runs: 3
+8k-0-limit/reclaim: min: 1115.76 [348.1%] max: 1165.66 [351.0%] avg: 1132.65 [348.0%] std: 23.34 runs: 3
+8k-0-limit/base: min: 475.48 max: 585.19 avg: 525.54 std: 45.30 runs: 3
+8k-0-limit/reclaim: min: 616.25 [129.6%] max: 625.90 [107.0%] avg: 620.68 [118.1%] std: 3.98 runs: 3
+EOF
+	grep '^8k-0-limit/' "$TMP/out" | sort >"$TMP/got"
+	sort "$TMP/want" >"$TMP/want.s"
+	cmp -s "$TMP/got" "$TMP/want.s" || { fail "multi-run: lines differ from seed 003";
+		diff "$TMP/got" "$TMP/want.s"; }
+	grep -q '^Elapsed  p=0.0960$' "$TMP/out" || fail "multi-run: Elapsed p (want 0.0960, not significant)"
+	grep -q '^System  p=0.0002 \*$' "$TMP/out" || fail "multi-run: System p (want 0.0002 *)"
+}
+run_ok "multi-run json" --json --base "$TMP/base1.json" "$TMP/base2.json" "$TMP/base3.json" \
+	--new "$TMP/new1.json" "$TMP/new2.json" "$TMP/new3.json" && {
+	expect_eq "Elapsed p" "$(jq '.metrics.Elapsed.p * 1e9 | round' "$TMP/out")" 96002062
+	expect_eq "Elapsed df" "$(jq '.metrics.Elapsed.df * 1e9 | round' "$TMP/out")" 2030860199
+	expect_eq "Elapsed t" "$(jq '.metrics.Elapsed.t * 1e9 | round' "$TMP/out")" 2958810646
+	expect_eq "Elapsed significant" "$(jq '.metrics.Elapsed.significant' "$TMP/out")" false
+	expect_eq "System p" "$(jq '.metrics.System.p * 1e12 | round' "$TMP/out")" 249939139
+	expect_eq "System significant" "$(jq '.metrics.System.significant' "$TMP/out")" true
+	expect_eq "Elapsed base" "$(jq -c '.metrics.Elapsed.base | [.n, .min, .max, (.avg * 100 | round), (.std * 100 | round)]' "$TMP/out")" \
+		"[3,475.48,585.19,52554,4530]"
+	expect_eq "labels default" "$(jq -r '.base.label + " " + .new.label' "$TMP/out")" "base new"
+	expect_eq "runs" "$(jq '.base.runs | length' "$TMP/out")" 3
+}
+# --alpha 0.1 makes Elapsed (p = 0.096) significant too
+run_ok "alpha" --json --alpha 0.1 --base "$TMP/base1.json" "$TMP/base2.json" "$TMP/base3.json" \
+	--new "$TMP/new1.json" "$TMP/new2.json" "$TMP/new3.json" &&
+	expect_eq "alpha 0.1" "$(jq '.metrics.Elapsed.significant' "$TMP/out")" true
+# 3 runs against themselves: nothing changes, nothing is significant (p = 1)
+run_ok "multi-run self" --json --base "$TMP/base1.json" "$TMP/base2.json" "$TMP/base3.json" \
+	--new "$TMP/base1.json" "$TMP/base2.json" "$TMP/base3.json" && {
+	check_self "multi-run self"
+	expect_eq "multi-run self p" "$(jq -c '[.metrics[] | .p] | unique' "$TMP/out")" "[1]"
+}
+
+# 4. real traces: self-diff of their saved JSON; a trace against its own saved JSON
+have_analyze=no
+"$RS_BIN" analyze --help >/dev/null 2>&1 && have_analyze=yes
+n=0
+for f in $(real_traces); do
+	n=$((n + 1))
+	if [ $have_analyze = yes ]; then
+		"$RS_BIN" analyze --json "$f" >"$TMP/t.json" || { fail "$f: analyze exit $?"; continue; }
+	else
+		"$RS_BIN" events --json "$f" >"$TMP/t.json" || { fail "$f: events exit $?"; continue; }
+	fi
+	run_ok "$f self" --json "$TMP/t.json" "$TMP/t.json" && check_self "$f self"
+	"$RS_BIN" diff --json "$f" "$TMP/t.json" >"$TMP/out" 2>"$TMP/err"
+	r=$?
+	if [ $have_analyze = yes ]; then
+		expect_eq "$f: trace vs its JSON exit" "$r" 0
+		[ $r -ne 0 ] || { jq -e . "$TMP/out" >/dev/null || fail "$f: mixed: invalid JSON"; }
+		[ $r -ne 0 ] || check_self "$f trace vs JSON"
+		expect_eq "$f: mixed inputs" "$(jq -r '[.base.runs[0].input, .new.runs[0].input] | join(" ")' "$TMP/out")" "trace analysis"
+		# a trace against itself (the first one only: analysing twice takes time)
+		[ $n -gt 1 ] || { run_ok "$f trace self" --json "$f" "$f" &&
+			check_self "$f trace self"; }
+	else
+		[ $n -gt 1 ] || echo "note: no analyze command yet: mixed trace/JSON part not run"
+		expect_eq "$f: trace input before analysis exists" "$r" 1
+	fi
+	cp "$TMP/t.json" "$TMP/real$n.json"
+done
+[ "$n" -gt 0 ] || echo "note: no real traces found: real-trace part not run"
+
+# 5. two real traces: every event count's change and percentage against jq's arithmetic, the
+# events only one trace has are left out on the right side, the text shows the same percentage
+if [ "$n" -ge 2 ]; then
+	A=$TMP/real1.json B=$TMP/real2.json
+	run_ok "two traces" --json "$A" "$B" && {
+		# JSON reals carry 10 significant digits: compare to 1e-8 relative
+		bad=$(jq -n -r --slurpfile a "$A" --slurpfile b "$B" --slurpfile d "$TMP/out" '
+			def off($g; $w): ($g - $w | fabs) > 1e-8 * ([1, ($w | fabs)] | max);
+			($a[0].trace.events_by_name) as $x | ($b[0].trace.events_by_name) as $y |
+			[($x | keys[]) as $k | select($y | has($k)) |
+			 $d[0].metrics["trace.events_by_name." + $k] as $m |
+			 select($m == null or off($m.change_pct; ($y[$k] - $x[$k]) / $x[$k] * 100) or
+				off($m.pct_of_base.avg; $y[$k] / $x[$k] * 100)) | $k] | join(" ")')
+		expect_eq "two traces: events whose percentages differ from jq" "$bad" ""
+		expect_eq "two traces: common events compared" "$(jq -n --slurpfile a "$A" --slurpfile b "$B" \
+			'[$a[0].trace.events_by_name | keys[] | select(. as $k | $b[0].trace.events_by_name | has($k))] | length > 0')" true
+		jq -n -r --slurpfile a "$A" --slurpfile b "$B" '
+			($a[0].trace.events_by_name) as $x | ($b[0].trace.events_by_name) as $y |
+			(($x | keys[]) as $k | select(($y | has($k)) | not) | "\($k) base"),
+			(($y | keys[]) as $k | select(($x | has($k)) | not) | "\($k) new")' |
+			sort >"$TMP/want"
+		jq -r '.left_out[] | select(.metric | startswith("trace.events_by_name.")) |
+			"\(.metric | ltrimstr("trace.events_by_name.")) \(.only_in)"' "$TMP/out" |
+			sort >"$TMP/got"
+		cmp -s "$TMP/got" "$TMP/want" || { fail "two traces: left-out events differ";
+			diff "$TMP/got" "$TMP/want" | head; }
+		pct=$(jq -n -r --slurpfile a "$A" --slurpfile b "$B" \
+			'$b[0].trace.events / $a[0].trace.events * 100')
+		want=$(printf '%.1f' "$pct")
+		"$RS_BIN" diff --labels one,two "$A" "$B" >"$TMP/text" || fail "two traces: text exit $?"
+		grep -A 2 '^trace.events$' "$TMP/text" | grep -q "^two: min: [0-9.]* \[$want%\]" ||
+			fail "two traces: trace.events text percentage, want [$want%]"
+	}
+fi
+
+# 6. bad input (exit 1, naming the file and what is wrong) and usage errors (exit 2)
+printf '{"trace": {' >"$TMP/broken.json"
+echo '{"lru": {"x": 1}}' >"$TMP/notrace.json"
+echo '[1, 2]' >"$TMP/array.json"
+: >"$TMP/empty"
+run_exit "missing file" 1 "$TMP/nope.json: cannot open" "$TMP/nope.json" "$TMP/a.json"
+run_exit "broken JSON" 1 "broken.json: not valid JSON" "$TMP/a.json" "$TMP/broken.json"
+run_exit "no trace" 1 "notrace.json: JSON without a \"trace\" object" "$TMP/notrace.json" "$TMP/a.json"
+run_exit "empty" 1 "empty: empty file" "$TMP/empty" "$TMP/a.json"
+run_exit "directory" 1 "cannot read" "$TMP" "$TMP/a.json"
+run_exit "multi-run bad" 1 "notrace.json" --base "$TMP/a.json" --new "$TMP/b.json" "$TMP/notrace.json"
+run_exit "no args" 2 "usage:"
+run_exit "one arg" 2 "usage:" "$TMP/a.json"
+run_exit "three args" 2 "usage:" "$TMP/a.json" "$TMP/a.json" "$TMP/a.json"
+run_exit "base only" 2 "--base and --new" --base "$TMP/a.json"
+run_exit "loose and base" 2 "files go after" "$TMP/a.json" --base "$TMP/a.json" --new "$TMP/b.json"
+run_exit "bad only-changed" 2 "--only-changed" --only-changed abc "$TMP/a.json" "$TMP/b.json"
+run_exit "bad labels" 2 "--labels" --labels x "$TMP/a.json" "$TMP/b.json"
+run_exit "bad alpha" 2 "--alpha" --alpha 2 "$TMP/a.json" "$TMP/b.json"
+run_exit "bad option" 2 "usage:" --frobnicate "$TMP/a.json" "$TMP/b.json"
+"$RS_BIN" diff --help >"$TMP/out" 2>&1
+expect_eq "help exit" "$?" 0
+grep -q -- "--base A1 A2" "$TMP/out" || fail "help: no usage"
+finish
