@@ -2,9 +2,9 @@
 /*
  * Internals of `reclaimscope record`, shared by cmd/cmd_record.c (options and process control)
  * and its helpers: record_tracefs.c (tracefs state, events, liveness), record_cgroup.c (the
- * memory hierarchy), record_items.c (enum item names), record_markers.c (trace_marker writes)
- * and record_snapshot.c (periodic snapshots). Helpers return 0 or -1 with a struct rs_error;
- * only cmd_record.c prints.
+ * memory hierarchy), record_items.c (enum item names), record_markers.c (trace_marker writes),
+ * record_snapshot.c (periodic snapshots) and record_files.c (small file reads and writes).
+ * Helpers return 0 or -1 with a struct rs_error; only cmd_record.c prints.
  */
 #ifndef RS_RECORD_IMPL_H
 #define RS_RECORD_IMPL_H
@@ -59,9 +59,12 @@ struct rec {
 	char **watch;			/* --watch, normalized like cgroup */
 	size_t nr_watch;
 	int file_version;		/* 0: trace-cmd's default */
+	long buffer_kb;			/* per-CPU ring buffer for trace-cmd -b; 0: as is */
 	double duration;		/* seconds, 0: none */
 	int all_memcg_items;
 	int keep_cgroup;
+	int own_memcgs;			/* filter memcg:* to ids >= memcg_min_id */
+	uint64_t memcg_min_id;
 	char **argv;			/* workload, NULL when none */
 	const char *workload_path;	/* argv[0] resolved through PATH */
 
@@ -72,7 +75,7 @@ struct rec {
 	long page_size;
 	int nr_nodes;			/* node directories in sysfs; 0: no NUMA sysfs */
 	struct rec_items vm_events, node_stats, memcg_stats;
-	int created_cgroup;
+	char *created_top;		/* topmost cgroup we created, removed at the end */
 
 	/* trace_marker */
 	int marker_fd;
@@ -92,6 +95,8 @@ void rec_argv_free(char **argv);
 int rec_tracefs_arm(struct rec *r, struct rs_error *err);
 /* 1 when trace-cmd has enabled the events and turned tracing on, 0 not yet. */
 int rec_tracefs_live(struct rec *r);
+/* Events the ring buffers lost (overrun + dropped) since trace-cmd reset them. */
+unsigned long long rec_tracefs_lost(struct rec *r);
 
 /* record_cgroup.c */
 int rec_memcg_find(struct rec_memcg_root *root, struct rs_error *err);
@@ -131,9 +136,11 @@ struct rec_snapshot *rec_snapshot_start(struct rec *r, struct rs_error *err);
 void rec_snapshot_stop(struct rec_snapshot *s);
 void rec_snapshot_once(struct rec *r);
 
-/* small helpers, record_cgroup.c */
+/* record_files.c */
 /* Read a small file into buf (NUL-terminated, trailing newline dropped); -1 with errno. */
 int rec_read_file(const char *path, char *buf, size_t len);
 int rec_write_file(const char *path, const char *val);
+/* A byte count from a cgroup file; "max" (v2) reads as the v1 "unlimited" value. */
+int rec_read_bytes(struct rec *r, const char *path, uint64_t *out);
 
 #endif

@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * workload: small memory workloads to run under `reclaimscope record` in a limited cgroup, for
+ * the fixtures and the e2e tests. Depends on libc only, so it can be linked statically into a
+ * guest's initramfs.
+ *
+ *   workload stream FILE [PASSES]         read FILE sequentially, PASSES times (1)
+ *   workload reread FILE [SECONDS]        re-read FILE (a working set) for SECONDS (2)
+ *   workload anon MB [SECONDS]            touch MB of anon memory, keep touching it (1 s)
+ *   workload churn MB [SECONDS]           map, touch and unmap MB of anon memory in a loop (2 s)
+ *   workload mix MB FILE [PASSES]         keep MB of anon memory in use while streaming FILE
+ *   workload oom [MAX_MB]                 allocate and touch 4 MB at a time until killed; give
+ *                                         up after MAX_MB (1024) so a missing limit is harmless
+ *   workload mkfile FILE MB               write MB of incompressible data to FILE
+ *   workload evict FILE...                drop FILEs' clean pages from the page cache, so the
+ *                                         next reader charges them to its own cgroup
+ *
+ * Exit status: 0 done, 1 error, 2 usage, 3 "oom" was not killed.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#define BUF_SIZE	(256u << 10)
+#define MB		(1ul << 20)
+
+static long page_size;
+
+static int usage(void)
+{
+	fprintf(stderr,
+		"usage: workload stream FILE [PASSES] | reread FILE [SECONDS] | anon MB [SECONDS]\n"
+		"       | churn MB [SECONDS] | mix MB FILE [PASSES] | oom [MAX_MB]"
+		" | mkfile FILE MB\n       | evict FILE...\n");
+	return 2;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int num(const char *s, double *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtod(s, &end);
+	return errno || end == s || *end || *out < 0 ? -1 : 0;
+}
+
+static void touch(volatile char *mem, size_t len, unsigned char v)
+{
+	for (size_t off = 0; off < len; off += (size_t)page_size)
+		mem[off] = (char)v;
+}
+
+static char *anon_alloc(size_t len)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED) {
+		fprintf(stderr, "workload: mmap %zu MB: %s\n", len / MB, strerror(errno));
+		return NULL;
+	}
+	return p;
+}
+
+/* Read FILE once from the start; between buffers call `between` (may be NULL). */
+static int read_once(const char *file, void (*between)(void *), void *arg)
+{
+	static char buf[BUF_SIZE];
+	int fd = open(file, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0) {
+		fprintf(stderr, "workload: %s: %s\n", file, strerror(errno));
+		return -1;
+	}
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		if (between)
+			between(arg);
+	if (n < 0)
+		fprintf(stderr, "workload: %s: %s\n", file, strerror(errno));
+	close(fd);
+	return n < 0 ? -1 : 0;
+}
+
+static int do_stream(const char *file, double passes)
+{
+	for (long i = 0; i < (long)passes; i++)
+		if (read_once(file, NULL, NULL))
+			return 1;
+	return 0;
+}
+
+static int do_reread(const char *file, double seconds)
+{
+	double end = now() + seconds;
+
+	do {
+		if (read_once(file, NULL, NULL))
+			return 1;
+	} while (now() < end);
+	return 0;
+}
+
+static int do_anon(double mb, double seconds)
+{
+	size_t len = (size_t)(mb * MB);
+	double end = now() + seconds;
+	unsigned char v = 1;
+	char *mem = anon_alloc(len);
+
+	if (!mem)
+		return 1;
+	do
+		touch(mem, len, v++);
+	while (now() < end);
+	munmap(mem, len);
+	return 0;
+}
+
+static int do_churn(double mb, double seconds)
+{
+	size_t len = (size_t)(mb * MB);
+	double end = now() + seconds;
+
+	do {
+		char *mem = anon_alloc(len);
+
+		if (!mem)
+			return 1;
+		touch(mem, len, 1);
+		munmap(mem, len);
+	} while (now() < end);
+	return 0;
+}
+
+struct mix {
+	char *mem;
+	size_t len, off;
+};
+
+/* One step of the anon sweep per buffer read: the set stays in use while the file streams. */
+static void mix_step(void *arg)
+{
+	struct mix *m = arg;
+	size_t step = 64 * (size_t)page_size;
+
+	touch(m->mem + m->off, step < m->len - m->off ? step : m->len - m->off, 2);
+	m->off += step;
+	if (m->off >= m->len)
+		m->off = 0;
+}
+
+static int do_mix(double mb, const char *file, double passes)
+{
+	struct mix m = { .len = (size_t)(mb * MB) };
+
+	m.mem = anon_alloc(m.len);
+	if (!m.mem)
+		return 1;
+	touch(m.mem, m.len, 1);
+	for (long i = 0; i < (long)passes; i++)
+		if (read_once(file, mix_step, &m))
+			return 1;
+	munmap(m.mem, m.len);
+	return 0;
+}
+
+static int do_oom(double max_mb)
+{
+	size_t step = 4 * MB, total = 0;
+
+	while (total < (size_t)(max_mb * MB)) {
+		char *mem = anon_alloc(step);
+
+		if (!mem)
+			return 1;
+		touch(mem, step, 1);	/* never freed: the cgroup runs out */
+		total += step;
+	}
+	fprintf(stderr, "workload: oom: allocated %zu MB and was not killed\n", total / MB);
+	return 3;
+}
+
+/* xorshift64: incompressible enough that trace or page cache tricks cannot shortcut it */
+static int do_mkfile(const char *file, double mb)
+{
+	static uint64_t buf[BUF_SIZE / sizeof(uint64_t)];
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+	size_t left = (size_t)(mb * MB);
+	int fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+	if (fd < 0) {
+		fprintf(stderr, "workload: %s: %s\n", file, strerror(errno));
+		return 1;
+	}
+	while (left) {
+		size_t n = left < sizeof(buf) ? left : sizeof(buf);
+
+		for (size_t i = 0; i < sizeof(buf) / sizeof(buf[0]); i++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			buf[i] = x;
+		}
+		if (write(fd, buf, n) != (ssize_t)n) {
+			fprintf(stderr, "workload: %s: %s\n", file, strerror(errno));
+			close(fd);
+			return 1;
+		}
+		left -= n;
+	}
+	if (fsync(fd) || close(fd)) {
+		fprintf(stderr, "workload: %s: %s\n", file, strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
+/* Unlike drop_caches this touches only our files, not the rest of the machine's cache. */
+static int do_evict(char **files, int n)
+{
+	int ret = 0;
+
+	for (int i = 0; i < n; i++) {
+		int fd = open(files[i], O_RDONLY);
+		int e;
+
+		if (fd < 0) {
+			fprintf(stderr, "workload: %s: %s\n", files[i], strerror(errno));
+			ret = 1;
+			continue;
+		}
+		e = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+		if (e) {
+			fprintf(stderr, "workload: %s: fadvise: %s\n", files[i], strerror(e));
+			ret = 1;
+		}
+		close(fd);
+	}
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	double a = 0, b = 0;
+
+	page_size = sysconf(_SC_PAGESIZE);
+	if (argc < 2)
+		return usage();
+	if (!strcmp(argv[1], "stream") && (argc == 3 || argc == 4)) {
+		b = 1;
+		if (argc == 4 && num(argv[3], &b))
+			return usage();
+		return do_stream(argv[2], b);
+	}
+	if (!strcmp(argv[1], "reread") && (argc == 3 || argc == 4)) {
+		b = 2;
+		if (argc == 4 && num(argv[3], &b))
+			return usage();
+		return do_reread(argv[2], b);
+	}
+	if ((!strcmp(argv[1], "anon") || !strcmp(argv[1], "churn")) && (argc == 3 || argc == 4)) {
+		b = argv[1][0] == 'a' ? 1 : 2;
+		if (num(argv[2], &a) || (argc == 4 && num(argv[3], &b)))
+			return usage();
+		return argv[1][0] == 'a' ? do_anon(a, b) : do_churn(a, b);
+	}
+	if (!strcmp(argv[1], "mix") && (argc == 4 || argc == 5)) {
+		b = 1;
+		if (num(argv[2], &a) || (argc == 5 && num(argv[4], &b)))
+			return usage();
+		return do_mix(a, argv[3], b);
+	}
+	if (!strcmp(argv[1], "oom") && argc <= 3) {
+		a = 1024;
+		if (argc == 3 && num(argv[2], &a))
+			return usage();
+		return do_oom(a);
+	}
+	if (!strcmp(argv[1], "mkfile") && argc == 4) {
+		if (num(argv[3], &a))
+			return usage();
+		return do_mkfile(argv[2], a);
+	}
+	if (!strcmp(argv[1], "evict") && argc >= 3)
+		return do_evict(argv + 2, argc - 2);
+	return usage();
+}
