@@ -3,7 +3,7 @@
 
 VERSION    := 0.1.0
 CC         ?= cc
-PKGS       := libtracecmd libtraceevent libtracefs jansson ncursesw
+PKGS       := libtracecmd libtraceevent libtracefs jansson ncursesw libzstd zlib
 PKG_CONFIG ?= pkg-config
 O          ?= build
 
@@ -42,7 +42,8 @@ all: deps-ok $(BIN) $(TOOL_BIN)
 
 # ---- set-up: install what is missing (Debian), or say what to install ----
 DEB_PKGS := trace-cmd libtracecmd-dev libtraceevent-dev libtracefs-dev libjansson-dev \
-	    libncurses-dev pkg-config build-essential jq tmux valgrind clang
+	    libncurses-dev libzstd-dev zlib1g-dev pkg-config build-essential jq tmux valgrind \
+	    clang libclang-rt-14-dev
 deps:
 	@./tests/install-deps.sh $(DEB_PKGS)
 
@@ -89,14 +90,65 @@ check-unit: $(TEST_BIN)
 check-e2e: $(BIN) $(TOOL_BIN)
 	RS_BIN=./$(BIN) RS_TOOLS=$(O)/tools ./tests/run-e2e.sh
 
-# The whole suite again under ASan/UBSan, in its own build directory.
+# The whole suite again under ASan/UBSan, in its own build directory. LeakSanitizer runs at
+# every exit (leaks proven to be libtracecmd's or libtraceevent's are in tests/lsan.supp);
+# UBSan stops at the first report (-fno-sanitize-recover plus halt_on_error).
+SAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+	   LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
+	   UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 check-san:
-	$(MAKE) SANITIZE=address,undefined check-unit check-e2e
+	$(SAN_ENV) $(MAKE) SANITIZE=address,undefined check-unit check-e2e
 
 fixtures: all
 	./tests/fixtures/make-fixtures.sh
+
+# A benchmark, not a test (bench/README.md): records bench/out/bench.dat once (root).
+$(O)/tools/floor: bench/floor.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -o $@ $< $(LDLIBS)
+
+bench: all $(O)/tools/floor
+	./bench/run.sh
 
 clean:
 	rm -rf build build-san build-fuzz reclaimscope reclaimscope-san
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)
+
+# ---- fuzzing: libFuzzer harnesses over the loaders (tests/fuzz/), `make fuzz FUZZ_SECONDS=N` ----
+# Runs each harness in turn for FUZZ_SECONDS (one process at a time: the machine is shared);
+# corpora and crash artifacts stay in build-fuzz/. The parsers are built again with clang,
+# coverage and ASan/UBSan. FUZZ_LIBS may name instrumented builds of libtracecmd and
+# libtraceevent, so that libFuzzer sees their branches too (see tests/fuzz/README.md).
+FUZZ_CC      ?= clang
+FUZZ_O       := build-fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= tracedat text
+FUZZ_FLAGS   ?=
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_CFLAGS  := -O1 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Iinclude -D_GNU_SOURCE \
+		-DRS_VERSION='"$(VERSION)"' -pthread $(FUZZ_SAN)
+FUZZ_LIBS    ?= $(PKG_LIBS)
+FUZZ_OBJ     := $(patsubst %.c,$(FUZZ_O)/%.o,$(wildcard parsers/*.c))
+FUZZ_BIN     := $(FUZZ_TARGETS:%=$(FUZZ_O)/fuzz_%)
+
+.PHONY: fuzz-build
+fuzz: fuzz-build
+	@r=0; for t in $(FUZZ_TARGETS); do \
+		./tests/fuzz/run.sh $$t $(FUZZ_SECONDS) $(FUZZ_FLAGS) || r=1; \
+	done; exit $$r
+
+fuzz-build: deps-ok $(FUZZ_BIN)
+
+$(FUZZ_OBJ): $(FUZZ_O)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC-FUZZ $<"
+	@$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(PKG_CFLAGS) -MMD -MP -c $< -o $@
+
+# linked aside and renamed: a running `-fork` campaign re-executes this file for each job
+$(FUZZ_O)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h $(FUZZ_OBJ)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(PKG_CFLAGS) -o $@.tmp $< $(FUZZ_OBJ) \
+		$(FUZZ_LIBS) -lzstd -lz -lm -pthread
+	@mv -f $@.tmp $@
+
+-include $(shell find $(FUZZ_O) -name '*.d' 2>/dev/null)

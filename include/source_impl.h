@@ -29,6 +29,12 @@ struct rs_source {
 int rs_tracedat_open(struct rs_source *src, struct rs_error *err);
 int rs_textlog_open(struct rs_source *src, struct rs_error *err);
 
+/*
+ * Check the offsets and sizes of the trace.dat open on fd against the file's size, before
+ * libtracecmd reads it (parsers/tracedat_check.c says why). 0, or -1 with err set.
+ */
+int rs_tracedat_check(int fd, const char *path, struct rs_error *err);
+
 /* Find or add the count entry of an event name (NULL only when allocation fails). */
 struct rs_event_count *rs_source_count_slot(struct rs_source *src, const char *system,
 					    const char *name);

@@ -8,6 +8,8 @@
  * Records are merged across CPUs by timestamp, reading one record per CPU at a time, so memory
  * does not grow with the trace (libtracecmd's own caching aside; see bench/README.md).
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +31,22 @@ int tracecmd_get_file_compress_proto(struct tracecmd_input *handle, const char *
 				     const char **version);
 int tracecmd_set_cpu_to_timestamp(struct tracecmd_input *handle, int cpu, unsigned long long ts);
 struct tep_record *tracecmd_read_cpu_last(struct tracecmd_input *handle, int cpu);
+off_t tracecmd_get_cpu_file_size(struct tracecmd_input *handle, int cpu);
+int tracecmd_set_cursor(struct tracecmd_input *handle, int cpu, unsigned long long offset);
+int tracecmd_page_size(struct tracecmd_input *handle);
+
+#define TRACEDAT_OPEN_FLAGS (TRACECMD_FL_LOAD_NO_PLUGINS | TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS)
+
+/*
+ * libtracecmd 1.3.1 keeps every decompressed chunk of a compressed (v7) trace in memory: its
+ * free_zpage() looks a page up with `map <= cache->map && map > cache->map + size`, which
+ * never holds, so no chunk is freed; and read_zpage() searches that growing list linearly for
+ * each new page, which makes reading quadratic. A 54 MB trace of 27 M events peaked at 830 MB
+ * and read at a third of the speed of a small one. We bound both: after this many bytes of
+ * pages were mapped, the handle is closed and opened again, and each CPU is put back at its
+ * next unread record with tracecmd_set_cursor() (reopen_handle()).
+ */
+#define RS_ZCACHE_BUDGET (96ull << 20)
 
 #define RS_STR_MAX 4096		/* longest string field we copy (paths, marker text) */
 
@@ -57,6 +75,10 @@ struct tracedat {
 	struct fmt **by_id;		/* direct map for ids < by_id_len */
 	int by_id_len;
 	struct fmt unknown;		/* records whose event id has no format */
+	bool compressed;		/* chunks leak in libtracecmd: reopen_handle() */
+	uint64_t page_size, mapped;	/* bytes of pages mapped since the handle was opened */
+	uint64_t *last_page;		/* [cpus]: page of the last record read */
+	unsigned long long *resume;	/* [cpus]: scratch for reopen_handle() */
 	char strbuf[RS_MAX_SLOTS][RS_STR_MAX];
 };
 
@@ -303,6 +325,17 @@ static int build_formats(struct rs_source *src, struct tracedat *td, struct rs_e
 	return 0;
 }
 
+/*
+ * tracecmd_cpus() is the largest CPU count the file names (its CPUCOUNT option, e.g. all CPUs
+ * of a `trace-cmd record -M` run), which can exceed the per-CPU table the data fill; and
+ * tracecmd_read_cpu_last() indexes that table unchecked. The file size of a CPU is the one
+ * bounds-checked look at it.
+ */
+static bool cpu_has_data(struct tracedat *td, int cpu)
+{
+	return tracecmd_get_cpu_file_size(td->handle, cpu) > 0;
+}
+
 static void count_record(struct fmt *f, uint64_t ts)
 {
 	if (!f->count++)
@@ -344,6 +377,8 @@ static void tracedat_close(struct rs_source *src)
 		tracecmd_close(td->handle);
 	free(td->fmts);
 	free(td->by_id);
+	free(td->last_page);
+	free(td->resume);
 	free(td);
 	src->priv = NULL;
 }
@@ -385,6 +420,73 @@ static void progress(struct rs_source *src, uint64_t ts, uint64_t first, uint64_
 	fprintf(stderr, "\rreading %s: %5.1f%%", src->path, pct > 100 ? 100 : pct);
 }
 
+/* Count the page a record was read from; true when the chunk budget is used up. */
+static bool page_mapped(struct tracedat *td, int cpu, const struct tep_record *rec)
+{
+	uint64_t page = rec->offset / td->page_size;
+
+	if (!td->compressed || page == td->last_page[cpu])
+		return false;
+	td->last_page[cpu] = page;
+	td->mapped += td->page_size;
+	return td->mapped >= RS_ZCACHE_BUDGET;
+}
+
+/*
+ * Close and reopen the handle, putting every CPU of the heap back at its unread record, so
+ * libtracecmd drops its decompressed chunks (see RS_ZCACHE_BUDGET). On failure the heap is
+ * empty (*n = 0) and err is set.
+ */
+static int reopen_handle(struct rs_source *src, struct tracedat *td, struct head *heap, int *n,
+			 struct rs_error *err)
+{
+	int i, ret = 0;
+
+	for (i = 0; i < *n; i++) {
+		td->resume[i] = heap[i].rec->offset;
+		tracecmd_free_record(heap[i].rec);
+		heap[i].rec = NULL;
+	}
+	tracecmd_close(td->handle);
+	td->handle = tracecmd_open(src->path, TRACEDAT_OPEN_FLAGS);
+	if (!td->handle) {
+		*n = 0;
+		return rs_error_set(err, "%s: libtracecmd could not open the file again to free "
+				    "its decompressed data", src->path);
+	}
+	td->tep = tracecmd_get_tep(td->handle);
+	for (int f = 0; f < td->nr_fmts; f++) {
+		struct tep_event *e = tep_find_event(td->tep, td->fmts[f].id);
+
+		td->fmts[f].system = e ? e->system : NULL;
+		td->fmts[f].name = e ? e->name : "unknown";
+	}
+	for (i = 0; i < *n; i++) {
+		int cpu = heap[i].cpu;
+		struct tep_record *r = NULL;
+
+		if (tracecmd_set_cursor(td->handle, cpu, td->resume[i]) == 0)
+			r = tracecmd_read_data(td->handle, cpu);
+		if (!r || r->offset != td->resume[i]) {
+			if (r)
+				tracecmd_free_record(r);
+			ret = rs_error_set(err, "%s: CPU %d: cannot find the record at offset %llu "
+					   "again after reopening the file", src->path, cpu,
+					   td->resume[i]);
+			break;
+		}
+		heap[i].rec = r;
+		td->last_page[cpu] = r->offset / td->page_size;
+	}
+	if (ret < 0) {
+		for (int j = 0; j < i; j++)
+			tracecmd_free_record(heap[j].rec);
+		*n = 0;
+	}
+	td->mapped = 0;
+	return ret;
+}
+
 static int tracedat_stream(struct rs_source *src, uint64_t from_ns, uint64_t to_ns,
 			   rs_event_fn fn, void *ctx, struct rs_error *err)
 {
@@ -410,17 +512,26 @@ static int tracedat_stream(struct rs_source *src, uint64_t from_ns, uint64_t to_
 			src->loss[c].missed = src->loss[c].missed_unknown = 0;
 	}
 	for (int c = 0; c < cpus; c++) {
-		struct tep_record *r;
+		struct tep_record *r = cpu_has_data(td, c) ? tracecmd_read_cpu_first(td->handle, c) :
+					 NULL;
 
-		if (from_ns && tracecmd_set_cpu_to_timestamp(td->handle, c, from_ns) == 0)
-			r = tracecmd_read_data(td->handle, c);
-		else if (from_ns)
-			r = NULL;	/* nothing at or after from_ns on this CPU */
-		else
-			r = tracecmd_read_cpu_first(td->handle, c);
+		/*
+		 * libtracecmd 3.1.6 re-runs its per-CPU set-up when tracecmd_set_cpu_to_timestamp()
+		 * finds no current page, as after a stream has read a CPU to its end; on a
+		 * compressed v7 file that set-up then reads a chunk count from a virtual offset
+		 * (calloc of gigabytes) and it leaks the page table every time. Reading the
+		 * first record above maps a page again, so the search below starts from it.
+		 */
+		if (r && from_ns) {
+			tracecmd_free_record(r);
+			r = NULL;
+			if (tracecmd_set_cpu_to_timestamp(td->handle, c, from_ns) == 0)
+				r = tracecmd_read_data(td->handle, c);
+		}
 		if (r) {
 			heap[n].rec = r;
 			heap[n++].cpu = c;
+			page_mapped(td, c, r);
 		}
 	}
 	for (int i = n / 2 - 1; i >= 0; i--)
@@ -500,6 +611,8 @@ next:
 		heap[0].rec = tracecmd_read_data(td->handle, cpu);
 		if (!heap[0].rec)
 			heap[0] = heap[--n];
+		else if (page_mapped(td, cpu, heap[0].rec) && reopen_handle(src, td, heap, &n, err))
+			ret = -1;	/* n is 0 now */
 		if (n > 0)
 			heap_down(heap, n, 0);
 	}
@@ -516,6 +629,37 @@ next:
 out:
 	free(heap);
 	free(last_cpu_ts);
+	return ret;
+}
+
+/*
+ * When tracecmd_init_data() fails part-way, libtracecmd 3.1.6 leaves per-CPU lists of the
+ * CPUs it did not reach zeroed, and tracecmd_close() then follows a NULL list pointer (and
+ * closes fd 0, from a zeroed descriptor). rs_tracedat_check() rules out the causes it can
+ * see (truncated or corrupt CPU data); what remains (a corrupt compressed chunk, a corrupt
+ * header_page format) is parked here, unclosed but reachable, instead of crashing. It is
+ * memory we never free, once per such file; the command exits right after.
+ */
+#define PARKED_MAX 1024
+static struct tracecmd_input *volatile parked[PARKED_MAX];	/* never read: keep the stores */
+static int nr_parked;
+
+static void park(struct tracecmd_input *handle)
+{
+	if (nr_parked < PARKED_MAX)
+		parked[nr_parked++] = handle;
+}
+
+/* Validate the container before libtracecmd trusts it (tracedat_check.c). */
+static int check_file(struct rs_source *src, struct rs_error *err)
+{
+	int fd = open(src->path, O_RDONLY | O_CLOEXEC);
+	int ret;
+
+	if (fd < 0)
+		return rs_error_set(err, "%s: cannot open: %s", src->path, strerror(errno));
+	ret = rs_tracedat_check(fd, src->path, err);
+	close(fd);
 	return ret;
 }
 
@@ -537,11 +681,20 @@ int rs_tracedat_open(struct rs_source *src, struct rs_error *err)
 	src->priv = td;
 	src->ops = &tracedat_ops;
 	tracecmd_set_loglevel(TEP_LOG_NONE);
-	td->handle = tracecmd_open(src->path, TRACECMD_FL_LOAD_NO_PLUGINS |
-				   TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
+	if (check_file(src, err) < 0)
+		return -1;
+	/* tracecmd_open() is these two steps; see park() for why they are apart */
+	td->handle = tracecmd_open_head(src->path, TRACECMD_FL_LOAD_NO_PLUGINS |
+					TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
 	if (!td->handle)
 		return rs_error_set(err, "%s: libtracecmd cannot read this trace.dat: truncated, "
 				    "corrupt, or an unsupported file version", src->path);
+	if (tracecmd_init_data(td->handle) < 0) {
+		park(td->handle);
+		td->handle = NULL;
+		return rs_error_set(err, "%s: libtracecmd cannot read the event data of this "
+				    "trace.dat: corrupt ring-buffer pages", src->path);
+	}
 	td->tep = tracecmd_get_tep(td->handle);
 	if (!td->tep)
 		return rs_error_set(err, "%s: no event formats in the file", src->path);
@@ -557,7 +710,13 @@ int rs_tracedat_open(struct rs_source *src, struct rs_error *err)
 			rs_source_set_kernel(src, rel);
 	}
 	tracecmd_get_file_compress_proto(td->handle, &zname, &zver);
-	if (zname && strcmp(zname, "none"))
+	td->compressed = zname && strcmp(zname, "none");
+	td->page_size = tracecmd_page_size(td->handle) > 0 ? tracecmd_page_size(td->handle) : 4096;
+	td->last_page = calloc(cpus ? cpus : 1, sizeof(*td->last_page));
+	td->resume = calloc(cpus ? cpus : 1, sizeof(*td->resume));
+	if (!td->last_page || !td->resume)
+		return rs_error_set(err, "%s: out of memory", src->path);
+	if (td->compressed)
 		snprintf(fmtbuf, sizeof(fmtbuf), "trace.dat v%lu (%s)",
 			 tracecmd_get_in_file_version(td->handle), zname);
 	else
@@ -571,8 +730,11 @@ int rs_tracedat_open(struct rs_source *src, struct rs_error *err)
 	/* The time span, for progress and for consumers that size buckets before streaming. */
 	src->info.first_ts = UINT64_MAX;
 	for (int c = 0; c < cpus; c++) {
-		struct tep_record *r = tracecmd_read_cpu_first(td->handle, c);
+		struct tep_record *r;
 
+		if (!cpu_has_data(td, c))
+			continue;
+		r = tracecmd_read_cpu_first(td->handle, c);
 		if (r) {
 			if (r->ts < src->info.first_ts)
 				src->info.first_ts = r->ts;
