@@ -1,0 +1,891 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The TUI's screen: the only file that calls curses (htop CRT.c plays this part).
+ *
+ * It opens the terminal, or a headless pseudo screen (newterm() on /dev/null, resized to the
+ * size asked for) whose text tui_screen_dump() reads back for the tests; translates curses
+ * keys to TK_* codes; and draws a struct tui_state and its model: header, time axis, lanes,
+ * details pane, status line; the help and details screens. Drawing reads the model and the
+ * state and decides nothing about them. Glyphs are Unicode blocks when the locale's codeset
+ * is UTF-8 and ASCII otherwise; colours only when the terminal has them and NO_COLOR is not
+ * set, and nothing depends on them (the cursor column is reverse video, the selected lane has
+ * a '>').
+ */
+#define NCURSES_WIDECHAR 1
+#include <curses.h>
+#include <langinfo.h>
+#include <limits.h>
+#include <locale.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+#include <wchar.h>
+
+#include "tui.h"
+
+struct tui_screen {
+	SCREEN *scr;
+	FILE *out, *in;
+	bool headless, utf8, color;
+};
+
+enum { P_ANON = 1, P_FILE, P_STALL, P_KSWAPD, P_MARK, P_OTHER };
+
+static const char *const ramp_utf8[9] = {
+	" ", "\u2581", "\u2582", "\u2583", "\u2584", "\u2585", "\u2586", "\u2587", "\u2588"
+};
+static const char *const ramp_ascii[9] = { " ", ".", ":", "-", "=", "+", "*", "#", "@" };
+
+static bool locale_utf8(void)
+{
+	const char *cs = nl_langinfo(CODESET);
+
+	return cs && (!strcasecmp(cs, "UTF-8") || !strcasecmp(cs, "utf8"));
+}
+
+struct tui_screen *tui_screen_open(bool headless, int w, int h, struct rs_error *err)
+{
+	struct tui_screen *s = calloc(1, sizeof(*s));
+	const char *nc = getenv("NO_COLOR");
+
+	if (!s) {
+		rs_error_set(err, "out of memory");
+		return NULL;
+	}
+	setlocale(LC_ALL, "");
+	s->utf8 = locale_utf8();
+	s->headless = headless;
+	if (headless) {
+		static const char *const terms[] = { "xterm", "vt100", "ansi", "dumb" };
+
+		s->out = fopen("/dev/null", "w");
+		s->in = fopen("/dev/null", "r");
+		if (!s->out || !s->in) {
+			rs_error_set(err, "cannot open /dev/null for the headless screen");
+			goto out_free;
+		}
+		for (size_t i = 0; i < sizeof(terms) / sizeof(terms[0]) && !s->scr; i++)
+			s->scr = newterm(terms[i], s->out, s->in);
+		if (!s->scr) {
+			rs_error_set(err, "no terminfo entry for a headless screen (xterm, vt100)");
+			goto out_free;
+		}
+	} else {
+		if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+			rs_error_set(err, "needs a terminal (for a script, set RS_TUI_SCRIPT; "
+				     "docs/tui.md)");
+			goto out_free;
+		}
+		static const char *const fallbacks[] = {
+			"xterm-256color", "xterm", "screen", "vt100"
+		};
+
+		s->scr = newterm(NULL, stdout, stdin);
+		/* TERM=tmux-256color without the ncurses-term package, and the like */
+		for (size_t i = 0; i < sizeof(fallbacks) / sizeof(fallbacks[0]) && !s->scr; i++)
+			s->scr = newterm(fallbacks[i], stdout, stdin);
+		if (!s->scr) {
+			rs_error_set(err, "cannot set up the terminal '%s' (TERM)",
+				     getenv("TERM") ? getenv("TERM") : "");
+			goto out_free;
+		}
+	}
+	set_term(s->scr);
+	raw();			/* Ctrl-C is a key: the terminal is always restored */
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	set_escdelay(25);
+	curs_set(0);
+	if (headless)
+		resizeterm(h, w);
+	s->color = has_colors() && !(nc && *nc);
+	if (s->color) {
+		start_color();
+		use_default_colors();
+		init_pair(P_ANON, COLOR_YELLOW, -1);
+		init_pair(P_FILE, COLOR_CYAN, -1);
+		init_pair(P_STALL, COLOR_RED, -1);
+		init_pair(P_KSWAPD, COLOR_GREEN, -1);
+		init_pair(P_MARK, COLOR_MAGENTA, -1);
+		init_pair(P_OTHER, COLOR_BLUE, -1);
+	}
+	return s;
+out_free:
+	if (s->out)
+		fclose(s->out);
+	if (s->in)
+		fclose(s->in);
+	free(s);
+	return NULL;
+}
+
+void tui_screen_close(struct tui_screen *s)
+{
+	if (!s)
+		return;
+	endwin();
+	delscreen(s->scr);
+	if (s->out)
+		fclose(s->out);
+	if (s->in)
+		fclose(s->in);
+	free(s);
+}
+
+bool tui_screen_utf8(const struct tui_screen *s)
+{
+	return s->utf8;
+}
+
+bool tui_screen_color(const struct tui_screen *s)
+{
+	return s->color;
+}
+
+void tui_screen_size(struct tui_screen *s, int *w, int *h)
+{
+	int y, x;
+
+	getmaxyx(stdscr, y, x);
+	*w = x;
+	*h = y;
+}
+
+void tui_screen_resize(struct tui_screen *s, int w, int h)
+{
+	resizeterm(h, w);
+}
+
+int tui_screen_key(struct tui_screen *s, int timeout_ms)
+{
+	wint_t ch;
+	int r;
+
+	wtimeout(stdscr, timeout_ms);
+	r = wget_wch(stdscr, &ch);
+	if (r == ERR)
+		return TK_TIMEOUT;
+	if (r == KEY_CODE_YES) {
+		switch (ch) {
+		case KEY_LEFT: return TK_LEFT;
+		case KEY_RIGHT: return TK_RIGHT;
+		case KEY_UP: return TK_UP;
+		case KEY_DOWN: return TK_DOWN;
+		case KEY_HOME: return TK_HOME;
+		case KEY_END: return TK_END;
+		case KEY_PPAGE: return TK_PGUP;
+		case KEY_NPAGE: return TK_PGDN;
+		case KEY_SLEFT: return TK_SLEFT;
+		case KEY_SRIGHT: return TK_SRIGHT;
+		case KEY_ENTER: return TK_ENTER;
+		case KEY_BACKSPACE: return TK_BACKSPACE;
+		case KEY_DC: return TK_DELETE;
+		case KEY_RESIZE: return TK_RESIZE;
+		default: return TK_NONE;
+		}
+	}
+	switch (ch) {
+	case '\n':
+	case '\r':
+		return TK_ENTER;
+	case 8:
+	case 127:
+		return TK_BACKSPACE;
+	default:
+		return ch < 0x80 ? (int)ch : TK_NONE;
+	}
+}
+
+/* ---- drawing helpers ---- */
+
+static void put(int y, int x, int maxw, const char *str)
+{
+	if (maxw > 0)
+		mvaddnstr(y, x, str, maxw);
+}
+
+/* A line padded to the width, in reverse video. */
+static void bar(int y, int w, const char *str)
+{
+	attron(A_REVERSE);
+	mvhline(y, 0, ' ', w);
+	put(y, 0, w, str);
+	attroff(A_REVERSE);
+}
+
+static int lane_pair(int lane)
+{
+	switch (lane) {
+	case TL_L_IA: case TL_L_AA: return P_ANON;
+	case TL_L_IF: case TL_L_AF: return P_FILE;
+	case TL_L_KSWAPD: return P_KSWAPD;
+	case TL_L_DIRECT: case TL_L_MEMCG: case TL_L_SOFTLIMIT: case TL_L_NODE: return P_STALL;
+	case TL_L_MARKS: return P_MARK;
+	default: return P_OTHER;
+	}
+}
+
+static const char *const short_names[TL_L_NR] = {
+	"IA", "AA", "IF", "AF", "recl", "eff", "kswpd", "dir", "memcg", "soft", "node", "prio",
+	"write", "throt", "marks"
+};
+
+static bool is_span_lane(int lane)
+{
+	return lane >= TL_L_KSWAPD && lane <= TL_L_NODE;
+}
+
+/* The short figure a lane's label shows for the view. */
+static void row_figure(struct tl_model *m, const struct tl_row *r, char *buf, size_t n)
+{
+	uint64_t t0, t1;
+
+	tl_model_window(m, &t0, &t1);
+	buf[0] = '\0';
+	switch (r->scale) {
+	case TL_SCALE_RATE:
+		if (r->max > 0)
+			tui_fmt_num(buf, n, r->max);
+		break;
+	case TL_SCALE_FRACTION:
+		if (r->lane == TL_L_EFFICIENCY || tl_model_metric(m) == TL_M_EFFICIENCY) {
+			if (r->lane != TL_L_THROTTLE && (r->sum > 0 || r->max > 0))
+				snprintf(buf, n, "%.0f%%", r->sum * 100);
+		} else if (r->lane == TL_L_THROTTLE) {
+			if (r->max > 0)
+				snprintf(buf, n, "%.0f%%", r->max * 100);
+		} else if (r->sum > 0) {
+			double pct = r->sum * 100 / (double)(t1 - t0);
+
+			snprintf(buf, n, pct >= 9.5 ? "%.0f%%" : "%.1f%%", pct);
+		}
+		break;
+	case TL_SCALE_PRIORITY:
+		if (r->max > 0)
+			snprintf(buf, n, "p%d", RS_PRIO_DEF + 1 - (int)r->max);
+		break;
+	case TL_SCALE_MARK:
+		if (r->sum > 0)
+			snprintf(buf, n, "%.0f", r->sum);
+		break;
+	}
+}
+
+/* Label text of a row: selection mark, name (basename for cgroups), figure. */
+static void row_label(struct tl_model *m, const struct tl_row *r, bool sel, int w, char *out)
+{
+	char name[TL_NAME_MAX + 2], fig[16] = "";
+	const char *nm = r->name;
+	int namew;
+
+	if (r->sub >= 0) {
+		const char *slash = strrchr(nm, '/'), *colon = strrchr(nm, ':');
+		int avail = w - 2;
+
+		if (tl_model_group(m) != TL_G_TASK && slash && slash[1])
+			nm = slash;
+		if (tl_model_group(m) == TL_G_TASK && colon && (int)strlen(nm) > avail &&
+		    (int)strlen(colon) < avail) {
+			/* keep the pid: cut the comm */
+			int keep = avail - (int)strlen(colon);
+
+			snprintf(name, sizeof(name), " %.*s%s", keep, nm, colon);
+		} else {
+			snprintf(name, sizeof(name), " %s", nm);
+		}
+	} else {
+		if (w >= 9)
+			row_figure(m, r, fig, sizeof(fig));
+		snprintf(name, sizeof(name), "%s%s", w > 12 ? tl_lane_name(r->lane) :
+			 short_names[r->lane], r->expandable ? (r->expanded ? "-" : "+") : "");
+	}
+	namew = w - 1 - (int)strlen(fig);
+	if (fig[0])
+		namew--;
+	if (namew < 1)
+		namew = 1;
+	snprintf(out, (size_t)w + 1, "%c%-*.*s%s%s", sel ? '>' : ' ', namew, namew, name,
+		 fig[0] ? " " : "", fig);
+}
+
+static int level_of(double frac)
+{
+	int l;
+
+	if (frac <= 0)
+		return 1;
+	l = 1 + (int)(frac * 7.999);
+	return l > 8 ? 8 : l;
+}
+
+/* The glyph of one cell, or NULL for blank. */
+static const char *cell_glyph(struct tl_model *m, const struct tl_row *r,
+			      const struct tl_cell *c, bool utf8)
+{
+	const char *const *ramp = utf8 ? ramp_utf8 : ramp_ascii;
+	bool span = is_span_lane(r->lane);
+
+	switch (r->scale) {
+	case TL_SCALE_MARK:
+		if (c->flags & TL_CELL_OOM)
+			return "X";
+		if (c->flags & TL_CELL_LOST)
+			return "!";
+		return NULL;
+	case TL_SCALE_PRIORITY:
+		return (c->flags & TL_CELL_DATA) ? ramp[level_of((c->v - 1) / 12.0)] : NULL;
+	case TL_SCALE_RATE:
+		if (c->v > 0 && r->max > 0)
+			return ramp[level_of(c->v / r->max)];
+		break;
+	case TL_SCALE_FRACTION:
+		if (span && tl_model_metric(m) == TL_M_STALL)
+			return c->cover > 0 ? ramp[level_of(c->cover)] : NULL;
+		if (c->flags & TL_CELL_DATA && (!span || r->lane == TL_L_THROTTLE ||
+						tl_model_metric(m) == TL_M_EFFICIENCY) &&
+		    (c->v > 0 || !span || r->sub < 0))
+			return ramp[level_of(c->v > 1 ? 1 : c->v)];
+		break;
+	}
+	if (span && c->cover > 0)
+		return utf8 ? "\u2500" : "~";
+	return NULL;
+}
+
+/* A nice tick step (1, 2, 5 x 10^k ns) of at least `min` ns, and its decimals in seconds. */
+static uint64_t tick_step(uint64_t min, int *decimals)
+{
+	uint64_t p = 1;
+	int k = 0;
+
+	for (;;) {
+		static const int mult[3] = { 1, 2, 5 };
+
+		for (int i = 0; i < 3; i++) {
+			if (p * (uint64_t)mult[i] >= min) {
+				*decimals = k >= 9 ? 0 : 9 - k;
+				return p * (uint64_t)mult[i];
+			}
+		}
+		if (p > UINT64_MAX / 100)
+			break;
+		p *= 10;
+		k++;
+	}
+	*decimals = 0;
+	return p;
+}
+
+static void draw_axis(struct tui_state *st, const struct tui_layout *l)
+{
+	struct tl_model *m = st->m;
+	uint64_t t0, t1, cw = tl_model_col_width(m), step, tick;
+	int dec, next_free = 0, cur = tl_model_cursor_col(m);
+	const char *hz = st->utf8 ? "\u2500" : "-", *tk = st->utf8 ? "\u252c" : "+";
+
+	tl_model_window(m, &t0, &t1);
+	put(1, 0, l->label_w - 1, l->label_w > 8 ? "time (s)" : "s");
+	step = tick_step(cw * 14, &dec);
+	for (int c = 0; c < l->plot_w; c++)
+		mvaddstr(2, l->plot_x + c, hz);
+	for (tick = (t0 + step - 1) / step * step; tick < t1; tick += step) {
+		int c = (int)((tick - t0) / cw);
+		char lab[32];
+
+		if (c >= l->plot_w)
+			break;
+		mvaddstr(2, l->plot_x + c, tk);
+		tui_fmt_ts(lab, sizeof(lab), tick, dec);
+		if (c >= next_free && c + (int)strlen(lab) <= l->plot_w) {
+			put(1, l->plot_x + c, l->plot_w - c, lab);
+			next_free = c + (int)strlen(lab) + 1;
+		}
+	}
+	for (int w = 0; w < 2; w++) {
+		int c = tl_model_marker_col(m, w);
+
+		if (c >= 0 && c < l->plot_w)
+			mvaddstr(2, l->plot_x + c, w ? "B" : "A");
+	}
+	if (cur >= 0 && cur < l->plot_w) {
+		attron(A_BOLD);
+		mvaddstr(2, l->plot_x + cur, st->utf8 ? "\u25bc" : "v");
+		attroff(A_BOLD);
+	}
+}
+
+static void draw_header(struct tui_state *st, int w)
+{
+	struct tl_model *m = st->m;
+	uint64_t t0, t1, cw = tl_model_col_width(m);
+	char a[32], b[32], d[32], c[32], line[512], extra[160] = "";
+	int dec = 0;
+
+	tl_model_window(m, &t0, &t1);
+	tick_step(cw, &dec);
+	tui_fmt_ts(a, sizeof(a), t0, dec);
+	tui_fmt_ts(b, sizeof(b), t1, dec);
+	tui_fmt_dur(d, sizeof(d), t1 - t0);
+	tui_fmt_dur(c, sizeof(c), cw);
+	if (tl_model_filter(m)[0])
+		snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra), " filter '%s'",
+			 tl_model_filter(m));
+	if (st->loading)
+		snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra), " loading %.0f%%",
+			 st->progress * 100);
+	else if (st->load_error[0])
+		snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra), " LOAD FAILED");
+	else if (!st->events)
+		snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra), " (no events)");
+	/* the state first: it must show in 80 columns */
+	snprintf(line, sizeof(line), " %s  [%s]%s  %s-%s s  %s  %s/col%s", st->trace_name,
+		 tl_metric_name(tl_model_metric(m)), extra, a, b, d, c,
+		 tl_model_level(m) < 0 ? " exact" : "");
+	bar(0, w, line);
+}
+
+static void draw_lanes(struct tui_state *st, const struct tui_layout *l)
+{
+	struct tl_model *m = st->m;
+	int n = tl_model_nrows(m), sel = tl_model_selected_row(m), cur = tl_model_cursor_col(m);
+	const char *sep = st->utf8 ? "\u2502" : "|";
+	char label[64];
+
+	if (!n) {
+		put(l->lanes_y, 0, l->plot_x + l->plot_w, "(no lanes: T shows them all)");
+		return;
+	}
+	for (int y = 0; y < l->lanes_h; y++) {
+		int i = st->row_top + y;
+		const struct tl_row *r = tl_model_row(m, i);
+		const struct tl_cell *cells = tl_model_cells(m, i);
+		int pair = 0;
+
+		if (!r || !cells)
+			break;
+		pair = st->color ? lane_pair(r->lane) : 0;
+		row_label(m, r, i == sel, l->label_w - 1, label);
+		if (i == sel)
+			attron(A_BOLD);
+		put(l->lanes_y + y, 0, l->label_w - 1, label);
+		if (i == sel)
+			attroff(A_BOLD);
+		mvaddstr(l->lanes_y + y, l->label_w - 1, sep);
+		for (int c = 0; c < l->plot_w && c < tl_model_columns(m); c++) {
+			const char *g = cell_glyph(m, r, &cells[c], st->utf8);
+			attr_t at = 0;
+
+			if (pair)
+				at |= COLOR_PAIR(pair);
+			if (cells[c].flags & TL_CELL_SEL)
+				at |= A_BOLD | A_UNDERLINE;
+			if (c == cur)
+				at |= A_REVERSE;
+			if (at)
+				attron(at);
+			mvaddstr(l->lanes_y + y, l->plot_x + c, g ? g : " ");
+			if (at)
+				attroff(at);
+		}
+	}
+}
+
+/* ---- details ---- */
+
+struct lines {
+	char (*l)[256];
+	int n, cap;
+};
+
+static void addl(struct lines *ls, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void addl(struct lines *ls, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (ls->n >= ls->cap)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(ls->l[ls->n++], sizeof(ls->l[0]), fmt, ap);
+	va_end(ap);
+}
+
+static double pct(double a, double b)
+{
+	return b > 0 ? 100 * a / b : 0;
+}
+
+static const char *num(char *buf, double v)
+{
+	tui_fmt_num(buf, 16, v);
+	return buf;
+}
+
+static void span_line(struct tl_model *m, const struct tl_span *s, char *out, size_t n)
+{
+	const struct tl_victim *v = tl_index_victims(tl_model_index(m)) + s->victim_off;
+	char d[32], tn[64], vic[128] = "", b1[16], b2[16];
+
+	tui_fmt_dur(d, sizeof(d), s->end - s->begin);
+	tl_model_task_name(m, s->task, tn, sizeof(tn));
+	for (int i = 0; i < s->nr_victims && strlen(vic) < sizeof(vic) - 40; i++)
+		snprintf(vic + strlen(vic), sizeof(vic) - strlen(vic), "%s%s %s", i ? ", " : "",
+			 tl_model_cgroup_name(m, v[i].cg), num(b1, v[i].scanned));
+	snprintf(out, n, "%s %s %s, scanned %s, reclaimed %s, trigger %s, victims %s%s%s",
+		 rs_ctx_name(s->kind), tn, d, num(b1, s->scanned), num(b2, s->reclaimed),
+		 tl_model_cgroup_name(m, s->trigger), s->nr_victims ? vic : "?",
+		 s->status != RS_EP_COMPLETE ? ", " : "",
+		 s->status != RS_EP_COMPLETE ? rs_ep_status_name(s->status) : "");
+}
+
+/* The figures of the details range, as text lines; `full` adds the tables. */
+static void details_lines(struct tui_state *st, struct lines *ls, bool full)
+{
+	struct tl_model *m = st->m;
+	const struct tl_span *sel = tl_model_selected_span(m);
+	static const char *const lists[4] = { "IA", "AA", "IF", "AF" };
+	static const int ctxs[] = { RS_CTX_KSWAPD, RS_CTX_DIRECT, RS_CTX_MEMCG, RS_CTX_SOFTLIMIT,
+				    RS_CTX_NODE, RS_CTX_OTHER };
+	struct tl_stats s;
+	uint64_t t0, t1, a;
+	bool marked;
+	char x[32], y[32], z[32], b[6][16], res[32] = "";
+	double recl, base;
+
+	tui_details_range(st, &t0, &t1, &marked);
+	tl_model_stats(m, t0, t1, &s);
+	tui_fmt_ts(x, sizeof(x), t0, 6);
+	tui_fmt_dur(z, sizeof(z), t1 - t0);
+	if (s.res_ns) {
+		tui_fmt_dur(y, sizeof(y), s.res_ns);
+		snprintf(res, sizeof(res), " (buckets %s)", y);
+	}
+	if (marked)
+		addl(ls, "A-B %s s + %s%s", x, z, res);
+	else
+		addl(ls, "cursor %s s + %s%s", x, z, res);
+	if (!marked && tl_model_marker(m, 0, &a)) {
+		tui_fmt_ts(y, sizeof(y), a, 6);
+		snprintf(ls->l[ls->n - 1] + strlen(ls->l[ls->n - 1]), 64, "  A %s", y);
+	}
+	if (!marked && tl_model_marker(m, 1, &a)) {
+		tui_fmt_ts(y, sizeof(y), a, 6);
+		snprintf(ls->l[ls->n - 1] + strlen(ls->l[ls->n - 1]), 64, "  B %s", y);
+	}
+	recl = s.reclaimed[0] + s.reclaimed[2];
+	base = s.base[0] + s.base[2];
+	if (!full) {
+		addl(ls, "scan IA %s AA %s IF %s AF %s  recl %s eff %.0f%%  prio %s  write %s",
+		     num(b[0], s.scanned[0]), num(b[1], s.scanned[1]), num(b[2], s.scanned[2]),
+		     num(b[3], s.scanned[3]), num(b[4], recl), pct(recl, base),
+		     s.min_prio >= 0 ? (snprintf(y, sizeof(y), "%d", s.min_prio), y) : "-",
+		     num(b[5], s.writes));
+		tui_fmt_dur(x, sizeof(x), s.span_ns[RS_CTX_DIRECT]);
+		tui_fmt_dur(y, sizeof(y), s.span_ns[RS_CTX_MEMCG]);
+		tui_fmt_dur(z, sizeof(z), s.span_ns[RS_CTX_SOFTLIMIT]);
+		addl(ls, "stall direct %llu %s  memcg %llu %s  soft %llu %s  kswapd %.0f%%",
+		     (unsigned long long)s.episodes[RS_CTX_DIRECT], x,
+		     (unsigned long long)s.episodes[RS_CTX_MEMCG], y,
+		     (unsigned long long)s.episodes[RS_CTX_SOFTLIMIT], z,
+		     pct((double)s.span_ns[RS_CTX_KSWAPD], (double)(t1 - t0)));
+		if (sel) {
+			char sl[200];
+
+			span_line(m, sel, sl, sizeof(sl));
+			addl(ls, "sel %s", sl);
+		}
+		if (s.nr_trig || s.nr_vic) {
+			char line[256] = "cgroups";
+
+			if (s.nr_trig) {
+				tui_fmt_dur(x, sizeof(x), s.trig[0].stall_ns);
+				snprintf(line + strlen(line), sizeof(line) - strlen(line),
+					 " trigger %s %s", tl_model_cgroup_name(m, s.trig[0].cg),
+					 x);
+			}
+			if (s.nr_vic)
+				snprintf(line + strlen(line), sizeof(line) - strlen(line),
+					 "  victim %s %s pg", tl_model_cgroup_name(m, s.vic[0].cg),
+					 num(b[0], (double)s.vic[0].scanned));
+			addl(ls, "%s", line);
+		}
+		return;
+	}
+	addl(ls, "%s", "");
+	addl(ls, "LRU list       scanned  in stalls  reclaimed/deact.  eff.");
+	for (int l = 0; l < 4; l++)
+		addl(ls, "%-12s %9s  %9s  %16s  %3.0f%%", lists[l], num(b[0], s.scanned[l]),
+		     num(b[1], s.stall_scanned[l]), num(b[2], s.reclaimed[l]),
+		     pct(s.reclaimed[l], s.base[l]));
+	addl(ls, "%-12s %9s  %9s  %16s  %3.0f%%", "all", num(b[0], s.scanned[0] + s.scanned[1] +
+	     s.scanned[2] + s.scanned[3]), "", num(b[1], recl), pct(recl, base));
+	if (s.min_prio >= 0)
+		snprintf(z, sizeof(z), "%d", s.min_prio);
+	addl(ls, "lowest prio %s  write %s folios  throttled %s (%s us)  OOM %s  lost %s",
+	     s.min_prio >= 0 ? z : "-", num(b[0], s.writes), num(b[1], s.throttled),
+	     num(b[2], s.throttled_us), num(b[3], s.ooms), num(b[4], s.lost));
+	addl(ls, "%s", "");
+	addl(ls, "context      scanned  reclaimed  eff.  episodes       time      worst");
+	for (size_t i = 0; i < sizeof(ctxs) / sizeof(ctxs[0]); i++) {
+		int k = ctxs[i];
+
+		tui_fmt_dur(x, sizeof(x), s.span_ns[k]);
+		tui_fmt_dur(y, sizeof(y), s.worst_ns[k]);
+		addl(ls, "%-10s %9s  %9s  %3.0f%%  %8llu  %9s  %9s", rs_ctx_name(k),
+		     num(b[0], s.ctx_scanned[k]), num(b[1], s.ctx_reclaimed[k]),
+		     pct(s.ctx_reclaimed[k], s.ctx_base[k]), (unsigned long long)s.episodes[k],
+		     k == RS_CTX_OTHER ? "" : x, k == RS_CTX_OTHER ? "" : y);
+	}
+	if (sel) {
+		char sl[200];
+
+		span_line(m, sel, sl, sizeof(sl));
+		addl(ls, "%s", "");
+		addl(ls, "selected: %s", sl);
+		tui_fmt_ts(x, sizeof(x), sel->begin, 6);
+		tui_fmt_ts(y, sizeof(y), sel->end, 6);
+		addl(ls, "          %s .. %s s", x, y);
+	}
+	addl(ls, "%s", "");
+	addl(ls, "trigger cgroup (its tasks stalled)    episodes       time    scanned");
+	for (int i = 0; i < s.nr_trig; i++) {
+		tui_fmt_dur(x, sizeof(x), s.trig[i].stall_ns);
+		addl(ls, "%-36.36s %9llu  %9s  %9s", tl_model_cgroup_name(m, s.trig[i].cg),
+		     (unsigned long long)s.trig[i].episodes, x,
+		     num(b[0], (double)s.trig[i].scanned));
+	}
+	if (!s.nr_trig)
+		addl(ls, "  (none)");
+	addl(ls, "victim cgroup (its pages taken)       episodes    scanned  reclaimed");
+	for (int i = 0; i < s.nr_vic; i++)
+		addl(ls, "%-36.36s %9llu  %9s  %9s", tl_model_cgroup_name(m, s.vic[i].cg),
+		     (unsigned long long)s.vic[i].episodes, num(b[0], (double)s.vic[i].scanned),
+		     num(b[1], (double)s.vic[i].reclaimed));
+	if (!s.nr_vic)
+		addl(ls, "  (none: no pgscan/pgsteal memcg counters in these episodes)");
+	addl(ls, "task (stalled)                        episodes       time");
+	for (int i = 0; i < s.nr_tasks; i++) {
+		char tn[64];
+
+		tl_model_task_name(m, s.tasks[i].task, tn, sizeof(tn));
+		tui_fmt_dur(x, sizeof(x), s.tasks[i].stall_ns);
+		addl(ls, "%-36.36s %9llu  %9s", tn, (unsigned long long)s.tasks[i].episodes, x);
+	}
+	if (!s.nr_tasks)
+		addl(ls, "  (none)");
+	addl(ls, "%s", "");
+}
+
+static void event_lines(struct tui_state *st, struct lines *ls, bool title)
+{
+	if (title)
+		addl(ls, "%s events in the range%s:", st->all_events ? "All" : "Reclaim",
+		     st->all_events ? "" : " (e: every event)");
+	if (!st->ev_valid) {
+		addl(ls, "  (not read)");
+		return;
+	}
+	for (int i = 0; i < st->nev; i++)
+		addl(ls, "%s", st->ev[i].text);
+	if (st->ev_more)
+		addl(ls, "  ... and more");
+	else if (st->ev_scanned)
+		addl(ls, "  (%s the first %llu events of the range%s)", st->nev ? "all in" :
+		     "none in", (unsigned long long)st->ev_scanned,
+		     st->view == TUI_DETAILS ? "" : "; d reads more");
+	else if (!st->nev)
+		addl(ls, "  (none)");
+}
+
+static void draw_pane(struct tui_state *st, const struct tui_layout *l, int w)
+{
+	char (*buf)[256] = calloc(64, sizeof(*buf));
+	struct lines ls = { buf, 0, 64 };
+
+	if (!buf)
+		return;
+	details_lines(st, &ls, false);
+	bar(l->details_y, w, ls.l[0]);
+	for (int i = 1; i < l->details_h && i < ls.n; i++)
+		put(l->details_y + i, 0, w, ls.l[i]);
+	if (ls.n < l->details_h) {
+		int first = ls.n;
+
+		ls.n = 0;
+		event_lines(st, &ls, false);
+		for (int i = 0; first + i < l->details_h && i < ls.n; i++)
+			put(l->details_y + first + i, 0, w, ls.l[i]);
+	}
+	free(buf);
+}
+
+static void draw_scrolled(struct tui_state *st, struct lines *ls, int w, int h,
+			  const char *title)
+{
+	int body = h - 2, max_scroll;
+	char t[256];
+
+	max_scroll = ls->n - body;
+	if (max_scroll < 0)
+		max_scroll = 0;
+	if (st->scroll > max_scroll)
+		st->scroll = max_scroll;
+	snprintf(t, sizeof(t), " %s  (%d-%d of %d)", title, ls->n ? st->scroll + 1 : 0,
+		 st->scroll + body < ls->n ? st->scroll + body : ls->n, ls->n);
+	bar(0, w, t);
+	for (int i = 0; i < body && st->scroll + i < ls->n; i++)
+		put(1 + i, 0, w, ls->l[st->scroll + i]);
+}
+
+static void draw_help(struct tui_state *st, int w, int h)
+{
+	char (*buf)[256] = calloc(128, sizeof(*buf));
+	struct lines ls = { buf, 0, 128 };
+	const struct tui_keydef *k;
+	int n;
+
+	if (!buf)
+		return;
+	k = tui_keytable(&n);
+	addl(&ls, "Keys");
+	for (int i = 0; i < n; i++)
+		if (k[i].name)
+			addl(&ls, "  %-15s %s", k[i].name, k[i].help);
+	addl(&ls, "%s", "");
+	addl(&ls, "Lanes");
+	addl(&ls, "  IA AA IF AF   per LRU list: pages scanned/s (metric 1), reclaimed or");
+	addl(&ls, "                deactivated/s (2), efficiency (3), scanned in stalls/s (4)");
+	addl(&ls, "  reclaimed     pages reclaimed/s; efficiency: reclaimed / scanned");
+	addl(&ls, "  kswapd        awake periods; direct, memcg, softlimit, node: stalls");
+	addl(&ls, "                (Enter: per task or cgroup, g switches)");
+	addl(&ls, "  priority      lowest reclaim priority reached (p0 = hardest)");
+	addl(&ls, "  write, throttle, marks (X = OOM kill, ! = lost events)");
+	addl(&ls, "%s", "");
+	addl(&ls, "Cells are scaled to the lane's largest value in view (the label's");
+	addl(&ls, "figure: per second, or %% of the time); %s marks a span with no such",
+	     st->utf8 ? "\u2500" : "~");
+	addl(&ls, "value. %s in the axis is the cursor, A and B the markers.",
+	     st->utf8 ? "\u25bc" : "v");
+	addl(&ls, "Esc or ? returns, q quits.");
+	draw_scrolled(st, &ls, w, h, "reclaimscope tui: help");
+	free(buf);
+}
+
+static void draw_details(struct tui_state *st, int w, int h)
+{
+	char (*buf)[256] = calloc(TUI_MAX_EVLINES + 96, sizeof(*buf));
+	struct lines ls = { buf, 0, TUI_MAX_EVLINES + 96 };
+
+	if (!buf)
+		return;
+	details_lines(st, &ls, true);
+	event_lines(st, &ls, true);
+	draw_scrolled(st, &ls, w, h, "details (Esc: back, j/k: scroll, h/l: cursor)");
+	free(buf);
+}
+
+static void draw_status(struct tui_state *st, const struct tui_layout *l, int w)
+{
+	char line[256];
+
+	if (st->prompt) {
+		snprintf(line, sizeof(line), "filter (task, pid or cgroup): %s_   Enter: apply  "
+			 "Esc: cancel", st->prompt_buf);
+		bar(l->status_y, w, line);
+		return;
+	}
+	if (st->msg[0])
+		snprintf(line, sizeof(line), "%s", st->msg);
+	else if (st->load_error[0])
+		snprintf(line, sizeof(line), "%s", st->load_error);
+	else if (st->view == TUI_MAIN)
+		snprintf(line, sizeof(line), "?:help q:quit +/-:zoom h/l:cursor H/L:pan "
+			 "n/N/w:stall a/b:marks /:filter m:metric d:details");
+	else
+		snprintf(line, sizeof(line), "Esc: back  q: quit");
+	put(l->status_y, 0, w, line);
+}
+
+void tui_screen_draw(struct tui_screen *s, struct tui_state *st)
+{
+	struct tui_layout l;
+	int w, h;
+
+	tui_screen_size(s, &w, &h);
+	erase();
+	tui_layout(w, h, &l);
+	if (l.too_small) {
+		put(0, 0, w, "terminal too small");
+		if (h > 1)
+			put(1, 0, w, "q: quit");
+		refresh();
+		return;
+	}
+	switch (st->view) {
+	case TUI_HELP:
+		draw_help(st, w, h);
+		break;
+	case TUI_DETAILS:
+		draw_details(st, w, h);
+		break;
+	default:
+		draw_header(st, w);
+		draw_axis(st, &l);
+		draw_lanes(st, &l);
+		if (l.details_h)
+			draw_pane(st, &l, w);
+		break;
+	}
+	draw_status(st, &l, w);
+	refresh();
+}
+
+int tui_screen_dump(struct tui_screen *s, FILE *f)
+{
+	int w, h;
+	cchar_t *row;
+	char *line;
+
+	tui_screen_size(s, &w, &h);
+	if (w < 1 || w > 4096)
+		return -1;
+	row = calloc((size_t)w + 1, sizeof(*row));
+	line = malloc((size_t)w * MB_LEN_MAX + 1);
+	if (!row || !line) {
+		free(row);
+		free(line);
+		return -1;
+	}
+	for (int y = 0; y < h; y++) {
+		size_t len = 0;
+		mbstate_t ps;
+
+		memset(&ps, 0, sizeof(ps));
+		mvwin_wchnstr(stdscr, y, 0, row, w);
+		for (int x = 0; x < w; x++) {
+			wchar_t wc[CCHARW_MAX + 1] = { 0 };
+			attr_t at;
+			short pair;
+
+			if (getcchar(&row[x], wc, &at, &pair, NULL) == ERR || !wc[0])
+				continue;
+			for (int k = 0; wc[k]; k++) {
+				size_t r = wcrtomb(line + len, wc[k], &ps);
+
+				if (r == (size_t)-1)
+					line[len++] = '?';
+				else
+					len += r;
+			}
+		}
+		while (len && line[len - 1] == ' ')
+			len--;
+		line[len] = '\0';
+		fprintf(f, "%s\n", line);
+	}
+	free(row);
+	free(line);
+	return ferror(f) ? -1 : 0;
+}

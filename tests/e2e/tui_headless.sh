@@ -1,0 +1,63 @@
+#!/bin/sh
+# The TUI headless: each tests/tui/NAME.keys is a key script run on a pseudo screen
+# (RS_TUI_SCRIPT, docs/tui.md); the screens it dumps must equal tests/tui/NAME.expected.
+# Header lines of a script: "# trace: FILE" (under tests/fixtures, or @tui/FILE,
+# @shared/FILE), "# size: WxH", "# locale: C | C.UTF-8". Cases whose trace or locale is
+# missing are skipped. RS_TUI_REGEN=1 writes the expected files instead: review them by eye.
+. ./tests/lib-e2e.sh
+
+# libtraceevent 1.7.1 leaks in tep_parse_event() on the shared global trace (events.sh sees it
+# too under check-san); nothing of ours is in that stack.
+printf 'leak:tep_parse_event\n' >"$TMP/lsan.supp"
+LSAN_OPTIONS="suppressions=$TMP/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+export LSAN_OPTIONS
+have_utf8=no
+locale -a 2>/dev/null | grep -qi '^c\.utf-\?8$' && have_utf8=yes
+ran=0
+skipped=0
+for k in tests/tui/*.keys; do
+	name=$(basename "$k" .keys)
+	trace=$(sed -n 's/^# trace: *//p' "$k")
+	size=$(sed -n 's/^# size: *//p' "$k")
+	loc=$(sed -n 's/^# locale: *//p' "$k")
+	case $trace in
+	@tui/*) file="$TOP/tests/tui/${trace#@tui/}" ;;
+	@shared/*) file="$(dirname "$SHARED_TRACE")/${trace#@shared/}" ;;
+	*) file="$TOP/tests/fixtures/$trace" ;;
+	esac
+	if [ ! -f "$file" ]; then
+		echo "skip $name: no $file"
+		skipped=$((skipped + 1))
+		continue
+	fi
+	case $loc in
+	C.UTF-8) [ $have_utf8 = yes ] || { echo "skip $name: no C.UTF-8 locale";
+					 skipped=$((skipped + 1)); continue; } ;;
+	esac
+	out="$TMP/$name.out"
+	if ! LC_ALL=${loc:-C} NO_COLOR=1 RS_TUI_SCRIPT="$(cat "$k")" RS_TUI_SIZE="${size:-80x24}" \
+	     RS_TUI_DUMP="$out" "$RS_BIN" tui "$file" 2>"$TMP/$name.err"; then
+		if grep -q 'terminfo' "$TMP/$name.err"; then
+			echo "no terminfo entry for a headless screen"
+			exit 77
+		fi
+		fail "$name: exit status $?: $(cat "$TMP/$name.err")"
+		continue
+	fi
+	ran=$((ran + 1))
+	case $name in
+	quit-*) tail -n 1 "$out" | grep -q '^=== quit by' || fail "$name: did not quit" ;;
+	esac
+	if [ "${RS_TUI_REGEN:-}" = 1 ]; then
+		cp "$out" "tests/tui/$name.expected"
+		echo "wrote tests/tui/$name.expected"
+	elif [ ! -f "tests/tui/$name.expected" ]; then
+		fail "$name: no tests/tui/$name.expected (RS_TUI_REGEN=1 makes it)"
+	elif ! diff -u "tests/tui/$name.expected" "$out" >"$TMP/$name.diff"; then
+		fail "$name: screens differ from tests/tui/$name.expected"
+		head -n 60 "$TMP/$name.diff"
+	fi
+done
+echo "tui headless: $ran scripts compared, $skipped skipped"
+[ "$ran" -gt 0 ] || { echo "no script could run"; exit 77; }
+finish
