@@ -32,6 +32,7 @@
 #define CMD			"record"
 #define LIVE_TIMEOUT_MS		30000	/* trace-cmd start-up, many CPUs take a while */
 #define SETTLE_MS		100	/* let trace-cmd's readers drain into their files */
+#define DRAIN_MS		10000	/* at most this long for trace-cmd to empty the buffers */
 #define POLL_MS			20
 #define KILL_GRACE_MS		5000	/* after SIGTERM at --duration, before SIGKILL */
 #define LOCK_FILE		"/run/lock/reclaimscope-record.lock"
@@ -566,7 +567,7 @@ static int run(struct rec *r, struct rs_error *err)
 	char **tc_argv = NULL;
 	pid_t tc = -1, wl = -1;
 	int tc_status = 0, status = 0, ret = -1, saved = 0, tc_done = 0, lock_fd;
-	unsigned long long lost = 0;
+	unsigned long long lost = 0, unread = 0;
 
 	/* No SA_RESTART: a signal must end the waits below, the wait for the lock first. */
 	sa.sa_handler = on_signal;
@@ -627,6 +628,7 @@ out:
 	if (tc > 0 && !tc_done) {
 		if (!ret)
 			rec_mark(r, "reclaimscope_end status=%d", status);
+		unread = rec_tracefs_drain(r, DRAIN_MS);
 		sleep_ms(SETTLE_MS);
 		kill(tc, SIGINT);
 		while (waitpid(tc, &tc_status, 0) < 0 && errno == EINTR)
@@ -636,7 +638,7 @@ out:
 				     wait_status_code(tc_status), r->output);
 			ret = -1;
 		}
-		lost = rec_tracefs_lost(r);
+		lost = rec_tracefs_lost(r) + unread;	/* unread: real events left behind */
 	}
 	rec_marker_close(r);
 	if (saved && rec_tracefs_restore(r, &st, &err2))

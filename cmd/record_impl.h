@@ -97,6 +97,13 @@ int rec_tracefs_arm(struct rec *r, struct rs_error *err);
 int rec_tracefs_live(struct rec *r);
 /* Events the ring buffers lost (overrun + dropped) since trace-cmd reset them. */
 unsigned long long rec_tracefs_lost(struct rec *r);
+/*
+ * Push the last events out of the ring buffers' half-filled pages (padding markers on every
+ * CPU), wait (at most timeout_ms) until trace-cmd has read them, then turn tracing off, so
+ * stopping trace-cmd loses nothing but padding. Returns the entries still unread.
+ */
+#define REC_PAD_SLACK	64	/* unread entries that can only be padding markers */
+unsigned long long rec_tracefs_drain(struct rec *r, int timeout_ms);
 
 /* record_cgroup.c */
 int rec_memcg_find(struct rec_memcg_root *root, struct rs_error *err);

@@ -17,7 +17,7 @@ static uint64_t total_missed(const struct rs_trace_info *ti)
 	uint64_t sum = 0;
 
 	for (int c = 0; c < ti->cpus; c++)
-		sum += ti->loss[c].missed + ti->loss[c].dropped;
+		sum += ti->loss[c].missed + ti->loss[c].dropped + ti->loss[c].unread;
 	return sum;
 }
 
@@ -41,7 +41,8 @@ json_t *rs_report_trace_json(const struct rs_source *src)
 					      "last_s", rs_json_real(rs_ns_to_s(counts[i].last_ts))));
 	}
 	for (int c = 0; c < ti->cpus; c++)
-		json_array_append_new(loss, json_pack("{s:i,s:I,s:I,s:I,s:I}", "cpu", c,
+		json_array_append_new(loss, json_pack("{s:i,s:I,s:I,s:I,s:I,s:I}", "cpu", c,
+			"unread", (json_int_t)ti->loss[c].unread,
 			"missed", (json_int_t)ti->loss[c].missed,
 			"missed_unknown", (json_int_t)ti->loss[c].missed_unknown,
 			"overrun", (json_int_t)ti->loss[c].overrun,
@@ -86,9 +87,9 @@ void rs_report_trace_text(FILE *f, const struct rs_source *src, int per_event)
 	if (missed) {
 		fprintf(f, "LOST      %llu events lost:", (unsigned long long)missed);
 		for (int c = 0; c < ti->cpus; c++)
-			if (ti->loss[c].missed || ti->loss[c].dropped)
+			if (ti->loss[c].missed || ti->loss[c].dropped || ti->loss[c].unread)
 				fprintf(f, " cpu%d %llu", c, (unsigned long long)(ti->loss[c].missed +
-										 ti->loss[c].dropped));
+					ti->loss[c].dropped + ti->loss[c].unread));
 		fprintf(f, " (figures below undercount)\n");
 	}
 	for (int c = 0; c < ti->cpus; c++)

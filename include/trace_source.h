@@ -31,6 +31,7 @@ struct rs_cpu_loss {
 	uint64_t missed_unknown;	/* pages that said "events lost" without a count */
 	uint64_t overrun;		/* from the recorder's buffer stats, when present */
 	uint64_t dropped;
+	uint64_t unread;		/* left in the ring buffer when recording stopped */
 };
 
 struct rs_trace_info {

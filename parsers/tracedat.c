@@ -274,6 +274,8 @@ static void parse_cpustats(struct rs_source *src, const char *stats)
 		else if (cpu >= 0 && cpu < src->info.cpus &&
 			 sscanf(stats, "dropped events: %llu", &v) == 1)
 			src->loss[cpu].dropped = v;
+		else if (cpu >= 0 && cpu < src->info.cpus && sscanf(stats, "entries: %llu", &v) == 1)
+			src->loss[cpu].unread = v;
 		stats = strchr(stats, '\n');
 		if (stats)
 			stats++;
@@ -433,6 +435,46 @@ static bool page_mapped(struct tracedat *td, int cpu, const struct tep_record *r
 }
 
 /*
+ * When tracecmd_init_data() fails part-way, libtracecmd 3.1.6 leaves per-CPU lists of the
+ * CPUs it did not reach zeroed, and tracecmd_close() then follows a NULL list pointer (and
+ * closes fd 0, from a zeroed descriptor). rs_tracedat_check() rules out the causes it can
+ * see (truncated or corrupt CPU data); what remains (a corrupt compressed chunk, a corrupt
+ * header_page format) is parked here, unclosed but reachable, instead of crashing. It is
+ * memory we never free, once per such file; the command exits right after.
+ */
+#define PARKED_MAX 1024
+static struct tracecmd_input *volatile parked[PARKED_MAX];	/* never read: keep the stores */
+static int nr_parked;
+
+static void park(struct tracecmd_input *handle)
+{
+	if (nr_parked < PARKED_MAX)
+		parked[nr_parked++] = handle;
+}
+
+/*
+ * tracecmd_open(), in its two steps so that a failing tracecmd_init_data() is parked rather
+ * than closed (above). NULL with err set on failure.
+ */
+static struct tracecmd_input *open_handle(struct rs_source *src, struct rs_error *err)
+{
+	struct tracecmd_input *h = tracecmd_open_head(src->path, TRACEDAT_OPEN_FLAGS);
+
+	if (!h) {
+		rs_error_set(err, "%s: libtracecmd cannot read this trace.dat: truncated, corrupt, "
+			     "or an unsupported file version", src->path);
+		return NULL;
+	}
+	if (tracecmd_init_data(h) < 0) {
+		park(h);
+		rs_error_set(err, "%s: libtracecmd cannot read the event data of this trace.dat: "
+			     "corrupt ring-buffer pages", src->path);
+		return NULL;
+	}
+	return h;
+}
+
+/*
  * Close and reopen the handle, putting every CPU of the heap back at its unread record, so
  * libtracecmd drops its decompressed chunks (see RS_ZCACHE_BUDGET). On failure the heap is
  * empty (*n = 0) and err is set.
@@ -448,11 +490,10 @@ static int reopen_handle(struct rs_source *src, struct tracedat *td, struct head
 		heap[i].rec = NULL;
 	}
 	tracecmd_close(td->handle);
-	td->handle = tracecmd_open(src->path, TRACEDAT_OPEN_FLAGS);
+	td->handle = open_handle(src, err);
 	if (!td->handle) {
 		*n = 0;
-		return rs_error_set(err, "%s: libtracecmd could not open the file again to free "
-				    "its decompressed data", src->path);
+		return rs_error_prefix(err, "reopening to free decompressed data: ");
 	}
 	td->tep = tracecmd_get_tep(td->handle);
 	for (int f = 0; f < td->nr_fmts; f++) {
@@ -632,24 +673,6 @@ out:
 	return ret;
 }
 
-/*
- * When tracecmd_init_data() fails part-way, libtracecmd 3.1.6 leaves per-CPU lists of the
- * CPUs it did not reach zeroed, and tracecmd_close() then follows a NULL list pointer (and
- * closes fd 0, from a zeroed descriptor). rs_tracedat_check() rules out the causes it can
- * see (truncated or corrupt CPU data); what remains (a corrupt compressed chunk, a corrupt
- * header_page format) is parked here, unclosed but reachable, instead of crashing. It is
- * memory we never free, once per such file; the command exits right after.
- */
-#define PARKED_MAX 1024
-static struct tracecmd_input *volatile parked[PARKED_MAX];	/* never read: keep the stores */
-static int nr_parked;
-
-static void park(struct tracecmd_input *handle)
-{
-	if (nr_parked < PARKED_MAX)
-		parked[nr_parked++] = handle;
-}
-
 /* Validate the container before libtracecmd trusts it (tracedat_check.c). */
 static int check_file(struct rs_source *src, struct rs_error *err)
 {
@@ -683,18 +706,9 @@ int rs_tracedat_open(struct rs_source *src, struct rs_error *err)
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	if (check_file(src, err) < 0)
 		return -1;
-	/* tracecmd_open() is these two steps; see park() for why they are apart */
-	td->handle = tracecmd_open_head(src->path, TRACECMD_FL_LOAD_NO_PLUGINS |
-					TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
+	td->handle = open_handle(src, err);
 	if (!td->handle)
-		return rs_error_set(err, "%s: libtracecmd cannot read this trace.dat: truncated, "
-				    "corrupt, or an unsupported file version", src->path);
-	if (tracecmd_init_data(td->handle) < 0) {
-		park(td->handle);
-		td->handle = NULL;
-		return rs_error_set(err, "%s: libtracecmd cannot read the event data of this "
-				    "trace.dat: corrupt ring-buffer pages", src->path);
-	}
+		return -1;
 	td->tep = tracecmd_get_tep(td->handle);
 	if (!td->tep)
 		return rs_error_set(err, "%s: no event formats in the file", src->path);
