@@ -15,8 +15,11 @@
 
 #include "analysis.h"
 #include "analyze_output.h"
+#include "cgroups.h"
+#include "cgroups_output.h"
 #include "cmd.h"
 #include "report.h"
+#include "trace_source.h"
 
 /* Progress is worth showing from this size on (a few seconds of reading). */
 #define PROGRESS_MIN_BYTES (64ll << 20)
@@ -97,6 +100,10 @@ int cmd_analyze(int argc, char **argv)
 	};
 	struct rs_analysis_opts ao = { .pid = -1 };
 	struct rs_text_opts to = { 0 };
+	struct rs_cgroups_opts co = { 0 };
+	struct rs_cgroups_text_opts cto = { 0 };
+	struct rs_cgroups *cg = NULL;
+	struct rs_source *src = NULL;
 	struct rs_analysis *a = NULL;
 	struct rs_error err = { "" };
 	bool json = false;
@@ -164,18 +171,27 @@ int cmd_analyze(int argc, char **argv)
 		return rs_cmd_fail("analyze", RS_EXIT_USAGE, "--to must be after --from");
 	ao.progress = isatty(STDERR_FILENO) && !stat(argv[optind], &st) &&
 		      st.st_size >= PROGRESS_MIN_BYTES;
-	if (rs_analysis_run(argv[optind], &ao, &a, &err) < 0)
+	/* the analysis with the per-cgroup attribution as a consumer (docs/cgroups.md) */
+	if (rs_cgroups_analysis_run(argv[optind], &ao, &co, &a, &cg, &src, &err) < 0)
 		return rs_cmd_fail("analyze", RS_EXIT_INPUT, "%s", err.msg);
 	if (json) {
-		json_t *root = rs_analysis_json(a, rs_analysis_source(a));
+		json_t *root = rs_analysis_json(a, src);
 
+		if (root && rs_cgroups_json_add(root, cg) < 0) {
+			json_decref(root);
+			root = NULL;
+		}
 		ret = rs_report_json_dump(root) ? RS_EXIT_INPUT : RS_EXIT_OK;
 	} else {
 		to.utf8 = utf8_locale();
-		rs_analysis_text(stdout, a, rs_analysis_source(a), &to);
+		cto.top = to.top_tasks;
+		rs_analysis_text(stdout, a, src, &to);
+		rs_cgroups_text(stdout, cg, &cto);
 		ret = RS_EXIT_OK;
 	}
 	ret = rs_cmd_finish_stdout("analyze", ret);
+	rs_cgroups_free(cg);
 	rs_analysis_free(a);
+	rs_source_close(src);
 	return ret;
 }

@@ -18,9 +18,12 @@
 
 #include "analysis.h"
 #include "analyze_output.h"
+#include "cgroups.h"
+#include "cgroups_output.h"
 #include "cmd.h"
 #include "compare.h"
 #include "report.h"
+#include "trace_source.h"
 
 struct diff_opts {
 	bool json;
@@ -41,20 +44,29 @@ struct diff_opts {
 static json_t *analysis_json_of_trace(const char *path, struct rs_error *err)
 {
 	struct rs_analysis_opts ao = { .pid = -1 };
+	struct rs_cgroups_opts co = { 0 };
 	struct rs_analysis *a = NULL;
+	struct rs_cgroups *cg = NULL;
+	struct rs_source *src = NULL;
 	struct stat st;
 	json_t *j;
 
 	ao.progress = isatty(STDERR_FILENO) && !stat(path, &st) &&
 		      st.st_size >= PROGRESS_MIN_BYTES;
-	if (rs_analysis_run(path, &ao, &a, err) < 0) {
+	if (rs_cgroups_analysis_run(path, &ao, &co, &a, &cg, &src, err) < 0) {
 		/* name the file once */
 		if (strncmp(err->msg, path, strlen(path)))
 			rs_error_prefix(err, "%s: ", path);
 		return NULL;
 	}
-	j = rs_analysis_json(a, rs_analysis_source(a));
+	j = rs_analysis_json(a, src);
+	if (j && rs_cgroups_json_add(j, cg) < 0) {
+		json_decref(j);
+		j = NULL;
+	}
+	rs_cgroups_free(cg);
 	rs_analysis_free(a);
+	rs_source_close(src);
 	if (!j)
 		rs_error_set(err, "%s: out of memory", path);
 	return j;

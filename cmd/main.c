@@ -13,10 +13,23 @@
 static const struct rs_cmd commands[] = {
 	{ "record", cmd_record, "record a reclaim trace (trace-cmd) with the markers we read",
 	  "reclaimscope record [-o FILE] [--cgroup PATH [--limit BYTES] [--soft-limit BYTES]]\n"
-	  "                    [--interval MS] [-e SYSTEM:EVENT]... [--file-version 6|7]\n"
-	  "                    [--duration S] [-- COMMAND [ARG...]]" },
+	  "                    [--own-memcgs] [--keep-cgroup] [--watch PATH]... [--interval MS]\n"
+	  "                    [-e SYSTEM[:EVENT]]... [--all-memcg-items] [--buffer-kb KB]\n"
+	  "                    [--file-version 6|7] [--duration S] [-- COMMAND [ARG...]]" },
 	{ "events", cmd_events, "list the events of a trace: counts, times, CPUs, losses",
 	  "reclaimscope events [--json] FILE" },
+	{ "analyze", cmd_analyze,
+	  "per-LRU scan pressure, reclaim episodes, stalls, kswapd, over time",
+	  "reclaimscope analyze FILE [--json] [--bucket MS] [--from S] [--to S] [--pid N]\n"
+	  "                     [--comm NAME] [--top N] [--max-tasks N] [--max-buckets N]" },
+	{ "cgroups", cmd_cgroups, "per-cgroup reclaim: who entered it, whose pages it took",
+	  "reclaimscope cgroups FILE [--json] [--bucket MS] [--from S] [--to S] [--top N]\n"
+	  "                     [--max-cgroups N] [--max-tasks N] [--max-buckets N]" },
+	{ "tui", cmd_tui, "browse a trace on a timeline: scan, stalls, kswapd, cgroups, zoom",
+	  "reclaimscope tui [--metric scanned|reclaimed|efficiency|stall] [--threshold MS] FILE" },
+	{ "diff", cmd_diff, "compare kernels: min/max/avg/std of every metric, Welch's t-test",
+	  "reclaimscope diff [--json] [--only-changed PCT] [--labels BASE,NEW] [--alpha A] A B\n"
+	  "       reclaimscope diff [options] --base A1 A2... --new B1 B2..." },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))

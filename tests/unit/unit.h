@@ -53,5 +53,7 @@ extern const struct unit_test analyzer_tests[];
 extern const struct unit_test models_tests[];
 extern const struct unit_test diff_tests[];
 extern const struct unit_test timeline_tests[];
+extern const struct unit_test cgroups_tests[];
+extern const struct unit_test replay_input_tests[];
 
 #endif

@@ -1,0 +1,465 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The per-cgroup attribution as text (docs/cgroups.md "Text report"): attribution summary,
+ * trigger side, victim side, who made whom pay, soft limits, LRU sizes. At most 100 columns;
+ * long paths keep their tail ("...rs_parent/rs_a"). Tables list the cgroups that have a figure
+ * in them, up to --top rows each, largest first; JSON has every row.
+ */
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cgroups.h"
+#include "cgroups_output.h"
+#include "report.h"
+#include "rs_warn.h"
+#include "trace_source.h"
+
+#define PATH_W 24
+
+static const char *shorten(const char *s, char *buf, size_t w)
+{
+	size_t n = strlen(s);
+
+	if (n <= w)
+		return s;
+	snprintf(buf, w + 1, "...%s", s + n - (w - 3));
+	return buf;
+}
+
+static const char *name(const struct rs_cgroups *cg, int i, char *buf, size_t w)
+{
+	char tmp[48];
+
+	return shorten(rs_cgroups_name(cg, i, tmp, sizeof(tmp)), buf, w);
+}
+
+static double ms(uint64_t ns)
+{
+	return (double)ns / 1e6;
+}
+
+static double pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+/* Rows sorted by a key, largest first, ties by name order. */
+struct order {
+	int row;
+	uint64_t key;
+	int rank;
+};
+
+static int order_cmp(const void *x, const void *y)
+{
+	const struct order *a = x, *b = y;
+
+	if (a->key != b->key)
+		return a->key > b->key ? -1 : 1;
+	return a->rank - b->rank;
+}
+
+typedef uint64_t (*key_fn)(const struct rs_cgroups *cg, const struct rs_cgroup *c);
+
+static int rows_by(const struct rs_cgroups *cg, key_fn key, struct order **out)
+{
+	const int *sorted;
+	int n = rs_cgroups_sorted(cg, &sorted), m = 0;
+	struct order *o = calloc((size_t)n + 1, sizeof(*o));
+
+	*out = o;
+	if (!o)
+		return 0;
+	for (int i = 0; i < n; i++) {
+		uint64_t k = key(cg, rs_cgroups_get(cg, sorted[i]));
+
+		if (k)
+			o[m++] = (struct order){ sorted[i], k, i };
+	}
+	qsort(o, (size_t)m, sizeof(*o), order_cmp);
+	return m;
+}
+
+static void more(FILE *f, int shown, int total)
+{
+	if (total > shown)
+		fprintf(f, "(%d more; --top N shows more, --json shows all)\n", total - shown);
+}
+
+static uint64_t trig_key(const struct rs_cgroups *cg, const struct rs_cgroup *c)
+{
+	uint64_t k = 0;
+
+	for (int x = 0; x < RS_RK_NR; x++)
+		for (int s = 0; s < RS_EP_NR_STATUS; s++)
+			k += c->trig[x].status[s];
+	return k || c->throttled || c->oom_kills ? c->stalled_ns + k + 1 : 0;
+}
+
+static void section_trigger(FILE *f, const struct rs_cgroups *cg, int top)
+{
+	struct order *o;
+	int n = rows_by(cg, trig_key, &o), shown = 0;
+	char b[PATH_W + 1];
+
+	fprintf(f, "\nTRIGGER SIDE (reclaim episodes entered by the cgroup's tasks; stall = "
+		   "episode time)\n");
+	if (!n) {
+		fprintf(f, "no episodes of tasks with a known cgroup\n");
+		free(o);
+		return;
+	}
+	fprintf(f, "%-*s %6s %9s %7s %7s %9s %6s %9s %5s %4s %3s\n", PATH_W, "", "memcg",
+		"stall", "p50", "p99", "reclaimed", "direct", "stall", "soft", "thr", "oom");
+	fprintf(f, "%-*s %6s %9s %7s %7s %9s %6s %9s %5s %4s %3s\n", PATH_W, "cgroup",
+		"epis.", "ms", "ms", "ms", "pages", "epis.", "ms", "epis.", "", "");
+	for (int i = 0; i < n && shown < top; i++, shown++) {
+		const struct rs_cgroup *c = rs_cgroups_get(cg, o[i].row);
+		const struct rs_cg_trigger *m = &c->trig[RS_RK_MEMCG], *d = &c->trig[RS_RK_DIRECT];
+		int p50 = 4, p99 = 8;	/* indices of 50 and 99 in rs_lat_pcts */
+
+		fprintf(f, "%-*s %6" PRIu64 " %9.3f %7.3f %7.3f %9" PRIu64 " %6" PRIu64 " %9.3f %5"
+			PRIu64 " %4" PRIu64 " %3" PRIu64 "\n",
+			PATH_W, name(cg, o[i].row, b, PATH_W), m->episodes, ms(m->ns),
+			ms(m->latency.pct[p50]), ms(m->latency.pct[p99]), m->reclaimed,
+			d->episodes, ms(d->ns), c->trig[RS_RK_SOFTLIMIT].episodes, c->throttled,
+			c->oom_kills);
+	}
+	more(f, shown, n);
+	free(o);
+}
+
+static uint64_t victim_total(const struct rs_cgroup *c, int ctx, bool reclaimed)
+{
+	uint64_t v = 0;
+
+	for (int x = 0; x < RS_CTX_NR; x++) {
+		if (ctx >= 0 && x != ctx)
+			continue;
+		for (int l = 0; l < RS_LRU_NR; l++)
+			v += reclaimed ? c->pages[x][l].reclaimed :
+			     c->pages[x][l].scanned + c->pages[x][l].isolate_only_scanned;
+	}
+	return v;
+}
+
+static uint64_t victim_key(const struct rs_cgroups *cg, const struct rs_cgroup *c)
+{
+	uint64_t s = victim_total(c, -1, false);
+
+	return s || c->exact || c->fallback ? victim_total(c, -1, true) + 1 : 0;
+}
+
+static void section_victim(FILE *f, const struct rs_cgroups *cg, int top)
+{
+	static const int ctxs[] = { RS_CTX_KSWAPD, RS_CTX_DIRECT, RS_CTX_MEMCG, RS_CTX_SOFTLIMIT };
+	struct order *o;
+	int n = rows_by(cg, victim_key, &o), shown = 0;
+	char b[PATH_W + 1];
+
+	fprintf(f, "\nVICTIM SIDE (pages taken from the cgroup's LRUs, by the memcg counters "
+		   "matched to each shrink event)\n");
+	if (!n) {
+		fprintf(f, "no shrink event attributed to a cgroup\n");
+		free(o);
+		return;
+	}
+	fprintf(f, "%-*s %9s %9s %9s %9s %9s %9s %6s %6s\n", PATH_W, "", "scanned", "reclaimed",
+		"kswapd", "direct", "memcg", "softlimit", "", "");
+	fprintf(f, "%-*s %9s %9s %9s %9s %9s %9s %6s %6s\n", PATH_W, "cgroup", "pages", "pages",
+		"reclaimed", "reclaimed", "reclaimed", "reclaimed", "exact", "fallbk");
+	for (int i = 0; i < n && shown < top; i++, shown++) {
+		const struct rs_cgroup *c = rs_cgroups_get(cg, o[i].row);
+
+		fprintf(f, "%-*s %9" PRIu64 " %9" PRIu64, PATH_W, name(cg, o[i].row, b, PATH_W),
+			victim_total(c, -1, false), victim_total(c, -1, true));
+		for (size_t x = 0; x < sizeof(ctxs) / sizeof(ctxs[0]); x++)
+			fprintf(f, " %9" PRIu64, victim_total(c, ctxs[x], true));
+		fprintf(f, " %6" PRIu64 " %6" PRIu64 "\n", c->exact, c->fallback);
+	}
+	more(f, shown, n);
+	free(o);
+}
+
+static int cell_cmp(const void *x, const void *y)
+{
+	const struct rs_cg_cell *a = *(const struct rs_cg_cell *const *)x;
+	const struct rs_cg_cell *b = *(const struct rs_cg_cell *const *)y;
+
+	if (a->reclaimed != b->reclaimed)
+		return a->reclaimed > b->reclaimed ? -1 : 1;
+	if (a->scanned != b->scanned)
+		return a->scanned > b->scanned ? -1 : 1;
+	if (a->trigger != b->trigger)
+		return a->trigger - b->trigger;
+	if (a->victim != b->victim)
+		return a->victim - b->victim;
+	return a->ctx - b->ctx;
+}
+
+static void section_matrix(FILE *f, const struct rs_cgroups *cg, int top)
+{
+	int n = rs_cgroups_nr_cells(cg), shown = 0;
+	const struct rs_cg_cell **c = calloc((size_t)n + 1, sizeof(*c));
+	uint64_t total = 0;
+	char b1[27], b2[27];
+
+	fprintf(f, "\nWHO MADE WHOM PAY (pages the trigger's reclaim took from the victim's "
+		   "LRUs)\n");
+	if (!c || !n) {
+		fprintf(f, "no shrink events\n");
+		free(c);
+		return;
+	}
+	for (int i = 0; i < n; i++) {
+		c[i] = rs_cgroups_cell(cg, i);
+		total += c[i]->reclaimed;
+	}
+	qsort(c, (size_t)n, sizeof(*c), cell_cmp);
+	fprintf(f, "%-26s %-26s %-9s %9s %9s %7s\n", "trigger", "victim", "context", "scanned",
+		"reclaimed", "share %");
+	for (int i = 0; i < n && shown < top; i++, shown++)
+		fprintf(f, "%-26s %-26s %-9s %9" PRIu64 " %9" PRIu64 " %7.1f\n",
+			name(cg, c[i]->trigger, b1, 26), name(cg, c[i]->victim, b2, 26),
+			rs_ctx_name(c[i]->ctx), c[i]->scanned, c[i]->reclaimed,
+			pct(c[i]->reclaimed, total));
+	more(f, shown, n);
+	free(c);
+}
+
+static uint64_t soft_key(const struct rs_cgroups *cg, const struct rs_cgroup *c)
+{
+	return c->soft_recorded && c->snapshots ? c->usage_max + 1 : 0;
+}
+
+static void section_soft(FILE *f, const struct rs_cgroups *cg, int top)
+{
+	struct order *o;
+	int n = rows_by(cg, soft_key, &o), shown = 0;
+	uint64_t ps = rs_cgroups_page_size(cg);
+	uint64_t unlimited = (uint64_t)(INT64_MAX / (int64_t)ps) * ps;
+	char b[PATH_W + 1], soft[16];
+
+	fprintf(f, "\nSOFT LIMITS (memcg_stat snapshots; over = usage above the soft limit at the "
+		   "snapshot before)\n");
+	if (!n) {
+		fprintf(f, "no snapshot with a soft limit\n");
+		free(o);
+		return;
+	}
+	fprintf(f, "%-*s %8s %8s %8s %6s %5s %10s %10s %10s\n", PATH_W, "", "soft", "usage",
+		"usage", "over", "soft", "reclaimed", "reclaimed", "reclaimed");
+	fprintf(f, "%-*s %8s %8s %8s %6s %5s %10s %10s %10s\n", PATH_W, "cgroup", "limit MB",
+		"last MB", "max MB", "time %", "epis.", "over", "under", "unknown");
+	for (int i = 0; i < n && shown < top; i++, shown++) {
+		const struct rs_cgroup *c = rs_cgroups_get(cg, o[i].row);
+
+		if (c->soft_limit >= unlimited)
+			snprintf(soft, sizeof(soft), "none");
+		else
+			snprintf(soft, sizeof(soft), "%.1f", (double)c->soft_limit / 1048576.0);
+		fprintf(f, "%-*s %8s %8.1f %8.1f %6.1f %5" PRIu64 " %10" PRIu64 " %10" PRIu64
+			" %10" PRIu64 "\n", PATH_W, name(cg, o[i].row, b, PATH_W), soft,
+			(double)c->usage / 1048576.0, (double)c->usage_max / 1048576.0,
+			pct(c->over_ns, c->over_ns + c->under_ns), c->softlimit_episodes,
+			c->taken_reclaimed[RS_CG_SOFT_OVER], c->taken_reclaimed[RS_CG_SOFT_UNDER],
+			c->taken_reclaimed[RS_CG_SOFT_UNKNOWN]);
+	}
+	more(f, shown, n);
+	free(o);
+}
+
+static uint64_t lru_key(const struct rs_cgroups *cg, const struct rs_cgroup *c)
+{
+	return c->anchored && c->lru_events ? c->lru_events : 0;
+}
+
+static void section_lru(FILE *f, const struct rs_cgroups *cg, int top)
+{
+	struct order *o;
+	int n = rows_by(cg, lru_key, &o), shown = 0;
+	char b[PATH_W + 1];
+
+	fprintf(f, "\nLRU SIZES (pages; from deltas: mod_memcg_lruvec_state sums from empty at "
+		   "mkdir, else from the\nmedian offset to the snapshots; |diff|: snapshot against "
+		   "deltas, per bucket)\n");
+	if (!n) {
+		fprintf(f, "no cgroup with both snapshots and LRU deltas\n");
+		free(o);
+		return;
+	}
+	fprintf(f, "%-*s %-13s %9s %9s %6s %8s %8s %6s %8s\n", PATH_W, "", "", "last", "from",
+		"", "max", "mean", "", "step");
+	fprintf(f, "%-*s %-13s %9s %9s %6s %8s %8s %6s %8s\n", PATH_W, "cgroup", "list",
+		"snapshot", "deltas", "snaps", "|diff|", "|diff|", "steps", "max|d|");
+	for (int i = 0; i < n && shown < top; i++, shown++) {
+		const struct rs_cgroup *c = rs_cgroups_get(cg, o[i].row);
+
+		for (int l = 0; l < RS_LRU_NR; l++) {
+			const struct rs_cg_disagree *d = &c->dis[l];
+
+			fprintf(f, "%-*s %-13s %9" PRId64 " %9" PRId64 " %6" PRIu64 " %8" PRIu64
+				" %8.1f %6" PRIu64 " %8" PRIu64 "\n", PATH_W,
+				l ? "" : name(cg, o[i].row, b, PATH_W), rs_lru_name(l),
+				c->last_snap_pages[l], c->offset_pages[l] + c->last_snap_delta[l],
+				d->n, d->max_abs, d->n ? (double)d->sum_abs / (double)d->n : 0.0,
+				d->step_n, d->step_max_abs);
+		}
+	}
+	more(f, shown, n);
+	free(o);
+}
+
+static void section_summary(FILE *f, const struct rs_cgroups *cg)
+{
+	const struct rs_cg_attrib *at = rs_cgroups_attrib(cg);
+
+	fprintf(f, "\nCGROUP ATTRIBUTION (docs/cgroups.md: who entered reclaim, whose pages it "
+		   "took)\n");
+	fprintf(f, "shrink events  %" PRIu64 ": %" PRIu64 " matched exactly (%.1f%%), %" PRIu64
+		" by fallback, %" PRIu64 " unmatched\n", at->shrinks, at->exact,
+		pct(at->exact, at->shrinks), at->fallback, at->unmatched);
+	fprintf(f, "pages          %" PRIu64 " reclaimed, %" PRIu64 " of them matched exactly "
+		"(%.1f%%)\n", at->reclaimed, at->reclaimed_exact,
+		pct(at->reclaimed_exact, at->reclaimed));
+	for (int r = 0; r < RS_CGR_NR; r++)
+		if (at->by_reason[r])
+			fprintf(f, "  %-16s %" PRIu64 " shrink events\n", rs_cg_reason_name(r),
+				at->by_reason[r]);
+	if (at->isolates_without_shrink)
+		fprintf(f, "isolates without a shrink event (nothing taken): %" PRIu64 ", %" PRIu64
+			" matched\n", at->isolates_without_shrink,
+			at->isolates_without_shrink_matched);
+	fprintf(f, "counters       %" PRIu64 " count_memcg_events (items %s), %" PRIu64
+		" mod_memcg_lruvec_state; %d cgroups%s\n", at->count_events,
+		rs_cgroups_have_item_names(cg) ? "named" : "NOT named",
+		at->lruvec_events, rs_cgroups_count(cg),
+		rs_cgroups_capped(cg) ? " (cap reached)" : "");
+}
+
+#define TEXT_COLS 100
+#define WRAP_INDENT "    "
+
+/* Characters (not bytes) of s[0..n): UTF-8 continuation bytes do not count. */
+static size_t chars(const char *s, size_t n)
+{
+	size_t c = 0;
+
+	for (size_t i = 0; i < n; i++)
+		c += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return c;
+}
+
+/* Byte length of the longest prefix of s (len bytes) with at most `cols` characters. */
+static size_t prefix_bytes(const char *s, size_t len, size_t cols)
+{
+	size_t i = 0, c = 0;
+
+	while (i < len) {
+		size_t j = i + 1;
+
+		while (j < len && ((unsigned char)s[j] & 0xc0) == 0x80)
+			j++;
+		if (++c > cols)
+			break;
+		i = j;
+	}
+	return i;
+}
+
+/* One line wrapped at spaces to TEXT_COLS (prose: warnings; the tables are made to fit). */
+static void put_wrapped(FILE *f, const char *s, size_t len)
+{
+	size_t cols = TEXT_COLS;
+
+	while (chars(s, len) > cols) {
+		size_t cut = prefix_bytes(s, len, cols), brk = cut;
+
+		while (brk > 0 && s[brk] != ' ')
+			brk--;
+		if (brk == 0)
+			brk = cut;
+		fwrite(s, 1, brk, f);
+		fputc('\n', f);
+		while (brk < len && s[brk] == ' ')
+			brk++;
+		s += brk;
+		len -= brk;
+		fputs(WRAP_INDENT, f);
+		cols = TEXT_COLS - strlen(WRAP_INDENT);
+	}
+	fwrite(s, 1, len, f);
+	fputc('\n', f);
+}
+
+/* The trace header for a range: the loader counts events on full reads only (as analyze). */
+static void range_header(FILE *f, const struct rs_source *src)
+{
+	const struct rs_trace_info *ti = rs_source_info(src);
+
+	fprintf(f, "trace     %s\n", ti->path);
+	fprintf(f, "format    %s, kernel %s, %d CPUs\n", ti->format ? ti->format : "unknown",
+		ti->kernel ? ti->kernel : "unknown", ti->cpus);
+	fprintf(f, "span      %.6f s .. %.6f s (%.3f s); only a range was read, so event counts "
+		"and losses of the whole trace are not shown (reclaimscope events has them)\n",
+		rs_ns_to_s(ti->first_ts), rs_ns_to_s(ti->last_ts),
+		rs_ns_to_s(ti->last_ts - ti->first_ts));
+	for (size_t i = 0; i < rs_warnings_count(ti->warnings); i++) {
+		unsigned long times;
+		const char *w = rs_warnings_get(ti->warnings, i, &times);
+
+		if (times > 1)
+			fprintf(f, "warning: %s (%lu times)\n", w, times);
+		else
+			fprintf(f, "warning: %s\n", w);
+	}
+}
+
+static void header(FILE *f, const struct rs_source *src, const struct rs_cgroups_text_opts *o)
+{
+	if (!src)
+		return;
+	if (o && o->range)
+		range_header(f, src);
+	else
+		rs_report_trace_text(f, src, 0);
+}
+
+void rs_cgroups_text_report(FILE *f, const struct rs_source *src, const struct rs_cgroups *cg,
+			    const struct rs_cgroups_text_opts *o)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *m = open_memstream(&buf, &n);
+
+	if (!m) {		/* unwrapped, rather than nothing */
+		header(f, src, o);
+		rs_cgroups_text(f, cg, o);
+		return;
+	}
+	header(m, src, o);
+	rs_cgroups_text(m, cg, o);
+	fclose(m);
+	for (char *s = buf, *e; s < buf + n; s = e + 1) {
+		e = memchr(s, '\n', (size_t)(buf + n - s));
+		if (!e)
+			e = buf + n;
+		put_wrapped(f, s, (size_t)(e - s));
+	}
+	free(buf);
+}
+
+void rs_cgroups_text(FILE *f, const struct rs_cgroups *cg, const struct rs_cgroups_text_opts *o)
+{
+	int top = o && o->top > 0 ? o->top : 20;
+
+	section_summary(f, cg);
+	section_trigger(f, cg, top);
+	section_victim(f, cg, top);
+	section_matrix(f, cg, top);
+	section_soft(f, cg, top);
+	section_lru(f, cg, top);
+}
