@@ -25,6 +25,9 @@ static const struct rs_cmd commands[] = {
 	{ "cgroups", cmd_cgroups, "per-cgroup reclaim: who entered it, whose pages it took",
 	  "reclaimscope cgroups FILE [--json] [--bucket MS] [--from S] [--to S] [--top N]\n"
 	  "                     [--max-cgroups N] [--max-tasks N] [--max-buckets N]" },
+	{ "replay", cmd_replay, "replay the recorded pressure through alternative reclaim policies",
+	  "reclaimscope replay FILE [--policy NAME,NAME...|all] [--inputs] [--json]\n"
+	  "                    [--max-calls N]" },
 	{ "tui", cmd_tui, "browse a trace on a timeline: scan, stalls, kswapd, cgroups, zoom",
 	  "reclaimscope tui [--metric scanned|reclaimed|efficiency|stall] [--threshold MS] FILE" },
 	{ "diff", cmd_diff, "compare kernels: min/max/avg/std of every metric, Welch's t-test",

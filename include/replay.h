@@ -67,6 +67,7 @@ enum rs_wfield {
 	RS_WF_NODE_WMARK_HIGH,	/* node high watermark, summed over its zones */
 	RS_WF_NODE_MANAGED,	/* node managed pages (old inactive_ratio); 0 = estimate */
 	RS_WF_SWAP_FREE,	/* free swap pages, whole system */
+	RS_WF_LRU_STAT,		/* list size as the memcg stats last flushed it (lruvec_page_state) */
 	RS_WF_NR
 };
 
@@ -105,6 +106,7 @@ struct rs_obs {
 	int memcg, nid, lru;
 	uint64_t scanned, reclaimed, activated, pageout;
 	uint64_t taken, deactivated, referenced;
+	uint32_t folio;		/* pages per folio the window's isolates showed; 0: unknown (1) */
 };
 
 /* A fraction of the pages scanned, in units of 1/2^32. */
@@ -121,6 +123,7 @@ enum rs_rate_src {
 struct rs_rates {
 	uint64_t reclaim, activate, pageout;	/* inactive list */
 	uint64_t deactivate, referenced;	/* active list; kept active = ONE - deactivate */
+	uint32_t folio;				/* pages per folio, >= 1 */
 	enum rs_rate_src src;
 };
 
@@ -223,6 +226,8 @@ const char *rs_rate_src_name(enum rs_rate_src s);
 
 /* Current values (the world's clock is moved by rs_world_rewind/advance). */
 uint64_t rs_world_lru(const struct rs_world *w, int memcg, int nid, int lru);
+/* The flushed-stats view of a list (RS_WF_LRU_STAT), or rs_world_lru() when never set. */
+uint64_t rs_world_lru_stat(const struct rs_world *w, int memcg, int nid, int lru);
 void rs_world_memcg_state(const struct rs_world *w, int memcg, struct rs_memcg_state *out);
 void rs_world_node(const struct rs_world *w, int nid, struct rs_node_state *out);
 uint64_t rs_world_swap_free(const struct rs_world *w);

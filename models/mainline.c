@@ -16,7 +16,10 @@
  * only when it scanned less than the high watermark, the memcg walk with the shared reclaim
  * iterator (partial walks for direct and limit reclaim, full walks for kswapd), the full-walk and
  * forced-deactivation retries of do_try_to_free_pages(), and per-lruvec anon/file cost with
- * propagation to the parents and the lrusize/4 decay.
+ * propagation to the parents and the lrusize/4 decay. When the world carries them: whole folios
+ * per isolation (isolate_lru_folios(): a request of n pages on F-page folios takes
+ * ceil(n / F) x F), and the memcg stats as last flushed (lruvec_page_state()) where the kernel
+ * reads them instead of the lists (prepare_scan_control(), inactive_is_low(), lru_note_cost()).
  *
  * What it approximates:
  *  - costs start at 0 when the trace starts; they then grow from the model's own rotations and
@@ -127,6 +130,23 @@ enum rs_scan_balance rs_mainline_scan_count(const struct rs_gsc_in *in, uint64_t
 	return bal;
 }
 
+/*
+ * lruvec_page_state(): the memcg stats as last flushed (rstat), hierarchical. The kernel reads
+ * these, not the LRU sizes, in prepare_scan_control(), inactive_is_low() and lru_note_cost(),
+ * and they lag the lists until the next flush: a memcg whose file pages were just reclaimed
+ * still looks file-rich, cache_trim_mode holds and priorities 12..1 scan nothing. With a world
+ * that carries that view (RS_WF_LRU_STAT, from memcg_stat snapshots: reading memory.stat
+ * flushes) it is used; otherwise the lists themselves.
+ */
+static uint64_t stat_h(const struct rs_sim *s, int memcg, int nid, int lru)
+{
+	uint64_t sum = 0;
+
+	for (int m = memcg; m >= 0; m = rs_sim_next(s, memcg, m))
+		sum += rs_world_lru_stat(s->w, m, nid, lru);
+	return sum;
+}
+
 /* lru_note_cost(): cost on the lruvec and every parent, halving both when > lrusize / 4. */
 static void note_cost(struct ml_sc *sc, int memcg, int nid, bool file, uint64_t nr_io,
 		      uint64_t nr_rotated)
@@ -145,7 +165,7 @@ static void note_cost(struct ml_sc *sc, int memcg, int nid, bool file, uint64_t 
 		else
 			ml->anon_cost[i] += cost;
 		for (int l = 0; l < RS_NR_LISTS; l++)
-			lrusize += rs_sim_hsize(sc->s, m, nid, l);
+			lrusize += stat_h(sc->s, m, nid, l);
 		if (ml->file_cost[i] + ml->anon_cost[i] > lrusize / 4) {
 			ml->file_cost[i] /= 2;
 			ml->anon_cost[i] /= 2;
@@ -153,9 +173,27 @@ static void note_cost(struct ml_sc *sc, int memcg, int nid, bool file, uint64_t 
 	}
 }
 
+/*
+ * isolate_lru_folios() takes whole folios until it has scanned nr_to_scan pages: a request of n
+ * pages on a list of F-page folios takes ceil(n / F) x F (a 3-page request at priority 12 takes
+ * a 512-page folio). F is what the recording's isolates showed on that list (rs_rates.folio)
+ * when the world carries it; order-0 pages otherwise.
+ */
+static uint64_t folio_pages(struct ml_sc *sc, int memcg, int nid, int lru, uint64_t n)
+{
+	struct rs_rates r;
+
+	rs_world_rates(sc->s->w, memcg, nid, lru, &r);
+	if (r.folio > 1)
+		return (n + r.folio - 1) / r.folio * r.folio;
+	return n;
+}
+
 static uint64_t shrink_list(struct ml_sc *sc, int lru, uint64_t n, int memcg, int nid)
 {
 	struct rs_shrink r;
+
+	n = folio_pages(sc, memcg, nid, lru, n);
 
 	if (rs_lru_is_active(lru)) {
 		if (sc->may_deactivate & (1u << rs_lru_is_file(lru))) {
@@ -241,8 +279,8 @@ static void shrink_lruvec(struct ml_sc *sc, int memcg, int nid)
 
 	/* rebalance the anon lists even if no anon was scanned (lruvec_page_state: subtree) */
 	if (rs_sim_swap_ok(s) &&
-	    rs_inactive_is_low(rs_sim_hsize(s, memcg, nid, RS_LRU_INACTIVE_ANON),
-			       rs_sim_hsize(s, memcg, nid, RS_LRU_ACTIVE_ANON))) {
+	    rs_inactive_is_low(stat_h(s, memcg, nid, RS_LRU_INACTIVE_ANON),
+			       stat_h(s, memcg, nid, RS_LRU_ACTIVE_ANON))) {
 		struct rs_shrink r;
 
 		rs_sim_shrink_active(s, memcg, nid, RS_LRU_ACTIVE_ANON, RS_SWAP_CLUSTER_MAX, &r);
@@ -288,8 +326,8 @@ static void prepare_scan_control(struct ml_sc *sc, int nid)
 			if (*snap == UNSET)
 				*snap = refaults;
 			changed = refaults != *snap;
-			if (changed || rs_inactive_is_low(rs_sim_hsize(s, t, nid, inactive),
-							  rs_sim_hsize(s, t, nid, inactive + 1)))
+			if (changed || rs_inactive_is_low(stat_h(s, t, nid, inactive),
+							  stat_h(s, t, nid, inactive + 1)))
 				sc->may_deactivate |= 1u << file;
 			else
 				sc->may_deactivate &= ~(1u << file);
@@ -297,7 +335,7 @@ static void prepare_scan_control(struct ml_sc *sc, int nid)
 	} else {
 		sc->may_deactivate = DEACTIVATE_ANON | DEACTIVATE_FILE;
 	}
-	sc->cache_trim_mode = (rs_sim_hsize(s, t, nid, RS_LRU_INACTIVE_FILE) >> sc->priority) &&
+	sc->cache_trim_mode = (stat_h(s, t, nid, RS_LRU_INACTIVE_FILE) >> sc->priority) &&
 			      !(sc->may_deactivate & DEACTIVATE_FILE) && !sc->no_cache_trim_mode;
 	if (!sc->cgroup) {
 		struct rs_node_state ns;
@@ -417,8 +455,8 @@ static void kswapd_age_node(struct ml_sc *sc, int nid)
 	struct rs_sim *s = sc->s;
 
 	if (!rs_sim_swap_ok(s) ||
-	    !rs_inactive_is_low(rs_sim_node_size(s, nid, RS_LRU_INACTIVE_ANON),
-				rs_sim_node_size(s, nid, RS_LRU_ACTIVE_ANON)))
+	    !rs_inactive_is_low(stat_h(s, 0, nid, RS_LRU_INACTIVE_ANON),
+				stat_h(s, 0, nid, RS_LRU_ACTIVE_ANON)))
 		return;
 	for (int m = 0; m >= 0; m = rs_subtree_next(s->w, 0, m)) {
 		struct rs_shrink r;

@@ -38,6 +38,7 @@ struct wupdate {
 struct obs_sum {
 	uint64_t scanned, reclaimed, activated, pageout;
 	uint64_t taken, deactivated, referenced;
+	uint64_t folio_w;	/* sum of folio x pages */
 };
 
 struct rs_world {
@@ -64,6 +65,7 @@ struct rs_world {
 	/* current values */
 	uint64_t now, generation;
 	int64_t *lru;			/* [lruvec][list] */
+	int64_t *stat;			/* [lruvec][list] flushed-stats view; -1 unset */
 	int64_t *ws;			/* [lruvec][2 fields][2 types] */
 	struct rs_node_state *node;	/* [nid] */
 	uint64_t swap_free;
@@ -80,7 +82,7 @@ static const char *const wfield_names[RS_WF_NR] = {
 	[RS_WF_ONLINE] = "online", [RS_WF_WS_ACTIVATE] = "workingset_activate",
 	[RS_WF_WS_RESTORE] = "workingset_restore", [RS_WF_NODE_FREE] = "node_free",
 	[RS_WF_NODE_WMARK_HIGH] = "node_wmark_high", [RS_WF_NODE_MANAGED] = "node_managed",
-	[RS_WF_SWAP_FREE] = "swap_free",
+	[RS_WF_SWAP_FREE] = "swap_free", [RS_WF_LRU_STAT] = "lru_stat",
 };
 
 static const char *const wsrc_names[RS_WSRC_NR] = {
@@ -174,6 +176,7 @@ void rs_world_free(struct rs_world *w)
 	free(w->node_sum);
 	free(w->calls);
 	free(w->lru);
+	free(w->stat);
 	free(w->ws);
 	free(w->node);
 	free(w);
@@ -214,7 +217,8 @@ int rs_world_add_memcg(struct rs_world *w, const struct rs_memcg_desc *d, struct
 
 static bool field_per_lruvec(int f)
 {
-	return f == RS_WF_LRU || f == RS_WF_WS_ACTIVATE || f == RS_WF_WS_RESTORE;
+	return f == RS_WF_LRU || f == RS_WF_WS_ACTIVATE || f == RS_WF_WS_RESTORE ||
+	       f == RS_WF_LRU_STAT;
 }
 
 static bool field_per_memcg(int f)
@@ -239,7 +243,8 @@ int rs_world_add_update(struct rs_world *w, const struct rs_world_update *u, str
 	if (u->op == RS_WOP_ADD && (u->field == RS_WF_LIMIT || u->field == RS_WF_SOFT_LIMIT ||
 				    u->field == RS_WF_SWAPPINESS || u->field == RS_WF_ONLINE ||
 				    u->field == RS_WF_NODE_WMARK_HIGH ||
-				    u->field == RS_WF_NODE_MANAGED))
+				    u->field == RS_WF_NODE_MANAGED ||
+				    u->field == RS_WF_LRU_STAT))
 		return rs_error_set(err, "world: %s can only be set", rs_wfield_name(u->field));
 	if ((field_per_lruvec(u->field) || field_per_node(u->field)) &&
 	    (u->nid < 0 || u->nid >= w->info.nr_nodes))
@@ -248,7 +253,7 @@ int rs_world_add_update(struct rs_world *w, const struct rs_world_update *u, str
 	if ((field_per_lruvec(u->field) || field_per_memcg(u->field)) && u->memcg < 0)
 		return rs_error_set(err, "world: %s update without a memcg",
 				    rs_wfield_name(u->field));
-	if (u->field == RS_WF_LRU && u->lru >= RS_NR_LISTS)
+	if ((u->field == RS_WF_LRU || u->field == RS_WF_LRU_STAT) && u->lru >= RS_NR_LISTS)
 		return rs_error_set(err, "world: lru %u is not an evictable list", u->lru);
 	if ((u->field == RS_WF_WS_ACTIVATE || u->field == RS_WF_WS_RESTORE) && u->lru > 1)
 		return rs_error_set(err, "world: workingset type %u is not 0 (anon) or 1 (file)",
@@ -367,6 +372,8 @@ static void sum_obs(struct obs_sum *s, const struct rs_obs *o)
 	s->taken += o->taken;
 	s->deactivated += o->deactivated;
 	s->referenced += o->referenced;
+	s->folio_w += (uint64_t)(o->folio ? o->folio : 1) *
+		      (is_active_list(o->lru) ? o->taken : o->scanned);
 }
 
 /* Pre-order with children in index (= creation) order, as css_next_descendant_pre() walks. */
@@ -465,10 +472,11 @@ int rs_world_finalize(struct rs_world *w, struct rs_error *err)
 	w->obs_count = calloc(nlv * RS_NR_LISTS, sizeof(size_t));
 	w->node_sum = calloc((size_t)nn * RS_NR_LISTS, sizeof(*w->node_sum));
 	w->lru = calloc(nlv * RS_NR_LISTS, sizeof(int64_t));
+	w->stat = calloc(nlv * RS_NR_LISTS, sizeof(int64_t));
 	w->ws = calloc(nlv * 4, sizeof(int64_t));
 	w->node = calloc((size_t)nn, sizeof(*w->node));
 	if (!w->pre_to_memcg || !w->obs_start || !w->obs_count || !w->node_sum || !w->lru ||
-	    !w->ws || !w->node)
+	    !w->stat || !w->ws || !w->node)
 		return rs_error_set(err, "out of memory");
 	if (build_preorder(w, err))
 		return -1;
@@ -548,6 +556,15 @@ uint64_t rs_world_lru(const struct rs_world *w, int memcg, int nid, int lru)
 	return v > 0 ? (uint64_t)v : 0;
 }
 
+uint64_t rs_world_lru_stat(const struct rs_world *w, int memcg, int nid, int lru)
+{
+	int64_t v = w->stat[lv(w, memcg, nid) * RS_NR_LISTS + lru];
+
+	if (v < 0)
+		return rs_world_lru(w, memcg, nid, lru);
+	return (uint64_t)v;
+}
+
 void rs_world_memcg_state(const struct rs_world *w, int memcg, struct rs_memcg_state *out)
 {
 	const struct wmemcg *m = &w->memcg[memcg];
@@ -607,8 +624,13 @@ static uint64_t frac(uint64_t num, uint64_t den)
 static void rates_from(const struct obs_sum *s, int lru, enum rs_rate_src src,
 		       struct rs_rates *out)
 {
+	uint64_t pages = is_active_list(lru) ? s->taken : s->scanned;
+
 	memset(out, 0, sizeof(*out));
 	out->src = src;
+	out->folio = pages ? (uint32_t)((s->folio_w + pages / 2) / pages) : 1;
+	if (!out->folio)
+		out->folio = 1;
 	if (is_active_list(lru)) {
 		out->deactivate = frac(s->deactivated, s->taken);
 		out->referenced = frac(s->referenced, s->taken);
@@ -675,6 +697,7 @@ void rs_world_rates(const struct rs_world *w, int memcg, int nid, int lru, struc
 	 */
 	memset(out, 0, sizeof(*out));
 	out->src = RS_RATE_ASSUMED;
+	out->folio = 1;
 	if (is_active_list(lru)) {
 		out->deactivate = RS_RATE_ONE;
 	} else {
@@ -692,6 +715,8 @@ void rs_world_rewind(struct rs_world *w)
 	w->generation++;
 	w->info.clamped = 0;
 	memset(w->lru, 0, nlv * RS_NR_LISTS * sizeof(int64_t));
+	for (size_t i = 0; i < nlv * RS_NR_LISTS; i++)
+		w->stat[i] = -1;
 	memset(w->ws, 0, nlv * 4 * sizeof(int64_t));
 	memset(w->node, 0, (size_t)w->info.nr_nodes * sizeof(*w->node));
 	w->swap_free = 0;
@@ -742,6 +767,10 @@ static void apply(struct rs_world *w, const struct rs_world_update *u)
 	switch (u->field) {
 	case RS_WF_LRU:
 		apply_i64(w, &w->lru[lv(w, u->memcg, u->nid) * RS_NR_LISTS + u->lru], u);
+		break;
+	case RS_WF_LRU_STAT:
+		w->stat[lv(w, u->memcg, u->nid) * RS_NR_LISTS + u->lru] =
+			u->value < 0 ? 0 : u->value;
 		break;
 	case RS_WF_WS_ACTIVATE:
 	case RS_WF_WS_RESTORE:

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * reclaimscope replay: reconstruct the replay input from a trace (analyzer/replay_*.c), replay
+ * the recorded pressure through each policy (models/), and report identity (mainline against
+ * the recording), the counterfactuals and, with --inputs, what was reconstructed from which
+ * events. docs/replay.md.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "analysis.h"
+#undef RS_NR_LISTS	/* analysis.h counts 6 lists, replay.h the 4 evictable ones */
+#include "cmd.h"
+#include "replay_output.h"
+#include "report.h"
+
+#define PROGRESS_MIN_BYTES	(64ll << 20)
+#define MAX_POLICIES		16
+
+static int parse_policies(const char *arg, const struct rs_policy_ops **out, struct rs_error *err)
+{
+	const struct rs_policy_ops *const *all;
+	size_t n = rs_policy_all(&all);
+
+	if (!arg || !strcmp(arg, "all")) {
+		for (size_t i = 0; i < n && i < MAX_POLICIES; i++)
+			out[i] = all[i];
+		return (int)(n < MAX_POLICIES ? n : MAX_POLICIES);
+	}
+	return rs_policy_parse(arg, out, MAX_POLICIES, err);
+}
+
+int cmd_replay(int argc, char **argv)
+{
+	enum { O_POLICY = 256, O_INPUTS, O_JSON, O_MAX_CALLS };
+	static const struct option opts[] = {
+		{ "policy", required_argument, NULL, O_POLICY },
+		{ "inputs", no_argument, NULL, O_INPUTS },
+		{ "json", no_argument, NULL, O_JSON },
+		{ "max-calls", required_argument, NULL, O_MAX_CALLS },
+		{ NULL, 0, NULL, 0 },
+	};
+	const struct rs_policy_ops *pol[MAX_POLICIES];
+	struct rs_replay_input_opts ro = { 0 };
+	struct rs_analysis_opts ao = { .pid = -1 };
+	struct rs_replay_report rep = { .identity = -1 };
+	struct rs_replay_result *rec = NULL, *res = NULL;
+	struct rs_replay_build b;
+	struct rs_error err = { "" };
+	const char *policy_arg = NULL;
+	bool json = false;
+	int c, n, ret;
+	struct stat st;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case O_POLICY:
+			policy_arg = optarg;
+			break;
+		case O_INPUTS:
+			rep.inputs = true;
+			break;
+		case O_JSON:
+			json = true;
+			break;
+		case O_MAX_CALLS: {
+			char *end;
+			long long v;
+
+			errno = 0;
+			v = strtoll(optarg, &end, 10);
+			if (errno || end == optarg || *end || v < 1 || v > (1ll << 30))
+				return rs_cmd_fail("replay", RS_EXIT_USAGE, "--max-calls wants a "
+						   "count from 1 to %lld, not '%s'", 1ll << 30,
+						   optarg);
+			ro.max_calls = (size_t)v;
+			break;
+		}
+		default:
+			return rs_cmd_usage("replay", stderr);
+		}
+	}
+	if (optind != argc - 1)
+		return rs_cmd_usage("replay", stderr);
+	n = parse_policies(policy_arg, pol, &err);
+	if (n < 0)
+		return rs_cmd_fail("replay", RS_EXIT_USAGE, "--policy: %s", err.msg);
+
+	ao.progress = isatty(STDERR_FILENO) && !stat(argv[optind], &st) &&
+		      st.st_size >= PROGRESS_MIN_BYTES;
+	if (rs_replay_input_build(argv[optind], &ao, &ro, &b, &err) < 0)
+		return rs_cmd_fail("replay", RS_EXIT_INPUT, "%s", err.msg);
+
+	rep.src = rs_analysis_source(b.a);
+	rep.ri = b.ri;
+	rep.in = rs_replay_input_report(b.ri);
+	rep.w = b.w;
+	rep.refusal = rs_replay_input_refusal(b.ri);
+	rep.folio_granularity = true;
+	rep.flushed_stats = true;
+	for (int l = 0; l < RS_NR_LISTS; l++) {
+		struct rs_lru_counts lc;
+
+		rs_analysis_lru_sum(b.a, -1, l, -1, -1, &lc);
+		rep.analyze[l].scanned = lc.scanned;
+		rep.analyze[l].taken = lc.taken;
+		rep.analyze[l].reclaimed = lc.reclaimed;
+	}
+	if (rs_replay_recorded(b.w, &rec, &err) < 0) {
+		ret = rs_cmd_fail("replay", RS_EXIT_INPUT, "%s", err.msg);
+		goto out;
+	}
+	rep.rec = rec;
+	if (!rep.refusal) {
+		if (rs_replay_run(b.w, pol, n, NULL, &res, &err) < 0) {
+			ret = rs_cmd_fail("replay", RS_EXIT_INPUT, "%s", err.msg);
+			goto out;
+		}
+		rep.res = res;
+		rep.n = n;
+		for (int i = 0; i < n; i++)
+			if (!strcmp(pol[i]->name, "mainline"))
+				rep.identity = i;
+	}
+	if (json) {
+		json_t *root = rs_replay_json(&rep);
+
+		ret = !root || rs_report_json_dump(root) ? RS_EXIT_INPUT : RS_EXIT_OK;
+	} else {
+		rs_replay_text(stdout, &rep);
+		ret = RS_EXIT_OK;
+	}
+	ret = rs_cmd_finish_stdout("replay", ret);
+out:
+	rs_replay_results_free(res, n);
+	rs_replay_results_free(rec, 1);
+	rs_replay_build_free(&b);
+	return ret;
+}

@@ -1,0 +1,583 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * analyzer/replay_*.c: the replay input reconstructed from synthetic event sequences. Each
+ * test feeds a hand-made trace through the analysis with the reconstruction as its consumer and
+ * checks the world and the calls against values worked out in the comment above it.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis.h"
+#undef RS_NR_LISTS	/* analysis.h: 6; replay.h: 4 */
+#include "replay_input.h"
+#include "unit.h"
+
+#define MS 1000000ull
+#define T0 (100ull * 1000000000ull)
+#define CG_A 4242ull		/* cgroup id of /a */
+#define CG_B 4343ull		/* cgroup id of /p/b */
+
+/* The names the recorder writes (vm_event_items): only the ones the matching needs. */
+enum { IT_PGSCAN_DIRECT = 33, IT_PGSTEAL_DIRECT = 29, IT_PGSCAN_KSWAPD = 32,
+       IT_PGSTEAL_KSWAPD = 28, IT_PSWPOUT = 3, IT_NR = 40 };
+
+struct tr {
+	struct rs_analysis *a;
+	struct rs_replay_input *ri;
+	struct rs_world *w;
+	struct rs_error err;
+	uint64_t off;
+};
+
+static struct rs_event ev0(struct tr *t, enum rs_ev_type type, uint64_t ts, int pid,
+			   const char *comm)
+{
+	struct rs_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.type = type;
+	ev.ts = ts;
+	ev.pid = pid;
+	ev.comm = comm;
+	ev.offset = ++t->off;
+	return ev;
+}
+
+static void feed(struct tr *t, const struct rs_event *ev)
+{
+	rs_analysis_feed(t->a, ev);
+}
+
+static int tr_new(struct tr *t)
+{
+	struct rs_consumer c;
+	struct rs_analysis_opts o = { .pid = -1 };
+
+	memset(t, 0, sizeof(*t));
+	t->ri = rs_replay_input_new(NULL, &t->err);
+	if (!t->ri)
+		return -1;
+	rs_replay_input_consumer(t->ri, &c);
+	o.consumers = &c;
+	o.nr_consumers = 1;
+	t->a = rs_analysis_new(&o, &t->err);
+	return t->a ? 0 : -1;
+}
+
+static int tr_finish(struct tr *t)
+{
+	if (rs_analysis_finish(t->a, &t->err))
+		return -1;
+	t->w = rs_replay_input_world(t->ri, &t->err);
+	if (!t->w)
+		fprintf(stderr, "  world: %s\n", t->err.msg);
+	return t->w ? 0 : -1;
+}
+
+static void tr_free(struct tr *t)
+{
+	rs_replay_input_free(t->ri);
+	rs_analysis_free(t->a);
+}
+
+static void header(struct tr *t, const char *text)
+{
+	struct rs_event ev = ev0(t, RS_EV_META, T0, 1, "rs");
+
+	ev.meta.kind = "begin";
+	ev.meta.text = text;
+	feed(t, &ev);
+}
+
+static void item_names(struct tr *t)
+{
+	static const char *names[IT_NR];
+	struct rs_event ev = ev0(t, RS_EV_ITEM_NAMES, T0, 1, "rs");
+
+	for (int i = 0; i < IT_NR; i++)
+		names[i] = "other";
+	names[IT_PGSCAN_DIRECT] = "pgscan_direct";
+	names[IT_PGSTEAL_DIRECT] = "pgsteal_direct";
+	names[IT_PGSCAN_KSWAPD] = "pgscan_kswapd";
+	names[IT_PGSTEAL_KSWAPD] = "pgsteal_kswapd";
+	names[IT_PSWPOUT] = "pswpout";
+	ev.items.which = RS_ITEMS_VM_EVENT;
+	ev.items.count = IT_NR;
+	ev.items.names = names;
+	feed(t, &ev);
+}
+
+static void cgmap(struct tr *t, uint64_t id, const char *path)
+{
+	struct rs_event ev = ev0(t, RS_EV_CGROUP_MAP, T0, 1, "rs");
+
+	ev.cgroup_map.id = id;
+	ev.cgroup_map.path = path;
+	feed(t, &ev);
+}
+
+/* memcg_stat in pages (x 4096 bytes); soft/limit in pages, 0 = not set */
+static void snap(struct tr *t, uint64_t ts, uint64_t id, const char *path, uint64_t ia,
+		 uint64_t aa, uint64_t inf, uint64_t af, uint64_t usage, uint64_t limit,
+		 uint64_t soft)
+{
+	struct rs_event ev = ev0(t, RS_EV_SNAP_MEMCG, ts, 1, "rs");
+
+	ev.snap_memcg.id = id;
+	ev.snap_memcg.path = path;
+	ev.snap_memcg.usage = usage * 4096;
+	ev.snap_memcg.limit = limit ? limit * 4096 : 9223372036854771712ull;
+	ev.snap_memcg.soft_limit = soft ? soft * 4096 : 9223372036854771712ull;
+	ev.snap_memcg.lru_bytes[0] = ia * 4096;
+	ev.snap_memcg.lru_bytes[1] = aa * 4096;
+	ev.snap_memcg.lru_bytes[2] = inf * 4096;
+	ev.snap_memcg.lru_bytes[3] = af * 4096;
+	ev.snap_memcg.swappiness = 60;
+	feed(t, &ev);
+}
+
+static void node_snap(struct tr *t, uint64_t ts, uint64_t ia, uint64_t aa, uint64_t inf,
+		      uint64_t af, uint64_t free, uint64_t high)
+{
+	struct rs_event ev = ev0(t, RS_EV_SNAP_NODE, ts, 1, "rs");
+
+	ev.snap_node.nid = 0;
+	ev.snap_node.free_pages = free;
+	ev.snap_node.lru_pages[0] = ia;
+	ev.snap_node.lru_pages[1] = aa;
+	ev.snap_node.lru_pages[2] = inf;
+	ev.snap_node.lru_pages[3] = af;
+	ev.snap_node.wmark_high = high;
+	feed(t, &ev);
+}
+
+static void lruvec(struct tr *t, uint64_t ts, int pid, uint64_t id, int item, int64_t val)
+{
+	struct rs_event ev = ev0(t, RS_EV_MEMCG_LRUVEC, ts, pid, "w");
+
+	ev.memcg.id = id;
+	ev.memcg.item = item;
+	ev.memcg.val = val;
+	feed(t, &ev);
+}
+
+static void count(struct tr *t, uint64_t ts, int pid, uint64_t id, int item, int64_t val)
+{
+	struct rs_event ev = ev0(t, RS_EV_MEMCG_COUNT, ts, pid, "w");
+
+	ev.memcg.id = id;
+	ev.memcg.item = item;
+	ev.memcg.val = val;
+	feed(t, &ev);
+}
+
+static void rbegin(struct tr *t, uint64_t ts, int pid, const char *comm, enum rs_reclaim_kind k)
+{
+	struct rs_event ev = ev0(t, RS_EV_RECLAIM_BEGIN, ts, pid, comm);
+
+	ev.reclaim.kind = k;
+	ev.have = RS_HAVE_ORDER | RS_HAVE_GFP;
+	feed(t, &ev);
+}
+
+static void rend(struct tr *t, uint64_t ts, int pid, const char *comm, enum rs_reclaim_kind k,
+		 uint64_t nr)
+{
+	struct rs_event ev = ev0(t, RS_EV_RECLAIM_END, ts, pid, comm);
+
+	ev.reclaim.kind = k;
+	ev.reclaim.nr_reclaimed = nr;
+	feed(t, &ev);
+}
+
+static void iso(struct tr *t, uint64_t ts, int pid, const char *comm, int lru, uint64_t req,
+		uint64_t scanned)
+{
+	struct rs_event ev = ev0(t, RS_EV_LRU_ISOLATE, ts, pid, comm);
+
+	ev.isolate.nid = -1;
+	ev.isolate.lru = lru;
+	ev.isolate.file = -1;
+	ev.isolate.nr_requested = req;
+	ev.isolate.nr_scanned = scanned;
+	ev.isolate.nr_taken = scanned;
+	ev.have = RS_HAVE_LRU | RS_HAVE_ORDER;
+	feed(t, &ev);
+}
+
+static void shr(struct tr *t, uint64_t ts, int pid, const char *comm, int prio, bool file,
+		uint64_t scanned, uint64_t reclaimed)
+{
+	struct rs_event ev = ev0(t, RS_EV_SHRINK_INACTIVE, ts, pid, comm);
+
+	ev.inactive.nid = 0;
+	ev.inactive.priority = prio;
+	ev.inactive.reclaim_flags = file ? RS_RECLAIM_WB_FILE : RS_RECLAIM_WB_ANON;
+	ev.inactive.nr_scanned = scanned;
+	ev.inactive.nr_reclaimed = reclaimed;
+	ev.have = RS_HAVE_NID | RS_HAVE_PRIORITY | RS_HAVE_ACTIVATE_SPLIT;
+	feed(t, &ev);
+}
+
+static void kswapd_ev(struct tr *t, enum rs_ev_type type, uint64_t ts, int order)
+{
+	struct rs_event ev = ev0(t, type, ts, 45, "kswapd0");
+
+	ev.kswapd.nid = 0;
+	ev.kswapd.order = order;
+	ev.have = RS_HAVE_NID | RS_HAVE_ORDER;
+	feed(t, &ev);
+}
+
+/* One isolate..shrink window of task pid on memcg id, with matching counters. */
+static void window(struct tr *t, uint64_t ts, int pid, const char *comm, uint64_t id, int lru,
+		   uint64_t req, uint64_t scanned, uint64_t reclaimed, int prio, bool kswapd)
+{
+	iso(t, ts, pid, comm, lru, req, scanned);
+	count(t, ts + 1, pid, id, kswapd ? IT_PGSCAN_KSWAPD : IT_PGSCAN_DIRECT, (int64_t)scanned);
+	count(t, ts + 2, pid, id, kswapd ? IT_PGSTEAL_KSWAPD : IT_PGSTEAL_DIRECT,
+	      (int64_t)reclaimed);
+	shr(t, ts + 3, pid, comm, prio, lru >= RS_LRU_INACTIVE_FILE, scanned, reclaimed);
+}
+
+static const struct rs_reclaim_call *call_of(struct tr *t, size_t i)
+{
+	return rs_world_call(t->w, i);
+}
+
+/*
+ * A memcg limit reclaim of /a (limit 1000 pages): one window of 32 inactive file pages, 30
+ * reclaimed at priority 12, counters for /a. The call: memcg, target /a (world index 1), what
+ * it freed (30) is under 32 so it wants 32; recorded IF 32/30, the victim /a exactly.
+ */
+static int test_memcg_call(void)
+{
+	struct tr t;
+	const struct rs_reclaim_call *c;
+	const struct rs_ri_report *r;
+
+	UT_ASSERT(tr_new(&t) == 0);
+	header(&t, "version=1 swappiness=60 mglru=0x0000 cgroup=v1 nodes=1");
+	item_names(&t);
+	cgmap(&t, 1, "/");
+	cgmap(&t, CG_A, "/a");
+	snap(&t, T0 + 1 * MS, CG_A, "/a", 10, 0, 500, 20, 600, 1000, 0);
+	node_snap(&t, T0 + 2 * MS, 100, 10, 2000, 300, 50000, 3000);
+	rbegin(&t, T0 + 10 * MS, 200, "w", RS_RK_MEMCG);
+	window(&t, T0 + 11 * MS, 200, "w", CG_A, RS_LRU_INACTIVE_FILE, 32, 32, 30, 12, false);
+	rend(&t, T0 + 12 * MS, 200, "w", RS_RK_MEMCG, 30);
+	UT_ASSERT(tr_finish(&t) == 0);
+	r = rs_replay_input_report(t.ri);
+	UT_ASSERT_EQ(r->calls[RS_CALL_MEMCG], 1);
+	UT_ASSERT_EQ(r->victim_exact, 1);
+	c = call_of(&t, 0);
+	UT_ASSERT(c != NULL);
+	UT_ASSERT_EQ(c->ctx, RS_CALL_MEMCG);
+	UT_ASSERT_STR(rs_world_memcg(t.w, c->target)->path, "/a");
+	UT_ASSERT_EQ(c->nr_to_reclaim, 32);
+	UT_ASSERT_EQ(c->rec.scanned[RS_LRU_INACTIVE_FILE], 32);
+	UT_ASSERT_EQ(c->rec.reclaimed[RS_LRU_INACTIVE_FILE], 30);
+	UT_ASSERT_EQ(c->rec.nr_memcg, 1);
+	UT_ASSERT_EQ(c->rec.memcg[0].memcg, c->target);
+	UT_ASSERT_EQ(c->rec.prio_lowest, 12);
+	UT_ASSERT_EQ(c->rec.rounds, 1);
+	UT_ASSERT(rs_replay_input_refusal(t.ri) == NULL);
+	tr_free(&t);
+	return UT_OK;
+}
+
+/*
+ * Sizes from deltas: /a made before the trace, snapshots IF 100 (no delta yet) and IF 110
+ * after a +10 delta: both give snapshot - deltas = 100, the offset. Deltas are coalesced
+ * between invocations (the world is read at their starts): at the call at 30 ms, after the -40
+ * delta at 20 ms, the world says 100 + 10 - 40 = 70. The root's own IF at the node snapshot at
+ * 5 ms: 1000 - (offset 100 + deltas 10) = 890.
+ */
+static int test_delta_offset_and_root(void)
+{
+	struct tr t;
+	int a;
+
+	UT_ASSERT(tr_new(&t) == 0);
+	header(&t, "swappiness=60 cgroup=v1 nodes=1");
+	cgmap(&t, 1, "/");
+	cgmap(&t, CG_A, "/a");
+	snap(&t, T0 + 1 * MS, CG_A, "/a", 0, 0, 100, 0, 100, 0, 0);
+	lruvec(&t, T0 + 2 * MS, 300, CG_A, RS_LRU_INACTIVE_FILE, 10);
+	snap(&t, T0 + 3 * MS, CG_A, "/a", 0, 0, 110, 0, 110, 0, 0);
+	node_snap(&t, T0 + 5 * MS, 0, 0, 1000, 0, 5000, 100);
+	lruvec(&t, T0 + 20 * MS, 300, CG_A, RS_LRU_INACTIVE_FILE, -40);
+	/* a call after it, so the deltas are flushed into an update before it */
+	rbegin(&t, T0 + 30 * MS, 200, "w", RS_RK_MEMCG);
+	rend(&t, T0 + 31 * MS, 200, "w", RS_RK_MEMCG, 0);
+	UT_ASSERT(tr_finish(&t) == 0);
+	a = rs_world_find_memcg(t.w, CG_A);
+	UT_ASSERT(a > 0);
+	UT_ASSERT_EQ(rs_replay_input_report(t.ri)->memcg[a].offset[RS_LRU_INACTIVE_FILE], 100);
+	rs_world_rewind(t.w);
+	rs_world_advance(t.w, T0 + 10 * MS);
+	UT_ASSERT_EQ(rs_world_lru(t.w, 0, 0, RS_LRU_INACTIVE_FILE), 890);
+	rs_world_advance(t.w, T0 + 30 * MS);
+	UT_ASSERT_EQ(rs_world_lru(t.w, a, 0, RS_LRU_INACTIVE_FILE), 70);
+	tr_free(&t);
+	return UT_OK;
+}
+
+/*
+ * kswapd: one call per kswapd_wake (one balance_pgdat() run), ended by the next wake or the
+ * sleep. Run 1 frees 20 + 12 = 32, run 2 frees 64: their nr_to_reclaim.
+ */
+static int test_kswapd_runs(void)
+{
+	struct tr t;
+
+	UT_ASSERT(tr_new(&t) == 0);
+	header(&t, "swappiness=60 cgroup=v1 nodes=1");
+	item_names(&t);
+	cgmap(&t, 1, "/");
+	node_snap(&t, T0, 0, 0, 10000, 0, 100, 200);
+	kswapd_ev(&t, RS_EV_KSWAPD_WAKE, T0 + 1 * MS, 0);
+	window(&t, T0 + 2 * MS, 45, "kswapd0", 1, RS_LRU_INACTIVE_FILE, 32, 32, 20, 12, true);
+	window(&t, T0 + 3 * MS, 45, "kswapd0", 1, RS_LRU_INACTIVE_FILE, 32, 32, 12, 12, true);
+	kswapd_ev(&t, RS_EV_KSWAPD_WAKE, T0 + 4 * MS, 0);
+	window(&t, T0 + 5 * MS, 45, "kswapd0", 1, RS_LRU_INACTIVE_FILE, 32, 64, 64, 11, true);
+	kswapd_ev(&t, RS_EV_KSWAPD_SLEEP, T0 + 6 * MS, 0);
+	UT_ASSERT(tr_finish(&t) == 0);
+	UT_ASSERT_EQ(rs_replay_input_report(t.ri)->calls[RS_CALL_KSWAPD], 2);
+	UT_ASSERT_EQ(call_of(&t, 0)->nr_to_reclaim, 32);
+	UT_ASSERT_EQ(call_of(&t, 0)->ts_end, T0 + 4 * MS);
+	UT_ASSERT_EQ(call_of(&t, 1)->nr_to_reclaim, 64);
+	UT_ASSERT_EQ(call_of(&t, 1)->rec.prio_lowest, 11);
+	UT_ASSERT_EQ(call_of(&t, 1)->nid, 0);
+	tr_free(&t);
+	return UT_OK;
+}
+
+/*
+ * Soft-limit reclaim inside a direct call: its windows count in rec.soft_* and in the lists,
+ * not in the rounds; the direct call wants 32. An isolate of inactive anon turns swap on.
+ */
+static int test_soft_inside_direct_and_swap(void)
+{
+	struct tr t;
+	const struct rs_reclaim_call *c;
+
+	UT_ASSERT(tr_new(&t) == 0);
+	header(&t, "swappiness=60 cgroup=v1 nodes=1");
+	item_names(&t);
+	cgmap(&t, 1, "/");
+	cgmap(&t, CG_A, "/a");
+	snap(&t, T0, CG_A, "/a", 500, 0, 100, 0, 600, 0, 10);
+	node_snap(&t, T0, 600, 0, 1000, 0, 100, 200);
+	rbegin(&t, T0 + 1 * MS, 200, "w", RS_RK_DIRECT);
+	rbegin(&t, T0 + 2 * MS, 200, "w", RS_RK_SOFTLIMIT);
+	window(&t, T0 + 3 * MS, 200, "w", CG_A, RS_LRU_INACTIVE_ANON, 32, 32, 8, 0, false);
+	rend(&t, T0 + 4 * MS, 200, "w", RS_RK_SOFTLIMIT, 8);
+	window(&t, T0 + 5 * MS, 200, "w", CG_A, RS_LRU_INACTIVE_FILE, 32, 32, 32, 12, false);
+	rend(&t, T0 + 6 * MS, 200, "w", RS_RK_DIRECT, 40);
+	UT_ASSERT(tr_finish(&t) == 0);
+	c = call_of(&t, 0);
+	UT_ASSERT_EQ(c->ctx, RS_CALL_DIRECT);
+	UT_ASSERT_EQ(c->nr_to_reclaim, 32);
+	UT_ASSERT_EQ(c->rec.soft_scanned, 32);
+	UT_ASSERT_EQ(c->rec.soft_reclaimed, 8);
+	UT_ASSERT_EQ(c->rec.scanned[RS_LRU_INACTIVE_ANON], 32);
+	UT_ASSERT_EQ(c->rec.rounds, 1);
+	UT_ASSERT_EQ(c->rec.prio_lowest, 12);
+	UT_ASSERT_EQ(rs_replay_input_report(t.ri)->soft_episodes, 1);
+	UT_ASSERT_EQ(rs_replay_input_report(t.ri)->swap, RS_RI_SWAP_INFERRED);
+	UT_ASSERT(rs_world_swap_free(t.w) == 0);	/* rewound: not applied yet */
+	rs_world_advance(t.w, T0);
+	UT_ASSERT(rs_world_swap_free(t.w) > 0);
+	tr_free(&t);
+	return UT_OK;
+}
+
+/* A task's reclaim events with no begin before them: the end names the kind (cut at start). */
+static int test_orphan_cut_start(void)
+{
+	struct tr t;
+
+	UT_ASSERT(tr_new(&t) == 0);
+	header(&t, "swappiness=60 cgroup=v1 nodes=1");
+	item_names(&t);
+	cgmap(&t, 1, "/");
+	node_snap(&t, T0, 0, 0, 1000, 0, 100, 200);
+	window(&t, T0 + 1 * MS, 200, "w", 1, RS_LRU_INACTIVE_FILE, 32, 32, 32, 12, false);
+	rend(&t, T0 + 2 * MS, 200, "w", RS_RK_DIRECT, 32);
+	/* and one that never ends: not replayed, counted outside any call */
+	window(&t, T0 + 3 * MS, 201, "v", 1, RS_LRU_INACTIVE_FILE, 32, 16, 16, 12, false);
+	UT_ASSERT(tr_finish(&t) == 0);
+	UT_ASSERT_EQ(rs_replay_input_report(t.ri)->calls[RS_CALL_DIRECT], 1);
+	UT_ASSERT_EQ(rs_replay_input_report(t.ri)->calls_cut_start, 1);
+	UT_ASSERT_EQ(rs_replay_input_report(t.ri)->out_scanned[RS_LRU_INACTIVE_FILE], 16);
+	UT_ASSERT_EQ(call_of(&t, 0)->rec.scanned[RS_LRU_INACTIVE_FILE], 32);
+	UT_ASSERT_EQ(rs_replay_input_report(t.ri)->swap, RS_RI_SWAP_OFF);
+	tr_free(&t);
+	return UT_OK;
+}
+
+/*
+ * The charge-size goal of a memcg call: a pass at priority 12 frees 20 (total 20), a pass at
+ * 11 frees 32 then 32 in two iterations of inactive file (one type). The call went on after
+ * 20 (a pass end) and after 32 (an iteration end): the goal is above 32 and at most 84, so 64;
+ * the call wants what it freed, 84, and overshot the largest fitting goal, 64, by 20.
+ */
+static int test_memcg_goal(void)
+{
+	struct tr t;
+	const struct rs_ri_report *r;
+
+	UT_ASSERT(tr_new(&t) == 0);
+	header(&t, "swappiness=60 cgroup=v1 nodes=1");
+	item_names(&t);
+	cgmap(&t, 1, "/");
+	cgmap(&t, CG_A, "/a");
+	snap(&t, T0, CG_A, "/a", 0, 0, 5000, 0, 5000, 6000, 0);
+	node_snap(&t, T0, 0, 0, 6000, 0, 100, 200);
+	rbegin(&t, T0 + 1 * MS, 200, "w", RS_RK_MEMCG);
+	window(&t, T0 + 2 * MS, 200, "w", CG_A, RS_LRU_INACTIVE_FILE, 20, 20, 20, 12, false);
+	window(&t, T0 + 3 * MS, 200, "w", CG_A, RS_LRU_INACTIVE_FILE, 32, 32, 32, 11, false);
+	window(&t, T0 + 4 * MS, 200, "w", CG_A, RS_LRU_INACTIVE_FILE, 32, 32, 32, 11, false);
+	rend(&t, T0 + 5 * MS, 200, "w", RS_RK_MEMCG, 84);
+	UT_ASSERT(tr_finish(&t) == 0);
+	r = rs_replay_input_report(t.ri);
+	UT_ASSERT_EQ(call_of(&t, 0)->nr_to_reclaim, 84);
+	UT_ASSERT_EQ(r->want_src[RS_RI_WANT_CHARGE], 1);
+	UT_ASSERT_EQ(r->goal_overshoot, 20);
+	UT_ASSERT_EQ(call_of(&t, 0)->rec.rounds, 2);
+	tr_free(&t);
+	return UT_OK;
+}
+
+/*
+ * Watermark inference without wmark_high in node_stat: a kswapd pass of inactive file taking
+ * 512-page folios (requests of 32 scan 512) went on after 512 and 1024 pages; the next request
+ * (2 < 32) ran its target out. So the high watermark is above 1024: 1025 at least.
+ */
+static int test_wmark_inferred(void)
+{
+	struct tr t;
+	const struct rs_ri_report *r;
+	struct rs_node_state ns;
+
+	UT_ASSERT(tr_new(&t) == 0);
+	header(&t, "swappiness=60 cgroup=v1 nodes=1");
+	item_names(&t);
+	cgmap(&t, 1, "/");
+	node_snap(&t, T0, 0, 0, 100000, 0, 100, 0);
+	kswapd_ev(&t, RS_EV_KSWAPD_WAKE, T0 + 1 * MS, 0);
+	window(&t, T0 + 2 * MS, 45, "kswapd0", 1, RS_LRU_INACTIVE_FILE, 32, 512, 512, 12, true);
+	window(&t, T0 + 3 * MS, 45, "kswapd0", 1, RS_LRU_INACTIVE_FILE, 32, 512, 512, 12, true);
+	window(&t, T0 + 4 * MS, 45, "kswapd0", 1, RS_LRU_INACTIVE_FILE, 2, 512, 512, 12, true);
+	kswapd_ev(&t, RS_EV_KSWAPD_SLEEP, T0 + 5 * MS, 0);
+	UT_ASSERT(tr_finish(&t) == 0);
+	r = rs_replay_input_report(t.ri);
+	UT_ASSERT(!r->have_wmark);
+	UT_ASSERT_EQ(r->wmark_inferred, 1025);
+	rs_world_advance(t.w, T0 + 1 * MS);
+	rs_world_node(t.w, 0, &ns);
+	UT_ASSERT_EQ(ns.wmark_high, 1025);
+	tr_free(&t);
+	return UT_OK;
+}
+
+/* The tree from paths: /p/b is tracked, /p is not: an ancestor /p is made for it. */
+static int test_tree_from_paths(void)
+{
+	struct tr t;
+	int b, p;
+
+	UT_ASSERT(tr_new(&t) == 0);
+	header(&t, "swappiness=60 cgroup=v1 nodes=1");
+	cgmap(&t, 1, "/");
+	cgmap(&t, 77, "/p");
+	cgmap(&t, CG_B, "/p/b");
+	snap(&t, T0, CG_B, "/p/b", 1, 2, 3, 4, 10, 0, 0);
+	node_snap(&t, T0, 10, 10, 10, 10, 100, 200);
+	rbegin(&t, T0 + 1 * MS, 200, "w", RS_RK_MEMCG);
+	rend(&t, T0 + 2 * MS, 200, "w", RS_RK_MEMCG, 0);
+	UT_ASSERT(tr_finish(&t) == 0);
+	b = rs_world_find_memcg(t.w, CG_B);
+	UT_ASSERT(b > 0);
+	p = rs_world_memcg(t.w, b)->parent;
+	UT_ASSERT_STR(rs_world_memcg(t.w, p)->path, "/p");
+	UT_ASSERT_EQ(rs_world_memcg(t.w, p)->id, 77);
+	UT_ASSERT_EQ(rs_world_memcg(t.w, p)->parent, 0);
+	tr_free(&t);
+	return UT_OK;
+}
+
+/* Refusals: an MGLRU recording, and a trace without any size. */
+static int test_refusals(void)
+{
+	struct tr t;
+
+	UT_ASSERT(tr_new(&t) == 0);
+	header(&t, "swappiness=60 cgroup=v1 nodes=1 mglru=0x0007");
+	node_snap(&t, T0, 0, 0, 1000, 0, 100, 200);
+	rbegin(&t, T0 + 1 * MS, 200, "w", RS_RK_DIRECT);
+	rend(&t, T0 + 2 * MS, 200, "w", RS_RK_DIRECT, 0);
+	UT_ASSERT(tr_finish(&t) == 0);
+	UT_ASSERT(rs_replay_input_refusal(t.ri) != NULL);
+	UT_ASSERT(strstr(rs_replay_input_refusal(t.ri), "MGLRU") != NULL);
+	tr_free(&t);
+
+	UT_ASSERT(tr_new(&t) == 0);
+	header(&t, "swappiness=60 cgroup=v1 nodes=1");
+	rbegin(&t, T0 + 1 * MS, 200, "w", RS_RK_DIRECT);
+	iso(&t, T0 + 2 * MS, 200, "w", RS_LRU_INACTIVE_FILE, 32, 32);
+	shr(&t, T0 + 3 * MS, 200, "w", 12, true, 32, 32);
+	rend(&t, T0 + 4 * MS, 200, "w", RS_RK_DIRECT, 32);
+	UT_ASSERT(tr_finish(&t) == 0);
+	UT_ASSERT(rs_replay_input_refusal(t.ri) != NULL);
+	UT_ASSERT(strstr(rs_replay_input_refusal(t.ri), "no LRU sizes") != NULL);
+	/* the window still implied a size for the root: 32 << 12 */
+	UT_ASSERT_EQ(rs_replay_input_report(t.ri)->implied_updates, 1);
+	tr_free(&t);
+	return UT_OK;
+}
+
+/* The call cap: calls past it are not replayed and are counted. */
+static int test_call_cap(void)
+{
+	struct tr t;
+	struct rs_replay_input_opts o = { .max_calls = 2 };
+	struct rs_consumer c;
+	struct rs_analysis_opts ao = { .pid = -1 };
+
+	memset(&t, 0, sizeof(t));
+	t.ri = rs_replay_input_new(&o, &t.err);
+	UT_ASSERT(t.ri != NULL);
+	rs_replay_input_consumer(t.ri, &c);
+	ao.consumers = &c;
+	ao.nr_consumers = 1;
+	t.a = rs_analysis_new(&ao, &t.err);
+	UT_ASSERT(t.a != NULL);
+	header(&t, "swappiness=60 cgroup=v1 nodes=1");
+	node_snap(&t, T0, 0, 0, 1000, 0, 100, 200);
+	for (int i = 0; i < 4; i++) {
+		rbegin(&t, T0 + (uint64_t)(10 * i + 1) * MS, 200, "w", RS_RK_DIRECT);
+		rend(&t, T0 + (uint64_t)(10 * i + 2) * MS, 200, "w", RS_RK_DIRECT, 0);
+	}
+	UT_ASSERT(tr_finish(&t) == 0);
+	UT_ASSERT_EQ(rs_world_info(t.w)->nr_calls, 2);
+	UT_ASSERT_EQ(rs_replay_input_report(t.ri)->calls_dropped, 2);
+	tr_free(&t);
+	return UT_OK;
+}
+
+const struct unit_test replay_input_tests[] = {
+	{ "replay input: a memcg call, its victim, target and goal", test_memcg_call },
+	{ "replay input: delta offsets and the root's own lists", test_delta_offset_and_root },
+	{ "replay input: one kswapd call per balance_pgdat run", test_kswapd_runs },
+	{ "replay input: soft-limit part of a direct call, swap inferred",
+	  test_soft_inside_direct_and_swap },
+	{ "replay input: calls cut at the start", test_orphan_cut_start },
+	{ "replay input: memcg charge goal from passes and iterations", test_memcg_goal },
+	{ "replay input: watermark inferred from kswapd passes", test_wmark_inferred },
+	{ "replay input: ancestors by path", test_tree_from_paths },
+	{ "replay input: MGLRU and no sizes are refused", test_refusals },
+	{ "replay input: the call cap", test_call_cap },
+	{ NULL, NULL },
+};
