@@ -102,7 +102,6 @@ unsigned long long rec_tracefs_lost(struct rec *r);
  * CPU), wait (at most timeout_ms) until trace-cmd has read them, then turn tracing off, so
  * stopping trace-cmd loses nothing but padding. Returns the entries still unread.
  */
-#define REC_PAD_SLACK	64	/* unread entries that can only be padding markers */
 unsigned long long rec_tracefs_drain(struct rec *r, int timeout_ms);
 
 /* record_cgroup.c */

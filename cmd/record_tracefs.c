@@ -13,6 +13,7 @@
  */
 #include <dirent.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <unistd.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -445,11 +446,15 @@ unsigned long long rec_tracefs_lost(struct rec *r)
 	return lost;
 }
 
-/* Events still in the kernel's ring buffers, not yet read by trace-cmd (the stats' entries). */
-static unsigned long long unread_entries(struct rec *r)
+/*
+ * Sum over CPUs of a per_cpu/cpuN/stats field ("entries", "bytes"), or with max the largest
+ * per-CPU value.
+ */
+static unsigned long long cpu_stat(struct rec *r, const char *field, bool max)
 {
 	char path[PATH_MAX], line[128];
-	unsigned long long left = 0, v;
+	unsigned long long total = 0, v;
+	size_t flen = strlen(field);
 
 	for (int cpu = 0; cpu < 8192; cpu++) {
 		FILE *f;
@@ -461,12 +466,15 @@ static unsigned long long unread_entries(struct rec *r)
 				break;
 			continue;
 		}
-		while (fgets(line, sizeof(line), f))
-			if (sscanf(line, "entries: %llu", &v) == 1)
-				left += v;
+		while (fgets(line, sizeof(line), f)) {
+			if (strncmp(line, field, flen) || line[flen] != ':')
+				continue;
+			v = strtoull(line + flen + 1, NULL, 10);
+			total = max ? (v > total ? v : total) : total + v;
+		}
 		fclose(f);
 	}
-	return left;
+	return total;
 }
 
 /*
@@ -527,20 +535,23 @@ static void discard_padding(struct rec *r)
 unsigned long long rec_tracefs_drain(struct rec *r, int timeout_ms)
 {
 	char path[PATH_MAX];
-	unsigned long long left;
 	struct timespec ts = { 0, 20 * 1000 * 1000 };
+	long page = sysconf(_SC_PAGESIZE) > 0 ? sysconf(_SC_PAGESIZE) : 4096;
+	bool drained = false;
 
 	pad_pages(r);
-	for (int waited = 0;; waited += 20) {
-		/* the padding's own last page may stay: a page of pads is no loss */
-		left = unread_entries(r);
-		if (left <= REC_PAD_SLACK || waited >= timeout_ms)
-			break;
-		nanosleep(&ts, NULL);
-	}
+	/* nothing after the padding matters: stop, then let trace-cmd take the full pages */
 	if (!tpath(r, path, sizeof(path), "tracing_on"))
 		rec_write_file(path, "0");
-	if (left <= REC_PAD_SLACK)
+	for (int waited = 0; waited < timeout_ms; waited += 20) {
+		/* less than a page left on every CPU: only the half-filled page of padding */
+		if (cpu_stat(r, "bytes", true) < (unsigned long long)page) {
+			drained = true;
+			break;
+		}
+		nanosleep(&ts, NULL);
+	}
+	if (drained)
 		discard_padding(r);
-	return unread_entries(r);
+	return cpu_stat(r, "entries", false);
 }
