@@ -44,6 +44,11 @@ enum {
 };
 #define SEC_FL_COMPRESS		1
 
+/* The commit word of a ring-buffer page header (kbuffer-parse.c) */
+#define KB_MISSING_EVENTS	(1ull << 31)
+#define KB_MISSING_STORED	(1ull << 30)	/* the lost count follows the events */
+#define KB_COMMIT_MASK		((1ull << 27) - 1)
+
 #define MAX_CPUS		65536		/* as rs_source_set_cpus() */
 #define MAX_OPTION_SIZE		(64u << 20)	/* an option we read whole to check it */
 #define MAX_SECTION_RSIZE	(256u << 20)	/* uncompressed header section (kallsyms ~10 MB) */
@@ -63,6 +68,7 @@ struct rd {
 	bool v7, compressed;
 	char zname[64];
 	uint32_t page_size;
+	unsigned int long_size;	/* 4 or 8 */
 	uint32_t cpus;		/* v6: cpu count; latest CPUCOUNT option */
 	bool trace_clock;	/* v6: a TRACECLOCK option makes the library read one more field */
 	bool top_latency;	/* the top buffer holds latency-tracer text, not events */
@@ -468,10 +474,13 @@ static bool has_nul(const uint8_t *p, uint64_t n)
 	return memchr(p, 0, n) != NULL;
 }
 
-/* tsync_cpu_offsets_load(): cpu count, then per CPU a sample count and 3 x 8 bytes each. */
+/*
+ * TIME_SHIFT: trace id8, flags4, then tsync_cpu_offsets_load(): cpu count4, per CPU a sample
+ * count4 and 3 x 8 bytes per sample. Its reads are bounded; its callocs by those counts are not.
+ */
 static bool time_shift_ok(const struct rd *r, const uint8_t *p, uint64_t n)
 {
-	uint64_t cpus, pos = 16, samples, total = 0;
+	uint64_t cpus, pos = 12, samples, total = 0;
 
 	if (n < 16)
 		return true;		/* the library ignores it */
@@ -519,13 +528,19 @@ static bool guest_ok(const struct rd *r, const uint8_t *p, uint64_t n)
 	return true;
 }
 
-/* trace_pid_map_load(): "pid nr_maps name" then nr_maps lines; calloc(nr_maps) first. */
+/*
+ * PROCMAPS: handle_options() looks at buf[size - 1] (size unsigned: 4 GiB past a 0-byte
+ * buffer), then trace_pid_map_load() reads "pid nr_maps name" and nr_maps lines, calloc(nr_maps)
+ * first.
+ */
 static bool procmaps_ok(const uint8_t *p, uint64_t n)
 {
 	unsigned int pid, nr;
 	uint64_t lines = 0;
 
-	if (n == 0 || p[n - 1] != '\0')
+	if (n == 0)
+		return false;		/* buf[size - 1] with an unsigned size of 0 */
+	if (p[n - 1] != '\0')
 		return true;		/* the library skips it */
 	if (sscanf((const char *)p, "%x %x", &pid, &nr) != 2)
 		return true;
@@ -538,23 +553,21 @@ static bool procmaps_ok(const uint8_t *p, uint64_t n)
  * Every ring-buffer page header of one CPU's uncompressed data. kbuffer_load_subbuffer()
  * (libtraceevent) reads the lost-event count at data + commit before anyone checks commit
  * against the page size, so one corrupt page makes it read up to 128 MiB past the page.
- * Either width of the commit word is checked: the library takes it from the header_page
- * format, which we do not parse.
+ * The commit word is a long of the recording kernel (the library takes its width from the
+ * header_page format, which agrees with the file header's long size in any real file).
  */
-static int check_page(struct rd *r, int cpu, uint64_t at, const uint8_t *h)
+static int check_page(struct rd *r, int cpu, uint64_t at, const uint8_t *h, bool in_chunk)
 {
-	for (int lsize = 4; lsize <= 8; lsize += 4) {
-		uint64_t flags = from_file(r, h + 8, lsize);
-		uint64_t commit = flags & ((1u << 27) - 1);
-		uint64_t room = r->page_size - 8 - (uint64_t)lsize;
+	uint64_t flags = from_file(r, h + 8, r->long_size);
+	uint64_t commit = flags & KB_COMMIT_MASK;
+	uint64_t room = r->page_size - 8 - r->long_size;
 
-		if ((flags & (1ull << 31)) && (flags & (1ull << 30)))
-			room = room >= (uint64_t)lsize ? room - (uint64_t)lsize : 0;
-		if (commit > room)
-			return bad(r, "CPU %d page at %s%llu claims %llu bytes of events (page size "
-				   "%u)", cpu, r->mem ? "uncompressed offset " : "offset ", U(at),
-				   U(commit), r->page_size);
-	}
+	if ((flags & KB_MISSING_EVENTS) && (flags & KB_MISSING_STORED))
+		room -= r->long_size;
+	if (commit > room)
+		return bad(r, "CPU %d page at %s%llu claims %llu bytes of events (page size %u)",
+			   cpu, in_chunk ? "uncompressed offset " : "offset ", U(at), U(commit),
+			   r->page_size);
 	return 0;
 }
 
@@ -565,7 +578,7 @@ static int check_pages(struct rd *r, int cpu, uint64_t offset, uint64_t size)
 
 		if (pread(r->fd, h, sizeof(h), (off_t)at) != (ssize_t)sizeof(h))
 			return bad(r, "CPU %d page at offset %llu cannot be read", cpu, U(at));
-		if (check_page(r, cpu, at, h) < 0)
+		if (check_page(r, cpu, at, h, false) < 0)
 			return -1;
 	}
 	return 0;
@@ -580,29 +593,32 @@ static int check_chunks(struct rd *r, uint64_t offset, uint64_t size, int cpu)
 {
 	uint64_t count, zsize, rsize, end = r->end, virt = 0, in_cap = 0, out_cap = 0;
 	uint8_t *in = NULL, *out = NULL;
+	char what[48];
 	int ret = -1;
+
+	snprintf(what, sizeof(what), "CPU %d compressed data", cpu);
 
 	/* the chunk count precedes the size the buffer option gives */
 	r->pos = offset;
 	r->end = size + 4 > r->size - offset ? r->size : offset + size + 4;
-	if (num(r, 4, &count, "compressed CPU data") < 0)
-		goto out_bad;
+	if (num(r, 4, &count, what) < 0)
+		goto out;
 	if (count > left(r) / 8) {
-		bad(r, "compressed CPU data: %llu chunks do not fit in %llu bytes", U(count),
+		bad(r, "%s: %llu chunks do not fit in %llu bytes", what, U(count),
 		    U(left(r)));
-		goto out_bad;
+		goto out;
 	}
 	for (uint64_t i = 0; i < count; i++) {
-		if (num(r, 4, &zsize, "data chunk") < 0 || num(r, 4, &rsize, "data chunk") < 0)
-			goto out_bad;
+		if (num(r, 4, &zsize, what) < 0 || num(r, 4, &rsize, what) < 0)
+			goto out;
 		if (rsize > MAX_CHUNK_RSIZE || rsize % r->page_size) {
-			bad(r, "data chunk uncompresses to %llu bytes (page size %u)", U(rsize),
-			    r->page_size);
-			goto out_bad;
+			bad(r, "%s: a chunk uncompresses to %llu bytes (page size %u)", what,
+			    U(rsize), r->page_size);
+			goto out;
 		}
 		if (zsize > left(r)) {
-			skip(r, zsize, "data chunk");
-			goto out_bad;
+			skip(r, zsize, what);
+			goto out;
 		}
 		if (zsize > in_cap || rsize > out_cap) {
 			free(in);
@@ -616,28 +632,18 @@ static int check_chunks(struct rd *r, uint64_t offset, uint64_t size, int cpu)
 				goto out;
 			}
 		}
-		if (get(r, in, zsize, "data chunk") < 0)
-			goto out_bad;
+		if (get(r, in, zsize, what) < 0)
+			goto out;
 		if (!decompress(r, in, zsize, out, rsize)) {
-			bad(r, "data chunk at offset %llu does not decompress", U(r->pos - zsize));
-			goto out_bad;
+			bad(r, "%s: the chunk at offset %llu does not decompress", what,
+			    U(r->pos - zsize));
+			goto out;
 		}
-		for (uint64_t p = 0; p < rsize; p += r->page_size, virt += r->page_size) {
-			const uint8_t *mem = r->mem;
-			int bad_page;
-
-			r->mem = out;	/* only for the message */
-			bad_page = check_page(r, cpu, virt, out + p);
-			r->mem = mem;
-			if (bad_page < 0)
+		for (uint64_t p = 0; p < rsize; p += r->page_size, virt += r->page_size)
+			if (check_page(r, cpu, virt, out + p, true) < 0)
 				goto out;
-		}
 	}
 	ret = 0;
-	goto out;
-
-out_bad:
-	rs_error_prefix(r->err, "CPU %d: ", cpu);
 out:
 	r->end = end;
 	free(in);
@@ -719,6 +725,15 @@ static int check_option(struct rd *r, int id, const uint8_t *p, uint64_t n, uint
 	case OPT_UNAME:
 	case OPT_VERSION:		/* strdup() */
 	case OPT_TRACECLOCK:		/* strtok_r() */
+		/*
+		 * trace-cmd 2.x wrote it empty, a flag for the clock after the flyrecord data;
+		 * libtracecmd 3.1.6 then runs strtok_r() on a 0-byte buffer. That reads a few
+		 * bytes of heap, never writes; refusing every 2.x trace would be worse.
+		 */
+		if (id == OPT_TRACECLOCK && n == 0) {
+			r->trace_clock = true;
+			return 0;
+		}
 		if (!has_nul(p, n))
 			return bad(r, "option %s of %llu bytes is not a string",
 				   id == OPT_DATE ? "DATE" : id == OPT_OFFSET ? "OFFSET" :
@@ -1055,6 +1070,7 @@ int rs_tracedat_check(int fd, const char *path, struct rs_error *err)
 	if (hdr[0] > 1 || (hdr[1] != 4 && hdr[1] != 8))
 		return bad(&r, "header: byte order %d, long size %d", hdr[0], hdr[1]);
 	r.big = hdr[0];
+	r.long_size = hdr[1];
 	if (num(&r, 4, &page_size, "page size") < 0)
 		return -1;
 	/* divides offsets and sizes everywhere: a power of two of sane size */
