@@ -674,60 +674,6 @@ static void range_header(FILE *f, const struct rs_source *src)
 	}
 }
 
-#define TEXT_COLS 100
-#define WRAP_INDENT "    "
-
-/* Characters (not bytes) of s[0..n): UTF-8 continuation bytes do not count. */
-static size_t chars(const char *s, size_t n)
-{
-	size_t c = 0;
-
-	for (size_t i = 0; i < n; i++)
-		c += ((unsigned char)s[i] & 0xc0) != 0x80;
-	return c;
-}
-
-/* Byte length of the longest prefix of s (len bytes) with at most `cols` characters. */
-static size_t prefix_bytes(const char *s, size_t len, size_t cols)
-{
-	size_t i = 0, c = 0;
-
-	while (i < len) {
-		size_t j = i + 1;
-
-		while (j < len && ((unsigned char)s[j] & 0xc0) == 0x80)
-			j++;
-		if (++c > cols)
-			break;
-		i = j;
-	}
-	return i;
-}
-
-/* Print one line, wrapped at spaces to TEXT_COLS (prose lines; tables are made to fit). */
-static void put_wrapped(FILE *f, const char *s, size_t len)
-{
-	size_t cols = TEXT_COLS;
-
-	while (chars(s, len) > cols) {
-		size_t cut = prefix_bytes(s, len, cols), brk = cut;
-
-		while (brk > 0 && s[brk] != ' ')
-			brk--;
-		if (brk == 0)
-			brk = cut;	/* one long word (a path): hard break */
-		fwrite(s, 1, brk, f);
-		fputc('\n', f);
-		while (brk < len && s[brk] == ' ')
-			brk++;
-		s += brk;
-		len -= brk;
-		fputs(WRAP_INDENT, f);
-		cols = TEXT_COLS - strlen(WRAP_INDENT);
-	}
-	fwrite(s, 1, len, f);
-	fputc('\n', f);
-}
 
 static void report(FILE *f, const struct rs_analysis *a, const struct rs_source *src,
 		   const struct rs_text_opts *opts)
@@ -788,7 +734,7 @@ void rs_analysis_text(FILE *f, const struct rs_analysis *a, const struct rs_sour
 		nl = memchr(p, '\n', (size_t)(buf + size - p));
 		if (!nl)
 			nl = buf + size;
-		put_wrapped(f, p, (size_t)(nl - p));
+		rs_report_put_wrapped(f, p, (size_t)(nl - p));
 	}
 	free(buf);
 }

@@ -340,60 +340,6 @@ static void section_summary(FILE *f, const struct rs_cgroups *cg)
 		rs_cgroups_capped(cg) ? " (cap reached)" : "");
 }
 
-#define TEXT_COLS 100
-#define WRAP_INDENT "    "
-
-/* Characters (not bytes) of s[0..n): UTF-8 continuation bytes do not count. */
-static size_t chars(const char *s, size_t n)
-{
-	size_t c = 0;
-
-	for (size_t i = 0; i < n; i++)
-		c += ((unsigned char)s[i] & 0xc0) != 0x80;
-	return c;
-}
-
-/* Byte length of the longest prefix of s (len bytes) with at most `cols` characters. */
-static size_t prefix_bytes(const char *s, size_t len, size_t cols)
-{
-	size_t i = 0, c = 0;
-
-	while (i < len) {
-		size_t j = i + 1;
-
-		while (j < len && ((unsigned char)s[j] & 0xc0) == 0x80)
-			j++;
-		if (++c > cols)
-			break;
-		i = j;
-	}
-	return i;
-}
-
-/* One line wrapped at spaces to TEXT_COLS (prose: warnings; the tables are made to fit). */
-static void put_wrapped(FILE *f, const char *s, size_t len)
-{
-	size_t cols = TEXT_COLS;
-
-	while (chars(s, len) > cols) {
-		size_t cut = prefix_bytes(s, len, cols), brk = cut;
-
-		while (brk > 0 && s[brk] != ' ')
-			brk--;
-		if (brk == 0)
-			brk = cut;
-		fwrite(s, 1, brk, f);
-		fputc('\n', f);
-		while (brk < len && s[brk] == ' ')
-			brk++;
-		s += brk;
-		len -= brk;
-		fputs(WRAP_INDENT, f);
-		cols = TEXT_COLS - strlen(WRAP_INDENT);
-	}
-	fwrite(s, 1, len, f);
-	fputc('\n', f);
-}
 
 /* The trace header for a range: the loader counts events on full reads only (as analyze). */
 static void range_header(FILE *f, const struct rs_source *src)
@@ -447,7 +393,7 @@ void rs_cgroups_text_report(FILE *f, const struct rs_source *src, const struct r
 		e = memchr(s, '\n', (size_t)(buf + n - s));
 		if (!e)
 			e = buf + n;
-		put_wrapped(f, s, (size_t)(e - s));
+		rs_report_put_wrapped(f, s, (size_t)(e - s));
 	}
 	free(buf);
 }

@@ -6,6 +6,7 @@
 #ifndef RS_REPORT_H
 #define RS_REPORT_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -17,6 +18,12 @@ struct rs_source;
 json_t *rs_report_trace_json(const struct rs_source *src);
 /* The same as text, for the head of a report; `per_event` adds the per-event table. */
 void rs_report_trace_text(FILE *f, const struct rs_source *src, int per_event);
+
+/*
+ * Print one line of prose (a warning, a note) wrapped at spaces to 100 columns, counting UTF-8
+ * characters, continuation lines indented; tables are made to fit instead.
+ */
+void rs_report_put_wrapped(FILE *f, const char *s, size_t len);
 
 /* Write `root` as sorted, indented JSON plus a newline to stdout; steals the reference. */
 int rs_report_json_dump(json_t *root);
