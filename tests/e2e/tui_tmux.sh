@@ -105,7 +105,7 @@ if [ -f "$SHARED_TRACE" ]; then
 		case $RS_BIN in
 		*-san) ;;
 		*)	if wait_loaded big 120; then
-				keys big w; wait_for big "sel direct"
+				keys big w; wait_for big "sel direct" 30
 			fi ;;
 		esac
 		keys big q; quit_check big
