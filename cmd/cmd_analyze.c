@@ -18,59 +18,9 @@
 #include "cgroups.h"
 #include "cgroups_output.h"
 #include "cmd.h"
+#include "cmd_args.h"
 #include "report.h"
 #include "trace_source.h"
-
-/* Progress is worth showing from this size on (a few seconds of reading). */
-#define PROGRESS_MIN_BYTES (64ll << 20)
-
-/*
- * A non-negative decimal with up to 9 fractional digits, scaled exactly (no binary floating
- * point): "755.213566" seconds with scale 1e9 gives 755213566000 ns.
- */
-static int parse_decimal(const char *s, uint64_t scale, int scale_digits, uint64_t *out)
-{
-	uint64_t ip = 0, fp = 0;
-	int digits = 0;
-	const char *p = s;
-
-	if (!*p)
-		return -1;
-	for (; *p >= '0' && *p <= '9'; p++) {
-		if (ip > (UINT64_MAX - 9) / 10)
-			return -1;
-		ip = ip * 10 + (uint64_t)(*p - '0');
-	}
-	if (*p == '.') {
-		for (p++; *p >= '0' && *p <= '9'; p++) {
-			if (digits < scale_digits) {
-				fp = fp * 10 + (uint64_t)(*p - '0');
-				digits++;
-			}
-		}
-	}
-	if (*p || p == s)
-		return -1;
-	for (; digits < scale_digits; digits++)
-		fp *= 10;
-	if (ip > (UINT64_MAX - fp) / scale)
-		return -1;
-	*out = ip * scale + fp;
-	return 0;
-}
-
-static int parse_count(const char *s, long long min, long long max, long long *out)
-{
-	char *end;
-	long long v;
-
-	errno = 0;
-	v = strtoll(s, &end, 10);
-	if (errno || end == s || *end || v < min || v > max)
-		return -1;
-	*out = v;
-	return 0;
-}
 
 static bool utf8_locale(void)
 {
@@ -84,21 +34,16 @@ static bool utf8_locale(void)
 
 int cmd_analyze(int argc, char **argv)
 {
-	enum { O_JSON = 256, O_BUCKET, O_FROM, O_TO, O_PID, O_COMM, O_TOP, O_MAX_TASKS,
-	       O_MAX_BUCKETS };
+	enum { O_JSON = 256, O_PID, O_COMM, O_TOP };
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, O_JSON },
-		{ "bucket", required_argument, NULL, O_BUCKET },
-		{ "from", required_argument, NULL, O_FROM },
-		{ "to", required_argument, NULL, O_TO },
 		{ "pid", required_argument, NULL, O_PID },
 		{ "comm", required_argument, NULL, O_COMM },
 		{ "top", required_argument, NULL, O_TOP },
-		{ "max-tasks", required_argument, NULL, O_MAX_TASKS },
-		{ "max-buckets", required_argument, NULL, O_MAX_BUCKETS },
+		RS_ANALYSIS_LONG_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct rs_analysis_opts ao = { .pid = -1 };
+	struct rs_analysis_opts ao = { .pid = -1, .threads = 1 };
 	struct rs_text_opts to = { 0 };
 	struct rs_cgroups_opts co = { 0 };
 	struct rs_cgroups_text_opts cto = { 0 };
@@ -107,7 +52,6 @@ int cmd_analyze(int argc, char **argv)
 	struct rs_analysis *a = NULL;
 	struct rs_error err = { "" };
 	bool json = false;
-	struct stat st;
 	long long v;
 	int c, ret;
 
@@ -117,23 +61,8 @@ int cmd_analyze(int argc, char **argv)
 		case O_JSON:
 			json = true;
 			break;
-		case O_BUCKET:
-			if (parse_decimal(optarg, 1000000ull, 6, &ao.bucket_ns) || !ao.bucket_ns)
-				return rs_cmd_fail("analyze", RS_EXIT_USAGE, "--bucket wants "
-						   "a positive number of milliseconds, not '%s'",
-						   optarg);
-			break;
-		case O_FROM:
-		case O_TO:
-			if (parse_decimal(optarg, 1000000000ull, 9, c == O_FROM ? &ao.from_ns :
-					  &ao.to_ns))
-				return rs_cmd_fail("analyze", RS_EXIT_USAGE, "--%s wants "
-						   "seconds on the trace clock (as trace-cmd "
-						   "report prints them), not '%s'",
-						   c == O_FROM ? "from" : "to", optarg);
-			break;
 		case O_PID:
-			if (parse_count(optarg, 0, INT_MAX, &v))
+			if (rs_arg_count(optarg, 0, INT_MAX, &v))
 				return rs_cmd_fail("analyze", RS_EXIT_USAGE, "--pid wants a pid, "
 						   "not '%s'", optarg);
 			ao.pid = (int)v;
@@ -145,32 +74,26 @@ int cmd_analyze(int argc, char **argv)
 			ao.comm = optarg;
 			break;
 		case O_TOP:
-			if (parse_count(optarg, 1, 1000000, &v))
+			if (rs_arg_count(optarg, 1, 1000000, &v))
 				return rs_cmd_fail("analyze", RS_EXIT_USAGE, "--top wants a count, "
 						   "not '%s'", optarg);
 			to.top_tasks = (int)v;
 			break;
-		case O_MAX_TASKS:
-		case O_MAX_BUCKETS:
-			if (parse_count(optarg, 1, 1ll << 26, &v))
-				return rs_cmd_fail("analyze", RS_EXIT_USAGE, "--%s wants a count "
-						   "from 1 to %lld, not '%s'", c == O_MAX_TASKS ?
-						   "max-tasks" : "max-buckets", 1ll << 26, optarg);
-			if (c == O_MAX_TASKS)
-				ao.max_tasks = (size_t)v;
-			else
-				ao.max_buckets = (size_t)v;
-			break;
 		default:
-			return rs_cmd_usage("analyze", stderr);
+			ret = rs_analysis_opt("analyze", c, optarg, &ao);
+			if (ret < 0)
+				return rs_cmd_usage("analyze", stderr);
+			if (ret)
+				return ret;
+			break;
 		}
 	}
 	if (optind != argc - 1)
 		return rs_cmd_usage("analyze", stderr);
-	if (ao.to_ns && ao.to_ns <= ao.from_ns)
-		return rs_cmd_fail("analyze", RS_EXIT_USAGE, "--to must be after --from");
-	ao.progress = isatty(STDERR_FILENO) && !stat(argv[optind], &st) &&
-		      st.st_size >= PROGRESS_MIN_BYTES;
+	ret = rs_analysis_opts_check("analyze", &ao);
+	if (ret)
+		return ret;
+	ao.progress = rs_cmd_show_progress(argv[optind]);
 	/* the analysis with the per-cgroup attribution as a consumer (docs/cgroups.md) */
 	if (rs_cgroups_analysis_run(argv[optind], &ao, &co, &a, &cg, &src, &err) < 0)
 		return rs_cmd_fail("analyze", RS_EXIT_INPUT, "%s", err.msg);

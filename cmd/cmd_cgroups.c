@@ -15,68 +15,21 @@
 #include "cgroups.h"
 #include "cgroups_output.h"
 #include "cmd.h"
+#include "cmd_args.h"
 #include "report.h"
 #include "trace_source.h"
 
-#define PROGRESS_MIN_BYTES (64ll << 20)
-
-/* A non-negative decimal with up to `digits` fractional digits, scaled exactly. */
-static int parse_decimal(const char *s, uint64_t scale, int digits, uint64_t *out)
-{
-	uint64_t ip = 0, fp = 0;
-	int d = 0;
-	const char *p = s;
-
-	for (; *p >= '0' && *p <= '9'; p++) {
-		if (ip > (UINT64_MAX - 9) / 10)
-			return -1;
-		ip = ip * 10 + (uint64_t)(*p - '0');
-	}
-	if (*p == '.')
-		for (p++; *p >= '0' && *p <= '9'; p++)
-			if (d < digits) {
-				fp = fp * 10 + (uint64_t)(*p - '0');
-				d++;
-			}
-	if (*p || p == s)
-		return -1;
-	for (; d < digits; d++)
-		fp *= 10;
-	if (ip > (UINT64_MAX - fp) / scale)
-		return -1;
-	*out = ip * scale + fp;
-	return 0;
-}
-
-static int parse_count(const char *s, long long min, long long max, long long *out)
-{
-	char *end;
-	long long v;
-
-	errno = 0;
-	v = strtoll(s, &end, 10);
-	if (errno || end == s || *end || v < min || v > max)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 int cmd_cgroups(int argc, char **argv)
 {
-	enum { O_JSON = 256, O_BUCKET, O_FROM, O_TO, O_TOP, O_MAX_CGROUPS, O_MAX_TASKS,
-	       O_MAX_BUCKETS };
+	enum { O_JSON = 256, O_TOP, O_MAX_CGROUPS };
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, O_JSON },
-		{ "bucket", required_argument, NULL, O_BUCKET },
-		{ "from", required_argument, NULL, O_FROM },
-		{ "to", required_argument, NULL, O_TO },
 		{ "top", required_argument, NULL, O_TOP },
 		{ "max-cgroups", required_argument, NULL, O_MAX_CGROUPS },
-		{ "max-tasks", required_argument, NULL, O_MAX_TASKS },
-		{ "max-buckets", required_argument, NULL, O_MAX_BUCKETS },
+		RS_ANALYSIS_LONG_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct rs_analysis_opts ao = { .pid = -1 };
+	struct rs_analysis_opts ao = { .pid = -1, .threads = 1 };
 	struct rs_cgroups_opts co = { 0 };
 	struct rs_cgroups_text_opts to = { 0 };
 	struct rs_error err = { "" };
@@ -84,7 +37,6 @@ int cmd_cgroups(int argc, char **argv)
 	struct rs_cgroups *cg;
 	struct rs_source *src;
 	bool json = false;
-	struct stat st;
 	long long v;
 	int c, ret;
 
@@ -94,53 +46,35 @@ int cmd_cgroups(int argc, char **argv)
 		case O_JSON:
 			json = true;
 			break;
-		case O_BUCKET:
-			if (parse_decimal(optarg, 1000000ull, 6, &ao.bucket_ns) || !ao.bucket_ns)
-				return rs_cmd_fail("cgroups", RS_EXIT_USAGE, "--bucket wants a "
-						   "positive number of milliseconds, not '%s'",
-						   optarg);
-			break;
-		case O_FROM:
-		case O_TO:
-			if (parse_decimal(optarg, 1000000000ull, 9, c == O_FROM ? &ao.from_ns :
-					  &ao.to_ns))
-				return rs_cmd_fail("cgroups", RS_EXIT_USAGE, "--%s wants "
-						   "seconds on the trace clock, not '%s'",
-						   c == O_FROM ? "from" : "to", optarg);
-			break;
 		case O_TOP:
-			if (parse_count(optarg, 1, 1000000, &v))
+			if (rs_arg_count(optarg, 1, 1000000, &v))
 				return rs_cmd_fail("cgroups", RS_EXIT_USAGE, "--top wants a count, "
 						   "not '%s'", optarg);
 			to.top = (int)v;
 			break;
 		case O_MAX_CGROUPS:
-		case O_MAX_TASKS:
-		case O_MAX_BUCKETS:
-			if (parse_count(optarg, 1, 1ll << 26, &v))
-				return rs_cmd_fail("cgroups", RS_EXIT_USAGE, "--%s wants a count "
-						   "from 1 to %lld, not '%s'",
-						   c == O_MAX_CGROUPS ? "max-cgroups" :
-						   c == O_MAX_TASKS ? "max-tasks" : "max-buckets",
-						   1ll << 26, optarg);
-			if (c == O_MAX_CGROUPS)
-				co.max_cgroups = (size_t)v;
-			else if (c == O_MAX_TASKS)
-				ao.max_tasks = (size_t)v;
-			else
-				ao.max_buckets = (size_t)v;
+			if (rs_arg_count(optarg, 1, 1ll << 26, &v))
+				return rs_cmd_fail("cgroups", RS_EXIT_USAGE, "--max-cgroups wants a "
+						   "count from 1 to %lld, not '%s'", 1ll << 26,
+						   optarg);
+			co.max_cgroups = (size_t)v;
 			break;
 		default:
-			return rs_cmd_usage("cgroups", stderr);
+			ret = rs_analysis_opt("cgroups", c, optarg, &ao);
+			if (ret < 0)
+				return rs_cmd_usage("cgroups", stderr);
+			if (ret)
+				return ret;
+			break;
 		}
 	}
 	if (optind != argc - 1)
 		return rs_cmd_usage("cgroups", stderr);
-	if (ao.to_ns && ao.to_ns <= ao.from_ns)
-		return rs_cmd_fail("cgroups", RS_EXIT_USAGE, "--to must be after --from");
+	ret = rs_analysis_opts_check("cgroups", &ao);
+	if (ret)
+		return ret;
 	to.range = ao.from_ns || ao.to_ns;
-	ao.progress = isatty(STDERR_FILENO) && !stat(argv[optind], &st) &&
-		      st.st_size >= PROGRESS_MIN_BYTES;
+	ao.progress = rs_cmd_show_progress(argv[optind]);
 	if (rs_cgroups_analysis_run(argv[optind], &ao, &co, &a, &cg, &src, &err) < 0)
 		return rs_cmd_fail("cgroups", RS_EXIT_INPUT, "%s", err.msg);
 	if (json) {

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "cmd_args.h"
 #include "report.h"
 #include "trace_source.h"
 
@@ -21,9 +22,10 @@ int cmd_events(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
+		{ "threads", required_argument, NULL, RS_OPT_THREADS },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct rs_source_opts sopts = { 0 };
+	struct rs_source_opts sopts = { .threads = 1 };
 	struct rs_source *src = NULL;
 	struct rs_error err = { "" };
 	bool json = false;
@@ -31,10 +33,14 @@ int cmd_events(int argc, char **argv)
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (c == 'j')
+		if (c == 'j') {
 			json = true;
-		else
-			return rs_cmd_usage("events", stderr);
+		} else {
+			int r = rs_threads_opt("events", c, optarg, &sopts.threads);
+
+			if (r)
+				return r < 0 ? rs_cmd_usage("events", stderr) : r;
+		}
 	}
 	if (optind != argc - 1)
 		return rs_cmd_usage("events", stderr);

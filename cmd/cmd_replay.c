@@ -19,10 +19,10 @@
 #include "analysis.h"
 #undef RS_NR_LISTS	/* analysis.h counts 6 lists, replay.h the 4 evictable ones */
 #include "cmd.h"
+#include "cmd_args.h"
 #include "replay_output.h"
 #include "report.h"
 
-#define PROGRESS_MIN_BYTES	(64ll << 20)
 #define MAX_POLICIES		16
 
 static int parse_policies(const char *arg, const struct rs_policy_ops **out, struct rs_error *err)
@@ -46,11 +46,12 @@ int cmd_replay(int argc, char **argv)
 		{ "inputs", no_argument, NULL, O_INPUTS },
 		{ "json", no_argument, NULL, O_JSON },
 		{ "max-calls", required_argument, NULL, O_MAX_CALLS },
+		{ "threads", required_argument, NULL, RS_OPT_THREADS },
 		{ NULL, 0, NULL, 0 },
 	};
 	const struct rs_policy_ops *pol[MAX_POLICIES];
 	struct rs_replay_input_opts ro = { 0 };
-	struct rs_analysis_opts ao = { .pid = -1 };
+	struct rs_analysis_opts ao = { .pid = -1, .threads = 1 };
 	struct rs_replay_report rep = { .identity = -1 };
 	struct rs_replay_result *rec = NULL, *res = NULL;
 	struct rs_replay_build b;
@@ -58,7 +59,6 @@ int cmd_replay(int argc, char **argv)
 	const char *policy_arg = NULL;
 	bool json = false;
 	int c, n, ret;
-	struct stat st;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -73,20 +73,22 @@ int cmd_replay(int argc, char **argv)
 			json = true;
 			break;
 		case O_MAX_CALLS: {
-			char *end;
 			long long v;
 
-			errno = 0;
-			v = strtoll(optarg, &end, 10);
-			if (errno || end == optarg || *end || v < 1 || v > (1ll << 30))
+			if (rs_arg_count(optarg, 1, 1ll << 30, &v))
 				return rs_cmd_fail("replay", RS_EXIT_USAGE, "--max-calls wants a "
 						   "count from 1 to %lld, not '%s'", 1ll << 30,
 						   optarg);
 			ro.max_calls = (size_t)v;
 			break;
 		}
-		default:
-			return rs_cmd_usage("replay", stderr);
+		default: {
+			int r = rs_threads_opt("replay", c, optarg, &ao.threads);
+
+			if (r)
+				return r < 0 ? rs_cmd_usage("replay", stderr) : r;
+			break;
+		}
 		}
 	}
 	if (optind != argc - 1)
@@ -95,8 +97,7 @@ int cmd_replay(int argc, char **argv)
 	if (n < 0)
 		return rs_cmd_fail("replay", RS_EXIT_USAGE, "--policy: %s", err.msg);
 
-	ao.progress = isatty(STDERR_FILENO) && !stat(argv[optind], &st) &&
-		      st.st_size >= PROGRESS_MIN_BYTES;
+	ao.progress = rs_cmd_show_progress(argv[optind]);
 	if (rs_replay_input_build(argv[optind], &ao, &ro, &b, &err) < 0)
 		return rs_cmd_fail("replay", RS_EXIT_INPUT, "%s", err.msg);
 

@@ -17,17 +17,19 @@ static const struct rs_cmd commands[] = {
 	  "                    [-e SYSTEM[:EVENT]]... [--all-memcg-items] [--buffer-kb KB]\n"
 	  "                    [--file-version 6|7] [--duration S] [-- COMMAND [ARG...]]" },
 	{ "events", cmd_events, "list the events of a trace: counts, times, CPUs, losses",
-	  "reclaimscope events [--json] FILE" },
+	  "reclaimscope events [--json] [--threads N] FILE" },
 	{ "analyze", cmd_analyze,
 	  "per-LRU scan pressure, reclaim episodes, stalls, kswapd, over time",
 	  "reclaimscope analyze FILE [--json] [--bucket MS] [--from S] [--to S] [--pid N]\n"
-	  "                     [--comm NAME] [--top N] [--max-tasks N] [--max-buckets N]" },
+	  "                     [--comm NAME] [--top N] [--max-tasks N] [--max-buckets N]\n"
+	  "                     [--threads N]" },
 	{ "cgroups", cmd_cgroups, "per-cgroup reclaim: who entered it, whose pages it took",
 	  "reclaimscope cgroups FILE [--json] [--bucket MS] [--from S] [--to S] [--top N]\n"
-	  "                     [--max-cgroups N] [--max-tasks N] [--max-buckets N]" },
+	  "                     [--max-cgroups N] [--max-tasks N] [--max-buckets N]\n"
+	  "                     [--threads N]" },
 	{ "replay", cmd_replay, "replay the recorded pressure through alternative reclaim policies",
 	  "reclaimscope replay FILE [--policy NAME,NAME...|all] [--inputs] [--json]\n"
-	  "                    [--max-calls N]" },
+	  "                    [--max-calls N] [--threads N]" },
 	{ "tui", cmd_tui, "browse a trace on a timeline: scan, stalls, kswapd, cgroups, zoom",
 	  "reclaimscope tui [--metric scanned|reclaimed|efficiency|stall] [--threshold MS] FILE" },
 	{ "diff", cmd_diff, "compare kernels: min/max/avg/std of every metric, Welch's t-test",

@@ -58,7 +58,7 @@ struct rs_analysis_opts {
 	size_t max_samples;		/* exact latencies a kind; 0: RS_LAT_SAMPLES_DEFAULT */
 	int max_nodes;			/* 0: RS_ANALYSIS_MAX_NODES */
 	bool progress;			/* run/open: progress on stderr (caller checks tty) */
-	int threads;			/* rs_analysis_run: decode threads */
+	int threads;			/* rs_analysis_run: rs_source_opts.threads */
 	const struct rs_consumer *consumers;
 	int nr_consumers;
 	/* rs_analysis_new only (run takes them from the source): */

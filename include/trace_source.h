@@ -21,7 +21,8 @@ struct rs_source;
 struct rs_warnings;
 
 struct rs_source_opts {
-	int threads;		/* trace.dat decode threads; 0 or 1 = the calling thread only */
+	int threads;		/* trace.dat: threads in all (the caller's and threads - 1
+				 * decoding); 0 or 1: the calling thread only */
 	bool progress;		/* progress indicator on stderr (the caller checks it is a tty) */
 };
 

@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Distinct warnings with counts; bounded so hostile input cannot grow it without limit. */
+/*
+ * Distinct warnings with counts; bounded so hostile input cannot grow it without limit.
+ * Thread-safe: a list may be shared by the threads of one stream.
+ */
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +19,7 @@ struct rs_warning {
 };
 
 struct rs_warnings {
+	pthread_mutex_t lock;
 	struct rs_warning items[RS_WARNINGS_MAX + 1];	/* +1: the "more warnings" entry */
 	size_t n;
 	unsigned long dropped;
@@ -22,7 +27,13 @@ struct rs_warnings {
 
 struct rs_warnings *rs_warnings_new(void)
 {
-	return calloc(1, sizeof(struct rs_warnings));
+	struct rs_warnings *w = calloc(1, sizeof(struct rs_warnings));
+
+	if (w && pthread_mutex_init(&w->lock, NULL)) {
+		free(w);
+		return NULL;
+	}
+	return w;
 }
 
 void rs_warnings_free(struct rs_warnings *w)
@@ -31,6 +42,7 @@ void rs_warnings_free(struct rs_warnings *w)
 		return;
 	for (size_t i = 0; i < w->n; i++)
 		free(w->items[i].text);
+	pthread_mutex_destroy(&w->lock);
 	free(w);
 }
 
@@ -44,32 +56,49 @@ void rs_warn(struct rs_warnings *w, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
+	pthread_mutex_lock(&w->lock);
 	for (size_t i = 0; i < w->n; i++) {
 		if (!strcmp(w->items[i].text, buf)) {
 			w->items[i].times++;
-			return;
+			goto out;
 		}
 	}
 	if (w->n >= RS_WARNINGS_MAX) {
 		w->dropped++;
-		return;
+		goto out;
 	}
 	w->items[w->n].text = strdup(buf);
-	if (!w->items[w->n].text)
-		return;
-	w->items[w->n++].times = 1;
+	if (w->items[w->n].text)
+		w->items[w->n++].times = 1;
+out:
+	pthread_mutex_unlock(&w->lock);
 }
 
 size_t rs_warnings_count(const struct rs_warnings *w)
 {
-	return w ? w->n : 0;
+	size_t n;
+
+	if (!w)
+		return 0;
+	pthread_mutex_lock((pthread_mutex_t *)&w->lock);
+	n = w->n;
+	pthread_mutex_unlock((pthread_mutex_t *)&w->lock);
+	return n;
 }
 
+/* The text stays valid until the list is freed: entries are only ever added. */
 const char *rs_warnings_get(const struct rs_warnings *w, size_t i, unsigned long *times)
 {
-	if (!w || i >= w->n)
+	const char *text = NULL;
+
+	if (!w)
 		return NULL;
-	if (times)
-		*times = w->items[i].times;
-	return w->items[i].text;
+	pthread_mutex_lock((pthread_mutex_t *)&w->lock);
+	if (i < w->n) {
+		if (times)
+			*times = w->items[i].times;
+		text = w->items[i].text;
+	}
+	pthread_mutex_unlock((pthread_mutex_t *)&w->lock);
+	return text;
 }

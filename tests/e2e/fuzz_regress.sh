@@ -8,9 +8,9 @@ command -v jq >/dev/null || { echo "jq not installed"; exit 77; }
 limit=4194304
 secs=60
 case $RS_BIN in *-san) limit=unlimited; secs=180 ;; esac
-# run CMD FILE
+# run CMD FILE [ARG...]
 run() {
-	( ulimit -v $limit 2>/dev/null; exec timeout $secs "$RS_BIN" "$1" --json "$2" ) \
+	( ulimit -v $limit 2>/dev/null; exec timeout $secs "$RS_BIN" "$@" --json ) \
 		>"$TMP/out" 2>"$TMP/err"
 	r=$?
 	case $r in
@@ -29,8 +29,9 @@ for f in tests/fuzz/regress/* tests/fuzz/seeds/*; do
 	for c in $cmds; do
 		run "$c" "$f"
 	done
+	run events "$f" --threads 2	# the parallel reader's paths
 	n=$((n + 1))
 done
 [ "$n" -gt 0 ] || { echo "no regression inputs"; exit 77; }
-echo "$n inputs checked with: $cmds"
+echo "$n inputs checked with: $cmds, events --threads 2"
 finish

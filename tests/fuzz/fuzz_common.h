@@ -130,7 +130,10 @@ static void fuzz_info(struct rs_source *src, struct fuzz_ctx *c)
 		fuzz_touch(c, rs_warnings_get(info->warnings, i, NULL));
 }
 
-/* Run one input through open, a full stream, and a time-range stream that stops early. */
+/*
+ * Run one input through open, a full stream, and a time-range stream that stops early; with
+ * one or two threads (a trace.dat's parallel reader), chosen by the input's last byte.
+ */
 static int fuzz_run(const uint8_t *data, size_t size)
 {
 	static int fd = -1;
@@ -154,6 +157,7 @@ static int fuzz_run(const uint8_t *data, size_t size)
 		perror("memfd write");
 		abort();
 	}
+	opts.threads = size && (data[size - 1] & 1) ? 2 : 1;
 	if (rs_source_open(path, &opts, &src, &err) < 0) {
 		if (src || !err.msg[0])
 			abort();	/* failure must leave no source and say why */

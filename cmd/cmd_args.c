@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Option values shared by the commands that read a trace (include/cmd_args.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "analysis.h"
+#include "cmd.h"
+#include "cmd_args.h"
+#include "rs_error.h"
+
+/* Progress is worth showing from this size on (a few seconds of reading). */
+#define PROGRESS_MIN_BYTES (64ll << 20)
+
+int rs_arg_decimal(const char *s, uint64_t scale, int scale_digits, uint64_t *out)
+{
+	uint64_t ip = 0, fp = 0;
+	int digits = 0;
+	const char *p = s;
+
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (ip > (UINT64_MAX - 9) / 10)
+			return -1;
+		ip = ip * 10 + (uint64_t)(*p - '0');
+	}
+	if (*p == '.') {
+		for (p++; *p >= '0' && *p <= '9'; p++) {
+			if (digits < scale_digits) {
+				fp = fp * 10 + (uint64_t)(*p - '0');
+				digits++;
+			}
+		}
+	}
+	if (*p || p == s)
+		return -1;
+	for (; digits < scale_digits; digits++)
+		fp *= 10;
+	if (ip > (UINT64_MAX - fp) / scale)
+		return -1;
+	*out = ip * scale + fp;
+	return 0;
+}
+
+int rs_arg_count(const char *s, long long min, long long max, long long *out)
+{
+	char *end;
+	long long v;
+
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno || end == s || *end || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int rs_threads_opt(const char *cmd, int c, const char *arg, int *threads)
+{
+	long long v;
+
+	if (c != RS_OPT_THREADS)
+		return -1;
+	if (rs_arg_count(arg, 1, RS_MAX_THREADS, &v))
+		return rs_cmd_fail(cmd, RS_EXIT_USAGE, "--threads wants a count from 1 to %d, "
+				   "not '%s'", RS_MAX_THREADS, arg);
+	*threads = (int)v;
+	return RS_EXIT_OK;
+}
+
+int rs_analysis_opt(const char *cmd, int c, const char *arg, struct rs_analysis_opts *ao)
+{
+	long long v;
+
+	switch (c) {
+	case RS_OPT_BUCKET:
+		if (rs_arg_decimal(arg, 1000000ull, 6, &ao->bucket_ns) || !ao->bucket_ns)
+			return rs_cmd_fail(cmd, RS_EXIT_USAGE, "--bucket wants a positive number "
+					   "of milliseconds, not '%s'", arg);
+		return RS_EXIT_OK;
+	case RS_OPT_FROM:
+	case RS_OPT_TO:
+		if (rs_arg_decimal(arg, 1000000000ull, 9, c == RS_OPT_FROM ? &ao->from_ns :
+				   &ao->to_ns))
+			return rs_cmd_fail(cmd, RS_EXIT_USAGE, "--%s wants seconds on the trace "
+					   "clock (as trace-cmd report prints them), not '%s'",
+					   c == RS_OPT_FROM ? "from" : "to", arg);
+		return RS_EXIT_OK;
+	case RS_OPT_MAX_TASKS:
+	case RS_OPT_MAX_BUCKETS:
+		if (rs_arg_count(arg, 1, 1ll << 26, &v))
+			return rs_cmd_fail(cmd, RS_EXIT_USAGE, "--%s wants a count from 1 to %lld, "
+					   "not '%s'", c == RS_OPT_MAX_TASKS ? "max-tasks" :
+					   "max-buckets", 1ll << 26, arg);
+		if (c == RS_OPT_MAX_TASKS)
+			ao->max_tasks = (size_t)v;
+		else
+			ao->max_buckets = (size_t)v;
+		return RS_EXIT_OK;
+	default:
+		return rs_threads_opt(cmd, c, arg, &ao->threads);
+	}
+}
+
+int rs_analysis_opts_check(const char *cmd, const struct rs_analysis_opts *ao)
+{
+	if (ao->to_ns && ao->to_ns <= ao->from_ns)
+		return rs_cmd_fail(cmd, RS_EXIT_USAGE, "--to must be after --from");
+	return 0;
+}
+
+bool rs_cmd_show_progress(const char *path)
+{
+	struct stat st;
+
+	return isatty(STDERR_FILENO) && !stat(path, &st) && st.st_size >= PROGRESS_MIN_BYTES;
+}
