@@ -107,7 +107,12 @@ $(O)/tools/floor: bench/floor.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) -o $@ $< $(LDLIBS)
 
-bench: all $(O)/tools/floor
+# LD_PRELOAD'ed by the bench to split the heap into ours and the libraries'
+$(O)/tools/memsplit.so: bench/memsplit.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g -Wall -Wextra -Werror -shared -fPIC -o $@ $< -pthread
+
+bench: all $(O)/tools/floor $(O)/tools/memsplit.so
 	./bench/run.sh
 
 clean:
