@@ -4,20 +4,33 @@
  *
  * The trace is loaded by the shared analysis with the timeline index (timeline_index.h) as a
  * consumer, on a thread: the first screen is drawn as soon as the trace is open and fills in
- * as the pass goes. The loader holds the index's mutex while it works and lets go every 4096
- * events when the screen asks for it (want), so the screen never reads a half-updated index
- * and the loader never waits on the terminal. Range re-reads (zoom below the index's finest
- * bucket, and the events listed in the details) go through a second source opened here, so
- * they never touch the loader's.
+ * as the pass goes. The loader opens its own source without the index's mutex (that open is
+ * as slow as ours), then holds the mutex while it streams and lets go every 4096 events when
+ * the screen asks for it (want), so the screen never reads a half-updated index and the loader
+ * never waits on the terminal. Range re-reads (zoom below the index's finest bucket, and the
+ * events listed in the details) go through a second source opened here, so they never touch
+ * the loader's.
+ *
+ * Quitting while the pass runs: q, Ctrl-C (a key: the terminal is raw), and SIGINT, SIGTERM
+ * or SIGHUP (a flag the key loop looks at; the key wait is bounded, so it looks at least
+ * every KEY_POLL_MS) all leave the loop the same way. The cleanup path sets `cancel`, which
+ * the loader sees within YIELD_EVERY events and answers by returning non-zero from its
+ * callback: the stream stops, the analysis is freed on the loader's side, and the loader is
+ * joined before the index, model and sources are freed. Only the loader's own
+ * rs_source_open() cannot be cut short; a quit during it waits for it.
  *
  * Headless mode (tests): RS_TUI_SCRIPT holds a key script, RS_TUI_SIZE the screen size
  * (80x24), RS_TUI_DUMP where the screens are written ("-" or unset: stdout); the load
  * finishes before the first screen. RS_TUI_TIMING names a file for the timings (both modes).
+ * RS_TUI_LOAD_DELAY (test hook, milliseconds): the loader sleeps that long every YIELD_EVERY
+ * events, without the mutex, as a slow disk would make it; the committed fixtures load in
+ * well under a second, too fast to quit from while they load (tests/e2e/tui_tmux.sh).
  */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +47,7 @@
 
 #define YIELD_EVERY 4096		/* events between the loader's looks at `want` */
 #define LOAD_REFRESH_MS 200		/* redraw period while loading */
+#define KEY_POLL_MS 250			/* longest key wait once loaded (signal latency) */
 #define SCAN_PANE 8192			/* events read at most for the pane's list (a key's
 					   latency must not grow with a column's events) */
 #define SCAN_DETAILS 200000		/* ... the details screen's list */
@@ -49,11 +63,49 @@ struct loader {
 	atomic_int cancel;
 	atomic_int done;
 	uint64_t n;
+	uint64_t delay_ns;		/* RS_TUI_LOAD_DELAY */
+	bool cancelled;			/* the stream was stopped by `cancel` */
 	int ret;
 	struct rs_error err;
 	size_t warnings;
 	uint64_t t_done_ns;
 };
+
+/*
+ * The signal that asked to quit (SIGINT, SIGTERM, SIGHUP), 0 while none did. A file static
+ * because a handler has no argument; nothing else of the run lives outside struct loader and
+ * struct tui_state.
+ */
+static volatile sig_atomic_t quit_signal;
+
+static void on_quit_signal(int sig)
+{
+	quit_signal = sig;
+}
+
+static const int quit_signals[] = { SIGINT, SIGTERM, SIGHUP };
+#define NR_QUIT_SIGNALS (sizeof(quit_signals) / sizeof(quit_signals[0]))
+
+/*
+ * Installed before the screen opens: ncurses puts its own handlers (which exit() from the
+ * handler, with the loader still running) only over SIG_DFL. No SA_RESTART, so a signal cuts
+ * the key wait short.
+ */
+static void signals_catch(struct sigaction old[NR_QUIT_SIGNALS])
+{
+	struct sigaction sa = { .sa_handler = on_quit_signal };
+
+	sigemptyset(&sa.sa_mask);
+	quit_signal = 0;
+	for (size_t i = 0; i < NR_QUIT_SIGNALS; i++)
+		sigaction(quit_signals[i], &sa, &old[i]);
+}
+
+static void signals_restore(const struct sigaction old[NR_QUIT_SIGNALS])
+{
+	for (size_t i = 0; i < NR_QUIT_SIGNALS; i++)
+		sigaction(quit_signals[i], &old[i], NULL);
+}
 
 static uint64_t now_ns(void)
 {
@@ -69,8 +121,18 @@ static int loader_event(void *arg, const struct rs_event *ev, const struct rs_ct
 
 	tl_index_event(L->ix, ev, ctx);
 	if (!(++L->n % YIELD_EVERY)) {
-		if (atomic_load(&L->cancel))
-			return 1;
+		if (L->delay_ns) {
+			struct timespec ts = { (time_t)(L->delay_ns / 1000000000u),
+					       (long)(L->delay_ns % 1000000000u) };
+
+			pthread_mutex_unlock(&L->mu);
+			nanosleep(&ts, NULL);
+			pthread_mutex_lock(&L->mu);
+		}
+		if (atomic_load(&L->cancel)) {
+			L->cancelled = true;
+			return 1;	/* stops the stream (rs_event_fn) */
+		}
 		while (atomic_load(&L->want))
 			pthread_cond_wait(&L->cv, &L->mu);
 	}
@@ -100,15 +162,30 @@ static void *loader_main(void *arg)
 	};
 	struct rs_analysis_opts ao = { .pid = -1, .consumers = &c, .nr_consumers = 1 };
 	struct rs_analysis *a = NULL;
+	struct rs_error err = { "" };
+	sigset_t block;
+	int ret;
 
+	/* signals go to the screen's thread, whose key wait they cut short */
+	sigemptyset(&block);
+	for (size_t i = 0; i < NR_QUIT_SIGNALS; i++)
+		sigaddset(&block, quit_signals[i]);
+	pthread_sigmask(SIG_BLOCK, &block, NULL);
+	/* as slow as the screen's own open: not under the mutex, so the screen does not wait */
+	ret = rs_analysis_open(L->path, &ao, &a, &err);
 	pthread_mutex_lock(&L->mu);
-	L->ret = rs_analysis_run(L->path, &ao, &a, &L->err);
-	if (!L->ret) {
+	if (!ret && atomic_load(&L->cancel))
+		L->cancelled = true;
+	else if (!ret)
+		ret = rs_analysis_stream(a, &err);
+	if (L->cancelled) {
+		ret = 0;		/* asked to stop: not an error */
+	} else if (!ret) {
 		L->warnings = rs_warnings_count(rs_analysis_warnings(a));
-		rs_analysis_free(a);	/* the index is all the TUI keeps */
-	} else if (atomic_load(&L->cancel)) {
-		L->ret = 0;
 	}
+	rs_analysis_free(a);		/* the index is all the TUI keeps */
+	L->ret = ret;
+	L->err = err;
 	L->t_done_ns = now_ns();
 	atomic_store(&L->done, 1);
 	pthread_mutex_unlock(&L->mu);
@@ -284,12 +361,20 @@ static int run_interactive(struct tui_screen *scr, struct tui_state *st, struct 
 			   struct loader *L, struct timing *tm)
 {
 	int key = TK_NONE, last_limit = 0;
+	bool drawn_loaded = false;	/* the last screen was drawn after the load ended */
 
 	for (;;) {
 		uint64_t t0 = now_ns();
 		int flags;
 		char kn[16];
 
+		if (quit_signal)
+			break;
+		/* once loaded, a timeout is only the signal poll: nothing to redraw */
+		if (key == TK_TIMEOUT && drawn_loaded) {
+			key = tui_screen_key(scr, KEY_POLL_MS);
+			continue;
+		}
 		ui_lock(L);
 		flags = tui_dispatch(st, key);
 		if (flags & TUI_QUIT) {
@@ -297,6 +382,7 @@ static int run_interactive(struct tui_screen *scr, struct tui_state *st, struct 
 			break;
 		}
 		refresh_screen(scr, st, src, L, &last_limit);
+		drawn_loaded = !st->loading;
 		ui_unlock(L);
 		if (!tm->first_screen)
 			tm->first_screen = now_ns();
@@ -304,7 +390,7 @@ static int run_interactive(struct tui_screen *scr, struct tui_state *st, struct 
 			key_name(key, kn, sizeof(kn));
 			timing_key(tm, kn, t0);
 		}
-		key = tui_screen_key(scr, atomic_load(&L->done) ? -1 : LOAD_REFRESH_MS);
+		key = tui_screen_key(scr, drawn_loaded ? KEY_POLL_MS : LOAD_REFRESH_MS);
 	}
 	return 0;
 }
@@ -402,7 +488,9 @@ int cmd_tui(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *script = getenv("RS_TUI_SCRIPT"), *dump = getenv("RS_TUI_DUMP");
-	const char *timing = getenv("RS_TUI_TIMING");
+	const char *timing = getenv("RS_TUI_TIMING"), *delay = getenv("RS_TUI_LOAD_DELAY");
+	struct sigaction old_sig[NR_QUIT_SIGNALS];
+	bool caught = false;
 	struct rs_source_opts so = { 0 };
 	struct tui_state st = { 0 };
 	struct timing tm = { 0 };
@@ -449,6 +537,15 @@ int cmd_tui(int argc, char **argv)
 	if (script && getenv("RS_TUI_SIZE") && parse_size(getenv("RS_TUI_SIZE"), &w, &h))
 		return rs_cmd_fail("tui", RS_EXIT_USAGE, "RS_TUI_SIZE wants WxH, not '%s'",
 				   getenv("RS_TUI_SIZE"));
+	if (delay) {
+		char *end;
+		double ms = strtod(delay, &end);
+
+		if (end == delay || *end || ms < 0 || ms > 10000)
+			return rs_cmd_fail("tui", RS_EXIT_USAGE, "RS_TUI_LOAD_DELAY wants "
+					   "milliseconds (0..10000), not '%s'", delay);
+		L.delay_ns = (uint64_t)(ms * 1e6);
+	}
 	tm.start = now_ns();
 	L.path = argv[optind];
 	if (rs_source_open(L.path, &so, &src, &err) < 0)
@@ -493,6 +590,10 @@ int cmd_tui(int argc, char **argv)
 			goto out_stop;
 		}
 	}
+	if (!script) {
+		signals_catch(old_sig);
+		caught = true;
+	}
 	scr = tui_screen_open(script != NULL, w, h, &err);
 	if (!scr) {
 		ret = rs_cmd_fail("tui", RS_EXIT_INPUT, "%s", err.msg);
@@ -520,6 +621,11 @@ out_stop:
 		atomic_store(&L.cancel, 1);
 		pthread_join(L.thread, NULL);
 	}
+	if (caught) {
+		signals_restore(old_sig);
+		if (quit_signal && !ret)
+			ret = 128 + quit_signal;	/* the shell's convention */
+	}
 	if (out != stdout && out && fclose(out) && !ret)
 		ret = rs_cmd_fail("tui", RS_EXIT_INPUT, "error writing %s", dump);
 	if (tm.f) {
@@ -527,8 +633,10 @@ out_stop:
 		fprintf(tm.f, "source_open_ms %.1f\n", (double)(tm.opened - tm.start) / 1e6);
 		fprintf(tm.f, "first_screen_ms %.1f\n", tm.first_screen ?
 			(double)(tm.first_screen - tm.start) / 1e6 : -1.0);
-		fprintf(tm.f, "index_built_ms %.1f\n", L.t_done_ns ?
+		fprintf(tm.f, "index_built_ms %.1f\n", L.t_done_ns && !L.cancelled ?
 			(double)(L.t_done_ns - tm.start) / 1e6 : -1.0);
+		fprintf(tm.f, "load %s\n", L.cancelled ? "stopped" : L.ret ? "failed" :
+			"complete");
 		fprintf(tm.f, "keys %" PRIu64 " max_ms %.3f mean_ms %.3f\n", tm.keys,
 			(double)tm.max_ns / 1e6, tm.keys ? (double)tm.total_ns / 1e6 /
 			(double)tm.keys : 0.0);

@@ -2,8 +2,11 @@
 # The real TUI in a real terminal: tmux runs the binary, send-keys types, capture-pane reads
 # the screen. First screen, help, details, filter prompt, worst stall, zoom, resize to 20x10
 # and back, quit from every screen (main, help, details, prompt), an empty and a one-event
-# trace, and keys while a big trace is still loading (when the shared trace is there).
-# Skips (77) without tmux. Runs on a private tmux socket, so nothing else is touched.
+# trace, keys while a big trace is still loading (when the shared trace is there), and quitting
+# while a trace loads (q, q from the help, Ctrl-C, SIGTERM): the loader must be stopped, not
+# waited for. Skips (77) without tmux. Runs on a private tmux socket, so nothing else is
+# touched. RS_TUI_BIG_TRACE names a trace that takes several seconds to load (default: the
+# bench's bench/out/bench.dat when it has been made).
 . ./tests/lib-e2e.sh
 
 # libtraceevent 1.7.1 leaks in tep_parse_event() on the shared global trace (events.sh sees it
@@ -18,11 +21,13 @@ trap 'T kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
 BIN=$(cd "$(dirname "$RS_BIN")" && pwd)/$(basename "$RS_BIN")
 FIX="$TOP/tests/fixtures/contention.dat"
 
-# start NAME FILE [W H]: run the TUI in a detached session; its exit status goes to $TMP/NAME.rc
+# start NAME FILE [W H]: run the TUI in a detached session; its exit status goes to $TMP/NAME.rc,
+# its timings (RS_TUI_TIMING) to $TMP/NAME.timing; $RUN_ENV (assignments) goes before the command
 start() {
 	rm -f "$TMP/$1.rc"
 	T new-session -d -s "$1" -x "${3:-100}" -y "${4:-30}" \
-		"LC_ALL=C NO_COLOR=1 '$BIN' tui '$2' 2>'$TMP/$1.err'; echo \$? >'$TMP/$1.rc'"
+		"LC_ALL=C NO_COLOR=1 RS_TUI_TIMING='$TMP/$1.timing' ${RUN_ENV:-} '$BIN' tui '$2' \
+		2>'$TMP/$1.err'; echo \$? >'$TMP/$1.rc'"
 }
 screen() { T capture-pane -p -t "$1" 2>/dev/null; }
 # wait_for NAME TEXT [SECONDS]: poll the screen until TEXT shows
@@ -49,12 +54,33 @@ wait_loaded() {
 	screen "$1" | head -n 1 | grep -q "loading" && { fail "$1: still loading"; return 1; }
 	return 0
 }
-# quit_check NAME: the session must end with exit status 0
+# quit_check NAME [STATUS [TENTHS]]: the session must end within TENTHS tenths of a second
+# (50), with exit status STATUS (0)
 quit_check() {
 	i=0
-	while [ $i -lt 50 ] && [ ! -f "$TMP/$1.rc" ]; do sleep 0.1; i=$((i + 1)); done
-	[ -f "$TMP/$1.rc" ] || { fail "$1: still running after quit"; T kill-session -t "$1"; return; }
-	expect_eq "$1 exit status" "$(cat "$TMP/$1.rc")" 0
+	while [ $i -lt "${3:-50}" ] && [ ! -f "$TMP/$1.rc" ]; do sleep 0.1; i=$((i + 1)); done
+	[ -f "$TMP/$1.rc" ] || { fail "$1: still running $((${3:-50} / 10)) s after quit";
+		T kill-session -t "$1"; return 1; }
+	expect_eq "$1 exit status" "$(cat "$TMP/$1.rc")" "${2:-0}"
+}
+# quit_loading NAME FILE HOW [STATUS]: start the TUI on FILE, and once it shows "loading",
+# quit by HOW (keys, or TERM: the signal); it must be gone within 2 s, and its timings must say
+# the load was stopped rather than finished
+quit_loading() {
+	start "$1" "$2"
+	wait_for "$1" "loading" 30 || { T kill-session -t "$1"; return; }
+	case $3 in
+	TERM)	pid=$(pgrep -P "$(T display -p -t "$1" '#{pane_pid}')")
+		[ -n "$pid" ] && kill -TERM "$pid" ;;
+	*)	set -f		# "?" is a key, not a pattern
+		# shellcheck disable=SC2086
+		keys "$1" $3
+		set +f ;;
+	esac
+	quit_check "$1" "${4:-0}" 20 || return
+	screen "$1" | head -n 1 | grep -q "loading" && fail "$1: the screen was not restored"
+	grep -qx 'load stopped' "$TMP/$1.timing" ||
+		fail "$1: the load was not stopped: $(tr '\n' ' ' <"$TMP/$1.timing")"
 }
 
 # main screen, help, details, prompt, worst stall, zoom, resize; q from the main screen
@@ -102,6 +128,8 @@ if [ -f "$SHARED_TRACE" ]; then
 	start big "$SHARED_TRACE"
 	if wait_for big "time (s)" 30; then
 		keys big w + l d Escape
+		# back on the timeline first: the details' top line never says "loading"
+		wait_for big "time (s)" 30
 		case $RS_BIN in
 		*-san) ;;
 		*)	if wait_loaded big 120; then
@@ -110,9 +138,20 @@ if [ -f "$SHARED_TRACE" ]; then
 		esac
 		keys big q; quit_check big
 	fi
-	start early "$SHARED_TRACE"
-	if wait_for early "loading" 30; then
-		keys early q; quit_check early
-	fi
 fi
+
+# quitting while the trace loads: on a trace big enough to take seconds, else (CI: only the
+# committed fixtures, which load in under a second) on a fixture the loader is slowed down on
+# (RS_TUI_LOAD_DELAY, a test hook: 50 ms every 4096 events, about 4 s for contention.dat)
+BIG=${RS_TUI_BIG_TRACE:-$TOP/bench/out/bench.dat}
+if [ -f "$BIG" ]; then
+	quit_loading bigq "$BIG" q
+	quit_loading bigterm "$BIG" TERM 143
+fi
+RUN_ENV="RS_TUI_LOAD_DELAY=50"
+quit_loading slowq "$FIX" q
+quit_loading slowhelp "$FIX" "? q"
+quit_loading slowctrlc "$FIX" C-c
+quit_loading slowterm "$FIX" TERM 143
+RUN_ENV=
 finish
