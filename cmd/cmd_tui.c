@@ -491,7 +491,7 @@ int cmd_tui(int argc, char **argv)
 	const char *timing = getenv("RS_TUI_TIMING"), *delay = getenv("RS_TUI_LOAD_DELAY");
 	struct sigaction old_sig[NR_QUIT_SIGNALS];
 	bool caught = false;
-	struct rs_source_opts so = { 0 };
+	struct rs_source_opts so = { .warm = true };	/* the range reader: keys read columns */
 	struct tui_state st = { 0 };
 	struct timing tm = { 0 };
 	struct tl_index_opts io = { 0 };

@@ -462,6 +462,19 @@ int rs_tracedat_open(struct rs_source *src, struct rs_error *err)
 	parse_cpustats(src, tracecmd_get_cpustats(td->handle));
 	if (build_formats(src, td, err) < 0)
 		return -1;
+	/*
+	 * libtraceevent sorts the file's kallsyms on the first tep_find_function(): ~20 ms for a
+	 * full kallsyms, paid by the first read that meets a shrinker event. A TUI key that
+	 * re-reads a column must not pay it (50 ms per key), so it is paid here.
+	 */
+	if (src->opts.warm) {
+		for (int f = 0; f < td->nr_fmts; f++) {
+			if (td->fmts[f].ke && td->fmts[f].ke->type == RS_EV_SLAB_START) {
+				tep_find_function(td->tep, 0);
+				break;
+			}
+		}
+	}
 	/* The time span, for progress and for consumers that size buckets before streaming. */
 	src->info.first_ts = UINT64_MAX;
 	for (int c = 0; c < cpus; c++) {
