@@ -12,6 +12,8 @@
 #   BENCH_RUNS=N      runs per measurement, the fastest kept (default 3; the v7 floor and
 #                     trace-cmd report run once: they take minutes)
 #   BENCH_QUICK=1     skip the v7 floor and trace-cmd report on v7 (the slow ones)
+#   BENCH_LARGE=1     also record bench/out/bench-large.dat (~60 M events, 120 MB, 3 min) for
+#                     the memory rows; used whenever it exists
 set -u
 cd "$(dirname "$0")/.." || exit 1
 TOP=$(pwd)
@@ -26,6 +28,7 @@ mkdir -p "$OUTDIR"
 TRACE=${BENCH_TRACE:-$OUTDIR/bench.dat}
 V6=$OUTDIR/$(basename "$TRACE" .dat)-v6.dat
 TUI5M=$OUTDIR/$(basename "$TRACE" .dat)-5m.dat
+LARGE=$OUTDIR/bench-large.dat
 POLICIES="mainline splitlru-plus1 splitlru softlimit-tree softlimit-rework"
 
 if [ ! -f "$TRACE" ]; then
@@ -33,6 +36,11 @@ if [ ! -f "$TRACE" ]; then
 		"BENCH_TRACE=FILE)" >&2; exit 1; }
 	echo "bench: recording $TRACE (the contention scenario at scale; about a minute)"
 	FIXTURE_OUT=$OUTDIR tests/fixtures/make-fixtures.sh bench || exit 1
+fi
+if [ "${BENCH_LARGE:-0}" = 1 ] && [ ! -f "$LARGE" ]; then
+	[ "$(id -u)" = 0 ] || { echo "bench: recording $LARGE needs root" >&2; exit 1; }
+	echo "bench: recording $LARGE (the bench scenario twice as long; about 3 minutes)"
+	FIXTURE_OUT=$OUTDIR tests/fixtures/make-fixtures.sh bench-large || exit 1
 fi
 for t in "$RS" "$FLOOR" /usr/bin/time; do
 	[ -x "$t" ] || { echo "bench: $t is missing (make bench builds it)" >&2; exit 1; }
@@ -182,12 +190,13 @@ printf ' (target <= 50)\n'
 
 # ---- memory ----
 printf '\n%-34s %10s %10s %10s %10s\n' "peak memory (KiB)" "RssAnon" "RSS" "ours" "libraries"
-for f in "$TRACE" "$V6"; do
+for f in "$TRACE" "$V6" "$LARGE"; do
 	[ -f "$f" ] || continue
 	k=$(basename "$f" .dat)
+	[ "$f" = "$LARGE" ] && k="$k ($("$RS" events --json "$f" | jq .trace.events) events)"
 	for w in floor a1 a2; do
 		case $w in
-		floor)	[ "$QUICK" = 1 ] && [ "$f" = "$TRACE" ] && continue
+		floor)	[ "$f" != "$V6" ] && { [ "$QUICK" = 1 ] || [ "$f" = "$LARGE" ]; } && continue
 			set -- "$FLOOR" "$f"; label="floor" ;;
 		a1)	set -- "$RS" analyze --json --threads 1 "$f"; label="analyze, 1 thread" ;;
 		a2)	set -- "$RS" analyze --json --threads 2 "$f"; label="analyze, 2 threads" ;;

@@ -17,16 +17,6 @@
 
 #define JI(v) json_integer((json_int_t)(v))
 
-static json_int_t us(uint64_t ns)
-{
-	return (json_int_t)((ns + 500) / 1000);
-}
-
-static double pct(uint64_t part, uint64_t whole)
-{
-	return whole ? 100.0 * (double)part / (double)whole : 0.0;
-}
-
 static double window_s(const struct rs_analysis *a)
 {
 	uint64_t t0 = rs_analysis_first_ts(a), t1 = rs_analysis_last_ts(a);
@@ -90,7 +80,7 @@ static json_t *counts_json(const struct rs_lru_counts *c, int list, double secs)
 		json_object_set_new(o, "shrink_inactive_scanned", JI(c->inactive_scanned));
 		json_object_set_new(o, "reclaimed", JI(c->reclaimed));
 		json_object_set_new(o, "efficiency_pct",
-				    rs_json_real(pct(c->reclaimed, c->scanned)));
+				    rs_json_real(rs_pct(c->reclaimed, c->scanned)));
 		json_object_set_new(o, "activated", JI(c->activate_anon + c->activate_file));
 		json_object_set_new(o, "activated_anon", JI(c->activate_anon));
 		json_object_set_new(o, "activated_file", JI(c->activate_file));
@@ -223,9 +213,9 @@ static json_t *scan_summary_json(const struct rs_analysis *a, int ctx, double se
 		"reclaimed", (json_int_t)(l[RS_LRU_INACTIVE_ANON].reclaimed +
 					 l[RS_LRU_INACTIVE_FILE].reclaimed +
 					 l[RS_LIST_UNKNOWN].reclaimed),
-		"anon_pct", rs_json_real(pct(anon, anon + file)),
-		"file_pct", rs_json_real(pct(file, anon + file)),
-		"efficiency_pct", rs_json_real(pct(l[RS_LRU_INACTIVE_ANON].reclaimed +
+		"anon_pct", rs_json_real(rs_pct(anon, anon + file)),
+		"file_pct", rs_json_real(rs_pct(file, anon + file)),
+		"efficiency_pct", rs_json_real(rs_pct(l[RS_LRU_INACTIVE_ANON].reclaimed +
 						   l[RS_LRU_INACTIVE_FILE].reclaimed, inactive)),
 		"velocity_pages_s", rs_json_real(rate(all, secs)),
 		"velocity_inactive_pages_s", rs_json_real(rate(inactive, secs)));
@@ -289,7 +279,7 @@ static json_t *reclaim_pages_json(const struct rs_analysis *a, double secs)
 		"events", (json_int_t)sum.inactive_shrinks,
 		"scanned", (json_int_t)sum.inactive_scanned,
 		"reclaimed", (json_int_t)sum.reclaimed,
-		"efficiency_pct", rs_json_real(pct(sum.reclaimed, sum.inactive_scanned)),
+		"efficiency_pct", rs_json_real(rs_pct(sum.reclaimed, sum.inactive_scanned)),
 		"velocity_pages_s", rs_json_real(rate(sum.inactive_scanned, secs)),
 		"activated", (json_int_t)(sum.activate_anon + sum.activate_file),
 		"kept_referenced", (json_int_t)sum.ref_keep,
@@ -299,37 +289,6 @@ static json_t *reclaim_pages_json(const struct rs_analysis *a, double secs)
 		"congested", (json_int_t)sum.congested,
 		"immediate", (json_int_t)sum.immediate);
 	json_object_set_new(o, "by_context", by);
-	return o;
-}
-
-static json_t *latency_json(const struct rs_latency_summary *l)
-{
-	json_t *o = json_object();
-	char k[8];
-
-	json_object_set_new(o, "min", JI(us(l->min)));
-	json_object_set_new(o, "max", JI(us(l->max)));
-	json_object_set_new(o, "total", JI(us(l->total)));
-	json_object_set_new(o, "mean", rs_json_real(l->mean / 1000.0));
-	for (int i = 0; i < RS_LAT_NR_PCT; i++) {
-		snprintf(k, sizeof(k), "p%d", rs_lat_pcts[i]);
-		json_object_set_new(o, k, JI(us(l->pct[i])));
-	}
-	return o;
-}
-
-static json_t *mmtests_json(const struct rs_latency_summary *l)
-{
-	json_t *o = json_object();
-	char k[24];
-
-	for (int i = 0; i < RS_MMT_NR; i++) {
-		if (i + 1 < RS_MMT_NR)
-			snprintf(k, sizeof(k), "%u-%u", rs_mmt_lower_ms[i], rs_mmt_lower_ms[i + 1]);
-		else
-			snprintf(k, sizeof(k), "%u+", rs_mmt_lower_ms[i]);
-		json_object_set_new(o, k, JI(l->mmtests[i]));
-	}
 	return o;
 }
 
@@ -367,16 +326,16 @@ static json_t *episodes_json(const struct rs_analysis *a)
 			json_object_set_new(ej, rs_ep_status_name(s), JI(e->status[s]));
 		json_object_set_new(ej, "reclaimed_unpaired", JI(e->reclaimed_unpaired));
 		json_object_set_new(ej, "broken_by_lost_events", JI(e->broken_by_lost_events));
-		json_object_set_new(ej, "partial_us", JI(us(e->partial_ns)));
+		json_object_set_new(ej, "partial_us", JI(rs_ns_to_us(e->partial_ns)));
 		json_object_set_new(ej, "approximate", json_boolean(e->latency.approximate));
-		json_object_set_new(ej, "latency_us", latency_json(&e->latency));
-		json_object_set_new(ej, "latency_ms_buckets", mmtests_json(&e->latency));
+		json_object_set_new(ej, "latency_us", rs_latency_json(&e->latency));
+		json_object_set_new(ej, "latency_ms_buckets", rs_mmtests_json(&e->latency));
 		json_object_set_new(ej, "begun_by_order", orders_json(e->begun_by_order));
 		for (int p = 0; p < RS_CTX_NR; p++)
 			if (e->by_parent[p])
 				json_object_set_new(par, rs_ctx_name(p), json_pack("{s:I,s:I}",
 					"count", (json_int_t)e->by_parent[p],
-					"total_us", (json_int_t)us(e->by_parent_ns[p])));
+					"total_us", (json_int_t)rs_ns_to_us(e->by_parent_ns[p])));
 		json_object_set_new(ej, "by_parent", par);
 		json_object_set_new(o, rs_reclaim_kind_name(k), ej);
 	}
@@ -427,7 +386,7 @@ static json_t *kswapd_json(const struct rs_analysis *a)
 		json_object_set_new(kj, "scanned_inactive", JI(t->scanned_inactive));
 		json_object_set_new(kj, "reclaimed", JI(t->reclaimed));
 		json_object_set_new(kj, "efficiency_pct",
-				    rs_json_real(pct(t->reclaimed, t->scanned_inactive)));
+				    rs_json_real(rs_pct(t->reclaimed, t->scanned_inactive)));
 		json_object_set_new(kj, "write", task_write_json(t));
 		json_array_append_new(inst, kj);
 	}
@@ -438,13 +397,13 @@ static json_t *kswapd_json(const struct rs_analysis *a)
 	json_object_set_new(o, "periods", JI(periods));
 	json_object_set_new(o, "unmatched_sleeps", JI(unm));
 	json_object_set_new(o, "awake_s", rs_json_real(rs_ns_to_s(awake)));
-	json_object_set_new(o, "awake_us", JI(us(awake)));
+	json_object_set_new(o, "awake_us", JI(rs_ns_to_us(awake)));
 	json_object_set_new(o, "awake_cut_s", rs_json_real(rs_ns_to_s(cut)));
 	json_object_set_new(o, "broken_by_lost_events", JI(e->broken_by_lost_events));
 	json_object_set_new(o, "scanned", JI(scanned));
 	json_object_set_new(o, "reclaimed", JI(reclaimed));
 	json_object_set_new(o, "approximate", json_boolean(e->latency.approximate));
-	json_object_set_new(o, "awake_period_us", latency_json(&e->latency));
+	json_object_set_new(o, "awake_period_us", rs_latency_json(&e->latency));
 	json_object_set_new(o, "instances", inst);
 	return o;
 }
@@ -470,12 +429,12 @@ static json_t *task_json(const struct rs_task_stats *t)
 		json_object_set_new(eps, rs_reclaim_kind_name(k), json_pack("{s:I,s:I,s:I,s:I,s:o}",
 			"count", (json_int_t)t->episodes[k],
 			"incomplete", (json_int_t)t->incomplete[k],
-			"stall_us", (json_int_t)us(t->episode_ns[k]),
+			"stall_us", (json_int_t)rs_ns_to_us(t->episode_ns[k]),
 			"reclaimed", (json_int_t)t->episode_reclaimed[k],
 			"begun_by_order", orders32_json(t->begun_by_order[k])));
 	}
 	json_object_set_new(o, "episodes", eps);
-	json_object_set_new(o, "stalled_us", JI(us(t->stalled_ns)));
+	json_object_set_new(o, "stalled_us", JI(rs_ns_to_us(t->stalled_ns)));
 	json_object_set_new(o, "wakeup_kswapd", JI(t->wakeup_kswapd));
 	json_object_set_new(o, "wakeup_kswapd_by_order", orders32_json(t->wakeup_by_order));
 	json_object_set_new(o, "scanned", JI(t->scanned));
@@ -484,7 +443,7 @@ static json_t *task_json(const struct rs_task_stats *t)
 	json_object_set_new(o, "reclaimed", JI(t->reclaimed));
 	json_object_set_new(o, "write", task_write_json(t));
 	json_object_set_new(o, "slab", json_pack("{s:I,s:I,s:I}",
-		"calls", (json_int_t)t->slab_calls, "time_us", (json_int_t)us(t->slab_ns),
+		"calls", (json_int_t)t->slab_calls, "time_us", (json_int_t)rs_ns_to_us(t->slab_ns),
 		"freed", (json_int_t)t->slab_freed));
 	json_object_set_new(o, "throttled", JI(t->throttled));
 	json_object_set_new(o, "throttled_us", JI(t->throttled_us));
@@ -520,7 +479,7 @@ static json_t *tasks_json(const struct rs_analysis *a)
 static json_t *slab_stats_json(const struct rs_slab_stats *s)
 {
 	return json_pack("{s:I,s:I,s:I,s:I}", "calls", (json_int_t)s->calls,
-			 "time_us", (json_int_t)us(s->ns), "freed", (json_int_t)s->freed,
+			 "time_us", (json_int_t)rs_ns_to_us(s->ns), "freed", (json_int_t)s->freed,
 			 "to_scan", (json_int_t)s->to_scan);
 }
 

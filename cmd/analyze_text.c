@@ -53,11 +53,6 @@ static const char *real(char *buf, int w, int prec, double v)
 	return cnt(buf, w, v > 0 ? (uint64_t)v : 0);
 }
 
-static double pct(uint64_t part, uint64_t whole)
-{
-	return whole ? 100.0 * (double)part / (double)whole : 0.0;
-}
-
 static double ms(uint64_t ns)
 {
 	return (double)ns / 1e6;
@@ -86,7 +81,7 @@ static void lru_row(struct out *o, const char *node, int list, const char *ctx,
 	fprintf(o->f, "%-4s %-13s %-9s %11s %11s %11s %6s %12s %9s\n", node, list_name(list), ctx,
 		cnt(b[0], 11, c->scanned), cnt(b[1], 11, c->taken),
 		is_inactive(list) ? cnt(b[2], 11, c->reclaimed) : "-",
-		is_inactive(list) && c->scanned ? real(b[3], 6, 1, pct(c->reclaimed, c->scanned)) :
+		is_inactive(list) && c->scanned ? real(b[3], 6, 1, rs_pct(c->reclaimed, c->scanned)) :
 						  "-",
 		real(b[4], 12, 1, o->secs > 0 ? (double)c->scanned / o->secs : 0),
 		cnt(b[5], 9, c->write_anon + c->write_file));
@@ -183,8 +178,8 @@ static void balance_row(struct out *o, const char *name, int ctx)
 	if (!anon && !file && ctx >= 0)
 		return;
 	fprintf(o->f, "%-10s %12s %7s %7s %12s %12s %7s %14s\n", name, cnt(b[0], 12, anon + file),
-		real(b[1], 7, 1, pct(anon, anon + file)), real(b[2], 7, 1, pct(file, anon + file)),
-		cnt(b[3], 12, inact), cnt(b[4], 12, recl), real(b[5], 7, 1, pct(recl, inact)),
+		real(b[1], 7, 1, rs_pct(anon, anon + file)), real(b[2], 7, 1, rs_pct(file, anon + file)),
+		cnt(b[3], 12, inact), cnt(b[4], 12, recl), real(b[5], 7, 1, rs_pct(recl, inact)),
 		real(b[6], 14, 1, o->secs > 0 ? (double)(anon + file) / o->secs : 0));
 }
 
@@ -225,7 +220,7 @@ static void section_priority(struct out *o)
 				double v;
 
 				rs_analysis_lru_sum(o->a, -1, l, x, p, &c);
-				v = pct(c.scanned, t.scanned);
+				v = rs_pct(c.scanned, t.scanned);
 				if (!c.scanned)
 					fprintf(o->f, " %4s", ".");
 				else if (v < 0.5)
@@ -417,7 +412,7 @@ static void section_kswapd(struct out *o)
 		fprintf(o->f, "  scanned %" PRIu64 " pages (%" PRIu64 " inactive), reclaimed %"
 			PRIu64 " pages (%.1f%%), wrote %" PRIu64 " sync + %" PRIu64
 			" async folios\n", t->scanned, t->scanned_inactive, t->reclaimed,
-			pct(t->reclaimed, t->scanned_inactive), t->write_sync, t->write_async);
+			rs_pct(t->reclaimed, t->scanned_inactive), t->write_sync, t->write_async);
 		for (int j = 0; j < RS_NR_ORDER; j++) {
 			w[j] = (uint32_t)k->wakes_by_order[j];
 			r[j] = (uint32_t)k->rewakes_by_order[j];
@@ -651,29 +646,6 @@ static void section_attrib(struct out *o)
  * The trace header for a range: the loader counts events and losses on full reads only, so
  * say what is known (file, kernel, span, warnings) rather than print zero counts.
  */
-static void range_header(FILE *f, const struct rs_source *src)
-{
-	const struct rs_trace_info *ti = rs_source_info(src);
-
-	fprintf(f, "trace     %s\n", ti->path);
-	fprintf(f, "format    %s, kernel %s, %d CPUs\n", ti->format ? ti->format : "unknown",
-		ti->kernel ? ti->kernel : "unknown", ti->cpus);
-	fprintf(f, "span      %.6f s .. %.6f s (%.3f s); only the range below was read, so "
-		"event counts and losses of the whole trace are not shown (reclaimscope events "
-		"has them)\n",
-		rs_ns_to_s(ti->first_ts), rs_ns_to_s(ti->last_ts),
-		rs_ns_to_s(ti->last_ts - ti->first_ts));
-	for (size_t i = 0; i < rs_warnings_count(ti->warnings); i++) {
-		unsigned long times;
-		const char *w = rs_warnings_get(ti->warnings, i, &times);
-
-		if (times > 1)
-			fprintf(f, "warning: %s (%lu times)\n", w, times);
-		else
-			fprintf(f, "warning: %s\n", w);
-	}
-}
-
 
 static void report(FILE *f, const struct rs_analysis *a, const struct rs_source *src,
 		   const struct rs_text_opts *opts)
@@ -687,7 +659,7 @@ static void report(FILE *f, const struct rs_analysis *a, const struct rs_source 
 		t0 = ao->from_ns;
 	o.secs = t1 > t0 ? rs_ns_to_s(t1 - t0) : 0;
 	if (src && (ao->from_ns || ao->to_ns != UINT64_MAX))
-		range_header(f, src);
+		rs_report_range_text(f, src);
 	else if (src)
 		rs_report_trace_text(f, src, 0);
 	fprintf(f, "analysed  %.6f s .. %.6f s (%.3f s), %" PRIu64 " events of known kinds",

@@ -17,62 +17,21 @@
 
 #define JI(v) json_integer((json_int_t)(v))
 
-static json_int_t us(uint64_t ns)
-{
-	return (json_int_t)((ns + 500) / 1000);
-}
-
-static double pct(uint64_t part, uint64_t whole)
-{
-	return whole ? 100.0 * (double)part / (double)whole : 0.0;
-}
-
-static json_t *latency_json(const struct rs_latency_summary *l)
-{
-	json_t *o = json_object();
-	char k[8];
-
-	json_object_set_new(o, "min", JI(us(l->min)));
-	json_object_set_new(o, "max", JI(us(l->max)));
-	json_object_set_new(o, "total", JI(us(l->total)));
-	json_object_set_new(o, "mean", rs_json_real(l->mean / 1000.0));
-	for (int i = 0; i < RS_LAT_NR_PCT; i++) {
-		snprintf(k, sizeof(k), "p%d", rs_lat_pcts[i]);
-		json_object_set_new(o, k, JI(us(l->pct[i])));
-	}
-	return o;
-}
-
-static json_t *mmtests_json(const struct rs_latency_summary *l)
-{
-	json_t *o = json_object();
-	char k[24];
-
-	for (int i = 0; i < RS_MMT_NR; i++) {
-		if (i + 1 < RS_MMT_NR)
-			snprintf(k, sizeof(k), "%u-%u", rs_mmt_lower_ms[i], rs_mmt_lower_ms[i + 1]);
-		else
-			snprintf(k, sizeof(k), "%u+", rs_mmt_lower_ms[i]);
-		json_object_set_new(o, k, JI(l->mmtests[i]));
-	}
-	return o;
-}
-
 /* Episodes of one kind: members set into o (the trigger object itself for memcg). */
 static void trigger_kind_json(json_t *o, const struct rs_cg_trigger *t)
 {
 	json_t *inc = json_object();
 
 	json_object_set_new(o, "episodes", JI(t->episodes));
-	json_object_set_new(o, "stall_us", JI(us(t->ns)));
+	json_object_set_new(o, "stall_us", JI(rs_ns_to_us(t->ns)));
 	json_object_set_new(o, "reclaimed", JI(t->reclaimed));
 	json_object_set_new(o, "reclaimed_unpaired", JI(t->reclaimed_unpaired));
 	for (int s = 1; s < RS_EP_NR_STATUS; s++)
 		json_object_set_new(inc, rs_ep_status_name(s), JI(t->status[s]));
 	json_object_set_new(o, "incomplete", inc);
 	json_object_set_new(o, "approximate", json_boolean(t->latency.approximate));
-	json_object_set_new(o, "latency_us", latency_json(&t->latency));
-	json_object_set_new(o, "latency_ms_buckets", mmtests_json(&t->latency));
+	json_object_set_new(o, "latency_us", rs_latency_json(&t->latency));
+	json_object_set_new(o, "latency_ms_buckets", rs_mmtests_json(&t->latency));
 }
 
 static json_t *name_or_null(const struct rs_cgroups *cg, int i)
@@ -96,7 +55,7 @@ static json_t *trigger_json(const struct rs_cgroups *cg, const struct rs_cgroup 
 		trigger_kind_json(kj, &c->trig[k]);
 		json_object_set_new(o, rs_reclaim_kind_name(k), kj);
 	}
-	json_object_set_new(o, "stalled_us", JI(us(c->stalled_ns)));
+	json_object_set_new(o, "stalled_us", JI(rs_ns_to_us(c->stalled_ns)));
 	json_object_set_new(o, "throttled", json_pack("{s:I,s:I}", "count",
 		(json_int_t)c->throttled, "delayed_us", (json_int_t)c->throttled_us));
 	json_object_set_new(o, "oom_kills", JI(c->oom_kills));
@@ -390,7 +349,7 @@ static json_t *series_json(const struct rs_cgroups *cg, int row, const struct rs
 		json_t *a = json_array();
 
 		for (size_t i = 0; i < n; i++)
-			json_array_append_new(a, JI(us((uint64_t)v[i])));
+			json_array_append_new(a, JI(rs_ns_to_us((uint64_t)v[i])));
 		json_object_set_new(o, "trigger_stall_us", a);
 	}
 	return o;
@@ -518,7 +477,7 @@ static json_t *attribution_json(const struct rs_cgroups *cg)
 	json_object_set_new(o, "exact", JI(at->exact));
 	json_object_set_new(o, "fallback", JI(at->fallback));
 	json_object_set_new(o, "unmatched", JI(at->unmatched));
-	json_object_set_new(o, "exact_pct", rs_json_real(pct(at->exact, at->shrinks)));
+	json_object_set_new(o, "exact_pct", rs_json_real(rs_pct(at->exact, at->shrinks)));
 	for (int r = 0; r < RS_CGR_NR; r++)
 		json_object_set_new(reasons, rs_cg_reason_name(r), JI(at->by_reason[r]));
 	json_object_set_new(o, "reasons", reasons);
@@ -527,7 +486,7 @@ static json_t *attribution_json(const struct rs_cgroups *cg)
 	json_object_set_new(o, "scanned_exact", JI(at->scanned_exact));
 	json_object_set_new(o, "reclaimed_exact", JI(at->reclaimed_exact));
 	json_object_set_new(o, "reclaimed_exact_pct",
-			    rs_json_real(pct(at->reclaimed_exact, at->reclaimed)));
+			    rs_json_real(rs_pct(at->reclaimed_exact, at->reclaimed)));
 	json_object_set_new(o, "isolates_without_shrink", JI(at->isolates_without_shrink));
 	json_object_set_new(o, "isolates_without_shrink_matched",
 			    JI(at->isolates_without_shrink_matched));

@@ -41,11 +41,6 @@ static double ms(uint64_t ns)
 	return (double)ns / 1e6;
 }
 
-static double pct(uint64_t part, uint64_t whole)
-{
-	return whole ? 100.0 * (double)part / (double)whole : 0.0;
-}
-
 /* Rows sorted by a key, largest first, ties by name order. */
 struct order {
 	int row;
@@ -225,7 +220,7 @@ static void section_matrix(FILE *f, const struct rs_cgroups *cg, int top)
 		fprintf(f, "%-26s %-26s %-9s %9" PRIu64 " %9" PRIu64 " %7.1f\n",
 			name(cg, c[i]->trigger, b1, 26), name(cg, c[i]->victim, b2, 26),
 			rs_ctx_name(c[i]->ctx), c[i]->scanned, c[i]->reclaimed,
-			pct(c[i]->reclaimed, total));
+			rs_pct(c[i]->reclaimed, total));
 	more(f, shown, n);
 	free(c);
 }
@@ -264,7 +259,7 @@ static void section_soft(FILE *f, const struct rs_cgroups *cg, int top)
 		fprintf(f, "%-*s %8s %8.1f %8.1f %6.1f %5" PRIu64 " %10" PRIu64 " %10" PRIu64
 			" %10" PRIu64 "\n", PATH_W, name(cg, o[i].row, b, PATH_W), soft,
 			(double)c->usage / 1048576.0, (double)c->usage_max / 1048576.0,
-			pct(c->over_ns, c->over_ns + c->under_ns), c->softlimit_episodes,
+			rs_pct(c->over_ns, c->over_ns + c->under_ns), c->softlimit_episodes,
 			c->taken_reclaimed[RS_CG_SOFT_OVER], c->taken_reclaimed[RS_CG_SOFT_UNDER],
 			c->taken_reclaimed[RS_CG_SOFT_UNKNOWN]);
 	}
@@ -321,10 +316,10 @@ static void section_summary(FILE *f, const struct rs_cgroups *cg)
 		   "took)\n");
 	fprintf(f, "shrink events  %" PRIu64 ": %" PRIu64 " matched exactly (%.1f%%), %" PRIu64
 		" by fallback, %" PRIu64 " unmatched\n", at->shrinks, at->exact,
-		pct(at->exact, at->shrinks), at->fallback, at->unmatched);
+		rs_pct(at->exact, at->shrinks), at->fallback, at->unmatched);
 	fprintf(f, "pages          %" PRIu64 " reclaimed, %" PRIu64 " of them matched exactly "
 		"(%.1f%%)\n", at->reclaimed, at->reclaimed_exact,
-		pct(at->reclaimed_exact, at->reclaimed));
+		rs_pct(at->reclaimed_exact, at->reclaimed));
 	for (int r = 0; r < RS_CGR_NR; r++)
 		if (at->by_reason[r])
 			fprintf(f, "  %-16s %" PRIu64 " shrink events\n", rs_cg_reason_name(r),
@@ -342,34 +337,12 @@ static void section_summary(FILE *f, const struct rs_cgroups *cg)
 
 
 /* The trace header for a range: the loader counts events on full reads only (as analyze). */
-static void range_header(FILE *f, const struct rs_source *src)
-{
-	const struct rs_trace_info *ti = rs_source_info(src);
-
-	fprintf(f, "trace     %s\n", ti->path);
-	fprintf(f, "format    %s, kernel %s, %d CPUs\n", ti->format ? ti->format : "unknown",
-		ti->kernel ? ti->kernel : "unknown", ti->cpus);
-	fprintf(f, "span      %.6f s .. %.6f s (%.3f s); only a range was read, so event counts "
-		"and losses of the whole trace are not shown (reclaimscope events has them)\n",
-		rs_ns_to_s(ti->first_ts), rs_ns_to_s(ti->last_ts),
-		rs_ns_to_s(ti->last_ts - ti->first_ts));
-	for (size_t i = 0; i < rs_warnings_count(ti->warnings); i++) {
-		unsigned long times;
-		const char *w = rs_warnings_get(ti->warnings, i, &times);
-
-		if (times > 1)
-			fprintf(f, "warning: %s (%lu times)\n", w, times);
-		else
-			fprintf(f, "warning: %s\n", w);
-	}
-}
-
 static void header(FILE *f, const struct rs_source *src, const struct rs_cgroups_text_opts *o)
 {
 	if (!src)
 		return;
 	if (o && o->range)
-		range_header(f, src);
+		rs_report_range_text(f, src);
 	else
 		rs_report_trace_text(f, src, 0);
 }

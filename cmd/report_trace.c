@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The `trace` section: what file, which kernel, which events, what was lost, what we warn of. */
 #include <math.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "report.h"
@@ -71,6 +72,43 @@ json_t *rs_report_trace_json(const struct rs_source *src)
 	return t;
 }
 
+/* The first two lines of a report's head: the file, its format and kernel. */
+static void put_trace_lines(FILE *f, const struct rs_trace_info *ti)
+{
+	fprintf(f, "trace     %s\n", ti->path);
+	fprintf(f, "format    %s, kernel %s, %d CPUs\n", ti->format ? ti->format : "unknown",
+		ti->kernel ? ti->kernel : "unknown", ti->cpus);
+}
+
+/* The loader's warnings, one line each, after a blank line when `gap`. */
+static void put_warnings(FILE *f, const struct rs_trace_info *ti, bool gap)
+{
+	for (size_t i = 0; i < rs_warnings_count(ti->warnings); i++) {
+		unsigned long times_seen;
+		const char *w = rs_warnings_get(ti->warnings, i, &times_seen);
+
+		if (i == 0 && gap)
+			fprintf(f, "\n");
+		if (times_seen > 1)
+			fprintf(f, "warning: %s (%lu times)\n", w, times_seen);
+		else
+			fprintf(f, "warning: %s\n", w);
+	}
+}
+
+void rs_report_range_text(FILE *f, const struct rs_source *src)
+{
+	const struct rs_trace_info *ti = rs_source_info(src);
+
+	put_trace_lines(f, ti);
+	fprintf(f, "span      %.6f s .. %.6f s (%.3f s); only the range below was read, so "
+		"event counts and losses of the whole trace are not shown (reclaimscope events "
+		"has them)\n",
+		rs_ns_to_s(ti->first_ts), rs_ns_to_s(ti->last_ts),
+		rs_ns_to_s(ti->last_ts - ti->first_ts));
+	put_warnings(f, ti, false);
+}
+
 void rs_report_trace_text(FILE *f, const struct rs_source *src, int per_event)
 {
 	const struct rs_trace_info *ti = rs_source_info(src);
@@ -78,9 +116,7 @@ void rs_report_trace_text(FILE *f, const struct rs_source *src, int per_event)
 	size_t n = rs_source_event_counts(src, &counts);
 	uint64_t missed = total_missed(ti);
 
-	fprintf(f, "trace     %s\n", ti->path);
-	fprintf(f, "format    %s, kernel %s, %d CPUs\n", ti->format ? ti->format : "unknown",
-		ti->kernel ? ti->kernel : "unknown", ti->cpus);
+	put_trace_lines(f, ti);
 	fprintf(f, "span      %.6f s .. %.6f s (%.3f s), %llu events\n",
 		rs_ns_to_s(ti->first_ts), rs_ns_to_s(ti->last_ts),
 		rs_ns_to_s(ti->last_ts - ti->first_ts), (unsigned long long)ti->events);
@@ -103,17 +139,7 @@ void rs_report_trace_text(FILE *f, const struct rs_source *src, int per_event)
 				(unsigned long long)counts[i].count, rs_ns_to_s(counts[i].first_ts),
 				rs_ns_to_s(counts[i].last_ts));
 	}
-	for (size_t i = 0; i < rs_warnings_count(ti->warnings); i++) {
-		unsigned long times_seen;
-		const char *w = rs_warnings_get(ti->warnings, i, &times_seen);
-
-		if (i == 0)
-			fprintf(f, "\n");
-		if (times_seen > 1)
-			fprintf(f, "warning: %s (%lu times)\n", w, times_seen);
-		else
-			fprintf(f, "warning: %s\n", w);
-	}
+	put_warnings(f, ti, true);
 }
 
 int rs_report_json_dump(json_t *root)

@@ -18,6 +18,8 @@ struct rs_source;
 json_t *rs_report_trace_json(const struct rs_source *src);
 /* The same as text, for the head of a report; `per_event` adds the per-event table. */
 void rs_report_trace_text(FILE *f, const struct rs_source *src, int per_event);
+/* The head of a report on a time range: path, format, span and warnings, no counts. */
+void rs_report_range_text(FILE *f, const struct rs_source *src);
 
 /*
  * Print one line of prose (a warning, a note) wrapped at spaces to 100 columns, counting UTF-8
@@ -36,5 +38,24 @@ static inline double rs_ns_to_s(uint64_t ns)
 
 /* A real number for JSON that is never NaN or infinite (those are not valid JSON). */
 json_t *rs_json_real(double v);
+
+/* Microseconds, rounded to the nearest, from exact nanoseconds (the `_us` members). */
+static inline json_int_t rs_ns_to_us(uint64_t ns)
+{
+	return (json_int_t)((ns + 500) / 1000);
+}
+
+/* part / whole in percent; 0 when whole is 0. */
+static inline double rs_pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+struct rs_latency_summary;
+
+/* A latency summary: min, max, total, mean and percentiles (`latency_us` in docs/json.md). */
+json_t *rs_latency_json(const struct rs_latency_summary *l);
+/* Its MMTests buckets ("0-1", "1-3", ..., "N+" ms: `latency_ms_buckets`). */
+json_t *rs_mmtests_json(const struct rs_latency_summary *l);
 
 #endif
