@@ -58,6 +58,9 @@ void *tracecmd_record_page(struct tracecmd_input *handle, struct tep_record *rec
 #define TRACEDAT_WARN_BACKWARDS "CPU %d: timestamps go backwards (first at %llu ns); events " \
 				"kept in file order"
 #define TRACEDAT_WARN_SHORT	"%s:%s: record at offset %llu is shorter than its format; skipped"
+#define TRACEDAT_WARN_LOOP	"CPU %d: libtracecmd went back from the record at offset %llu " \
+				"to an earlier one (corrupt ring-buffer data); the rest of " \
+				"this CPU's data was not read"
 
 /* How one slot is read from a record of one event format. */
 struct slot_reader {
@@ -108,6 +111,7 @@ struct tracedat {
 	uint64_t page_size, mapped;	/* bytes of pages mapped since the handle was opened */
 	uint64_t *cpu_first_page;	/* [cpus]: page of the CPU's first record */
 	uint64_t *cpu_last_page;	/* [cpus]: page of the CPU's last record; 0: unknown */
+	uint64_t *cpu_last_ts;		/* [cpus]: time of that record */
 	/* common_type and common_pid, read in place when the file has the host's byte order */
 	bool direct_common;
 	int type_offset, type_size, pid_offset, pid_size;
@@ -300,6 +304,8 @@ struct tracedat_cursor {
 	uint64_t limit;			/* no page from this offset on is mapped */
 	bool paged;			/* the rest of the page comes from kbuf */
 	bool per_record;		/* timestamps are corrected: every record from libtracecmd */
+	bool looped;			/* ended because libtracecmd went back (TRACEDAT_WARN_LOOP) */
+	uint64_t loop_offset;		/* the record it went back from */
 };
 
 /* tracedat_open_handle(), one thread at a time (libtraceevent's parser is not reentrant). */

@@ -350,6 +350,7 @@ static void tracedat_close(struct rs_source *src)
 	free(td->by_id);
 	free(td->cpu_first_page);
 	free(td->cpu_last_page);
+	free(td->cpu_last_ts);
 	free(td);
 	src->priv = NULL;
 }
@@ -412,6 +413,53 @@ static const struct rs_source_ops tracedat_ops = {
 	.close = tracedat_close,
 };
 
+/*
+ * The page and time of a CPU's last record (td->cpu_last_page/ts; the page stays 0 when none
+ * is found). tracecmd_read_cpu_last() walks the last page with kbuffer, which goes round for
+ * ever on an event whose length field is negative (a fuzzed 61 KB file hung it); our cursor
+ * takes one record at a time and stops where libtracecmd goes back. Pages are tried from the
+ * end of the CPU's data back to its first record's page, as libtracecmd does (a page can hold
+ * only padding). The data end is counted from the first record's page: libtracecmd does not
+ * say where a CPU's data start, and pages past the end belong to no CPU or another one.
+ * -1: out of memory.
+ */
+static int cpu_last_record(struct rs_source *src, struct tracedat *td, int cpu)
+{
+	struct tracedat_reader r = {
+		.src = src, .td = td, .handle = td->handle, .tep = td->tep, .is_main = true,
+	};
+	uint64_t ps = td->page_size, first = td->cpu_first_page[cpu];
+	off_t size = tracecmd_get_cpu_file_size(td->handle, cpu);
+	struct tracedat_cursor c;
+	uint64_t page;
+
+	if (size <= 0 || tracedat_cursor_init(&c, td, cpu) < 0)
+		return size <= 0 ? 0 : -1;
+	page = (first + (uint64_t)size - 1) & ~(ps - 1);
+	for (;; page -= ps) {
+		struct tep_record *rec;
+		int found = -1;
+
+		rec = tracecmd_read_at(td->handle, page, &found);
+		if (rec)
+			tracecmd_free_record(rec);
+		if (rec && found == cpu) {
+			c.per_record = true;	/* libtracecmd's timestamps, one record at a time */
+			c.limit = page + ps;
+			for (int more = tracedat_cursor_seek(&r, &c, page); more == 1;
+			     more = tracedat_cursor_next(&r, &c)) {
+				td->cpu_last_page[cpu] = page;
+				td->cpu_last_ts[cpu] = c.rec.ts;
+			}
+		}
+		if (td->cpu_last_page[cpu] || page <= first)
+			break;
+	}
+	tracedat_cursor_destroy(&c);
+	td->mapped = r.mapped;
+	return 0;
+}
+
 int rs_tracedat_open(struct rs_source *src, struct rs_error *err)
 {
 	const char *zname = NULL, *zver = NULL, *uname;
@@ -449,7 +497,8 @@ int rs_tracedat_open(struct rs_source *src, struct rs_error *err)
 	td->page_size = tracecmd_page_size(td->handle) > 0 ? tracecmd_page_size(td->handle) : 4096;
 	td->cpu_first_page = calloc(cpus ? cpus : 1, sizeof(*td->cpu_first_page));
 	td->cpu_last_page = calloc(cpus ? cpus : 1, sizeof(*td->cpu_last_page));
-	if (!td->cpu_first_page || !td->cpu_last_page)
+	td->cpu_last_ts = calloc(cpus ? cpus : 1, sizeof(*td->cpu_last_ts));
+	if (!td->cpu_first_page || !td->cpu_last_page || !td->cpu_last_ts)
 		return rs_error_set(err, "%s: out of memory", src->path);
 	if (td->compressed)
 		snprintf(fmtbuf, sizeof(fmtbuf), "trace.dat v%lu (%s)",
@@ -489,13 +538,12 @@ int rs_tracedat_open(struct rs_source *src, struct rs_error *err)
 			td->cpu_first_page[c] = r->offset & ~(td->page_size - 1);
 			tracecmd_free_record(r);
 		}
-		r = tracecmd_read_cpu_last(td->handle, c);
-		if (r) {
-			if (r->ts > src->info.last_ts)
-				src->info.last_ts = r->ts;
-			td->cpu_last_page[c] = r->offset & ~(td->page_size - 1);
-			tracecmd_free_record(r);
-		}
+		if (!r)
+			continue;
+		if (cpu_last_record(src, td, c) < 0)
+			return rs_error_set(err, "%s: out of memory", src->path);
+		if (td->cpu_last_page[c] && td->cpu_last_ts[c] > src->info.last_ts)
+			src->info.last_ts = td->cpu_last_ts[c];
 	}
 	if (src->info.first_ts == UINT64_MAX)
 		src->info.first_ts = 0;

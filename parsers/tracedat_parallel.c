@@ -443,6 +443,9 @@ static void run_segment(struct worker *w, struct seg *s)
 		if (!segment_record(&sr, &c->rec))
 			break;
 		more = tracedat_cursor_next(&w->rd, c);
+		if (!more && c->looped && room(&sr, PAR_WARN_MAX))
+			warn_entry(&sr, c->rec.ts, c->loop_offset, TRACEDAT_WARN_LOOP, c->cpu,
+				   (unsigned long long)c->loop_offset);
 		/* reopens wait for the segment's end (worker_main), unless a segment is huge */
 		if (more == 1 && tracedat_reader_full(&w->rd, 2 * RS_ZCACHE_BUDGET) &&
 		    tracedat_reader_reopen(&w->rd, &c, 1, &w->err) < 0) {
@@ -723,8 +726,6 @@ static int plan(struct par *p, struct rs_error *err)
 		return rs_error_set(err, "%s: out of memory", p->src->path);
 	}
 	for (int cpu = 0; cpu < p->ncpus; cpu++) {
-		struct tep_record *last;
-
 		c.cpu = cpu;
 		c.per_record = true;	/* only its first record's page is wanted */
 		start[cpu] = UINT64_MAX;
@@ -734,11 +735,10 @@ static int plan(struct par *p, struct rs_error *err)
 				uint64_t pages = (td->cpu_last_page[cpu] - start[cpu]) / ps + 1;
 
 				total += pages;
-				last = tracecmd_read_cpu_last(rd.handle, cpu);
-				if (last && last->ts > c.rec.ts)
-					density[cpu] = (double)pages / (double)(last->ts - c.rec.ts);
-				if (last)
-					tracecmd_free_record(last);
+				uint64_t last = td->cpu_last_ts[cpu];
+
+				if (last > c.rec.ts)
+					density[cpu] = (double)pages / (double)(last - c.rec.ts);
 				if (density[cpu] > densest)
 					densest = density[cpu];
 			}

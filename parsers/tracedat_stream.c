@@ -125,6 +125,10 @@ static void walk_next(struct page_walk *w)
 			length = (int)type_len * 4;
 			break;
 		}
+		if (length < 0) {		/* kbuffer would go back and round for ever */
+			w->curr = w->size;
+			return;
+		}
 		if (type_len == KB_TIME_STAMP)
 			w->ts = delta;
 		else
@@ -152,8 +156,13 @@ static bool load_page(struct tracedat_reader *r, struct tracedat_cursor *c,
 	    kbuffer_subbuffer_size(c->kbuf) > (int)r->td->page_size)
 		return false;
 	data = kbuffer_read_event(c->kbuf, &ts);
-	while (data && c->page_off + kbuffer_curr_offset(c->kbuf) < rec->offset)
+	/* bounded: kbuffer goes round for ever on a negative event length (corrupt page) */
+	for (uint64_t n = 0; data && c->page_off + kbuffer_curr_offset(c->kbuf) < rec->offset;
+	     n++) {
+		if (n > r->td->page_size / 4)
+			return false;
 		data = kbuffer_next_event(c->kbuf, &ts);
+	}
 	if (data != rec->data || c->page_off + kbuffer_curr_offset(c->kbuf) != rec->offset)
 		return false;
 	if (ts != rec->ts) {
@@ -212,6 +221,7 @@ int tracedat_cursor_first(struct tracedat_reader *r, struct tracedat_cursor *c, 
 	struct tep_record *rec;
 
 	tracedat_cursor_drop(c);
+	c->looped = false;
 	if (tracecmd_get_cpu_file_size(r->handle, c->cpu) <= 0)	/* see tracedat_cpu_has_data */
 		return 0;
 	rec = tracecmd_read_cpu_first(r->handle, c->cpu);
@@ -236,6 +246,7 @@ int tracedat_cursor_seek(struct tracedat_reader *r, struct tracedat_cursor *c, u
 	struct tep_record *rec = NULL;
 
 	tracedat_cursor_drop(c);
+	c->looped = false;
 	if (tracecmd_set_cursor(r->handle, c->cpu, offset) == 0)
 		rec = tracecmd_read_data(r->handle, c->cpu);
 	return take_below_limit(r, c, rec);
@@ -297,7 +308,25 @@ int tracedat_cursor_next(struct tracedat_reader *r, struct tracedat_cursor *c)
 			return take_below_limit(r, c, rec);
 		}
 	}
-	return take_below_limit(r, c, tracecmd_read_data(r->handle, c->cpu));
+	{
+		/*
+		 * A CPU's records lie in file order. libtracecmd 1.3.1 can be made to read a
+		 * corrupt page again and again (a fuzzed 61 KB file gave trace-cmd report
+		 * millions of records): a record at or before the last one ends the CPU.
+		 */
+		bool had = c->page_rec != NULL;
+		uint64_t prev = c->rec.offset;
+		struct tep_record *rec = tracecmd_read_data(r->handle, c->cpu);
+
+		if (rec && had && rec->offset <= prev) {
+			tracecmd_free_record(rec);
+			tracedat_cursor_drop(c);
+			c->looped = true;
+			c->loop_offset = prev;
+			return 0;
+		}
+		return take_below_limit(r, c, rec);
+	}
 }
 
 int tracedat_reader_reopen(struct tracedat_reader *r, struct tracedat_cursor **cursors, int n,
@@ -484,8 +513,12 @@ int tracedat_stream(struct rs_source *src, uint64_t from_ns, uint64_t to_ns, rs_
 		if (src->opts.progress && !(nrec & 0xfffff))
 			tracedat_progress(src, rec->ts);
 next:
-		if (tracedat_cursor_next(&r, cur) == 0)
+		if (tracedat_cursor_next(&r, cur) == 0) {
+			if (cur->looped)
+				rs_warn(src->info.warnings, TRACEDAT_WARN_LOOP, cur->cpu,
+					(unsigned long long)cur->loop_offset);
 			heap[0] = heap[--n];
+		}
 		if (tracedat_reader_full(&r, RS_ZCACHE_BUDGET) &&
 		    tracedat_reader_reopen(&r, heap, n, err) < 0) {
 			ret = -1;
