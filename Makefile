@@ -93,7 +93,7 @@ check-e2e: $(BIN) $(TOOL_BIN)
 # The whole suite again under ASan/UBSan, in its own build directory. LeakSanitizer runs at
 # every exit (leaks proven to be libtracecmd's or libtraceevent's are in tests/lsan.supp);
 # UBSan stops at the first report (-fno-sanitize-recover plus halt_on_error).
-SAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+SAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:malloc_context_size=100 \
 	   LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
 	   UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 check-san:
