@@ -551,6 +551,37 @@ static void add_sample(struct rs_replay_input *ri, struct ri_memcg *m, const int
 	memcpy(m->samp[m->nsamp++], v, sizeof(m->samp[0]));
 }
 
+/*
+ * Re-anchor a memcg whose sizes come from deltas at one of its snapshots (d = snapshot - deltas
+ * so far). The sizes are offset + deltas + corrections; the offset is 0 for a memcg made in the
+ * trace, else its first snapshot - deltas so far (replay_world.c), both known by now, so the
+ * correction that makes the sizes equal this snapshot is d - offset - what was added before.
+ * Reading memory.stat flushes the memcg's stats: the snapshot is the lists' size to within the
+ * per-CPU batches not yet folded in, while the deltas drift without bound when some list
+ * update is not traced (anon-stream-swap.dat: 917 inactive anon pages by the end). An ADD
+ * rather than a SET: the deltas still pending are flushed later with their own timestamp, and
+ * additions commute.
+ */
+static void anchor(struct rs_replay_input *ri, struct ri_memcg *m, int i,
+		   const struct rs_event *ev, const int64_t d[RS_NR_LISTS])
+{
+	bool any = false;
+
+	for (int l = 0; l < RS_NR_LISTS; l++) {
+		int64_t base = (m->flags & RI_MF_MKDIR) ? 0 : m->have_pre ? m->pre[l]
+					: m->nsamp ? m->samp[0][l] : d[l];
+		int64_t add = d[l] - base - m->corr[l];
+
+		if (!add)
+			continue;
+		update(ri, ev->ts, ev->offset, RS_WF_LRU, RS_WOP_ADD, RS_WSRC_SNAPSHOT, i, 0, l,
+		       add);
+		m->corr[l] += add;
+		any = true;
+	}
+	m->anchors += any;
+}
+
 static void on_snap_memcg(struct rs_replay_input *ri, const struct rs_event *ev)
 {
 	const struct rs_ev_snap_memcg *s = &ev->snap_memcg;
@@ -591,6 +622,8 @@ static void on_snap_memcg(struct rs_replay_input *ri, const struct rs_event *ev)
 		m->have_pre = true;
 		memcpy(m->pre, lru, sizeof(lru));
 	}
+	if (m->flags & RI_MF_DELTA)
+		anchor(ri, m, i, ev, d);
 	add_sample(ri, m, d);
 
 	usage = pages(ri, s->usage);
@@ -670,7 +703,7 @@ static void on_snap_node(struct rs_replay_input *ri, const struct rs_event *ev)
 			continue;
 		for (int l = 0; l < RS_NR_LISTS; l++) {
 			if (m->flags & RI_MF_DELTA)
-				r->raw[l] -= m->cum[l];
+				r->raw[l] -= m->cum[l] + m->corr[l];
 			else if (m->have_snap_lru)
 				r->raw[l] -= m->snap_lru[l];
 		}

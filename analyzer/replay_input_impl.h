@@ -58,8 +58,15 @@ struct ri_memcg {
 	/* a snapshot before the first delta: the offset (nothing pending to lag behind) */
 	bool have_pre;
 	int64_t pre[RS_NR_LISTS];
-	/* snapshot - cum at each snapshot: the offset is their median when no snapshot came first */
+	/* snapshot - cum at each snapshot: the offset is the first when no snapshot came first */
 	int64_t (*samp)[RS_NR_LISTS];
+	/*
+	 * Re-anchoring: each snapshot after the first delta adds (snapshot - cum) - offset - corr
+	 * to the sizes, so that they equal the snapshot there (the deltas can miss pages: on
+	 * anon-stream-swap they end 917 below the last snapshot). corr is the sum added so far.
+	 */
+	int64_t corr[RS_NR_LISTS];
+	uint64_t anchors;
 	uint32_t nsamp, samp_step, samp_skip;
 
 	int merged;			/* path-only entry merged into this index, -1 */

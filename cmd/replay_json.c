@@ -183,9 +183,10 @@ static json_t *inputs_json(const struct rs_replay_report *r)
 			json_object_set_new(x, "offset_from", json_string(
 				m->offset_from_mkdir ? "mkdir" : m->offset_assumed ? "assumed_empty" :
 				m->offset_from_first ? "first_snapshot" :
-				"snapshot_median"));
+				"snapshot_minus_deltas"));
 			json_object_set_new(x, "snapshot_disagreement_max",
 					    lists4(m->disagree_max));
+			json_object_set_new(x, "reanchored", JI(m->anchors));
 		}
 		json_object_set_new(x, "lists_first", lists4s(m->first_lru));
 		json_object_set_new(x, "lists_last", lists4s(m->last_lru));

@@ -307,14 +307,16 @@ static void memcg_inputs(FILE *f, const struct rs_ri_memcg *m)
 		add(&l, "    sizes = offset + mod_memcg_lruvec_state deltas: ");
 		src_add(&l, &m->delta);
 		flush(f, &l, 6);
-		out(f, 6, "    offset %lld/%lld/%lld/%lld pages (%s); snapshots checked: %llu, max "
-		    "|snapshot - sizes| %llu/%llu/%llu/%llu", (long long)m->offset[0],
+		out(f, 6, "    offset %lld/%lld/%lld/%lld pages (%s); snapshots: %llu, max |snapshot - "
+		    "(offset + deltas)| %llu/%llu/%llu/%llu (deltas the trace lacks), re-anchored at "
+		    "%llu of them", (long long)m->offset[0],
 		    (long long)m->offset[1], (long long)m->offset[2], (long long)m->offset[3],
 		    m->offset_from_mkdir ? "0: made in the trace" :
 		    m->offset_assumed ? "0 assumed: no snapshot and no mkdir anchors it" :
 		    m->offset_from_first ? "the snapshot from before the first delta" :
-		    "median of snapshot - deltas so far", U(m->disagree_n), U(m->disagree_max[0]),
-		    U(m->disagree_max[1]), U(m->disagree_max[2]), U(m->disagree_max[3]));
+		    "the first snapshot - deltas so far", U(m->disagree_n), U(m->disagree_max[0]),
+		    U(m->disagree_max[1]), U(m->disagree_max[2]), U(m->disagree_max[3]),
+		    U(m->anchors));
 	} else if (m->snap.events) {
 		add(&l, "    sizes = memcg_stat snapshots: ");
 		src_add(&l, &m->snap);
@@ -386,9 +388,9 @@ void rs_replay_inputs_text(FILE *f, const struct rs_replay_report *r)
 	    U(in->target_src[RS_RI_TGT_VICTIMS]), U(in->target_src[RS_RI_TGT_LIMITED]),
 	    U(in->target_src[RS_RI_TGT_TASK]), U(in->target_src[RS_RI_TGT_HEADER]),
 	    U(in->target_src[RS_RI_TGT_ROOT]));
-	out(f, 11, "           pages wanted: memcg calls what they freed (%llu with a charge-size "
-	    "goal 32<<k inside, overshooting it by %llu pages in all; %llu without; %llu under "
-	    "32: 32); direct 32; kswapd what each run freed (%llu in all)",
+	out(f, 11, "           pages wanted: memcg calls their charge-size goal 32<<k (%llu, freed "
+	    "past it %llu pages in all; %llu without a fitting goal want what they freed; %llu "
+	    "under 32: 32); direct 32; kswapd what each run freed (%llu in all)",
 	    U(in->want_src[RS_RI_WANT_CHARGE]), U(in->goal_overshoot),
 	    U(in->want_src[RS_RI_WANT_RECLAIMED]), U(in->want_src[RS_RI_WANT_MIN]),
 	    U(in->kswapd_want));

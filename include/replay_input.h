@@ -106,7 +106,8 @@ struct rs_ri_memcg {
 	bool offset_from_first;		/* a snapshot from before the first delta */
 	int64_t offset[RS_RI_LISTS];	/* delta-anchored: pages before the first delta */
 	uint64_t disagree_n;		/* snapshots compared with offset + deltas */
-	uint64_t disagree_max[RS_RI_LISTS];	/* max |snapshot - (offset + deltas)| */
+	uint64_t disagree_max[RS_RI_LISTS];	/* max |snapshot - (offset + deltas)|: drift */
+	uint64_t anchors;		/* snapshots that re-anchored the sizes (drift != 0) */
 	int64_t first_lru[RS_RI_LISTS], last_lru[RS_RI_LISTS];	/* world values, first/last */
 	uint64_t max_lru[RS_RI_LISTS];
 	bool have_usage;
