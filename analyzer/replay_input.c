@@ -360,7 +360,7 @@ void ri_flush_deltas(struct rs_replay_input *ri)
 		int i = ri->dirty[d];
 		struct ri_memcg *m = &ri->mc[i];
 
-		for (int l = 0; l < RS_NR_LISTS; l++) {
+		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 			if (!m->pend[l])
 				continue;
 			update(ri, m->pend_ts, m->delta.last_offset, RS_WF_LRU, RS_WOP_ADD,
@@ -563,11 +563,11 @@ static void add_sample(struct rs_replay_input *ri, struct ri_memcg *m, const int
  * additions commute.
  */
 static void anchor(struct rs_replay_input *ri, struct ri_memcg *m, int i,
-		   const struct rs_event *ev, const int64_t d[RS_NR_LISTS])
+		   const struct rs_event *ev, const int64_t d[RS_NR_EVICTABLE])
 {
 	bool any = false;
 
-	for (int l = 0; l < RS_NR_LISTS; l++) {
+	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 		int64_t base = (m->flags & RI_MF_MKDIR) ? 0 : m->have_pre ? m->pre[l]
 					: m->nsamp ? m->samp[0][l] : d[l];
 		int64_t add = d[l] - base - m->corr[l];
@@ -586,7 +586,7 @@ static void on_snap_memcg(struct rs_replay_input *ri, const struct rs_event *ev)
 {
 	const struct rs_ev_snap_memcg *s = &ev->snap_memcg;
 	struct ri_memcg *m;
-	int64_t lru[RS_NR_LISTS], d[RS_NR_LISTS];
+	int64_t lru[RS_NR_EVICTABLE], d[RS_NR_EVICTABLE];
 	uint64_t limit, soft = RS_UNLIMITED, usage;
 	int i;
 
@@ -609,7 +609,7 @@ static void on_snap_memcg(struct rs_replay_input *ri, const struct rs_event *ev)
 	}
 	m->flags |= RI_MF_SNAP;
 	ri_source_note(&m->snap, ev);
-	for (int l = 0; l < RS_NR_LISTS; l++) {
+	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 		lru[l] = (int64_t)pages(ri, s->lru_bytes[l]);
 		d[l] = lru[l] - m->cum[l];	/* cum includes what is pending */
 		/* the size it sets unless the memcg turns out to have deltas */
@@ -692,7 +692,7 @@ static void on_snap_node(struct rs_replay_input *ri, const struct rs_event *ev)
 	r->off = ev->offset;
 	r->nid = s->nid;
 	r->k = (uint32_t)ri->ndelta;
-	for (int l = 0; l < RS_NR_LISTS; l++)
+	for (int l = 0; l < RS_NR_EVICTABLE; l++)
 		r->raw[l] = (int64_t)s->lru_pages[l];
 	if (s->nid != 0)
 		return;
@@ -701,7 +701,7 @@ static void on_snap_node(struct rs_replay_input *ri, const struct rs_event *ev)
 
 		if (m->path && !strcmp(m->path, "/"))
 			continue;
-		for (int l = 0; l < RS_NR_LISTS; l++) {
+		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 			if (m->flags & RI_MF_DELTA)
 				r->raw[l] -= m->cum[l] + m->corr[l];
 			else if (m->have_snap_lru)
@@ -723,7 +723,7 @@ static void on_lruvec(struct rs_replay_input *ri, const struct rs_event *ev)
 			lru = ri->ns_lru[item];
 			ws = ri->ns_ws[item];
 		}
-	} else if (item >= 0 && item < RS_NR_LISTS) {
+	} else if (item >= 0 && item < RS_NR_EVICTABLE) {
 		lru = item;	/* enum node_stat_item starts with the LRU lists */
 	}
 	if (lru < 0 && ws < 0)

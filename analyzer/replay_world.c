@@ -26,7 +26,7 @@ struct wb {			/* build state */
 	int *order;		/* entries in the world, sorted; [nw] */
 	int nw;
 	int *w_of;		/* entry -> world index (0: root / folded) */
-	int64_t (*offset)[RS_NR_LISTS];	/* entry -> delta offset */
+	int64_t (*offset)[RS_NR_EVICTABLE];	/* entry -> delta offset */
 	struct rs_ri_memcg *rm;	/* report rows, [world memcgs] */
 	int nrm;
 	uint64_t *w_limit;	/* world memcg -> latest hard limit */
@@ -304,7 +304,7 @@ static int add_memcgs(struct wb *b, struct rs_error *err)
 			r->disagree_n = m->nsamp;
 			r->anchors = m->anchors;
 			for (uint32_t s = 0; s < m->nsamp; s++) {
-				for (int l = 0; l < RS_NR_LISTS; l++) {
+				for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 					int64_t d = m->samp[s][l] - r->offset[l];
 					uint64_t a = (uint64_t)(d < 0 ? -d : d);
 
@@ -480,7 +480,7 @@ static int merge_victims(struct wb *b, const struct ri_call *c, int nr_nodes)
 			d->nid = nid;
 			n++;
 		}
-		for (int l = 0; l < RS_NR_LISTS; l++) {
+		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 			d->scanned[l] += v->scanned[l];
 			d->folio_w[l] += v->folio_w[l];
 			d->taken[l] += v->taken[l];
@@ -505,7 +505,7 @@ static int merge_victims(struct wb *b, const struct ri_call *c, int nr_nodes)
 static int add_obs(struct wb *b, const struct ri_call *c, const struct ri_victim *d,
 		   struct rs_error *err)
 {
-	for (int l = 0; l < RS_NR_LISTS; l++) {
+	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 		int t = l >= RS_LRU_INACTIVE_FILE;
 		bool active = l == RS_LRU_ACTIVE_ANON || l == RS_LRU_ACTIVE_FILE;
 		struct rs_obs o = { .ts_start = c->c.ts, .ts_end = c->c.ts_end, .memcg = (int)d->id,
@@ -611,7 +611,7 @@ static int add_calls(struct wb *b, int nr_nodes, struct rs_error *err)
 		int nmv = merge_victims(b, c, nr_nodes);
 		uint64_t got = 0;
 
-		for (int l = 0; l < RS_NR_LISTS; l++)
+		for (int l = 0; l < RS_NR_EVICTABLE; l++)
 			got += rc->rec.reclaimed[l];
 		rc->ctx = (enum rs_call_ctx)c->ctx;
 		if (rc->nid >= nr_nodes)
@@ -653,7 +653,7 @@ static int add_calls(struct wb *b, int nr_nodes, struct rs_error *err)
 				return -1;
 			if (!size_unknown(b, m->memcg))
 				continue;
-			for (int l = 0; l < RS_NR_LISTS; l++) {
+			for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 				struct rs_world_update u = {
 					.ts = rc->ts, .field = RS_WF_LRU, .op = RS_WOP_SET,
 					.src = RS_WSRC_IMPLIED, .lru = (uint8_t)l,
@@ -699,7 +699,8 @@ static int add_updates(struct wb *b, int nr_nodes, struct rs_error *err)
 				continue;	/* counted in the root: its own lists hold it */
 			u.memcg = b->w_of[e];
 			/* reading memory.stat flushes the stats: what the kernel then reads */
-			if (u.field == RS_WF_LRU && u.src == RS_WSRC_SNAPSHOT && u.op == RS_WOP_SET) {
+			if (u.field == RS_WF_LRU && u.src == RS_WSRC_SNAPSHOT &&
+			    u.op == RS_WOP_SET) {
 				struct rs_world_update st = u;
 
 				st.field = RS_WF_LRU_STAT;
@@ -708,7 +709,7 @@ static int add_updates(struct wb *b, int nr_nodes, struct rs_error *err)
 			}
 			if (u.field == RS_WF_LRU && u.src == RS_WSRC_SNAPSHOT &&
 			    u.op == RS_WOP_SET && (ri->mc[e].flags & RI_MF_DELTA))
-				continue;	/* sizes from deltas, re-anchored by ADDs (anchor()) */
+				continue;	/* deltas; re-anchored by ADDs (anchor()) */
 		}
 		if (rs_world_add_update(b->w, &u, err))
 			return -1;
@@ -719,7 +720,7 @@ static int add_updates(struct wb *b, int nr_nodes, struct rs_error *err)
 
 		if (!(ri->mc[e].flags & RI_MF_DELTA))
 			continue;
-		for (int l = 0; l < RS_NR_LISTS; l++) {
+		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 			struct rs_world_update u = {
 				.ts = 0, .field = RS_WF_LRU, .op = RS_WOP_SET,
 				.src = (ri->mc[e].flags & RI_MF_MKDIR) ? RS_WSRC_CGROUP
@@ -750,20 +751,20 @@ static int add_updates(struct wb *b, int nr_nodes, struct rs_error *err)
 		}
 	}
 	/* the root's own lists: node - tracked memcgs, their delta offsets subtracted now */
-	prefix = calloc((ri->ndelta + 1) * RS_NR_LISTS, sizeof(int64_t));
+	prefix = calloc((ri->ndelta + 1) * RS_NR_EVICTABLE, sizeof(int64_t));
 	if (!prefix)
 		return rs_error_set(err, "out of memory");
 	for (size_t j = 0; j < ri->ndelta; j++)
-		for (int l = 0; l < RS_NR_LISTS; l++)
-			prefix[(j + 1) * RS_NR_LISTS + l] = prefix[j * RS_NR_LISTS + l] +
+		for (int l = 0; l < RS_NR_EVICTABLE; l++)
+			prefix[(j + 1) * RS_NR_EVICTABLE + l] = prefix[j * RS_NR_EVICTABLE + l] +
 							    b->offset[ri->delta_order[j]][l];
 	for (size_t i = 0; i < ri->nroot; i++) {
 		const struct ri_root_upd *r = &ri->root[i];
 
 		if (r->nid >= nr_nodes)
 			continue;
-		for (int l = 0; l < RS_NR_LISTS; l++) {
-			int64_t v = r->raw[l] - (r->nid ? 0 : prefix[r->k * RS_NR_LISTS + l]);
+		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
+			int64_t v = r->raw[l] - (r->nid ? 0 : prefix[r->k * RS_NR_EVICTABLE + l]);
 			struct rs_world_update u = {
 				.ts = r->ts, .field = RS_WF_LRU, .op = RS_WOP_SET,
 				.src = RS_WSRC_SNAPSHOT, .lru = (uint8_t)l, .memcg = 0,
@@ -822,7 +823,7 @@ static void lru_ranges(struct wb *b)
 
 			if (u && u->memcg != m)
 				continue;
-			for (int l = 0; l < RS_NR_LISTS; l++) {
+			for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 				uint64_t v = rs_world_lru(b->w, m, 0, l);
 
 				if (!seen[m])

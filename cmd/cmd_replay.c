@@ -17,7 +17,6 @@
 #include <unistd.h>
 
 #include "analysis.h"
-#undef RS_NR_LISTS	/* analysis.h counts 6 lists, replay.h the 4 evictable ones */
 #include "cmd.h"
 #include "replay_output.h"
 #include "report.h"
@@ -107,7 +106,7 @@ int cmd_replay(int argc, char **argv)
 	rep.refusal = rs_replay_input_refusal(b.ri);
 	rep.folio_granularity = true;
 	rep.flushed_stats = true;
-	for (int l = 0; l < RS_NR_LISTS; l++) {
+	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 		struct rs_lru_counts lc;
 
 		rs_analysis_lru_sum(b.a, -1, l, -1, -1, &lc);

@@ -13,7 +13,7 @@
 
 #define JI(v) json_integer((json_int_t)(v))
 
-static const char *const lname[RS_NR_LISTS] = { "inactive_anon", "active_anon",
+static const char *const lname[RS_NR_EVICTABLE] = { "inactive_anon", "active_anon",
 						"inactive_file", "active_file" };
 
 static json_t *src_json(const struct rs_ri_source *s)
@@ -39,7 +39,7 @@ static json_t *lists4(const uint64_t *v)
 {
 	json_t *o = json_object();
 
-	for (int l = 0; l < RS_NR_LISTS; l++)
+	for (int l = 0; l < RS_NR_EVICTABLE; l++)
 		json_object_set_new(o, lname[l], JI(v[l]));
 	return o;
 }
@@ -48,7 +48,7 @@ static json_t *lists4s(const int64_t *v)
 {
 	json_t *o = json_object();
 
-	for (int l = 0; l < RS_NR_LISTS; l++)
+	for (int l = 0; l < RS_NR_EVICTABLE; l++)
 		json_object_set_new(o, lname[l], JI(v[l]));
 	return o;
 }
@@ -144,7 +144,7 @@ static json_t *inputs_json(const struct rs_replay_report *r)
 	json_object_set_new(sw, "markers", src_json(&in->swap_marker));
 	json_object_set_new(o, "swap", sw);
 
-	for (int l = 0; l < RS_NR_LISTS; l++) {
+	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 		const struct rs_ri_obs_sum *x = &in->obs[l];
 		json_t *lo = json_object();
 
@@ -222,7 +222,7 @@ static json_t *cgroups_json(const struct rs_replay_report *r, const struct rs_re
 		const struct rs_memcg_acct *m = &p->memcg[c];
 		json_t *o = json_object(), *lo = json_object();
 
-		for (int l = 0; l < RS_NR_LISTS; l++) {
+		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 			json_t *x = json_object();
 
 			json_object_set_new(x, "scanned", JI(m->scanned[l]));
@@ -274,7 +274,7 @@ static json_t *recorded_json(const struct rs_replay_report *r)
 {
 	json_t *o = json_object(), *lru = json_object(), *ic = json_object(), *il = json_object();
 
-	for (int l = 0; l < RS_NR_LISTS; l++) {
+	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 		json_t *x = json_object(), *y = json_object();
 
 		json_object_set_new(x, "scanned", JI(r->analyze[l].scanned));
@@ -305,7 +305,7 @@ static json_t *identity_json(const struct rs_replay_report *r, json_t **error_pc
 	int checked = 0, within = 0;
 
 	*error_pct = json_object();
-	for (int l = 0; l < RS_NR_LISTS; l++) {
+	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 		struct rs_identity_list il;
 		json_t *x = json_object(), *e = json_object();
 
@@ -328,7 +328,7 @@ static json_t *identity_json(const struct rs_replay_report *r, json_t **error_pc
 		within += il.within;
 	}
 	for (int c = 0; c < r->rec->nr_memcg; c++) {
-		for (int l = 0; l < RS_NR_LISTS; l++) {
+		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 			struct rs_identity_list il;
 			json_t *x;
 
@@ -371,7 +371,7 @@ static json_t *policy_json(const struct rs_replay_report *r, const struct rs_rep
 
 	json_object_set_new(o, "stands_for", json_string(p->policy->stands_for));
 	json_object_set_new(o, "approximates", json_string(p->policy->approximates));
-	for (int l = 0; l < RS_NR_LISTS; l++) {
+	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 		json_t *x = json_object();
 
 		json_object_set_new(x, "scanned", JI(p->scanned[l]));

@@ -16,7 +16,7 @@
 
 #define U(v) ((unsigned long long)(v))
 
-static const char *const short_list[RS_NR_LISTS] = { "inactive_anon", "active_anon",
+static const char *const short_list[RS_NR_EVICTABLE] = { "inactive_anon", "active_anon",
 						     "inactive_file", "active_file" };
 
 #define WIDTH 100
@@ -141,7 +141,7 @@ static void identity_text(FILE *f, const struct rs_replay_report *r)
 	    RS_IDENTITY_MIN_SCANNED);
 	fprintf(f, "%-14s %11s %9s %11s %8s %11s %11s %8s %s\n", "list", "rec scanned",
 		"rec taken", "scanned", "error", "rec reclaim", "reclaimed", "error", "check");
-	for (int l = 0; l < RS_NR_LISTS; l++) {
+	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 		struct rs_identity_list il;
 
 		rs_identity_list(r->rec->scanned[l], r->rec->reclaimed[l], m->scanned[l],
@@ -159,7 +159,7 @@ static void identity_text(FILE *f, const struct rs_replay_report *r)
 	fprintf(f, "  %-18s %-13s %9s %9s %7s %9s %9s %7s %s\n", "cgroup", "list", "rec scan",
 		"scanned", "error", "rec recl", "reclaimed", "error", "check");
 	for (int c = 0; c < r->rec->nr_memcg; c++) {
-		for (int l = 0; l < RS_NR_LISTS; l++) {
+		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 			struct rs_identity_list il;
 
 			rs_identity_list(r->rec->memcg[c].scanned[l], r->rec->memcg[c].reclaimed[l],
@@ -194,7 +194,7 @@ static void identity_text(FILE *f, const struct rs_replay_report *r)
 	{
 		bool same = true;
 
-		for (int l = 0; l < RS_NR_LISTS; l++)
+		for (int l = 0; l < RS_NR_EVICTABLE; l++)
 			same &= r->analyze[l].scanned == r->rec->scanned[l];
 		if (!same)
 			out(f, 2, "the whole trace (analyze) scanned %llu/%llu/%llu/%llu: %llu "
@@ -220,7 +220,7 @@ static void policy_text(FILE *f, const struct rs_replay_report *r, const struct 
 	out(f, 4, "  approximates: %s", p->policy->approximates);
 	fprintf(f, "  %-14s %11s %11s %11s %11s\n", "list", "scanned", "diff", "reclaimed",
 		"diff");
-	for (int l = 0; l < RS_NR_LISTS; l++) {
+	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 		diff_text(d1, sizeof(d1), p->scanned[l], rc->scanned[l]);
 		diff_text(d2, sizeof(d2), p->reclaimed[l], rc->reclaimed[l]);
 		fprintf(f, "  %-14s %11llu %11s %11llu %11s\n", short_list[l], U(p->scanned[l]), d1,
@@ -253,7 +253,7 @@ static void policy_text(FILE *f, const struct rs_replay_report *r, const struct 
 		const struct rs_memcg_acct *a = &p->memcg[c], *ra = &rc->memcg[c];
 		uint64_t s = 0, rs2 = 0, rec = 0;
 
-		for (int l = 0; l < RS_NR_LISTS; l++) {
+		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 			s += a->scanned[l];
 			rs2 += ra->scanned[l];
 			rec += a->reclaimed[l];
@@ -307,9 +307,9 @@ static void memcg_inputs(FILE *f, const struct rs_ri_memcg *m)
 		add(&l, "    sizes = offset + mod_memcg_lruvec_state deltas: ");
 		src_add(&l, &m->delta);
 		flush(f, &l, 6);
-		out(f, 6, "    offset %lld/%lld/%lld/%lld pages (%s); snapshots: %llu, max |snapshot - "
-		    "(offset + deltas)| %llu/%llu/%llu/%llu (deltas the trace lacks), re-anchored at "
-		    "%llu of them", (long long)m->offset[0],
+		out(f, 6, "    offset %lld/%lld/%lld/%lld pages (%s); snapshots: %llu, max "
+		    "|snapshot - (offset + deltas)| %llu/%llu/%llu/%llu (deltas the trace lacks), "
+		    "re-anchored at %llu of them", (long long)m->offset[0],
 		    (long long)m->offset[1], (long long)m->offset[2], (long long)m->offset[3],
 		    m->offset_from_mkdir ? "0: made in the trace" :
 		    m->offset_assumed ? "0 assumed: no snapshot and no mkdir anchors it" :
@@ -444,7 +444,7 @@ void rs_replay_inputs_text(FILE *f, const struct rs_replay_report *r)
 	    "use the call's own, else the nearest of that list)");
 	fprintf(f, "  %-13s %7s %10s %10s %9s %9s %10s %10s %10s\n", "list", "windows", "scanned",
 		"reclaimed", "activated", "pageout", "taken", "deactivate", "referenced");
-	for (int k = 0; k < RS_NR_LISTS; k++) {
+	for (int k = 0; k < RS_NR_EVICTABLE; k++) {
 		const struct rs_ri_obs_sum *o = &in->obs[k];
 
 		fprintf(f, "  %-13s %7llu %10llu %10llu %9llu %9llu %10llu %10llu %10llu\n",

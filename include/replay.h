@@ -30,7 +30,12 @@
 #include "rs_error.h"
 #include "rs_event.h"
 
-#define RS_NR_LISTS		4	/* evictable lists, numbered as enum rs_lru 0..3 */
+/*
+ * The evictable lists, numbered as enum rs_lru 0..3. Not analysis.h's RS_NR_LISTS (6: with
+ * unevictable and "unknown"): the replay's arrays hold the lists reclaim scans, and a file may
+ * include both headers.
+ */
+#define RS_NR_EVICTABLE		4
 #define RS_DEF_PRIORITY		12	/* DEF_PRIORITY */
 #define RS_SWAP_CLUSTER_MAX	32	/* SWAP_CLUSTER_MAX */
 #define RS_UNLIMITED		UINT64_MAX	/* limit / soft limit not set */
@@ -139,7 +144,7 @@ enum rs_call_ctx {
 /* Per-memcg, per-list counts (recorded in a call, or a policy's totals). */
 struct rs_memcg_lists {
 	int memcg;
-	uint64_t scanned[RS_NR_LISTS], reclaimed[RS_NR_LISTS];
+	uint64_t scanned[RS_NR_EVICTABLE], reclaimed[RS_NR_EVICTABLE];
 };
 
 /* What the recording did in one invocation (for identity and the "recorded" column). */
@@ -147,7 +152,7 @@ struct rs_recorded {
 	bool have;			/* the trace has this call's shrink events */
 	int prio_first, prio_lowest;	/* -1 when unknown */
 	uint32_t rounds;		/* shrink passes: distinct (priority, node) seen */
-	uint64_t scanned[RS_NR_LISTS], reclaimed[RS_NR_LISTS];
+	uint64_t scanned[RS_NR_EVICTABLE], reclaimed[RS_NR_EVICTABLE];
 	uint64_t nr_reclaimed;		/* *_reclaim_end nr_reclaimed */
 	uint64_t soft_scanned, soft_reclaimed;	/* inside memcg_softlimit_reclaim_begin/end */
 	const struct rs_memcg_lists *memcg;	/* per victim; copied by rs_world_add_call */
@@ -246,14 +251,14 @@ void rs_world_advance(struct rs_world *w, uint64_t ts);
 
 /* Per-memcg accumulators of a policy (and of the recording). */
 struct rs_memcg_acct {
-	uint64_t scanned[RS_NR_LISTS], reclaimed[RS_NR_LISTS];
+	uint64_t scanned[RS_NR_EVICTABLE], reclaimed[RS_NR_EVICTABLE];
 	uint64_t swapped_out;
 	uint64_t soft_scanned, soft_reclaimed;	/* the part taken by soft-limit passes */
 };
 
 /* What a policy did in one invocation. */
 struct rs_call_outcome {
-	uint64_t scanned[RS_NR_LISTS], reclaimed[RS_NR_LISTS];
+	uint64_t scanned[RS_NR_EVICTABLE], reclaimed[RS_NR_EVICTABLE];
 	uint64_t swapped_out;			/* anon reclaimed = pages swapped out */
 	uint64_t reclaimed_by_src[RS_RATE_SRC_NR];	/* which reclaimability produced it */
 	uint64_t soft_scanned, soft_reclaimed;
@@ -300,7 +305,7 @@ struct rs_replay_result {
 	uint64_t calls;
 	uint64_t calls_short;			/* ended with less than nr_to_reclaim */
 	uint64_t rounds;
-	uint64_t scanned[RS_NR_LISTS], reclaimed[RS_NR_LISTS];
+	uint64_t scanned[RS_NR_EVICTABLE], reclaimed[RS_NR_EVICTABLE];
 	uint64_t swapped_out;
 	uint64_t reclaimed_by_src[RS_RATE_SRC_NR];
 	uint64_t soft_scanned, soft_reclaimed;

@@ -40,7 +40,7 @@ struct rs_replay_report {
 	const struct rs_ri_report *in;
 	const struct rs_world *w;		/* NULL when refused before a world existed */
 	const char *refusal;			/* why nothing was replayed, or NULL */
-	struct rs_replay_analyze_list analyze[RS_NR_LISTS];	/* whole trace, as analyze */
+	struct rs_replay_analyze_list analyze[RS_NR_EVICTABLE];	/* whole trace, as analyze */
 	const struct rs_replay_result *rec;	/* the recording, from the calls */
 	const struct rs_replay_result *res;	/* [n] policies, in the order asked */
 	int n;

@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "analysis.h"
-#undef RS_NR_LISTS	/* analysis.h: 6; replay.h: 4 */
 #include "replay_input.h"
 #include "unit.h"
 
