@@ -52,6 +52,7 @@ int cmd_replay(int argc, char **argv)
 	struct rs_analysis_opts ao = { .pid = -1 };
 	struct rs_replay_report rep = { .identity = -1 };
 	struct rs_replay_result *rec = NULL, *res = NULL;
+	struct rs_gap_pages *gaps = NULL;
 	struct rs_replay_build b;
 	struct rs_error err = { "" };
 	const char *policy_arg = NULL;
@@ -106,6 +107,15 @@ int cmd_replay(int argc, char **argv)
 	rep.refusal = rs_replay_input_refusal(b.ri);
 	rep.folio_granularity = true;
 	rep.flushed_stats = true;
+	if (b.w) {
+		gaps = calloc(1 + (size_t)rs_world_info(b.w)->nr_memcg, sizeof(*gaps));
+		if (!gaps) {
+			ret = rs_cmd_fail("replay", RS_EXIT_INPUT, "out of memory");
+			goto out;
+		}
+		rep.gap_mask = rs_world_identity_gaps(b.w, gaps);
+		rep.gaps = gaps;
+	}
 	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 		struct rs_lru_counts lc;
 
@@ -142,6 +152,7 @@ int cmd_replay(int argc, char **argv)
 out:
 	rs_replay_results_free(res, n);
 	rs_replay_results_free(rec, 1);
+	free(gaps);
 	rs_replay_build_free(&b);
 	return ret;
 }

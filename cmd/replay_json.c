@@ -298,11 +298,44 @@ static json_t *recorded_json(const struct rs_replay_report *r)
 	return o;
 }
 
+/* Whether identity is claimed for a row, and what the trace lacks for it. */
+static void claim_json(json_t *x, const struct rs_identity_list *il)
+{
+	json_t *lacks = json_array();
+
+	for (int g = 0; g < RS_GAP_NR; g++)
+		if (il->lacks & (1u << g))
+			json_array_append_new(lacks, json_string(rs_gap_name((enum rs_gap)g)));
+	json_object_set_new(x, "claimed", json_boolean(il->claimed));
+	json_object_set_new(x, "lacks", lacks);
+}
+
+static json_t *gaps_json(const struct rs_replay_report *r)
+{
+	json_t *a = json_array();
+
+	for (int g = 0; g < RS_GAP_NR; g++) {
+		json_t *x, *sc;
+
+		if (!(r->gap_mask & (1u << g)))
+			continue;
+		x = json_object();
+		sc = json_object();
+		json_object_set_new(x, "name", json_string(rs_gap_name((enum rs_gap)g)));
+		json_object_set_new(x, "missing", json_string(rs_gap_missing((enum rs_gap)g)));
+		for (int l = 0; l < RS_NR_EVICTABLE; l++)
+			json_object_set_new(sc, lname[l], JI(r->gaps[0].scanned[g][l]));
+		json_object_set_new(x, "recorded_scanned_in_calls", sc);
+		json_array_append_new(a, x);
+	}
+	return a;
+}
+
 static json_t *identity_json(const struct rs_replay_report *r, json_t **error_pct)
 {
 	const struct rs_replay_result *m = &r->res[r->identity];
 	json_t *o = json_object(), *lists = json_object(), *cg = json_array();
-	int checked = 0, within = 0;
+	int checked = 0, within = 0, unclaimed = 0;
 
 	*error_pct = json_object();
 	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
@@ -311,6 +344,8 @@ static json_t *identity_json(const struct rs_replay_report *r, json_t **error_pc
 
 		rs_identity_list(r->rec->scanned[l], r->rec->reclaimed[l], m->scanned[l],
 				 m->reclaimed[l], &il);
+		rs_identity_claim(&il, r->gaps ? &r->gaps[0] : NULL, l);
+		claim_json(x, &il);
 		json_object_set_new(x, "recorded_scanned", JI(il.rec_scanned));
 		json_object_set_new(x, "model_scanned", JI(il.model_scanned));
 		json_object_set_new(x, "recorded_reclaimed", JI(il.rec_reclaimed));
@@ -324,8 +359,9 @@ static json_t *identity_json(const struct rs_replay_report *r, json_t **error_pc
 		json_object_set_new(x, "error_pct", json_deep_copy(e));
 		json_object_set_new(*error_pct, lname[l], e);
 		json_object_set_new(lists, lname[l], x);
-		checked += il.checked;
-		within += il.within;
+		checked += il.claimed;
+		within += il.claimed && il.within;
+		unclaimed += il.checked && !il.claimed;
 	}
 	for (int c = 0; c < r->rec->nr_memcg; c++) {
 		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
@@ -334,9 +370,11 @@ static json_t *identity_json(const struct rs_replay_report *r, json_t **error_pc
 
 			rs_identity_list(r->rec->memcg[c].scanned[l], r->rec->memcg[c].reclaimed[l],
 					 m->memcg[c].scanned[l], m->memcg[c].reclaimed[l], &il);
+			rs_identity_claim(&il, r->gaps ? &r->gaps[1 + c] : NULL, l);
 			if (!il.checked)
 				continue;
 			x = json_object();
+			claim_json(x, &il);
 			json_object_set_new(x, "path", json_string(rs_replay_cgroup_name(r, c)));
 			json_object_set_new(x, "list", json_string(lname[l]));
 			json_object_set_new(x, "recorded_scanned", JI(il.rec_scanned));
@@ -348,8 +386,9 @@ static json_t *identity_json(const struct rs_replay_report *r, json_t **error_pc
 					    ? rs_json_real(il.reclaimed_err) : json_null());
 			json_object_set_new(x, "within_target", json_boolean(il.within));
 			json_array_append_new(cg, x);
-			checked++;
-			within += il.within;
+			checked += il.claimed;
+			within += il.claimed && il.within;
+			unclaimed += !il.claimed;
 		}
 	}
 	json_object_set_new(o, "policy", json_string(m->policy->name));
@@ -360,6 +399,8 @@ static json_t *identity_json(const struct rs_replay_report *r, json_t **error_pc
 	json_object_set_new(o, "checked", JI(checked));
 	json_object_set_new(o, "within", JI(within));
 	json_object_set_new(o, "within_target", json_boolean(checked && within == checked));
+	json_object_set_new(o, "not_claimed", JI(unclaimed));
+	json_object_set_new(o, "trace_lacks", gaps_json(r));
 	json_object_set_new(o, "folio_granularity", json_boolean(r->folio_granularity));
 	json_object_set_new(o, "flushed_stats", json_boolean(r->flushed_stats));
 	return o;

@@ -110,6 +110,16 @@ void rs_identity_list(uint64_t rs, uint64_t rr, uint64_t ms, uint64_t mr,
 			out->reclaimed_err >= -RS_IDENTITY_TARGET_PCT));
 }
 
+void rs_identity_claim(struct rs_identity_list *il, const struct rs_gap_pages *gp, int lru)
+{
+	il->lacks = 0;
+	for (int g = 0; gp && g < RS_GAP_NR; g++)
+		if ((double)gp->scanned[g][lru] * 100.0 >
+		    RS_IDENTITY_TARGET_PCT * (double)il->rec_scanned)
+			il->lacks |= 1u << g;
+	il->claimed = il->checked && !il->lacks;
+}
+
 const char *rs_replay_cgroup_name(const struct rs_replay_report *r, int memcg)
 {
 	return r->w ? rs_world_memcg(r->w, memcg)->path : "?";
@@ -127,13 +137,47 @@ static const char *verdict(const struct rs_identity_list *il)
 {
 	if (!il->checked)
 		return il->rec_scanned ? "(< 1000)" : "";
+	if (!il->claimed)
+		return "NO CLAIM";
 	return il->within ? "ok" : "OFF";
+}
+
+/* One row's identity: the errors, and whether the trace has what the row's calls need. */
+static void identity_row(const struct rs_replay_report *r, int gi, int l, uint64_t rs,
+			 uint64_t rr, uint64_t ms, uint64_t mr, struct rs_identity_list *il)
+{
+	rs_identity_list(rs, rr, ms, mr, il);
+	rs_identity_claim(il, r->gaps ? &r->gaps[gi] : NULL, l);
+}
+
+/* Why lists are not claimed: per input the trace lacks, what it is and the pages concerned. */
+static void gaps_text(FILE *f, const struct rs_replay_report *r)
+{
+	for (int g = 0; g < RS_GAP_NR; g++) {
+		char line[256];
+		size_t n = 0;
+
+		if (!(r->gap_mask & (1u << g)))
+			continue;
+		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
+			uint64_t all = r->rec->scanned[l], in = r->gaps[0].scanned[g][l];
+
+			if (all < RS_IDENTITY_MIN_SCANNED || !in || n >= sizeof(line))
+				continue;
+			n += (size_t)snprintf(line + n, sizeof(line) - n, "%s%s %.0f%%",
+					      n ? ", " : "", short_list[l],
+					      100.0 * (double)in / (double)all);
+		}
+		out(f, 4, "  lacks %s: %s; the calls that need it scanned %s of the recorded pages",
+		    rs_gap_name((enum rs_gap)g), rs_gap_missing((enum rs_gap)g),
+		    n ? line : "none");
+	}
 }
 
 static void identity_text(FILE *f, const struct rs_replay_report *r)
 {
 	const struct rs_replay_result *m = &r->res[r->identity];
-	int checked = 0, within = 0;
+	int checked = 0, within = 0, unclaimed = 0;
 	char e1[16], e2[16];
 
 	out(f, 2, "\nIDENTITY (%s against the recording; target: within %.0f%% on every list "
@@ -144,15 +188,16 @@ static void identity_text(FILE *f, const struct rs_replay_report *r)
 	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 		struct rs_identity_list il;
 
-		rs_identity_list(r->rec->scanned[l], r->rec->reclaimed[l], m->scanned[l],
-				 m->reclaimed[l], &il);
+		identity_row(r, 0, l, r->rec->scanned[l], r->rec->reclaimed[l], m->scanned[l],
+			     m->reclaimed[l], &il);
 		err_text(e1, sizeof(e1), il.rec_scanned, il.scanned_err);
 		err_text(e2, sizeof(e2), il.rec_reclaimed, il.reclaimed_err);
 		fprintf(f, "%-14s %11llu %9llu %11llu %8s %11llu %11llu %8s %s\n", short_list[l],
 			U(il.rec_scanned), U(r->in->taken[l]), U(il.model_scanned), e1,
 			U(il.rec_reclaimed), U(il.model_reclaimed), e2, verdict(&il));
-		checked += il.checked;
-		within += il.within;
+		checked += il.claimed;
+		within += il.claimed && il.within;
+		unclaimed += il.checked && !il.claimed;
 	}
 	out(f, 2, "per cgroup (lists with >= %d pages scanned in the cgroup):",
 	    RS_IDENTITY_MIN_SCANNED);
@@ -162,8 +207,9 @@ static void identity_text(FILE *f, const struct rs_replay_report *r)
 		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 			struct rs_identity_list il;
 
-			rs_identity_list(r->rec->memcg[c].scanned[l], r->rec->memcg[c].reclaimed[l],
-					 m->memcg[c].scanned[l], m->memcg[c].reclaimed[l], &il);
+			identity_row(r, 1 + c, l, r->rec->memcg[c].scanned[l],
+				     r->rec->memcg[c].reclaimed[l], m->memcg[c].scanned[l],
+				     m->memcg[c].reclaimed[l], &il);
 			if (!il.checked)
 				continue;
 			err_text(e1, sizeof(e1), il.rec_scanned, il.scanned_err);
@@ -172,17 +218,26 @@ static void identity_text(FILE *f, const struct rs_replay_report *r)
 				rs_replay_cgroup_name(r, c), short_list[l], U(il.rec_scanned),
 				U(il.model_scanned), e1, U(il.rec_reclaimed),
 				U(il.model_reclaimed), e2, verdict(&il));
-			checked++;
-			within += il.within;
+			checked += il.claimed;
+			within += il.claimed && il.within;
+			unclaimed += !il.claimed;
 		}
 	}
-	if (!checked)
+	if (!checked && !unclaimed)
 		out(f, 2, "no list has %d pages scanned: identity not checked on this trace",
 		    RS_IDENTITY_MIN_SCANNED);
-	else
+	else if (checked)
 		out(f, 2, "%d of %d checked lists (whole trace and per cgroup) within %.0f%%%s",
 		    within, checked, RS_IDENTITY_TARGET_PCT, within == checked ? "" :
 		    " (docs/replay.md: why a list can be off)");
+	if (unclaimed) {
+		out(f, 2, "NO CLAIM on %d lists: more than %.0f%% of their recorded pages were "
+		    "scanned in calls that depend on inputs this trace does not record, so their "
+		    "error cannot tell the model's faults from the missing inputs; identity is not "
+		    "claimed for them (docs/replay.md \"Identity\"):", unclaimed,
+		    RS_IDENTITY_TARGET_PCT);
+		gaps_text(f, r);
+	}
 	if (!r->folio_granularity || !r->flushed_stats)
 		out(f, 6, "note: this build's world has %s%s%s: lists of large folios and memcgs "
 		    "with stale stats are off (docs/replay.md)",

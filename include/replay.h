@@ -246,6 +246,33 @@ uint64_t rs_world_generation(const struct rs_world *w);
 void rs_world_rewind(struct rs_world *w);
 void rs_world_advance(struct rs_world *w, uint64_t ts);
 
+/*
+ * Inputs that identity (mainline against the recording) needs and a trace can lack. A call that
+ * depends on one the world lacks cannot be reproduced but by chance; identity is claimed only
+ * for the lists whose recorded scanning happened outside such calls to within the target.
+ */
+enum rs_gap {
+	RS_GAP_WMARK,		/* kswapd calls; no recorded wmark_high (inferred bound only) */
+	RS_GAP_SIZES,		/* global calls; no lruvec deltas: sizes are snapshots only */
+	RS_GAP_SOFT_TREE,	/* global calls, v1, a soft limit set: the soft-limit tree's keys */
+	RS_GAP_NR
+};
+
+/* Recorded pages scanned, per list, in the calls that lack each input and any of them. */
+struct rs_gap_pages {
+	uint64_t scanned[RS_GAP_NR][RS_NR_EVICTABLE];
+	uint64_t any[RS_NR_EVICTABLE];
+};
+
+/*
+ * Which inputs the world lacks (a mask of 1 << enum rs_gap) and, in out[0] (whole trace) and
+ * out[1 + memcg] (per victim memcg), the recorded pages scanned in the calls they concern.
+ * out has 1 + nr_memcg entries, filled by the call. Valid after rs_world_finalize().
+ */
+unsigned int rs_world_identity_gaps(const struct rs_world *w, struct rs_gap_pages *out);
+const char *rs_gap_name(enum rs_gap g);		/* "watermarks", ... */
+const char *rs_gap_missing(enum rs_gap g);	/* what the trace would need, one line */
+
 /* ---------------------------------------------------------------------------------------- */
 /* Policies                                                                                 */
 

@@ -549,6 +549,89 @@ static size_t lv(const struct rs_world *w, int memcg, int nid)
 	return (size_t)memcg * (size_t)w->info.nr_nodes + (size_t)nid;
 }
 
+static const char *const gap_names[RS_GAP_NR] = {
+	[RS_GAP_WMARK] = "watermarks", [RS_GAP_SIZES] = "lruvec deltas",
+	[RS_GAP_SOFT_TREE] = "soft-limit tree",
+};
+
+static const char *const gap_missing[RS_GAP_NR] = {
+	[RS_GAP_WMARK] = "node_stat wmark_min/low/high (and the boost): kswapd's nr_to_reclaim per "
+			 "pass and when pgdat_balanced() ends a run",
+	[RS_GAP_SIZES] = "memcg:mod_memcg_lruvec_state (LRU items): every lruvec's size at each "
+			 "call, which global reclaim scans >> priority; snapshots are 100 ms apart",
+	[RS_GAP_SOFT_TREE] = "the soft-limit RB tree's keys: memcg1_update_tree() refreshes a "
+			     "memcg's excess every 1,024 charge events per CPU; no event shows "
+			     "them",
+};
+
+const char *rs_gap_name(enum rs_gap g)
+{
+	return g < RS_GAP_NR ? gap_names[g] : "?";
+}
+
+const char *rs_gap_missing(enum rs_gap g)
+{
+	return g < RS_GAP_NR ? gap_missing[g] : "?";
+}
+
+/*
+ * What the world lacks is read from its updates: a recorded (snapshot) high watermark, any
+ * lruvec delta, any soft limit set. A kswapd call without a recorded watermark runs on the
+ * bound the reconstruction inferred and stops on what the recorded run freed; a global call
+ * without deltas scans every lruvec >> priority from sizes up to 100 ms old (global-dev.dat:
+ * dd moves ~100k pages/s); a global call on cgroup v1 with a soft limit set runs
+ * memcg1_soft_limit_reclaim(), whose choice of memcg (and whether it runs at all) follows keys
+ * the trace never shows. Memcg (limit) reclaim needs none of them.
+ */
+unsigned int rs_world_identity_gaps(const struct rs_world *w, struct rs_gap_pages *out)
+{
+	bool wmark = false, deltas = false, soft = false;
+	unsigned int mask = 0;
+
+	memset(out, 0, (1 + (size_t)w->info.nr_memcg) * sizeof(*out));
+	for (size_t i = 0; i < w->info.nr_updates; i++) {
+		const struct rs_world_update *u = &w->upd[i].u;
+
+		if (u->field == RS_WF_NODE_WMARK_HIGH && u->src == RS_WSRC_SNAPSHOT)
+			wmark = true;
+		if (u->field == RS_WF_LRU && u->src == RS_WSRC_DELTA)
+			deltas = true;
+		if (u->field == RS_WF_SOFT_LIMIT && (uint64_t)u->value != RS_UNLIMITED)
+			soft = true;
+	}
+	for (size_t i = 0; i < w->info.nr_calls; i++) {
+		const struct rs_reclaim_call *c = &w->calls[i];
+		bool global = c->ctx == RS_CALL_KSWAPD || c->ctx == RS_CALL_DIRECT;
+		unsigned int lacks = 0;
+
+		if (c->ctx == RS_CALL_KSWAPD && !wmark)
+			lacks |= 1u << RS_GAP_WMARK;
+		if (global && !deltas)
+			lacks |= 1u << RS_GAP_SIZES;
+		if (global && w->info.cgroup_v1 && soft)
+			lacks |= 1u << RS_GAP_SOFT_TREE;
+		if (!lacks || !c->rec.have)
+			continue;
+		mask |= lacks;
+		for (int g = 0; g < RS_GAP_NR; g++) {
+			if (!(lacks & (1u << g)))
+				continue;
+			for (int l = 0; l < RS_NR_EVICTABLE; l++)
+				out[0].scanned[g][l] += c->rec.scanned[l];
+			for (size_t k = 0; k < c->rec.nr_memcg; k++)
+				for (int l = 0; l < RS_NR_EVICTABLE; l++)
+					out[1 + c->rec.memcg[k].memcg].scanned[g][l] +=
+						c->rec.memcg[k].scanned[l];
+		}
+		for (int l = 0; l < RS_NR_EVICTABLE; l++)
+			out[0].any[l] += c->rec.scanned[l];
+		for (size_t k = 0; k < c->rec.nr_memcg; k++)
+			for (int l = 0; l < RS_NR_EVICTABLE; l++)
+				out[1 + c->rec.memcg[k].memcg].any[l] += c->rec.memcg[k].scanned[l];
+	}
+	return mask;
+}
+
 uint64_t rs_world_lru(const struct rs_world *w, int memcg, int nid, int lru)
 {
 	int64_t v = w->lru[lv(w, memcg, nid) * RS_NR_EVICTABLE + lru];
