@@ -246,7 +246,7 @@ static void close_window(struct rs_replay_input *ri, struct ri_task *t, struct r
 	struct rs_recorded *rec = &c->c.rec;
 
 	t->win = false;
-	if (lru < 0 || lru >= RS_NR_LISTS)
+	if (lru < 0 || lru >= RS_NR_EVICTABLE)
 		return;
 	if (sh) {
 		nid = active ? sh->active.nid : sh->inactive.nid;
@@ -348,7 +348,7 @@ static void open_window(struct rs_replay_input *ri, struct ri_task *t, struct ri
 	t->wr_anon = t->wr_file = 0;
 	c->windows++;
 	ri->rep.windows++;
-	if (lru >= 0 && lru < RS_NR_LISTS)
+	if (lru >= 0 && lru < RS_NR_EVICTABLE)
 		ri_swap_evidence(ri, lru, ev->isolate.nr_scanned);
 }
 
@@ -371,7 +371,7 @@ static void out_event(struct rs_replay_input *ri, const struct rs_event *ev)
 {
 	ri->rep.out_events++;
 	if (ev->type == RS_EV_LRU_ISOLATE && ev->isolate.lru >= 0 &&
-	    ev->isolate.lru < RS_NR_LISTS)
+	    ev->isolate.lru < RS_NR_EVICTABLE)
 		ri->rep.out_scanned[ev->isolate.lru] += ev->isolate.nr_scanned;
 	else if (ev->type == RS_EV_SHRINK_INACTIVE)
 		ri->rep.out_reclaimed[(ev->inactive.reclaim_flags & RS_RECLAIM_WB_FILE)
@@ -519,7 +519,7 @@ void ri_calls_event(struct rs_replay_input *ri, const struct rs_event *ev, const
 
 static void add_rec(struct rs_replay_input *ri, const struct ri_call *c)
 {
-	for (int l = 0; l < RS_NR_LISTS; l++) {
+	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 		ri->rep.scanned[l] += c->c.rec.scanned[l];
 		ri->rep.reclaimed[l] += c->c.rec.reclaimed[l];
 		for (uint32_t i = 0; i < c->nv; i++)
@@ -547,7 +547,7 @@ void ri_calls_finish(struct rs_replay_input *ri)
 				ri->rep.calls_cut_end++;
 		}
 		if (c->ctx < 0) {
-			for (int l = 0; l < RS_NR_LISTS; l++) {
+			for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 				ri->rep.out_scanned[l] += c->c.rec.scanned[l];
 				ri->rep.out_reclaimed[l] += c->c.rec.reclaimed[l];
 			}

@@ -360,7 +360,7 @@ void ri_flush_deltas(struct rs_replay_input *ri)
 		int i = ri->dirty[d];
 		struct ri_memcg *m = &ri->mc[i];
 
-		for (int l = 0; l < RS_NR_LISTS; l++) {
+		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 			if (!m->pend[l])
 				continue;
 			update(ri, m->pend_ts, m->delta.last_offset, RS_WF_LRU, RS_WOP_ADD,
@@ -551,11 +551,42 @@ static void add_sample(struct rs_replay_input *ri, struct ri_memcg *m, const int
 	memcpy(m->samp[m->nsamp++], v, sizeof(m->samp[0]));
 }
 
+/*
+ * Re-anchor a memcg whose sizes come from deltas at one of its snapshots (d = snapshot - deltas
+ * so far). The sizes are offset + deltas + corrections; the offset is 0 for a memcg made in the
+ * trace, else its first snapshot - deltas so far (replay_world.c), both known by now, so the
+ * correction that makes the sizes equal this snapshot is d - offset - what was added before.
+ * Reading memory.stat flushes the memcg's stats: the snapshot is the lists' size to within the
+ * per-CPU batches not yet folded in, while the deltas drift without bound when some list
+ * update is not traced (anon-stream-swap.dat: 917 inactive anon pages by the end). An ADD
+ * rather than a SET: the deltas still pending are flushed later with their own timestamp, and
+ * additions commute.
+ */
+static void anchor(struct rs_replay_input *ri, struct ri_memcg *m, int i,
+		   const struct rs_event *ev, const int64_t d[RS_NR_EVICTABLE])
+{
+	bool any = false;
+
+	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
+		int64_t base = (m->flags & RI_MF_MKDIR) ? 0 : m->have_pre ? m->pre[l]
+					: m->nsamp ? m->samp[0][l] : d[l];
+		int64_t add = d[l] - base - m->corr[l];
+
+		if (!add)
+			continue;
+		update(ri, ev->ts, ev->offset, RS_WF_LRU, RS_WOP_ADD, RS_WSRC_SNAPSHOT, i, 0, l,
+		       add);
+		m->corr[l] += add;
+		any = true;
+	}
+	m->anchors += any;
+}
+
 static void on_snap_memcg(struct rs_replay_input *ri, const struct rs_event *ev)
 {
 	const struct rs_ev_snap_memcg *s = &ev->snap_memcg;
 	struct ri_memcg *m;
-	int64_t lru[RS_NR_LISTS], d[RS_NR_LISTS];
+	int64_t lru[RS_NR_EVICTABLE], d[RS_NR_EVICTABLE];
 	uint64_t limit, soft = RS_UNLIMITED, usage;
 	int i;
 
@@ -578,7 +609,7 @@ static void on_snap_memcg(struct rs_replay_input *ri, const struct rs_event *ev)
 	}
 	m->flags |= RI_MF_SNAP;
 	ri_source_note(&m->snap, ev);
-	for (int l = 0; l < RS_NR_LISTS; l++) {
+	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 		lru[l] = (int64_t)pages(ri, s->lru_bytes[l]);
 		d[l] = lru[l] - m->cum[l];	/* cum includes what is pending */
 		/* the size it sets unless the memcg turns out to have deltas */
@@ -591,6 +622,8 @@ static void on_snap_memcg(struct rs_replay_input *ri, const struct rs_event *ev)
 		m->have_pre = true;
 		memcpy(m->pre, lru, sizeof(lru));
 	}
+	if (m->flags & RI_MF_DELTA)
+		anchor(ri, m, i, ev, d);
 	add_sample(ri, m, d);
 
 	usage = pages(ri, s->usage);
@@ -659,7 +692,7 @@ static void on_snap_node(struct rs_replay_input *ri, const struct rs_event *ev)
 	r->off = ev->offset;
 	r->nid = s->nid;
 	r->k = (uint32_t)ri->ndelta;
-	for (int l = 0; l < RS_NR_LISTS; l++)
+	for (int l = 0; l < RS_NR_EVICTABLE; l++)
 		r->raw[l] = (int64_t)s->lru_pages[l];
 	if (s->nid != 0)
 		return;
@@ -668,9 +701,9 @@ static void on_snap_node(struct rs_replay_input *ri, const struct rs_event *ev)
 
 		if (m->path && !strcmp(m->path, "/"))
 			continue;
-		for (int l = 0; l < RS_NR_LISTS; l++) {
+		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 			if (m->flags & RI_MF_DELTA)
-				r->raw[l] -= m->cum[l];
+				r->raw[l] -= m->cum[l] + m->corr[l];
 			else if (m->have_snap_lru)
 				r->raw[l] -= m->snap_lru[l];
 		}
@@ -690,7 +723,7 @@ static void on_lruvec(struct rs_replay_input *ri, const struct rs_event *ev)
 			lru = ri->ns_lru[item];
 			ws = ri->ns_ws[item];
 		}
-	} else if (item >= 0 && item < RS_NR_LISTS) {
+	} else if (item >= 0 && item < RS_NR_EVICTABLE) {
 		lru = item;	/* enum node_stat_item starts with the LRU lists */
 	}
 	if (lru < 0 && ws < 0)

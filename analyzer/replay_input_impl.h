@@ -9,7 +9,6 @@
 #define RS_REPLAY_INPUT_IMPL_H
 
 #include "analysis.h"
-#undef RS_NR_LISTS	/* analysis.h's 6 (with unevictable, unknown); replay.h's 4 below */
 #include "replay.h"
 #include "replay_input.h"
 
@@ -42,7 +41,7 @@ struct ri_memcg {
 
 	/* latest snapshot, pages */
 	bool have_snap_lru;
-	int64_t snap_lru[RS_NR_LISTS];
+	int64_t snap_lru[RS_NR_EVICTABLE];
 	bool have_usage;
 	uint64_t usage, usage_first, usage_max, limit, soft;
 	int swappiness;
@@ -50,16 +49,23 @@ struct ri_memcg {
 	bool soft_recorded;
 
 	/* lruvec deltas (node 0: mod_memcg_lruvec_state has no node) */
-	int64_t cum[RS_NR_LISTS];	/* applied so far */
-	int64_t pend[RS_NR_LISTS];	/* not yet flushed into an update */
+	int64_t cum[RS_NR_EVICTABLE];	/* applied so far */
+	int64_t pend[RS_NR_EVICTABLE];	/* not yet flushed into an update */
 	int64_t ws_pend[4];		/* activate anon, file; restore anon, file */
 	uint64_t pend_ts, ws_ts;
 	bool dirty;			/* on the dirty list */
 	/* a snapshot before the first delta: the offset (nothing pending to lag behind) */
 	bool have_pre;
-	int64_t pre[RS_NR_LISTS];
-	/* snapshot - cum at each snapshot: the offset is their median when no snapshot came first */
-	int64_t (*samp)[RS_NR_LISTS];
+	int64_t pre[RS_NR_EVICTABLE];
+	/* snapshot - cum at each snapshot: the offset is the first when no snapshot came first */
+	int64_t (*samp)[RS_NR_EVICTABLE];
+	/*
+	 * Re-anchoring: each snapshot after the first delta adds (snapshot - cum) - offset - corr
+	 * to the sizes, so that they equal the snapshot there (the deltas can miss pages: on
+	 * anon-stream-swap they end 917 below the last snapshot). corr is the sum added so far.
+	 */
+	int64_t corr[RS_NR_EVICTABLE];
+	uint64_t anchors;
 	uint32_t nsamp, samp_step, samp_skip;
 
 	int merged;			/* path-only entry merged into this index, -1 */
@@ -99,12 +105,12 @@ enum ri_item_class { RI_CLS_UNNAMED, RI_CLS_OTHER, RI_CLS_SCAN, RI_CLS_STEAL, RI
 struct ri_victim {
 	uint64_t id;			/* cgroup id; 0 unattributed */
 	int nid;
-	uint64_t scanned[RS_NR_LISTS], taken[RS_NR_LISTS], reclaimed[RS_NR_LISTS];
+	uint64_t scanned[RS_NR_EVICTABLE], taken[RS_NR_EVICTABLE], reclaimed[RS_NR_EVICTABLE];
 	uint64_t in_scanned[2], activated[2], pageout[2];	/* inactive anon/file */
 	uint64_t a_taken[2], a_deact[2], a_ref[2];		/* active anon/file */
-	uint64_t folio_w[RS_NR_LISTS];	/* sum of folio estimate x pages scanned */
-	uint64_t implied[RS_NR_LISTS];	/* first isolate: nr_requested << priority */
-	uint64_t implied_off[RS_NR_LISTS];
+	uint64_t folio_w[RS_NR_EVICTABLE];	/* sum of folio estimate x pages scanned */
+	uint64_t implied[RS_NR_EVICTABLE];	/* first isolate: nr_requested << priority */
+	uint64_t implied_off[RS_NR_EVICTABLE];
 };
 
 struct ri_call {
@@ -144,7 +150,7 @@ struct ri_root_upd {
 	uint64_t ts, off;
 	int nid;
 	uint32_t k;			/* memcgs with deltas then: delta_order[0..k) */
-	int64_t raw[RS_NR_LISTS];	/* node - (deltas so far | latest snapshot) */
+	int64_t raw[RS_NR_EVICTABLE];	/* node - (deltas so far | latest snapshot) */
 };
 
 struct rs_replay_input {

@@ -26,7 +26,7 @@ struct wb {			/* build state */
 	int *order;		/* entries in the world, sorted; [nw] */
 	int nw;
 	int *w_of;		/* entry -> world index (0: root / folded) */
-	int64_t (*offset)[RS_NR_LISTS];	/* entry -> delta offset */
+	int64_t (*offset)[RS_NR_EVICTABLE];	/* entry -> delta offset */
 	struct rs_ri_memcg *rm;	/* report rows, [world memcgs] */
 	int nrm;
 	uint64_t *w_limit;	/* world memcg -> latest hard limit */
@@ -124,24 +124,15 @@ static int resolve(const struct rs_replay_input *ri, int e)
 	return e;
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /*
  * Delta offsets: 0 for a memcg made inside the trace; its snapshot from before its first
- * delta; else the lower median of (snapshot - deltas so far).
+ * delta; else its first (snapshot - deltas so far). Every later snapshot re-anchors the sizes
+ * (replay_input.c anchor(), which needs the offset as soon as that first snapshot is read).
  */
-static int offsets(struct wb *b)
+static void offsets(struct wb *b)
 {
 	struct rs_replay_input *ri = b->ri;
-	int64_t *tmp = malloc(RI_MAX_SAMPLES * sizeof(int64_t));
 
-	if (!tmp)
-		return -1;
 	for (int e = 0; e < ri->nmc; e++) {
 		const struct ri_memcg *m = &ri->mc[e];
 
@@ -151,17 +142,9 @@ static int offsets(struct wb *b)
 			memcpy(b->offset[e], m->pre, sizeof(m->pre));
 			continue;
 		}
-		if (!m->nsamp)
-			continue;
-		for (int l = 0; l < RS_NR_LISTS; l++) {
-			for (uint32_t s = 0; s < m->nsamp; s++)
-				tmp[s] = m->samp[s][l];
-			qsort(tmp, m->nsamp, sizeof(int64_t), cmp_i64);
-			b->offset[e][l] = tmp[(m->nsamp - 1) / 2];
-		}
+		if (m->nsamp)
+			memcpy(b->offset[e], m->samp[0], sizeof(m->samp[0]));
 	}
-	free(tmp);
-	return 0;
 }
 
 static int cmp_entry(const void *pa, const void *pb, void *arg)
@@ -319,8 +302,9 @@ static int add_memcgs(struct wb *b, struct rs_error *err)
 		if (r->sizes_from_deltas) {
 			memcpy(r->offset, b->offset[b->order[k]], sizeof(r->offset));
 			r->disagree_n = m->nsamp;
+			r->anchors = m->anchors;
 			for (uint32_t s = 0; s < m->nsamp; s++) {
-				for (int l = 0; l < RS_NR_LISTS; l++) {
+				for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 					int64_t d = m->samp[s][l] - r->offset[l];
 					uint64_t a = (uint64_t)(d < 0 ? -d : d);
 
@@ -437,15 +421,18 @@ static int call_target(struct wb *b, const struct ri_call *c)
 }
 
 /*
- * Pages a memcg call wanted. The kernel's goal is max(charge, 32) (try_to_free_mem_cgroup_pages();
- * a v1 limit charge is one folio), but the recording overshoots it by up to a loop iteration,
- * which with large folios is up to 512 pages: a replay reclaiming in 32-page batches of the goal
- * alone would free less than the workload's allocations needed, and the trace goes on as if
- * they were freed (open loop). So the call wants what it freed, at least SWAP_CLUSTER_MAX, as
- * kswapd calls do. The goal itself is reported: above the call's total at the end of every
- * shrink_lruvec() pass but the last, above a one-type pass's own reclaimed at the end of every
- * loop iteration but its last (the kernel would have stopped there), at most what it freed;
- * the overshoot counted is what it freed minus the largest 32 << k in that interval.
+ * Pages a memcg call wanted: the kernel's goal, max(charge, 32) (try_to_free_mem_cgroup_pages();
+ * a v1 limit charge is one folio: 32 << k pages once the folio has 32 or more). The charge is not
+ * in the trace; the goal is the one 32 << k the recording is consistent with: above the call's
+ * total at the end of every shrink_lruvec() pass but the last and above a one-type pass's own
+ * reclaimed at the end of every loop iteration but its last (the kernel would have stopped
+ * there), and at most what it freed; the largest such one. The pages freed past it (up to a
+ * loop iteration: with 512-page folios hundreds of pages) are the model's to reproduce, not an
+ * input: a call wanting what it freed would make every call that stopped on a priority
+ * boundary look like one that needed the next priority (anon-stream-swap: 41 freed, goal 32,
+ * the model at 39 after priority 8 went on to priority 7 and 81 pages). When no 32 << k fits
+ * (memory.high or proactive reclaim ask other amounts), the call wants what it freed; under 32,
+ * SWAP_CLUSTER_MAX. --inputs counts each case.
  */
 static uint64_t memcg_want(struct rs_replay_input *ri, const struct ri_call *c, uint64_t got)
 {
@@ -461,9 +448,9 @@ static uint64_t memcg_want(struct rs_replay_input *ri, const struct ri_call *c, 
 	if (goal) {
 		ri->rep.want_src[RS_RI_WANT_CHARGE]++;
 		ri->rep.goal_overshoot += got - goal;
-	} else {
-		ri->rep.want_src[RS_RI_WANT_RECLAIMED]++;
+		return goal;
 	}
+	ri->rep.want_src[RS_RI_WANT_RECLAIMED]++;
 	return got;
 }
 
@@ -493,7 +480,7 @@ static int merge_victims(struct wb *b, const struct ri_call *c, int nr_nodes)
 			d->nid = nid;
 			n++;
 		}
-		for (int l = 0; l < RS_NR_LISTS; l++) {
+		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 			d->scanned[l] += v->scanned[l];
 			d->folio_w[l] += v->folio_w[l];
 			d->taken[l] += v->taken[l];
@@ -518,7 +505,7 @@ static int merge_victims(struct wb *b, const struct ri_call *c, int nr_nodes)
 static int add_obs(struct wb *b, const struct ri_call *c, const struct ri_victim *d,
 		   struct rs_error *err)
 {
-	for (int l = 0; l < RS_NR_LISTS; l++) {
+	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 		int t = l >= RS_LRU_INACTIVE_FILE;
 		bool active = l == RS_LRU_ACTIVE_ANON || l == RS_LRU_ACTIVE_FILE;
 		struct rs_obs o = { .ts_start = c->c.ts, .ts_end = c->c.ts_end, .memcg = (int)d->id,
@@ -624,7 +611,7 @@ static int add_calls(struct wb *b, int nr_nodes, struct rs_error *err)
 		int nmv = merge_victims(b, c, nr_nodes);
 		uint64_t got = 0;
 
-		for (int l = 0; l < RS_NR_LISTS; l++)
+		for (int l = 0; l < RS_NR_EVICTABLE; l++)
 			got += rc->rec.reclaimed[l];
 		rc->ctx = (enum rs_call_ctx)c->ctx;
 		if (rc->nid >= nr_nodes)
@@ -666,7 +653,7 @@ static int add_calls(struct wb *b, int nr_nodes, struct rs_error *err)
 				return -1;
 			if (!size_unknown(b, m->memcg))
 				continue;
-			for (int l = 0; l < RS_NR_LISTS; l++) {
+			for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 				struct rs_world_update u = {
 					.ts = rc->ts, .field = RS_WF_LRU, .op = RS_WOP_SET,
 					.src = RS_WSRC_IMPLIED, .lru = (uint8_t)l,
@@ -712,7 +699,8 @@ static int add_updates(struct wb *b, int nr_nodes, struct rs_error *err)
 				continue;	/* counted in the root: its own lists hold it */
 			u.memcg = b->w_of[e];
 			/* reading memory.stat flushes the stats: what the kernel then reads */
-			if (u.field == RS_WF_LRU && u.src == RS_WSRC_SNAPSHOT) {
+			if (u.field == RS_WF_LRU && u.src == RS_WSRC_SNAPSHOT &&
+			    u.op == RS_WOP_SET) {
 				struct rs_world_update st = u;
 
 				st.field = RS_WF_LRU_STAT;
@@ -720,8 +708,8 @@ static int add_updates(struct wb *b, int nr_nodes, struct rs_error *err)
 					return -1;
 			}
 			if (u.field == RS_WF_LRU && u.src == RS_WSRC_SNAPSHOT &&
-			    (ri->mc[e].flags & RI_MF_DELTA))
-				continue;	/* sizes from deltas; snapshots only checked */
+			    u.op == RS_WOP_SET && (ri->mc[e].flags & RI_MF_DELTA))
+				continue;	/* deltas; re-anchored by ADDs (anchor()) */
 		}
 		if (rs_world_add_update(b->w, &u, err))
 			return -1;
@@ -732,7 +720,7 @@ static int add_updates(struct wb *b, int nr_nodes, struct rs_error *err)
 
 		if (!(ri->mc[e].flags & RI_MF_DELTA))
 			continue;
-		for (int l = 0; l < RS_NR_LISTS; l++) {
+		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 			struct rs_world_update u = {
 				.ts = 0, .field = RS_WF_LRU, .op = RS_WOP_SET,
 				.src = (ri->mc[e].flags & RI_MF_MKDIR) ? RS_WSRC_CGROUP
@@ -763,20 +751,20 @@ static int add_updates(struct wb *b, int nr_nodes, struct rs_error *err)
 		}
 	}
 	/* the root's own lists: node - tracked memcgs, their delta offsets subtracted now */
-	prefix = calloc((ri->ndelta + 1) * RS_NR_LISTS, sizeof(int64_t));
+	prefix = calloc((ri->ndelta + 1) * RS_NR_EVICTABLE, sizeof(int64_t));
 	if (!prefix)
 		return rs_error_set(err, "out of memory");
 	for (size_t j = 0; j < ri->ndelta; j++)
-		for (int l = 0; l < RS_NR_LISTS; l++)
-			prefix[(j + 1) * RS_NR_LISTS + l] = prefix[j * RS_NR_LISTS + l] +
+		for (int l = 0; l < RS_NR_EVICTABLE; l++)
+			prefix[(j + 1) * RS_NR_EVICTABLE + l] = prefix[j * RS_NR_EVICTABLE + l] +
 							    b->offset[ri->delta_order[j]][l];
 	for (size_t i = 0; i < ri->nroot; i++) {
 		const struct ri_root_upd *r = &ri->root[i];
 
 		if (r->nid >= nr_nodes)
 			continue;
-		for (int l = 0; l < RS_NR_LISTS; l++) {
-			int64_t v = r->raw[l] - (r->nid ? 0 : prefix[r->k * RS_NR_LISTS + l]);
+		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
+			int64_t v = r->raw[l] - (r->nid ? 0 : prefix[r->k * RS_NR_EVICTABLE + l]);
 			struct rs_world_update u = {
 				.ts = r->ts, .field = RS_WF_LRU, .op = RS_WOP_SET,
 				.src = RS_WSRC_SNAPSHOT, .lru = (uint8_t)l, .memcg = 0,
@@ -835,7 +823,7 @@ static void lru_ranges(struct wb *b)
 
 			if (u && u->memcg != m)
 				continue;
-			for (int l = 0; l < RS_NR_LISTS; l++) {
+			for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 				uint64_t v = rs_world_lru(b->w, m, 0, l);
 
 				if (!seen[m])
@@ -913,10 +901,7 @@ int ri_build_world(struct rs_replay_input *ri, struct rs_error *err)
 		rs_error_set(err, "out of memory");
 		goto out;
 	}
-	if (offsets(&b)) {
-		rs_error_set(err, "out of memory");
-		goto out;
-	}
+	offsets(&b);
 	if (add_memcgs(&b, err) || add_updates(&b, ri->rep.nr_nodes, err) ||
 	    infer_wmark(&b, ri->rep.nr_nodes, err) || add_calls(&b, ri->rep.nr_nodes, err))
 		goto out;

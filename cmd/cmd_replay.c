@@ -17,7 +17,6 @@
 #include <unistd.h>
 
 #include "analysis.h"
-#undef RS_NR_LISTS	/* analysis.h counts 6 lists, replay.h the 4 evictable ones */
 #include "cmd.h"
 #include "cmd_args.h"
 #include "replay_output.h"
@@ -54,6 +53,7 @@ int cmd_replay(int argc, char **argv)
 	struct rs_analysis_opts ao = { .pid = -1, .threads = 1 };
 	struct rs_replay_report rep = { .identity = -1 };
 	struct rs_replay_result *rec = NULL, *res = NULL;
+	struct rs_gap_pages *gaps = NULL;
 	struct rs_replay_build b;
 	struct rs_error err = { "" };
 	const char *policy_arg = NULL;
@@ -108,7 +108,16 @@ int cmd_replay(int argc, char **argv)
 	rep.refusal = rs_replay_input_refusal(b.ri);
 	rep.folio_granularity = true;
 	rep.flushed_stats = true;
-	for (int l = 0; l < RS_NR_LISTS; l++) {
+	if (b.w) {
+		gaps = calloc(1 + (size_t)rs_world_info(b.w)->nr_memcg, sizeof(*gaps));
+		if (!gaps) {
+			ret = rs_cmd_fail("replay", RS_EXIT_INPUT, "out of memory");
+			goto out;
+		}
+		rep.gap_mask = rs_world_identity_gaps(b.w, gaps);
+		rep.gaps = gaps;
+	}
+	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 		struct rs_lru_counts lc;
 
 		rs_analysis_lru_sum(b.a, -1, l, -1, -1, &lc);
@@ -144,6 +153,7 @@ int cmd_replay(int argc, char **argv)
 out:
 	rs_replay_results_free(res, n);
 	rs_replay_results_free(rec, 1);
+	free(gaps);
 	rs_replay_build_free(&b);
 	return ret;
 }

@@ -13,7 +13,7 @@
 
 #define JI(v) json_integer((json_int_t)(v))
 
-static const char *const lname[RS_NR_LISTS] = { "inactive_anon", "active_anon",
+static const char *const lname[RS_NR_EVICTABLE] = { "inactive_anon", "active_anon",
 						"inactive_file", "active_file" };
 
 static json_t *src_json(const struct rs_ri_source *s)
@@ -39,7 +39,7 @@ static json_t *lists4(const uint64_t *v)
 {
 	json_t *o = json_object();
 
-	for (int l = 0; l < RS_NR_LISTS; l++)
+	for (int l = 0; l < RS_NR_EVICTABLE; l++)
 		json_object_set_new(o, lname[l], JI(v[l]));
 	return o;
 }
@@ -48,7 +48,7 @@ static json_t *lists4s(const int64_t *v)
 {
 	json_t *o = json_object();
 
-	for (int l = 0; l < RS_NR_LISTS; l++)
+	for (int l = 0; l < RS_NR_EVICTABLE; l++)
 		json_object_set_new(o, lname[l], JI(v[l]));
 	return o;
 }
@@ -144,7 +144,7 @@ static json_t *inputs_json(const struct rs_replay_report *r)
 	json_object_set_new(sw, "markers", src_json(&in->swap_marker));
 	json_object_set_new(o, "swap", sw);
 
-	for (int l = 0; l < RS_NR_LISTS; l++) {
+	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 		const struct rs_ri_obs_sum *x = &in->obs[l];
 		json_t *lo = json_object();
 
@@ -183,9 +183,10 @@ static json_t *inputs_json(const struct rs_replay_report *r)
 			json_object_set_new(x, "offset_from", json_string(
 				m->offset_from_mkdir ? "mkdir" : m->offset_assumed ? "assumed_empty" :
 				m->offset_from_first ? "first_snapshot" :
-				"snapshot_median"));
+				"snapshot_minus_deltas"));
 			json_object_set_new(x, "snapshot_disagreement_max",
 					    lists4(m->disagree_max));
+			json_object_set_new(x, "reanchored", JI(m->anchors));
 		}
 		json_object_set_new(x, "lists_first", lists4s(m->first_lru));
 		json_object_set_new(x, "lists_last", lists4s(m->last_lru));
@@ -221,7 +222,7 @@ static json_t *cgroups_json(const struct rs_replay_report *r, const struct rs_re
 		const struct rs_memcg_acct *m = &p->memcg[c];
 		json_t *o = json_object(), *lo = json_object();
 
-		for (int l = 0; l < RS_NR_LISTS; l++) {
+		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 			json_t *x = json_object();
 
 			json_object_set_new(x, "scanned", JI(m->scanned[l]));
@@ -273,7 +274,7 @@ static json_t *recorded_json(const struct rs_replay_report *r)
 {
 	json_t *o = json_object(), *lru = json_object(), *ic = json_object(), *il = json_object();
 
-	for (int l = 0; l < RS_NR_LISTS; l++) {
+	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 		json_t *x = json_object(), *y = json_object();
 
 		json_object_set_new(x, "scanned", JI(r->analyze[l].scanned));
@@ -297,19 +298,54 @@ static json_t *recorded_json(const struct rs_replay_report *r)
 	return o;
 }
 
+/* Whether identity is claimed for a row, and what the trace lacks for it. */
+static void claim_json(json_t *x, const struct rs_identity_list *il)
+{
+	json_t *lacks = json_array();
+
+	for (int g = 0; g < RS_GAP_NR; g++)
+		if (il->lacks & (1u << g))
+			json_array_append_new(lacks, json_string(rs_gap_name((enum rs_gap)g)));
+	json_object_set_new(x, "claimed", json_boolean(il->claimed));
+	json_object_set_new(x, "lacks", lacks);
+}
+
+static json_t *gaps_json(const struct rs_replay_report *r)
+{
+	json_t *a = json_array();
+
+	for (int g = 0; g < RS_GAP_NR; g++) {
+		json_t *x, *sc;
+
+		if (!(r->gap_mask & (1u << g)))
+			continue;
+		x = json_object();
+		sc = json_object();
+		json_object_set_new(x, "name", json_string(rs_gap_name((enum rs_gap)g)));
+		json_object_set_new(x, "missing", json_string(rs_gap_missing((enum rs_gap)g)));
+		for (int l = 0; l < RS_NR_EVICTABLE; l++)
+			json_object_set_new(sc, lname[l], JI(r->gaps[0].scanned[g][l]));
+		json_object_set_new(x, "recorded_scanned_in_calls", sc);
+		json_array_append_new(a, x);
+	}
+	return a;
+}
+
 static json_t *identity_json(const struct rs_replay_report *r, json_t **error_pct)
 {
 	const struct rs_replay_result *m = &r->res[r->identity];
 	json_t *o = json_object(), *lists = json_object(), *cg = json_array();
-	int checked = 0, within = 0;
+	int checked = 0, within = 0, unclaimed = 0;
 
 	*error_pct = json_object();
-	for (int l = 0; l < RS_NR_LISTS; l++) {
+	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 		struct rs_identity_list il;
 		json_t *x = json_object(), *e = json_object();
 
 		rs_identity_list(r->rec->scanned[l], r->rec->reclaimed[l], m->scanned[l],
 				 m->reclaimed[l], &il);
+		rs_identity_claim(&il, r->gaps ? &r->gaps[0] : NULL, l);
+		claim_json(x, &il);
 		json_object_set_new(x, "recorded_scanned", JI(il.rec_scanned));
 		json_object_set_new(x, "model_scanned", JI(il.model_scanned));
 		json_object_set_new(x, "recorded_reclaimed", JI(il.rec_reclaimed));
@@ -323,19 +359,22 @@ static json_t *identity_json(const struct rs_replay_report *r, json_t **error_pc
 		json_object_set_new(x, "error_pct", json_deep_copy(e));
 		json_object_set_new(*error_pct, lname[l], e);
 		json_object_set_new(lists, lname[l], x);
-		checked += il.checked;
-		within += il.within;
+		checked += il.claimed;
+		within += il.claimed && il.within;
+		unclaimed += il.checked && !il.claimed;
 	}
 	for (int c = 0; c < r->rec->nr_memcg; c++) {
-		for (int l = 0; l < RS_NR_LISTS; l++) {
+		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 			struct rs_identity_list il;
 			json_t *x;
 
 			rs_identity_list(r->rec->memcg[c].scanned[l], r->rec->memcg[c].reclaimed[l],
 					 m->memcg[c].scanned[l], m->memcg[c].reclaimed[l], &il);
+			rs_identity_claim(&il, r->gaps ? &r->gaps[1 + c] : NULL, l);
 			if (!il.checked)
 				continue;
 			x = json_object();
+			claim_json(x, &il);
 			json_object_set_new(x, "path", json_string(rs_replay_cgroup_name(r, c)));
 			json_object_set_new(x, "list", json_string(lname[l]));
 			json_object_set_new(x, "recorded_scanned", JI(il.rec_scanned));
@@ -347,8 +386,9 @@ static json_t *identity_json(const struct rs_replay_report *r, json_t **error_pc
 					    ? rs_json_real(il.reclaimed_err) : json_null());
 			json_object_set_new(x, "within_target", json_boolean(il.within));
 			json_array_append_new(cg, x);
-			checked++;
-			within += il.within;
+			checked += il.claimed;
+			within += il.claimed && il.within;
+			unclaimed += !il.claimed;
 		}
 	}
 	json_object_set_new(o, "policy", json_string(m->policy->name));
@@ -359,6 +399,8 @@ static json_t *identity_json(const struct rs_replay_report *r, json_t **error_pc
 	json_object_set_new(o, "checked", JI(checked));
 	json_object_set_new(o, "within", JI(within));
 	json_object_set_new(o, "within_target", json_boolean(checked && within == checked));
+	json_object_set_new(o, "not_claimed", JI(unclaimed));
+	json_object_set_new(o, "trace_lacks", gaps_json(r));
 	json_object_set_new(o, "folio_granularity", json_boolean(r->folio_granularity));
 	json_object_set_new(o, "flushed_stats", json_boolean(r->flushed_stats));
 	return o;
@@ -370,7 +412,7 @@ static json_t *policy_json(const struct rs_replay_report *r, const struct rs_rep
 
 	json_object_set_new(o, "stands_for", json_string(p->policy->stands_for));
 	json_object_set_new(o, "approximates", json_string(p->policy->approximates));
-	for (int l = 0; l < RS_NR_LISTS; l++) {
+	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 		json_t *x = json_object();
 
 		json_object_set_new(x, "scanned", JI(p->scanned[l]));

@@ -16,7 +16,7 @@
 
 #define U(v) ((unsigned long long)(v))
 
-static const char *const short_list[RS_NR_LISTS] = { "inactive_anon", "active_anon",
+static const char *const short_list[RS_NR_EVICTABLE] = { "inactive_anon", "active_anon",
 						     "inactive_file", "active_file" };
 
 #define WIDTH 100
@@ -110,6 +110,16 @@ void rs_identity_list(uint64_t rs, uint64_t rr, uint64_t ms, uint64_t mr,
 			out->reclaimed_err >= -RS_IDENTITY_TARGET_PCT));
 }
 
+void rs_identity_claim(struct rs_identity_list *il, const struct rs_gap_pages *gp, int lru)
+{
+	il->lacks = 0;
+	for (int g = 0; gp && g < RS_GAP_NR; g++)
+		if ((double)gp->scanned[g][lru] * 100.0 >
+		    RS_IDENTITY_TARGET_PCT * (double)il->rec_scanned)
+			il->lacks |= 1u << g;
+	il->claimed = il->checked && !il->lacks;
+}
+
 const char *rs_replay_cgroup_name(const struct rs_replay_report *r, int memcg)
 {
 	return r->w ? rs_world_memcg(r->w, memcg)->path : "?";
@@ -127,13 +137,47 @@ static const char *verdict(const struct rs_identity_list *il)
 {
 	if (!il->checked)
 		return il->rec_scanned ? "(< 1000)" : "";
+	if (!il->claimed)
+		return "NO CLAIM";
 	return il->within ? "ok" : "OFF";
+}
+
+/* One row's identity: the errors, and whether the trace has what the row's calls need. */
+static void identity_row(const struct rs_replay_report *r, int gi, int l, uint64_t rs,
+			 uint64_t rr, uint64_t ms, uint64_t mr, struct rs_identity_list *il)
+{
+	rs_identity_list(rs, rr, ms, mr, il);
+	rs_identity_claim(il, r->gaps ? &r->gaps[gi] : NULL, l);
+}
+
+/* Why lists are not claimed: per input the trace lacks, what it is and the pages concerned. */
+static void gaps_text(FILE *f, const struct rs_replay_report *r)
+{
+	for (int g = 0; g < RS_GAP_NR; g++) {
+		char line[256];
+		size_t n = 0;
+
+		if (!(r->gap_mask & (1u << g)))
+			continue;
+		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
+			uint64_t all = r->rec->scanned[l], in = r->gaps[0].scanned[g][l];
+
+			if (all < RS_IDENTITY_MIN_SCANNED || !in || n >= sizeof(line))
+				continue;
+			n += (size_t)snprintf(line + n, sizeof(line) - n, "%s%s %.0f%%",
+					      n ? ", " : "", short_list[l],
+					      100.0 * (double)in / (double)all);
+		}
+		out(f, 4, "  lacks %s: %s; the calls that need it scanned %s of the recorded pages",
+		    rs_gap_name((enum rs_gap)g), rs_gap_missing((enum rs_gap)g),
+		    n ? line : "none");
+	}
 }
 
 static void identity_text(FILE *f, const struct rs_replay_report *r)
 {
 	const struct rs_replay_result *m = &r->res[r->identity];
-	int checked = 0, within = 0;
+	int checked = 0, within = 0, unclaimed = 0;
 	char e1[16], e2[16];
 
 	out(f, 2, "\nIDENTITY (%s against the recording; target: within %.0f%% on every list "
@@ -141,29 +185,31 @@ static void identity_text(FILE *f, const struct rs_replay_report *r)
 	    RS_IDENTITY_MIN_SCANNED);
 	fprintf(f, "%-14s %11s %9s %11s %8s %11s %11s %8s %s\n", "list", "rec scanned",
 		"rec taken", "scanned", "error", "rec reclaim", "reclaimed", "error", "check");
-	for (int l = 0; l < RS_NR_LISTS; l++) {
+	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 		struct rs_identity_list il;
 
-		rs_identity_list(r->rec->scanned[l], r->rec->reclaimed[l], m->scanned[l],
-				 m->reclaimed[l], &il);
+		identity_row(r, 0, l, r->rec->scanned[l], r->rec->reclaimed[l], m->scanned[l],
+			     m->reclaimed[l], &il);
 		err_text(e1, sizeof(e1), il.rec_scanned, il.scanned_err);
 		err_text(e2, sizeof(e2), il.rec_reclaimed, il.reclaimed_err);
 		fprintf(f, "%-14s %11llu %9llu %11llu %8s %11llu %11llu %8s %s\n", short_list[l],
 			U(il.rec_scanned), U(r->in->taken[l]), U(il.model_scanned), e1,
 			U(il.rec_reclaimed), U(il.model_reclaimed), e2, verdict(&il));
-		checked += il.checked;
-		within += il.within;
+		checked += il.claimed;
+		within += il.claimed && il.within;
+		unclaimed += il.checked && !il.claimed;
 	}
 	out(f, 2, "per cgroup (lists with >= %d pages scanned in the cgroup):",
 	    RS_IDENTITY_MIN_SCANNED);
 	fprintf(f, "  %-18s %-13s %9s %9s %7s %9s %9s %7s %s\n", "cgroup", "list", "rec scan",
 		"scanned", "error", "rec recl", "reclaimed", "error", "check");
 	for (int c = 0; c < r->rec->nr_memcg; c++) {
-		for (int l = 0; l < RS_NR_LISTS; l++) {
+		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 			struct rs_identity_list il;
 
-			rs_identity_list(r->rec->memcg[c].scanned[l], r->rec->memcg[c].reclaimed[l],
-					 m->memcg[c].scanned[l], m->memcg[c].reclaimed[l], &il);
+			identity_row(r, 1 + c, l, r->rec->memcg[c].scanned[l],
+				     r->rec->memcg[c].reclaimed[l], m->memcg[c].scanned[l],
+				     m->memcg[c].reclaimed[l], &il);
 			if (!il.checked)
 				continue;
 			err_text(e1, sizeof(e1), il.rec_scanned, il.scanned_err);
@@ -172,17 +218,26 @@ static void identity_text(FILE *f, const struct rs_replay_report *r)
 				rs_replay_cgroup_name(r, c), short_list[l], U(il.rec_scanned),
 				U(il.model_scanned), e1, U(il.rec_reclaimed),
 				U(il.model_reclaimed), e2, verdict(&il));
-			checked++;
-			within += il.within;
+			checked += il.claimed;
+			within += il.claimed && il.within;
+			unclaimed += !il.claimed;
 		}
 	}
-	if (!checked)
+	if (!checked && !unclaimed)
 		out(f, 2, "no list has %d pages scanned: identity not checked on this trace",
 		    RS_IDENTITY_MIN_SCANNED);
-	else
+	else if (checked)
 		out(f, 2, "%d of %d checked lists (whole trace and per cgroup) within %.0f%%%s",
 		    within, checked, RS_IDENTITY_TARGET_PCT, within == checked ? "" :
 		    " (docs/replay.md: why a list can be off)");
+	if (unclaimed) {
+		out(f, 2, "NO CLAIM on %d lists: more than %.0f%% of their recorded pages were "
+		    "scanned in calls that depend on inputs this trace does not record, so their "
+		    "error cannot tell the model's faults from the missing inputs; identity is not "
+		    "claimed for them (docs/replay.md \"Identity\"):", unclaimed,
+		    RS_IDENTITY_TARGET_PCT);
+		gaps_text(f, r);
+	}
 	if (!r->folio_granularity || !r->flushed_stats)
 		out(f, 6, "note: this build's world has %s%s%s: lists of large folios and memcgs "
 		    "with stale stats are off (docs/replay.md)",
@@ -194,7 +249,7 @@ static void identity_text(FILE *f, const struct rs_replay_report *r)
 	{
 		bool same = true;
 
-		for (int l = 0; l < RS_NR_LISTS; l++)
+		for (int l = 0; l < RS_NR_EVICTABLE; l++)
 			same &= r->analyze[l].scanned == r->rec->scanned[l];
 		if (!same)
 			out(f, 2, "the whole trace (analyze) scanned %llu/%llu/%llu/%llu: %llu "
@@ -220,7 +275,7 @@ static void policy_text(FILE *f, const struct rs_replay_report *r, const struct 
 	out(f, 4, "  approximates: %s", p->policy->approximates);
 	fprintf(f, "  %-14s %11s %11s %11s %11s\n", "list", "scanned", "diff", "reclaimed",
 		"diff");
-	for (int l = 0; l < RS_NR_LISTS; l++) {
+	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 		diff_text(d1, sizeof(d1), p->scanned[l], rc->scanned[l]);
 		diff_text(d2, sizeof(d2), p->reclaimed[l], rc->reclaimed[l]);
 		fprintf(f, "  %-14s %11llu %11s %11llu %11s\n", short_list[l], U(p->scanned[l]), d1,
@@ -253,7 +308,7 @@ static void policy_text(FILE *f, const struct rs_replay_report *r, const struct 
 		const struct rs_memcg_acct *a = &p->memcg[c], *ra = &rc->memcg[c];
 		uint64_t s = 0, rs2 = 0, rec = 0;
 
-		for (int l = 0; l < RS_NR_LISTS; l++) {
+		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 			s += a->scanned[l];
 			rs2 += ra->scanned[l];
 			rec += a->reclaimed[l];
@@ -307,14 +362,16 @@ static void memcg_inputs(FILE *f, const struct rs_ri_memcg *m)
 		add(&l, "    sizes = offset + mod_memcg_lruvec_state deltas: ");
 		src_add(&l, &m->delta);
 		flush(f, &l, 6);
-		out(f, 6, "    offset %lld/%lld/%lld/%lld pages (%s); snapshots checked: %llu, max "
-		    "|snapshot - sizes| %llu/%llu/%llu/%llu", (long long)m->offset[0],
+		out(f, 6, "    offset %lld/%lld/%lld/%lld pages (%s); snapshots: %llu, max "
+		    "|snapshot - (offset + deltas)| %llu/%llu/%llu/%llu (deltas the trace lacks), "
+		    "re-anchored at %llu of them", (long long)m->offset[0],
 		    (long long)m->offset[1], (long long)m->offset[2], (long long)m->offset[3],
 		    m->offset_from_mkdir ? "0: made in the trace" :
 		    m->offset_assumed ? "0 assumed: no snapshot and no mkdir anchors it" :
 		    m->offset_from_first ? "the snapshot from before the first delta" :
-		    "median of snapshot - deltas so far", U(m->disagree_n), U(m->disagree_max[0]),
-		    U(m->disagree_max[1]), U(m->disagree_max[2]), U(m->disagree_max[3]));
+		    "the first snapshot - deltas so far", U(m->disagree_n), U(m->disagree_max[0]),
+		    U(m->disagree_max[1]), U(m->disagree_max[2]), U(m->disagree_max[3]),
+		    U(m->anchors));
 	} else if (m->snap.events) {
 		add(&l, "    sizes = memcg_stat snapshots: ");
 		src_add(&l, &m->snap);
@@ -386,9 +443,9 @@ void rs_replay_inputs_text(FILE *f, const struct rs_replay_report *r)
 	    U(in->target_src[RS_RI_TGT_VICTIMS]), U(in->target_src[RS_RI_TGT_LIMITED]),
 	    U(in->target_src[RS_RI_TGT_TASK]), U(in->target_src[RS_RI_TGT_HEADER]),
 	    U(in->target_src[RS_RI_TGT_ROOT]));
-	out(f, 11, "           pages wanted: memcg calls what they freed (%llu with a charge-size "
-	    "goal 32<<k inside, overshooting it by %llu pages in all; %llu without; %llu under "
-	    "32: 32); direct 32; kswapd what each run freed (%llu in all)",
+	out(f, 11, "           pages wanted: memcg calls their charge-size goal 32<<k (%llu, freed "
+	    "past it %llu pages in all; %llu without a fitting goal want what they freed; %llu "
+	    "under 32: 32); direct 32; kswapd what each run freed (%llu in all)",
 	    U(in->want_src[RS_RI_WANT_CHARGE]), U(in->goal_overshoot),
 	    U(in->want_src[RS_RI_WANT_RECLAIMED]), U(in->want_src[RS_RI_WANT_MIN]),
 	    U(in->kswapd_want));
@@ -442,7 +499,7 @@ void rs_replay_inputs_text(FILE *f, const struct rs_replay_report *r)
 	    "use the call's own, else the nearest of that list)");
 	fprintf(f, "  %-13s %7s %10s %10s %9s %9s %10s %10s %10s\n", "list", "windows", "scanned",
 		"reclaimed", "activated", "pageout", "taken", "deactivate", "referenced");
-	for (int k = 0; k < RS_NR_LISTS; k++) {
+	for (int k = 0; k < RS_NR_EVICTABLE; k++) {
 		const struct rs_ri_obs_sum *o = &in->obs[k];
 
 		fprintf(f, "  %-13s %7llu %10llu %10llu %9llu %9llu %10llu %10llu %10llu\n",

@@ -82,14 +82,14 @@ static inline int rs_lruvec(const struct rs_sim *s, int memcg, int nid)
 /* Working size of a list: the lruvec's own pages, or summed over the memcg's subtree. */
 static inline uint64_t rs_sim_size(const struct rs_sim *s, int memcg, int nid, int lru)
 {
-	int64_t v = s->ls->size[rs_lruvec(s, memcg, nid) * RS_NR_LISTS + lru];
+	int64_t v = s->ls->size[rs_lruvec(s, memcg, nid) * RS_NR_EVICTABLE + lru];
 
 	return v > 0 ? (uint64_t)v : 0;
 }
 
 static inline uint64_t rs_sim_hsize(const struct rs_sim *s, int memcg, int nid, int lru)
 {
-	int64_t v = s->ls->hsize[rs_lruvec(s, memcg, nid) * RS_NR_LISTS + lru];
+	int64_t v = s->ls->hsize[rs_lruvec(s, memcg, nid) * RS_NR_EVICTABLE + lru];
 
 	return v > 0 ? (uint64_t)v : 0;
 }
@@ -204,14 +204,14 @@ uint64_t rs_softtree_reclaim(struct rs_sim *s, struct rs_iter *it, int nid, int 
 enum rs_scan_balance { RS_SCAN_EQUAL, RS_SCAN_FRACT, RS_SCAN_ANON, RS_SCAN_FILE };
 
 struct rs_gsc_in {
-	uint64_t size[RS_NR_LISTS];	/* lruvec_lru_size(): the lruvec's own pages */
+	uint64_t size[RS_NR_EVICTABLE];	/* lruvec_lru_size(): the lruvec's own pages */
 	int priority, swappiness;
 	bool may_swap, swap_ok, cgroup_reclaim, file_is_tiny, cache_trim_mode, online;
 	uint64_t anon_cost, file_cost;	/* sc->anon_cost / file_cost (the target lruvec's) */
 };
 
 enum rs_scan_balance rs_mainline_scan_count(const struct rs_gsc_in *in,
-					    uint64_t nr[RS_NR_LISTS]);
+					    uint64_t nr[RS_NR_EVICTABLE]);
 
 /* 6.x inactive_is_low(): inactive * int_sqrt(10 * GB) < active. */
 bool rs_inactive_is_low(uint64_t inactive, uint64_t active);
@@ -227,14 +227,14 @@ void rs_splitlru_scan_ratio(struct rs_reclaim_stat *rs, uint64_t anon, uint64_t 
 
 /* 3.10 get_scan_count(). */
 struct rs_v310_gsc_in {
-	uint64_t size[RS_NR_LISTS];
+	uint64_t size[RS_NR_EVICTABLE];
 	int priority, swappiness;
 	bool may_swap, swap_ok, global, force_scan;
 	uint64_t zone_free, zone_high;	/* global: file + free <= high -> anon only */
 };
 
 enum rs_scan_balance rs_v310_scan_count(const struct rs_v310_gsc_in *in,
-					struct rs_reclaim_stat *rs, uint64_t nr[RS_NR_LISTS]);
+					struct rs_reclaim_stat *rs, uint64_t nr[RS_NR_EVICTABLE]);
 
 /* ---------------------------------------------------------------------------------------- */
 /* 2.6.28 split-LRU core (models/splitlru_core.c)                                          */

@@ -30,7 +30,12 @@
 #include "rs_error.h"
 #include "rs_event.h"
 
-#define RS_NR_LISTS		4	/* evictable lists, numbered as enum rs_lru 0..3 */
+/*
+ * The evictable lists, numbered as enum rs_lru 0..3. Not analysis.h's RS_NR_LISTS (6: with
+ * unevictable and "unknown"): the replay's arrays hold the lists reclaim scans, and a file may
+ * include both headers.
+ */
+#define RS_NR_EVICTABLE		4
 #define RS_DEF_PRIORITY		12	/* DEF_PRIORITY */
 #define RS_SWAP_CLUSTER_MAX	32	/* SWAP_CLUSTER_MAX */
 #define RS_UNLIMITED		UINT64_MAX	/* limit / soft limit not set */
@@ -139,7 +144,7 @@ enum rs_call_ctx {
 /* Per-memcg, per-list counts (recorded in a call, or a policy's totals). */
 struct rs_memcg_lists {
 	int memcg;
-	uint64_t scanned[RS_NR_LISTS], reclaimed[RS_NR_LISTS];
+	uint64_t scanned[RS_NR_EVICTABLE], reclaimed[RS_NR_EVICTABLE];
 };
 
 /* What the recording did in one invocation (for identity and the "recorded" column). */
@@ -147,7 +152,7 @@ struct rs_recorded {
 	bool have;			/* the trace has this call's shrink events */
 	int prio_first, prio_lowest;	/* -1 when unknown */
 	uint32_t rounds;		/* shrink passes: distinct (priority, node) seen */
-	uint64_t scanned[RS_NR_LISTS], reclaimed[RS_NR_LISTS];
+	uint64_t scanned[RS_NR_EVICTABLE], reclaimed[RS_NR_EVICTABLE];
 	uint64_t nr_reclaimed;		/* *_reclaim_end nr_reclaimed */
 	uint64_t soft_scanned, soft_reclaimed;	/* inside memcg_softlimit_reclaim_begin/end */
 	const struct rs_memcg_lists *memcg;	/* per victim; copied by rs_world_add_call */
@@ -241,19 +246,46 @@ uint64_t rs_world_generation(const struct rs_world *w);
 void rs_world_rewind(struct rs_world *w);
 void rs_world_advance(struct rs_world *w, uint64_t ts);
 
+/*
+ * Inputs that identity (mainline against the recording) needs and a trace can lack. A call that
+ * depends on one the world lacks cannot be reproduced but by chance; identity is claimed only
+ * for the lists whose recorded scanning happened outside such calls to within the target.
+ */
+enum rs_gap {
+	RS_GAP_WMARK,		/* kswapd calls; no recorded wmark_high (inferred bound only) */
+	RS_GAP_SIZES,		/* global calls; no lruvec deltas: sizes are snapshots only */
+	RS_GAP_SOFT_TREE,	/* global calls, v1, a soft limit set: the soft-limit tree's keys */
+	RS_GAP_NR
+};
+
+/* Recorded pages scanned, per list, in the calls that lack each input and any of them. */
+struct rs_gap_pages {
+	uint64_t scanned[RS_GAP_NR][RS_NR_EVICTABLE];
+	uint64_t any[RS_NR_EVICTABLE];
+};
+
+/*
+ * Which inputs the world lacks (a mask of 1 << enum rs_gap) and, in out[0] (whole trace) and
+ * out[1 + memcg] (per victim memcg), the recorded pages scanned in the calls they concern.
+ * out has 1 + nr_memcg entries, filled by the call. Valid after rs_world_finalize().
+ */
+unsigned int rs_world_identity_gaps(const struct rs_world *w, struct rs_gap_pages *out);
+const char *rs_gap_name(enum rs_gap g);		/* "watermarks", ... */
+const char *rs_gap_missing(enum rs_gap g);	/* what the trace would need, one line */
+
 /* ---------------------------------------------------------------------------------------- */
 /* Policies                                                                                 */
 
 /* Per-memcg accumulators of a policy (and of the recording). */
 struct rs_memcg_acct {
-	uint64_t scanned[RS_NR_LISTS], reclaimed[RS_NR_LISTS];
+	uint64_t scanned[RS_NR_EVICTABLE], reclaimed[RS_NR_EVICTABLE];
 	uint64_t swapped_out;
 	uint64_t soft_scanned, soft_reclaimed;	/* the part taken by soft-limit passes */
 };
 
 /* What a policy did in one invocation. */
 struct rs_call_outcome {
-	uint64_t scanned[RS_NR_LISTS], reclaimed[RS_NR_LISTS];
+	uint64_t scanned[RS_NR_EVICTABLE], reclaimed[RS_NR_EVICTABLE];
 	uint64_t swapped_out;			/* anon reclaimed = pages swapped out */
 	uint64_t reclaimed_by_src[RS_RATE_SRC_NR];	/* which reclaimability produced it */
 	uint64_t soft_scanned, soft_reclaimed;
@@ -300,7 +332,7 @@ struct rs_replay_result {
 	uint64_t calls;
 	uint64_t calls_short;			/* ended with less than nr_to_reclaim */
 	uint64_t rounds;
-	uint64_t scanned[RS_NR_LISTS], reclaimed[RS_NR_LISTS];
+	uint64_t scanned[RS_NR_EVICTABLE], reclaimed[RS_NR_EVICTABLE];
 	uint64_t swapped_out;
 	uint64_t reclaimed_by_src[RS_RATE_SRC_NR];
 	uint64_t soft_scanned, soft_reclaimed;

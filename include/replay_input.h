@@ -32,16 +32,10 @@
 #include "replay.h"
 #include "rs_error.h"
 
-/*
- * analysis.h and replay.h both define RS_NR_LISTS (6: with unevictable and "unknown"; 4: the
- * evictable lists). This header includes only replay.h; a file that needs both includes
- * analysis.h first and #undefs RS_NR_LISTS before replay.h (analysis.h uses it in no type).
- */
 struct rs_analysis;
 struct rs_analysis_opts;
 struct rs_consumer;
 
-#define RS_RI_LISTS		4		/* evictable lists, enum rs_lru 0..3 */
 #define RS_RI_MAX_CALLS		(1u << 20)	/* default call cap */
 #define RS_RI_MAX_MEMCGS	4096		/* memcgs tracked; others count in the root */
 #define RS_RI_SWAP_UNKNOWN	(UINT64_C(1) << 40)	/* free swap when only "on" is known */
@@ -104,11 +98,13 @@ struct rs_ri_memcg {
 	bool offset_from_mkdir;		/* created in the trace: the offset is 0 */
 	bool offset_assumed;		/* no mkdir and no snapshot: 0 assumed */
 	bool offset_from_first;		/* a snapshot from before the first delta */
-	int64_t offset[RS_RI_LISTS];	/* delta-anchored: pages before the first delta */
+	int64_t offset[RS_NR_EVICTABLE];	/* delta-anchored: pages before the first delta */
 	uint64_t disagree_n;		/* snapshots compared with offset + deltas */
-	uint64_t disagree_max[RS_RI_LISTS];	/* max |snapshot - (offset + deltas)| */
-	int64_t first_lru[RS_RI_LISTS], last_lru[RS_RI_LISTS];	/* world values, first/last */
-	uint64_t max_lru[RS_RI_LISTS];
+	uint64_t disagree_max[RS_NR_EVICTABLE];	/* max |snapshot - (offset + deltas)|: drift */
+	uint64_t anchors;		/* snapshots that re-anchored the sizes (drift != 0) */
+	int64_t first_lru[RS_NR_EVICTABLE];	/* world values, first */
+	int64_t last_lru[RS_NR_EVICTABLE];	/* and last */
+	uint64_t max_lru[RS_NR_EVICTABLE];
 	bool have_usage;
 	uint64_t usage_first, usage_last, usage_max;
 	uint64_t limit, soft_limit;	/* latest; RS_UNLIMITED */
@@ -154,9 +150,9 @@ struct rs_ri_report {
 	uint64_t kswapd_want;		/* sum of kswapd calls' pages wanted (= freed) */
 
 	/* recorded totals: inside calls (what identity compares) and outside any call */
-	uint64_t scanned[RS_RI_LISTS], taken[RS_RI_LISTS], reclaimed[RS_RI_LISTS];
+	uint64_t scanned[RS_NR_EVICTABLE], taken[RS_NR_EVICTABLE], reclaimed[RS_NR_EVICTABLE];
 	uint64_t soft_scanned, soft_reclaimed;
-	uint64_t out_scanned[RS_RI_LISTS], out_reclaimed[RS_RI_LISTS];
+	uint64_t out_scanned[RS_NR_EVICTABLE], out_reclaimed[RS_NR_EVICTABLE];
 	uint64_t out_events;		/* isolate/shrink events outside any call */
 
 	/* victim attribution of isolate..shrink windows (NOTES section 3) */
@@ -194,7 +190,7 @@ struct rs_ri_report {
 	struct rs_ri_source swap_marker;
 
 	/* reclaimability */
-	struct rs_ri_obs_sum obs[RS_RI_LISTS];
+	struct rs_ri_obs_sum obs[RS_NR_EVICTABLE];
 
 	/* per memcg of the world, in world index order */
 	int nr_memcg;

@@ -32,6 +32,13 @@ struct rs_identity_list {
 	bool checked;				/* rec_scanned >= RS_IDENTITY_MIN_SCANNED */
 	bool reclaimed_checked;			/* and rec_reclaimed >= the same */
 	bool within;				/* checked and every checked error within target */
+	/*
+	 * Inputs the trace lacks (1 << enum rs_gap) for calls that scanned more than the target
+	 * share of this list's recorded pages: their error is printed but identity is not
+	 * claimed (rs_identity_claim()).
+	 */
+	unsigned int lacks;
+	bool claimed;				/* checked and lacks nothing */
 };
 
 struct rs_replay_report {
@@ -40,7 +47,7 @@ struct rs_replay_report {
 	const struct rs_ri_report *in;
 	const struct rs_world *w;		/* NULL when refused before a world existed */
 	const char *refusal;			/* why nothing was replayed, or NULL */
-	struct rs_replay_analyze_list analyze[RS_NR_LISTS];	/* whole trace, as analyze */
+	struct rs_replay_analyze_list analyze[RS_NR_EVICTABLE];	/* whole trace, as analyze */
 	const struct rs_replay_result *rec;	/* the recording, from the calls */
 	const struct rs_replay_result *res;	/* [n] policies, in the order asked */
 	int n;
@@ -48,12 +55,20 @@ struct rs_replay_report {
 	bool inputs;				/* --inputs */
 	bool folio_granularity;			/* the build's world carries folio sizes */
 	bool flushed_stats;			/* ... and the flushed-stats view */
+	unsigned int gap_mask;			/* rs_world_identity_gaps() */
+	const struct rs_gap_pages *gaps;	/* [1 + nr_memcg]: whole trace, per memcg */
 };
 
 /* Error in percent of `model` against `rec` (0 when rec is 0). */
 double rs_replay_err_pct(uint64_t model, uint64_t rec);
 void rs_identity_list(uint64_t rs, uint64_t rr, uint64_t ms, uint64_t mr,
 		      struct rs_identity_list *out);
+/*
+ * Whether identity can be claimed for a list: not when the calls lacking an input scanned more
+ * than RS_IDENTITY_TARGET_PCT of its recorded pages (they alone could move it past the target).
+ * gp NULL: nothing lacks.
+ */
+void rs_identity_claim(struct rs_identity_list *il, const struct rs_gap_pages *gp, int lru);
 /* The cgroup's path for output ("/" for the root). */
 const char *rs_replay_cgroup_name(const struct rs_replay_report *r, int memcg);
 

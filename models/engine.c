@@ -50,16 +50,16 @@ int rs_lrusim_init(struct rs_lrusim *ls, const struct rs_world *w, struct rs_err
 	ls->w = w;
 	ls->nr_memcg = wi->nr_memcg;
 	ls->nr_nodes = wi->nr_nodes;
-	ls->carry = calloc(nlv * RS_NR_LISTS * 3, sizeof(uint64_t));
-	ls->size = calloc(nlv * RS_NR_LISTS, sizeof(int64_t));
-	ls->hsize = calloc(nlv * RS_NR_LISTS, sizeof(int64_t));
+	ls->carry = calloc(nlv * RS_NR_EVICTABLE * 3, sizeof(uint64_t));
+	ls->size = calloc(nlv * RS_NR_EVICTABLE, sizeof(int64_t));
+	ls->hsize = calloc(nlv * RS_NR_EVICTABLE, sizeof(int64_t));
 	ls->usage = calloc((size_t)wi->nr_memcg, sizeof(int64_t));
 	ls->freep = calloc((size_t)wi->nr_nodes, sizeof(int64_t));
 	ls->share = calloc((size_t)wi->nr_memcg, sizeof(uint64_t));
 	ls->hit = calloc((size_t)wi->nr_memcg, sizeof(int));
-	ls->phase = calloc(nlv * RS_NR_LISTS, sizeof(uint32_t));
-	ls->rates = calloc(nlv * RS_NR_LISTS, sizeof(*ls->rates));
-	ls->rates_gen = calloc(nlv * RS_NR_LISTS, sizeof(uint64_t));
+	ls->phase = calloc(nlv * RS_NR_EVICTABLE, sizeof(uint32_t));
+	ls->rates = calloc(nlv * RS_NR_EVICTABLE, sizeof(*ls->rates));
+	ls->rates_gen = calloc(nlv * RS_NR_EVICTABLE, sizeof(uint64_t));
 	ls->parent = calloc((size_t)wi->nr_memcg, sizeof(int));
 	ls->pre = calloc((size_t)wi->nr_memcg, sizeof(int));
 	ls->pre_end = calloc((size_t)wi->nr_memcg, sizeof(int));
@@ -83,7 +83,7 @@ int rs_lrusim_init(struct rs_lrusim *ls, const struct rs_world *w, struct rs_err
 	 * sum(scanned x rate), so an exact product (3200 x 97/100 = 3104) is not lost to the
 	 * truncation of the 32.32 rate.
 	 */
-	for (size_t i = 0; i < nlv * RS_NR_LISTS * 3; i++)
+	for (size_t i = 0; i < nlv * RS_NR_EVICTABLE * 3; i++)
 		ls->carry[i] = RS_RATE_ONE / 2;
 	return 0;
 }
@@ -122,20 +122,20 @@ void rs_sim_begin(struct rs_sim *s, struct rs_lrusim *ls, const struct rs_world 
 		struct rs_memcg_state st;
 
 		for (int nid = 0; nid < nn; nid++)
-			for (int l = 0; l < RS_NR_LISTS; l++)
-				ls->size[((size_t)m * nn + nid) * RS_NR_LISTS + l] =
+			for (int l = 0; l < RS_NR_EVICTABLE; l++)
+				ls->size[((size_t)m * nn + nid) * RS_NR_EVICTABLE + l] =
 					(int64_t)rs_world_lru(w, m, nid, l);
 		rs_world_memcg_state(w, m, &st);
 		ls->usage[m] = (int64_t)st.usage;
 	}
-	memcpy(ls->hsize, ls->size, (size_t)nm * nn * RS_NR_LISTS * sizeof(int64_t));
+	memcpy(ls->hsize, ls->size, (size_t)nm * nn * RS_NR_EVICTABLE * sizeof(int64_t));
 	/* children come after their parent in pre-order: sum backwards */
 	for (int pre = nm - 1; pre > 0; pre--) {
 		int m = ls->at[pre], p = ls->parent[m];
 
-		for (int i = 0; i < nn * RS_NR_LISTS; i++)
-			ls->hsize[(size_t)p * nn * RS_NR_LISTS + i] +=
-				ls->hsize[(size_t)m * nn * RS_NR_LISTS + i];
+		for (int i = 0; i < nn * RS_NR_EVICTABLE; i++)
+			ls->hsize[(size_t)p * nn * RS_NR_EVICTABLE + i] +=
+				ls->hsize[(size_t)m * nn * RS_NR_EVICTABLE + i];
 	}
 	for (int nid = 0; nid < nn; nid++) {
 		struct rs_node_state ns;
@@ -201,21 +201,21 @@ static void move(struct rs_sim *s, int memcg, int nid, int lru, int64_t delta)
 {
 	int nn = s->ls->nr_nodes;
 
-	s->ls->size[((size_t)memcg * nn + nid) * RS_NR_LISTS + lru] += delta;
+	s->ls->size[((size_t)memcg * nn + nid) * RS_NR_EVICTABLE + lru] += delta;
 	for (int m = memcg; m >= 0; m = s->ls->parent[m])
-		s->ls->hsize[((size_t)m * nn + nid) * RS_NR_LISTS + lru] += delta;
+		s->ls->hsize[((size_t)m * nn + nid) * RS_NR_EVICTABLE + lru] += delta;
 }
 
 static uint64_t *carry(struct rs_sim *s, int memcg, int nid, int lru, int kind)
 {
-	return &s->ls->carry[(((size_t)memcg * s->ls->nr_nodes + nid) * RS_NR_LISTS + lru) * 3 +
+	return &s->ls->carry[(((size_t)memcg * s->ls->nr_nodes + nid) * RS_NR_EVICTABLE + lru) * 3 +
 			     kind];
 }
 
 /* rs_world_rates(), looked up once per list per world generation. */
 static const struct rs_rates *rates_of(struct rs_sim *s, int memcg, int nid, int lru)
 {
-	size_t i = (size_t)rs_lruvec(s, memcg, nid) * RS_NR_LISTS + lru;
+	size_t i = (size_t)rs_lruvec(s, memcg, nid) * RS_NR_EVICTABLE + lru;
 	uint64_t gen = rs_world_generation(s->w) + 1;	/* never 0: 0 marks "not cached" */
 
 	if (s->ls->rates_gen[i] != gen) {
@@ -331,7 +331,7 @@ void rs_sim_shrink_merged(struct rs_sim *s, int root, int nid, int lru, uint64_t
 			  struct rs_shrink *r)
 {
 	uint64_t total = rs_sim_hsize(s, root, nid, lru), take, cum = 0;
-	uint32_t *phase = &s->ls->phase[(size_t)rs_lruvec(s, root, nid) * RS_NR_LISTS + lru];
+	uint32_t *phase = &s->ls->phase[(size_t)rs_lruvec(s, root, nid) * RS_NR_EVICTABLE + lru];
 	uint64_t *share = s->ls->share;
 	int *hit = s->ls->hit, nhit = 0;
 	__uint128_t step, point;

@@ -76,7 +76,8 @@ static size_t lvi(const struct ml_sc *sc, int memcg, int nid)
 	return (size_t)rs_lruvec(sc->s, memcg, nid);
 }
 
-enum rs_scan_balance rs_mainline_scan_count(const struct rs_gsc_in *in, uint64_t nr[RS_NR_LISTS])
+enum rs_scan_balance rs_mainline_scan_count(const struct rs_gsc_in *in,
+					    uint64_t nr[RS_NR_EVICTABLE])
 {
 	enum rs_scan_balance bal;
 	uint64_t fraction[2] = { 0, 0 }, denominator = 1;
@@ -102,7 +103,7 @@ enum rs_scan_balance rs_mainline_scan_count(const struct rs_gsc_in *in, uint64_t
 		denominator = fraction[0] + fraction[1];
 		bal = RS_SCAN_FRACT;
 	}
-	for (int lru = 0; lru < RS_NR_LISTS; lru++) {
+	for (int lru = 0; lru < RS_NR_EVICTABLE; lru++) {
 		bool file = rs_lru_is_file(lru);
 		uint64_t scan = in->size[lru] >> in->priority;
 
@@ -164,7 +165,7 @@ static void note_cost(struct ml_sc *sc, int memcg, int nid, bool file, uint64_t 
 			ml->file_cost[i] += cost;
 		else
 			ml->anon_cost[i] += cost;
-		for (int l = 0; l < RS_NR_LISTS; l++)
+		for (int l = 0; l < RS_NR_EVICTABLE; l++)
 			lrusize += stat_h(sc->s, m, nid, l);
 		if (ml->file_cost[i] + ml->anon_cost[i] > lrusize / 4) {
 			ml->file_cost[i] /= 2;
@@ -215,11 +216,11 @@ static void shrink_lruvec(struct ml_sc *sc, int memcg, int nid)
 	struct rs_sim *s = sc->s;
 	struct rs_memcg_state st;
 	struct rs_gsc_in in = { 0 };
-	uint64_t nr[RS_NR_LISTS], targets[RS_NR_LISTS], nr_reclaimed = 0;
+	uint64_t nr[RS_NR_EVICTABLE], targets[RS_NR_EVICTABLE], nr_reclaimed = 0;
 	bool proportional_reclaim;
 
 	rs_world_memcg_state(s->w, memcg, &st);
-	for (int l = 0; l < RS_NR_LISTS; l++)
+	for (int l = 0; l < RS_NR_EVICTABLE; l++)
 		in.size[l] = rs_sim_size(s, memcg, nid, l);
 	in.priority = sc->priority;
 	in.swappiness = st.swappiness;
@@ -241,7 +242,7 @@ static void shrink_lruvec(struct ml_sc *sc, int memcg, int nid)
 		uint64_t nr_anon, nr_file, percentage, scanned, target;
 		int lru;
 
-		for (lru = 0; lru < RS_NR_LISTS; lru++) {
+		for (lru = 0; lru < RS_NR_EVICTABLE; lru++) {
 			if (nr[lru]) {
 				uint64_t k = rs_min_u64(nr[lru], RS_SWAP_CLUSTER_MAX);
 

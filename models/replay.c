@@ -62,7 +62,7 @@ static void add_outcome(struct rs_replay_result *r, const struct rs_call_outcome
 
 	r->calls++;
 	r->rounds += o->rounds;
-	for (int l = 0; l < RS_NR_LISTS; l++) {
+	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 		r->scanned[l] += o->scanned[l];
 		r->reclaimed[l] += o->reclaimed[l];
 		got += o->reclaimed[l];
@@ -79,7 +79,7 @@ static void add_outcome(struct rs_replay_result *r, const struct rs_call_outcome
 		const struct rs_memcg_acct *a = &o->memcg[m];
 		struct rs_memcg_acct *t = &r->memcg[m];
 
-		for (int l = 0; l < RS_NR_LISTS; l++) {
+		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 			t->scanned[l] += a->scanned[l];
 			t->reclaimed[l] += a->reclaimed[l];
 		}
@@ -177,7 +177,7 @@ int rs_replay_recorded(const struct rs_world *w, struct rs_replay_result **out,
 			continue;
 		r->calls++;
 		r->rounds += rec->rounds;
-		for (int l = 0; l < RS_NR_LISTS; l++) {
+		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 			r->scanned[l] += rec->scanned[l];
 			r->reclaimed[l] += rec->reclaimed[l];
 			got += rec->reclaimed[l];
@@ -193,7 +193,7 @@ int rs_replay_recorded(const struct rs_world *w, struct rs_replay_result **out,
 			const struct rs_memcg_lists *ml = &rec->memcg[j];
 			struct rs_memcg_acct *t = &r->memcg[ml->memcg];
 
-			for (int l = 0; l < RS_NR_LISTS; l++) {
+			for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 				t->scanned[l] += ml->scanned[l];
 				t->reclaimed[l] += ml->reclaimed[l];
 			}

@@ -19,7 +19,7 @@
 
 static bool has_pages(const struct rs_sim *s, int memcg, int nid)
 {
-	for (int l = 0; l < RS_NR_LISTS; l++)
+	for (int l = 0; l < RS_NR_EVICTABLE; l++)
 		if (rs_sim_size(s, memcg, nid, l))
 			return true;
 	return false;

@@ -102,7 +102,7 @@ static uint64_t zone_managed(struct rs_sim *s, int nid)
 	if (ns.managed)
 		return ns.managed;
 	sum = rs_sim_free(s, nid);
-	for (int l = 0; l < RS_NR_LISTS; l++)
+	for (int l = 0; l < RS_NR_EVICTABLE; l++)
 		sum += rs_sim_node_size(s, nid, l);
 	return sum;
 }
@@ -170,7 +170,7 @@ static void shrink_zone(struct sl_sc *sc, int priority, int nid)
 	struct splitlru *sl = sc->sl;
 	struct rs_sim *s = sc->s;
 	struct rs_node_state ns;
-	uint64_t nr[RS_NR_LISTS], pct[2];
+	uint64_t nr[RS_NR_EVICTABLE], pct[2];
 	uint64_t anon = rs_sim_node_size(s, nid, RS_LRU_INACTIVE_ANON) +
 			rs_sim_node_size(s, nid, RS_LRU_ACTIVE_ANON);
 	uint64_t file = rs_sim_node_size(s, nid, RS_LRU_INACTIVE_FILE) +
@@ -180,7 +180,7 @@ static void shrink_zone(struct sl_sc *sc, int priority, int nid)
 	rs_world_node(s->w, nid, &ns);
 	rs_splitlru_scan_ratio(&sl->zstat[nid], anon, file, rs_sim_free(s, nid), ns.wmark_high,
 			       rs_sim_swap_ok(s) && sc->may_swap, sc->swappiness, pct);
-	for (int l = 0; l < RS_NR_LISTS; l++) {
+	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 		uint64_t scan = rs_sim_hsize(s, sc->root, nid, l);
 
 		if (priority) {
@@ -188,7 +188,7 @@ static void shrink_zone(struct sl_sc *sc, int priority, int nid)
 			scan = scan * pct[rs_lru_is_file(l)] / 100;
 		}
 		if (sc->global) {
-			uint64_t *acc = &sl->nr_scan[nid * RS_NR_LISTS + l];
+			uint64_t *acc = &sl->nr_scan[nid * RS_NR_EVICTABLE + l];
 
 			*acc += scan + sl->plus;
 			nr[l] = *acc;
@@ -201,7 +201,7 @@ static void shrink_zone(struct sl_sc *sc, int priority, int nid)
 		}
 	}
 	while (nr[RS_LRU_INACTIVE_ANON] || nr[RS_LRU_ACTIVE_FILE] || nr[RS_LRU_INACTIVE_FILE]) {
-		for (int l = 0; l < RS_NR_LISTS; l++) {
+		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 			if (nr[l]) {
 				uint64_t k = rs_min_u64(nr[l], RS_SWAP_CLUSTER_MAX);
 
@@ -319,7 +319,7 @@ int rs_splitlru_init(const struct rs_world *w, unsigned int plus, void **state,
 	sl->plus = plus;
 	if (rs_lrusim_init(&sl->ls, w, err))
 		goto fail;
-	sl->nr_scan = calloc((size_t)wi->nr_nodes * RS_NR_LISTS, sizeof(uint64_t));
+	sl->nr_scan = calloc((size_t)wi->nr_nodes * RS_NR_EVICTABLE, sizeof(uint64_t));
 	sl->zstat = calloc((size_t)wi->nr_nodes, sizeof(*sl->zstat));
 	if (!sl->nr_scan || !sl->zstat) {
 		rs_error_set(err, "out of memory");

@@ -44,7 +44,7 @@ struct rs_iter *rs_v310_iter(struct rs_v310 *v)
 }
 
 enum rs_scan_balance rs_v310_scan_count(const struct rs_v310_gsc_in *in,
-					struct rs_reclaim_stat *rs, uint64_t nr[RS_NR_LISTS])
+					struct rs_reclaim_stat *rs, uint64_t nr[RS_NR_EVICTABLE])
 {
 	enum rs_scan_balance bal;
 	uint64_t fraction[2] = { 0, 0 }, denominator = 1;
@@ -82,7 +82,7 @@ enum rs_scan_balance rs_v310_scan_count(const struct rs_v310_gsc_in *in,
 		denominator = ap + fp + 1;
 		bal = RS_SCAN_FRACT;
 	}
-	for (int lru = 0; lru < RS_NR_LISTS; lru++) {
+	for (int lru = 0; lru < RS_NR_EVICTABLE; lru++) {
 		bool f = rs_lru_is_file(lru);
 		uint64_t scan = in->size[lru] >> in->priority;
 
@@ -142,11 +142,11 @@ void rs_v310_shrink_lruvec(struct rs_v310_sc *sc, int memcg, int nid)
 	struct rs_sim *s = sc->sim;
 	struct rs_node_state ns;
 	struct rs_v310_gsc_in in = { 0 };
-	uint64_t nr[RS_NR_LISTS], nr_reclaimed = 0;
+	uint64_t nr[RS_NR_EVICTABLE], nr_reclaimed = 0;
 	bool global = sc->target < 0;
 
 	rs_world_node(s->w, nid, &ns);
-	for (int l = 0; l < RS_NR_LISTS; l++)
+	for (int l = 0; l < RS_NR_EVICTABLE; l++)
 		in.size[l] = rs_sim_size(s, memcg, nid, l);
 	in.priority = sc->priority;
 	/* vmscan_swappiness(): vm_swappiness for global reclaim, else the target's */
@@ -161,7 +161,7 @@ void rs_v310_shrink_lruvec(struct rs_v310_sc *sc, int memcg, int nid)
 	rs_v310_scan_count(&in, rstat(sc, memcg, nid), nr);
 
 	while (nr[RS_LRU_INACTIVE_ANON] || nr[RS_LRU_ACTIVE_FILE] || nr[RS_LRU_INACTIVE_FILE]) {
-		for (int lru = 0; lru < RS_NR_LISTS; lru++) {
+		for (int lru = 0; lru < RS_NR_EVICTABLE; lru++) {
 			if (nr[lru]) {
 				uint64_t k = rs_min_u64(nr[lru], RS_SWAP_CLUSTER_MAX);
 

@@ -57,7 +57,7 @@ struct rs_world {
 	size_t cap_obs;
 	size_t *obs_start, *obs_count;	/* [lruvec][list] into obs, sorted by ts_start */
 	struct obs_sum *node_sum;	/* [nid][list] */
-	struct obs_sum all_sum[RS_NR_LISTS];
+	struct obs_sum all_sum[RS_NR_EVICTABLE];
 
 	struct rs_reclaim_call *calls;
 	size_t cap_calls;
@@ -253,7 +253,7 @@ int rs_world_add_update(struct rs_world *w, const struct rs_world_update *u, str
 	if ((field_per_lruvec(u->field) || field_per_memcg(u->field)) && u->memcg < 0)
 		return rs_error_set(err, "world: %s update without a memcg",
 				    rs_wfield_name(u->field));
-	if ((u->field == RS_WF_LRU || u->field == RS_WF_LRU_STAT) && u->lru >= RS_NR_LISTS)
+	if ((u->field == RS_WF_LRU || u->field == RS_WF_LRU_STAT) && u->lru >= RS_NR_EVICTABLE)
 		return rs_error_set(err, "world: lru %u is not an evictable list", u->lru);
 	if ((u->field == RS_WF_WS_ACTIVATE || u->field == RS_WF_WS_RESTORE) && u->lru > 1)
 		return rs_error_set(err, "world: workingset type %u is not 0 (anon) or 1 (file)",
@@ -276,7 +276,7 @@ int rs_world_add_obs(struct rs_world *w, const struct rs_obs *o, struct rs_error
 
 	if (check_open(w, err))
 		return -1;
-	if (o->nid < 0 || o->nid >= w->info.nr_nodes || o->lru < 0 || o->lru >= RS_NR_LISTS ||
+	if (o->nid < 0 || o->nid >= w->info.nr_nodes || o->lru < 0 || o->lru >= RS_NR_EVICTABLE ||
 	    o->memcg < 0)
 		return rs_error_set(err, "world: observation for memcg %d node %d lru %d",
 				    o->memcg, o->nid, o->lru);
@@ -468,11 +468,11 @@ int rs_world_finalize(struct rs_world *w, struct rs_error *err)
 	}
 
 	w->pre_to_memcg = calloc((size_t)nm, sizeof(int));
-	w->obs_start = calloc(nlv * RS_NR_LISTS, sizeof(size_t));
-	w->obs_count = calloc(nlv * RS_NR_LISTS, sizeof(size_t));
-	w->node_sum = calloc((size_t)nn * RS_NR_LISTS, sizeof(*w->node_sum));
-	w->lru = calloc(nlv * RS_NR_LISTS, sizeof(int64_t));
-	w->stat = calloc(nlv * RS_NR_LISTS, sizeof(int64_t));
+	w->obs_start = calloc(nlv * RS_NR_EVICTABLE, sizeof(size_t));
+	w->obs_count = calloc(nlv * RS_NR_EVICTABLE, sizeof(size_t));
+	w->node_sum = calloc((size_t)nn * RS_NR_EVICTABLE, sizeof(*w->node_sum));
+	w->lru = calloc(nlv * RS_NR_EVICTABLE, sizeof(int64_t));
+	w->stat = calloc(nlv * RS_NR_EVICTABLE, sizeof(int64_t));
 	w->ws = calloc(nlv * 4, sizeof(int64_t));
 	w->node = calloc((size_t)nn, sizeof(*w->node));
 	if (!w->pre_to_memcg || !w->obs_start || !w->obs_count || !w->node_sum || !w->lru ||
@@ -498,12 +498,12 @@ int rs_world_finalize(struct rs_world *w, struct rs_error *err)
 		qsort(w->obs, w->info.nr_obs, sizeof(*w->obs), cmp_obs);
 	for (size_t i = 0; i < w->info.nr_obs; i++) {
 		const struct rs_obs *o = &w->obs[i];
-		size_t idx = ((size_t)o->memcg * nn + o->nid) * RS_NR_LISTS + o->lru;
+		size_t idx = ((size_t)o->memcg * nn + o->nid) * RS_NR_EVICTABLE + o->lru;
 
 		if (!w->obs_count[idx])
 			w->obs_start[idx] = i;
 		w->obs_count[idx]++;
-		sum_obs(&w->node_sum[o->nid * RS_NR_LISTS + o->lru], o);
+		sum_obs(&w->node_sum[o->nid * RS_NR_EVICTABLE + o->lru], o);
 		sum_obs(&w->all_sum[o->lru], o);
 	}
 	w->finalized = true;
@@ -549,16 +549,99 @@ static size_t lv(const struct rs_world *w, int memcg, int nid)
 	return (size_t)memcg * (size_t)w->info.nr_nodes + (size_t)nid;
 }
 
+static const char *const gap_names[RS_GAP_NR] = {
+	[RS_GAP_WMARK] = "watermarks", [RS_GAP_SIZES] = "lruvec deltas",
+	[RS_GAP_SOFT_TREE] = "soft-limit tree",
+};
+
+static const char *const gap_missing[RS_GAP_NR] = {
+	[RS_GAP_WMARK] = "node_stat wmark_min/low/high (and the boost): kswapd's nr_to_reclaim per "
+			 "pass and when pgdat_balanced() ends a run",
+	[RS_GAP_SIZES] = "memcg:mod_memcg_lruvec_state (LRU items): every lruvec's size at each "
+			 "call, which global reclaim scans >> priority; snapshots are 100 ms apart",
+	[RS_GAP_SOFT_TREE] = "the soft-limit RB tree's keys: memcg1_update_tree() refreshes a "
+			     "memcg's excess every 1,024 charge events per CPU; no event shows "
+			     "them",
+};
+
+const char *rs_gap_name(enum rs_gap g)
+{
+	return g < RS_GAP_NR ? gap_names[g] : "?";
+}
+
+const char *rs_gap_missing(enum rs_gap g)
+{
+	return g < RS_GAP_NR ? gap_missing[g] : "?";
+}
+
+/*
+ * What the world lacks is read from its updates: a recorded (snapshot) high watermark, any
+ * lruvec delta, any soft limit set. A kswapd call without a recorded watermark runs on the
+ * bound the reconstruction inferred and stops on what the recorded run freed; a global call
+ * without deltas scans every lruvec >> priority from sizes up to 100 ms old (global-dev.dat:
+ * dd moves ~100k pages/s); a global call on cgroup v1 with a soft limit set runs
+ * memcg1_soft_limit_reclaim(), whose choice of memcg (and whether it runs at all) follows keys
+ * the trace never shows. Memcg (limit) reclaim needs none of them.
+ */
+unsigned int rs_world_identity_gaps(const struct rs_world *w, struct rs_gap_pages *out)
+{
+	bool wmark = false, deltas = false, soft = false;
+	unsigned int mask = 0;
+
+	memset(out, 0, (1 + (size_t)w->info.nr_memcg) * sizeof(*out));
+	for (size_t i = 0; i < w->info.nr_updates; i++) {
+		const struct rs_world_update *u = &w->upd[i].u;
+
+		if (u->field == RS_WF_NODE_WMARK_HIGH && u->src == RS_WSRC_SNAPSHOT)
+			wmark = true;
+		if (u->field == RS_WF_LRU && u->src == RS_WSRC_DELTA)
+			deltas = true;
+		if (u->field == RS_WF_SOFT_LIMIT && (uint64_t)u->value != RS_UNLIMITED)
+			soft = true;
+	}
+	for (size_t i = 0; i < w->info.nr_calls; i++) {
+		const struct rs_reclaim_call *c = &w->calls[i];
+		bool global = c->ctx == RS_CALL_KSWAPD || c->ctx == RS_CALL_DIRECT;
+		unsigned int lacks = 0;
+
+		if (c->ctx == RS_CALL_KSWAPD && !wmark)
+			lacks |= 1u << RS_GAP_WMARK;
+		if (global && !deltas)
+			lacks |= 1u << RS_GAP_SIZES;
+		if (global && w->info.cgroup_v1 && soft)
+			lacks |= 1u << RS_GAP_SOFT_TREE;
+		if (!lacks || !c->rec.have)
+			continue;
+		mask |= lacks;
+		for (int g = 0; g < RS_GAP_NR; g++) {
+			if (!(lacks & (1u << g)))
+				continue;
+			for (int l = 0; l < RS_NR_EVICTABLE; l++)
+				out[0].scanned[g][l] += c->rec.scanned[l];
+			for (size_t k = 0; k < c->rec.nr_memcg; k++)
+				for (int l = 0; l < RS_NR_EVICTABLE; l++)
+					out[1 + c->rec.memcg[k].memcg].scanned[g][l] +=
+						c->rec.memcg[k].scanned[l];
+		}
+		for (int l = 0; l < RS_NR_EVICTABLE; l++)
+			out[0].any[l] += c->rec.scanned[l];
+		for (size_t k = 0; k < c->rec.nr_memcg; k++)
+			for (int l = 0; l < RS_NR_EVICTABLE; l++)
+				out[1 + c->rec.memcg[k].memcg].any[l] += c->rec.memcg[k].scanned[l];
+	}
+	return mask;
+}
+
 uint64_t rs_world_lru(const struct rs_world *w, int memcg, int nid, int lru)
 {
-	int64_t v = w->lru[lv(w, memcg, nid) * RS_NR_LISTS + lru];
+	int64_t v = w->lru[lv(w, memcg, nid) * RS_NR_EVICTABLE + lru];
 
 	return v > 0 ? (uint64_t)v : 0;
 }
 
 uint64_t rs_world_lru_stat(const struct rs_world *w, int memcg, int nid, int lru)
 {
-	int64_t v = w->stat[lv(w, memcg, nid) * RS_NR_LISTS + lru];
+	int64_t v = w->stat[lv(w, memcg, nid) * RS_NR_EVICTABLE + lru];
 
 	if (v < 0)
 		return rs_world_lru(w, memcg, nid, lru);
@@ -651,9 +734,9 @@ static void obs_to_sum(const struct rs_obs *o, struct obs_sum *s)
 
 void rs_world_rates(const struct rs_world *w, int memcg, int nid, int lru, struct rs_rates *out)
 {
-	size_t idx = lv(w, memcg, nid) * RS_NR_LISTS + lru;
+	size_t idx = lv(w, memcg, nid) * RS_NR_EVICTABLE + lru;
 	size_t n = w->obs_count[idx];
-	const struct obs_sum *ns = &w->node_sum[nid * RS_NR_LISTS + lru];
+	const struct obs_sum *ns = &w->node_sum[nid * RS_NR_EVICTABLE + lru];
 	struct obs_sum s;
 
 	if (n) {
@@ -714,8 +797,8 @@ void rs_world_rewind(struct rs_world *w)
 	w->cursor = 0;
 	w->generation++;
 	w->info.clamped = 0;
-	memset(w->lru, 0, nlv * RS_NR_LISTS * sizeof(int64_t));
-	for (size_t i = 0; i < nlv * RS_NR_LISTS; i++)
+	memset(w->lru, 0, nlv * RS_NR_EVICTABLE * sizeof(int64_t));
+	for (size_t i = 0; i < nlv * RS_NR_EVICTABLE; i++)
 		w->stat[i] = -1;
 	memset(w->ws, 0, nlv * 4 * sizeof(int64_t));
 	memset(w->node, 0, (size_t)w->info.nr_nodes * sizeof(*w->node));
@@ -766,10 +849,10 @@ static void apply(struct rs_world *w, const struct rs_world_update *u)
 
 	switch (u->field) {
 	case RS_WF_LRU:
-		apply_i64(w, &w->lru[lv(w, u->memcg, u->nid) * RS_NR_LISTS + u->lru], u);
+		apply_i64(w, &w->lru[lv(w, u->memcg, u->nid) * RS_NR_EVICTABLE + u->lru], u);
 		break;
 	case RS_WF_LRU_STAT:
-		w->stat[lv(w, u->memcg, u->nid) * RS_NR_LISTS + u->lru] =
+		w->stat[lv(w, u->memcg, u->nid) * RS_NR_EVICTABLE + u->lru] =
 			u->value < 0 ? 0 : u->value;
 		break;
 	case RS_WF_WS_ACTIVATE:

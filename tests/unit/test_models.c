@@ -970,6 +970,102 @@ static int test_registry(void)
 	return UT_OK;
 }
 
+/* ---- world: inputs identity needs ---- */
+
+static void tw_upd(struct tw *t, int field, int src, int memcg, int nid, int lru, int64_t v)
+{
+	struct rs_world_update u = {
+		.ts = 0, .field = (uint8_t)field, .op = RS_WOP_SET, .src = (uint8_t)src,
+		.lru = (uint8_t)lru, .memcg = memcg, .nid = nid, .value = v,
+	};
+
+	if (rs_world_add_update(t->w, &u, &t->err))
+		fprintf(stderr, "  tw_upd: %s\n", t->err.msg);
+}
+
+/* A call whose recording scanned `n` pages of `lru`, all in memcg `victim`. */
+static void tw_rec_call(struct tw *t, enum rs_call_ctx ctx, int target, int victim, int lru,
+			uint64_t n)
+{
+	struct rs_memcg_lists ml = { .memcg = victim };
+	struct rs_reclaim_call c = {
+		.ts = t->next_ts, .ts_end = t->next_ts + 10, .ctx = ctx, .nid = 0,
+		.target = target, .may_swap = true, .nr_to_reclaim = 32,
+		.rec = { .have = true, .prio_first = 12, .prio_lowest = 12, .rounds = 1,
+			 .memcg = &ml, .nr_memcg = 1 },
+	};
+
+	ml.scanned[lru] = n;
+	c.rec.scanned[lru] = n;
+	t->next_ts += 1000;
+	if (rs_world_add_call(t->w, &c, &t->err))
+		fprintf(stderr, "  tw_rec_call: %s\n", t->err.msg);
+}
+
+/*
+ * What identity needs and the world lacks, by call. A cgroup v1 world like global-dev.dat's
+ * recording: the high watermark only inferred (IMPLIED), sizes from snapshots only (no DELTA
+ * update), /a with a soft limit of 100 pages. Calls: kswapd scanning IF 1000 of /a, direct
+ * scanning IA 300 of /a, memcg (limit) reclaim of /a scanning IF 5000.
+ *  - watermarks: the kswapd call only: IF 1000.
+ *  - lruvec deltas and the soft-limit tree: both global calls: IF 1000, IA 300.
+ *  - the memcg call needs none of them: its 5000 pages count nowhere.
+ * Whole trace and /a (out[1 + a]) alike; the root (out[1]) scanned nothing. Then the same calls
+ * with a recorded (SNAPSHOT) watermark, one lruvec delta, and cgroup v2 (no soft-limit tree):
+ * nothing lacks, every count is 0.
+ */
+static int test_world_identity_gaps(void)
+{
+	struct rs_gap_pages g[3];
+	unsigned int mask;
+	struct tw t;
+	int a;
+
+	UT_ASSERT(tw_new(&t, 1, true, 60) >= 0);
+	a = tw_cg(&t, 0, "/a");
+	UT_ASSERT_EQ(a, 1);
+	tw_lists(&t, 0, 0, 0, 0, 0, 0);
+	tw_lists(&t, a, 0, 1000, 0, 50000, 0);
+	tw_upd(&t, RS_WF_NODE_WMARK_HIGH, RS_WSRC_IMPLIED, -1, 0, 0, 28390);
+	tw_usage(&t, a, 2000, 100);
+	tw_rec_call(&t, RS_CALL_KSWAPD, -1, a, RS_LRU_INACTIVE_FILE, 1000);
+	tw_rec_call(&t, RS_CALL_DIRECT, -1, a, RS_LRU_INACTIVE_ANON, 300);
+	tw_rec_call(&t, RS_CALL_MEMCG, a, a, RS_LRU_INACTIVE_FILE, 5000);
+	UT_ASSERT(tw_final(&t) == 0);
+	mask = rs_world_identity_gaps(t.w, g);
+	UT_ASSERT_EQ(mask, (1u << RS_GAP_WMARK) | (1u << RS_GAP_SIZES) | (1u << RS_GAP_SOFT_TREE));
+	for (int k = 0; k < 3; k += 2) {	/* whole trace, then /a */
+		UT_ASSERT_EQ(g[k].scanned[RS_GAP_WMARK][RS_LRU_INACTIVE_FILE], 1000);
+		UT_ASSERT_EQ(g[k].scanned[RS_GAP_WMARK][RS_LRU_INACTIVE_ANON], 0);
+		UT_ASSERT_EQ(g[k].scanned[RS_GAP_SIZES][RS_LRU_INACTIVE_FILE], 1000);
+		UT_ASSERT_EQ(g[k].scanned[RS_GAP_SIZES][RS_LRU_INACTIVE_ANON], 300);
+		UT_ASSERT_EQ(g[k].scanned[RS_GAP_SOFT_TREE][RS_LRU_INACTIVE_FILE], 1000);
+		UT_ASSERT_EQ(g[k].scanned[RS_GAP_SOFT_TREE][RS_LRU_INACTIVE_ANON], 300);
+		UT_ASSERT_EQ(g[k].any[RS_LRU_INACTIVE_FILE], 1000);
+		UT_ASSERT_EQ(g[k].any[RS_LRU_INACTIVE_ANON], 300);
+	}
+	UT_ASSERT_EQ(g[1].any[RS_LRU_INACTIVE_FILE], 0);
+	rs_world_free(t.w);
+
+	UT_ASSERT(tw_new(&t, 1, false, 60) >= 0);
+	a = tw_cg(&t, 0, "/a");
+	tw_lists(&t, 0, 0, 0, 0, 0, 0);
+	tw_lists(&t, a, 0, 1000, 0, 50000, 0);
+	tw_upd(&t, RS_WF_NODE_WMARK_HIGH, RS_WSRC_SNAPSHOT, -1, 0, 0, 28390);
+	tw_upd(&t, RS_WF_LRU, RS_WSRC_DELTA, a, 0, RS_LRU_INACTIVE_FILE, 50000);
+	tw_usage(&t, a, 2000, 100);
+	tw_rec_call(&t, RS_CALL_KSWAPD, -1, a, RS_LRU_INACTIVE_FILE, 1000);
+	tw_rec_call(&t, RS_CALL_DIRECT, -1, a, RS_LRU_INACTIVE_ANON, 300);
+	UT_ASSERT(tw_final(&t) == 0);
+	UT_ASSERT_EQ(rs_world_identity_gaps(t.w, g), 0);
+	UT_ASSERT_EQ(g[0].any[RS_LRU_INACTIVE_FILE], 0);
+	UT_ASSERT_EQ(g[2].any[RS_LRU_INACTIVE_ANON], 0);
+	UT_ASSERT(!strcmp(rs_gap_name(RS_GAP_WMARK), "watermarks"));
+	UT_ASSERT(strstr(rs_gap_missing(RS_GAP_SIZES), "mod_memcg_lruvec_state"));
+	rs_world_free(t.w);
+	return UT_OK;
+}
+
 const struct unit_test models_tests[] = {
 	{ "models/splitlru-plus1: zero-scan list crosses 32 at call 32",
 	  test_splitlru_plus1_crosses },
@@ -993,6 +1089,7 @@ const struct unit_test models_tests[] = {
 	{ "models/world: reclaimability fallback", test_rate_fallback },
 	{ "models/world: pre-order and reclaim iterator", test_world_preorder_iter },
 	{ "models/world: updates, clamping, no sizes", test_world_updates },
+	{ "models/world: inputs identity needs and the trace lacks", test_world_identity_gaps },
 	{ "models/mainline: refuses MGLRU", test_mainline_refuses_mglru },
 	{ "models/replay: recorded totals", test_recorded_totals },
 	{ "models/registry: names and parsing", test_registry },

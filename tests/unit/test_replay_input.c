@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "analysis.h"
-#undef RS_NR_LISTS	/* analysis.h: 6; replay.h: 4 */
 #include "replay_input.h"
 #include "unit.h"
 
@@ -324,6 +323,51 @@ static int test_delta_offset_and_root(void)
 }
 
 /*
+ * Re-anchoring: /a made before the trace; the first snapshot after its first delta sets the
+ * offset: IF 100 after +10 gives 90. Then +20 and a snapshot reading 150 where offset + deltas
+ * say 90 + 30 = 120: the deltas missed 30 pages. The snapshot adds 30 (drift 150 - 30 - 90 = 30,
+ * nothing added before), and the -40 after it leaves 150 - 40 = 110 for the call at 30 ms
+ * (without re-anchoring: 80; the world is exact at call starts only: deltas are coalesced
+ * until the next call). A second snapshot agreeing with the sizes (110 at 25 ms) adds
+ * nothing: one re-anchoring, largest disagreement 30. The root's own IF at the node snapshot
+ * at 12 ms, after the re-anchoring: 1000 - (90 + 30 + 30) = 850.
+ */
+static int test_delta_reanchor(void)
+{
+	const struct rs_ri_memcg *m;
+	struct tr t;
+	int a;
+
+	UT_ASSERT(tr_new(&t) == 0);
+	header(&t, "swappiness=60 cgroup=v1 nodes=1");
+	cgmap(&t, 1, "/");
+	cgmap(&t, CG_A, "/a");
+	lruvec(&t, T0 + 1 * MS, 300, CG_A, RS_LRU_INACTIVE_FILE, 10);
+	snap(&t, T0 + 2 * MS, CG_A, "/a", 0, 0, 100, 0, 100, 0, 0);
+	lruvec(&t, T0 + 5 * MS, 300, CG_A, RS_LRU_INACTIVE_FILE, 20);
+	snap(&t, T0 + 10 * MS, CG_A, "/a", 0, 0, 150, 0, 150, 0, 0);
+	node_snap(&t, T0 + 12 * MS, 0, 0, 1000, 0, 5000, 100);
+	lruvec(&t, T0 + 20 * MS, 300, CG_A, RS_LRU_INACTIVE_FILE, -40);
+	snap(&t, T0 + 25 * MS, CG_A, "/a", 0, 0, 110, 0, 110, 0, 0);
+	rbegin(&t, T0 + 30 * MS, 200, "w", RS_RK_MEMCG);
+	rend(&t, T0 + 31 * MS, 200, "w", RS_RK_MEMCG, 0);
+	UT_ASSERT(tr_finish(&t) == 0);
+	a = rs_world_find_memcg(t.w, CG_A);
+	UT_ASSERT(a > 0);
+	m = &rs_replay_input_report(t.ri)->memcg[a];
+	UT_ASSERT_EQ(m->offset[RS_LRU_INACTIVE_FILE], 90);
+	UT_ASSERT_EQ(m->anchors, 1);
+	UT_ASSERT_EQ(m->disagree_max[RS_LRU_INACTIVE_FILE], 30);
+	rs_world_rewind(t.w);
+	rs_world_advance(t.w, T0 + 12 * MS);
+	UT_ASSERT_EQ(rs_world_lru(t.w, 0, 0, RS_LRU_INACTIVE_FILE), 850);
+	rs_world_advance(t.w, T0 + 30 * MS);
+	UT_ASSERT_EQ(rs_world_lru(t.w, a, 0, RS_LRU_INACTIVE_FILE), 110);
+	tr_free(&t);
+	return UT_OK;
+}
+
+/*
  * kswapd: one call per kswapd_wake (one balance_pgdat() run), ended by the next wake or the
  * sleep. Run 1 frees 20 + 12 = 32, run 2 frees 64: their nr_to_reclaim.
  */
@@ -420,8 +464,9 @@ static int test_orphan_cut_start(void)
 /*
  * The charge-size goal of a memcg call: a pass at priority 12 frees 20 (total 20), a pass at
  * 11 frees 32 then 32 in two iterations of inactive file (one type). The call went on after
- * 20 (a pass end) and after 32 (an iteration end): the goal is above 32 and at most 84, so 64;
- * the call wants what it freed, 84, and overshot the largest fitting goal, 64, by 20.
+ * 20 (a pass end) and after 32 (an iteration end): the goal is above 32 and at most 84, so 64.
+ * The call wants that goal, 64 (the kernel's max(charge, 32)), not the 84 it freed: the 20
+ * pages of overshoot are the model's to reproduce.
  */
 static int test_memcg_goal(void)
 {
@@ -442,7 +487,7 @@ static int test_memcg_goal(void)
 	rend(&t, T0 + 5 * MS, 200, "w", RS_RK_MEMCG, 84);
 	UT_ASSERT(tr_finish(&t) == 0);
 	r = rs_replay_input_report(t.ri);
-	UT_ASSERT_EQ(call_of(&t, 0)->nr_to_reclaim, 84);
+	UT_ASSERT_EQ(call_of(&t, 0)->nr_to_reclaim, 64);
 	UT_ASSERT_EQ(r->want_src[RS_RI_WANT_CHARGE], 1);
 	UT_ASSERT_EQ(r->goal_overshoot, 20);
 	UT_ASSERT_EQ(call_of(&t, 0)->rec.rounds, 2);
@@ -570,6 +615,7 @@ static int test_call_cap(void)
 const struct unit_test replay_input_tests[] = {
 	{ "replay input: a memcg call, its victim, target and goal", test_memcg_call },
 	{ "replay input: delta offsets and the root's own lists", test_delta_offset_and_root },
+	{ "replay input: snapshots re-anchor the deltas", test_delta_reanchor },
 	{ "replay input: one kswapd call per balance_pgdat run", test_kswapd_runs },
 	{ "replay input: soft-limit part of a direct call, swap inferred",
 	  test_soft_inside_direct_and_swap },
