@@ -133,7 +133,7 @@ if "$RS" tui --help >/dev/null 2>&1 && [ -f "$TUI5M.1" ]; then
 	RS_TUI_TIMING=$OUTDIR/tui.timing RS_TUI_SCRIPT=$keys RS_TUI_DUMP=/dev/null \
 		RS_TUI_SIZE=120x40 "$RS" tui "$TUI5M.1" >/dev/null 2>&1
 	tui_first=$(sed -n 's/^first_screen_ms //p' "$OUTDIR/tui.timing")
-	tui_key=$(awk '/^key/ {if ($3 > m) m = $3} END {print m + 0}' "$OUTDIR/tui.timing")
+	tui_key=$(sed -n 's/^keys .* max_ms \([0-9.]*\).*/\1/p' "$OUTDIR/tui.timing")
 	tui_events=$(sed -n 's/^events //p' "$OUTDIR/tui.timing")
 fi
 load_end=$(load)
@@ -175,6 +175,7 @@ for f in "$TRACE" "$V6"; do
 	row "trace-cmd report > /dev/null" "$rw" "$rc" "$(ratio "$rw" "$a1w")" \
 		"$(ratio "$rc" "$a1c")" "analyze 1 thread faster, >= 15"
 done
+k=$(basename "$TRACE" .dat)	# the loop above left k at the v6 copy
 if [ -f "$OUTDIR/$k.replay-mainline.wall" ]; then
 	echo "-- $(basename "$TRACE"): replay (x = replay time / analyze 1 thread)"
 	a1w=$(get "$k.a1.wall") a1c=$(get "$k.a1.cpu")
