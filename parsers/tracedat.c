@@ -423,12 +423,15 @@ static const struct rs_source_ops tracedat_ops = {
  * say where a CPU's data start, and pages past the end belong to no CPU or another one.
  * -1: out of memory.
  */
+#define CPU_LAST_MAX_PAGES 4096		/* pages tried back from a CPU's end */
+
 static int cpu_last_record(struct rs_source *src, struct tracedat *td, int cpu)
 {
 	struct tracedat_reader r = {
-		.src = src, .td = td, .handle = td->handle, .tep = td->tep, .is_main = true,
+		.src = src, .td = td, .handle = td->handle, .tep = td->tep,
+		.mapped = td->mapped, .is_main = true,
 	};
-	uint64_t ps = td->page_size, first = td->cpu_first_page[cpu];
+	uint64_t ps = td->page_size, first = td->cpu_first_page[cpu], tries = 0;
 	off_t size = tracecmd_get_cpu_file_size(td->handle, cpu);
 	struct tracedat_cursor c;
 	uint64_t page;
@@ -452,7 +455,12 @@ static int cpu_last_record(struct rs_source *src, struct tracedat *td, int cpu)
 				td->cpu_last_ts[cpu] = c.rec.ts;
 			}
 		}
-		if (td->cpu_last_page[cpu] || page <= first)
+		/*
+		 * A real CPU ends in a few pages of padding at most; a file claiming gigabytes
+		 * past its records is not searched page by page (the stream then asks
+		 * libtracecmd where the data end, record by record: cursor per_record).
+		 */
+		if (td->cpu_last_page[cpu] || page <= first || ++tries >= CPU_LAST_MAX_PAGES)
 			break;
 	}
 	tracedat_cursor_destroy(&c);
