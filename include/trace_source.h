@@ -21,8 +21,8 @@ struct rs_source;
 struct rs_warnings;
 
 struct rs_source_opts {
-	int threads;		/* trace.dat: threads in all (the caller's and threads - 1
-				 * decoding); 0 or 1: the calling thread only */
+	int threads;		/* trace.dat: CPUs to use (decode threads and the caller's,
+				 * tracedat_parallel.c); 0 or 1: the calling thread only */
 	bool progress;		/* progress indicator on stderr (the caller checks it is a tty) */
 	bool warm;		/* pay one-time lookup costs at open, not in the first stream
 				 * that needs them (short range reads: the TUI) */

@@ -342,7 +342,7 @@ void tracedat_progress(struct rs_source *src, uint64_t ts);
 int tracedat_stream(struct rs_source *src, uint64_t from_ns, uint64_t to_ns, rs_event_fn fn,
 		    void *ctx, struct rs_error *err);
 
-/* The stream with src->opts.threads - 1 decode threads (tracedat_parallel.c). */
+/* The stream with decode threads for src->opts.threads CPUs (tracedat_parallel.c). */
 int tracedat_stream_parallel(struct rs_source *src, uint64_t from_ns, uint64_t to_ns,
 			     rs_event_fn fn, void *ctx, struct rs_error *err);
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The trace.dat stream with decode threads (rs_source_opts.threads >= 2: that many threads in
- * all, the calling thread merging and running the callback, threads - 1 decoding), giving the
- * callback the same events, warnings and counts, in the same order, as the single-threaded
- * stream (tracedat_stream.c).
+ * The trace.dat stream with decode threads (rs_source_opts.threads >= 2: the calling thread
+ * merges and runs the callback, threads - 1 decode, or threads on a compressed file, see
+ * .nworkers), giving the callback the same events, warnings and counts, in the same order,
+ * as the single-threaded stream (tracedat_stream.c).
  *
  * Each CPU's data is cut into segments of ring-buffer pages. Worker threads, each with a
  * libtracecmd handle of its own (a handle is not thread-safe), take segments and decode their
@@ -883,11 +883,14 @@ int tracedat_stream_parallel(struct rs_source *src, uint64_t from_ns, uint64_t t
 		.src = src, .td = td, .from = from_ns, .to = to_ns,
 		.full = from_ns == 0 && to_ns == UINT64_MAX, .ncpus = src->info.cpus,
 		/*
-		 * The caller's thread is busy too (merge and analysis: ~45% of the work on
-		 * the benchmark), so threads counts it: on 2 CPUs, 2 decoders and the caller
-		 * took 1.95 s where 1 decoder and the caller took 1.79 s (bench/README.md).
+		 * threads is the CPUs to use. On an uncompressed file the caller's merge and
+		 * analysis are ~45% of the work, so it counts as one of them: on 2 CPUs 1
+		 * decoder took 1.15 s, 2 decoders 1.43 s (v6 bench). On a compressed one the
+		 * decoders carry libtracecmd's decompression (80% of the work) and the caller
+		 * mostly waits for them: 2 decoders took 3.00 s, 1 decoder 4.05 s, one thread
+		 * 4.05 s (v7 bench, bench/README.md).
 		 */
-		.nworkers = src->opts.threads - 1,
+		.nworkers = td->compressed ? src->opts.threads : src->opts.threads - 1,
 	};
 	struct par *p = &par;
 	int ret;
