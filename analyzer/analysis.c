@@ -588,6 +588,9 @@ struct rs_analysis *rs_analysis_new(const struct rs_analysis_opts *o, struct rs_
 	a->series = rs_series_new(&so);
 	if (!a->series)
 		goto out_oom;
+	for (int i = 0; i < a->nr_consumers; i++)
+		if (a->consumers[i].start)
+			a->consumers[i].start(a->consumers[i].arg, a);
 	return a;
 
 out_oom:

@@ -30,6 +30,7 @@
 #include "latency.h"
 #include "rs_error.h"
 
+struct rs_cgroups;
 struct rs_source;
 struct rs_warnings;
 
@@ -226,6 +227,10 @@ struct rs_cgroups_opts {
 	size_t max_buckets;		/* 0: 100000 */
 	bool filtered;			/* the analysis has a pid/comm filter (ctx.selected) */
 	struct rs_warnings *warnings;	/* NULL: kept until rs_cgroups_attach() */
+	/* rs_cgroups_analysis_run: told the cgroups it made, before the stream (another
+	   consumer may then ask rs_cgroups_task_memcg()); may be NULL */
+	void (*made)(void *arg, struct rs_cgroups *cg);
+	void *made_arg;
 };
 
 struct rs_cgroups;
@@ -269,6 +274,12 @@ const struct rs_cgroup *rs_cgroups_get(const struct rs_cgroups *cg, int i);
 const char *rs_cgroups_name(const struct rs_cgroups *cg, int i, char *buf, size_t n);
 /* Indices sorted by name (then id); *out is owned by cg. */
 int rs_cgroups_sorted(const struct rs_cgroups *cg, const int **out);
+
+/*
+ * The memcg id of the cgroup task `pid` is in at this point of the stream (cgroup_attach_task,
+ * fork inheritance, the recorder's task_cgroup); 0 when unknown. For consumers fed after cg.
+ */
+uint64_t rs_cgroups_task_memcg(const struct rs_cgroups *cg, int pid);
 
 /* Names of count_memcg_events items: NULL when the trace did not name it. */
 const char *rs_cgroups_item_name(const struct rs_cgroups *cg, int item);

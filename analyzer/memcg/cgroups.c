@@ -546,6 +546,8 @@ int rs_cgroups_analysis_run(const char *path, const struct rs_analysis_opts *ao_
 	cg = rs_cgroups_new(&co, err);
 	if (!cg)
 		goto out_close;
+	if (co.made)
+		co.made(co.made_arg, cg);
 	for (int i = 0; i < ao.nr_consumers; i++)
 		cons[i] = ao.consumers[i];
 	rs_cgroups_consumer(cg, &cons[ao.nr_consumers]);
@@ -702,4 +704,11 @@ size_t rs_cgroups_max(const struct rs_cgroups *cg)
 bool rs_cgroups_capped(const struct rs_cgroups *cg)
 {
 	return cg->capped;
+}
+
+uint64_t rs_cgroups_task_memcg(const struct rs_cgroups *cg, int pid)
+{
+	int row = cg_task_get(cg, pid);
+
+	return row >= 0 && row < cg->nr ? cg->cgs[row].id : 0;
 }

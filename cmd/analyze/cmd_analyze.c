@@ -19,6 +19,8 @@
 #include "cgroups_output.h"
 #include "cmd.h"
 #include "cmd_args.h"
+#include "refaults.h"
+#include "refaults_output.h"
 #include "report.h"
 #include "trace_source.h"
 
@@ -32,14 +34,29 @@ static bool utf8_locale(void)
 	return cs && (!strcasecmp(cs, "UTF-8") || !strcasecmp(cs, "utf8"));
 }
 
+/* The adder's memcg for the refault consumer, from the cgroup attribution of the same run. */
+static uint64_t task_memcg(void *arg, int pid)
+{
+	struct rs_cgroups **cg = arg;
+
+	return *cg ? rs_cgroups_task_memcg(*cg, pid) : 0;
+}
+
+static void cgroups_made(void *arg, struct rs_cgroups *cg)
+{
+	*(struct rs_cgroups **)arg = cg;
+}
+
 int cmd_analyze(int argc, char **argv)
 {
-	enum { O_JSON = 256, O_PID, O_COMM, O_TOP };
+	enum { O_JSON = 256, O_PID, O_COMM, O_TOP, O_MAX_EVICTED, O_THRASH };
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, O_JSON },
 		{ "pid", required_argument, NULL, O_PID },
 		{ "comm", required_argument, NULL, O_COMM },
 		{ "top", required_argument, NULL, O_TOP },
+		{ "max-evicted", required_argument, NULL, O_MAX_EVICTED },
+		{ "thrash-distance", required_argument, NULL, O_THRASH },
 		RS_ANALYSIS_LONG_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -47,7 +64,10 @@ int cmd_analyze(int argc, char **argv)
 	struct rs_text_opts to = { 0 };
 	struct rs_cgroups_opts co = { 0 };
 	struct rs_cgroups_text_opts cto = { 0 };
-	struct rs_cgroups *cg = NULL;
+	struct rs_cgroups *cg = NULL, *cg_live = NULL;
+	struct rs_refaults_opts ro = { .task_memcg = task_memcg, .task_memcg_arg = &cg_live };
+	struct rs_refaults *rf = NULL;
+	struct rs_consumer rcons;
 	struct rs_source *src = NULL;
 	struct rs_analysis *a = NULL;
 	struct rs_error err = { "" };
@@ -79,6 +99,18 @@ int cmd_analyze(int argc, char **argv)
 						   "not '%s'", optarg);
 			to.top_tasks = (int)v;
 			break;
+		case O_MAX_EVICTED:
+			if (rs_arg_count(optarg, 1, 1ll << 30, &v))
+				return rs_cmd_fail("analyze", RS_EXIT_USAGE, "--max-evicted wants a "
+						   "count of ranges, 1..2^30, not '%s'", optarg);
+			ro.max_evicted = (size_t)v;
+			break;
+		case O_THRASH:
+			if (rs_arg_count(optarg, 1, 3600000, &v))
+				return rs_cmd_fail("analyze", RS_EXIT_USAGE, "--thrash-distance wants "
+						   "milliseconds, 1..3600000, not '%s'", optarg);
+			ro.thrash_distance_ns = (uint64_t)v * 1000000ull;
+			break;
 		default:
 			ret = rs_analysis_opt("analyze", c, optarg, &ao);
 			if (ret < 0)
@@ -94,13 +126,25 @@ int cmd_analyze(int argc, char **argv)
 	if (ret)
 		return ret;
 	ao.progress = rs_cmd_show_progress(argv[optind]);
-	/* the analysis with the per-cgroup attribution as a consumer (docs/cgroups.md) */
-	if (rs_cgroups_analysis_run(argv[optind], &ao, &co, &a, &cg, &src, &err) < 0)
+	/* the analysis with the per-cgroup attribution (docs/cgroups.md) and the refaults
+	   (docs/refaults.md) as consumers */
+	rf = rs_refaults_new(&ro, &err);
+	if (!rf)
 		return rs_cmd_fail("analyze", RS_EXIT_INPUT, "%s", err.msg);
+	rs_refaults_consumer(rf, &rcons);
+	ao.consumers = &rcons;
+	ao.nr_consumers = 1;
+	co.made = cgroups_made;
+	co.made_arg = &cg_live;
+	if (rs_cgroups_analysis_run(argv[optind], &ao, &co, &a, &cg, &src, &err) < 0) {
+		rs_refaults_free(rf);
+		return rs_cmd_fail("analyze", RS_EXIT_INPUT, "%s", err.msg);
+	}
 	if (json) {
 		json_t *root = rs_analysis_json(a, src);
 
-		if (root && rs_cgroups_json_add(root, cg) < 0) {
+		if (root && (rs_cgroups_json_add(root, cg) < 0 ||
+			     rs_refaults_json_add(root, rf, cg) < 0)) {
 			json_decref(root);
 			root = NULL;
 		}
@@ -110,10 +154,12 @@ int cmd_analyze(int argc, char **argv)
 		cto.top = to.top_tasks;
 		rs_analysis_text(stdout, a, src, &to);
 		rs_cgroups_text(stdout, cg, &cto);
+		rs_refaults_text(stdout, rf, cg);
 		ret = RS_EXIT_OK;
 	}
 	ret = rs_cmd_finish_stdout("analyze", ret);
 	rs_cgroups_free(cg);
+	rs_refaults_free(rf);
 	rs_analysis_free(a);
 	rs_source_close(src);
 	return ret;

@@ -20,6 +20,7 @@
 #include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -121,7 +122,7 @@ static char *find_in_path(const char *name)
 }
 
 enum { OPT_CGROUP = 256, OPT_LIMIT, OPT_SOFT, OPT_INTERVAL, OPT_FILE_VERSION, OPT_DURATION,
-       OPT_WATCH, OPT_ALL_ITEMS, OPT_KEEP, OPT_OWN, OPT_BUFFER };
+       OPT_WATCH, OPT_ALL_ITEMS, OPT_KEEP, OPT_OWN, OPT_BUFFER, OPT_NO_FILEMAP, OPT_FILEMAP_DEV };
 
 static const struct option long_opts[] = {
 	{ "output", required_argument, NULL, 'o' },
@@ -137,6 +138,8 @@ static const struct option long_opts[] = {
 	{ "keep-cgroup", no_argument, NULL, OPT_KEEP },
 	{ "own-memcgs", no_argument, NULL, OPT_OWN },
 	{ "buffer-kb", required_argument, NULL, OPT_BUFFER },
+	{ "no-filemap", no_argument, NULL, OPT_NO_FILEMAP },
+	{ "filemap-dev", required_argument, NULL, OPT_FILEMAP_DEV },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -220,6 +223,20 @@ static int parse_opts(struct rec *r, int argc, char **argv, const char **cgroup_
 				return usage_error("--buffer-kb takes kilobytes per CPU, 0..4194304, "
 						   "not '%s'", optarg);
 			break;
+		case OPT_NO_FILEMAP:
+			r->no_filemap = 1;
+			break;
+		case OPT_FILEMAP_DEV: {
+			struct stat sb;
+
+			/* the kernel's dev_t: major << 20 | minor (MINORBITS 20) */
+			if (stat(optarg, &sb))
+				return usage_error("--filemap-dev: cannot stat '%s': %s", optarg,
+						   strerror(errno));
+			r->filemap_devs[r->nr_filemap_devs++] =
+				((uint64_t)major(sb.st_dev) << 20) | minor(sb.st_dev);	/* sized argc */
+			break;
+		}
 		case ':':
 			return usage_error("option '%s' needs a value", argv[optind - 1]);
 		default:
@@ -232,6 +249,8 @@ static int parse_opts(struct rec *r, int argc, char **argv, const char **cgroup_
 		return usage_error("%s needs --cgroup", r->limit >= 0 ? "--limit" : "--soft-limit");
 	if (r->own_memcgs && !*cgroup_arg)
 		return usage_error("%s needs --cgroup", "--own-memcgs");
+	if (r->no_filemap && r->nr_filemap_devs)
+		return usage_error("--filemap-dev and --no-filemap contradict each other");
 	return 0;
 }
 
@@ -491,6 +510,7 @@ static void free_rec(struct rec *r)
 		free(r->watch[i]);
 	free(r->watch);
 	free(r->events);
+	free(r->filemap_devs);
 	free((char *)r->trace_cmd);
 	free((char *)r->workload_path);
 	free(r->created_top);
@@ -671,7 +691,8 @@ int cmd_record(int argc, char **argv)
 	r.events = calloc((size_t)argc + 1, sizeof(*r.events));
 	watch_args = calloc((size_t)argc + 1, sizeof(*watch_args));
 	r.watch = calloc((size_t)argc + 1, sizeof(*r.watch));
-	if (!r.events || !watch_args || !r.watch) {
+	r.filemap_devs = calloc((size_t)argc + 1, sizeof(*r.filemap_devs));
+	if (!r.events || !watch_args || !r.watch || !r.filemap_devs) {
 		ret = rs_cmd_fail(CMD, RS_EXIT_INPUT, "out of memory");
 		goto out;
 	}
