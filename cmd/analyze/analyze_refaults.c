@@ -306,10 +306,11 @@ void rs_refaults_text(FILE *f, struct rs_refaults *rf, const struct rs_cgroups *
 			t->table_full ? "; lower bounds: the eviction table overflowed" : "");
 		fprintf(f, "  within 1 s:");
 		put_share(f, t->all.refaulted_within_pages[0], t->all.observable_pages[0], 6);
-		fprintf(f, " of the %" PRIu64 " pages evicted >= 1 s before the end; within 10 s:",
+		fprintf(f, " of %" PRIu64 " pages evicted >= 1 s before the end;\n  within 10 s:",
 			t->all.observable_pages[0]);
 		put_share(f, t->all.refaulted_within_pages[1], t->all.observable_pages[1], 6);
-		fprintf(f, " (of %" PRIu64 ")\n", t->all.observable_pages[1]);
+		fprintf(f, " of %" PRIu64 " pages evicted >= 10 s before the end\n",
+			t->all.observable_pages[1]);
 		if (d.count)
 			fprintf(f, "  distance (per page): p50 %s  p90 %s  p99 %s  max %s%s\n",
 				dur(d.pct[4], b1, sizeof(b1)), dur(d.pct[6], b2, sizeof(b2)),
@@ -328,7 +329,7 @@ void rs_refaults_text(FILE *f, struct rs_refaults *rf, const struct rs_cgroups *
 				counts_row(f, sb, &t->by_ctx_list[c][k]);
 			}
 		fprintf(f, "  deleted not by reclaim (truncate, unlink, invalidate): %" PRIu64
-			" folios, %" PRIu64 " pages (never counted as refaults)\n",
+			" folios, %" PRIu64 " pages (never refaults)\n",
 			t->other_deletes, t->other_delete_pages);
 		fprintf(f, "  still evicted at the end: %" PRIu64 " pages; table peak %zu of %zu "
 			"ranges", t->pending_pages, t->table_peak, t->max_evicted);
@@ -366,15 +367,20 @@ void rs_refaults_text(FILE *f, struct rs_refaults *rf, const struct rs_cgroups *
 		else
 			fprintf(f, " %9s", "-");
 		fprintf(f, " %9.2f\n", rs_ns_to_s(c->thrash_ns));
+	}
+	fprintf(f, "  evicted/refaulted: pages of that memcg; faulted: pages its tasks brought "
+		"back;\n  ws_rf_fil: workingset_refault_file change in its memory.stat snapshots\n");
+	for (int k = 0; k < n; k++) {
+		const struct rs_rf_cgroup *c = rs_refaults_cgroup(rf, idx[k]);
+
 		for (int r = 0; r < c->nr_thrash; r++)
-			fprintf(f, "    thrashing %.3f-%.3f s: %" PRIu64 " pages back within %s, %"
-				PRIu64 " evicted\n", rs_ns_to_s(c->thrash[r].from_ns),
+			fprintf(f, "  thrashing %s %.3f-%.3f s: %" PRIu64 " pages back within %s, %"
+				PRIu64 " evicted\n", tail(safe(cg_path(cg, c->id, b1, sizeof(b1)),
+				pb, sizeof(pb)), sb, 28), rs_ns_to_s(c->thrash[r].from_ns),
 				rs_ns_to_s(c->thrash[r].to_ns), c->thrash[r].quick_pages,
 				dur(rs_refaults_thrash_distance(rf), b2, sizeof(b2)),
 				c->thrash[r].evicted_pages);
 	}
-	fprintf(f, "  evicted/refaulted: pages of that memcg; faulted: pages its tasks brought "
-		"back;\n  ws_rf_fil: workingset_refault_file change in its memory.stat snapshots\n");
 	free(idx);
 }
 
@@ -397,7 +403,7 @@ void rs_refaults_summary_line(FILE *f, struct rs_refaults *rf, const struct rs_c
 			worst = i;
 		}
 	}
-	fprintf(f, "refaults: %" PRIu64 " pages (%.1f%% of %" PRIu64 " evicted)", 
+	fprintf(f, "refaults: %" PRIu64 " pages (%.1f%% of %" PRIu64 " evicted)",
 		t->all.refaulted_pages, rs_pct(t->all.refaulted_pages, t->all.evicted_pages),
 		t->all.evicted_pages);
 	if (worst >= 0)

@@ -525,6 +525,8 @@ static unsigned long long cpu_stat(struct rec *r, const char *field, bool max)
  * among them, stay in its half-filled page until more events fill it. Fill it: write a
  * page's worth of padding markers from every CPU.
  */
+#define PADS_PER_CPU	8
+
 static void pad_pages(struct rec *r)
 {
 	cpu_set_t saved, one;
@@ -543,7 +545,7 @@ static void pad_pages(struct rec *r)
 		if (sched_setaffinity(0, sizeof(one), &one))
 			continue;
 		/* a page is 4 KiB of events: 8 markers of ~940 bytes more than fill it */
-		for (int i = 0; i < 8; i++)
+		for (int i = 0; i < PADS_PER_CPU; i++)
 			rec_mark(r, "reclaimscope_pad %s", pad);
 	}
 	sched_setaffinity(0, sizeof(saved), &saved);
@@ -587,8 +589,16 @@ unsigned long long rec_tracefs_drain(struct rec *r, int timeout_ms)
 	if (!tpath(r, path, sizeof(path), "tracing_on"))
 		rec_write_file(path, "0");
 	for (int waited = 0; waited < timeout_ms; waited += 20) {
-		/* less than a page left on every CPU: only the half-filled page of padding */
-		if (cpu_stat(r, "bytes", true) < (unsigned long long)page) {
+		/*
+		 * less than a page left on every CPU: only the half-filled page of padding. Or
+		 * no more unread events on any CPU than the padding written there: unread
+		 * events are the newest, so they are padding (or came after it). "bytes" alone
+		 * can stay above a page: events a filter discarded (the filemap events with
+		 * --filemap-dev) still take room in the page, and then the wait ran into its
+		 * timeout and the padding stayed, counted as unread.
+		 */
+		if (cpu_stat(r, "bytes", true) < (unsigned long long)page ||
+		    cpu_stat(r, "entries", true) <= PADS_PER_CPU) {
 			drained = true;
 			break;
 		}
