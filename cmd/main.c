@@ -15,14 +15,15 @@ static const struct rs_cmd commands[] = {
 	  "reclaimscope record [-o FILE] [--cgroup PATH [--limit BYTES] [--soft-limit BYTES]]\n"
 	  "                    [--own-memcgs] [--keep-cgroup] [--watch PATH]... [--interval MS]\n"
 	  "                    [-e SYSTEM[:EVENT]]... [--all-memcg-items] [--buffer-kb KB]\n"
+	  "                    [--no-filemap | --filemap-dev PATH...]\n"
 	  "                    [--file-version 6|7] [--duration S] [-- COMMAND [ARG...]]" },
 	{ "events", cmd_events, "list the events of a trace: counts, times, CPUs, losses",
 	  "reclaimscope events [--json] [--threads N] FILE" },
 	{ "analyze", cmd_analyze,
-	  "per-LRU scan pressure, reclaim episodes, stalls, kswapd, over time",
+	  "per-LRU scan pressure, reclaim episodes, stalls, kswapd, refaults, over time",
 	  "reclaimscope analyze FILE [--json] [--bucket MS] [--from S] [--to S] [--pid N]\n"
 	  "                     [--comm NAME] [--top N] [--max-tasks N] [--max-buckets N]\n"
-	  "                     [--threads N]" },
+	  "                     [--threads N] [--max-evicted N] [--thrash-distance MS]" },
 	{ "cgroups", cmd_cgroups, "per-cgroup reclaim: who entered it, whose pages it took",
 	  "reclaimscope cgroups FILE [--json] [--bucket MS] [--from S] [--to S] [--top N]\n"
 	  "                     [--max-cgroups N] [--max-tasks N] [--max-buckets N]\n"

@@ -130,6 +130,21 @@ void rs_refaults_consumer(struct rs_refaults *rf, struct rs_consumer *out);
    callback does it. */
 void rs_refaults_bind(struct rs_refaults *rf, const struct rs_analysis *a);
 
+struct rs_cgroups;
+struct rs_cgroups_opts;
+struct rs_source;
+
+/*
+ * rs_cgroups_analysis_run() with the refaults as one more consumer, told each task's memcg by
+ * the attribution. On success *a, *cg, *rf and *src are the caller's: free rf and cg, then a,
+ * then close src. The link to cg lives only during the run.
+ */
+int rs_refaults_analysis_run(const char *path, const struct rs_analysis_opts *ao,
+			     const struct rs_cgroups_opts *co, const struct rs_refaults_opts *ro,
+			     struct rs_analysis **a, struct rs_cgroups **cg,
+			     struct rs_refaults **rf, struct rs_source **src,
+			     struct rs_error *err);
+
 /* Readers (after the analysis finished). */
 bool rs_refaults_recorded(const struct rs_refaults *rf);	/* the trace has filemap events */
 uint64_t rs_refaults_thrash_distance(const struct rs_refaults *rf);

@@ -90,8 +90,8 @@ static json_t *cgroup_json(const struct rs_refaults *rf, int i, const struct rs_
 	char buf[32];
 
 	json_object_set_new(o, "id", JI(c->id));
-	json_object_set_new(o, "path", c->id ? json_string(cg_path(cg, c->id, buf, sizeof(buf))) :
-			    json_null());
+	/* always a string: diff matches the items by path (docs/diff.md) */
+	json_object_set_new(o, "path", json_string(cg_path(cg, c->id, buf, sizeof(buf))));
 	json_object_set_new(o, "victim", counts_json(&c->victim));
 	json_object_set_new(o, "faulted_back_folios", JI(c->faulted_folios));
 	json_object_set_new(o, "faulted_back_pages", JI(c->faulted_pages));
@@ -226,7 +226,7 @@ int rs_refaults_json_add(json_t *root, struct rs_refaults *rf, const struct rs_c
 			    JI(rs_refaults_thrash_distance(rf) / 1000000));
 	json_object_set_new(o, "thrash_min_pages", JI(RS_RF_THRASH_MIN_PAGES));
 	json_object_set_new(o, "bucket_s", rs_json_real(rs_ns_to_s(rs_refaults_series_width(rf))));
-	json_object_set_new(o, "t0_s", rs_json_real(rs_ns_to_s(rs_refaults_series_t0(rf))));
+	json_object_set_new(o, "start_s", rs_json_real(rs_ns_to_s(rs_refaults_series_t0(rf))));
 	for (int k = 0; k < n; k++)
 		json_array_append_new(cgs, cgroup_json(rf, idx[k], cg));
 	json_object_set_new(o, "cgroups", cgs);

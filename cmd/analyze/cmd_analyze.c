@@ -34,19 +34,6 @@ static bool utf8_locale(void)
 	return cs && (!strcasecmp(cs, "UTF-8") || !strcasecmp(cs, "utf8"));
 }
 
-/* The adder's memcg for the refault consumer, from the cgroup attribution of the same run. */
-static uint64_t task_memcg(void *arg, int pid)
-{
-	struct rs_cgroups **cg = arg;
-
-	return *cg ? rs_cgroups_task_memcg(*cg, pid) : 0;
-}
-
-static void cgroups_made(void *arg, struct rs_cgroups *cg)
-{
-	*(struct rs_cgroups **)arg = cg;
-}
-
 int cmd_analyze(int argc, char **argv)
 {
 	enum { O_JSON = 256, O_PID, O_COMM, O_TOP, O_MAX_EVICTED, O_THRASH };
@@ -64,10 +51,9 @@ int cmd_analyze(int argc, char **argv)
 	struct rs_text_opts to = { 0 };
 	struct rs_cgroups_opts co = { 0 };
 	struct rs_cgroups_text_opts cto = { 0 };
-	struct rs_cgroups *cg = NULL, *cg_live = NULL;
-	struct rs_refaults_opts ro = { .task_memcg = task_memcg, .task_memcg_arg = &cg_live };
+	struct rs_cgroups *cg = NULL;
+	struct rs_refaults_opts ro = { 0 };
 	struct rs_refaults *rf = NULL;
-	struct rs_consumer rcons;
 	struct rs_source *src = NULL;
 	struct rs_analysis *a = NULL;
 	struct rs_error err = { "" };
@@ -128,18 +114,8 @@ int cmd_analyze(int argc, char **argv)
 	ao.progress = rs_cmd_show_progress(argv[optind]);
 	/* the analysis with the per-cgroup attribution (docs/cgroups.md) and the refaults
 	   (docs/refaults.md) as consumers */
-	rf = rs_refaults_new(&ro, &err);
-	if (!rf)
+	if (rs_refaults_analysis_run(argv[optind], &ao, &co, &ro, &a, &cg, &rf, &src, &err) < 0)
 		return rs_cmd_fail("analyze", RS_EXIT_INPUT, "%s", err.msg);
-	rs_refaults_consumer(rf, &rcons);
-	ao.consumers = &rcons;
-	ao.nr_consumers = 1;
-	co.made = cgroups_made;
-	co.made_arg = &cg_live;
-	if (rs_cgroups_analysis_run(argv[optind], &ao, &co, &a, &cg, &src, &err) < 0) {
-		rs_refaults_free(rf);
-		return rs_cmd_fail("analyze", RS_EXIT_INPUT, "%s", err.msg);
-	}
 	if (json) {
 		json_t *root = rs_analysis_json(a, src);
 
