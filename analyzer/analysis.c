@@ -70,6 +70,18 @@ const char *rs_throttle_reason_name(int reason)
 	return reason >= 0 && reason < RS_NR_THROTTLE_REASONS ? names[reason] : "other";
 }
 
+/*
+ * The kernel stores `1U << enum vmscan_throttle_state` (TP_fast_assign), so a raw 1 is
+ * WRITEBACK: the slot is the bit's index. None, several bits or an unknown bit: "other".
+ */
+int rs_throttle_reason_slot(int raw)
+{
+	for (int r = 0; r < RS_NR_THROTTLE_REASONS - 1; r++)
+		if (raw == 1 << r)
+			return r;
+	return RS_NR_THROTTLE_REASONS - 1;
+}
+
 bool rs_analysis_task_row(struct rs_analysis *a, int task)
 {
 	const struct rs_task_info *ti;
@@ -321,8 +333,7 @@ static void on_throttled(struct rs_analysis *a, const struct rs_event *ev,
 			 const struct rs_ctx *ctx, struct rs_task_stats *t)
 {
 	const struct rs_ev_throttled *th = &ev->throttled;
-	int r = th->reason >= 0 && th->reason < RS_NR_THROTTLE_REASONS - 1 ? th->reason :
-		RS_NR_THROTTLE_REASONS - 1;
+	int r = rs_throttle_reason_slot(th->reason);
 	uint64_t delayed = th->usec_delayed > 0 ? (uint64_t)th->usec_delayed : 0;
 
 	a->thr.count[r]++;

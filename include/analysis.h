@@ -160,7 +160,10 @@ struct rs_shrinker_stats {
 	struct rs_slab_stats s;
 };
 
-/* enum vmscan_throttle_state values as the kernel passes them (not the printed flags). */
+/*
+ * Throttle reasons by enum vmscan_throttle_state (writeback 0 .. congested 3); the trace holds
+ * `1 << reason`, which rs_throttle_reason_slot() turns back into the slot.
+ */
 #define RS_NR_THROTTLE_REASONS	5	/* writeback, isolated, noprogress, congested, other */
 
 struct rs_throttle_stats {
@@ -170,6 +173,7 @@ struct rs_throttle_stats {
 	uint64_t by_ctx[RS_CTX_NR];
 };
 const char *rs_throttle_reason_name(int reason);
+int rs_throttle_reason_slot(int raw);
 
 struct rs_oom_kill {
 	uint64_t ts;
