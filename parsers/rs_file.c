@@ -59,7 +59,7 @@ int rs_file_open(const char *path, bool allow_pipe, struct rs_error *err)
 		(void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
 	return fd;
 refuse:
-	return rs_error_set(err, "%s: %s, not a trace%s", path, rs_file_kind(st.st_mode),
-			    allow_pipe ? " or a saved analysis" :
+	return rs_error_set(err, "%s: cannot read: %s, not a trace%s", path,
+			    rs_file_kind(st.st_mode), allow_pipe ? " or a saved analysis" :
 			    " (a trace is read more than once: it must be a regular file)");
 }

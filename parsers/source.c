@@ -45,6 +45,11 @@ static int sniff(const char *path, bool *is_tracedat, struct rs_error *err)
 	return 0;
 }
 
+uint64_t rs_cpu_lost(const struct rs_cpu_loss *l)
+{
+	return (l->missed > l->overrun ? l->missed : l->overrun) + l->dropped;
+}
+
 int rs_source_open(const char *path, const struct rs_source_opts *opts, struct rs_source **out,
 		   struct rs_error *err)
 {
