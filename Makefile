@@ -22,8 +22,8 @@ PKG_LIBS   = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 LDLIBS    += $(PKG_LIBS) -lm -pthread
 
 # Library code: everything but the command front ends; tests and fuzzers link it too.
-LIB_SRC := $(wildcard parsers/*.c analyzer/*.c models/*.c)
-CMD_SRC := $(wildcard cmd/*.c)
+LIB_SRC := $(sort $(shell find parsers analyzer models -name "*.c"))
+CMD_SRC := $(sort $(shell find cmd -name "*.c"))
 LIB_OBJ := $(LIB_SRC:%.c=$(O)/%.o)
 CMD_OBJ := $(CMD_SRC:%.c=$(O)/%.o)
 LIB     := $(O)/libreclaimscope.a
@@ -134,7 +134,7 @@ FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit
 FUZZ_CFLAGS  := -O1 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Iinclude -D_GNU_SOURCE \
 		-DRS_VERSION='"$(VERSION)"' -pthread $(FUZZ_SAN)
 FUZZ_LIBS    ?= $(PKG_LIBS)
-FUZZ_OBJ     := $(patsubst %.c,$(FUZZ_O)/%.o,$(wildcard parsers/*.c))
+FUZZ_OBJ     := $(patsubst %.c,$(FUZZ_O)/%.o,$(sort $(shell find parsers -name "*.c")))
 FUZZ_BIN     := $(FUZZ_TARGETS:%=$(FUZZ_O)/fuzz_%)
 
 .PHONY: fuzz-build

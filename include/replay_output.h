@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Output of `replay`: the text report (docs/replay.md) and the JSON document (docs/json.md,
- * section replay). Both read one struct rs_replay_report that cmd/cmd_replay.c fills; they only
+ * section replay). Both read one struct rs_replay_report that cmd/replay/cmd_replay.c fills; they only
  * read it. Identity (the identity policy against the recording) is computed once here
  * (rs_replay_identity) so that text and JSON say the same.
  */

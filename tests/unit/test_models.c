@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model_impl.h"
+#include "../../models/policy.h"
 #include "unit.h"
 
 /* ---- world builder ---- */
