@@ -24,19 +24,6 @@
 
 #define MAX_POLICIES		16
 
-static int parse_policies(const char *arg, const struct rs_policy_ops **out, struct rs_error *err)
-{
-	const struct rs_policy_ops *const *all;
-	size_t n = rs_policy_all(&all);
-
-	if (!arg || !strcmp(arg, "all")) {
-		for (size_t i = 0; i < n && i < MAX_POLICIES; i++)
-			out[i] = all[i];
-		return (int)(n < MAX_POLICIES ? n : MAX_POLICIES);
-	}
-	return rs_policy_parse(arg, out, MAX_POLICIES, err);
-}
-
 int cmd_replay(int argc, char **argv)
 {
 	enum { O_POLICY = 256, O_INPUTS, O_JSON, O_MAX_CALLS };
@@ -53,7 +40,8 @@ int cmd_replay(int argc, char **argv)
 	struct rs_analysis_opts ao = { .pid = -1, .threads = 1 };
 	struct rs_replay_report rep = { .identity = -1 };
 	struct rs_replay_result *rec = NULL, *res = NULL;
-	struct rs_gap_pages *gaps = NULL;
+	struct rs_identity id = { 0 };
+	bool have_id = false;
 	struct rs_replay_build b;
 	struct rs_error err = { "" };
 	const char *policy_arg = NULL;
@@ -93,7 +81,7 @@ int cmd_replay(int argc, char **argv)
 	}
 	if (optind != argc - 1)
 		return rs_cmd_usage("replay", stderr);
-	n = parse_policies(policy_arg, pol, &err);
+	n = rs_policy_parse(policy_arg, pol, MAX_POLICIES, &err);
 	if (n < 0)
 		return rs_cmd_fail("replay", RS_EXIT_USAGE, "--policy: %s", err.msg);
 
@@ -108,15 +96,6 @@ int cmd_replay(int argc, char **argv)
 	rep.refusal = rs_replay_input_refusal(b.ri);
 	rep.folio_granularity = true;
 	rep.flushed_stats = true;
-	if (b.w) {
-		gaps = calloc(1 + (size_t)rs_world_info(b.w)->nr_memcg, sizeof(*gaps));
-		if (!gaps) {
-			ret = rs_cmd_fail("replay", RS_EXIT_INPUT, "out of memory");
-			goto out;
-		}
-		rep.gap_mask = rs_world_identity_gaps(b.w, gaps);
-		rep.gaps = gaps;
-	}
 	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 		struct rs_lru_counts lc;
 
@@ -137,9 +116,20 @@ int cmd_replay(int argc, char **argv)
 		}
 		rep.res = res;
 		rep.n = n;
-		for (int i = 0; i < n; i++)
-			if (!strcmp(pol[i]->name, "mainline"))
-				rep.identity = i;
+		rep.identity = rs_policy_identity_index(pol, n);
+	}
+	if (rep.identity >= 0) {
+		/* per cgroup only when (nearly) every shrink window names its memcg */
+		struct rs_identity_opts io = {
+			.victims_known = rep.in->victim_none * 20 <= rep.in->windows,
+		};
+
+		if (rs_identity_compute(b.w, rec, &res[rep.identity], &io, &id, &err) < 0) {
+			ret = rs_cmd_fail("replay", RS_EXIT_INPUT, "%s", err.msg);
+			goto out;
+		}
+		have_id = true;
+		rep.id = &id;
 	}
 	if (json) {
 		json_t *root = rs_replay_json(&rep);
@@ -153,7 +143,8 @@ int cmd_replay(int argc, char **argv)
 out:
 	rs_replay_results_free(res, n);
 	rs_replay_results_free(rec, 1);
-	free(gaps);
+	if (have_id)
+		rs_identity_free(&id);
 	rs_replay_build_free(&b);
 	return ret;
 }
