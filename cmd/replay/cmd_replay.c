@@ -24,17 +24,47 @@
 
 #define MAX_POLICIES		16
 
-int cmd_replay(int argc, char **argv)
+enum { O_POLICY = 256, O_INPUTS, O_JSON, O_MAX_CALLS };
+
+static const struct rs_cmd_opt replay_opts[] = {
+	{ "policy", 0, required_argument, O_POLICY, "NAME,...",
+	  "policies to replay, comma-separated, or all (the default)" },
+	{ "inputs", 0, no_argument, O_INPUTS, NULL,
+	  "show the inputs reconstructed from the trace and their sources" },
+	{ "json", 0, no_argument, O_JSON, NULL, "print the replay as JSON (sorted keys)" },
+	{ "max-calls", 0, required_argument, O_MAX_CALLS, "N",
+	  "keep at most N reclaim invocations (default 1048576; a warning names the rest)" },
+	RS_THREADS_OPT,
+	RS_CMD_OPT_END,
+};
+
+static int cmd_replay(int argc, char **argv);
+
+const struct rs_cmd rs_cmd_replay = {
+	.name = "replay",
+	.fn = cmd_replay,
+	.summary = "replay the recorded pressure through alternative reclaim policies",
+	.synopsis = "[--policy NAME,NAME...|all] [--inputs] [--json] [--max-calls N]\n"
+		    "  [--threads N] FILE",
+	.description =
+		"Re-evaluates reclaim policies against the pressure a trace recorded. The trace "
+		"becomes a world (memcg tree, list sizes per lruvec over time, usage and limits, "
+		"watermarks, swap, the reclaimability each list showed) and a pressure (one "
+		"reclaim invocation per recorded call). Each policy is asked, invocation by "
+		"invocation, what it would have scanned and reclaimed.\n\n"
+		"The recorded kernel's own policy (mainline) must give the recording back "
+		"first: per list, the replay's scanned pages against the recording's, and a "
+		"list is claimed only within 5%. Where the trace lacks an input, the list is "
+		"marked NO CLAIM with the missing input named. The replay is open-loop: the "
+		"refaults and IO another policy would have caused are not in the trace.\n\n"
+		"Policies: mainline (the recorded kernel), splitlru-plus1 and splitlru (the "
+		"2008 nr_scan + 1 question), softlimit-tree and softlimit-rework (cgroup v1 "
+		"soft-limit reclaim, the 3.10 tree against the 2013 rework).",
+	.opts = replay_opts,
+};
+
+static int cmd_replay(int argc, char **argv)
 {
-	enum { O_POLICY = 256, O_INPUTS, O_JSON, O_MAX_CALLS };
-	static const struct option opts[] = {
-		{ "policy", required_argument, NULL, O_POLICY },
-		{ "inputs", no_argument, NULL, O_INPUTS },
-		{ "json", no_argument, NULL, O_JSON },
-		{ "max-calls", required_argument, NULL, O_MAX_CALLS },
-		{ "threads", required_argument, NULL, RS_OPT_THREADS },
-		{ NULL, 0, NULL, 0 },
-	};
 	const struct rs_policy_ops *pol[MAX_POLICIES];
 	struct rs_replay_input_opts ro = { 0 };
 	struct rs_analysis_opts ao = { .pid = -1, .threads = 1 };
@@ -49,7 +79,7 @@ int cmd_replay(int argc, char **argv)
 	int c, n, ret;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = rs_cmd_getopt(&rs_cmd_replay, argc, argv, "")) != -1) {
 		switch (c) {
 		case O_POLICY:
 			policy_arg = optarg;

@@ -106,6 +106,8 @@ static void err_text(char *buf, size_t n, uint64_t rec, double e)
 {
 	if (!rec)
 		snprintf(buf, n, "-");
+	else if (e >= 1000.0 || e <= -1000.0)	/* fits the column: +3784% */
+		snprintf(buf, n, "%+.0f%%", e);
 	else
 		snprintf(buf, n, "%+.1f%%", e);
 }
@@ -144,14 +146,14 @@ static void identity_text(FILE *f, const struct rs_replay_report *r)
 	out(f, 2, "\nIDENTITY (%s against the recording; target: within %.0f%% on every list "
 	    "with >= %d pages scanned)", id->policy->name, RS_IDENTITY_TARGET_PCT,
 	    RS_IDENTITY_MIN_SCANNED);
-	fprintf(f, "%-14s %11s %9s %11s %8s %11s %11s %8s %s\n", "list", "rec scanned",
+	fprintf(f, "%-14s %11s %9s %11s %7s %11s %11s %7s %s\n", "list", "rec scanned",
 		"rec taken", "scanned", "error", "rec reclaim", "reclaimed", "error", "check");
 	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 		const struct rs_identity_list *il = &id->list[l];
 
 		err_text(e1, sizeof(e1), il->rec_scanned, il->scanned_err);
 		err_text(e2, sizeof(e2), il->rec_reclaimed, il->reclaimed_err);
-		fprintf(f, "%-14s %11llu %9llu %11llu %8s %11llu %11llu %8s %s\n", short_list[l],
+		fprintf(f, "%-14s %11llu %9llu %11llu %7s %11llu %11llu %7s %s\n", short_list[l],
 			U(il->rec_scanned), U(r->in->taken[l]), U(il->model_scanned), e1,
 			U(il->rec_reclaimed), U(il->model_reclaimed), e2,
 			rs_identity_verdict_name(il->verdict));
@@ -164,7 +166,7 @@ static void identity_text(FILE *f, const struct rs_replay_report *r)
 	} else {
 		out(f, 2, "per cgroup (every list the recording scanned in the cgroup; checked from "
 		    "%d pages):", RS_IDENTITY_MIN_SCANNED);
-		fprintf(f, "  %-18s %-13s %9s %9s %7s %9s %9s %7s %s\n", "cgroup", "list",
+		fprintf(f, "  %-16s %-13s %9s %9s %7s %9s %9s %7s %s\n", "cgroup", "list",
 			"rec scan", "scanned", "error", "rec recl", "reclaimed", "error", "check");
 	}
 	for (int c = 0; id->per_cgroup && c < id->nr_memcg; c++) {
@@ -175,8 +177,8 @@ static void identity_text(FILE *f, const struct rs_replay_report *r)
 				continue;
 			err_text(e1, sizeof(e1), il->rec_scanned, il->scanned_err);
 			err_text(e2, sizeof(e2), il->rec_reclaimed, il->reclaimed_err);
-			fprintf(f, "  %-18s %-13s %9llu %9llu %7s %9llu %9llu %7s %s\n",
-				cg_col(rs_replay_cgroup_name(r, c), 18, cgb, sizeof(cgb)),
+			fprintf(f, "  %-16s %-13s %9llu %9llu %7s %9llu %9llu %7s %s\n",
+				cg_col(rs_replay_cgroup_name(r, c), 16, cgb, sizeof(cgb)),
 				short_list[l], U(il->rec_scanned),
 				U(il->model_scanned), e1, U(il->rec_reclaimed),
 				U(il->model_reclaimed), e2, rs_identity_verdict_name(il->verdict));
