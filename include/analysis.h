@@ -26,6 +26,7 @@
 #include "rs_error.h"
 #include "rs_event.h"
 
+struct rs_memcgs;
 struct rs_source;
 struct rs_warnings;
 
@@ -35,7 +36,8 @@ struct rs_warnings;
  * (rs_episodes_context: task -1 when the task has no reclaim event yet). For an episode's end
  * the context is that episode. episode() is called for every episode as it closes, complete
  * or not (rs_episode.status), before event() of the event that closed it; at the end of the
- * stream for those still open. Any callback may be NULL.
+ * stream for those still open. Any callback may be NULL. Both carry the memcg attribution the
+ * loading stage resolved (rs_ctx.memcg, rs_episode.root: memcg_attrib.h).
  */
 struct rs_consumer {
 	const char *name;
@@ -244,6 +246,8 @@ struct rs_source *rs_analysis_source(const struct rs_analysis *a);	/* run/open o
 struct rs_warnings *rs_analysis_warnings(const struct rs_analysis *a);
 const struct rs_analysis_opts *rs_analysis_opts(const struct rs_analysis *a);
 const struct rs_episodes *rs_analysis_episodes_ctx(const struct rs_analysis *a);
+/* The memcg attribution every consumer's events carry (memcg_attrib.h): identity, victims. */
+struct rs_memcgs *rs_analysis_memcgs(const struct rs_analysis *a);
 /* First and last event time analysed (ns), and the events analysed. */
 uint64_t rs_analysis_first_ts(const struct rs_analysis *a);
 uint64_t rs_analysis_last_ts(const struct rs_analysis *a);

@@ -185,18 +185,41 @@ static int add_input(struct diff_opts *o, int side, const char *path)
 
 enum { OPT_JSON = 256, OPT_ONLY_CHANGED, OPT_LABELS, OPT_ALPHA, OPT_BASE, OPT_NEW };
 
+static const struct rs_cmd_opt diff_opts[] = {
+	{ "json", 0, no_argument, OPT_JSON, NULL, "print the comparison as JSON (sorted keys)" },
+	{ "only-changed", 0, required_argument, OPT_ONLY_CHANGED, "PCT",
+	  "show only metrics whose mean changed by at least PCT percent" },
+	{ "labels", 0, required_argument, OPT_LABELS, "BASE,NEW",
+	  "names of the two sides (default: from the file names)" },
+	{ "alpha", 0, required_argument, OPT_ALPHA, "A",
+	  "significance level of Welch's t-test (default 0.05)" },
+	{ "base", 0, no_argument, OPT_BASE, NULL, "the files that follow are runs of the base" },
+	{ "new", 0, no_argument, OPT_NEW, NULL, "the files that follow are runs of the new side" },
+	RS_CMD_OPT_END,
+};
+
+static int cmd_diff(int argc, char **argv);
+
+const struct rs_cmd rs_cmd_diff = {
+	.name = "diff",
+	.fn = cmd_diff,
+	.summary = "compare kernels: min/max/avg/std of every metric, Welch's t-test",
+	.synopsis = "[--json] [--only-changed PCT] [--labels BASE,NEW] [--alpha A] A B\n"
+		    "[options] --base A1 A2... --new B1 B2...",
+	.description =
+		"Compares the analyses of two kernels, two configurations or two sets of runs "
+		"the way kernel MM threads do: every numeric figure of reclaimscope-analyze(1) "
+		"is a metric, compared across the runs of each side with min, max, mean and "
+		"standard deviation per side, the new side as a percentage of the base, and "
+		"Welch's t-test when both sides have two or more runs.\n\n"
+		"Each input is a trace or a saved analyze --json output, so each kernel can be "
+		"analysed on its own machine and compared later.",
+	.opts = diff_opts,
+};
+
 /* Returns RS_EXIT_OK, or the exit status of a usage error (already reported). */
 static int parse_args(int argc, char **argv, struct diff_opts *o)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "only-changed", required_argument, NULL, OPT_ONLY_CHANGED },
-		{ "labels", required_argument, NULL, OPT_LABELS },
-		{ "alpha", required_argument, NULL, OPT_ALPHA },
-		{ "base", no_argument, NULL, OPT_BASE },
-		{ "new", no_argument, NULL, OPT_NEW },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *loose[2];
 	size_t nr_loose = 0;
 	int mode = -1;		/* -1: plain A B; else the side --base/--new files go to */
@@ -206,7 +229,7 @@ static int parse_args(int argc, char **argv, struct diff_opts *o)
 
 	optind = 1;
 	/* "-": every non-option comes back in order as 1, so files follow --base / --new. */
-	while ((c = getopt_long(argc, argv, "-", opts, NULL)) != -1) {
+	while ((c = rs_cmd_getopt(&rs_cmd_diff, argc, argv, "-")) != -1) {
 		switch (c) {
 		case OPT_JSON:
 			o->json = true;
@@ -504,7 +527,7 @@ static int pick_labels(struct diff_opts *o)
 	return o->labels[0] && o->labels[1] ? 0 : -1;
 }
 
-int cmd_diff(int argc, char **argv)
+static int cmd_diff(int argc, char **argv)
 {
 	struct diff_opts o = { .only_changed = -1, .alpha = RS_COMPARE_ALPHA_DEFAULT };
 	struct rs_error err = { "" };
