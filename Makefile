@@ -3,7 +3,7 @@
 
 VERSION    := 0.1.0
 CC         ?= cc
-PKGS       := libtracecmd libtraceevent libtracefs jansson ncursesw libzstd zlib
+PKGS       := libtracecmd libtraceevent libtracefs jansson ncursesw libzstd zlib cairo
 PKG_CONFIG ?= pkg-config
 O          ?= build
 
@@ -23,7 +23,7 @@ LDLIBS    += $(PKG_LIBS) -lm -pthread
 
 # Library code: everything but the command front ends; tests and fuzzers link it too.
 LIB_SRC := $(wildcard parsers/*.c analyzer/*.c models/*.c)
-CMD_SRC := $(wildcard cmd/*.c)
+CMD_SRC := $(wildcard cmd/*.c cmd/*/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(O)/%.o)
 CMD_OBJ := $(CMD_SRC:%.c=$(O)/%.o)
 LIB     := $(O)/libreclaimscope.a
@@ -43,7 +43,7 @@ all: deps-ok $(BIN) $(TOOL_BIN)
 # ---- set-up: install what is missing (Debian), or say what to install ----
 DEB_PKGS := trace-cmd libtracecmd-dev libtraceevent-dev libtracefs-dev libjansson-dev \
 	    libncurses-dev libzstd-dev zlib1g-dev pkg-config build-essential jq tmux valgrind \
-	    clang libclang-rt-14-dev
+	    clang libclang-rt-14-dev libcairo2-dev libxml2-utils
 deps:
 	@./tests/install-deps.sh $(DEB_PKGS)
 
@@ -77,6 +77,7 @@ FIXTURE_RUN ?= tests/fixtures/contention.dat
 run: deps
 	$(MAKE) all
 	./reclaimscope analyze $(FIXTURE_RUN)
+	./reclaimscope plot -o $(O)/run-plot.svg $(FIXTURE_RUN)
 
 # ---- tests ----
 check: deps

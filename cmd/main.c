@@ -35,6 +35,8 @@ static const struct rs_cmd commands[] = {
 	{ "diff", cmd_diff, "compare kernels: min/max/avg/std of every metric, Welch's t-test",
 	  "reclaimscope diff [--json] [--only-changed PCT] [--labels BASE,NEW] [--alpha A] A B\n"
 	  "       reclaimscope diff [options] --base A1 A2... --new B1 B2..." },
+	{ "plot", cmd_plot, "figures (SVG or PNG): scan, stalls, latency, kswapd, cgroups; "
+	  "traces compared", cmd_plot_usage },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))

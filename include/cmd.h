@@ -22,6 +22,10 @@ int cmd_cgroups(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_tui(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
+
+/* Usage texts kept beside their command (cmd/plot/). */
+extern const char cmd_plot_usage[];
 
 /* The table entry of a command, for its usage text. */
 const struct rs_cmd *rs_cmd_find(const char *name);
