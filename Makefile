@@ -22,8 +22,8 @@ PKG_LIBS   = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 LDLIBS    += $(PKG_LIBS) -lm -pthread
 
 # Library code: everything but the command front ends; tests and fuzzers link it too.
-LIB_SRC := $(wildcard parsers/*.c analyzer/*.c models/*.c)
-CMD_SRC := $(wildcard cmd/*.c cmd/*/*.c)
+LIB_SRC := $(sort $(shell find parsers analyzer models -name "*.c"))
+CMD_SRC := $(sort $(shell find cmd -name "*.c"))
 LIB_OBJ := $(LIB_SRC:%.c=$(O)/%.o)
 CMD_OBJ := $(CMD_SRC:%.c=$(O)/%.o)
 LIB     := $(O)/libreclaimscope.a
@@ -37,13 +37,14 @@ TEST_BIN := $(O)/tests/unit-tests
 TOOL_SRC := $(wildcard tests/tools/*.c)
 TOOL_BIN := $(TOOL_SRC:tests/tools/%.c=$(O)/tools/%)
 
-.PHONY: all deps run check check-unit check-e2e check-san clean fuzz bench fixtures
+.PHONY: all deps run check check-unit check-e2e check-san clean fuzz bench fixtures man install
 all: deps-ok $(BIN) $(TOOL_BIN)
 
 # ---- set-up: install what is missing (Debian), or say what to install ----
 DEB_PKGS := trace-cmd libtracecmd-dev libtraceevent-dev libtracefs-dev libjansson-dev \
 	    libncurses-dev libzstd-dev zlib1g-dev pkg-config build-essential jq tmux valgrind \
-	    clang libclang-rt-14-dev libcairo2-dev libxml2-utils
+	    clang libclang-rt-14-dev man-db groff-base bash-completion libcairo2-dev \
+	    libxml2-utils
 deps:
 	@./tests/install-deps.sh $(DEB_PKGS)
 
@@ -72,6 +73,26 @@ $(TEST_BIN): $(TEST_SRC:%.c=$(O)/%.o) $(LIB)
 $(O)/tools/%: tests/tools/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+
+# ---- manual and install: man pages come from the command table (`--man-page`), like --help ----
+PREFIX  ?= /usr/local
+DESTDIR ?=
+MAN_DIR := $(O)/man
+COMMANDS = $(shell ./$(BIN) --list-commands 2>/dev/null)
+man: $(BIN)
+	@mkdir -p $(MAN_DIR)
+	./$(BIN) --man-page > $(MAN_DIR)/reclaimscope.1
+	@for c in $(COMMANDS); do ./$(BIN) --man-page $$c > $(MAN_DIR)/reclaimscope-$$c.1 || exit 1; done
+
+install: all man
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+		$(DESTDIR)$(PREFIX)/share/doc/reclaimscope
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/reclaimscope
+	install -m 644 $(MAN_DIR)/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 cmd/completion/reclaimscope.bash \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/reclaimscope
+	install -m 644 README.md docs/*.md $(DESTDIR)$(PREFIX)/share/doc/reclaimscope/
 
 FIXTURE_RUN ?= tests/fixtures/contention.dat
 run: deps
@@ -135,7 +156,7 @@ FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit
 FUZZ_CFLAGS  := -O1 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Iinclude -D_GNU_SOURCE \
 		-DRS_VERSION='"$(VERSION)"' -pthread $(FUZZ_SAN)
 FUZZ_LIBS    ?= $(PKG_LIBS)
-FUZZ_OBJ     := $(patsubst %.c,$(FUZZ_O)/%.o,$(wildcard parsers/*.c))
+FUZZ_OBJ     := $(patsubst %.c,$(FUZZ_O)/%.o,$(sort $(shell find parsers -name "*.c")))
 FUZZ_BIN     := $(FUZZ_TARGETS:%=$(FUZZ_O)/fuzz_%)
 
 .PHONY: fuzz-build

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis_impl.h"
+#include "analysis_state.h"
 #include "rs_warn.h"
 #include "trace_source.h"
 

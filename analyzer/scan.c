@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis_impl.h"
+#include "analysis_state.h"
 #include "rs_warn.h"
 
 static int node_slot(struct rs_analysis *a, int nid)

@@ -4,7 +4,7 @@
  * cgroup a task is in (the trigger of its reclaim), id -> path, and which count_memcg_events
  * items are the scan / steal counters that name a reclaim victim (NOTES.md section 3).
  *
- * This is a stand-in until analyzer/cgroups.c (include/cgroups.h) lands: it learns from
+ * This is a stand-in until analyzer/memcg/cgroups.c (include/cgroups.h) lands: it learns from
  * the recorder's cgroup_map / task_cgroup markers, cgroup_mkdir/rename and
  * cgroup_attach_task events, fork inheritance, and the vm_event_items marker. It does not
  * tell cgroup v1 hierarchies apart (attach events of other controllers count too) and keeps

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model_impl.h"
+#include "policy.h"
 
 uint64_t rs_int_sqrt(uint64_t x)
 {

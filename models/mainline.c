@@ -5,7 +5,7 @@
  * calculate_pressure_balance(), shrink_lruvec(), shrink_node_memcgs(), shrink_node(),
  * shrink_zones(), do_try_to_free_pages(), balance_pgdat()/kswapd_shrink_node(),
  * kswapd_age_node(), __node_reclaim(); mm/swap.c lru_note_cost_unlock_irq(); and on cgroup v1
- * mm/memcontrol-v1.c memcg1_soft_limit_reclaim() (models/softtree.c). Its job is identity:
+ * mm/memcontrol-v1.c memcg1_soft_limit_reclaim() (models/softlimit_walk.c). Its job is identity:
  * replayed on the recording's own pressure it must give back the recorded per-list scans.
  *
  * What it models: the scan balance (SCAN_FILE without swap or may_swap; SCAN_FILE for cgroup
@@ -38,7 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model_impl.h"
+#include "policy.h"
 
 /* Safety bound on balance_pgdat() runs per invocation. */
 #define KSWAPD_MAX_RUNS		4096
@@ -655,6 +655,7 @@ static int mainline_invoke(void *state, const struct rs_world *w,
 
 const struct rs_policy_ops rs_policy_mainline = {
 	.name = "mainline",
+	.recorded_kernel = true,
 	.stands_for = "Linux 6.x mm/vmscan.c get_scan_count()/shrink_lruvec()/balance_pgdat() "
 		      "(classic LRU), the recorded kernel's own",
 	.approximates = "anon/file costs start at 0; zones merged per node; kswapd runs until it "

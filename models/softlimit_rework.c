@@ -23,7 +23,7 @@
  */
 #include <stdlib.h>
 
-#include "model_impl.h"
+#include "policy.h"
 
 struct rework {
 	struct rs_v310 *v;

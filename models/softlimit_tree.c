@@ -5,7 +5,7 @@
  * shrink_zones() (global direct reclaim) and balance_pgdat() (kswapd), per zone, before the
  * zone's normal shrink_zone(); limit reclaim has no soft pass.
  *
- * The pass (models/softtree.c): take the memcg whose usage exceeds its soft limit the most,
+ * The pass (models/softlimit_walk.c): take the memcg whose usage exceeds its soft limit the most,
  * reclaim its subtree at priority 0, 32 pages per memcg visit (mem_cgroup_shrink_node_zone()),
  * walking the subtree at least twice and until excess >> 2 pages are taken (at most 100 walks)
  * or the excess is gone; when it yields nothing, try the next largest, at most 2 more. Then the
@@ -21,7 +21,7 @@
  */
 #include <stdlib.h>
 
-#include "model_impl.h"
+#include "policy.h"
 
 struct tree {
 	struct rs_v310 *v;

@@ -10,7 +10,7 @@
  * what is approximated (one zone per node, memcgs' shares of the global LRU by size, rotation
  * statistics fed from the recorded kernel's observed activations) and what a trace cannot show.
  */
-#include "model_impl.h"
+#include "policy.h"
 
 static int splitlru_init(const struct rs_world *w, void **state, struct rs_error *err)
 {

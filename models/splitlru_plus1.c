@@ -16,7 +16,7 @@
  * and "splitlru" differ in the +1 only); that file's opening comment lists what is modelled,
  * approximated and invisible in a trace.
  */
-#include "model_impl.h"
+#include "policy.h"
 
 static int splitlru_plus1_init(const struct rs_world *w, void **state, struct rs_error *err)
 {

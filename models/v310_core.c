@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model_impl.h"
+#include "policy.h"
 
 #define MAX_CALLS	4096	/* safety bound on repeated reclaim calls per invocation */
 

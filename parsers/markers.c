@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "rs_warn.h"
-#include "source_impl.h"
+#include "source_state.h"
 
 #define MAX_ITEMS 4096		/* enum items we keep per enum; hostile input stops here */
 #define MAX_PAIRS 32

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "rs_warn.h"
-#include "source_impl.h"
+#include "source_state.h"
 
 /* trace.dat starts with "\027\010\104tracing" (trace-cmd's file magic). */
 static const unsigned char tracedat_magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n',

@@ -21,10 +21,42 @@
 
 #define MAX_TRACES 8
 
-const char cmd_plot_usage[] =
-	"reclaimscope plot [-o FILE.svg|FILE.png] [--what LIST] [--labels A,B...] [--bucket MS]\n"
-	"                  [--from S] [--to S] [--max-buckets N] [--threads N] TRACE...\n"
-	"  --what: scan, stalls, latency, kswapd, cgroups or all (default), comma-separated";
+enum { O_WHAT = 256, O_LABELS };
+
+static const struct rs_cmd_opt plot_opts[] = {
+	{ "output", 'o', required_argument, 'o', "FILE",
+	  "write FILE.svg or FILE.png (default: the first trace's name, .svg)" },
+	{ "what", 0, required_argument, O_WHAT, "LIST",
+	  "figures: scan, stalls, latency, kswapd, cgroups, all (default), comma-separated" },
+	{ "labels", 0, required_argument, O_LABELS, "A,B...",
+	  "names of the traces in the legends (default: base,new for two; file names)" },
+	RS_ANALYSIS_OPTS,
+	RS_CMD_OPT_END,
+};
+
+static int cmd_plot(int argc, char **argv);
+
+const struct rs_cmd rs_cmd_plot = {
+	.name = "plot",
+	.fn = cmd_plot,
+	.summary = "figures of reclaim as SVG or PNG; two or more traces compared",
+	.synopsis = "[-o FILE.svg|FILE.png] [--what LIST] [--labels A,B...] [--bucket MS]\n"
+		    "  [--from S] [--to S] [--max-tasks N] [--max-buckets N] [--threads N]\n"
+		    "  TRACE...",
+	.description =
+		"Draws the figures a reclaim developer puts in a mail or a slide, from the same "
+		"analysis as reclaimscope-analyze(1): scan and reclaim per LRU list over time "
+		"(scan), every complete reclaim episode at its begin by duration with the five "
+		"longest numbered (stalls), the stall latency distribution per context as a CDF on "
+		"a log scale (latency), kswapd awake periods per kswapd (kswapd), and pages "
+		"reclaimed from each victim cgroup over time, stacked (cgroups).\n\n"
+		"With two or more traces the figures overlay them (base vs new): one line style or "
+		"marker per trace, times from each trace's start. The file is SVG or PNG by its "
+		"name; it is written only when complete.\n\n"
+		"  reclaimscope plot -o reclaim.svg trace.dat\n"
+		"  reclaimscope plot --what latency,stalls -o cmp.png base.dat new.dat",
+	.opts = plot_opts,
+};
 
 struct plot_run {
 	struct plot_trace t[MAX_TRACES];
@@ -132,16 +164,8 @@ static char *default_output(const char *trace)
 	return out;
 }
 
-int cmd_plot(int argc, char **argv)
+static int cmd_plot(int argc, char **argv)
 {
-	enum { O_WHAT = 256, O_LABELS };
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "what", required_argument, NULL, O_WHAT },
-		{ "labels", required_argument, NULL, O_LABELS },
-		RS_ANALYSIS_LONG_OPTIONS,
-		{ NULL, 0, NULL, 0 },
-	};
 	struct rs_analysis_opts ao = { .pid = -1, .threads = 1, .keep_episodes = true };
 	struct rs_cgroups_opts co = { 0 };
 	struct plot_run r = { .n = 0 };
@@ -154,7 +178,7 @@ int cmd_plot(int argc, char **argv)
 	bool png;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
+	while ((c = rs_cmd_getopt(&rs_cmd_plot, argc, argv, "o:")) != -1) {
 		switch (c) {
 		case 'o':
 			output = optarg;

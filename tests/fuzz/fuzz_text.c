@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer harness for the text-trace loader (parsers/textlog.c). The loader is chosen by the
+ * libFuzzer harness for the text-trace loader (parsers/text/textlog.c). The loader is chosen by the
  * file's first bytes, so inputs that start like a trace.dat are left to fuzz_tracedat.c.
  */
 #include "fuzz_common.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer harness for the trace.dat loader (parsers/tracedat.c over libtracecmd). Inputs not
+ * libFuzzer harness for the trace.dat loader (parsers/tracedat/tracedat.c over libtracecmd). Inputs not
  * starting with the trace.dat magic would go to the text loader, which fuzz_text.c covers;
  * rejecting them keeps this corpus on the binary path.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The text loader (parsers/textlog.c) on hand-written traces whose sums are known: one per
+ * The text loader (parsers/text/textlog.c) on hand-written traces whose sums are known: one per
  * kernel era's field set (tests/fixtures/text/synthetic-*.txt), garbage, and files made here.
  */
 #include <stdlib.h>

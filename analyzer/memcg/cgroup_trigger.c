@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The trigger side of the per-cgroup attribution: reclaim episodes (direct, memcg limit, soft
+ * limit, node) entered by a cgroup's tasks, with exact latency statistics as `analyze` gives
+ * them, and the reclaim root of each memcg episode.
+ *
+ * An episode belongs to the cgroup its task was in at the episode's begin (cgroup_ids.c). The
+ * analysis reports an episode as it closes, before the event that closed it reaches the
+ * consumer; that event's context says whether the task passes the pid/comm filter, so closed
+ * episodes wait in a small queue until then. kswapd's episodes (and soft-limit reclaim inside
+ * kswapd) belong to no cgroup: the matrix shows kswapd as a trigger of its own.
+ *
+ * The reclaim root of a memcg limit episode is not in a 6.x trace (7.1 adds memcg_id to the
+ * begin event); it is at least the lowest common ancestor of the victims the episode took
+ * pages from, computed on their paths as the shrink events are matched (cgroup_victim.c).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cgroups_state.h"
+
+struct cg_rtask *cg_rtask(struct rs_cgroups *cg, int task, int pid)
+{
+	struct cg_rtask *rt;
+
+	if (task < 0)
+		return NULL;
+	if (task >= cg->nr_rt) {
+		int n = cg->nr_rt ? cg->nr_rt : 64;
+		struct cg_rtask *r;
+
+		while (n <= task)
+			n *= 2;
+		r = realloc(cg->rt, (size_t)n * sizeof(*r));
+		if (!r) {
+			cg->oom = true;
+			return NULL;
+		}
+		memset(r + cg->nr_rt, 0, (size_t)(n - cg->nr_rt) * sizeof(*r));
+		cg->rt = r;
+		cg->nr_rt = n;
+	}
+	rt = &cg->rt[task];
+	if (!rt->known) {
+		rt->known = true;
+		rt->pid = pid;
+		rt->selected = !cg->filtered;
+	}
+	return rt;
+}
+
+struct cg_open_ep *cg_ep_find(struct cg_rtask *rt, uint64_t serial)
+{
+	if (!rt || !serial)
+		return NULL;
+	for (int i = 0; i < CG_TASK_EPS; i++)
+		if (rt->eps[i].serial == serial)
+			return &rt->eps[i];
+	return NULL;
+}
+
+struct cg_open_ep *cg_ep_add(struct cg_rtask *rt, uint64_t serial)
+{
+	struct cg_open_ep *e = &rt->eps[0];
+
+	/* a free slot, else the oldest (its end was lost and the episodes module closed it) */
+	for (int i = 0; i < CG_TASK_EPS; i++) {
+		if (!rt->eps[i].serial) {
+			e = &rt->eps[i];
+			break;
+		}
+		if (rt->eps[i].serial < e->serial)
+			e = &rt->eps[i];
+	}
+	memset(e, 0, sizeof(*e));
+	e->serial = serial;
+	e->v0 = -1;
+	return e;
+}
+
+/* The cgroup a task's reclaim is charged to as trigger: its cgroup, or the "(unknown)" row. */
+int cg_task_row(struct rs_cgroups *cg, int pid)
+{
+	int i = cg_task_get(cg, pid);
+
+	return i >= 0 ? i : cg_unknown_row(cg);
+}
+
+/* Length of the common path prefix of p[0..lp) and q at a component boundary ("/" is 0). */
+static uint16_t lca_len(const char *p, size_t lp, const char *q)
+{
+	size_t lq = strcmp(q, "/") ? strlen(q) : 0, c = 0;
+
+	while (c < lp && c < lq && p[c] == q[c])
+		c++;
+	while (c > 0 && !((c == lp || p[c] == '/') && (c == lq || q[c] == '/')))
+		c--;
+	return (uint16_t)(c > UINT16_MAX ? UINT16_MAX : c);
+}
+
+void cg_ep_victim(struct rs_cgroups *cg, struct cg_open_ep *e, int victim)
+{
+	const char *p = cg->cgs[victim].path;
+	int i;
+
+	if (!p) {
+		e->lca_unknown = true;
+	} else if (e->v0 < 0) {
+		e->v0 = victim;
+		e->lca_len = strcmp(p, "/") ? lca_len(p, strlen(p), p) : 0;
+	} else {
+		e->lca_len = lca_len(cg->cgs[e->v0].path, e->lca_len, p);
+	}
+	for (i = 0; i < e->nv; i++)
+		if (e->victims[i] == victim)
+			return;
+	if (e->nv < CG_EP_VICTIMS)
+		e->victims[e->nv++] = victim;
+	else if (!e->victims_overflow) {
+		e->victims_overflow = true;
+		cg->at.episode_victims_overflow++;
+	}
+}
+
+static void add_root(struct rs_cgroups *cg, struct rs_cgroup *t, int v0, uint16_t len)
+{
+	const char *p = cg->cgs[v0].path;
+
+	for (int i = 0; i < t->nr_roots; i++) {
+		const char *q = cg->cgs[t->roots[i].cg].path;
+
+		if (t->roots[i].len == len && !memcmp(p, q, len)) {
+			t->roots[i].episodes++;
+			return;
+		}
+	}
+	if (t->nr_roots == RS_CG_MAX_ROOTS) {
+		t->roots_other++;
+		return;
+	}
+	t->roots[t->nr_roots].cg = v0;
+	t->roots[t->nr_roots].len = len;
+	t->roots[t->nr_roots].episodes = 1;
+	t->nr_roots++;
+}
+
+static void process_episode(struct rs_cgroups *cg, const struct rs_episode *ep, bool selected)
+{
+	struct cg_rtask *rt = ep->task >= 0 && ep->task < cg->nr_rt ? &cg->rt[ep->task] : NULL;
+	struct cg_open_ep *rec = cg_ep_find(rt, ep->serial);
+	struct rs_cg_trigger *t;
+	struct rs_cgroup *c;
+	int row;
+
+	/* victims it took pages from (they were credited only when selected) */
+	if (ep->kind == RS_CTX_SOFTLIMIT && rec)
+		for (int i = 0; i < rec->nv; i++)
+			cg->cgs[rec->victims[i]].softlimit_episodes++;
+	/* kswapd's reclaim (and soft-limit reclaim inside it) is no cgroup's: the matrix
+	   shows it as the trigger "(kswapd)", analyze's kswapd section its episodes */
+	if (ep->kind == RS_CTX_KSWAPD || (unsigned int)ep->kind >= RS_RK_NR || !selected ||
+	    ep->parent == RS_CTX_KSWAPD || (rt && rt->kswapd) || (rec && rec->trig < 0))
+		goto out;
+	row = rec ? rec->trig : cg_task_row(cg, ep->pid);
+	if (row < 0)
+		goto out;
+	c = &cg->cgs[row];
+	t = &c->trig[ep->kind];
+	c->active = true;
+	t->status[ep->status]++;
+	if (ep->status == RS_EP_COMPLETE) {
+		uint64_t dur = ep->end_ts - ep->begin_ts;
+		struct rs_latency **l = &cg->priv[row].lat[ep->kind];
+
+		t->episodes++;
+		t->ns += dur;
+		t->reclaimed += ep->nr_reclaimed;
+		if (ep->parent == RS_CTX_OTHER)
+			c->stalled_ns += dur;
+		if (!*l && !(*l = rs_latency_new(cg->o.max_samples)))
+			cg->oom = true;
+		if (*l)
+			rs_latency_add(*l, dur);
+		if (ep->kind == RS_CTX_MEMCG) {
+			if (rec && rec->lca_unknown)
+				c->roots_unknown++;
+			else if (rec && rec->v0 >= 0)
+				add_root(cg, c, rec->v0, rec->lca_len);
+			else
+				c->roots_none++;
+		}
+	} else if (ep->status == RS_EP_CUT_START || ep->status == RS_EP_UNMATCHED_END) {
+		t->reclaimed_unpaired += ep->nr_reclaimed;
+	}
+	if (ep->kind == RS_CTX_MEMCG && (ep->status == RS_EP_COMPLETE ||
+	    ep->status == RS_EP_CUT_START || ep->status == RS_EP_CUT_END))
+		cg_ts_add_span(cg, row, RS_CG_TS_TRIGGER_STALL_NS,
+			       ep->begin_ts ? ep->begin_ts : cg->grid.t0, ep->end_ts);
+out:
+	if (rec)
+		rec->serial = 0;
+}
+
+void cg_flush_pending(struct rs_cgroups *cg, const struct rs_ctx *ctx)
+{
+	for (int i = 0; i < cg->nr_pend; i++) {
+		const struct rs_episode *ep = &cg->pend[i];
+		bool sel;
+
+		if (ctx && ctx->task >= 0 && ep->task == ctx->task)
+			sel = ctx->selected;
+		else if (ep->task >= 0 && ep->task < cg->nr_rt && cg->rt[ep->task].known)
+			sel = cg->rt[ep->task].selected;
+		else
+			sel = !cg->filtered;
+		process_episode(cg, ep, sel);
+	}
+	cg->nr_pend = 0;
+}
+
+/* Episodes close before the event that closed them reaches event(): decide there. */
+void cg_on_episode(void *arg, const struct rs_episode *ep)
+{
+	struct rs_cgroups *cg = arg;
+
+	if (cg->nr_pend == CG_EP_PENDING)
+		cg_flush_pending(cg, NULL);
+	cg->pend[cg->nr_pend++] = *ep;
+}

@@ -1,0 +1,943 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The world built at the end of the stream from what analyzer/replay/replay_input.c and
+ * analyzer/replay/replay_calls.c gathered (docs/replay.md says where each value comes from):
+ *
+ *  - memcgs: the root, every memcg with list sizes (snapshots or deltas), their ancestors by
+ *    path; siblings in id order (cgroup ids grow with creation, the kernel's walk order).
+ *    Victims without sizes (memcgs the recorder did not snapshot) count in the root, whose own
+ *    lists (node - tracked memcgs) hold their pages.
+ *  - sizes: deltas anchored by the median of (snapshot - deltas so far), or snapshots; the
+ *    root's own lists from node_stat; where neither exists, the first lru_isolate of a list in
+ *    a call: nr_requested << priority (a lower bound, source `implied`).
+ *  - calls: targets, pages wanted, per-victim recorded counts, and one reclaimability window
+ *    per (call, memcg, list) with what that call saw.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "replay_input_state.h"
+
+struct wb {			/* build state */
+	struct rs_replay_input *ri;
+	struct rs_world *w;
+	int mem_hroot;
+	int *order;		/* entries in the world, sorted; [nw] */
+	int nw;
+	int *w_of;		/* entry -> world index (0: root / folded) */
+	int64_t (*offset)[RS_NR_EVICTABLE];	/* entry -> delta offset */
+	struct rs_ri_memcg *rm;	/* report rows, [world memcgs] */
+	int nrm;
+	uint64_t *w_limit;	/* world memcg -> latest hard limit */
+	uint64_t *w_id;
+	int *w_parent;
+	int *w_depth;
+	struct rs_memcg_lists *ml;	/* scratch for one call */
+	struct ri_victim *mv;		/* scratch: victims merged by world memcg */
+};
+
+static bool has_sizes(const struct ri_memcg *m)
+{
+	return m->flags & (RI_MF_SNAP | RI_MF_DELTA);
+}
+
+static bool is_root_path(const char *p)
+{
+	return p && !strcmp(p, "/");
+}
+
+static int depth_of(const char *p)
+{
+	int d = 0;
+
+	if (!p || is_root_path(p))
+		return 0;
+	for (; *p; p++)
+		d += *p == '/';
+	return d;
+}
+
+/* The hierarchy the memory controller's ids live in: the one naming memcgs events use. */
+static int memory_hroot(struct rs_replay_input *ri)
+{
+	int best = -1;
+	uint64_t best_n = 0;
+
+	for (int i = 0; i < ri->nmc; i++) {
+		const struct ri_memcg *m = &ri->mc[i];
+		uint64_t n = 0;
+
+		if (m->hroot < 0 || !(m->flags & (RI_MF_DELTA | RI_MF_VICTIM | RI_MF_MAP |
+						   RI_MF_SNAP)))
+			continue;
+		for (int j = 0; j < ri->nmc; j++)
+			if (ri->mc[j].hroot == m->hroot &&
+			    (ri->mc[j].flags & (RI_MF_DELTA | RI_MF_VICTIM | RI_MF_MAP | RI_MF_SNAP)))
+				n++;
+		if (n > best_n) {
+			best_n = n;
+			best = m->hroot;
+		}
+	}
+	return best;
+}
+
+/* Old snapshots name a memcg by path only: merge into the entry with that id and path. */
+static void merge_path_only(struct rs_replay_input *ri, int mem_hroot)
+{
+	for (int p = 0; p < ri->nmc; p++) {
+		struct ri_memcg *a = &ri->mc[p];
+
+		if (!(a->flags & RI_MF_PATHONLY) || !a->path)
+			continue;
+		for (int i = 0; i < ri->nmc; i++) {
+			struct ri_memcg *b = &ri->mc[i];
+
+			if (i == p || !b->id || !b->path || strcmp(a->path, b->path) ||
+			    (mem_hroot >= 0 && b->hroot >= 0 && b->hroot != mem_hroot))
+				continue;
+			a->merged = i;
+			b->flags |= a->flags & ~RI_MF_PATHONLY;
+			b->snap = a->snap;
+			b->have_snap_lru = a->have_snap_lru;
+			memcpy(b->snap_lru, a->snap_lru, sizeof(b->snap_lru));
+			b->have_usage = a->have_usage;
+			b->usage = a->usage;
+			b->usage_first = a->usage_first;
+			b->usage_max = a->usage_max;
+			b->limit = a->limit;
+			b->soft = a->soft;
+			b->swappiness = a->swappiness;
+			b->soft_over = a->soft_over;
+			b->soft_recorded = a->soft_recorded;
+			a->flags &= ~(RI_MF_SNAP | RI_MF_DELTA);
+			break;
+		}
+	}
+}
+
+static int resolve(const struct rs_replay_input *ri, int e)
+{
+	while (e >= 0 && ri->mc[e].merged >= 0)
+		e = ri->mc[e].merged;
+	return e;
+}
+
+/*
+ * Delta offsets: 0 for a memcg made inside the trace; its snapshot from before its first
+ * delta; else its first (snapshot - deltas so far). Every later snapshot re-anchors the sizes
+ * (replay_input.c anchor(), which needs the offset as soon as that first snapshot is read).
+ */
+static void offsets(struct wb *b)
+{
+	struct rs_replay_input *ri = b->ri;
+
+	for (int e = 0; e < ri->nmc; e++) {
+		const struct ri_memcg *m = &ri->mc[e];
+
+		if (!(m->flags & RI_MF_DELTA) || (m->flags & RI_MF_MKDIR))
+			continue;
+		if (m->have_pre) {
+			memcpy(b->offset[e], m->pre, sizeof(m->pre));
+			continue;
+		}
+		if (m->nsamp)
+			memcpy(b->offset[e], m->samp[0], sizeof(m->samp[0]));
+	}
+}
+
+static int cmp_entry(const void *pa, const void *pb, void *arg)
+{
+	const struct rs_replay_input *ri = arg;
+	const struct ri_memcg *a = &ri->mc[*(const int *)pa], *b = &ri->mc[*(const int *)pb];
+	int da = depth_of(a->path), db = depth_of(b->path);
+
+	if (da != db)
+		return da < db ? -1 : 1;
+	/* siblings in creation order: cgroup ids (inode numbers) grow with it */
+	if (a->id != b->id)
+		return a->id && (!b->id || a->id < b->id) ? -1 : 1;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+/* A world memcg added so far with this path, or -1. */
+static int world_by_path(const struct wb *b, const char *path, int nwm)
+{
+	for (int w = 1; w < nwm; w++)
+		if (!strcmp(rs_world_memcg(b->w, w)->path, path))
+			return w;
+	return -1;
+}
+
+static struct rs_ri_memcg *row_new(struct wb *b, int world, uint64_t id)
+{
+	struct rs_ri_memcg *r = &b->rm[b->nrm++];
+
+	memset(r, 0, sizeof(*r));
+	r->world = world;
+	r->id = id;
+	r->path = rs_world_memcg(b->w, world)->path;
+	r->limit = r->soft_limit = RS_UNLIMITED;
+	r->swappiness = -1;
+	return r;
+}
+
+/* Add the memcgs: root, tracked ones by depth, synthetic ancestors for path gaps. */
+static int add_memcgs(struct wb *b, struct rs_error *err)
+{
+	struct rs_replay_input *ri = b->ri;
+	int n = 0, root_e = -1, nwm = 0;
+	char name[64];
+
+	b->order = calloc((size_t)ri->nmc + 1, sizeof(int));
+	b->w_of = calloc((size_t)ri->nmc + 1, sizeof(int));
+	/* world memcgs: at most every entry, its ancestors (depth <= 64 each), the root */
+	b->rm = calloc((size_t)ri->nmc * 2 + 66, sizeof(*b->rm));
+	b->w_limit = calloc((size_t)ri->nmc * 2 + 66, sizeof(uint64_t));
+	b->w_id = calloc((size_t)ri->nmc * 2 + 66, sizeof(uint64_t));
+	b->w_parent = calloc((size_t)ri->nmc * 2 + 66, sizeof(int));
+	b->w_depth = calloc((size_t)ri->nmc * 2 + 66, sizeof(int));
+	if (!b->order || !b->w_of || !b->rm || !b->w_limit || !b->w_id || !b->w_parent ||
+	    !b->w_depth)
+		return rs_error_set(err, "out of memory");
+	for (int e = 0; e < ri->nmc; e++) {
+		const struct ri_memcg *m = &ri->mc[e];
+
+		if (m->merged >= 0)
+			continue;
+		if (is_root_path(m->path) || m->id == 1) {
+			if (root_e < 0 && (is_root_path(m->path) || !m->path))
+				root_e = e;
+			continue;
+		}
+		if (has_sizes(m))
+			b->order[n++] = e;
+	}
+	qsort_r(b->order, (size_t)n, sizeof(int), cmp_entry, ri);
+
+	if (rs_world_add_memcg(b->w, &(struct rs_memcg_desc){ .id = root_e >= 0 ? ri->mc[root_e].id
+								: 1, .path = "/", .parent = -1 },
+			       err) < 0)
+		return -1;
+	b->w_limit[0] = RS_UNLIMITED;
+	b->w_id[0] = root_e >= 0 ? ri->mc[root_e].id : 1;
+	b->w_parent[0] = -1;
+	row_new(b, 0, b->w_id[0]);
+	nwm = 1;
+	for (int e = 0; e < ri->nmc; e++)
+		b->w_of[e] = 0;
+	for (int k = 0; k < n; k++) {
+		struct ri_memcg *m = &ri->mc[b->order[k]];
+		const char *path = m->path;
+		int parent = 0, idx;
+		struct rs_ri_memcg *r;
+
+		if (!path) {
+			snprintf(name, sizeof(name), "id:%llu", (unsigned long long)m->id);
+			path = name;
+		} else {
+			/* every proper ancestor by path, top-down: tracked, else synthetic */
+			for (const char *p = strchr(path + 1, '/'); p; p = strchr(p + 1, '/')) {
+				char *anc = strndup(path, (size_t)(p - path));
+				int w;
+
+				if (!anc)
+					return rs_error_set(err, "out of memory");
+				w = world_by_path(b, anc, nwm);
+				if (w < 0) {
+					uint64_t aid = 0;
+
+					/* an ancestor without sizes: its id if an event named it */
+					for (int e2 = 0; e2 < ri->nmc && !aid; e2++)
+						if (ri->mc[e2].id && ri->mc[e2].path &&
+						    !strcmp(ri->mc[e2].path, anc))
+							aid = ri->mc[e2].id;
+					w = rs_world_add_memcg(b->w, &(struct rs_memcg_desc){
+						.id = aid, .path = anc, .parent = parent }, err);
+					if (w < 0) {
+						free(anc);
+						return -1;
+					}
+					b->w_limit[w] = RS_UNLIMITED;
+					b->w_id[w] = aid;
+					b->w_parent[w] = parent;
+					b->w_depth[w] = b->w_depth[parent] + 1;
+					row_new(b, w, aid);
+					nwm++;
+				}
+				free(anc);
+				parent = w;
+			}
+		}
+		idx = rs_world_add_memcg(b->w, &(struct rs_memcg_desc){ .id = m->id, .path = path,
+								       .parent = parent }, err);
+		if (idx < 0)
+			return -1;
+		nwm++;
+		b->w_of[b->order[k]] = idx;
+		m->world = idx;
+		b->w_limit[idx] = m->limit;
+		b->w_id[idx] = m->id;
+		b->w_parent[idx] = parent;
+		b->w_depth[idx] = b->w_depth[parent] + 1;
+		r = row_new(b, idx, m->id);
+		r->mkdir = m->flags & RI_MF_MKDIR;
+		r->rmdir = m->flags & RI_MF_RMDIR;
+		r->snap = m->snap;
+		r->delta = m->delta;
+		r->ws = m->ws;
+		r->sizes_from_deltas = m->flags & RI_MF_DELTA;
+		r->offset_from_mkdir = r->sizes_from_deltas && (m->flags & RI_MF_MKDIR);
+		r->offset_assumed = r->sizes_from_deltas && !r->offset_from_mkdir && !m->nsamp;
+		r->offset_from_first = r->sizes_from_deltas && !r->offset_from_mkdir && m->have_pre;
+		r->have_usage = m->have_usage;
+		r->usage_first = m->usage_first;
+		r->usage_last = m->usage;
+		r->usage_max = m->usage_max;
+		r->limit = m->limit;
+		r->soft_limit = m->soft;
+		r->swappiness = m->swappiness;
+		r->soft_over = m->soft_over;
+		if (r->sizes_from_deltas) {
+			memcpy(r->offset, b->offset[b->order[k]], sizeof(r->offset));
+			r->disagree_n = m->nsamp;
+			r->anchors = m->anchors;
+			for (uint32_t s = 0; s < m->nsamp; s++) {
+				for (int l = 0; l < RS_NR_EVICTABLE; l++) {
+					int64_t d = m->samp[s][l] - r->offset[l];
+					uint64_t a = (uint64_t)(d < 0 ? -d : d);
+
+					if (a > r->disagree_max[l])
+						r->disagree_max[l] = a;
+				}
+			}
+		}
+	}
+	b->nw = n;
+	/* entries folded into the root: victims and task memcgs without sizes */
+	for (int e = 0; e < ri->nmc; e++) {
+		int t = resolve(ri, e);
+
+		b->w_of[e] = t >= 0 ? b->w_of[t] : 0;
+		if (!b->w_of[e] && (ri->mc[e].flags & RI_MF_VICTIM) && e != root_e)
+			b->rm[0].folded++;
+	}
+	return 0;
+}
+
+static int world_of_id(const struct wb *b, uint64_t id)
+{
+	int e = ri_memcg_by_id(b->ri, id, false);
+
+	return e >= 0 ? b->w_of[e] : 0;
+}
+
+static int lca(const struct wb *b, int x, int y)
+{
+	while (b->w_depth[x] > b->w_depth[y])
+		x = b->w_parent[x];
+	while (b->w_depth[y] > b->w_depth[x])
+		y = b->w_parent[y];
+	while (x != y) {
+		x = b->w_parent[x];
+		y = b->w_parent[y];
+	}
+	return x;
+}
+
+static int limited_ancestor(const struct wb *b, int m)
+{
+	for (int x = m; x > 0; x = b->w_parent[x])
+		if (b->w_limit[x] != RS_UNLIMITED)
+			return x;
+	return -1;
+}
+
+/* The task's memcg in the memory hierarchy, the latest learnt (markers: hierarchy -1). */
+static int task_world(const struct wb *b, const struct ri_call *c)
+{
+	uint64_t best = 0;
+	int w = -1;
+
+	for (int i = 0; i < c->ntask_cg; i++) {
+		int e;
+
+		if (c->task_cg[i].hroot >= 0 && b->mem_hroot >= 0 &&
+		    c->task_cg[i].hroot != b->mem_hroot)
+			continue;
+		e = ri_memcg_by_id(b->ri, c->task_cg[i].id, false);
+		if (e >= 0 && c->task_cg[i].seq > best) {
+			best = c->task_cg[i].seq;
+			w = b->w_of[e];
+		}
+	}
+	return w;
+}
+
+static int header_world(const struct wb *b)
+{
+	const char *p = b->ri->header_cgroup;
+
+	if (!p)
+		return -1;
+	for (int w = 1; w < b->nrm; w++)
+		if (!strcmp(rs_world_memcg(b->w, w)->path, p))
+			return w;
+	return -1;
+}
+
+static int call_target(struct wb *b, const struct ri_call *c)
+{
+	int t = task_world(b, c), l = -1, lim;
+
+	/* victims with sizes of their own (an unattributed or folded one says nothing) */
+	for (uint32_t i = 0; i < c->nv; i++) {
+		int w = c->v[i].id ? world_of_id(b, c->v[i].id) : 0;
+
+		if (w > 0)
+			l = l < 0 ? w : lca(b, l, w);
+	}
+	if (l >= 0) {
+		if (t >= 0)
+			l = lca(b, l, t);
+		lim = limited_ancestor(b, l);
+		b->ri->rep.target_src[lim >= 0 && lim != l ? RS_RI_TGT_LIMITED
+						       : RS_RI_TGT_VICTIMS]++;
+		return lim >= 0 ? lim : l;
+	}
+	if (t >= 0) {
+		lim = limited_ancestor(b, t);
+		b->ri->rep.target_src[RS_RI_TGT_TASK]++;
+		return lim >= 0 ? lim : t;
+	}
+	t = header_world(b);
+	if (t >= 0) {
+		b->ri->rep.target_src[RS_RI_TGT_HEADER]++;
+		return t;
+	}
+	b->ri->rep.target_src[RS_RI_TGT_ROOT]++;
+	return 0;
+}
+
+/*
+ * Pages a memcg call wanted: the kernel's goal, max(charge, 32) (try_to_free_mem_cgroup_pages();
+ * a v1 limit charge is one folio: 32 << k pages once the folio has 32 or more). The charge is not
+ * in the trace; the goal is the one 32 << k the recording is consistent with: above the call's
+ * total at the end of every shrink_lruvec() pass but the last and above a one-type pass's own
+ * reclaimed at the end of every loop iteration but its last (the kernel would have stopped
+ * there), and at most what it freed; the largest such one. The pages freed past it (up to a
+ * loop iteration: with 512-page folios hundreds of pages) are the model's to reproduce, not an
+ * input: a call wanting what it freed would make every call that stopped on a priority
+ * boundary look like one that needed the next priority (anon-stream-swap: 41 freed, goal 32,
+ * the model at 39 after priority 8 went on to priority 7 and 81 pages). When no 32 << k fits
+ * (memory.high or proactive reclaim ask other amounts), the call wants what it freed; under 32,
+ * SWAP_CLUSTER_MAX. --inputs counts each case.
+ */
+static uint64_t memcg_want(struct rs_replay_input *ri, const struct ri_call *c, uint64_t got)
+{
+	uint64_t goal = 0;
+
+	if (got < RS_SWAP_CLUSTER_MAX) {
+		ri->rep.want_src[RS_RI_WANT_MIN]++;
+		return RS_SWAP_CLUSTER_MAX;
+	}
+	for (uint64_t x = RS_SWAP_CLUSTER_MAX; x <= got && x; x <<= 1)
+		if (x > c->want_lo)
+			goal = x;
+	if (goal) {
+		ri->rep.want_src[RS_RI_WANT_CHARGE]++;
+		ri->rep.goal_overshoot += got - goal;
+		return goal;
+	}
+	ri->rep.want_src[RS_RI_WANT_RECLAIMED]++;
+	return got;
+}
+
+/* Victims of a call merged by world memcg (several ids can count in the root). */
+static int merge_victims(struct wb *b, const struct ri_call *c, int nr_nodes)
+{
+	int n = 0;
+
+	for (uint32_t i = 0; i < c->nv; i++) {
+		const struct ri_victim *v = &c->v[i];
+		int w = v->id ? world_of_id(b, v->id) : 0, nid = v->nid < nr_nodes ? v->nid : 0, k;
+		struct ri_victim *d;
+
+		if (v->id) {
+			int e = ri_memcg_by_id(b->ri, v->id, false);
+
+			if (e >= 0 && b->w_of[e] >= 0)
+				b->rm[b->w_of[e]].victim_events++;
+		}
+		for (k = 0; k < n; k++)
+			if (b->mv[k].id == (uint64_t)w && b->mv[k].nid == nid)
+				break;
+		d = &b->mv[k];
+		if (k == n) {
+			memset(d, 0, sizeof(*d));
+			d->id = (uint64_t)w;	/* the world index from here on */
+			d->nid = nid;
+			n++;
+		}
+		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
+			d->scanned[l] += v->scanned[l];
+			d->folio_w[l] += v->folio_w[l];
+			d->taken[l] += v->taken[l];
+			d->reclaimed[l] += v->reclaimed[l];
+			if (v->implied[l] > d->implied[l]) {
+				d->implied[l] = v->implied[l];
+				d->implied_off[l] = v->implied_off[l];
+			}
+		}
+		for (int t = 0; t < 2; t++) {
+			d->in_scanned[t] += v->in_scanned[t];
+			d->activated[t] += v->activated[t];
+			d->pageout[t] += v->pageout[t];
+			d->a_taken[t] += v->a_taken[t];
+			d->a_deact[t] += v->a_deact[t];
+			d->a_ref[t] += v->a_ref[t];
+		}
+	}
+	return n;
+}
+
+static int add_obs(struct wb *b, const struct ri_call *c, const struct ri_victim *d,
+		   struct rs_error *err)
+{
+	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
+		int t = l >= RS_LRU_INACTIVE_FILE;
+		bool active = l == RS_LRU_ACTIVE_ANON || l == RS_LRU_ACTIVE_FILE;
+		struct rs_obs o = { .ts_start = c->c.ts, .ts_end = c->c.ts_end, .memcg = (int)d->id,
+				    .nid = d->nid, .lru = l };
+		struct rs_ri_obs_sum *s = &b->ri->rep.obs[l];
+
+		if (active) {
+			if (!d->a_taken[t])
+				continue;
+			o.taken = d->a_taken[t];
+			o.deactivated = d->a_deact[t];
+			o.referenced = d->a_ref[t];
+		} else {
+			if (!d->in_scanned[t])
+				continue;
+			o.scanned = d->in_scanned[t];
+			o.reclaimed = d->reclaimed[l];
+			o.activated = d->activated[t];
+			o.pageout = d->pageout[t];
+		}
+		if (d->scanned[l])
+			o.folio = (uint32_t)((d->folio_w[l] + d->scanned[l] / 2) / d->scanned[l]);
+		if (rs_world_add_obs(b->w, &o, err))
+			return -1;
+		s->windows++;
+		s->scanned += o.scanned;
+		s->reclaimed += o.reclaimed;
+		s->activated += o.activated;
+		s->pageout += o.pageout;
+		s->taken += o.taken;
+		s->deactivated += o.deactivated;
+		s->referenced += o.referenced;
+	}
+	return 0;
+}
+
+/* An lruvec with no size from snapshots, deltas or node_stat. */
+static bool size_unknown(const struct wb *b, int w)
+{
+	if (w == 0)
+		return !b->ri->nroot;
+	return false;	/* every other world memcg has snapshots or deltas */
+}
+
+/*
+ * No watermark in node_stat (older recorders): a lower bound from kswapd's passes. kswapd's
+ * shrink_lruvec() stops a one-type pass once it reclaimed nr_to_reclaim = sum of max(high
+ * watermark, 32) over the zones (kswapd_shrink_node()); an iteration followed by another was
+ * below it.
+ */
+static int infer_wmark(struct wb *b, int nr_nodes, struct rs_error *err)
+{
+	struct rs_replay_input *ri = b->ri;
+	uint64_t lo = 0, off = 0, n = 0;
+
+	if (ri->rep.have_wmark)
+		return 0;
+	for (size_t i = 0; i < ri->ncall; i++) {
+		const struct ri_call *c = &ri->call[i];
+
+		if (c->ctx != RS_CALL_KSWAPD || !c->iter_lo)
+			continue;
+		n++;
+		if (c->iter_lo > lo) {
+			lo = c->iter_lo;
+			off = c->c.ev_offset;
+		}
+	}
+	if (!lo)
+		return 0;
+	ri->rep.wmark_inferred = lo + 1;
+	ri->rep.wmark_inferred_calls = n;
+	ri->rep.wmark_inferred_offset = off;
+	for (int nid = 0; nid < nr_nodes; nid++) {
+		struct rs_world_update u = { .ts = 0, .field = RS_WF_NODE_WMARK_HIGH,
+					     .op = RS_WOP_SET, .src = RS_WSRC_IMPLIED, .memcg = -1,
+					     .nid = nid, .value = (int64_t)(lo + 1), .ev_offset = off };
+
+		if (rs_world_add_update(b->w, &u, err))
+			return -1;
+	}
+	ri_warn(ri, "node_stat has no watermarks: kswapd's nr_to_reclaim (the node's high "
+		"watermarks) inferred from %llu kswapd runs as at least %llu pages",
+		(unsigned long long)n, (unsigned long long)(lo + 1));
+	return 0;
+}
+
+static int add_calls(struct wb *b, int nr_nodes, struct rs_error *err)
+{
+	struct rs_replay_input *ri = b->ri;
+	size_t maxv = 1;
+
+	for (size_t i = 0; i < ri->ncall; i++)
+		if (ri->call[i].nv > maxv)
+			maxv = ri->call[i].nv;
+	b->mv = calloc(maxv, sizeof(*b->mv));
+	b->ml = calloc(maxv, sizeof(*b->ml));
+	if (!b->mv || !b->ml)
+		return rs_error_set(err, "out of memory");
+	for (size_t i = 0; i < ri->ncall; i++) {
+		struct ri_call *c = &ri->call[i];
+		struct rs_reclaim_call *rc = &c->c;
+		int nmv = merge_victims(b, c, nr_nodes);
+		uint64_t got = 0;
+
+		for (int l = 0; l < RS_NR_EVICTABLE; l++)
+			got += rc->rec.reclaimed[l];
+		rc->ctx = (enum rs_call_ctx)c->ctx;
+		if (rc->nid >= nr_nodes)
+			rc->nid = 0;
+		if ((rc->ctx == RS_CALL_KSWAPD || rc->ctx == RS_CALL_NODE) && rc->nid < 0)
+			rc->nid = 0;
+		rc->rec.rounds = c->prio_extra;
+		for (int n = 0; n < 4; n++)
+			rc->rec.rounds += (uint32_t)__builtin_popcount(c->prio_mask[n]);
+		switch (rc->ctx) {
+		case RS_CALL_KSWAPD:
+			/* what the recorded balance_pgdat() run freed: what allocations needed */
+			rc->nr_to_reclaim = got;
+			ri->rep.kswapd_want += got;
+			break;
+		case RS_CALL_MEMCG:
+			rc->nr_to_reclaim = memcg_want(ri, c, c->open || !rc->rec.nr_reclaimed
+							       ? got : rc->rec.nr_reclaimed);
+			rc->target = call_target(b, c);
+			b->rm[rc->target].target_calls++;
+			break;
+		case RS_CALL_NODE:
+			rc->nr_to_reclaim = UINT64_C(1) << (rc->order > 0 && rc->order < 32
+							     ? rc->order : 0);
+			if (rc->nr_to_reclaim < RS_SWAP_CLUSTER_MAX)
+				rc->nr_to_reclaim = RS_SWAP_CLUSTER_MAX;
+			break;
+		default:
+			rc->nr_to_reclaim = RS_SWAP_CLUSTER_MAX;
+			break;
+		}
+		for (int k = 0; k < nmv; k++) {
+			struct rs_memcg_lists *m = &b->ml[k];
+
+			m->memcg = (int)b->mv[k].id;
+			memcpy(m->scanned, b->mv[k].scanned, sizeof(m->scanned));
+			memcpy(m->reclaimed, b->mv[k].reclaimed, sizeof(m->reclaimed));
+			if (add_obs(b, c, &b->mv[k], err))
+				return -1;
+			if (!size_unknown(b, m->memcg))
+				continue;
+			for (int l = 0; l < RS_NR_EVICTABLE; l++) {
+				struct rs_world_update u = {
+					.ts = rc->ts, .field = RS_WF_LRU, .op = RS_WOP_SET,
+					.src = RS_WSRC_IMPLIED, .lru = (uint8_t)l,
+					.memcg = m->memcg, .nid = b->mv[k].nid,
+					.value = (int64_t)b->mv[k].implied[l],
+					.ev_offset = b->mv[k].implied_off[l],
+				};
+
+				if (!b->mv[k].implied[l])
+					continue;
+				if (rs_world_add_update(b->w, &u, err))
+					return -1;
+				ri->rep.implied_updates++;
+				ri_source_note(&b->rm[m->memcg].implied,
+					       &(struct rs_event){ .ts = rc->ts,
+								   .offset = u.ev_offset });
+			}
+		}
+		/* the world copies rec.memcg */
+		rc->rec.memcg = b->ml;
+		rc->rec.nr_memcg = (size_t)nmv;
+		if (rs_world_add_call(b->w, rc, err))
+			return -1;
+		rc->rec.memcg = NULL;
+	}
+	return 0;
+}
+
+static int add_updates(struct wb *b, int nr_nodes, struct rs_error *err)
+{
+	struct rs_replay_input *ri = b->ri;
+	int64_t *prefix;
+
+	for (size_t i = 0; i < ri->nupd; i++) {
+		struct rs_world_update u = ri->upd[i];
+
+		if (u.nid >= nr_nodes)
+			continue;
+		if (u.memcg >= 0) {
+			int e = resolve(ri, u.memcg);
+
+			if (e < 0 || !b->w_of[e])
+				continue;	/* counted in the root: its own lists hold it */
+			u.memcg = b->w_of[e];
+			/* reading memory.stat flushes the stats: what the kernel then reads */
+			if (u.field == RS_WF_LRU && u.src == RS_WSRC_SNAPSHOT &&
+			    u.op == RS_WOP_SET) {
+				struct rs_world_update st = u;
+
+				st.field = RS_WF_LRU_STAT;
+				if (rs_world_add_update(b->w, &st, err))
+					return -1;
+			}
+			if (u.field == RS_WF_LRU && u.src == RS_WSRC_SNAPSHOT &&
+			    u.op == RS_WOP_SET && (ri->mc[e].flags & RI_MF_DELTA))
+				continue;	/* deltas; re-anchored by ADDs (anchor()) */
+		}
+		if (rs_world_add_update(b->w, &u, err))
+			return -1;
+	}
+	/* delta offsets, before every delta */
+	for (int k = 0; k < b->nw; k++) {
+		int e = b->order[k];
+
+		if (!(ri->mc[e].flags & RI_MF_DELTA))
+			continue;
+		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
+			struct rs_world_update u = {
+				.ts = 0, .field = RS_WF_LRU, .op = RS_WOP_SET,
+				.src = (ri->mc[e].flags & RI_MF_MKDIR) ? RS_WSRC_CGROUP
+								       : RS_WSRC_SNAPSHOT,
+				.lru = (uint8_t)l, .memcg = b->w_of[e], .nid = 0,
+				.value = b->offset[e][l],
+				.ev_offset = (ri->mc[e].flags & RI_MF_MKDIR) ? ri->mc[e].mkdir_off
+									    : ri->mc[e].snap.first_offset,
+			};
+
+			if (rs_world_add_update(b->w, &u, err))
+				return -1;
+		}
+	}
+	/* online state */
+	for (int k = 0; k < b->nw; k++) {
+		const struct ri_memcg *m = &ri->mc[b->order[k]];
+		struct rs_world_update u = { .field = RS_WF_ONLINE, .op = RS_WOP_SET,
+					     .src = RS_WSRC_CGROUP, .memcg = b->w_of[b->order[k]],
+					     .nid = -1 };
+
+		if (m->flags & RI_MF_RMDIR) {
+			u.ts = m->rmdir_ts;
+			u.ev_offset = m->rmdir_off;
+			u.value = 0;
+			if (rs_world_add_update(b->w, &u, err))
+				return -1;
+		}
+	}
+	/* the root's own lists: node - tracked memcgs, their delta offsets subtracted now */
+	prefix = calloc((ri->ndelta + 1) * RS_NR_EVICTABLE, sizeof(int64_t));
+	if (!prefix)
+		return rs_error_set(err, "out of memory");
+	for (size_t j = 0; j < ri->ndelta; j++)
+		for (int l = 0; l < RS_NR_EVICTABLE; l++)
+			prefix[(j + 1) * RS_NR_EVICTABLE + l] = prefix[j * RS_NR_EVICTABLE + l] +
+							    b->offset[ri->delta_order[j]][l];
+	for (size_t i = 0; i < ri->nroot; i++) {
+		const struct ri_root_upd *r = &ri->root[i];
+
+		if (r->nid >= nr_nodes)
+			continue;
+		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
+			int64_t v = r->raw[l] - (r->nid ? 0 : prefix[r->k * RS_NR_EVICTABLE + l]);
+			struct rs_world_update u = {
+				.ts = r->ts, .field = RS_WF_LRU, .op = RS_WOP_SET,
+				.src = RS_WSRC_SNAPSHOT, .lru = (uint8_t)l, .memcg = 0,
+				.nid = r->nid, .value = v, .ev_offset = r->off,
+			};
+
+			if (v < 0) {
+				ri->rep.root_clamped++;
+				u.value = 0;
+			}
+			if (rs_world_add_update(b->w, &u, err)) {
+				free(prefix);
+				return -1;
+			}
+		}
+		ri_source_note(&b->rm[0].node, &(struct rs_event){ .ts = r->ts, .offset = r->off });
+	}
+	free(prefix);
+	if (ri->rep.root_clamped)
+		ri_warn(ri, "node_stat minus the tracked memcgs' lists went below 0 %llu times "
+			"(snapshots are read a few ms apart): clamped to 0",
+			(unsigned long long)ri->rep.root_clamped);
+	/* swap */
+	if (ri->rep.swap != RS_RI_SWAP_MARKER) {
+		bool on = ri->rep.swap_anon_scanned || ri->rep.swap_anon_writes ||
+			  ri->rep.swap_pswpout;
+		struct rs_world_update u = { .ts = 0, .field = RS_WF_SWAP_FREE, .op = RS_WOP_SET,
+					     .src = RS_WSRC_SYNTH, .memcg = -1, .nid = -1,
+					     .value = on ? (int64_t)RS_RI_SWAP_UNKNOWN : 0 };
+
+		ri->rep.swap = on ? RS_RI_SWAP_INFERRED : RS_RI_SWAP_OFF;
+		if (rs_world_add_update(b->w, &u, err))
+			return -1;
+	}
+	return 0;
+}
+
+/* World values over time per memcg, for the report (a rewind-and-advance pass). */
+static void lru_ranges(struct wb *b)
+{
+	const struct rs_world_info *wi = rs_world_info(b->w);
+	bool *seen = calloc((size_t)wi->nr_memcg, sizeof(bool));
+
+	if (!seen)
+		return;
+	rs_world_rewind(b->w);
+	for (size_t i = 0; i <= wi->nr_updates; i++) {
+		const struct rs_world_update *u = rs_world_update_at(b->w, i);
+
+		if (u)
+			rs_world_advance(b->w, u->ts);
+		if (u && u->field != RS_WF_LRU)
+			continue;
+		for (int m = 0; m < wi->nr_memcg && m < b->nrm; m++) {
+			struct rs_ri_memcg *r = &b->rm[m];
+
+			if (u && u->memcg != m)
+				continue;
+			for (int l = 0; l < RS_NR_EVICTABLE; l++) {
+				uint64_t v = rs_world_lru(b->w, m, 0, l);
+
+				if (!seen[m])
+					r->first_lru[l] = (int64_t)v;
+				r->last_lru[l] = (int64_t)v;
+				if (v > r->max_lru[l])
+					r->max_lru[l] = v;
+			}
+			seen[m] = true;
+		}
+	}
+	rs_world_rewind(b->w);
+	free(seen);
+}
+
+static void set_refusal(struct rs_replay_input *ri)
+{
+	char buf[512];
+	const struct rs_ri_report *r = &ri->rep;
+
+	if (r->mglru)
+		snprintf(buf, sizeof(buf), "the recorded kernel ran MGLRU (lru_gen enabled=0x%04x "
+			 "in %s): the classic-LRU models (get_scan_count(), shrink_lruvec()) do not "
+			 "describe it; record with /sys/kernel/mm/lru_gen/enabled at 0",
+			 r->mglru_mask, r->header ? r->header : "the header");
+	else if (!r->memcg_snapshots && !r->node_snapshots && !r->delta_events)
+		snprintf(buf, sizeof(buf), "no LRU sizes: the trace has no memcg_stat/node_stat "
+			 "snapshots and no mod_memcg_lruvec_state deltas (record it with "
+			 "`reclaimscope record`); sizes implied by lru_isolate alone cannot "
+			 "reproduce the recording");
+	else if (!r->world_calls)
+		snprintf(buf, sizeof(buf), "no reclaim invocations in the trace: nothing to "
+			 "replay");
+	else
+		return;
+	ri->refusal = strdup(buf);
+}
+
+int ri_build_world(struct rs_replay_input *ri, struct rs_error *err)
+{
+	struct wb b = { .ri = ri };
+	struct rs_world_opts wo;
+	int ret = -1;
+
+	ri_flush_deltas(ri);
+	ri_calls_finish(ri);
+	if (ri->oom)
+		return rs_error_set(err, "replay input: out of memory");
+	if (!ri->have_nodes) {
+		ri->rep.nr_nodes = ri->max_nid + 1;
+		ri->rep.nodes_assumed = ri->max_nid == 0;
+	}
+	if (!ri->have_cgroup_kind) {
+		ri->rep.cgroup_v1 = ri->saw_soft;
+		ri->rep.cgroup_src = ri->saw_soft ? "soft= in memcg_stat" : "assumed v2";
+	}
+	ri->rep.swappiness_assumed = !ri->have_swappiness;
+	ri->rep.page_size = ri->page_size;
+	if (ri->rep.nr_nodes > 1)
+		ri_warn(ri, "%d nodes: memcg snapshots and lruvec deltas carry no node and are "
+			"put on node 0", ri->rep.nr_nodes);
+	if (ri->rep.lost)
+		ri_warn(ri, "the ring buffer lost events: calls and sizes may miss some");
+
+	wo = (struct rs_world_opts){ .nr_nodes = ri->rep.nr_nodes,
+				     .vm_swappiness = ri->rep.vm_swappiness,
+				     .cgroup_v1 = ri->rep.cgroup_v1, .mglru = ri->rep.mglru };
+	b.w = rs_world_new(&wo, err);
+	if (!b.w)
+		return -1;
+	b.mem_hroot = memory_hroot(ri);
+	merge_path_only(ri, b.mem_hroot);
+	b.offset = calloc((size_t)ri->nmc + 1, sizeof(*b.offset));
+	if (!b.offset) {
+		rs_error_set(err, "out of memory");
+		goto out;
+	}
+	offsets(&b);
+	if (add_memcgs(&b, err) || add_updates(&b, ri->rep.nr_nodes, err) ||
+	    infer_wmark(&b, ri->rep.nr_nodes, err) || add_calls(&b, ri->rep.nr_nodes, err))
+		goto out;
+	if (rs_world_finalize(b.w, err))
+		goto out;
+	ri->rep.world_updates = rs_world_info(b.w)->nr_updates;
+	ri->rep.world_obs = rs_world_info(b.w)->nr_obs;
+	ri->rep.world_calls = rs_world_info(b.w)->nr_calls;
+	lru_ranges(&b);
+	ri->rep.memcg = b.rm;
+	ri->rep.nr_memcg = b.nrm;
+	b.rm = NULL;
+	ri->world = b.w;
+	b.w = NULL;
+	set_refusal(ri);
+	/* what is left of the stream state is not needed any more */
+	for (size_t i = 0; i < ri->ncall; i++)
+		ri_call_free(&ri->call[i]);
+	free(ri->call);
+	ri->call = NULL;
+	ri->ncall = ri->capcall = 0;
+	free(ri->upd);
+	ri->upd = NULL;
+	ri->nupd = ri->capupd = 0;
+	ret = 0;
+out:
+	rs_world_free(b.w);
+	free(b.order);
+	free(b.w_of);
+	free(b.offset);
+	free(b.rm);
+	free(b.w_limit);
+	free(b.w_id);
+	free(b.w_parent);
+	free(b.w_depth);
+	free(b.ml);
+	free(b.mv);
+	return ret;
+}

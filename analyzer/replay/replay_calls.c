@@ -1,0 +1,572 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reclaim invocations (struct rs_reclaim_call) from the trace, and what the recording did in
+ * each: per list and per victim memcg, scanned (lru_isolate nr_scanned, as `analyze`), taken,
+ * reclaimed (lru_shrink_inactive nr_reclaimed), activations, pageouts (write_folio between an
+ * isolate and its shrink), priorities and rounds, the soft-limit part.
+ *
+ * One call per *_reclaim_begin/end pair of direct, memcg and node reclaim, per task (soft-limit
+ * reclaim nests inside a direct or kswapd call and is part of it), and one per kswapd_wake:
+ * kswapd emits it before every balance_pgdat() (mm/vmscan.c kswapd()), so a call is one
+ * balance_pgdat() run, ending at the next wake or at kswapd_sleep. Reclaim events of a task
+ * with no open call open one cut at the start; if no end names its kind, its events are
+ * reported as outside any call and not replayed.
+ *
+ * Victims (NOTES section 3): inside shrink_inactive_list() the task emits lru_isolate, its
+ * LRU decrements (mod_memcg_lruvec_state, -n), count_memcg_events(PGSCAN_*, nr_scanned),
+ * writeback, count_memcg_events(PGSTEAL_*, nr_reclaimed) and lru_shrink_inactive; for the
+ * active list PGREFILL (nr_scanned) and PGDEACTIVATE (nr_deactivated). Matched per task, by
+ * value: the scan counter equal to the isolate's nr_scanned and the steal counter equal to the
+ * shrink's nr_reclaimed name the memcg; one side, or the memcg of the first LRU decrement of
+ * the isolated list, is a fallback; none leaves the window unattributed (the root).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "replay_input_state.h"
+
+#define RI_DROPPED	(RI_NO_CALL - 1)	/* a call over the cap: swallow its events */
+
+void ri_call_free(struct ri_call *c)
+{
+	free(c->v);
+	c->v = NULL;
+	c->nv = c->capv = 0;
+}
+
+static struct ri_call *open_call(struct rs_replay_input *ri, struct ri_task *t,
+				 const struct rs_event *ev, int ctx)
+{
+	struct ri_call *c;
+
+	if (ri->ncall >= ri->o.max_calls) {
+		if (!ri->rep.calls_dropped++)
+			ri_warn(ri, "more than %zu reclaim invocations: the rest are not replayed "
+				"(raise the cap with --max-calls)", ri->o.max_calls);
+		t->call = RI_DROPPED;
+		return NULL;
+	}
+	if (ri->ncall == ri->capcall) {
+		size_t n = ri->capcall ? ri->capcall * 2 : 256;
+		struct ri_call *nc = realloc(ri->call, n * sizeof(*nc));
+
+		if (!nc) {
+			ri->oom = true;
+			return NULL;
+		}
+		ri->call = nc;
+		ri->capcall = n;
+	}
+	/* deltas so far are applied before this call starts: the world at its start is exact */
+	ri_flush_deltas(ri);
+	c = &ri->call[ri->ncall];
+	memset(c, 0, sizeof(*c));
+	c->ctx = (int8_t)ctx;
+	c->open = true;
+	c->last_prio = -1;
+	c->c.ts = ev->ts;
+	c->c.ts_end = ev->ts;
+	c->c.ctx = ctx >= 0 ? (enum rs_call_ctx)ctx : RS_CALL_DIRECT;
+	c->c.nid = -1;
+	c->c.target = -1;
+	c->c.order = 0;
+	c->c.may_swap = true;
+	c->c.pid = ev->pid;
+	c->c.ev_offset = ev->offset;
+	c->c.rec.prio_first = c->c.rec.prio_lowest = -1;
+	c->ntask_cg = t->ncg;
+	memcpy(c->task_cg, t->cg, sizeof(c->task_cg));
+	t->call = (uint32_t)ri->ncall++;
+	return c;
+}
+
+static struct ri_call *cur_call(struct rs_replay_input *ri, struct ri_task *t)
+{
+	return t->call < ri->ncall ? &ri->call[t->call] : NULL;
+}
+
+static void close_call(struct rs_replay_input *ri, struct ri_task *t, uint64_t ts)
+{
+	struct ri_call *c = cur_call(ri, t);
+
+	t->call = RI_NO_CALL;
+	t->win = false;
+	if (!c)
+		return;
+	c->open = false;
+	c->c.ts_end = ts;
+}
+
+/* ---- windows ---- */
+
+static struct ri_victim *victim(struct rs_replay_input *ri, struct ri_call *c, uint64_t id,
+				int nid)
+{
+	for (uint32_t i = 0; i < c->nv; i++)
+		if (c->v[i].id == id && c->v[i].nid == nid)
+			return &c->v[i];
+	if (c->nv == c->capv) {
+		uint32_t n = c->capv ? c->capv * 2 : 2;
+		struct ri_victim *v = realloc(c->v, n * sizeof(*v));
+
+		if (!v) {
+			ri->oom = true;
+			return NULL;
+		}
+		c->v = v;
+		c->capv = n;
+	}
+	memset(&c->v[c->nv], 0, sizeof(c->v[0]));
+	c->v[c->nv].id = id;
+	c->v[c->nv].nid = nid;
+	return &c->v[c->nv++];
+}
+
+void ri_count_event(struct rs_replay_input *ri, const struct rs_event *ev, struct ri_task *t)
+{
+	int item = ev->memcg.item;
+	uint8_t cls = ri->nvm ? (item >= 0 && item < ri->nvm ? ri->vm_cls[item] : RI_CLS_OTHER)
+			      : RI_CLS_UNNAMED;
+	struct ri_cnt *r;
+
+	if (cls == RI_CLS_OTHER || cls == RI_CLS_PSWPOUT)
+		return;
+	if (!t->scan_id && ev->memcg.val >= 0 && (uint64_t)ev->memcg.val == t->win_scanned &&
+	    (cls == RI_CLS_SCAN || cls == RI_CLS_REFILL || cls == RI_CLS_UNNAMED))
+		t->scan_id = ev->memcg.id;
+	r = &t->recent[t->nrecent++ % RI_RECENT];
+	r->id = ev->memcg.id;
+	r->val = ev->memcg.val;
+	r->cls = cls;
+}
+
+void ri_lruvec_window(struct ri_task *t, int lru, int64_t val, uint64_t id)
+{
+	if (!t->lruvec_id && lru == t->win_lru && val < 0)
+		t->lruvec_id = id;
+}
+
+/* The steal-side counter: the newest one of the class with the value. */
+static uint64_t steal_match(const struct ri_task *t, bool active, uint64_t val)
+{
+	uint8_t want = active ? RI_CLS_DEACT : RI_CLS_STEAL;
+	uint32_t n = t->nrecent < RI_RECENT ? t->nrecent : RI_RECENT;
+
+	for (uint32_t k = 0; k < n; k++) {
+		const struct ri_cnt *r = &t->recent[(t->nrecent - 1 - k) % RI_RECENT];
+
+		if (r->val < 0 || (uint64_t)r->val != val)
+			continue;
+		if (r->cls == want || (r->cls == RI_CLS_UNNAMED && val))
+			return r->id;
+	}
+	return 0;
+}
+
+static void mark_victim(struct rs_replay_input *ri, uint64_t id)
+{
+	int i = ri_memcg_by_id(ri, id, true);
+
+	if (i >= 0)
+		ri->mc[i].flags |= RI_MF_VICTIM;
+}
+
+/*
+ * Pages per folio an isolate shows: isolate_lru_folios() takes whole folios until it has
+ * scanned nr_requested pages, so n folios of F pages give ceil(requested / F) x F. The largest
+ * power of two that explains nr_scanned; 1 when none does (order-0 or mixed sizes).
+ */
+static uint64_t folio_estimate(uint64_t req, uint64_t scanned)
+{
+	if (!req || scanned <= req)
+		return 1;
+	for (uint64_t f = UINT64_C(1) << 20; f > 1; f >>= 1)
+		if (f <= scanned && (req + f - 1) / f * f == scanned)
+			return f;
+	return 1;
+}
+
+/* The pass and iteration structure of a call, for the lower bound of its nr_to_reclaim. */
+static void note_pass(struct ri_call *c, uint64_t id, int nid, int prio, int lru,
+		      uint64_t requested, uint64_t reclaimed)
+{
+	bool inactive = lru == RS_LRU_INACTIVE_ANON || lru == RS_LRU_INACTIVE_FILE;
+	uint8_t bit = (uint8_t)(1u << lru);
+
+	/*
+	 * A new pass: another priority or lruvec, or a list whose target already ran out in this
+	 * one (its last request was below SWAP_CLUSTER_MAX: the same list again is the next pass
+	 * at the same priority, as kswapd repeats when it need not raise it).
+	 */
+	if (!c->pass_open || prio != c->pass_prio || id != c->pass_id || nid != c->pass_nid ||
+	    (c->pass_done & bit)) {
+		/* the previous pass was not the last: the total was below the goal then */
+		if (c->pass_open && c->total > c->want_lo)
+			c->want_lo = c->total;
+		c->pass_open = true;
+		c->pass_prio = prio;
+		c->pass_id = id;
+		c->pass_nid = nid;
+		c->pass_local = 0;
+		c->pass_ilists = 0;
+		c->pass_types = 0;
+		c->pass_done = 0;
+	}
+	if (requested < RS_SWAP_CLUSTER_MAX)
+		c->pass_done |= bit;
+	if (inactive) {
+		if (c->pass_ilists & bit) {
+			/* an iteration ended and another began: below the goal, if one type */
+			if (__builtin_popcount(c->pass_types) == 1) {
+				if (c->pass_local > c->want_lo)
+					c->want_lo = c->pass_local;
+				if (c->pass_local > c->iter_lo)
+					c->iter_lo = c->pass_local;
+			}
+			c->pass_ilists = 0;
+		}
+		c->pass_ilists |= bit;
+		c->pass_types |= bit;
+	}
+	c->pass_local += reclaimed;
+	c->total += reclaimed;
+}
+
+/*
+ * Close the task's window: with its shrink event `sh` (NULL when the isolate took nothing and
+ * no shrink event followed, or another isolate came first).
+ */
+static void close_window(struct rs_replay_input *ri, struct ri_task *t, struct ri_call *c,
+			 const struct rs_event *sh)
+{
+	bool active = sh && sh->type == RS_EV_SHRINK_ACTIVE;
+	uint64_t steal_val = 0, id = 0, scan = t->scan_id, steal = 0;
+	int lru = t->win_lru, nid = 0, prio = c->last_prio;
+	struct ri_victim *v;
+	struct rs_recorded *rec = &c->c.rec;
+
+	t->win = false;
+	if (lru < 0 || lru >= RS_NR_EVICTABLE)
+		return;
+	if (sh) {
+		nid = active ? sh->active.nid : sh->inactive.nid;
+		prio = active ? sh->active.priority : sh->inactive.priority;
+		steal_val = active ? sh->active.nr_deactivated : sh->inactive.nr_reclaimed;
+		steal = steal_match(t, active, steal_val);
+	} else if (c->c.nid >= 0) {
+		nid = c->c.nid;
+	}
+	if (nid < 0 || nid >= 1024)
+		nid = 0;
+	if (scan && steal) {
+		id = steal;
+		if (scan == steal)
+			ri->rep.victim_exact++;
+		else
+			ri->rep.victim_steal++;
+	} else if (scan) {
+		id = scan;
+		ri->rep.victim_scan++;
+	} else if (steal) {
+		id = steal;
+		ri->rep.victim_steal++;
+	} else if (t->lruvec_id) {
+		id = t->lruvec_id;
+		ri->rep.victim_lruvec++;
+	} else {
+		ri->rep.victim_none++;
+	}
+	if (id)
+		mark_victim(ri, id);
+	v = victim(ri, c, id, nid);
+	if (!v)
+		return;
+	if (c->c.nid < 0 && sh)
+		c->c.nid = nid;
+	v->scanned[lru] += t->win_scanned;
+	v->taken[lru] += t->win_taken;
+	v->folio_w[lru] += folio_estimate(t->win_req, t->win_scanned) * t->win_scanned;
+	if (!v->implied[lru] && prio >= 0 && prio <= RS_DEF_PRIORITY && t->win_req) {
+		v->implied[lru] = t->win_req << prio;
+		v->implied_off[lru] = sh ? sh->offset : 0;
+	}
+	rec->scanned[lru] += t->win_scanned;
+	if (t->win_soft)
+		rec->soft_scanned += t->win_scanned;
+	if (sh && !active) {
+		int type = lru == RS_LRU_INACTIVE_FILE;
+		uint64_t r = sh->inactive.nr_reclaimed;
+
+		v->reclaimed[lru] += r;
+		v->in_scanned[type] += sh->inactive.nr_scanned;
+		v->activated[type] += sh->inactive.nr_activate_anon + sh->inactive.nr_activate_file;
+		v->pageout[type] += type ? t->wr_file : t->wr_anon;
+		rec->reclaimed[lru] += r;
+		if (t->win_soft)
+			rec->soft_reclaimed += r;
+	} else if (sh) {
+		int type = lru == RS_LRU_ACTIVE_FILE;
+
+		v->a_taken[type] += sh->active.nr_taken;
+		v->a_deact[type] += sh->active.nr_deactivated;
+		v->a_ref[type] += sh->active.nr_referenced;
+	}
+	if (!t->win_soft)
+		note_pass(c, id, nid, prio, lru, t->win_req,
+			  sh && !active ? sh->inactive.nr_reclaimed : 0);
+	if (sh && !t->win_soft && prio >= 0 && prio <= RS_DEF_PRIORITY) {
+		if (rec->prio_first < 0)
+			rec->prio_first = prio;
+		if (rec->prio_lowest < 0 || prio < rec->prio_lowest)
+			rec->prio_lowest = prio;
+		if (nid < 4)
+			c->prio_mask[nid] |= (uint16_t)(1u << prio);
+		else
+			c->prio_extra++;
+		c->last_prio = prio;
+	}
+	rec->have = true;
+}
+
+static void open_window(struct rs_replay_input *ri, struct ri_task *t, struct ri_call *c,
+			const struct rs_event *ev, const struct rs_ctx *ctx)
+{
+	int lru = ev->isolate.lru;
+
+	if (t->win)
+		close_window(ri, t, c, NULL);
+	if (lru < 0 && (ev->have & RS_HAVE_FILE))
+		lru = ev->isolate.file ? RS_LRU_INACTIVE_FILE : RS_LRU_INACTIVE_ANON;
+	t->win = true;
+	t->win_lru = (int8_t)lru;
+	t->win_soft = ctx->kind == RS_CTX_SOFTLIMIT;
+	t->win_req = ev->isolate.nr_requested;
+	t->win_scanned = ev->isolate.nr_scanned;
+	t->win_taken = ev->isolate.nr_taken;
+	t->scan_id = t->lruvec_id = 0;
+	t->nrecent = 0;
+	t->wr_anon = t->wr_file = 0;
+	c->windows++;
+	ri->rep.windows++;
+	if (lru >= 0 && lru < RS_NR_EVICTABLE)
+		ri_swap_evidence(ri, lru, ev->isolate.nr_scanned);
+}
+
+/* Reclaim events of a task with no open call: the call began before the trace. */
+static struct ri_call *orphan(struct rs_replay_input *ri, struct ri_task *t,
+			      const struct rs_event *ev, const struct rs_ctx *ctx)
+{
+	bool kswapd = ctx->kind == RS_CTX_KSWAPD || ctx->outer == RS_CTX_KSWAPD;
+	struct ri_call *c = open_call(ri, t, ev, kswapd ? RS_CALL_KSWAPD : -1);
+
+	if (!c)
+		return NULL;
+	c->cut_start = true;
+	if (kswapd)
+		c->c.nid = 0;	/* the next shrink event names it; single-node traces */
+	return c;
+}
+
+static void out_event(struct rs_replay_input *ri, const struct rs_event *ev)
+{
+	ri->rep.out_events++;
+	if (ev->type == RS_EV_LRU_ISOLATE && ev->isolate.lru >= 0 &&
+	    ev->isolate.lru < RS_NR_EVICTABLE)
+		ri->rep.out_scanned[ev->isolate.lru] += ev->isolate.nr_scanned;
+	else if (ev->type == RS_EV_SHRINK_INACTIVE)
+		ri->rep.out_reclaimed[(ev->inactive.reclaim_flags & RS_RECLAIM_WB_FILE)
+				      ? RS_LRU_INACTIVE_FILE : RS_LRU_INACTIVE_ANON] +=
+			ev->inactive.nr_reclaimed;
+}
+
+static int call_ctx(enum rs_reclaim_kind k)
+{
+	switch (k) {
+	case RS_RK_DIRECT:
+		return RS_CALL_DIRECT;
+	case RS_RK_MEMCG:
+		return RS_CALL_MEMCG;
+	case RS_RK_NODE:
+		return RS_CALL_NODE;
+	default:
+		return -1;
+	}
+}
+
+void ri_calls_event(struct rs_replay_input *ri, const struct rs_event *ev, const struct rs_ctx *ctx,
+		    struct ri_task *t)
+{
+	struct ri_call *c = cur_call(ri, t);
+	int k;
+
+	switch (ev->type) {
+	case RS_EV_RECLAIM_BEGIN:
+		if (ev->reclaim.kind == RS_RK_SOFTLIMIT)
+			return;
+		k = call_ctx(ev->reclaim.kind);
+		if (k < 0)
+			return;
+		if (t->call != RI_NO_CALL)	/* its end was lost */
+			close_call(ri, t, ev->ts);
+		c = open_call(ri, t, ev, k);
+		if (!c)
+			return;
+		if (ev->have & RS_HAVE_ORDER)
+			c->c.order = ev->reclaim.order;
+		if (ev->have & RS_HAVE_GFP)
+			c->c.gfp_flags = ev->reclaim.gfp_flags;
+		if (k == RS_CALL_NODE && (ev->have & RS_HAVE_NID))
+			c->c.nid = ev->reclaim.nid;
+		ri_source_note(&ri->rep.call_src[k], ev);
+		return;
+	case RS_EV_RECLAIM_END:
+		if (ev->reclaim.kind == RS_RK_SOFTLIMIT) {
+			if (c) {
+				c->soft_episodes++;
+				ri->rep.soft_episodes++;
+			}
+			return;
+		}
+		k = call_ctx(ev->reclaim.kind);
+		if (t->call == RI_DROPPED) {
+			t->call = RI_NO_CALL;
+			return;
+		}
+		if (!c || k < 0)
+			return;	/* an end with nothing before it in the trace: nothing to replay */
+		if (c->ctx < 0) {
+			c->ctx = (int8_t)k;
+			c->c.ctx = (enum rs_call_ctx)k;
+			ri_source_note(&ri->rep.call_src[k], ev);
+		}
+		if (t->win)
+			close_window(ri, t, c, NULL);
+		c->c.rec.nr_reclaimed = ev->reclaim.nr_reclaimed;
+		close_call(ri, t, ev->ts);
+		return;
+	case RS_EV_KSWAPD_WAKE:
+		if (c && t->win)
+			close_window(ri, t, c, NULL);
+		if (t->call != RI_NO_CALL)
+			close_call(ri, t, ev->ts);
+		c = open_call(ri, t, ev, RS_CALL_KSWAPD);
+		if (!c)
+			return;
+		c->c.nid = ev->kswapd.nid >= 0 && ev->kswapd.nid < 1024 ? ev->kswapd.nid : 0;
+		if (ev->have & RS_HAVE_ORDER)
+			c->c.order = ev->kswapd.order;
+		ri_source_note(&ri->rep.call_src[RS_CALL_KSWAPD], ev);
+		return;
+	case RS_EV_KSWAPD_SLEEP:
+		if (c && t->win)
+			close_window(ri, t, c, NULL);
+		if (t->call != RI_NO_CALL)
+			close_call(ri, t, ev->ts);
+		return;
+	case RS_EV_WRITE_FOLIO:
+		if (!(ev->write.reclaim_flags & RS_RECLAIM_WB_FILE))
+			ri->rep.swap_anon_writes++;
+		if (c && t->win) {
+			if (ev->write.reclaim_flags & RS_RECLAIM_WB_FILE)
+				t->wr_file++;
+			else
+				t->wr_anon++;
+		}
+		return;
+	case RS_EV_LRU_ISOLATE:
+	case RS_EV_SHRINK_INACTIVE:
+	case RS_EV_SHRINK_ACTIVE:
+		if (t->call == RI_DROPPED) {
+			out_event(ri, ev);
+			return;
+		}
+		if (!c) {
+			c = orphan(ri, t, ev, ctx);
+			if (!c) {
+				out_event(ri, ev);
+				return;
+			}
+		}
+		if (ev->type == RS_EV_LRU_ISOLATE) {
+			open_window(ri, t, c, ev, ctx);
+			return;
+		}
+		k = ev->type == RS_EV_SHRINK_ACTIVE
+		    ? ((ev->active.reclaim_flags & RS_RECLAIM_WB_FILE) ? RS_LRU_ACTIVE_FILE
+								       : RS_LRU_ACTIVE_ANON)
+		    : ((ev->inactive.reclaim_flags & RS_RECLAIM_WB_FILE) ? RS_LRU_INACTIVE_FILE
+									 : RS_LRU_INACTIVE_ANON);
+		if (!t->win || t->win_lru != k) {
+			/* a shrink with no isolate of its list before it (or lost events) */
+			if (t->win)
+				close_window(ri, t, c, NULL);
+			t->win = true;
+			t->win_lru = (int8_t)k;
+			t->win_soft = ctx->kind == RS_CTX_SOFTLIMIT;
+			t->win_req = t->win_scanned = t->win_taken = 0;
+			t->scan_id = t->lruvec_id = 0;
+			t->nrecent = 0;
+			t->wr_anon = t->wr_file = 0;
+			ri_warn(ri, "shrink events without an lru_isolate before them: their pages "
+				"are reclaimed but not scanned in the recorded totals");
+		}
+		close_window(ri, t, c, ev);
+		return;
+	default:
+		return;
+	}
+}
+
+static void add_rec(struct rs_replay_input *ri, const struct ri_call *c)
+{
+	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
+		ri->rep.scanned[l] += c->c.rec.scanned[l];
+		ri->rep.reclaimed[l] += c->c.rec.reclaimed[l];
+		for (uint32_t i = 0; i < c->nv; i++)
+			ri->rep.taken[l] += c->v[i].taken[l];
+	}
+	ri->rep.soft_scanned += c->c.rec.soft_scanned;
+	ri->rep.soft_reclaimed += c->c.rec.soft_reclaimed;
+}
+
+/*
+ * At the end of the stream: calls still open are cut by the end; calls opened by events whose
+ * kind no end named are dropped (counted outside any call).
+ */
+void ri_calls_finish(struct rs_replay_input *ri)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < ri->ncall; i++) {
+		struct ri_call *c = &ri->call[i];
+
+		if (c->open) {
+			c->open = false;
+			c->c.ts_end = ri->last_ts;
+			if (c->ctx >= 0)
+				ri->rep.calls_cut_end++;
+		}
+		if (c->ctx < 0) {
+			for (int l = 0; l < RS_NR_EVICTABLE; l++) {
+				ri->rep.out_scanned[l] += c->c.rec.scanned[l];
+				ri->rep.out_reclaimed[l] += c->c.rec.reclaimed[l];
+			}
+			ri->rep.out_events += c->windows;
+			ri_warn(ri, "reclaim events of a task whose episode began before the trace "
+				"and never ended in it: not replayed (counted outside any call)");
+			ri_call_free(c);
+			continue;
+		}
+		add_rec(ri, c);
+		if (c->cut_start)
+			ri->rep.calls_cut_start++;
+		if (!c->windows)
+			ri->rep.calls_without_scan++;
+		ri->rep.calls[c->ctx]++;
+		ri->call[k++] = *c;
+	}
+	ri->ncall = k;
+	/* tasks point at calls by index: none is open any more */
+	for (int i = 0; i < ri->ntask; i++)
+		ri->task[i].call = RI_NO_CALL;
+}

@@ -1,0 +1,1053 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The replay input's consumer of the analysis stream (include/replay_input.h): the header,
+ * item names, memcg identities (cgroup_map, cgroup_mkdir/rmdir, cgroup_attach_task, task
+ * memcgs), the list sizes (memcg_stat and node_stat snapshots, mod_memcg_lruvec_state deltas,
+ * coalesced between invocations), workingset counters, swap evidence. Reclaim invocations and
+ * their victims are analyzer/replay/replay_calls.c; the world is built by analyzer/replay/replay_build.c.
+ *
+ * Sizes of a memcg's lruvec come from one of two sources, decided at the end (docs/replay.md):
+ * with LRU deltas, size = offset + deltas so far, snapshots then only checked; the offset is 0
+ * for a memcg made in the trace, else its snapshot from before its first delta, else the
+ * median over its snapshots of (snapshot - deltas so far). memory.stat flushes the memcg
+ * stats only when more than 64 x CPUs updates are pending, so a snapshot lags the (exact)
+ * deltas by up to that many pages; one taken before any delta has nothing to lag behind.
+ * Without deltas, each snapshot sets the size. The root's own lists are the node
+ * totals minus every tracked memcg's lists (node_stat), which also holds the pages of memcgs
+ * the recorder did not snapshot. mod_memcg_lruvec_state has no node: deltas and memcg
+ * snapshots are node 0 (these traces are single-node).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "replay_input_state.h"
+
+static const char *const tgt_names[RS_RI_TGT_NR] = {
+	[RS_RI_TGT_VICTIMS] = "victims", [RS_RI_TGT_LIMITED] = "limited-ancestor",
+	[RS_RI_TGT_TASK] = "task", [RS_RI_TGT_HEADER] = "header", [RS_RI_TGT_ROOT] = "root",
+};
+
+static const char *const want_names[RS_RI_WANT_NR] = {
+	[RS_RI_WANT_CHARGE] = "charge", [RS_RI_WANT_RECLAIMED] = "recorded",
+	[RS_RI_WANT_MIN] = "swap_cluster_max",
+};
+
+const char *rs_ri_target_src_name(int s)
+{
+	return s >= 0 && s < RS_RI_TGT_NR ? tgt_names[s] : "?";
+}
+
+const char *rs_ri_want_src_name(int s)
+{
+	return s >= 0 && s < RS_RI_WANT_NR ? want_names[s] : "?";
+}
+
+void ri_warn(struct rs_replay_input *ri, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	for (size_t i = 0; i < ri->nwarn; i++)
+		if (!strcmp(ri->warn[i], buf))
+			return;
+	if (ri->nwarn < RI_MAX_WARN) {
+		ri->warn[ri->nwarn] = strdup(buf);
+		if (ri->warn[ri->nwarn])
+			ri->nwarn++;
+	}
+}
+
+void ri_source_note(struct rs_ri_source *s, const struct rs_event *ev)
+{
+	if (!s->events++) {
+		s->first_ts = ev->ts;
+		s->first_offset = ev->offset;
+	}
+	s->last_ts = ev->ts;
+	s->last_offset = ev->offset;
+}
+
+static int grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+	size_t n;
+	void *np;
+
+	if (need <= *cap)
+		return 0;
+	n = *cap ? *cap * 2 : 64;
+	while (n < need)
+		n *= 2;
+	np = realloc(*p, n * elem);
+	if (!np)
+		return -1;
+	*p = np;
+	*cap = n;
+	return 0;
+}
+
+/* ---- memcg table: id (or path hash | 1 << 63) -> index ---- */
+
+static size_t hash64(uint64_t k)
+{
+	k ^= k >> 33;
+	k *= 0xff51afd7ed558ccdull;
+	k ^= k >> 33;
+	return (size_t)k;
+}
+
+static uint64_t path_key(const char *p)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (; *p; p++)
+		h = (h ^ (unsigned char)*p) * 0x100000001b3ull;
+	return h | (UINT64_C(1) << 63);
+}
+
+static int map_find(const struct rs_replay_input *ri, uint64_t key)
+{
+	if (!ri->map_slots)
+		return -1;
+	for (size_t s = hash64(key) & (ri->map_slots - 1); ri->map_keys[s];
+	     s = (s + 1) & (ri->map_slots - 1))
+		if (ri->map_keys[s] == key)
+			return ri->map_vals[s];
+	return -1;
+}
+
+static int map_put(struct rs_replay_input *ri, uint64_t key, int val)
+{
+	size_t s;
+
+	if ((ri->nmc + 1) * 2 > (int)ri->map_slots) {
+		size_t n = ri->map_slots ? ri->map_slots * 2 : 256;
+		uint64_t *k = calloc(n, sizeof(*k));
+		int *v = calloc(n, sizeof(*v));
+
+		if (!k || !v) {
+			free(k);
+			free(v);
+			return -1;
+		}
+		for (size_t i = 0; i < ri->map_slots; i++) {
+			if (!ri->map_keys[i])
+				continue;
+			for (s = hash64(ri->map_keys[i]) & (n - 1); k[s]; s = (s + 1) & (n - 1))
+				;
+			k[s] = ri->map_keys[i];
+			v[s] = ri->map_vals[i];
+		}
+		free(ri->map_keys);
+		free(ri->map_vals);
+		ri->map_keys = k;
+		ri->map_vals = v;
+		ri->map_slots = n;
+	}
+	for (s = hash64(key) & (ri->map_slots - 1); ri->map_keys[s];
+	     s = (s + 1) & (ri->map_slots - 1))
+		if (ri->map_keys[s] == key)
+			break;
+	ri->map_keys[s] = key;
+	ri->map_vals[s] = val;
+	return 0;
+}
+
+static int memcg_new(struct rs_replay_input *ri, uint64_t key)
+{
+	struct ri_memcg *m;
+	size_t cap = (size_t)ri->capmc;
+
+	if (ri->nmc >= RS_RI_MAX_MEMCGS) {
+		ri->rep.memcgs_untracked++;
+		return -1;
+	}
+	if (grow((void **)&ri->mc, &cap, (size_t)ri->nmc + 1, sizeof(*ri->mc)) ||
+	    map_put(ri, key, ri->nmc)) {
+		ri->oom = true;
+		return -1;
+	}
+	ri->capmc = (int)cap;
+	m = &ri->mc[ri->nmc];
+	memset(m, 0, sizeof(*m));
+	m->hroot = -1;
+	m->seq = (uint32_t)ri->nmc;
+	m->swappiness = -1;
+	m->limit = m->soft = RS_UNLIMITED;
+	m->merged = -1;
+	m->world = -1;
+	m->samp_step = 1;
+	return ri->nmc++;
+}
+
+int ri_memcg_by_id(struct rs_replay_input *ri, uint64_t id, bool create)
+{
+	int i;
+
+	if (!id || id >> 63)
+		return -1;
+	i = map_find(ri, id);
+	if (i >= 0 || !create)
+		return i;
+	i = memcg_new(ri, id);
+	if (i >= 0)
+		ri->mc[i].id = id;
+	return i;
+}
+
+static int memcg_by_path(struct rs_replay_input *ri, const char *path, bool create)
+{
+	uint64_t key = path_key(path);
+	int i = map_find(ri, key);
+
+	if (i >= 0 && ri->mc[i].path && !strcmp(ri->mc[i].path, path))
+		return i;
+	if (i >= 0) {	/* hash collision: look the slow way */
+		for (int k = 0; k < ri->nmc; k++)
+			if ((ri->mc[k].flags & RI_MF_PATHONLY) && ri->mc[k].path &&
+			    !strcmp(ri->mc[k].path, path))
+				return k;
+	}
+	if (!create)
+		return -1;
+	i = memcg_new(ri, key);
+	if (i < 0)
+		return -1;
+	ri->mc[i].path = strdup(path);
+	if (!ri->mc[i].path)
+		ri->oom = true;
+	ri->mc[i].flags |= RI_MF_PATHONLY;
+	return i;
+}
+
+static void memcg_set_path(struct rs_replay_input *ri, int i, const char *path, int hroot)
+{
+	struct ri_memcg *m = &ri->mc[i];
+
+	if (!path || !*path)
+		return;
+	if (m->path && !strcmp(m->path, path) && (hroot < 0 || m->hroot == hroot))
+		return;
+	free(m->path);
+	m->path = strdup(path);
+	if (!m->path)
+		ri->oom = true;
+	if (hroot >= 0 || m->hroot < 0)
+		m->hroot = hroot;
+}
+
+/* ---- tasks: pid -> index, capped ---- */
+
+struct ri_task *ri_task_get(struct rs_replay_input *ri, int pid, bool create)
+{
+	size_t s, cap;
+	struct ri_task *t;
+
+	if (pid < 0)
+		return NULL;
+	if (pid == ri->last_pid && ri->last_task >= 0)
+		return &ri->task[ri->last_task];
+	if (ri->tmap_slots) {
+		for (s = hash64((uint64_t)pid) & (ri->tmap_slots - 1); ri->tmap_keys[s];
+		     s = (s + 1) & (ri->tmap_slots - 1)) {
+			if (ri->tmap_keys[s] == pid + 1) {
+				ri->last_pid = pid;
+				ri->last_task = ri->tmap_vals[s];
+				return &ri->task[ri->last_task];
+			}
+		}
+	}
+	if (!create)
+		return NULL;
+	if ((size_t)ri->ntask >= ri->o.max_tasks) {
+		ri->rep.untracked_events++;
+		return NULL;
+	}
+	if ((size_t)(ri->ntask + 1) * 2 > ri->tmap_slots) {
+		size_t n = ri->tmap_slots ? ri->tmap_slots * 2 : 1024;
+		int *k = calloc(n, sizeof(*k)), *v = calloc(n, sizeof(*v));
+
+		if (!k || !v) {
+			free(k);
+			free(v);
+			ri->oom = true;
+			return NULL;
+		}
+		for (size_t i = 0; i < ri->tmap_slots; i++) {
+			if (!ri->tmap_keys[i])
+				continue;
+			for (s = hash64((uint64_t)ri->tmap_keys[i] - 1) & (n - 1); k[s];
+			     s = (s + 1) & (n - 1))
+				;
+			k[s] = ri->tmap_keys[i];
+			v[s] = ri->tmap_vals[i];
+		}
+		free(ri->tmap_keys);
+		free(ri->tmap_vals);
+		ri->tmap_keys = k;
+		ri->tmap_vals = v;
+		ri->tmap_slots = n;
+	}
+	cap = (size_t)ri->captask;
+	if (grow((void **)&ri->task, &cap, (size_t)ri->ntask + 1, sizeof(*ri->task))) {
+		ri->oom = true;
+		return NULL;
+	}
+	ri->captask = (int)cap;
+	for (s = hash64((uint64_t)pid) & (ri->tmap_slots - 1); ri->tmap_keys[s];
+	     s = (s + 1) & (ri->tmap_slots - 1))
+		;
+	ri->tmap_keys[s] = pid + 1;
+	ri->tmap_vals[s] = ri->ntask;
+	t = &ri->task[ri->ntask];
+	memset(t, 0, sizeof(*t));
+	t->pid = pid;
+	t->call = RI_NO_CALL;
+	t->win_lru = -1;
+	ri->last_pid = pid;
+	ri->last_task = ri->ntask++;
+	return t;
+}
+
+static void task_set_cg(struct rs_replay_input *ri, struct ri_task *t, int hroot, uint64_t id)
+{
+	int i;
+
+	for (i = 0; i < t->ncg; i++)
+		if (t->cg[i].hroot == hroot)
+			break;
+	if (i == t->ncg) {
+		if (t->ncg < 4)
+			t->ncg++;
+		else
+			i = 3;	/* many hierarchies: keep the newest */
+	}
+	t->cg[i].hroot = hroot;
+	t->cg[i].id = id;
+	t->cg[i].seq = ++ri->cg_seq;
+}
+
+/* ---- updates ---- */
+
+int ri_add_update(struct rs_replay_input *ri, const struct rs_world_update *u)
+{
+	if (grow((void **)&ri->upd, &ri->capupd, ri->nupd + 1, sizeof(*ri->upd))) {
+		ri->oom = true;
+		return -1;
+	}
+	ri->upd[ri->nupd++] = *u;
+	return 0;
+}
+
+static void update(struct rs_replay_input *ri, uint64_t ts, uint64_t off, int field, int op,
+		   int src, int memcg, int nid, int lru, int64_t v)
+{
+	struct rs_world_update u = {
+		.ts = ts, .field = (uint8_t)field, .op = (uint8_t)op, .src = (uint8_t)src,
+		.lru = (uint8_t)lru, .memcg = memcg, .nid = nid, .value = v, .ev_offset = off,
+	};
+
+	ri_add_update(ri, &u);
+}
+
+void ri_flush_deltas(struct rs_replay_input *ri)
+{
+	for (int d = 0; d < ri->ndirty; d++) {
+		int i = ri->dirty[d];
+		struct ri_memcg *m = &ri->mc[i];
+
+		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
+			if (!m->pend[l])
+				continue;
+			update(ri, m->pend_ts, m->delta.last_offset, RS_WF_LRU, RS_WOP_ADD,
+			       RS_WSRC_DELTA, i, 0, l, m->pend[l]);
+			ri->rep.delta_updates++;
+			m->pend[l] = 0;
+		}
+		for (int k = 0; k < 4; k++) {
+			if (!m->ws_pend[k])
+				continue;
+			update(ri, m->ws_ts, m->ws.last_offset,
+			       k < 2 ? RS_WF_WS_ACTIVATE : RS_WF_WS_RESTORE, RS_WOP_ADD,
+			       RS_WSRC_DELTA, i, 0, k & 1, m->ws_pend[k]);
+			m->ws_pend[k] = 0;
+		}
+		m->dirty = false;
+	}
+	ri->ndirty = 0;
+}
+
+static void mark_dirty(struct rs_replay_input *ri, int i)
+{
+	size_t cap = (size_t)ri->capdirty;
+
+	if (ri->mc[i].dirty)
+		return;
+	if (grow((void **)&ri->dirty, &cap, (size_t)ri->ndirty + 1, sizeof(int))) {
+		ri->oom = true;
+		return;
+	}
+	ri->capdirty = (int)cap;
+	ri->dirty[ri->ndirty++] = i;
+	ri->mc[i].dirty = true;
+}
+
+/* ---- header and item names ---- */
+
+static const char *kv(const char *text, const char *key, char *buf, size_t n)
+{
+	size_t kl = strlen(key);
+
+	for (const char *p = text; p && *p;) {
+		while (*p == ' ')
+			p++;
+		if (!strncmp(p, key, kl) && p[kl] == '=') {
+			size_t l = strcspn(p + kl + 1, " ");
+
+			if (l >= n)
+				l = n - 1;
+			memcpy(buf, p + kl + 1, l);
+			buf[l] = '\0';
+			return buf;
+		}
+		p = strchr(p, ' ');
+	}
+	return NULL;
+}
+
+static void on_meta(struct rs_replay_input *ri, const struct rs_event *ev)
+{
+	char b[256];
+	const char *v;
+
+	if (strcmp(ev->meta.kind, "begin") || ri->have_header)
+		return;
+	ri->have_header = true;
+	ri->rep.header = strstr(ev->meta.text ? ev->meta.text : "", "name=") ? "scenario_begin"
+									   : "reclaimscope_begin";
+	ri->rep.header_offset = ev->offset;
+	if ((v = kv(ev->meta.text, "swappiness", b, sizeof(b)))) {
+		ri->rep.vm_swappiness = atoi(v);
+		ri->have_swappiness = true;
+	}
+	if ((v = kv(ev->meta.text, "page_size", b, sizeof(b))) && atol(v) > 0)
+		ri->page_size = (uint64_t)atol(v);
+	if ((v = kv(ev->meta.text, "mglru", b, sizeof(b)))) {
+		ri->rep.mglru_mask = (unsigned int)strtoul(v, NULL, 0);
+		/* lru_gen/enabled bit 0 (LRU_GEN_CORE): the multi-gen LRU is on */
+		ri->rep.mglru = ri->rep.mglru_mask & 1;
+	}
+	if ((v = kv(ev->meta.text, "cgroup", b, sizeof(b)))) {
+		ri->rep.cgroup_v1 = !strcmp(v, "v1");
+		ri->have_cgroup_kind = true;
+		ri->rep.cgroup_src = "header";
+	}
+	if ((v = kv(ev->meta.text, "nodes", b, sizeof(b))) && atoi(v) > 0) {
+		ri->rep.nr_nodes = atoi(v);
+		ri->have_nodes = true;
+	}
+	if ((v = kv(ev->meta.text, "cgroup_path", b, sizeof(b)))) {
+		free(ri->header_cgroup);
+		ri->header_cgroup = strdup(v);
+	}
+}
+
+static bool starts(const char *s, const char *p)
+{
+	return !strncmp(s, p, strlen(p));
+}
+
+static void on_items(struct rs_replay_input *ri, const struct rs_event *ev)
+{
+	int n = ev->items.count;
+
+	if (ev->items.which == RS_ITEMS_VM_EVENT) {
+		uint8_t *c = realloc(ri->vm_cls, (size_t)(n ? n : 1));
+
+		if (!c) {
+			ri->oom = true;
+			return;
+		}
+		for (int i = 0; i < n; i++) {
+			const char *s = ev->items.names[i];
+
+			c[i] = starts(s, "pgscan_") && !starts(s, "pgscan_anon") &&
+			       !starts(s, "pgscan_file") ? RI_CLS_SCAN :
+			       starts(s, "pgsteal_") && !starts(s, "pgsteal_anon") &&
+			       !starts(s, "pgsteal_file") ? RI_CLS_STEAL :
+			       !strcmp(s, "pgrefill") ? RI_CLS_REFILL :
+			       !strcmp(s, "pgdeactivate") ? RI_CLS_DEACT :
+			       !strcmp(s, "pswpout") ? RI_CLS_PSWPOUT : RI_CLS_OTHER;
+		}
+		ri->vm_cls = c;
+		ri->nvm = n;
+		ri->rep.item_names = true;
+	} else if (ev->items.which == RS_ITEMS_NODE_STAT) {
+		static const char *const lru[4] = { "nr_inactive_anon", "nr_active_anon",
+						    "nr_inactive_file", "nr_active_file" };
+		static const char *const ws[4] = { "workingset_activate_anon",
+						   "workingset_activate_file",
+						   "workingset_restore_anon",
+						   "workingset_restore_file" };
+		int8_t *a = realloc(ri->ns_lru, (size_t)(n ? n : 1));
+		int8_t *b = realloc(ri->ns_ws, (size_t)(n ? n : 1));
+
+		if (a)
+			ri->ns_lru = a;
+		if (b)
+			ri->ns_ws = b;
+		if (!a || !b) {
+			ri->oom = true;
+			return;
+		}
+		for (int i = 0; i < n; i++) {
+			a[i] = b[i] = -1;
+			for (int k = 0; k < 4; k++) {
+				if (!strcmp(ev->items.names[i], lru[k]))
+					a[i] = (int8_t)k;
+				if (!strcmp(ev->items.names[i], ws[k]))
+					b[i] = (int8_t)k;
+			}
+		}
+		ri->nns = n;
+	}
+}
+
+/* ---- snapshots ---- */
+
+static uint64_t pages(const struct rs_replay_input *ri, uint64_t bytes)
+{
+	return bytes / (ri->page_size ? ri->page_size : 4096);
+}
+
+/* A limit in bytes: >= 2^62 is "not set" (v1 writes PAGE_COUNTER_MAX pages in bytes). */
+static uint64_t limit_pages(const struct rs_replay_input *ri, uint64_t bytes)
+{
+	return bytes >= (UINT64_C(1) << 62) ? RS_UNLIMITED : pages(ri, bytes);
+}
+
+static void add_sample(struct rs_replay_input *ri, struct ri_memcg *m, const int64_t v[4])
+{
+	if (m->samp_skip++ % m->samp_step)
+		return;
+	if (m->nsamp == RI_MAX_SAMPLES) {
+		/* keep every other one, and from now on half as many */
+		for (uint32_t i = 0; i < RI_MAX_SAMPLES / 2; i++)
+			memcpy(m->samp[i], m->samp[2 * i], sizeof(m->samp[0]));
+		m->nsamp = RI_MAX_SAMPLES / 2;
+		m->samp_step *= 2;
+	}
+	if (!m->samp) {
+		m->samp = malloc(RI_MAX_SAMPLES * sizeof(*m->samp));
+		if (!m->samp) {
+			ri->oom = true;
+			return;
+		}
+	}
+	memcpy(m->samp[m->nsamp++], v, sizeof(m->samp[0]));
+}
+
+/*
+ * Re-anchor a memcg whose sizes come from deltas at one of its snapshots (d = snapshot - deltas
+ * so far). The sizes are offset + deltas + corrections; the offset is 0 for a memcg made in the
+ * trace, else its first snapshot - deltas so far (replay_build.c), both known by now, so the
+ * correction that makes the sizes equal this snapshot is d - offset - what was added before.
+ * Reading memory.stat flushes the memcg's stats: the snapshot is the lists' size to within the
+ * per-CPU batches not yet folded in, while the deltas drift without bound when some list
+ * update is not traced (anon-stream-swap.dat: 917 inactive anon pages by the end). An ADD
+ * rather than a SET: the deltas still pending are flushed later with their own timestamp, and
+ * additions commute.
+ */
+static void anchor(struct rs_replay_input *ri, struct ri_memcg *m, int i,
+		   const struct rs_event *ev, const int64_t d[RS_NR_EVICTABLE])
+{
+	bool any = false;
+
+	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
+		int64_t base = (m->flags & RI_MF_MKDIR) ? 0 : m->have_pre ? m->pre[l]
+					: m->nsamp ? m->samp[0][l] : d[l];
+		int64_t add = d[l] - base - m->corr[l];
+
+		if (!add)
+			continue;
+		update(ri, ev->ts, ev->offset, RS_WF_LRU, RS_WOP_ADD, RS_WSRC_SNAPSHOT, i, 0, l,
+		       add);
+		m->corr[l] += add;
+		any = true;
+	}
+	m->anchors += any;
+}
+
+static void on_snap_memcg(struct rs_replay_input *ri, const struct rs_event *ev)
+{
+	const struct rs_ev_snap_memcg *s = &ev->snap_memcg;
+	struct ri_memcg *m;
+	int64_t lru[RS_NR_EVICTABLE], d[RS_NR_EVICTABLE];
+	uint64_t limit, soft = RS_UNLIMITED, usage;
+	int i;
+
+	if (s->id)
+		i = ri_memcg_by_id(ri, s->id, true);
+	else if (s->path)
+		i = memcg_by_path(ri, s->path, true);
+	else
+		return;
+	if (i < 0)
+		return;
+	ri->rep.memcg_snapshots++;
+	if (s->path && s->id)
+		memcg_set_path(ri, i, s->path, -1);
+	m = &ri->mc[i];
+	if (m->path && !strcmp(m->path, "/")) {
+		ri_warn(ri, "memcg_stat of the root ignored: the root's own lists are node_stat "
+			"minus the tracked memcgs");
+		return;
+	}
+	m->flags |= RI_MF_SNAP;
+	ri_source_note(&m->snap, ev);
+	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
+		lru[l] = (int64_t)pages(ri, s->lru_bytes[l]);
+		d[l] = lru[l] - m->cum[l];	/* cum includes what is pending */
+		/* the size it sets unless the memcg turns out to have deltas */
+		update(ri, ev->ts, ev->offset, RS_WF_LRU, RS_WOP_SET, RS_WSRC_SNAPSHOT, i, 0, l,
+		       lru[l]);
+	}
+	memcpy(m->snap_lru, lru, sizeof(lru));
+	m->have_snap_lru = true;
+	if (!(m->flags & RI_MF_DELTA) && !m->have_pre) {
+		m->have_pre = true;
+		memcpy(m->pre, lru, sizeof(lru));
+	}
+	if (m->flags & RI_MF_DELTA)
+		anchor(ri, m, i, ev, d);
+	add_sample(ri, m, d);
+
+	usage = pages(ri, s->usage);
+	limit = limit_pages(ri, s->limit);
+	if (s->soft_limit != UINT64_MAX) {
+		soft = limit_pages(ri, s->soft_limit);
+		m->soft_recorded = true;
+		ri->saw_soft = true;
+	}
+	if (!m->have_usage || m->usage != usage)
+		update(ri, ev->ts, ev->offset, RS_WF_USAGE, RS_WOP_SET, RS_WSRC_SNAPSHOT, i, -1,
+		       0, (int64_t)usage);
+	if (!m->have_usage || m->limit != limit)
+		update(ri, ev->ts, ev->offset, RS_WF_LIMIT, RS_WOP_SET, RS_WSRC_SNAPSHOT, i, -1,
+		       0, (int64_t)limit);
+	if (m->soft_recorded && (!m->have_usage || m->soft != soft))
+		update(ri, ev->ts, ev->offset, RS_WF_SOFT_LIMIT, RS_WOP_SET, RS_WSRC_SNAPSHOT, i,
+		       -1, 0, (int64_t)soft);
+	if (s->swappiness >= 0 && (!m->have_usage || m->swappiness != s->swappiness))
+		update(ri, ev->ts, ev->offset, RS_WF_SWAPPINESS, RS_WOP_SET, RS_WSRC_SNAPSHOT, i,
+		       -1, 0, s->swappiness);
+	if (!m->have_usage)
+		m->usage_first = usage;
+	m->have_usage = true;
+	m->usage = usage;
+	if (usage > m->usage_max)
+		m->usage_max = usage;
+	m->limit = limit;
+	m->soft = soft;
+	if (s->swappiness >= 0)
+		m->swappiness = s->swappiness;
+	if (m->soft_recorded && soft != RS_UNLIMITED && usage > soft)
+		m->soft_over++;
+}
+
+/*
+ * node_stat: free pages, the high watermark, and the root's own lists = node - the tracked
+ * memcgs' lists. Memcgs with deltas so far count with their deltas (their offsets are only
+ * known at the end and are subtracted then: `k` says how many of them there were, in the
+ * order they got deltas); the others with their latest snapshot.
+ */
+static void on_snap_node(struct rs_replay_input *ri, const struct rs_event *ev)
+{
+	const struct rs_ev_snap_node *s = &ev->snap_node;
+	struct ri_root_upd *r;
+
+	if (s->nid < 0 || s->nid >= 1024)
+		return;
+	if (s->nid > ri->max_nid)
+		ri->max_nid = s->nid;
+	ri->rep.node_snapshots++;
+	update(ri, ev->ts, ev->offset, RS_WF_NODE_FREE, RS_WOP_SET, RS_WSRC_SNAPSHOT, -1, s->nid,
+	       0, (int64_t)s->free_pages);
+	if (s->wmark_high) {
+		ri->rep.have_wmark = true;
+		ri_source_note(&ri->rep.wmark, ev);
+		update(ri, ev->ts, ev->offset, RS_WF_NODE_WMARK_HIGH, RS_WOP_SET,
+		       RS_WSRC_SNAPSHOT, -1, s->nid, 0, (int64_t)s->wmark_high);
+	}
+	if (grow((void **)&ri->root, &ri->caproot, ri->nroot + 1, sizeof(*ri->root))) {
+		ri->oom = true;
+		return;
+	}
+	r = &ri->root[ri->nroot++];
+	r->ts = ev->ts;
+	r->off = ev->offset;
+	r->nid = s->nid;
+	r->k = (uint32_t)ri->ndelta;
+	for (int l = 0; l < RS_NR_EVICTABLE; l++)
+		r->raw[l] = (int64_t)s->lru_pages[l];
+	if (s->nid != 0)
+		return;
+	for (int i = 0; i < ri->nmc; i++) {
+		const struct ri_memcg *m = &ri->mc[i];
+
+		if (m->path && !strcmp(m->path, "/"))
+			continue;
+		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
+			if (m->flags & RI_MF_DELTA)
+				r->raw[l] -= m->cum[l] + m->corr[l];
+			else if (m->have_snap_lru)
+				r->raw[l] -= m->snap_lru[l];
+		}
+	}
+}
+
+/* ---- memcg counters and lruvec deltas ---- */
+
+static void on_lruvec(struct rs_replay_input *ri, const struct rs_event *ev)
+{
+	int item = ev->memcg.item, lru = -1, ws = -1, i;
+	struct ri_memcg *m;
+	struct ri_task *t;
+
+	if (ri->nns) {
+		if (item >= 0 && item < ri->nns) {
+			lru = ri->ns_lru[item];
+			ws = ri->ns_ws[item];
+		}
+	} else if (item >= 0 && item < RS_NR_EVICTABLE) {
+		lru = item;	/* enum node_stat_item starts with the LRU lists */
+	}
+	if (lru < 0 && ws < 0)
+		return;
+	i = ri_memcg_by_id(ri, ev->memcg.id, true);
+	if (i < 0)
+		return;
+	m = &ri->mc[i];
+	if (lru >= 0) {
+		t = ri_task_get(ri, ev->pid, false);
+		if (t && t->win)
+			ri_lruvec_window(t, lru, ev->memcg.val, ev->memcg.id);
+		if (!(m->flags & RI_MF_DELTA)) {
+			size_t cap = ri->capdelta;
+
+			if (grow((void **)&ri->delta_order, &cap, ri->ndelta + 1, sizeof(int))) {
+				ri->oom = true;
+				return;
+			}
+			ri->capdelta = cap;
+			ri->delta_order[ri->ndelta++] = i;
+			m->flags |= RI_MF_DELTA;
+		}
+		ri_source_note(&m->delta, ev);
+		m->pend[lru] += ev->memcg.val;
+		m->cum[lru] += ev->memcg.val;
+		m->pend_ts = ev->ts;
+		ri->rep.delta_events++;
+	} else {
+		ri_source_note(&m->ws, ev);
+		m->ws_pend[ws] += ev->memcg.val;
+		m->ws_ts = ev->ts;
+		ri->rep.ws_events++;
+	}
+	mark_dirty(ri, i);
+}
+
+void ri_swap_evidence(struct rs_replay_input *ri, int lru, uint64_t pages_)
+{
+	if (lru == RS_LRU_INACTIVE_ANON || lru == RS_LRU_ACTIVE_ANON)
+		ri->rep.swap_anon_scanned += pages_;
+}
+
+static void on_marker(struct rs_replay_input *ri, const struct rs_event *ev)
+{
+	char b[64];
+	const char *t = ev->marker, *v;
+
+	/* `swap total=KB free=KB` (a marker the recorder may write; docs/replay.md) */
+	if (!t || strncmp(t, "swap ", 5))
+		return;
+	v = kv(t + 5, "free", b, sizeof(b));
+	if (!v)
+		return;
+	ri->rep.swap = RS_RI_SWAP_MARKER;
+	ri_source_note(&ri->rep.swap_marker, ev);
+	update(ri, ev->ts, ev->offset, RS_WF_SWAP_FREE, RS_WOP_SET, RS_WSRC_SNAPSHOT, -1, -1, 0,
+	       (int64_t)(strtoull(v, NULL, 10) * 1024 / (ri->page_size ? ri->page_size : 4096)));
+}
+
+static void on_cgroup(struct rs_replay_input *ri, const struct rs_event *ev)
+{
+	const struct rs_ev_cgroup *c = &ev->cgroup;
+	int i = ri_memcg_by_id(ri, c->id, true);
+	struct ri_memcg *m;
+
+	if (i < 0)
+		return;
+	m = &ri->mc[i];
+	if (ev->type == RS_EV_CGROUP_ATTACH) {
+		struct ri_task *t = ri_task_get(ri, c->pid, true);
+
+		m->flags |= RI_MF_ATTACH;
+		memcg_set_path(ri, i, c->path, c->root);
+		if (t)
+			task_set_cg(ri, t, c->root, c->id);
+		return;
+	}
+	switch (c->op) {
+	case RS_CG_MKDIR:
+		m->flags |= RI_MF_MKDIR;
+		m->mkdir_ts = ev->ts;
+		m->mkdir_off = ev->offset;
+		memcg_set_path(ri, i, c->path, c->root);
+		break;
+	case RS_CG_RMDIR:
+		if (m->hroot < 0 || m->hroot == c->root) {
+			m->flags |= RI_MF_RMDIR;
+			m->rmdir_ts = ev->ts;
+			m->rmdir_off = ev->offset;
+		}
+		memcg_set_path(ri, i, c->path, c->root);
+		break;
+	case RS_CG_RENAME:
+		memcg_set_path(ri, i, c->path, c->root);
+		break;
+	default:
+		break;
+	}
+}
+
+static int ri_event(void *arg, const struct rs_event *ev, const struct rs_ctx *ctx)
+{
+	struct rs_replay_input *ri = arg;
+	struct ri_task *t;
+	int i;
+
+	if (!ri->first_ts)
+		ri->first_ts = ev->ts;
+	ri->last_ts = ev->ts;
+	switch (ev->type) {
+	case RS_EV_MEMCG_COUNT:
+		t = ri_task_get(ri, ev->pid, false);
+		if (ri->nvm && ev->memcg.item >= 0 && ev->memcg.item < ri->nvm &&
+		    ri->vm_cls[ev->memcg.item] == RI_CLS_PSWPOUT)
+			ri->rep.swap_pswpout++;
+		if (t && t->win)
+			ri_count_event(ri, ev, t);
+		return 0;
+	case RS_EV_MEMCG_LRUVEC:
+		on_lruvec(ri, ev);
+		return 0;
+	case RS_EV_MEMCG_STATE:
+		return 0;
+	case RS_EV_META:
+		on_meta(ri, ev);
+		return 0;
+	case RS_EV_ITEM_NAMES:
+		on_items(ri, ev);
+		return 0;
+	case RS_EV_CGROUP_MAP:
+		i = ri_memcg_by_id(ri, ev->cgroup_map.id, true);
+		if (i >= 0) {
+			ri->mc[i].flags |= RI_MF_MAP;
+			memcg_set_path(ri, i, ev->cgroup_map.path, -1);
+		}
+		return 0;
+	case RS_EV_TASK_CGROUP:
+		t = ri_task_get(ri, ev->task_cgroup.pid, true);
+		if (t && ev->task_cgroup.id) {
+			task_set_cg(ri, t, -1, ev->task_cgroup.id);
+			i = ri_memcg_by_id(ri, ev->task_cgroup.id, true);
+			if (i >= 0)
+				memcg_set_path(ri, i, ev->task_cgroup.path, -1);
+		}
+		return 0;
+	case RS_EV_CGROUP:
+	case RS_EV_CGROUP_ATTACH:
+		on_cgroup(ri, ev);
+		return 0;
+	case RS_EV_FORK: {
+		struct ri_task *p = ri_task_get(ri, ev->task.pid, false), *c;
+
+		if (p && p->ncg && (c = ri_task_get(ri, ev->task.child_pid, true))) {
+			p = ri_task_get(ri, ev->task.pid, false);	/* may have moved */
+			c->ncg = p->ncg;
+			memcpy(c->cg, p->cg, sizeof(c->cg));
+		}
+		return 0;
+	}
+	case RS_EV_SNAP_MEMCG:
+		on_snap_memcg(ri, ev);
+		return 0;
+	case RS_EV_SNAP_NODE:
+		on_snap_node(ri, ev);
+		return 0;
+	case RS_EV_MARKER:
+		on_marker(ri, ev);
+		return 0;
+	case RS_EV_LOST:
+		ri->rep.lost = true;
+		if (ev->lost > 0)
+			ri->rep.lost_events += (uint64_t)ev->lost;
+		return 0;
+	case RS_EV_KSWAPD_WAKE:
+	case RS_EV_KSWAPD_SLEEP:
+		if (ev->kswapd.nid > ri->max_nid && ev->kswapd.nid < 1024)
+			ri->max_nid = ev->kswapd.nid;
+		/* fallthrough */
+	case RS_EV_RECLAIM_BEGIN:
+	case RS_EV_RECLAIM_END:
+	case RS_EV_LRU_ISOLATE:
+	case RS_EV_SHRINK_INACTIVE:
+	case RS_EV_SHRINK_ACTIVE:
+	case RS_EV_WRITE_FOLIO:
+		t = ri_task_get(ri, ev->pid, true);
+		if (t)
+			ri_calls_event(ri, ev, ctx, t);
+		return ri->oom ? -1 : 0;
+	default:
+		return 0;
+	}
+}
+
+static int ri_finish(void *arg, struct rs_error *err)
+{
+	struct rs_replay_input *ri = arg;
+
+	if (ri->oom)
+		return rs_error_set(err, "replay input: out of memory");
+	return 0;
+}
+
+void rs_replay_input_consumer(struct rs_replay_input *ri, struct rs_consumer *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->name = "replay-input";
+	out->arg = ri;
+	out->event = ri_event;
+	out->finish = ri_finish;
+}
+
+struct rs_replay_input *rs_replay_input_new(const struct rs_replay_input_opts *o,
+					    struct rs_error *err)
+{
+	struct rs_replay_input *ri = calloc(1, sizeof(*ri));
+
+	if (!ri) {
+		rs_error_set(err, "out of memory");
+		return NULL;
+	}
+	if (o)
+		ri->o = *o;
+	if (!ri->o.max_calls)
+		ri->o.max_calls = RS_RI_MAX_CALLS;
+	if (!ri->o.max_tasks)
+		ri->o.max_tasks = RS_EPISODES_MAX_TASKS;
+	ri->rep.vm_swappiness = 60;
+	ri->rep.nr_nodes = 1;
+	ri->page_size = 4096;
+	ri->last_pid = -1;
+	ri->last_task = -1;
+	return ri;
+}
+
+void rs_replay_input_free(struct rs_replay_input *ri)
+{
+	if (!ri)
+		return;
+	for (int i = 0; i < ri->nmc; i++) {
+		free(ri->mc[i].path);
+		free(ri->mc[i].samp);
+	}
+	for (size_t i = 0; i < ri->ncall; i++)
+		ri_call_free(&ri->call[i]);
+	for (size_t i = 0; i < ri->nwarn; i++)
+		free(ri->warn[i]);
+	free((void *)ri->rep.memcg);
+	free(ri->mc);
+	free(ri->map_keys);
+	free(ri->map_vals);
+	free(ri->dirty);
+	free(ri->task);
+	free(ri->tmap_keys);
+	free(ri->tmap_vals);
+	free(ri->upd);
+	free(ri->root);
+	free(ri->delta_order);
+	free(ri->call);
+	free(ri->vm_cls);
+	free(ri->ns_lru);
+	free(ri->ns_ws);
+	free(ri->header_cgroup);
+	free(ri->refusal);
+	rs_world_free(ri->world);
+	free(ri);
+}
+
+const struct rs_ri_report *rs_replay_input_report(const struct rs_replay_input *ri)
+{
+	return &ri->rep;
+}
+
+const char *rs_replay_input_warning(const struct rs_replay_input *ri, size_t i)
+{
+	return i < ri->nwarn ? ri->warn[i] : NULL;
+}
+
+struct rs_world *rs_replay_input_world(struct rs_replay_input *ri, struct rs_error *err)
+{
+	if (ri->built)
+		return ri->world;
+	if (ri_build_world(ri, err))
+		return NULL;
+	ri->built = true;
+	return ri->world;
+}
+
+const char *rs_replay_input_refusal(const struct rs_replay_input *ri)
+{
+	return ri->refusal;
+}
+
+int rs_replay_input_build(const char *path, const struct rs_analysis_opts *ao,
+			  const struct rs_replay_input_opts *o, struct rs_replay_build *out,
+			  struct rs_error *err)
+{
+	struct rs_analysis_opts opts = ao ? *ao : (struct rs_analysis_opts){ .pid = -1 };
+	struct rs_consumer cons[RS_ANALYSIS_MAX_CONSUMERS];
+	int n = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->ri = rs_replay_input_new(o, err);
+	if (!out->ri)
+		return -1;
+	for (; n < opts.nr_consumers && n < RS_ANALYSIS_MAX_CONSUMERS - 1; n++)
+		cons[n] = opts.consumers[n];
+	rs_replay_input_consumer(out->ri, &cons[n++]);
+	opts.consumers = cons;
+	opts.nr_consumers = n;
+	if (rs_analysis_run(path, &opts, &out->a, err) < 0)
+		goto fail;
+	out->w = rs_replay_input_world(out->ri, err);
+	if (!out->w)
+		goto fail;
+	return 0;
+fail:
+	rs_replay_build_free(out);
+	return -1;
+}
+
+void rs_replay_build_free(struct rs_replay_build *b)
+{
+	rs_replay_input_free(b->ri);
+	rs_analysis_free(b->a);
+	memset(b, 0, sizeof(*b));
+}

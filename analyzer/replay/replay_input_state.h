@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Inside of struct rs_replay_input, shared by analyzer/replay/replay_input.c (the consumer: event
+ * dispatch, tasks, memcg identities, sizes and snapshots), analyzer/replay/replay_calls.c (reclaim
+ * invocations and the victim of each isolate..shrink window) and analyzer/replay/replay_build.c (the
+ * world built at the end). Nothing outside analyzer/ includes this.
+ */
+#ifndef RS_REPLAY_INPUT_IMPL_H
+#define RS_REPLAY_INPUT_IMPL_H
+
+#include "analysis.h"
+#include "replay.h"
+#include "replay_input.h"
+
+#define RI_NO_CALL	UINT32_MAX
+#define RI_MAX_SAMPLES	4096	/* snapshot - deltas samples per memcg, decimated past it */
+#define RI_MAX_WARN	32
+
+/* What named a memcg. */
+enum {
+	RI_MF_MAP = 1u << 0,		/* cgroup_map marker */
+	RI_MF_MKDIR = 1u << 1,
+	RI_MF_RMDIR = 1u << 2,
+	RI_MF_ATTACH = 1u << 3,
+	RI_MF_SNAP = 1u << 4,		/* memcg_stat */
+	RI_MF_DELTA = 1u << 5,		/* LRU deltas */
+	RI_MF_VICTIM = 1u << 6,
+	RI_MF_PATHONLY = 1u << 7,	/* a memcg_stat without id=: merged by path at the end */
+};
+
+/* A memcg as the trace names it, by id (or by path for old snapshots without id=). */
+struct ri_memcg {
+	uint64_t id;
+	char *path;
+	int hroot;			/* hierarchy of the cgroup event that named it; -1 markers */
+	uint32_t seq;			/* first seen */
+	unsigned int flags;
+	uint64_t mkdir_ts, rmdir_ts;
+	uint64_t mkdir_off, rmdir_off;
+	struct rs_ri_source snap, delta, ws;
+
+	/* latest snapshot, pages */
+	bool have_snap_lru;
+	int64_t snap_lru[RS_NR_EVICTABLE];
+	bool have_usage;
+	uint64_t usage, usage_first, usage_max, limit, soft;
+	int swappiness;
+	uint64_t soft_over;
+	bool soft_recorded;
+
+	/* lruvec deltas (node 0: mod_memcg_lruvec_state has no node) */
+	int64_t cum[RS_NR_EVICTABLE];	/* applied so far */
+	int64_t pend[RS_NR_EVICTABLE];	/* not yet flushed into an update */
+	int64_t ws_pend[4];		/* activate anon, file; restore anon, file */
+	uint64_t pend_ts, ws_ts;
+	bool dirty;			/* on the dirty list */
+	/* a snapshot before the first delta: the offset (nothing pending to lag behind) */
+	bool have_pre;
+	int64_t pre[RS_NR_EVICTABLE];
+	/* snapshot - cum at each snapshot: the offset is the first when no snapshot came first */
+	int64_t (*samp)[RS_NR_EVICTABLE];
+	/*
+	 * Re-anchoring: each snapshot after the first delta adds (snapshot - cum) - offset - corr
+	 * to the sizes, so that they equal the snapshot there (the deltas can miss pages: on
+	 * anon-stream-swap they end 917 below the last snapshot). corr is the sum added so far.
+	 */
+	int64_t corr[RS_NR_EVICTABLE];
+	uint64_t anchors;
+	uint32_t nsamp, samp_step, samp_skip;
+
+	int merged;			/* path-only entry merged into this index, -1 */
+	int world;			/* world index at the end, -1: counted in the root */
+};
+
+/* A tracked task: its open call, its isolate window, its memcgs (one per hierarchy). */
+#define RI_RECENT	8
+struct ri_cnt {
+	uint64_t id;
+	int64_t val;
+	uint8_t cls;			/* enum ri_item_class */
+};
+
+struct ri_task {
+	int pid;
+	uint32_t call;			/* open call, RI_NO_CALL */
+	/* isolate window */
+	bool win;
+	int8_t win_lru;
+	uint8_t win_soft;
+	uint64_t win_req, win_scanned, win_taken;
+	uint64_t scan_id;		/* first scan-class counter equal to nr_scanned */
+	uint64_t lruvec_id;		/* memcg of the first LRU decrement of the isolated list */
+	struct ri_cnt recent[RI_RECENT];	/* ring, newest at (nrecent - 1) % RI_RECENT */
+	uint32_t nrecent;
+	uint32_t wr_anon, wr_file;
+	/* memcg per hierarchy (markers: -1), with when it was learnt */
+	int ncg;
+	struct ri_task_cg { int hroot; uint64_t id, seq; } cg[4];
+};
+
+enum ri_item_class { RI_CLS_UNNAMED, RI_CLS_OTHER, RI_CLS_SCAN, RI_CLS_STEAL, RI_CLS_REFILL,
+		     RI_CLS_DEACT, RI_CLS_PSWPOUT };
+
+/* What one call did to one victim memcg. */
+struct ri_victim {
+	uint64_t id;			/* cgroup id; 0 unattributed */
+	int nid;
+	uint64_t scanned[RS_NR_EVICTABLE], taken[RS_NR_EVICTABLE], reclaimed[RS_NR_EVICTABLE];
+	uint64_t in_scanned[2], activated[2], pageout[2];	/* inactive anon/file */
+	uint64_t a_taken[2], a_deact[2], a_ref[2];		/* active anon/file */
+	uint64_t folio_w[RS_NR_EVICTABLE];	/* sum of folio estimate x pages scanned */
+	uint64_t implied[RS_NR_EVICTABLE];	/* first isolate: nr_requested << priority */
+	uint64_t implied_off[RS_NR_EVICTABLE];
+};
+
+struct ri_call {
+	struct rs_reclaim_call c;	/* target -1 until the end; rec.memcg NULL */
+	int8_t ctx;			/* enum rs_call_ctx; -1 until an end names it (cut) */
+	bool cut_start, open;
+	int ntask_cg;
+	struct ri_task_cg task_cg[4];
+	uint16_t prio_mask[4];		/* priorities of non-soft shrinks, nodes 0..3 */
+	uint32_t prio_extra;		/* (node, priority) pairs on nodes past 3 */
+	int last_prio;
+	/*
+	 * The shrink_lruvec() pass in progress (a priority on one lruvec) and its loop iteration,
+	 * for the lower bound of nr_to_reclaim: a pass that was not the last ended with the call's
+	 * total below it; an iteration that was not the last of a one-type pass ended with the
+	 * pass's own reclaimed below it (mm/vmscan.c shrink_lruvec(), shrink_node_memcgs(),
+	 * do_try_to_free_pages()).
+	 */
+	int pass_prio, pass_nid;
+	uint64_t pass_id;
+	uint64_t pass_local;		/* reclaimed in this pass */
+	uint8_t pass_ilists;		/* inactive lists of the iteration in progress */
+	uint8_t pass_types;		/* inactive lists the pass scanned */
+	uint8_t pass_done;		/* lists whose scan target ran out (a request < 32) */
+	bool pass_open;
+	uint64_t total;			/* non-soft reclaimed so far */
+	uint64_t want_lo;		/* nr_to_reclaim > want_lo */
+	uint64_t iter_lo;		/* the same from loop iterations alone */
+	uint32_t soft_episodes;
+	uint32_t windows;
+	struct ri_victim *v;		/* victims (memcg, node) */
+	uint32_t nv, capv;
+};
+
+/* A node snapshot: the root's own lists before the delta memcgs' offsets are known. */
+struct ri_root_upd {
+	uint64_t ts, off;
+	int nid;
+	uint32_t k;			/* memcgs with deltas then: delta_order[0..k) */
+	int64_t raw[RS_NR_EVICTABLE];	/* node - (deltas so far | latest snapshot) */
+};
+
+struct rs_replay_input {
+	struct rs_replay_input_opts o;
+	struct rs_ri_report rep;
+	char *warn[RI_MAX_WARN];
+	size_t nwarn;
+	bool oom;
+	bool built;
+	struct rs_world *world;
+	char *refusal;
+
+	/* header */
+	bool have_header, have_nodes, have_swappiness, have_cgroup_kind, saw_soft;
+	char *header_cgroup;		/* reclaimscope_begin cgroup_path= */
+	uint64_t page_size;
+	int max_nid;
+
+	/* item names */
+	uint8_t *vm_cls;		/* count_memcg_events item -> class */
+	int nvm;
+	int8_t *ns_lru;			/* mod_memcg_lruvec_state item -> lru 0..3, 4: ws, -1 */
+	int8_t *ns_ws;			/* item -> workingset slot 0..3, -1 */
+	int nns;
+
+	/* memcgs */
+	struct ri_memcg *mc;
+	int nmc, capmc;
+	uint64_t *map_keys;		/* id or path hash | 1 << 63 -> index */
+	int *map_vals;
+	size_t map_slots;
+	int *dirty;			/* memcgs with pending deltas */
+	int ndirty, capdirty;
+
+	/* tasks */
+	struct ri_task *task;
+	int ntask, captask;
+	int *tmap_vals;
+	int *tmap_keys;			/* pid + 1; 0 empty */
+	size_t tmap_slots;
+	int last_pid, last_task;
+	uint64_t cg_seq;
+
+	/* world inputs, memcg as our index into mc[] */
+	struct rs_world_update *upd;
+	size_t nupd, capupd;
+	struct ri_call *call;
+	size_t ncall, capcall;
+
+	/* node snapshots: node totals minus the tracked memcgs' lists at that moment */
+	struct ri_root_upd *root;
+	size_t nroot, caproot;
+	int *delta_order;		/* memcgs in the order they got their first delta */
+	size_t ndelta, capdelta;
+	uint64_t first_ts, last_ts;
+};
+
+
+/* replay_input.c */
+void ri_warn(struct rs_replay_input *ri, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void ri_source_note(struct rs_ri_source *s, const struct rs_event *ev);
+int ri_memcg_by_id(struct rs_replay_input *ri, uint64_t id, bool create);
+int ri_add_update(struct rs_replay_input *ri, const struct rs_world_update *u);
+void ri_flush_deltas(struct rs_replay_input *ri);
+struct ri_task *ri_task_get(struct rs_replay_input *ri, int pid, bool create);
+void ri_swap_evidence(struct rs_replay_input *ri, int lru, uint64_t pages);
+
+/* replay_calls.c */
+void ri_calls_event(struct rs_replay_input *ri, const struct rs_event *ev, const struct rs_ctx *ctx,
+		    struct ri_task *t);
+void ri_count_event(struct rs_replay_input *ri, const struct rs_event *ev, struct ri_task *t);
+void ri_lruvec_window(struct ri_task *t, int lru, int64_t val, uint64_t id);
+void ri_calls_finish(struct rs_replay_input *ri);
+void ri_call_free(struct ri_call *c);
+
+/* replay_build.c */
+int ri_build_world(struct rs_replay_input *ri, struct rs_error *err);
+
+#endif

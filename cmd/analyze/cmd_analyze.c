@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0
+/* reclaimscope analyze: per-LRU scan pressure, reclaim episodes, stalls, kswapd, over time. */
+#include <errno.h>
+#include <getopt.h>
+#include <langinfo.h>
+#include <limits.h>
+#include <locale.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "analysis.h"
+#include "analyze_output.h"
+#include "cgroups.h"
+#include "cgroups_output.h"
+#include "cmd.h"
+#include "cmd_args.h"
+#include "report.h"
+#include "trace_source.h"
+
+static bool utf8_locale(void)
+{
+	const char *cs;
+
+	if (!setlocale(LC_CTYPE, ""))
+		return false;
+	cs = nl_langinfo(CODESET);
+	return cs && (!strcasecmp(cs, "UTF-8") || !strcasecmp(cs, "utf8"));
+}
+
+enum { O_JSON = 256, O_PID, O_COMM, O_TOP };
+
+static const struct rs_cmd_opt analyze_opts[] = {
+	{ "json", 0, no_argument, O_JSON, NULL, "print the analysis as JSON (sorted keys)" },
+	{ "pid", 0, required_argument, O_PID, "N", "count only the task with this pid" },
+	{ "comm", 0, required_argument, O_COMM, "NAME", "count only tasks with this name" },
+	{ "top", 0, required_argument, O_TOP, "N", "rows in the per-task tables (default 20)" },
+	RS_ANALYSIS_OPTS,
+	RS_CMD_OPT_END,
+};
+
+static int cmd_analyze(int argc, char **argv);
+
+const struct rs_cmd rs_cmd_analyze = {
+	.name = "analyze",
+	.fn = cmd_analyze,
+	.summary = "per-LRU scan pressure, reclaim episodes, stalls, kswapd, over time",
+	.synopsis = "[--json] [--bucket MS] [--from S] [--to S] [--pid N] [--comm NAME]\n"
+		    "  [--top N] [--max-tasks N] [--max-buckets N] [--threads N] FILE",
+	.description =
+		"Reads a trace (trace.dat of any version, or trace-cmd report or ftrace text) "
+		"and reports which LRU lists were scanned how hard, by whom, at which priority "
+		"and how efficiently; who stalled in reclaim (direct, memcg limit, soft limit), "
+		"how often and for how long, with exact percentiles; what kswapd did (wakes, "
+		"re-wakes, awake time); slab shrinking, write IO from reclaim, throttling, OOM "
+		"kills; and how all of it moved over time. The per-cgroup attribution follows "
+		"(see reclaimscope-cgroups(1)).\n\n"
+		"One pass over the trace; memory is bounded by tasks and time buckets, not by "
+		"events. Every figure names the kernel's own name for it (pgscan_direct, "
+		"nr_reclaimed, inactive_file); fields an older kernel lacks are shown as - in "
+		"text and null in JSON.\n\n"
+		"  reclaimscope analyze trace.dat\n"
+		"  reclaimscope analyze --json --from 755.2 --to 760 trace.dat",
+	.opts = analyze_opts,
+};
+
+static int cmd_analyze(int argc, char **argv)
+{
+	struct rs_analysis_opts ao = { .pid = -1, .threads = 1 };
+	struct rs_text_opts to = { 0 };
+	struct rs_cgroups_opts co = { 0 };
+	struct rs_cgroups_text_opts cto = { 0 };
+	struct rs_cgroups *cg = NULL;
+	struct rs_source *src = NULL;
+	struct rs_analysis *a = NULL;
+	struct rs_error err = { "" };
+	bool json = false;
+	long long v;
+	int c, ret;
+
+	optind = 1;
+	while ((c = rs_cmd_getopt(&rs_cmd_analyze, argc, argv, "")) != -1) {
+		switch (c) {
+		case O_JSON:
+			json = true;
+			break;
+		case O_PID:
+			if (rs_arg_count(optarg, 0, INT_MAX, &v))
+				return rs_cmd_fail("analyze", RS_EXIT_USAGE, "--pid wants a pid, "
+						   "not '%s'", optarg);
+			ao.pid = (int)v;
+			break;
+		case O_COMM:
+			if (!*optarg || strlen(optarg) > 15)
+				return rs_cmd_fail("analyze", RS_EXIT_USAGE, "--comm wants a task "
+						   "name of 1 to 15 characters, not '%s'", optarg);
+			ao.comm = optarg;
+			break;
+		case O_TOP:
+			if (rs_arg_count(optarg, 1, 1000000, &v))
+				return rs_cmd_fail("analyze", RS_EXIT_USAGE, "--top wants a count, "
+						   "not '%s'", optarg);
+			to.top_tasks = (int)v;
+			break;
+		default:
+			ret = rs_analysis_opt("analyze", c, optarg, &ao);
+			if (ret < 0)
+				return rs_cmd_usage("analyze", stderr);
+			if (ret)
+				return ret;
+			break;
+		}
+	}
+	if (optind != argc - 1)
+		return rs_cmd_usage("analyze", stderr);
+	ret = rs_analysis_opts_check("analyze", &ao);
+	if (ret)
+		return ret;
+	ao.progress = rs_cmd_show_progress(argv[optind]);
+	/* the analysis with the per-cgroup attribution as a consumer (docs/cgroups.md) */
+	if (rs_cgroups_analysis_run(argv[optind], &ao, &co, &a, &cg, &src, &err) < 0)
+		return rs_cmd_fail("analyze", RS_EXIT_INPUT, "%s", err.msg);
+	if (json) {
+		json_t *root = rs_analysis_json(a, src);
+
+		if (root && rs_cgroups_json_add(root, cg) < 0) {
+			json_decref(root);
+			root = NULL;
+		}
+		ret = rs_report_json_dump(root) ? RS_EXIT_INPUT : RS_EXIT_OK;
+	} else {
+		to.utf8 = utf8_locale();
+		cto.top = to.top_tasks;
+		rs_analysis_text(stdout, a, src, &to);
+		rs_cgroups_text(stdout, cg, &cto);
+		ret = RS_EXIT_OK;
+	}
+	ret = rs_cmd_finish_stdout("analyze", ret);
+	rs_cgroups_free(cg);
+	rs_analysis_free(a);
+	rs_source_close(src);
+	return ret;
+}

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0
+/* reclaimscope cgroups: per-cgroup reclaim attribution (docs/cgroups.md). */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "analysis.h"
+#include "cgroups.h"
+#include "cgroups_output.h"
+#include "cmd.h"
+#include "cmd_args.h"
+#include "report.h"
+#include "trace_source.h"
+
+enum { O_JSON = 256, O_TOP, O_MAX_CGROUPS };
+
+static const struct rs_cmd_opt cgroups_opts[] = {
+	{ "json", 0, no_argument, O_JSON, NULL, "print the attribution as JSON (sorted keys)" },
+	{ "top", 0, required_argument, O_TOP, "N", "rows in the per-cgroup tables (default 20)" },
+	{ "max-cgroups", 0, required_argument, O_MAX_CGROUPS, "N",
+	  "track at most N cgroups (the rest are summed as other)" },
+	RS_ANALYSIS_OPTS,
+	RS_CMD_OPT_END,
+};
+
+static int cmd_cgroups(int argc, char **argv);
+
+const struct rs_cmd rs_cmd_cgroups = {
+	.name = "cgroups",
+	.fn = cmd_cgroups,
+	.summary = "per-cgroup reclaim: who entered it, whose pages it took",
+	.synopsis = "[--json] [--bucket MS] [--from S] [--to S] [--top N] [--max-cgroups N]\n"
+		    "  [--max-tasks N] [--max-buckets N] [--threads N] FILE",
+	.description =
+		"Which memory cgroup paid for whose memory. For every memcg of a trace: the "
+		"trigger side (the reclaim episodes its tasks entered, their stalls, what they "
+		"reclaimed, throttling, OOM kills), the victim side (pages scanned and "
+		"reclaimed from its LRU lists by list and by reclaim context, and the kernel's "
+		"per-memcg counters such as pgscan_direct and pgsteal_direct), a trigger by "
+		"victim matrix of pages reclaimed, soft limits against usage over time, and LRU "
+		"sizes over time.\n\n"
+		"The victim side needs the memcg tracepoints of 6.13 and later kernels; a trace "
+		"made by reclaimscope-record(1) adds the names of the counters, the cgroup map "
+		"and list-size snapshots. Older traces still get a trigger side.",
+	.opts = cgroups_opts,
+};
+
+static int cmd_cgroups(int argc, char **argv)
+{
+	struct rs_analysis_opts ao = { .pid = -1, .threads = 1 };
+	struct rs_cgroups_opts co = { 0 };
+	struct rs_cgroups_text_opts to = { 0 };
+	struct rs_error err = { "" };
+	struct rs_analysis *a;
+	struct rs_cgroups *cg;
+	struct rs_source *src;
+	bool json = false;
+	long long v;
+	int c, ret;
+
+	optind = 1;
+	while ((c = rs_cmd_getopt(&rs_cmd_cgroups, argc, argv, "")) != -1) {
+		switch (c) {
+		case O_JSON:
+			json = true;
+			break;
+		case O_TOP:
+			if (rs_arg_count(optarg, 1, 1000000, &v))
+				return rs_cmd_fail("cgroups", RS_EXIT_USAGE, "--top wants a count, "
+						   "not '%s'", optarg);
+			to.top = (int)v;
+			break;
+		case O_MAX_CGROUPS:
+			if (rs_arg_count(optarg, 1, 1ll << 26, &v))
+				return rs_cmd_fail("cgroups", RS_EXIT_USAGE, "--max-cgroups wants a "
+						   "count from 1 to %lld, not '%s'", 1ll << 26,
+						   optarg);
+			co.max_cgroups = (size_t)v;
+			break;
+		default:
+			ret = rs_analysis_opt("cgroups", c, optarg, &ao);
+			if (ret < 0)
+				return rs_cmd_usage("cgroups", stderr);
+			if (ret)
+				return ret;
+			break;
+		}
+	}
+	if (optind != argc - 1)
+		return rs_cmd_usage("cgroups", stderr);
+	ret = rs_analysis_opts_check("cgroups", &ao);
+	if (ret)
+		return ret;
+	to.range = ao.from_ns || ao.to_ns;
+	ao.progress = rs_cmd_show_progress(argv[optind]);
+	if (rs_cgroups_analysis_run(argv[optind], &ao, &co, &a, &cg, &src, &err) < 0)
+		return rs_cmd_fail("cgroups", RS_EXIT_INPUT, "%s", err.msg);
+	if (json) {
+		json_t *root = json_object();
+
+		if (!root || (json_object_set_new(root, "trace", rs_report_trace_json(src)),
+			      rs_cgroups_json_add(root, cg) < 0)) {
+			json_decref(root);
+			ret = rs_cmd_fail("cgroups", RS_EXIT_INPUT, "out of memory");
+		} else {
+			ret = rs_report_json_dump(root) ? RS_EXIT_INPUT : RS_EXIT_OK;
+		}
+	} else {
+		rs_cgroups_text_report(stdout, src, cg, &to);
+		ret = RS_EXIT_OK;
+	}
+	ret = rs_cmd_finish_stdout("cgroups", ret);
+	rs_cgroups_free(cg);
+	rs_analysis_free(a);
+	rs_source_close(src);
+	return ret;
+}

@@ -1,0 +1,555 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * reclaimscope diff: compare the analyses of two kernels (or two sets of runs), in the form of
+ * the comparison tables kernel MM threads post ("base: min: X max: Y avg: Z std: S runs: N").
+ * Inputs are traces or saved `analyze --json` outputs, mixed at will. docs/diff.md.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "analysis.h"
+#include "analyze_output.h"
+#include "cgroups.h"
+#include "cgroups_output.h"
+#include "cmd.h"
+#include "compare.h"
+#include "report.h"
+#include "trace_source.h"
+
+struct diff_opts {
+	bool json;
+	double only_changed;		/* < 0: show every metric */
+	double alpha;
+	char *labels[RS_NR_SIDES];	/* from --labels, else NULL */
+	const char **inputs[RS_NR_SIDES];
+	size_t nr_inputs[RS_NR_SIDES];
+};
+
+/* Progress is worth showing from this size on (as `analyze` does). */
+#define PROGRESS_MIN_BYTES (64ll << 20)
+
+/*
+ * The analysis of a trace file, exactly as `reclaimscope analyze --json FILE` prints it (whole
+ * trace, default options), so a trace and its saved analysis compare equal.
+ */
+static json_t *analysis_json_of_trace(const char *path, struct rs_error *err)
+{
+	struct rs_analysis_opts ao = { .pid = -1 };
+	struct rs_cgroups_opts co = { 0 };
+	struct rs_analysis *a = NULL;
+	struct rs_cgroups *cg = NULL;
+	struct rs_source *src = NULL;
+	struct stat st;
+	json_t *j;
+
+	ao.progress = isatty(STDERR_FILENO) && !stat(path, &st) &&
+		      st.st_size >= PROGRESS_MIN_BYTES;
+	if (rs_cgroups_analysis_run(path, &ao, &co, &a, &cg, &src, err) < 0) {
+		/* name the file once */
+		if (strncmp(err->msg, path, strlen(path)))
+			rs_error_prefix(err, "%s: ", path);
+		return NULL;
+	}
+	j = rs_analysis_json(a, src);
+	if (j && rs_cgroups_json_add(j, cg) < 0) {
+		json_decref(j);
+		j = NULL;
+	}
+	rs_cgroups_free(cg);
+	rs_analysis_free(a);
+	rs_source_close(src);
+	if (!j)
+		rs_error_set(err, "%s: out of memory", path);
+	return j;
+}
+
+/*
+ * Load one input: a saved analysis (a JSON object with a "trace" object) or a trace. Sets
+ * *input to "analysis" or "trace". Returns a new reference, or NULL with err set.
+ */
+static json_t *load_input(const char *path, const char **input, struct rs_error *err)
+{
+	json_error_t jerr;
+	json_t *root;
+	FILE *f;
+	int ch;
+
+	f = fopen(path, "rb");
+	if (!f) {
+		rs_error_set(err, "%s: cannot open: %s", path, strerror(errno));
+		return NULL;
+	}
+	errno = 0;
+	do
+		ch = getc(f);
+	while (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r');
+	if (ch == EOF) {
+		int e = ferror(f) ? errno : 0;
+
+		fclose(f);
+		if (e)
+			rs_error_set(err, "%s: cannot read: %s", path, strerror(e));
+		else
+			rs_error_set(err, "%s: empty file, neither a trace nor an analysis", path);
+		return NULL;
+	}
+	if (ch != '{') {
+		fclose(f);
+		*input = "trace";
+		return analysis_json_of_trace(path, err);
+	}
+	rewind(f);
+	root = json_loadf(f, JSON_REJECT_DUPLICATES, &jerr);
+	fclose(f);
+	if (!root) {
+		rs_error_set(err, "%s: not valid JSON (line %d, column %d: %s)", path, jerr.line,
+			     jerr.column, jerr.text);
+		return NULL;
+	}
+	if (!json_is_object(root) || !json_is_object(json_object_get(root, "trace"))) {
+		json_decref(root);
+		rs_error_set(err, "%s: JSON without a \"trace\" object: not the output of "
+			     "`reclaimscope analyze --json`", path);
+		return NULL;
+	}
+	*input = "analysis";
+	return root;
+}
+
+/* A label from a file name: the base name without its last extension. */
+static char *label_of(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	const char *dot;
+
+	base = base && base[1] ? base + 1 : path;
+	dot = strrchr(base, '.');
+	if (dot && dot != base)
+		return strndup(base, (size_t)(dot - base));
+	return strdup(base);
+}
+
+static int parse_pct(const char *s, double *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtod(s, &end);
+	if (end != s && *end == '%')
+		end++;
+	return end == s || *end || errno || !isfinite(*out) || *out < 0 ? -1 : 0;
+}
+
+static int add_input(struct diff_opts *o, int side, const char *path)
+{
+	const char **v = realloc(o->inputs[side], (o->nr_inputs[side] + 1) * sizeof(*v));
+
+	if (!v)
+		return -1;
+	v[o->nr_inputs[side]++] = path;
+	o->inputs[side] = v;
+	return 0;
+}
+
+enum { OPT_JSON = 256, OPT_ONLY_CHANGED, OPT_LABELS, OPT_ALPHA, OPT_BASE, OPT_NEW };
+
+static const struct rs_cmd_opt diff_opts[] = {
+	{ "json", 0, no_argument, OPT_JSON, NULL, "print the comparison as JSON (sorted keys)" },
+	{ "only-changed", 0, required_argument, OPT_ONLY_CHANGED, "PCT",
+	  "show only metrics whose mean changed by at least PCT percent" },
+	{ "labels", 0, required_argument, OPT_LABELS, "BASE,NEW",
+	  "names of the two sides (default: from the file names)" },
+	{ "alpha", 0, required_argument, OPT_ALPHA, "A",
+	  "significance level of Welch's t-test (default 0.05)" },
+	{ "base", 0, no_argument, OPT_BASE, NULL, "the files that follow are runs of the base" },
+	{ "new", 0, no_argument, OPT_NEW, NULL, "the files that follow are runs of the new side" },
+	RS_CMD_OPT_END,
+};
+
+static int cmd_diff(int argc, char **argv);
+
+const struct rs_cmd rs_cmd_diff = {
+	.name = "diff",
+	.fn = cmd_diff,
+	.summary = "compare kernels: min/max/avg/std of every metric, Welch's t-test",
+	.synopsis = "[--json] [--only-changed PCT] [--labels BASE,NEW] [--alpha A] A B\n"
+		    "[options] --base A1 A2... --new B1 B2...",
+	.description =
+		"Compares the analyses of two kernels, two configurations or two sets of runs "
+		"the way kernel MM threads do: every numeric figure of reclaimscope-analyze(1) "
+		"is a metric, compared across the runs of each side with min, max, mean and "
+		"standard deviation per side, the new side as a percentage of the base, and "
+		"Welch's t-test when both sides have two or more runs.\n\n"
+		"Each input is a trace or a saved analyze --json output, so each kernel can be "
+		"analysed on its own machine and compared later.",
+	.opts = diff_opts,
+};
+
+/* Returns RS_EXIT_OK, or the exit status of a usage error (already reported). */
+static int parse_args(int argc, char **argv, struct diff_opts *o)
+{
+	const char *loose[2];
+	size_t nr_loose = 0;
+	int mode = -1;		/* -1: plain A B; else the side --base/--new files go to */
+	bool sides = false;
+	char *comma;
+	int c;
+
+	optind = 1;
+	/* "-": every non-option comes back in order as 1, so files follow --base / --new. */
+	while ((c = rs_cmd_getopt(&rs_cmd_diff, argc, argv, "-")) != -1) {
+		switch (c) {
+		case OPT_JSON:
+			o->json = true;
+			break;
+		case OPT_ONLY_CHANGED:
+			if (parse_pct(optarg, &o->only_changed) < 0)
+				return rs_cmd_fail("diff", RS_EXIT_USAGE, "--only-changed '%s': "
+						   "want a percentage >= 0", optarg);
+			break;
+		case OPT_ALPHA:
+			if (parse_pct(optarg, &o->alpha) < 0 || !(o->alpha > 0 && o->alpha < 1))
+				return rs_cmd_fail("diff", RS_EXIT_USAGE, "--alpha '%s': want a "
+						   "number between 0 and 1, e.g. 0.05", optarg);
+			break;
+		case OPT_LABELS:
+			comma = strchr(optarg, ',');
+			if (!comma || comma == optarg || !comma[1])
+				return rs_cmd_fail("diff", RS_EXIT_USAGE, "--labels '%s': want "
+						   "BASE,NEW", optarg);
+			free(o->labels[0]);
+			free(o->labels[1]);
+			o->labels[0] = strndup(optarg, (size_t)(comma - optarg));
+			o->labels[1] = strdup(comma + 1);
+			if (!o->labels[0] || !o->labels[1])
+				return rs_cmd_fail("diff", RS_EXIT_INPUT, "out of memory");
+			break;
+		case OPT_BASE:
+		case OPT_NEW:
+			mode = c == OPT_BASE ? RS_SIDE_BASE : RS_SIDE_NEW;
+			sides = true;
+			break;
+		case 1:
+			if (mode < 0) {
+				if (nr_loose == 2)
+					return rs_cmd_usage("diff", stderr);
+				loose[nr_loose++] = optarg;
+			} else if (add_input(o, mode, optarg) < 0) {
+				return rs_cmd_fail("diff", RS_EXIT_INPUT, "out of memory");
+			}
+			break;
+		default:
+			return rs_cmd_usage("diff", stderr);
+		}
+	}
+	/* after "--": the rest are files too */
+	for (; optind < argc; optind++) {
+		if (mode < 0) {
+			if (nr_loose == 2)
+				return rs_cmd_usage("diff", stderr);
+			loose[nr_loose++] = argv[optind];
+		} else if (add_input(o, mode, argv[optind]) < 0) {
+			return rs_cmd_fail("diff", RS_EXIT_INPUT, "out of memory");
+		}
+	}
+	if (sides) {
+		if (nr_loose)
+			return rs_cmd_fail("diff", RS_EXIT_USAGE, "'%s': files go after --base or "
+					   "--new", loose[0]);
+		if (!o->nr_inputs[RS_SIDE_BASE] || !o->nr_inputs[RS_SIDE_NEW])
+			return rs_cmd_fail("diff", RS_EXIT_USAGE, "--base and --new each need at "
+					   "least one file");
+		return RS_EXIT_OK;
+	}
+	if (nr_loose != 2)
+		return rs_cmd_usage("diff", stderr);
+	if (add_input(o, RS_SIDE_BASE, loose[0]) < 0 || add_input(o, RS_SIDE_NEW, loose[1]) < 0)
+		return rs_cmd_fail("diff", RS_EXIT_INPUT, "out of memory");
+	return RS_EXIT_OK;
+}
+
+/* ---- text output ---- */
+
+/* "%.2f" that never prints "-0.00". */
+static void put_num(FILE *f, double v)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), "%.2f", v);
+	fputs(strcmp(buf, "-0.00") ? buf : "0.00", f);
+}
+
+static void put_pct(FILE *f, double pct)
+{
+	char buf[64];
+
+	if (isnan(pct)) {
+		fputs(" [n/a]", f);
+		return;
+	}
+	snprintf(buf, sizeof(buf), "%.1f", pct);
+	fprintf(f, " [%s%%]", strcmp(buf, "-0.0") ? buf : "0.0");
+}
+
+/* One seed-form line: "LABEL: min: X [P%] max: Y [P%] avg: Z [P%] std: S runs: N". */
+static void put_side(FILE *f, const char *label, const struct rs_metric_diff *d, int side)
+{
+	const struct rs_summary *s = &d->side[side];
+
+	fprintf(f, "%s: min: ", label);
+	put_num(f, s->min);
+	if (side == RS_SIDE_NEW)
+		put_pct(f, d->pct_min);
+	fputs(" max: ", f);
+	put_num(f, s->max);
+	if (side == RS_SIDE_NEW)
+		put_pct(f, d->pct_max);
+	fputs(" avg: ", f);
+	put_num(f, s->avg);
+	if (side == RS_SIDE_NEW)
+		put_pct(f, d->pct_avg);
+	fputs(" std: ", f);
+	put_num(f, s->std);
+	fprintf(f, " runs: %zu\n", s->n);
+}
+
+static void put_p(FILE *f, const struct rs_welch *w)
+{
+	if (!w->valid)
+		fputs("p=n/a", f);
+	else if (w->p < 0.0001)
+		fputs("p<0.0001", f);
+	else
+		fprintf(f, "p=%.4f", w->p);
+}
+
+static bool any_testable(const struct rs_compare *c)
+{
+	for (size_t i = 0; i < rs_compare_nr_metrics(c); i++)
+		if (rs_compare_metric(c, i)->welch.valid)
+			return true;
+	return false;
+}
+
+static void put_run_line(FILE *f, const struct rs_compare *c, int side, const char *label)
+{
+	size_t n = rs_compare_nr_runs(c, side);
+
+	fprintf(f, "%-9s %s: %zu run%s, kernel ", side == RS_SIDE_BASE ? "base" : "new", label,
+		n, n == 1 ? "" : "s");
+	for (size_t i = 0; i < rs_compare_nr_kernels(c, side); i++)
+		fprintf(f, "%s%s", i ? ", " : "", rs_compare_kernel(c, side, i));
+	fputs(":", f);
+	for (size_t i = 0; i < n; i++) {
+		const struct rs_run_info *r = rs_compare_run(c, side, i);
+
+		fprintf(f, " %s%s", r->path, strcmp(r->input, "trace") ? "" : " (trace)");
+	}
+	fputc('\n', f);
+}
+
+/*
+ * The shortest element (a name prefix ending before "." or "[" outside brackets) that holds
+ * `name` and that the other side has nothing under: the whole subtree is one-sided. Returns
+ * its length, or strlen(name) when only the figure itself is missing.
+ */
+static size_t missing_subtree(const struct rs_compare *c, const struct rs_left_out *lo)
+{
+	const char *name = lo->name;
+	int depth = 0;
+
+	for (size_t i = 0; name[i]; i++) {
+		if (name[i] == ']' && depth > 0)
+			depth--;
+		if (depth == 0 && i > 0 && (name[i] == '.' || name[i] == '[') &&
+		    !rs_compare_side_has_under(c, !lo->only_in, name, i))
+			return i;
+		if (name[i] == '[')
+			depth++;
+	}
+	return strlen(name);
+}
+
+static bool under(const char *name, const char *prefix, size_t len)
+{
+	return !strncmp(name, prefix, len) && (name[len] == '.' || name[len] == '[');
+}
+
+static void put_left_out(FILE *f, const struct rs_compare *c, const char *const labels[])
+{
+	size_t n = rs_compare_nr_left_out(c);
+
+	if (!n)
+		return;
+	fprintf(f, "\nleft out: %zu metric%s only one side has\n", n, n == 1 ? "" : "s");
+	for (size_t i = 0; i < n;) {
+		const struct rs_left_out *lo = rs_compare_left_out(c, i);
+		size_t len = missing_subtree(c, lo), j = i + 1;
+
+		/* Collapse a whole missing subtree (a cgroup, a task, a context) into one line. */
+		while (j < n && rs_compare_left_out(c, j)->only_in == lo->only_in &&
+		       under(rs_compare_left_out(c, j)->name, lo->name, len))
+			j++;
+		if (j - i > 1)
+			fprintf(f, "  %.*s%s (%zu metrics, only in %s)\n", (int)len, lo->name,
+				lo->name[len] == '[' ? "[...]" : ".*", j - i, labels[lo->only_in]);
+		else
+			fprintf(f, "  %s (only in %s)\n", lo->name, labels[lo->only_in]);
+		i = j;
+	}
+}
+
+static void put_text(FILE *f, const struct rs_compare *c, const char *const labels[],
+		     const struct diff_opts *o)
+{
+	size_t shown = 0, n = rs_compare_nr_metrics(c);
+	bool testable = any_testable(c);
+
+	for (size_t i = 0; i < n; i++)
+		shown += o->only_changed < 0 || rs_metric_diff_changed(rs_compare_metric(c, i),
+									 o->only_changed);
+	put_run_line(f, c, RS_SIDE_BASE, labels[RS_SIDE_BASE]);
+	put_run_line(f, c, RS_SIDE_NEW, labels[RS_SIDE_NEW]);
+	if (rs_compare_kernels_differ(c))
+		fprintf(f, "NOTE      the kernels differ: compared on the metrics both have\n");
+	for (int s = 0; s < RS_NR_SIDES; s++) {
+		size_t ne = rs_compare_nr_events_only(c, s);
+
+		if (!ne)
+			continue;
+		fprintf(f, "NOTE      events recorded only in %s:", labels[s]);
+		for (size_t i = 0; i < ne; i++)
+			fprintf(f, "%s %s", i ? "," : "", rs_compare_event_only(c, s, i));
+		fprintf(f, "\n          metrics built on them cannot be compared: left out below, "
+			   "or 0 on the other side\n");
+	}
+	fprintf(f, "stats     over runs; std = population standard deviation; [P%%] = new as "
+		   "%% of base\n");
+	if (testable)
+		fprintf(f, "signif.   Welch's t-test, two-sided; * = p < %g\n",
+			rs_compare_alpha(c));
+	else
+		fprintf(f, "signif.   n/a: Welch's t-test needs 2+ runs on each side\n");
+	fprintf(f, "metrics   %zu compared", n);
+	if (o->only_changed >= 0)
+		fprintf(f, ", %zu changed by %g%% or more", shown, o->only_changed);
+	fprintf(f, ", %zu left out\n", rs_compare_nr_left_out(c));
+	if (shown)
+		fputc('\n', f);
+	for (size_t i = 0; i < n; i++) {
+		const struct rs_metric_diff *d = rs_compare_metric(c, i);
+
+		if (o->only_changed >= 0 && !rs_metric_diff_changed(d, o->only_changed))
+			continue;
+		fputs(d->name, f);
+		if (testable) {
+			fputs("  ", f);
+			put_p(f, &d->welch);
+			if (d->significant)
+				fputs(" *", f);
+		}
+		fputc('\n', f);
+		put_side(f, labels[RS_SIDE_BASE], d, RS_SIDE_BASE);
+		put_side(f, labels[RS_SIDE_NEW], d, RS_SIDE_NEW);
+	}
+	put_left_out(f, c, labels);
+}
+
+/* ---- the command ---- */
+
+static int load_side(struct rs_compare *c, const struct diff_opts *o, int side,
+		     struct rs_error *err)
+{
+	for (size_t i = 0; i < o->nr_inputs[side]; i++) {
+		const char *path = o->inputs[side][i], *input = NULL;
+		json_t *a = load_input(path, &input, err);
+		int ret;
+
+		if (!a)
+			return -1;
+		ret = rs_compare_add_run(c, side, a, path, input, err);
+		json_decref(a);
+		if (ret < 0)
+			return rs_error_prefix(err, "%s: ", path);
+	}
+	return 0;
+}
+
+/* Labels: --labels, else the file names for A B, else "base" and "new". */
+static int pick_labels(struct diff_opts *o)
+{
+	if (o->labels[0])
+		return 0;
+	if (o->nr_inputs[0] == 1 && o->nr_inputs[1] == 1) {
+		o->labels[0] = label_of(o->inputs[0][0]);
+		o->labels[1] = label_of(o->inputs[1][0]);
+		if (!o->labels[0] || !o->labels[1])
+			return -1;
+		if (strcmp(o->labels[0], o->labels[1]))
+			return 0;
+		free(o->labels[0]);
+		free(o->labels[1]);
+	}
+	o->labels[0] = strdup("base");
+	o->labels[1] = strdup("new");
+	return o->labels[0] && o->labels[1] ? 0 : -1;
+}
+
+static int cmd_diff(int argc, char **argv)
+{
+	struct diff_opts o = { .only_changed = -1, .alpha = RS_COMPARE_ALPHA_DEFAULT };
+	struct rs_error err = { "" };
+	struct rs_compare *c = NULL;
+	const char *labels[RS_NR_SIDES];
+	int ret;
+
+	ret = parse_args(argc, argv, &o);
+	if (ret != RS_EXIT_OK)
+		goto out;
+	if (pick_labels(&o) < 0) {
+		ret = rs_cmd_fail("diff", RS_EXIT_INPUT, "out of memory");
+		goto out;
+	}
+	labels[0] = o.labels[0];
+	labels[1] = o.labels[1];
+	c = rs_compare_new();
+	if (!c) {
+		ret = rs_cmd_fail("diff", RS_EXIT_INPUT, "out of memory");
+		goto out;
+	}
+	if (load_side(c, &o, RS_SIDE_BASE, &err) < 0 || load_side(c, &o, RS_SIDE_NEW, &err) < 0 ||
+	    rs_compare_finish(c, o.alpha, &err) < 0) {
+		ret = rs_cmd_fail("diff", RS_EXIT_INPUT, "%s", err.msg);
+		goto out_free;
+	}
+	if (o.json) {
+		json_t *root = rs_compare_json(c, labels, o.only_changed);
+
+		if (!root) {
+			ret = rs_cmd_fail("diff", RS_EXIT_INPUT, "out of memory");
+			goto out_free;
+		}
+		ret = rs_report_json_dump(root) ? RS_EXIT_INPUT : RS_EXIT_OK;
+	} else {
+		put_text(stdout, c, labels, &o);
+		ret = RS_EXIT_OK;
+	}
+	ret = rs_cmd_finish_stdout("diff", ret);
+out_free:
+	rs_compare_free(c);
+out:
+	free(o.labels[0]);
+	free(o.labels[1]);
+	free(o.inputs[0]);
+	free(o.inputs[1]);
+	return ret;
+}

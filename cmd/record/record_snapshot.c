@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Periodic snapshots written into the trace: per cgroup of interest its LRU sizes, usage and
+ * limits (memcg_stat), per node its LRU sizes, free pages and watermarks (node_stat). No
+ * tracepoint carries list sizes, and the policy models need them; a marker shares the trace
+ * clock with the events around it. Formats: docs/markers.md.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "record_private.h"
+
+#define MAX_NODES	1024
+
+struct rec_snapshot {
+	struct rec *r;
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	int stop;
+};
+
+/* LRU fields of memory.stat and node vmstat, in marker order. */
+static const char *const lru_names[] = {
+	"inactive_anon", "active_anon", "inactive_file", "active_file", "unevictable",
+};
+#define NR_LRU (sizeof(lru_names) / sizeof(lru_names[0]))
+
+/* Find "prefix+name value" lines of a stat file; missing ones stay 0. */
+static int read_stat(const char *path, const char *prefix, const char *const *names, size_t nr,
+		     unsigned long long *vals)
+{
+	char line[256], key[128];
+	size_t pl = strlen(prefix);
+	unsigned long long v;
+	FILE *f;
+
+	memset(vals, 0, nr * sizeof(*vals));
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%127s %llu", key, &v) != 2 || strncmp(key, prefix, pl))
+			continue;
+		for (size_t i = 0; i < nr; i++)
+			if (!strcmp(key + pl, names[i]))
+				vals[i] = v;
+	}
+	fclose(f);
+	return 0;
+}
+
+static int cg_bytes(struct rec *r, const char *rel, const char *file, unsigned long long *out)
+{
+	char path[PATH_MAX];
+	uint64_t v;
+
+	if (snprintf(path, sizeof(path), "%s%s/%s", r->mem.mnt, rel, file) >= (int)sizeof(path) ||
+	    rec_read_bytes(r, path, &v))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static void snap_memcg(struct rec *r, const char *rel)
+{
+	unsigned long long lru[NR_LRU], usage, limit, a, b;
+	uint64_t swappiness;
+	char path[PATH_MAX], esc[3 * 256], tail[128];
+	uint64_t id = rec_cgroup_id(&r->mem, rel);
+
+	if (!id)
+		return;		/* removed since the list was made */
+	if (snprintf(path, sizeof(path), "%s%s/memory.stat", r->mem.mnt, rel) >= (int)sizeof(path))
+		return;
+	/* v1 memory.stat has this cgroup's own lists first, total_* (with children) later. */
+	if (read_stat(path, "", lru_names, NR_LRU, lru))
+		return;
+	rec_escape_path(rel, esc, sizeof(esc));
+	if (r->mem.v2) {
+		if (cg_bytes(r, rel, "memory.current", &usage) ||
+		    cg_bytes(r, rel, "memory.max", &limit) || cg_bytes(r, rel, "memory.high", &a) ||
+		    cg_bytes(r, rel, "memory.low", &b))
+			return;
+		/* v2 has no per-cgroup swappiness: the global one applies. */
+		snprintf(path, sizeof(path), "/proc/sys/vm/swappiness");
+		snprintf(tail, sizeof(tail), "high=%llu low=%llu", a, b);
+	} else {
+		if (cg_bytes(r, rel, "memory.usage_in_bytes", &usage) ||
+		    cg_bytes(r, rel, "memory.limit_in_bytes", &limit) ||
+		    cg_bytes(r, rel, "memory.soft_limit_in_bytes", &a))
+			return;
+		if (snprintf(path, sizeof(path), "%s%s/memory.swappiness", r->mem.mnt, rel) >=
+		    (int)sizeof(path))
+			return;
+		snprintf(tail, sizeof(tail), "soft=%llu", a);
+	}
+	if (rec_read_bytes(r, path, &swappiness))
+		swappiness = 0;
+	rec_mark(r, "memcg_stat cg=%s id=%llu usage=%llu limit=%llu %s swappiness=%llu "
+		 "inactive_anon=%llu active_anon=%llu inactive_file=%llu active_file=%llu "
+		 "unevictable=%llu", esc, (unsigned long long)id, usage, limit, tail,
+		 (unsigned long long)swappiness,
+		 lru[0], lru[1], lru[2], lru[3], lru[4]);
+}
+
+/* Sum min/low/high over the zones of each node from /proc/zoneinfo; wm[nid][0..2]. */
+static void read_watermarks(unsigned long long (*wm)[3], int nr)
+{
+	static const char *const keys[] = { "min", "low", "high" };
+	char line[256], key[64];
+	unsigned long long v;
+	int nid = -1;
+	FILE *f;
+
+	memset(wm, 0, (size_t)nr * sizeof(*wm));
+	f = fopen("/proc/zoneinfo", "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "Node %d, zone", &nid) == 1)
+			continue;
+		/* the per-cpu "high:" lines have a colon and so never equal "high" */
+		if (nid < 0 || nid >= nr || sscanf(line, "%63s %llu", key, &v) != 2)
+			continue;
+		for (int i = 0; i < 3; i++)
+			if (!strcmp(key, keys[i]))
+				wm[nid][i] += v;
+	}
+	fclose(f);
+}
+
+static void snap_nodes(struct rec *r)
+{
+	static const char *const names[] = {
+		"nr_free_pages", "nr_inactive_anon", "nr_active_anon", "nr_inactive_file",
+		"nr_active_file", "nr_unevictable",
+	};
+	unsigned long long v[6];
+	unsigned long long (*wm)[3];
+	char path[PATH_MAX];
+	int nids[MAX_NODES], nr = 0, max_nid = 0;
+	struct dirent *d;
+	DIR *dh;
+
+	dh = opendir("/sys/devices/system/node");
+	while (dh && (d = readdir(dh)) && nr < MAX_NODES) {
+		char *end;
+		long nid;
+
+		if (strncmp(d->d_name, "node", 4) || !isdigit((unsigned char)d->d_name[4]))
+			continue;
+		nid = strtol(d->d_name + 4, &end, 10);
+		if (*end || nid < 0 || nid >= MAX_NODES)
+			continue;
+		nids[nr++] = (int)nid;
+		if (nid > max_nid)
+			max_nid = (int)nid;
+	}
+	if (dh)
+		closedir(dh);
+	wm = calloc((size_t)max_nid + 1, sizeof(*wm));
+	if (!wm)
+		return;
+	read_watermarks(wm, max_nid + 1);
+	/* Without NUMA sysfs the machine is node 0 and /proc/vmstat has its counters. */
+	for (int i = 0; i < (nr ? nr : 1); i++) {
+		int nid = nr ? nids[i] : 0;
+
+		if (nr)
+			snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/vmstat", nid);
+		else
+			snprintf(path, sizeof(path), "/proc/vmstat");
+		if (read_stat(path, "", names, 6, v))
+			continue;
+		rec_mark(r, "node_stat nid=%d nr_free_pages=%llu nr_inactive_anon=%llu "
+			 "nr_active_anon=%llu nr_inactive_file=%llu nr_active_file=%llu "
+			 "nr_unevictable=%llu wmark_min=%llu wmark_low=%llu wmark_high=%llu",
+			 nid, v[0], v[1], v[2], v[3], v[4], v[5], wm[nid][0], wm[nid][1],
+			 wm[nid][2]);
+	}
+	free(wm);
+}
+
+void rec_snapshot_once(struct rec *r)
+{
+	char *rels[REC_MAX_INTEREST];
+	size_t n = rec_cgroups_of_interest(r, rels, REC_MAX_INTEREST);
+
+	for (size_t i = 0; i < n; i++) {
+		snap_memcg(r, rels[i]);
+		free(rels[i]);
+	}
+	snap_nodes(r);
+}
+
+static void *snapshot_thread(void *arg)
+{
+	struct rec_snapshot *s = arg;
+	struct timespec next;
+
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	pthread_mutex_lock(&s->lock);
+	while (!s->stop) {
+		pthread_mutex_unlock(&s->lock);
+		rec_snapshot_once(s->r);
+		/* absolute deadlines: the time a snapshot takes does not stretch the interval */
+		next.tv_nsec += (long)(s->r->interval_ms % 1000) * 1000000L;
+		next.tv_sec += s->r->interval_ms / 1000 + next.tv_nsec / 1000000000L;
+		next.tv_nsec %= 1000000000L;
+		pthread_mutex_lock(&s->lock);
+		while (!s->stop && pthread_cond_timedwait(&s->cond, &s->lock, &next) != ETIMEDOUT)
+			;
+	}
+	pthread_mutex_unlock(&s->lock);
+	return NULL;
+}
+
+struct rec_snapshot *rec_snapshot_start(struct rec *r, struct rs_error *err)
+{
+	struct rec_snapshot *s = calloc(1, sizeof(*s));
+	pthread_condattr_t ca;
+	int e;
+
+	if (!s) {
+		rs_error_set(err, "out of memory");
+		return NULL;
+	}
+	s->r = r;
+	pthread_mutex_init(&s->lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&s->cond, &ca);
+	pthread_condattr_destroy(&ca);
+	e = pthread_create(&s->thread, NULL, snapshot_thread, s);
+	if (e) {
+		rs_error_set(err, "cannot start the snapshot thread: %s", strerror(e));
+		pthread_cond_destroy(&s->cond);
+		pthread_mutex_destroy(&s->lock);
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+void rec_snapshot_stop(struct rec_snapshot *s)
+{
+	if (!s)
+		return;
+	pthread_mutex_lock(&s->lock);
+	s->stop = 1;
+	pthread_cond_signal(&s->cond);
+	pthread_mutex_unlock(&s->lock);
+	pthread_join(s->thread, NULL);
+	pthread_cond_destroy(&s->cond);
+	pthread_mutex_destroy(&s->lock);
+	rec_snapshot_once(s->r);
+	free(s);
+}

@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * reclaimscope replay: reconstruct the replay input from a trace (analyzer/replay_*.c), replay
+ * the recorded pressure through each policy (models/), and report identity (mainline against
+ * the recording), the counterfactuals and, with --inputs, what was reconstructed from which
+ * events. docs/replay.md.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "analysis.h"
+#include "cmd.h"
+#include "cmd_args.h"
+#include "replay_output.h"
+#include "report.h"
+
+#define MAX_POLICIES		16
+
+enum { O_POLICY = 256, O_INPUTS, O_JSON, O_MAX_CALLS };
+
+static const struct rs_cmd_opt replay_opts[] = {
+	{ "policy", 0, required_argument, O_POLICY, "NAME,...",
+	  "policies to replay, comma-separated, or all (the default)" },
+	{ "inputs", 0, no_argument, O_INPUTS, NULL,
+	  "show the inputs reconstructed from the trace and their sources" },
+	{ "json", 0, no_argument, O_JSON, NULL, "print the replay as JSON (sorted keys)" },
+	{ "max-calls", 0, required_argument, O_MAX_CALLS, "N",
+	  "keep at most N reclaim invocations (default 1048576; a warning names the rest)" },
+	RS_THREADS_OPT,
+	RS_CMD_OPT_END,
+};
+
+static int cmd_replay(int argc, char **argv);
+
+const struct rs_cmd rs_cmd_replay = {
+	.name = "replay",
+	.fn = cmd_replay,
+	.summary = "replay the recorded pressure through alternative reclaim policies",
+	.synopsis = "[--policy NAME,NAME...|all] [--inputs] [--json] [--max-calls N]\n"
+		    "  [--threads N] FILE",
+	.description =
+		"Re-evaluates reclaim policies against the pressure a trace recorded. The trace "
+		"becomes a world (memcg tree, list sizes per lruvec over time, usage and limits, "
+		"watermarks, swap, the reclaimability each list showed) and a pressure (one "
+		"reclaim invocation per recorded call). Each policy is asked, invocation by "
+		"invocation, what it would have scanned and reclaimed.\n\n"
+		"The recorded kernel's own policy (mainline) must give the recording back "
+		"first: per list, the replay's scanned pages against the recording's, and a "
+		"list is claimed only within 5%. Where the trace lacks an input, the list is "
+		"marked NO CLAIM with the missing input named. The replay is open-loop: the "
+		"refaults and IO another policy would have caused are not in the trace.\n\n"
+		"Policies: mainline (the recorded kernel), splitlru-plus1 and splitlru (the "
+		"2008 nr_scan + 1 question), softlimit-tree and softlimit-rework (cgroup v1 "
+		"soft-limit reclaim, the 3.10 tree against the 2013 rework).",
+	.opts = replay_opts,
+};
+
+static int cmd_replay(int argc, char **argv)
+{
+	const struct rs_policy_ops *pol[MAX_POLICIES];
+	struct rs_replay_input_opts ro = { 0 };
+	struct rs_analysis_opts ao = { .pid = -1, .threads = 1 };
+	struct rs_replay_report rep = { .identity = -1 };
+	struct rs_replay_result *rec = NULL, *res = NULL;
+	struct rs_identity id = { 0 };
+	bool have_id = false;
+	struct rs_replay_build b;
+	struct rs_error err = { "" };
+	const char *policy_arg = NULL;
+	bool json = false;
+	int c, n, ret;
+
+	optind = 1;
+	while ((c = rs_cmd_getopt(&rs_cmd_replay, argc, argv, "")) != -1) {
+		switch (c) {
+		case O_POLICY:
+			policy_arg = optarg;
+			break;
+		case O_INPUTS:
+			rep.inputs = true;
+			break;
+		case O_JSON:
+			json = true;
+			break;
+		case O_MAX_CALLS: {
+			long long v;
+
+			if (rs_arg_count(optarg, 1, 1ll << 30, &v))
+				return rs_cmd_fail("replay", RS_EXIT_USAGE, "--max-calls wants a "
+						   "count from 1 to %lld, not '%s'", 1ll << 30,
+						   optarg);
+			ro.max_calls = (size_t)v;
+			break;
+		}
+		default: {
+			int r = rs_threads_opt("replay", c, optarg, &ao.threads);
+
+			if (r)
+				return r < 0 ? rs_cmd_usage("replay", stderr) : r;
+			break;
+		}
+		}
+	}
+	if (optind != argc - 1)
+		return rs_cmd_usage("replay", stderr);
+	n = rs_policy_parse(policy_arg, pol, MAX_POLICIES, &err);
+	if (n < 0)
+		return rs_cmd_fail("replay", RS_EXIT_USAGE, "--policy: %s", err.msg);
+
+	ao.progress = rs_cmd_show_progress(argv[optind]);
+	if (rs_replay_input_build(argv[optind], &ao, &ro, &b, &err) < 0)
+		return rs_cmd_fail("replay", RS_EXIT_INPUT, "%s", err.msg);
+
+	rep.src = rs_analysis_source(b.a);
+	rep.ri = b.ri;
+	rep.in = rs_replay_input_report(b.ri);
+	rep.w = b.w;
+	rep.refusal = rs_replay_input_refusal(b.ri);
+	rep.folio_granularity = true;
+	rep.flushed_stats = true;
+	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
+		struct rs_lru_counts lc;
+
+		rs_analysis_lru_sum(b.a, -1, l, -1, -1, &lc);
+		rep.analyze[l].scanned = lc.scanned;
+		rep.analyze[l].taken = lc.taken;
+		rep.analyze[l].reclaimed = lc.reclaimed;
+	}
+	if (rs_replay_recorded(b.w, &rec, &err) < 0) {
+		ret = rs_cmd_fail("replay", RS_EXIT_INPUT, "%s", err.msg);
+		goto out;
+	}
+	rep.rec = rec;
+	if (!rep.refusal) {
+		if (rs_replay_run(b.w, pol, n, NULL, &res, &err) < 0) {
+			ret = rs_cmd_fail("replay", RS_EXIT_INPUT, "%s", err.msg);
+			goto out;
+		}
+		rep.res = res;
+		rep.n = n;
+		rep.identity = rs_policy_identity_index(pol, n);
+	}
+	if (rep.identity >= 0) {
+		/* per cgroup only when (nearly) every shrink window names its memcg */
+		struct rs_identity_opts io = {
+			.victims_known = rep.in->victim_none * 20 <= rep.in->windows,
+		};
+
+		if (rs_identity_compute(b.w, rec, &res[rep.identity], &io, &id, &err) < 0) {
+			ret = rs_cmd_fail("replay", RS_EXIT_INPUT, "%s", err.msg);
+			goto out;
+		}
+		have_id = true;
+		rep.id = &id;
+	}
+	if (json) {
+		json_t *root = rs_replay_json(&rep);
+
+		ret = !root || rs_report_json_dump(root) ? RS_EXIT_INPUT : RS_EXIT_OK;
+	} else {
+		rs_replay_text(stdout, &rep);
+		ret = RS_EXIT_OK;
+	}
+	ret = rs_cmd_finish_stdout("replay", ret);
+out:
+	rs_replay_results_free(res, n);
+	rs_replay_results_free(rec, 1);
+	if (have_id)
+		rs_identity_free(&id);
+	rs_replay_build_free(&b);
+	return ret;
+}

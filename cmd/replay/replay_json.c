@@ -1,0 +1,465 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `replay --json`: the recording (`recorded.lru.<list>` as analyze counts it, and the part in
+ * the replayed calls), every policy (`policies.<name>.lru.<list>`, `.cgroups[]`, `.error_pct`
+ * for the identity policy), the identity verdict, the open-loop caveat and the reconstruction
+ * (`inputs`). docs/json.md, section replay, documents every member. Integers are pages.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "replay_output.h"
+#include "report.h"
+
+#define JI(v) json_integer((json_int_t)(v))
+
+static const char *const lname[RS_NR_EVICTABLE] = { "inactive_anon", "active_anon",
+						"inactive_file", "active_file" };
+
+static json_t *src_json(const struct rs_ri_source *s)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "events", JI(s->events));
+	if (s->events) {
+		json_object_set_new(o, "first_s", rs_json_real(rs_ns_to_s(s->first_ts)));
+		json_object_set_new(o, "first_offset", JI(s->first_offset));
+		json_object_set_new(o, "last_s", rs_json_real(rs_ns_to_s(s->last_ts)));
+		json_object_set_new(o, "last_offset", JI(s->last_offset));
+	}
+	return o;
+}
+
+static json_t *limit_json(uint64_t v)
+{
+	return v == RS_UNLIMITED ? json_null() : JI(v);
+}
+
+static json_t *lists4(const uint64_t *v)
+{
+	json_t *o = json_object();
+
+	for (int l = 0; l < RS_NR_EVICTABLE; l++)
+		json_object_set_new(o, lname[l], JI(v[l]));
+	return o;
+}
+
+static json_t *lists4s(const int64_t *v)
+{
+	json_t *o = json_object();
+
+	for (int l = 0; l < RS_NR_EVICTABLE; l++)
+		json_object_set_new(o, lname[l], JI(v[l]));
+	return o;
+}
+
+static json_t *inputs_json(const struct rs_replay_report *r)
+{
+	const struct rs_ri_report *in = r->in;
+	json_t *o = json_object(), *h = json_object(), *c = json_object(), *s = json_object();
+	json_t *v = json_object(), *sw = json_object(), *ob = json_object(), *mc = json_array();
+	json_t *wm = json_object(), *rec = json_object(), *warn = json_array(), *cc;
+	const char *w;
+
+	json_object_set_new(h, "marker", in->header ? json_string(in->header) : json_null());
+	json_object_set_new(h, "offset", JI(in->header_offset));
+	json_object_set_new(h, "vm_swappiness", JI(in->vm_swappiness));
+	json_object_set_new(h, "swappiness_assumed", json_boolean(in->swappiness_assumed));
+	json_object_set_new(h, "cgroup", json_string(in->cgroup_v1 ? "v1" : "v2"));
+	json_object_set_new(h, "cgroup_from", json_string(in->cgroup_src ? in->cgroup_src : ""));
+	json_object_set_new(h, "nodes", JI(in->nr_nodes));
+	json_object_set_new(h, "nodes_assumed", json_boolean(in->nodes_assumed));
+	json_object_set_new(h, "page_size", JI(in->page_size));
+	json_object_set_new(h, "mglru", json_boolean(in->mglru));
+	json_object_set_new(h, "mglru_mask", JI(in->mglru_mask));
+	json_object_set_new(o, "header", h);
+
+	cc = json_object();
+	for (int k = 0; k < RS_CALL_NR; k++) {
+		json_t *x = src_json(&in->call_src[k]);
+
+		json_object_set_new(x, "calls", JI(in->calls[k]));
+		json_object_set_new(cc, rs_call_ctx_name(k), x);
+	}
+	json_object_set_new(c, "by_context", cc);
+	json_object_set_new(c, "replayed", JI(in->world_calls));
+	json_object_set_new(c, "cut_start", JI(in->calls_cut_start));
+	json_object_set_new(c, "cut_end", JI(in->calls_cut_end));
+	json_object_set_new(c, "dropped_over_cap", JI(in->calls_dropped));
+	json_object_set_new(c, "without_isolate", JI(in->calls_without_scan));
+	json_object_set_new(c, "soft_limit_episodes", JI(in->soft_episodes));
+	cc = json_object();
+	for (int k = 0; k < RS_RI_TGT_NR; k++)
+		json_object_set_new(cc, rs_ri_target_src_name(k), JI(in->target_src[k]));
+	json_object_set_new(c, "memcg_target_from", cc);
+	cc = json_object();
+	for (int k = 0; k < RS_RI_WANT_NR; k++)
+		json_object_set_new(cc, rs_ri_want_src_name(k), JI(in->want_src[k]));
+	json_object_set_new(c, "memcg_want_from", cc);
+	json_object_set_new(c, "memcg_goal_overshoot", JI(in->goal_overshoot));
+	json_object_set_new(c, "kswapd_want", JI(in->kswapd_want));
+	json_object_set_new(o, "calls", c);
+
+	json_object_set_new(rec, "scanned", lists4(in->scanned));
+	json_object_set_new(rec, "taken", lists4(in->taken));
+	json_object_set_new(rec, "reclaimed", lists4(in->reclaimed));
+	json_object_set_new(rec, "outside_calls_scanned", lists4(in->out_scanned));
+	json_object_set_new(rec, "outside_calls_reclaimed", lists4(in->out_reclaimed));
+	json_object_set_new(rec, "outside_calls_events", JI(in->out_events));
+	json_object_set_new(o, "recorded_in_calls", rec);
+
+	json_object_set_new(v, "windows", JI(in->windows));
+	json_object_set_new(v, "exact", JI(in->victim_exact));
+	json_object_set_new(v, "scan_counter_only", JI(in->victim_scan));
+	json_object_set_new(v, "steal_counter_only", JI(in->victim_steal));
+	json_object_set_new(v, "lru_decrement", JI(in->victim_lruvec));
+	json_object_set_new(v, "unattributed", JI(in->victim_none));
+	json_object_set_new(v, "item_names", json_boolean(in->item_names));
+	json_object_set_new(o, "victims", v);
+
+	json_object_set_new(s, "memcg_snapshots", JI(in->memcg_snapshots));
+	json_object_set_new(s, "node_snapshots", JI(in->node_snapshots));
+	json_object_set_new(s, "delta_events", JI(in->delta_events));
+	json_object_set_new(s, "delta_updates", JI(in->delta_updates));
+	json_object_set_new(s, "workingset_events", JI(in->ws_events));
+	json_object_set_new(s, "implied_updates", JI(in->implied_updates));
+	json_object_set_new(s, "root_clamped", JI(in->root_clamped));
+	json_object_set_new(s, "world_updates", JI(in->world_updates));
+	json_object_set_new(s, "world_windows", JI(in->world_obs));
+	json_object_set_new(o, "sizes", s);
+
+	json_object_set_new(wm, "from", json_string(in->have_wmark ? "node_stat" :
+						     in->wmark_inferred ? "inferred" : "none"));
+	json_object_set_new(wm, "node_stat", src_json(&in->wmark));
+	json_object_set_new(wm, "inferred_at_least", JI(in->wmark_inferred));
+	json_object_set_new(wm, "inferred_from_kswapd_calls", JI(in->wmark_inferred_calls));
+	json_object_set_new(o, "watermark", wm);
+
+	json_object_set_new(sw, "state", json_string(in->swap == RS_RI_SWAP_MARKER ? "marker" :
+						     in->swap == RS_RI_SWAP_INFERRED ? "inferred_on" :
+						     "off"));
+	json_object_set_new(sw, "anon_scanned", JI(in->swap_anon_scanned));
+	json_object_set_new(sw, "anon_writes", JI(in->swap_anon_writes));
+	json_object_set_new(sw, "pswpout_events", JI(in->swap_pswpout));
+	json_object_set_new(sw, "markers", src_json(&in->swap_marker));
+	json_object_set_new(o, "swap", sw);
+
+	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
+		const struct rs_ri_obs_sum *x = &in->obs[l];
+		json_t *lo = json_object();
+
+		json_object_set_new(lo, "windows", JI(x->windows));
+		json_object_set_new(lo, "scanned", JI(x->scanned));
+		json_object_set_new(lo, "reclaimed", JI(x->reclaimed));
+		json_object_set_new(lo, "activated", JI(x->activated));
+		json_object_set_new(lo, "pageout", JI(x->pageout));
+		json_object_set_new(lo, "taken", JI(x->taken));
+		json_object_set_new(lo, "deactivated", JI(x->deactivated));
+		json_object_set_new(lo, "referenced", JI(x->referenced));
+		json_object_set_new(ob, lname[l], lo);
+	}
+	json_object_set_new(o, "reclaimability", ob);
+
+	for (int i = 0; i < in->nr_memcg; i++) {
+		const struct rs_ri_memcg *m = &in->memcg[i];
+		json_t *x = json_object();
+
+		json_object_set_new(x, "path", json_string(m->path));
+		json_object_set_new(x, "id", JI(m->id));
+		json_object_set_new(x, "world_index", JI(m->world));
+		json_object_set_new(x, "made_in_trace", json_boolean(m->mkdir));
+		json_object_set_new(x, "removed_in_trace", json_boolean(m->rmdir));
+		json_object_set_new(x, "sizes_from", json_string(
+			m->world == 0 ? "node_stat_minus_tracked" :
+			m->sizes_from_deltas ? "deltas" : m->snap.events ? "snapshots" :
+			m->implied.events ? "implied" : "none"));
+		json_object_set_new(x, "snapshots", src_json(&m->snap));
+		json_object_set_new(x, "deltas", src_json(&m->delta));
+		json_object_set_new(x, "workingset_deltas", src_json(&m->ws));
+		json_object_set_new(x, "implied", src_json(&m->implied));
+		json_object_set_new(x, "node_snapshots", src_json(&m->node));
+		if (m->sizes_from_deltas) {
+			json_object_set_new(x, "offset", lists4s(m->offset));
+			json_object_set_new(x, "offset_from", json_string(
+				m->offset_from_mkdir ? "mkdir" : m->offset_assumed ? "assumed_empty" :
+				m->offset_from_first ? "first_snapshot" :
+				"snapshot_minus_deltas"));
+			json_object_set_new(x, "snapshot_disagreement_max",
+					    lists4(m->disagree_max));
+			json_object_set_new(x, "reanchored", JI(m->anchors));
+		}
+		json_object_set_new(x, "lists_first", lists4s(m->first_lru));
+		json_object_set_new(x, "lists_last", lists4s(m->last_lru));
+		json_object_set_new(x, "lists_max", lists4(m->max_lru));
+		if (m->have_usage) {
+			json_object_set_new(x, "usage_first", JI(m->usage_first));
+			json_object_set_new(x, "usage_last", JI(m->usage_last));
+			json_object_set_new(x, "usage_max", JI(m->usage_max));
+			json_object_set_new(x, "limit", limit_json(m->limit));
+			json_object_set_new(x, "soft_limit", limit_json(m->soft_limit));
+			json_object_set_new(x, "snapshots_over_soft_limit", JI(m->soft_over));
+			json_object_set_new(x, "swappiness", m->swappiness < 0 ? json_null()
+							     : JI(m->swappiness));
+		}
+		json_object_set_new(x, "folded_ids", JI(m->folded));
+		json_object_set_new(x, "victim_calls", JI(m->victim_events));
+		json_object_set_new(x, "target_calls", JI(m->target_calls));
+		json_array_append_new(mc, x);
+	}
+	json_object_set_new(o, "memcgs", mc);
+	for (size_t i = 0; (w = rs_replay_input_warning(r->ri, i)); i++)
+		json_array_append_new(warn, json_string(w));
+	json_object_set_new(o, "warnings", warn);
+	return o;
+}
+
+static json_t *cgroups_json(const struct rs_replay_report *r, const struct rs_replay_result *p,
+			    bool recorded)
+{
+	json_t *a = json_array();
+
+	for (int c = 0; c < p->nr_memcg; c++) {
+		const struct rs_memcg_acct *m = &p->memcg[c];
+		json_t *o = json_object(), *lo = json_object();
+
+		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
+			json_t *x = json_object();
+
+			json_object_set_new(x, "scanned", JI(m->scanned[l]));
+			json_object_set_new(x, "reclaimed", JI(m->reclaimed[l]));
+			json_object_set_new(lo, lname[l], x);
+		}
+		json_object_set_new(o, "path", json_string(rs_replay_cgroup_name(r, c)));
+		json_object_set_new(o, "id", JI(r->w ? rs_world_memcg(r->w, c)->id : 0));
+		json_object_set_new(o, "lru", lo);
+		json_object_set_new(o, "swapped_out", JI(m->swapped_out));
+		if (!recorded) {
+			json_object_set_new(o, "soft_scanned", JI(m->soft_scanned));
+			json_object_set_new(o, "soft_reclaimed", JI(m->soft_reclaimed));
+		}
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
+static void result_common(json_t *o, const struct rs_replay_result *p)
+{
+	json_t *prio = json_object(), *src = json_object();
+	char k[8];
+
+	json_object_set_new(o, "calls", JI(p->calls));
+	json_object_set_new(o, "calls_short", JI(p->calls_short));
+	json_object_set_new(o, "rounds", JI(p->rounds));
+	json_object_set_new(o, "prio_lowest", p->prio_lowest < 0 ? json_null()
+							    : JI(p->prio_lowest));
+	for (int i = 0; i <= RS_DEF_PRIORITY; i++) {
+		snprintf(k, sizeof(k), "%d", i);
+		if (p->calls_at_prio[i])
+			json_object_set_new(prio, k, JI(p->calls_at_prio[i]));
+	}
+	json_object_set_new(o, "calls_by_lowest_priority", prio);
+	json_object_set_new(o, "swapped_out", JI(p->swapped_out));
+	json_object_set_new(o, "soft_scanned", JI(p->soft_scanned));
+	json_object_set_new(o, "soft_reclaimed", JI(p->soft_reclaimed));
+	if (p->policy) {
+		for (int i = 0; i < RS_RATE_SRC_NR; i++)
+			json_object_set_new(src, rs_rate_src_name(i), JI(p->reclaimed_by_src[i]));
+		json_object_set_new(o, "reclaimed_by_reclaimability", src);
+	} else {
+		json_decref(src);
+	}
+}
+
+static json_t *recorded_json(const struct rs_replay_report *r)
+{
+	json_t *o = json_object(), *lru = json_object(), *ic = json_object(), *il = json_object();
+
+	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
+		json_t *x = json_object(), *y = json_object();
+
+		json_object_set_new(x, "scanned", JI(r->analyze[l].scanned));
+		json_object_set_new(x, "taken", JI(r->analyze[l].taken));
+		json_object_set_new(x, "reclaimed", JI(r->analyze[l].reclaimed));
+		json_object_set_new(lru, lname[l], x);
+		if (r->rec) {
+			json_object_set_new(y, "scanned", JI(r->rec->scanned[l]));
+			json_object_set_new(y, "taken", JI(r->in->taken[l]));
+			json_object_set_new(y, "reclaimed", JI(r->rec->reclaimed[l]));
+		}
+		json_object_set_new(il, lname[l], y);
+	}
+	json_object_set_new(o, "lru", lru);
+	json_object_set_new(ic, "lru", il);
+	if (r->rec) {
+		result_common(ic, r->rec);
+		json_object_set_new(ic, "cgroups", cgroups_json(r, r->rec, true));
+	}
+	json_object_set_new(o, "in_calls", ic);
+	return o;
+}
+
+/* Whether identity is claimed for a row, and what the trace lacks for it. */
+static void claim_json(json_t *x, const struct rs_identity_list *il)
+{
+	json_t *lacks = json_array();
+
+	for (int g = 0; g < RS_GAP_NR; g++)
+		if (il->lacks & (1u << g))
+			json_array_append_new(lacks, json_string(rs_gap_name((enum rs_gap)g)));
+	json_object_set_new(x, "claimed", json_boolean(il->claimed));
+	json_object_set_new(x, "lacks", lacks);
+}
+
+static json_t *gaps_json(const struct rs_replay_report *r)
+{
+	const struct rs_identity *id = r->id;
+	json_t *a = json_array();
+
+	for (int g = 0; g < RS_GAP_NR; g++) {
+		json_t *x, *sc;
+
+		if (!(id->gap_mask & (1u << g)))
+			continue;
+		x = json_object();
+		sc = json_object();
+		json_object_set_new(x, "name", json_string(rs_gap_name((enum rs_gap)g)));
+		json_object_set_new(x, "missing", json_string(rs_gap_missing((enum rs_gap)g)));
+		for (int l = 0; l < RS_NR_EVICTABLE; l++)
+			json_object_set_new(sc, lname[l], JI(id->gaps[0].scanned[g][l]));
+		json_object_set_new(x, "recorded_scanned_in_calls", sc);
+		json_array_append_new(a, x);
+	}
+	return a;
+}
+
+static json_t *identity_json(const struct rs_replay_report *r, json_t **error_pct)
+{
+	const struct rs_identity *id = r->id;
+	json_t *o = json_object(), *lists = json_object(), *cg = json_array();
+
+	*error_pct = json_object();
+	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
+		const struct rs_identity_list *il = &id->list[l];
+		json_t *x = json_object(), *e = json_object();
+
+		claim_json(x, il);
+		json_object_set_new(x, "recorded_scanned", JI(il->rec_scanned));
+		json_object_set_new(x, "model_scanned", JI(il->model_scanned));
+		json_object_set_new(x, "recorded_reclaimed", JI(il->rec_reclaimed));
+		json_object_set_new(x, "model_reclaimed", JI(il->model_reclaimed));
+		json_object_set_new(x, "checked", json_boolean(il->checked));
+		json_object_set_new(x, "within_target", json_boolean(il->within));
+		json_object_set_new(x, "verdict", json_string(rs_identity_verdict_name(il->verdict)));
+		json_object_set_new(e, "scanned", il->rec_scanned ? rs_json_real(il->scanned_err)
+								  : json_null());
+		json_object_set_new(e, "reclaimed", il->rec_reclaimed
+						    ? rs_json_real(il->reclaimed_err) : json_null());
+		json_object_set_new(x, "error_pct", json_deep_copy(e));
+		json_object_set_new(*error_pct, lname[l], e);
+		json_object_set_new(lists, lname[l], x);
+	}
+	for (int c = 0; id->per_cgroup && c < id->nr_memcg; c++) {
+		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
+			const struct rs_identity_list *il = rs_identity_memcg(id, c, l);
+			json_t *x;
+
+			if (!il->rec_scanned)
+				continue;
+			x = json_object();
+			claim_json(x, il);
+			json_object_set_new(x, "path", json_string(rs_replay_cgroup_name(r, c)));
+			json_object_set_new(x, "list", json_string(lname[l]));
+			json_object_set_new(x, "recorded_scanned", JI(il->rec_scanned));
+			json_object_set_new(x, "model_scanned", JI(il->model_scanned));
+			json_object_set_new(x, "scanned_error_pct", rs_json_real(il->scanned_err));
+			json_object_set_new(x, "recorded_reclaimed", JI(il->rec_reclaimed));
+			json_object_set_new(x, "model_reclaimed", JI(il->model_reclaimed));
+			json_object_set_new(x, "reclaimed_error_pct", il->rec_reclaimed
+					    ? rs_json_real(il->reclaimed_err) : json_null());
+			json_object_set_new(x, "checked", json_boolean(il->checked));
+			json_object_set_new(x, "within_target", json_boolean(il->within));
+			json_object_set_new(x, "verdict",
+					    json_string(rs_identity_verdict_name(il->verdict)));
+			json_array_append_new(cg, x);
+		}
+	}
+	json_object_set_new(o, "policy", json_string(id->policy->name));
+	json_object_set_new(o, "target_pct", rs_json_real(RS_IDENTITY_TARGET_PCT));
+	json_object_set_new(o, "min_scanned", JI(RS_IDENTITY_MIN_SCANNED));
+	json_object_set_new(o, "lists", lists);
+	json_object_set_new(o, "per_cgroup_checked", json_boolean(id->per_cgroup));
+	json_object_set_new(o, "cgroups", cg);
+	json_object_set_new(o, "checked", JI(id->claimed));
+	json_object_set_new(o, "within", JI(id->within));
+	json_object_set_new(o, "within_target", json_boolean(id->claimed &&
+							     id->within == id->claimed));
+	json_object_set_new(o, "not_claimed", JI(id->not_claimed));
+	json_object_set_new(o, "not_checked", JI(id->not_checked));
+	json_object_set_new(o, "trace_lacks", gaps_json(r));
+	json_object_set_new(o, "sizes_from_snapshots_only", json_boolean(id->sizes_snapshots_only));
+	json_object_set_new(o, "snapshot_interval_ms", id->sizes_snapshots_only &&
+			    id->snapshot_interval_ns ? rs_json_real((double)id->snapshot_interval_ns /
+								    1e6) : json_null());
+	json_object_set_new(o, "folio_granularity", json_boolean(r->folio_granularity));
+	json_object_set_new(o, "flushed_stats", json_boolean(r->flushed_stats));
+	return o;
+}
+
+static json_t *policy_json(const struct rs_replay_report *r, const struct rs_replay_result *p)
+{
+	json_t *o = json_object(), *lru = json_object();
+
+	json_object_set_new(o, "stands_for", json_string(p->policy->stands_for));
+	json_object_set_new(o, "approximates", json_string(p->policy->approximates));
+	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
+		json_t *x = json_object();
+
+		json_object_set_new(x, "scanned", JI(p->scanned[l]));
+		json_object_set_new(x, "reclaimed", JI(p->reclaimed[l]));
+		json_object_set_new(x, "scanned_diff",
+				    JI((int64_t)p->scanned[l] - (int64_t)r->rec->scanned[l]));
+		json_object_set_new(x, "reclaimed_diff",
+				    JI((int64_t)p->reclaimed[l] - (int64_t)r->rec->reclaimed[l]));
+		json_object_set_new(lru, lname[l], x);
+	}
+	json_object_set_new(o, "lru", lru);
+	result_common(o, p);
+	json_object_set_new(o, "swapped_out_diff",
+			    JI((int64_t)p->swapped_out - (int64_t)r->rec->swapped_out));
+	json_object_set_new(o, "cgroups", cgroups_json(r, p, false));
+	return o;
+}
+
+json_t *rs_replay_json(const struct rs_replay_report *r)
+{
+	json_t *root = json_object(), *rp = json_object(), *pol = json_object(), *names;
+
+	if (!root)
+		return NULL;
+	if (r->src)
+		json_object_set_new(root, "trace", rs_report_trace_json(r->src));
+	json_object_set_new(rp, "caveat", json_string(rs_replay_open_loop_caveat));
+	json_object_set_new(rp, "refused", r->refusal ? json_string(r->refusal) : json_null());
+	names = json_array();
+	for (int i = 0; i < r->n; i++)
+		json_array_append_new(names, json_string(r->res[i].policy->name));
+	json_object_set_new(rp, "policies", names);
+	json_object_set_new(root, "recorded", recorded_json(r));
+	if (!r->refusal) {
+		for (int i = 0; i < r->n; i++) {
+			json_t *p = policy_json(r, &r->res[i]);
+
+			if (i == r->identity && r->id) {
+				json_t *err;
+
+				json_object_set_new(rp, "identity", identity_json(r, &err));
+				json_object_set_new(p, "error_pct", err);
+			}
+			json_object_set_new(pol, r->res[i].policy->name, p);
+		}
+	}
+	json_object_set_new(root, "policies", pol);
+	json_object_set_new(root, "replay", rp);
+	json_object_set_new(root, "inputs", inputs_json(r));
+	return root;
+}

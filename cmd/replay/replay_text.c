@@ -1,0 +1,518 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `replay` as text: identity first (the identity policy against the recording, per list and
+ * per cgroup, with the error and the target), then every policy per list, per cgroup, rounds
+ * and priorities, with the difference from the recording and the open-loop caveat; with
+ * --inputs, the reconstruction and the events each part came from. docs/replay.md explains
+ * every column. At most 100 columns.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "replay_output.h"
+#include "report.h"
+
+#define U(v) ((unsigned long long)(v))
+
+static const char *const short_list[RS_NR_EVICTABLE] = { "inactive_anon", "active_anon",
+						     "inactive_file", "active_file" };
+
+#define WIDTH 100
+
+/* A line being built, printed wrapped at WIDTH columns with its continuation indent. */
+struct line {
+	char buf[2048];
+	size_t n;
+};
+
+static void add(struct line *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void add(struct line *l, const char *fmt, ...)
+{
+	va_list ap;
+	int k;
+
+	if (l->n >= sizeof(l->buf) - 1)
+		return;
+	va_start(ap, fmt);
+	k = vsnprintf(l->buf + l->n, sizeof(l->buf) - l->n, fmt, ap);
+	va_end(ap);
+	if (k > 0)
+		l->n += (size_t)k < sizeof(l->buf) - l->n ? (size_t)k : sizeof(l->buf) - l->n - 1;
+}
+
+/* Print the line wrapped at spaces; continuation lines start with `indent` spaces. */
+static void flush(FILE *f, struct line *l, int indent)
+{
+	const char *p = l->buf;
+	int col0 = 0;
+
+	while (*p) {
+		size_t len = strlen(p), room = (size_t)(WIDTH - col0), cut;
+
+		if (len <= room) {
+			fprintf(f, "%*s%s\n", col0, "", p);
+			break;
+		}
+		for (cut = room; cut > 0 && p[cut] != ' '; cut--)
+			;
+		if (!cut)	/* one word longer than the line: break it */
+			cut = room;
+		fprintf(f, "%*s%.*s\n", col0, "", (int)cut, p);
+		p += cut;
+		while (*p == ' ')
+			p++;
+		col0 = indent;
+	}
+	l->n = 0;
+	l->buf[0] = '\0';
+}
+
+/* One wrapped line in one call. */
+static void out(FILE *f, int indent, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void out(FILE *f, int indent, const char *fmt, ...)
+{
+	struct line l = { .n = 0 };
+	va_list ap;
+	int k;
+
+	va_start(ap, fmt);
+	k = vsnprintf(l.buf, sizeof(l.buf), fmt, ap);
+	va_end(ap);
+	if (k < 0)
+		return;
+	l.n = strlen(l.buf);
+	flush(f, &l, indent);
+}
+
+const char *rs_replay_cgroup_name(const struct rs_replay_report *r, int memcg)
+{
+	return r->w ? rs_world_memcg(r->w, memcg)->path : "?";
+}
+
+/* A path in `width` columns: its tail after ".." when longer (children differ at the end). */
+static const char *cg_col(const char *path, int width, char *buf, size_t n)
+{
+	size_t len = strlen(path);
+
+	if (len <= (size_t)width)
+		return path;
+	snprintf(buf, n, "..%s", path + len - (size_t)(width - 2));
+	return buf;
+}
+
+static void err_text(char *buf, size_t n, uint64_t rec, double e)
+{
+	if (!rec)
+		snprintf(buf, n, "-");
+	else if (e >= 1000.0 || e <= -1000.0)	/* fits the column: +3784% */
+		snprintf(buf, n, "%+.0f%%", e);
+	else
+		snprintf(buf, n, "%+.1f%%", e);
+}
+
+/* Why lists are not claimed: per input the trace lacks, what it is and the pages concerned. */
+static void gaps_text(FILE *f, const struct rs_replay_report *r)
+{
+	const struct rs_identity *id = r->id;
+
+	for (int g = 0; g < RS_GAP_NR; g++) {
+		char line[256];
+		size_t n = 0;
+
+		if (!(id->gap_mask & (1u << g)))
+			continue;
+		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
+			uint64_t all = r->rec->scanned[l], in = id->gaps[0].scanned[g][l];
+
+			if (all < RS_IDENTITY_MIN_SCANNED || !in || n >= sizeof(line))
+				continue;
+			n += (size_t)snprintf(line + n, sizeof(line) - n, "%s%s %.0f%%",
+					      n ? ", " : "", short_list[l],
+					      100.0 * (double)in / (double)all);
+		}
+		out(f, 4, "  lacks %s: %s; the calls that need it scanned %s of the recorded pages",
+		    rs_gap_name((enum rs_gap)g), rs_gap_missing((enum rs_gap)g),
+		    n ? line : "none");
+	}
+}
+
+static void identity_text(FILE *f, const struct rs_replay_report *r)
+{
+	const struct rs_identity *id = r->id;
+	char e1[16], e2[16], cgb[64];
+
+	out(f, 2, "\nIDENTITY (%s against the recording; target: within %.0f%% on every list "
+	    "with >= %d pages scanned)", id->policy->name, RS_IDENTITY_TARGET_PCT,
+	    RS_IDENTITY_MIN_SCANNED);
+	fprintf(f, "%-14s %11s %9s %11s %7s %11s %11s %7s %s\n", "list", "rec scanned",
+		"rec taken", "scanned", "error", "rec reclaim", "reclaimed", "error", "check");
+	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
+		const struct rs_identity_list *il = &id->list[l];
+
+		err_text(e1, sizeof(e1), il->rec_scanned, il->scanned_err);
+		err_text(e2, sizeof(e2), il->rec_reclaimed, il->reclaimed_err);
+		fprintf(f, "%-14s %11llu %9llu %11llu %7s %11llu %11llu %7s %s\n", short_list[l],
+			U(il->rec_scanned), U(r->in->taken[l]), U(il->model_scanned), e1,
+			U(il->rec_reclaimed), U(il->model_reclaimed), e2,
+			rs_identity_verdict_name(il->verdict));
+	}
+	if (!id->per_cgroup) {
+		out(f, 2, "per cgroup: not checked: %llu of %llu shrink windows name no memcg (no "
+		    "memcg event matched them), so the recording counts their pages in the root "
+		    "where the model puts them in the memcg it scanned", U(r->in->victim_none),
+		    U(r->in->windows));
+	} else {
+		out(f, 2, "per cgroup (every list the recording scanned in the cgroup; checked from "
+		    "%d pages):", RS_IDENTITY_MIN_SCANNED);
+		fprintf(f, "  %-16s %-13s %9s %9s %7s %9s %9s %7s %s\n", "cgroup", "list",
+			"rec scan", "scanned", "error", "rec recl", "reclaimed", "error", "check");
+	}
+	for (int c = 0; id->per_cgroup && c < id->nr_memcg; c++) {
+		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
+			const struct rs_identity_list *il = rs_identity_memcg(id, c, l);
+
+			if (!il->rec_scanned)
+				continue;
+			err_text(e1, sizeof(e1), il->rec_scanned, il->scanned_err);
+			err_text(e2, sizeof(e2), il->rec_reclaimed, il->reclaimed_err);
+			fprintf(f, "  %-16s %-13s %9llu %9llu %7s %9llu %9llu %7s %s\n",
+				cg_col(rs_replay_cgroup_name(r, c), 16, cgb, sizeof(cgb)),
+				short_list[l], U(il->rec_scanned),
+				U(il->model_scanned), e1, U(il->rec_reclaimed),
+				U(il->model_reclaimed), e2, rs_identity_verdict_name(il->verdict));
+		}
+	}
+	if (!id->claimed && !id->not_claimed)
+		out(f, 2, "no list has %d pages scanned: identity not checked on this trace",
+		    RS_IDENTITY_MIN_SCANNED);
+	else if (id->claimed)
+		out(f, 2, "%d of %d checked lists (whole trace and per cgroup) within %.0f%%%s",
+		    id->within, id->claimed, RS_IDENTITY_TARGET_PCT, id->within == id->claimed ?
+		    "" : " (docs/replay.md: why a list can be off)");
+	if (id->not_checked)
+		out(f, 2, "not checked: %d lists scanned fewer than %d pages", id->not_checked,
+		    RS_IDENTITY_MIN_SCANNED);
+	if (id->not_claimed) {
+		out(f, 2, "NO CLAIM on %d lists: more than %.0f%% of their recorded pages were "
+		    "scanned in calls that depend on inputs this trace does not record, so their "
+		    "error cannot tell the model's faults from the missing inputs; identity is not "
+		    "claimed for them (docs/replay.md \"Identity\"):", id->not_claimed,
+		    RS_IDENTITY_TARGET_PCT);
+		gaps_text(f, r);
+	}
+	if (id->sizes_snapshots_only)
+		out(f, 2, "sizes: every list size comes from memcg_stat/node_stat snapshots alone, "
+		    "one every %.0f ms (no mod_memcg_lruvec_state delta): a call sees its lists as "
+		    "the last snapshot left them", (double)id->snapshot_interval_ns / 1e6);
+	if (!r->folio_granularity || !r->flushed_stats)
+		out(f, 6, "note: this build's world has %s%s%s: lists of large folios and memcgs "
+		    "with stale stats are off (docs/replay.md)",
+			r->folio_granularity ? "" : "no folio sizes",
+			!r->folio_granularity && !r->flushed_stats ? " and " : "",
+			r->flushed_stats ? "" : "no flushed-stats view");
+	out(f, 2, "scanned = lru_isolate nr_scanned (as analyze) for the recording; pages the "
+	    "model isolated for it");
+	{
+		bool same = true;
+
+		for (int l = 0; l < RS_NR_EVICTABLE; l++)
+			same &= r->analyze[l].scanned == r->rec->scanned[l];
+		if (!same)
+			out(f, 2, "the whole trace (analyze) scanned %llu/%llu/%llu/%llu: %llu "
+			    "isolate/shrink events were outside any replayed call",
+				U(r->analyze[0].scanned), U(r->analyze[1].scanned),
+				U(r->analyze[2].scanned), U(r->analyze[3].scanned),
+				U(r->in->out_events));
+	}
+}
+
+static void diff_text(char *buf, size_t n, uint64_t v, uint64_t rec)
+{
+	snprintf(buf, n, "%+lld", (long long)v - (long long)rec);
+}
+
+static void policy_text(FILE *f, const struct rs_replay_report *r, const struct rs_replay_result *p)
+{
+	const struct rs_replay_result *rc = r->rec;
+	char d1[24], d2[24], cgb[64];
+	uint64_t rs = 0, rr = 0, ms = 0, mr = 0;
+
+	out(f, 2, "\n%s: %s", p->policy->name, p->policy->stands_for);
+	out(f, 4, "  approximates: %s", p->policy->approximates);
+	fprintf(f, "  %-14s %11s %11s %11s %11s\n", "list", "scanned", "diff", "reclaimed",
+		"diff");
+	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
+		diff_text(d1, sizeof(d1), p->scanned[l], rc->scanned[l]);
+		diff_text(d2, sizeof(d2), p->reclaimed[l], rc->reclaimed[l]);
+		fprintf(f, "  %-14s %11llu %11s %11llu %11s\n", short_list[l], U(p->scanned[l]), d1,
+			U(p->reclaimed[l]), d2);
+		rs += rc->scanned[l];
+		rr += rc->reclaimed[l];
+		ms += p->scanned[l];
+		mr += p->reclaimed[l];
+	}
+	diff_text(d1, sizeof(d1), ms, rs);
+	diff_text(d2, sizeof(d2), mr, rr);
+	fprintf(f, "  %-14s %11llu %11s %11llu %11s\n", "all", U(ms), d1, U(mr), d2);
+	diff_text(d1, sizeof(d1), p->swapped_out, rc->swapped_out);
+	out(f, 4, "  anon swapped out %llu (%s); soft-limit passes scanned %llu reclaimed %llu "
+	    "(recorded %llu / %llu)", U(p->swapped_out), d1, U(p->soft_scanned),
+	    U(p->soft_reclaimed), U(rc->soft_scanned), U(rc->soft_reclaimed));
+	out(f, 4, "  rounds %llu (recorded %llu), lowest priority %d (recorded %d), calls short "
+	    "of their goal %llu of %llu", U(p->rounds), U(rc->rounds), p->prio_lowest,
+	    rc->prio_lowest, U(p->calls_short), U(p->calls));
+	fprintf(f, "  calls by lowest priority:");
+	for (int k = RS_DEF_PRIORITY; k >= 0; k--)
+		if (p->calls_at_prio[k])
+			fprintf(f, " %d:%llu", k, U(p->calls_at_prio[k]));
+	fprintf(f, "\n  reclaimed by reclaimability source:");
+	for (int k = 0; k < RS_RATE_SRC_NR; k++)
+		fprintf(f, " %s %llu", rs_rate_src_name(k), U(p->reclaimed_by_src[k]));
+	fprintf(f, "\n  %-24s %9s %9s %9s %9s %10s %9s %9s\n", "cgroup", "scan IA", "scan AA",
+		"scan IF", "scan AF", "reclaimed", "swapped", "soft scan");
+	for (int c = 0; c < p->nr_memcg; c++) {
+		const struct rs_memcg_acct *a = &p->memcg[c], *ra = &rc->memcg[c];
+		uint64_t s = 0, rs2 = 0, rec = 0;
+
+		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
+			s += a->scanned[l];
+			rs2 += ra->scanned[l];
+			rec += a->reclaimed[l];
+		}
+		if (!s && !rs2)
+			continue;
+		fprintf(f, "  %-24s %9llu %9llu %9llu %9llu %10llu %9llu %9llu\n",
+			cg_col(rs_replay_cgroup_name(r, c), 24, cgb, sizeof(cgb)), U(a->scanned[0]), U(a->scanned[1]),
+			U(a->scanned[2]), U(a->scanned[3]), U(rec), U(a->swapped_out),
+			U(a->soft_scanned));
+		fprintf(f, "  %-24s %9llu %9llu %9llu %9llu %10llu %9llu\n", "  (recorded)",
+			U(ra->scanned[0]), U(ra->scanned[1]), U(ra->scanned[2]), U(ra->scanned[3]),
+			U(ra->reclaimed[0] + ra->reclaimed[1] + ra->reclaimed[2] + ra->reclaimed[3]),
+			U(ra->swapped_out));
+	}
+}
+
+static void src_add(struct line *l, const struct rs_ri_source *s)
+{
+	if (!s->events) {
+		add(l, "none");
+		return;
+	}
+	add(l, "%llu, first at %.6f s (offset %llu), last at %.6f s (offset %llu)", U(s->events),
+	    rs_ns_to_s(s->first_ts), U(s->first_offset), rs_ns_to_s(s->last_ts),
+	    U(s->last_offset));
+}
+
+static const char *lim(uint64_t v, char *buf, size_t n)
+{
+	if (v == RS_UNLIMITED)
+		return "none";
+	snprintf(buf, n, "%llu", U(v));
+	return buf;
+}
+
+static void memcg_inputs(FILE *f, const struct rs_ri_memcg *m)
+{
+	struct line l = { .n = 0 };
+	char b1[32], b2[32];
+
+	out(f, 4, "  %s (id %llu)%s%s", m->path, U(m->id), m->mkdir ? ", made in the trace" : "",
+	    m->rmdir ? ", removed in the trace (offline after)" : "");
+	if (m->world == 0) {
+		add(&l, "    own lists = node_stat - tracked memcgs: ");
+		src_add(&l, &m->node);
+		flush(f, &l, 6);
+		out(f, 6, "    also holds %llu victim memcg ids that have no sizes of their own",
+		    U(m->folded));
+	} else if (m->sizes_from_deltas) {
+		add(&l, "    sizes = offset + mod_memcg_lruvec_state deltas: ");
+		src_add(&l, &m->delta);
+		flush(f, &l, 6);
+		out(f, 6, "    offset %lld/%lld/%lld/%lld pages (%s); snapshots: %llu, max "
+		    "|snapshot - (offset + deltas)| %llu/%llu/%llu/%llu (deltas the trace lacks), "
+		    "re-anchored at %llu of them", (long long)m->offset[0],
+		    (long long)m->offset[1], (long long)m->offset[2], (long long)m->offset[3],
+		    m->offset_from_mkdir ? "0: made in the trace" :
+		    m->offset_assumed ? "0 assumed: no snapshot and no mkdir anchors it" :
+		    m->offset_from_first ? "the snapshot from before the first delta" :
+		    "the first snapshot - deltas so far", U(m->disagree_n), U(m->disagree_max[0]),
+		    U(m->disagree_max[1]), U(m->disagree_max[2]), U(m->disagree_max[3]),
+		    U(m->anchors));
+	} else if (m->snap.events) {
+		add(&l, "    sizes = memcg_stat snapshots: ");
+		src_add(&l, &m->snap);
+		flush(f, &l, 6);
+	} else {
+		out(f, 6, "    no sizes of its own (an ancestor of a tracked memcg)");
+	}
+	if (m->implied.events) {
+		add(&l, "    implied sizes (lru_isolate nr_requested << priority): ");
+		src_add(&l, &m->implied);
+		flush(f, &l, 6);
+	}
+	if (m->ws.events) {
+		add(&l, "    workingset_activate/restore deltas: ");
+		src_add(&l, &m->ws);
+		flush(f, &l, 6);
+	}
+	out(f, 6, "    lists IA/AA/IF/AF first %lld/%lld/%lld/%lld last %lld/%lld/%lld/%lld max "
+	    "%llu/%llu/%llu/%llu", (long long)m->first_lru[0], (long long)m->first_lru[1],
+	    (long long)m->first_lru[2], (long long)m->first_lru[3], (long long)m->last_lru[0],
+	    (long long)m->last_lru[1], (long long)m->last_lru[2], (long long)m->last_lru[3],
+	    U(m->max_lru[0]), U(m->max_lru[1]), U(m->max_lru[2]), U(m->max_lru[3]));
+	if (m->have_usage)
+		out(f, 6, "    usage first %llu last %llu max %llu; limit %s; soft limit %s (over "
+		    "it in %llu of %llu snapshots); swappiness %d%s (memcg_stat)",
+		    U(m->usage_first), U(m->usage_last), U(m->usage_max),
+		    lim(m->limit, b1, sizeof(b1)), lim(m->soft_limit, b2, sizeof(b2)),
+		    U(m->soft_over), U(m->snap.events), m->swappiness,
+		    m->swappiness < 0 ? " (not recorded: vm_swappiness)" : "");
+	if (m->victim_events || m->target_calls)
+		out(f, 6, "    victim in %llu calls; reclaim root of %llu memcg calls",
+		    U(m->victim_events), U(m->target_calls));
+}
+
+void rs_replay_inputs_text(FILE *f, const struct rs_replay_report *r)
+{
+	const struct rs_ri_report *in = r->in;
+	struct line l = { .n = 0 };
+	const char *w;
+
+	out(f, 0, "\nRECONSTRUCTION (the replay input: what the world and the pressure were made "
+	    "of, and from which events)");
+	if (in->header)
+		add(&l, "header     %s at offset %llu: ", in->header, U(in->header_offset));
+	else
+		add(&l, "header     no begin marker: ");
+	add(&l, "vm swappiness %d%s, cgroup %s (%s), %d node%s%s, page size %llu, MGLRU %s "
+	    "(mglru=0x%04x)", in->vm_swappiness, in->swappiness_assumed ? " (assumed)" : "",
+	    in->cgroup_v1 ? "v1" : "v2", in->cgroup_src ? in->cgroup_src : "-", in->nr_nodes,
+	    in->nr_nodes == 1 ? "" : "s", in->nodes_assumed ? " (node 0 assumed)" : "",
+	    U(in->page_size), in->mglru ? "on" : "off", in->mglru_mask);
+	flush(f, &l, 11);
+	add(&l, "calls      %zu replayed:", in->world_calls);
+	for (int c = 0; c < RS_CALL_NR; c++) {
+		add(&l, " %s %llu", rs_call_ctx_name(c), U(in->calls[c]));
+		if (in->calls[c])
+			add(&l, " (from %s, first at %.6f s offset %llu)",
+			    c == RS_CALL_KSWAPD ? "kswapd_wake" : "*_reclaim_begin",
+			    rs_ns_to_s(in->call_src[c].first_ts), U(in->call_src[c].first_offset));
+		add(&l, c + 1 < RS_CALL_NR ? "," : "");
+	}
+	flush(f, &l, 11);
+	out(f, 11, "           cut at the start %llu, cut at the end %llu, over the cap %llu, "
+	    "without any lru_isolate %llu; soft-limit episodes inside %llu",
+	    U(in->calls_cut_start), U(in->calls_cut_end), U(in->calls_dropped),
+	    U(in->calls_without_scan), U(in->soft_episodes));
+	out(f, 11, "           memcg reclaim roots: victims' LCA %llu, its nearest limited "
+	    "ancestor %llu, task's memcg %llu, header %llu, root %llu",
+	    U(in->target_src[RS_RI_TGT_VICTIMS]), U(in->target_src[RS_RI_TGT_LIMITED]),
+	    U(in->target_src[RS_RI_TGT_TASK]), U(in->target_src[RS_RI_TGT_HEADER]),
+	    U(in->target_src[RS_RI_TGT_ROOT]));
+	out(f, 11, "           pages wanted: memcg calls their charge-size goal 32<<k (%llu, freed "
+	    "past it %llu pages in all; %llu without a fitting goal want what they freed; %llu "
+	    "under 32: 32); direct 32; kswapd what each run freed (%llu in all)",
+	    U(in->want_src[RS_RI_WANT_CHARGE]), U(in->goal_overshoot),
+	    U(in->want_src[RS_RI_WANT_RECLAIMED]), U(in->want_src[RS_RI_WANT_MIN]),
+	    U(in->kswapd_want));
+	out(f, 11, "recorded   in calls IA/AA/IF/AF scanned %llu/%llu/%llu/%llu taken "
+	    "%llu/%llu/%llu/%llu reclaimed %llu/%llu/%llu/%llu; outside any call "
+	    "%llu/%llu/%llu/%llu (%llu events)", U(in->scanned[0]), U(in->scanned[1]),
+	    U(in->scanned[2]), U(in->scanned[3]), U(in->taken[0]), U(in->taken[1]),
+	    U(in->taken[2]), U(in->taken[3]), U(in->reclaimed[0]), U(in->reclaimed[1]),
+	    U(in->reclaimed[2]), U(in->reclaimed[3]), U(in->out_scanned[0]),
+	    U(in->out_scanned[1]), U(in->out_scanned[2]), U(in->out_scanned[3]),
+	    U(in->out_events));
+	out(f, 11, "victims    %llu isolate windows: both counters agree %llu, scan counter only "
+	    "%llu, steal counter only %llu, LRU decrement %llu, none (counted in the root) %llu; "
+	    "item names %s", U(in->windows), U(in->victim_exact), U(in->victim_scan),
+	    U(in->victim_steal), U(in->victim_lruvec), U(in->victim_none),
+	    in->item_names ? "from the trace" : "absent (values alone)");
+	out(f, 11, "sizes      memcg_stat %llu, node_stat %llu, LRU deltas %llu -> %llu updates, "
+	    "workingset deltas %llu, implied %llu, root clamped at 0 %llu; world: %zu updates, "
+	    "%zu windows", U(in->memcg_snapshots), U(in->node_snapshots), U(in->delta_events),
+	    U(in->delta_updates), U(in->ws_events), U(in->implied_updates), U(in->root_clamped),
+	    in->world_updates, in->world_obs);
+	add(&l, "watermark  ");
+	if (in->have_wmark) {
+		add(&l, "node_stat wmark_high: ");
+		src_add(&l, &in->wmark);
+	} else if (in->wmark_inferred) {
+		add(&l, "not recorded; inferred >= %llu pages from %llu kswapd runs (largest at "
+		    "offset %llu)", U(in->wmark_inferred), U(in->wmark_inferred_calls),
+		    U(in->wmark_inferred_offset));
+	} else {
+		add(&l, "not recorded (kswapd asks max(0, 32) pages a pass)");
+	}
+	flush(f, &l, 11);
+	add(&l, "swap       ");
+	switch (in->swap) {
+	case RS_RI_SWAP_MARKER:
+		add(&l, "swap markers: ");
+		src_add(&l, &in->swap_marker);
+		break;
+	case RS_RI_SWAP_INFERRED:
+		add(&l, "on (inferred: %llu anon pages isolated, %llu anon write_folio, %llu "
+		    "pswpout counter events); free swap not recorded", U(in->swap_anon_scanned),
+		    U(in->swap_anon_writes), U(in->swap_pswpout));
+		break;
+	default:
+		add(&l, "off (no anon page isolated, written or counted as pswpout)");
+		break;
+	}
+	flush(f, &l, 11);
+	out(f, 2, "reclaimability (one window per call and memcg: identity and counterfactuals "
+	    "use the call's own, else the nearest of that list)");
+	fprintf(f, "  %-13s %7s %10s %10s %9s %9s %10s %10s %10s\n", "list", "windows", "scanned",
+		"reclaimed", "activated", "pageout", "taken", "deactivate", "referenced");
+	for (int k = 0; k < RS_NR_EVICTABLE; k++) {
+		const struct rs_ri_obs_sum *o = &in->obs[k];
+
+		fprintf(f, "  %-13s %7llu %10llu %10llu %9llu %9llu %10llu %10llu %10llu\n",
+			short_list[k], U(o->windows), U(o->scanned), U(o->reclaimed),
+			U(o->activated), U(o->pageout), U(o->taken), U(o->deactivated),
+			U(o->referenced));
+	}
+	fprintf(f, "memcgs (pages)\n");
+	for (int i = 0; i < in->nr_memcg; i++)
+		memcg_inputs(f, &in->memcg[i]);
+	for (size_t i = 0; (w = rs_replay_input_warning(r->ri, i)); i++)
+		out(f, 9, "warning: %s", w);
+}
+
+void rs_replay_text(FILE *f, const struct rs_replay_report *r)
+{
+	const struct rs_ri_report *in = r->in;
+	struct line l = { .n = 0 };
+
+	rs_report_trace_text(f, r->src, 0);
+	add(&l, "replay    %zu calls (kswapd %llu, direct %llu, memcg %llu, node %llu); ",
+	    in->world_calls, U(in->calls[RS_CALL_KSWAPD]), U(in->calls[RS_CALL_DIRECT]),
+	    U(in->calls[RS_CALL_MEMCG]), U(in->calls[RS_CALL_NODE]));
+	if (r->refusal) {
+		add(&l, "not replayed");
+		flush(f, &l, 10);
+		if (r->inputs)
+			rs_replay_inputs_text(f, r);
+		out(f, 2, "\nCANNOT REPLAY: %s", r->refusal);
+		return;
+	}
+	add(&l, "policies:");
+	for (int i = 0; i < r->n; i++)
+		add(&l, " %s", r->res[i].policy->name);
+	flush(f, &l, 10);
+	out(f, 10, "          %s", rs_replay_open_loop_caveat);
+	if (r->inputs)
+		rs_replay_inputs_text(f, r);
+	if (r->id)
+		identity_text(f, r);
+	else
+		fprintf(f, "\nidentity not run (add mainline to --policy)\n");
+	fprintf(f, "\nPOLICIES (pages; diff = policy - recorded; the recording from the replayed "
+		"calls)\n");
+	for (int i = 0; i < r->n; i++)
+		policy_text(f, r, &r->res[i]);
+	out(f, 8, "\ncaveat: %s", rs_replay_open_loop_caveat);
+}

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Inside of struct rs_source, shared by parsers/source.c and the backends (tracedat.c,
+ * textlog.c) only. Commands and the analyzer see the opaque type of trace_source.h.
+ */
+#ifndef SOURCE_IMPL_H
+#define SOURCE_IMPL_H
+
+#include "trace_source.h"
+
+struct rs_markers;
+
+/* Distinct event names we count; more in a hostile text trace go to one overflow entry. */
+#define RS_MAX_EVENT_NAMES 4096
+
+struct rs_source {
+	const struct rs_source_ops *ops;
+	void *priv;			/* the backend's */
+	struct rs_source_opts opts;
+	struct rs_trace_info info;
+	char *path, *format, *kernel, *host;
+	struct rs_cpu_loss *loss;	/* [info.cpus] */
+	struct rs_event_count *counts;
+	size_t nr_counts, cap_counts;
+	struct rs_markers *markers;
+};
+
+/* Backend constructors: fill src->ops/priv/info; return 0 or -1 with err set. */
+int rs_tracedat_open(struct rs_source *src, struct rs_error *err);
+int rs_textlog_open(struct rs_source *src, struct rs_error *err);
+
+/*
+ * Check the offsets and sizes of the trace.dat open on fd against the file's size, before
+ * libtracecmd reads it (parsers/tracedat/tracedat_check.c says why). 0, or -1 with err set.
+ */
+int rs_tracedat_check(int fd, const char *path, struct rs_error *err);
+
+/* Find or add the count entry of an event name (NULL only when allocation fails). */
+struct rs_event_count *rs_source_count_slot(struct rs_source *src, const char *system,
+					    const char *name);
+void rs_source_counts_reset(struct rs_source *src);
+/* Sort the counts by name once a full stream has finished. */
+void rs_source_counts_finish(struct rs_source *src);
+
+/* Set info.cpus and allocate the loss table. */
+int rs_source_set_cpus(struct rs_source *src, int cpus, struct rs_error *err);
+int rs_source_set_kernel(struct rs_source *src, const char *release);
+int rs_source_set_host(struct rs_source *src, const char *host);
+
+/*
+ * Turn an ftrace:print text into the recorder's marker event when it is one (docs/markers.md);
+ * otherwise ev stays RS_EV_MARKER. Strings live in the marker parser until its next call.
+ */
+void rs_markers_decode(struct rs_source *src, const char *text, struct rs_event *ev);
+
+struct rs_markers *rs_markers_new(void);
+void rs_markers_free(struct rs_markers *m);
+
+#endif

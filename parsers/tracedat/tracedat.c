@@ -1,0 +1,561 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * trace.dat backend: libtracecmd opens the file (versions 6 and 7, compressed or not) and
+ * libtraceevent describes each event's binary layout. Fields are resolved by name once per
+ * event format; each record is then decoded by offset, with every read bounds-checked against
+ * the record's size, because the file may come from any kernel or be corrupt.
+ *
+ * This file opens the trace and decodes records; reading them in time order is
+ * tracedat_stream.c's (one thread) and tracedat_parallel.c's (decode threads), through
+ * tracedat_reader.h.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <trace-cmd/trace-cmd.h>
+
+#include "rs_warn.h"
+#include "tracedat_reader.h"
+
+static int fmt_cmp(const void *a, const void *b)
+{
+	const struct fmt *x = a, *y = b;
+
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+struct fmt *tracedat_fmt_search(const struct tracedat *td, int id)
+{
+	struct fmt key = { .id = id };
+
+	return bsearch(&key, td->fmts, td->nr_fmts, sizeof(key), fmt_cmp);
+}
+
+
+/* Resolve the slots of a known event against this file's format of it. */
+static void fmt_resolve(struct rs_source *src, struct fmt *f, struct tep_event *event)
+{
+	const struct rs_kevent *ke = f->ke;
+	const char *missing;
+
+	for (int i = 0; i < ke->nr_slots; i++) {
+		const struct rs_slot *slot = &ke->slots[i];
+		struct tep_format_field *field = NULL;
+		struct slot_reader *rd = &f->rd[i];
+		char name[64];
+		const char *p = slot->names;
+
+		/* try every "a|b|c" alias against the binary field names */
+		while (*p && !field) {
+			size_t n = strcspn(p, "|");
+
+			if (n < sizeof(name)) {
+				memcpy(name, p, n);
+				name[n] = '\0';
+				field = tep_find_field(event, name);
+			}
+			p += n;
+			if (*p == '|')
+				p++;
+		}
+		if (!field)
+			continue;
+		rd->offset = field->offset;
+		rd->size = field->size;
+		rd->is_signed = field->flags & TEP_FIELD_IS_SIGNED;
+		if (slot->kind == RS_SLOT_NUM) {
+			if (field->size != 1 && field->size != 2 && field->size != 4 &&
+			    field->size != 8) {
+				rs_warn(src->info.warnings, "%s:%s: field %s has size %d, not a "
+					"number we can read; ignored", ke->system, ke->name,
+					field->name, field->size);
+				continue;
+			}
+		} else {
+			rd->dynamic = field->flags & TEP_FIELD_IS_DYNAMIC;
+			rd->relative = field->flags & TEP_FIELD_IS_RELATIVE;
+			rd->to_end = !rd->dynamic && field->size == 0;
+			if (rd->dynamic && field->size != 4) {
+				rs_warn(src->info.warnings, "%s:%s: dynamic field %s has size %d; "
+					"ignored", ke->system, ke->name, field->name, field->size);
+				continue;
+			}
+		}
+		if (rd->offset < 0 || rd->size < 0 || rd->offset > 65536 || rd->size > 65536) {
+			rs_warn(src->info.warnings, "%s:%s: field %s has an absurd layout; ignored",
+				ke->system, ke->name, field->name);
+			continue;
+		}
+		f->present |= 1u << i;
+		f->order[f->nr_present++] = (uint8_t)i;
+		rd->is_str = slot->kind == RS_SLOT_STR;
+		if (rd->is_str)
+			f->nr_str++;
+	}
+	missing = rs_kevent_missing(ke, f->present);
+	f->usable = !missing;
+	if (missing)
+		rs_warn(src->info.warnings, "%s:%s has no field '%s' in this trace's format; "
+			"these events are counted but not analysed", ke->system, ke->name, missing);
+}
+
+static uint64_t read_num(const uint8_t *p, int size, bool is_signed)
+{
+	switch (size) {
+	case 1:
+		return is_signed ? (uint64_t)(int64_t)*(const int8_t *)p : *p;
+	case 2: {
+		uint16_t v;
+
+		memcpy(&v, p, 2);
+		return is_signed ? (uint64_t)(int64_t)(int16_t)v : v;
+	}
+	case 4: {
+		uint32_t v;
+
+		memcpy(&v, p, 4);
+		return is_signed ? (uint64_t)(int64_t)(int32_t)v : v;
+	}
+	default: {
+		uint64_t v;
+
+		memcpy(&v, p, 8);
+		return v;
+	}
+	}
+}
+
+/*
+ * Copy a string field into buf (NUL-terminated, at most RS_STR_MAX bytes); its length, or -1
+ * when it lies out of the record.
+ */
+static int read_str(const struct slot_reader *rd, const uint8_t *data, int size, char *buf)
+{
+	const uint8_t *p;
+	int len;
+
+	if (rd->dynamic) {
+		uint32_t loc;
+		int off;
+
+		if (rd->offset + 4 > size)
+			return -1;
+		memcpy(&loc, data + rd->offset, 4);
+		off = loc & 0xffff;
+		len = loc >> 16;
+		if (rd->relative)
+			off += rd->offset + 4;
+		if (off > size || len > size - off)
+			return -1;
+		p = data + off;
+	} else {
+		if (rd->offset > size)
+			return -1;
+		p = data + rd->offset;
+		len = rd->to_end ? size - rd->offset : rd->size;
+		if (len > size - rd->offset)
+			return -1;
+	}
+	if (len >= RS_STR_MAX)
+		len = RS_STR_MAX - 1;
+	len = (int)strnlen((const char *)p, len);
+	memcpy(buf, p, len);
+	/* ftrace:print text ends in the newline the writer sent */
+	while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
+		len--;
+	buf[len] = '\0';
+	return len;
+}
+
+bool tracedat_decode(const struct fmt *f, const struct tep_record *rec, struct rs_event *ev,
+		     char *str, size_t *used)
+{
+	struct rs_slotvals v;
+	const uint8_t *data = rec->data;
+	size_t at = 0;
+
+	*used = 0;
+	for (int k = 0; k < f->nr_present; k++) {
+		int i = f->order[k];
+		const struct slot_reader *rd = &f->rd[i];
+
+		if (!rd->is_str) {
+			if (rd->offset + rd->size > rec->size)
+				return false;
+			v.num[i] = read_num(data + rd->offset, rd->size, rd->is_signed);
+		} else {
+			int len = read_str(rd, data, rec->size, str + at);
+
+			if (len < 0)
+				return false;
+			v.str[i] = str + at;
+			at += (size_t)len + 1;
+		}
+	}
+	v.present = f->present;
+	rs_normalize(f->ke, &v, ev);
+	*used = at;
+	return true;
+}
+
+static void parse_cpustats(struct rs_source *src, const char *stats)
+{
+	int cpu = -1;
+
+	while (stats && *stats) {
+		unsigned long long v;
+		int c;
+
+		if (sscanf(stats, "CPU: %d", &c) == 1)
+			cpu = c;
+		else if (cpu >= 0 && cpu < src->info.cpus && sscanf(stats, "overrun: %llu", &v) == 1)
+			src->loss[cpu].overrun = v;
+		else if (cpu >= 0 && cpu < src->info.cpus &&
+			 sscanf(stats, "dropped events: %llu", &v) == 1)
+			src->loss[cpu].dropped = v;
+		else if (cpu >= 0 && cpu < src->info.cpus && sscanf(stats, "entries: %llu", &v) == 1)
+			src->loss[cpu].unread = v;
+		stats = strchr(stats, '\n');
+		if (stats)
+			stats++;
+	}
+}
+
+static bool common_field(struct tep_event *e, const char *name, int *offset, int *size)
+{
+	struct tep_format_field *field = e ? tep_find_common_field(e, name) : NULL;
+
+	if (!field || field->offset < 0 || field->offset > 64 ||
+	    (field->size != 1 && field->size != 2 && field->size != 4 && field->size != 8))
+		return false;
+	*offset = field->offset;
+	*size = field->size;
+	return true;
+}
+
+/*
+ * Where common_type and common_pid are, so the stream reads them in place, as
+ * tep_data_type() and tep_data_pid() do from the same first event's format but for two calls
+ * into libtraceevent per record (byte-swapped files keep the library's reads); and the
+ * ring-buffer page layout, as libtracecmd's init_cpu_data() reads it.
+ */
+static void resolve_layout(struct tracedat *td, struct tep_event *first)
+{
+	const uint16_t one = 1;
+	bool host_big = *(const uint8_t *)&one == 0;
+
+	td->direct_common = tep_is_file_bigendian(td->tep) == host_big &&
+			    common_field(first, "common_type", &td->type_offset, &td->type_size) &&
+			    common_field(first, "common_pid", &td->pid_offset, &td->pid_size);
+	td->kb_long = tracecmd_long_size(td->handle) == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4;
+	td->kb_endian = tep_is_file_bigendian(td->tep) ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE;
+	td->kb_old_format = tep_is_old_format(td->tep);
+	td->kb_walk = !td->kb_old_format && tep_is_file_bigendian(td->tep) == host_big && !host_big;
+}
+
+static int build_formats(struct rs_source *src, struct tracedat *td, struct rs_error *err)
+{
+	struct tep_event **events = tep_list_events(td->tep, TEP_EVENT_SORT_ID);
+	int n = 0, max_id = -1;
+
+	if (!events)
+		return rs_error_set(err, "%s: no event formats in the file", src->path);
+	while (events[n])
+		n++;
+	td->fmts = calloc(n ? n : 1, sizeof(*td->fmts));
+	if (!td->fmts)
+		return rs_error_set(err, "%s: out of memory", src->path);
+	for (int i = 0; i < n; i++) {
+		struct tep_event *e = events[i];
+		struct fmt *f = &td->fmts[td->nr_fmts];
+		int k;
+
+		if (!e->name)
+			continue;
+		f->id = e->id;
+		f->system = e->system;
+		f->name = e->name;
+		k = rs_kevent_find(e->system, e->name);
+		f->ke = rs_kevent_get(k);
+		if (f->ke)
+			fmt_resolve(src, f, e);
+		if (e->id > max_id)
+			max_id = e->id;
+		td->nr_fmts++;
+	}
+	qsort(td->fmts, td->nr_fmts, sizeof(*td->fmts), fmt_cmp);
+	/* Ids are small in practice; a direct map makes the per-record lookup one load. */
+	if (max_id >= 0 && max_id < 65536) {
+		td->by_id_len = max_id + 1;
+		td->by_id = calloc(td->by_id_len, sizeof(*td->by_id));
+		if (!td->by_id)
+			return rs_error_set(err, "%s: out of memory", src->path);
+		for (int i = 0; i < td->nr_fmts; i++)
+			if (td->fmts[i].id >= 0)
+				td->by_id[td->fmts[i].id] = &td->fmts[i];
+	}
+	td->unknown.name = "unknown";
+	resolve_layout(td, n ? events[0] : NULL);
+	return 0;
+}
+
+/*
+ * tracecmd_cpus() is the largest CPU count the file names (its CPUCOUNT option, e.g. all CPUs
+ * of a `trace-cmd record -M` run), which can exceed the per-CPU table the data fill; and
+ * tracecmd_read_cpu_last() indexes that table unchecked. The file size of a CPU is the one
+ * bounds-checked look at it.
+ */
+bool tracedat_cpu_has_data(struct tracedat *td, int cpu)
+{
+	return tracecmd_get_cpu_file_size(td->handle, cpu) > 0;
+}
+
+void tracedat_publish_counts(struct rs_source *src, struct tracedat *td)
+{
+	rs_source_counts_reset(src);
+	for (int i = 0; i <= td->nr_fmts; i++) {
+		struct fmt *f = i < td->nr_fmts ? &td->fmts[i] : &td->unknown;
+		struct rs_event_count *c;
+
+		if (!f->count)
+			continue;
+		c = rs_source_count_slot(src, f->system, f->name);
+		if (!c) {
+			rs_warn(src->info.warnings, "out of memory counting events");
+			return;
+		}
+		if (!c->count || f->first_ts < c->first_ts)
+			c->first_ts = f->first_ts;
+		if (f->last_ts > c->last_ts)
+			c->last_ts = f->last_ts;
+		c->count += f->count;
+	}
+	rs_source_counts_finish(src);
+}
+
+static void tracedat_close(struct rs_source *src)
+{
+	struct tracedat *td = src->priv;
+
+	if (!td)
+		return;
+	if (td->handle)
+		tracecmd_close(td->handle);
+	free(td->fmts);
+	free(td->by_id);
+	free(td->cpu_first_page);
+	free(td->cpu_last_page);
+	free(td->cpu_last_ts);
+	free(td);
+	src->priv = NULL;
+}
+
+/*
+ * When tracecmd_init_data() fails part-way, libtracecmd 3.1.6 leaves per-CPU lists of the
+ * CPUs it did not reach zeroed, and tracecmd_close() then follows a NULL list pointer (and
+ * closes fd 0, from a zeroed descriptor). rs_tracedat_check() rules out the causes it can
+ * see (truncated or corrupt CPU data); what remains (a corrupt compressed chunk, a corrupt
+ * header_page format) is parked here, unclosed but reachable, instead of crashing. It is
+ * memory we never free, once per such file; the command exits right after.
+ */
+#define PARKED_MAX 1024
+static struct tracecmd_input *volatile parked[PARKED_MAX];	/* never read: keep the stores */
+static int nr_parked;
+
+static void park(struct tracecmd_input *handle)
+{
+	if (nr_parked < PARKED_MAX)
+		parked[nr_parked++] = handle;
+}
+
+/*
+ * tracecmd_open(), in its two steps so that a failing tracecmd_init_data() is parked rather
+ * than closed (above). NULL with err set on failure.
+ */
+struct tracecmd_input *tracedat_open_handle(struct rs_source *src, struct rs_error *err)
+{
+	struct tracecmd_input *h = tracecmd_open_head(src->path, TRACEDAT_OPEN_FLAGS);
+
+	if (!h) {
+		rs_error_set(err, "%s: libtracecmd cannot read this trace.dat: truncated, corrupt, "
+			     "or an unsupported file version", src->path);
+		return NULL;
+	}
+	if (tracecmd_init_data(h) < 0) {
+		park(h);
+		rs_error_set(err, "%s: libtracecmd cannot read the event data of this trace.dat: "
+			     "corrupt ring-buffer pages", src->path);
+		return NULL;
+	}
+	return h;
+}
+
+/* Validate the container before libtracecmd trusts it (tracedat_check.c). */
+static int check_file(struct rs_source *src, struct rs_error *err)
+{
+	int fd = open(src->path, O_RDONLY | O_CLOEXEC);
+	int ret;
+
+	if (fd < 0)
+		return rs_error_set(err, "%s: cannot open: %s", src->path, strerror(errno));
+	ret = rs_tracedat_check(fd, src->path, err);
+	close(fd);
+	return ret;
+}
+
+static const struct rs_source_ops tracedat_ops = {
+	.stream = tracedat_stream,
+	.close = tracedat_close,
+};
+
+/*
+ * The page and time of a CPU's last record (td->cpu_last_page/ts; the page stays 0 when none
+ * is found). tracecmd_read_cpu_last() walks the last page with kbuffer, which goes round for
+ * ever on an event whose length field is negative (a fuzzed 61 KB file hung it); our cursor
+ * takes one record at a time and stops where libtracecmd goes back. Pages are tried from the
+ * end of the CPU's data back to its first record's page, as libtracecmd does (a page can hold
+ * only padding). The data end is counted from the first record's page: libtracecmd does not
+ * say where a CPU's data start, and pages past the end belong to no CPU or another one.
+ * -1: out of memory.
+ */
+#define CPU_LAST_MAX_PAGES 4096		/* pages tried back from a CPU's end */
+
+static int cpu_last_record(struct rs_source *src, struct tracedat *td, int cpu)
+{
+	struct tracedat_reader r = {
+		.src = src, .td = td, .handle = td->handle, .tep = td->tep,
+		.mapped = td->mapped, .is_main = true,
+	};
+	uint64_t ps = td->page_size, first = td->cpu_first_page[cpu], tries = 0;
+	off_t size = tracecmd_get_cpu_file_size(td->handle, cpu);
+	struct tracedat_cursor c;
+	uint64_t page;
+
+	if (size <= 0 || tracedat_cursor_init(&c, td, cpu) < 0)
+		return size <= 0 ? 0 : -1;
+	page = (first + (uint64_t)size - 1) & ~(ps - 1);
+	for (;; page -= ps) {
+		struct tep_record *rec;
+		int found = -1;
+
+		rec = tracecmd_read_at(td->handle, page, &found);
+		if (rec)
+			tracecmd_free_record(rec);
+		if (rec && found == cpu) {
+			c.per_record = true;	/* libtracecmd's timestamps, one record at a time */
+			c.limit = page + ps;
+			for (int more = tracedat_cursor_seek(&r, &c, page); more == 1;
+			     more = tracedat_cursor_next(&r, &c)) {
+				td->cpu_last_page[cpu] = page;
+				td->cpu_last_ts[cpu] = c.rec.ts;
+			}
+		}
+		/*
+		 * A real CPU ends in a few pages of padding at most; a file claiming gigabytes
+		 * past its records is not searched page by page (the stream then asks
+		 * libtracecmd where the data end, record by record: cursor per_record).
+		 */
+		if (td->cpu_last_page[cpu] || page <= first || ++tries >= CPU_LAST_MAX_PAGES)
+			break;
+	}
+	tracedat_cursor_destroy(&c);
+	td->mapped = r.mapped;
+	return 0;
+}
+
+int rs_tracedat_open(struct rs_source *src, struct rs_error *err)
+{
+	const char *zname = NULL, *zver = NULL, *uname;
+	struct tracedat *td;
+	char fmtbuf[128];
+	int cpus;
+
+	td = calloc(1, sizeof(*td));
+	if (!td)
+		return rs_error_set(err, "%s: out of memory", src->path);
+	src->priv = td;
+	src->ops = &tracedat_ops;
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	if (check_file(src, err) < 0)
+		return -1;
+	td->handle = tracedat_open_handle(src, err);
+	if (!td->handle)
+		return -1;
+	td->tep = tracecmd_get_tep(td->handle);
+	if (!td->tep)
+		return rs_error_set(err, "%s: no event formats in the file", src->path);
+	cpus = tracecmd_cpus(td->handle);
+	if (rs_source_set_cpus(src, cpus, err) < 0)
+		return -1;
+	uname = tracecmd_get_uname(td->handle);
+	if (uname) {
+		/* "Linux HOST RELEASE ARCH": the release is the third word */
+		char sys[64], host[256], rel[256];
+
+		if (sscanf(uname, "%63s %255s %255s", sys, host, rel) == 3) {
+			rs_source_set_kernel(src, rel);
+			rs_source_set_host(src, host);
+		}
+	}
+	tracecmd_get_file_compress_proto(td->handle, &zname, &zver);
+	td->compressed = zname && strcmp(zname, "none");
+	td->page_size = tracecmd_page_size(td->handle) > 0 ? tracecmd_page_size(td->handle) : 4096;
+	td->cpu_first_page = calloc(cpus ? cpus : 1, sizeof(*td->cpu_first_page));
+	td->cpu_last_page = calloc(cpus ? cpus : 1, sizeof(*td->cpu_last_page));
+	td->cpu_last_ts = calloc(cpus ? cpus : 1, sizeof(*td->cpu_last_ts));
+	if (!td->cpu_first_page || !td->cpu_last_page || !td->cpu_last_ts)
+		return rs_error_set(err, "%s: out of memory", src->path);
+	if (td->compressed)
+		snprintf(fmtbuf, sizeof(fmtbuf), "trace.dat v%lu (%s)",
+			 tracecmd_get_in_file_version(td->handle), zname);
+	else
+		snprintf(fmtbuf, sizeof(fmtbuf), "trace.dat v%lu",
+			 tracecmd_get_in_file_version(td->handle));
+	src->format = strdup(fmtbuf);
+	src->info.format = src->format ? src->format : "trace.dat";
+	parse_cpustats(src, tracecmd_get_cpustats(td->handle));
+	if (build_formats(src, td, err) < 0)
+		return -1;
+	/*
+	 * libtraceevent sorts the file's kallsyms on the first tep_find_function(): ~20 ms for a
+	 * full kallsyms, paid by the first read that meets a shrinker event. A TUI key that
+	 * re-reads a column must not pay it (50 ms per key), so it is paid here.
+	 */
+	if (src->opts.warm) {
+		for (int f = 0; f < td->nr_fmts; f++) {
+			if (td->fmts[f].ke && td->fmts[f].ke->type == RS_EV_SLAB_START) {
+				tep_find_function(td->tep, 0);
+				break;
+			}
+		}
+	}
+	/* The time span, for progress and for consumers that size buckets before streaming. */
+	src->info.first_ts = UINT64_MAX;
+	for (int c = 0; c < cpus; c++) {
+		struct tep_record *r;
+
+		if (!tracedat_cpu_has_data(td, c))
+			continue;
+		r = tracecmd_read_cpu_first(td->handle, c);
+		if (r) {
+			if (r->ts < src->info.first_ts)
+				src->info.first_ts = r->ts;
+			td->cpu_first_page[c] = r->offset & ~(td->page_size - 1);
+			tracecmd_free_record(r);
+		}
+		if (!r)
+			continue;
+		if (cpu_last_record(src, td, c) < 0)
+			return rs_error_set(err, "%s: out of memory", src->path);
+		if (td->cpu_last_page[c] && td->cpu_last_ts[c] > src->info.last_ts)
+			src->info.last_ts = td->cpu_last_ts[c];
+	}
+	if (src->info.first_ts == UINT64_MAX)
+		src->info.first_ts = 0;
+	return 0;
+}

@@ -1,0 +1,546 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reading a trace.dat: a cursor per CPU over libtracecmd's pages, and the single-threaded
+ * stream, which merges the CPUs' records by (timestamp, CPU) with a heap of cursors, decodes
+ * them and hands them to the callback in that order. Memory does not grow with the trace:
+ * one page per CPU is mapped at a time (libtracecmd's chunk cache aside, see
+ * RS_ZCACHE_BUDGET).
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rs_warn.h"
+#include "tracedat_reader.h"
+
+/*
+ * libtraceevent 1.7.1 parses event formats with a static buffer (arg_eval()), so two handles
+ * must not be opened at once; decode threads open and reopen theirs during a stream.
+ */
+static pthread_mutex_t open_lock = PTHREAD_MUTEX_INITIALIZER;
+
+struct tracecmd_input *tracedat_reader_open(struct rs_source *src, struct rs_error *err)
+{
+	struct tracecmd_input *h;
+
+	pthread_mutex_lock(&open_lock);
+	h = tracedat_open_handle(src, err);
+	pthread_mutex_unlock(&open_lock);
+	return h;
+}
+
+int tracedat_cursor_init(struct tracedat_cursor *c, struct tracedat *td, int cpu)
+{
+	memset(c, 0, sizeof(*c));
+	c->cpu = cpu;
+	c->limit = UINT64_MAX;
+	c->kbuf = kbuffer_alloc(td->kb_long, td->kb_endian);
+	if (!c->kbuf)
+		return -1;
+	if (td->kb_old_format)
+		kbuffer_set_old_format(c->kbuf);
+	/* without the page of the CPU's last record, only libtracecmd knows where its data end */
+	c->per_record = !td->cpu_last_page || !td->cpu_last_page[cpu];
+	return 0;
+}
+
+void tracedat_cursor_drop(struct tracedat_cursor *c)
+{
+	if (c->page_rec)
+		tracecmd_free_record(c->page_rec);
+	c->page_rec = NULL;
+	c->paged = false;
+}
+
+void tracedat_cursor_destroy(struct tracedat_cursor *c)
+{
+	tracedat_cursor_drop(c);
+	if (c->kbuf)
+		kbuffer_free(c->kbuf);
+	c->kbuf = NULL;
+}
+
+#define KB_PADDING	29		/* kbuffer.h KBUFFER_TYPE_* */
+#define KB_TIME_EXTEND	30
+#define KB_TIME_STAMP	31
+#define KB_TS_SHIFT	27
+#define KB_TS_MSB	(0xf8ULL << 56)
+
+static inline uint32_t walk_u32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+/*
+ * kbuffer's __next_event(): to the next data event; its curr reaches size at the end. Unlike
+ * kbuffer, it never reads a header word past size (a corrupt page's last event), and size is
+ * at most what the page holds (load_page).
+ */
+static void walk_next(struct page_walk *w)
+{
+	for (;;) {
+		const uint8_t *ptr;
+		uint32_t hdr, type_len;
+		uint64_t delta;
+		int length;
+
+		w->curr = w->next;
+		if (w->next >= w->size || w->size - w->next < 4) {
+			w->curr = w->size;
+			return;
+		}
+		ptr = w->data + w->curr;
+		hdr = walk_u32(ptr);
+		ptr += 4;
+		type_len = hdr & 31;
+		delta = hdr >> 5;
+		if ((type_len == 0 || type_len >= KB_PADDING) && w->size - w->curr < 8) {
+			w->curr = w->size;	/* its second word would be past the data */
+			return;
+		}
+		switch (type_len) {
+		case KB_PADDING:
+			length = (int)walk_u32(ptr);
+			break;
+		case KB_TIME_STAMP:
+		case KB_TIME_EXTEND: {
+			uint64_t msb = type_len == KB_TIME_STAMP ? w->ts & KB_TS_MSB : 0;
+			uint64_t extend = walk_u32(ptr);
+
+			ptr += 4;
+			delta = ((extend << KB_TS_SHIFT) + delta) | msb;
+			length = 0;
+			break;
+		}
+		case 0:
+			length = (int)walk_u32(ptr) - 4;
+			length = (length + 3) & ~3;
+			ptr += 4;
+			break;
+		default:
+			length = (int)type_len * 4;
+			break;
+		}
+		if (length < 0) {		/* kbuffer would go back and round for ever */
+			w->curr = w->size;
+			return;
+		}
+		if (type_len == KB_TIME_STAMP)
+			w->ts = delta;
+		else
+			w->ts += delta;
+		w->index = (uint32_t)(ptr - w->data);
+		w->next = w->index + (uint32_t)length;
+		if (type_len < KB_PADDING)
+			return;
+	}
+}
+
+/*
+ * Put our kbuffer over the page of rec, just after it, as libtracecmd's own kbuffer is. False
+ * when the rest of the page must come from libtracecmd: the page does not read the same, or
+ * libtracecmd corrects the timestamps (then for good: per_record).
+ */
+static bool load_page(struct tracedat_reader *r, struct tracedat_cursor *c,
+		      const struct tep_record *rec)
+{
+	void *page = tracecmd_record_page(r->handle, (struct tep_record *)rec);
+	unsigned long long ts = 0;
+	void *data;
+
+	if (!page || kbuffer_load_subbuffer(c->kbuf, page) < 0 ||
+	    kbuffer_subbuffer_size(c->kbuf) > (int)r->td->page_size)
+		return false;
+	data = kbuffer_read_event(c->kbuf, &ts);
+	/* bounded: kbuffer goes round for ever on a negative event length (corrupt page) */
+	for (uint64_t n = 0; data && c->page_off + kbuffer_curr_offset(c->kbuf) < rec->offset;
+	     n++) {
+		if (n > r->td->page_size / 4)
+			return false;
+		data = kbuffer_next_event(c->kbuf, &ts);
+	}
+	if (data != rec->data || c->page_off + kbuffer_curr_offset(c->kbuf) != rec->offset)
+		return false;
+	if (ts != rec->ts) {
+		c->per_record = true;
+		return false;
+	}
+	data = kbuffer_next_event(c->kbuf, NULL);
+	if (r->td->kb_walk) {
+		/* hand the rest of the page from the kbuffer to our walk */
+		c->walk.start = r->td->kb_long == KBUFFER_LSIZE_8 ? 16 : 12;
+		c->walk.data = (const uint8_t *)page + c->walk.start;
+		c->walk.size = (uint32_t)kbuffer_subbuffer_size(c->kbuf);
+		if (c->walk.size > r->td->page_size - c->walk.start)
+			c->walk.size = (uint32_t)(r->td->page_size - c->walk.start);
+		c->walk.curr = (uint32_t)kbuffer_curr_index(c->kbuf);
+		c->walk.ts = kbuffer_timestamp(c->kbuf);
+		c->walk.index = data ? (uint32_t)((const uint8_t *)data - c->walk.data) : 0;
+		c->walk.next = c->walk.index + (uint32_t)kbuffer_event_size(c->kbuf);
+	}
+	return true;
+}
+
+/* Make rec, from libtracecmd, the cursor's record. */
+static void take(struct tracedat_reader *r, struct tracedat_cursor *c, struct tep_record *rec)
+{
+	uint64_t page_off = rec->offset & ~(r->td->page_size - 1);
+	bool new_page = !c->page_rec || page_off != c->page_off;
+
+	if (c->page_rec)
+		tracecmd_free_record(c->page_rec);
+	c->page_rec = rec;
+	c->rec = *rec;
+	c->page_off = page_off;
+	if (new_page) {
+		r->mapped += r->td->page_size;
+		c->paged = !c->per_record && load_page(r, c, rec);
+	}
+}
+
+/* Take rec unless it lies at the cursor's limit or beyond. 1, or 0 (rec freed). */
+static int take_below_limit(struct tracedat_reader *r, struct tracedat_cursor *c,
+			    struct tep_record *rec)
+{
+	if (!rec || rec->offset >= c->limit) {
+		if (rec)
+			tracecmd_free_record(rec);
+		tracedat_cursor_drop(c);
+		return 0;
+	}
+	take(r, c, rec);
+	return 1;
+}
+
+int tracedat_cursor_first(struct tracedat_reader *r, struct tracedat_cursor *c, uint64_t from_ns)
+{
+	struct tep_record *rec;
+
+	tracedat_cursor_drop(c);
+	c->looped = false;
+	if (tracecmd_get_cpu_file_size(r->handle, c->cpu) <= 0)	/* see tracedat_cpu_has_data */
+		return 0;
+	rec = tracecmd_read_cpu_first(r->handle, c->cpu);
+	/*
+	 * libtracecmd 3.1.6 re-runs its per-CPU set-up when tracecmd_set_cpu_to_timestamp() finds
+	 * no current page, as after a stream has read a CPU to its end; on a compressed v7 file
+	 * that set-up then reads a chunk count from a virtual offset (calloc of gigabytes) and it
+	 * leaks the page table every time. Reading the first record above maps a page again, so
+	 * the search below starts from it.
+	 */
+	if (rec && from_ns) {
+		tracecmd_free_record(rec);
+		rec = NULL;
+		if (tracecmd_set_cpu_to_timestamp(r->handle, c->cpu, from_ns) == 0)
+			rec = tracecmd_read_data(r->handle, c->cpu);
+	}
+	return take_below_limit(r, c, rec);
+}
+
+int tracedat_cursor_seek(struct tracedat_reader *r, struct tracedat_cursor *c, uint64_t offset)
+{
+	struct tep_record *rec = NULL;
+
+	tracedat_cursor_drop(c);
+	c->looped = false;
+	if (tracecmd_set_cursor(r->handle, c->cpu, offset) == 0)
+		rec = tracecmd_read_data(r->handle, c->cpu);
+	return take_below_limit(r, c, rec);
+}
+
+int tracedat_cursor_next(struct tracedat_reader *r, struct tracedat_cursor *c)
+{
+	uint64_t next;
+	int cpu = -1;
+
+	if (c->paged && r->td->kb_walk) {
+		struct page_walk *w = &c->walk;
+
+		if (w->curr < w->size) {
+			/* kbuffer_read_event() and what tracecmd_peek_data() fills from it */
+			c->rec.ts = w->ts;
+			c->rec.data = (void *)(w->data + w->index);
+			c->rec.offset = c->page_off + w->start + w->curr;
+			c->rec.size = (int)(w->next - w->index);
+			c->rec.record_size = (int)(w->next - w->curr);
+			c->rec.missed_events = 0;	/* only a page's first event has them */
+			walk_next(w);
+			return 1;
+		}
+	} else if (c->paged) {
+		unsigned long long ts;
+		void *data = kbuffer_read_event(c->kbuf, &ts);
+
+		if (data) {
+			/* what tracecmd_peek_data() fills, from the same kbuffer calls */
+			c->rec.ts = ts;
+			c->rec.data = data;
+			c->rec.offset = c->page_off + kbuffer_curr_offset(c->kbuf);
+			c->rec.size = kbuffer_event_size(c->kbuf);
+			c->rec.record_size = kbuffer_curr_size(c->kbuf);
+			c->rec.missed_events = kbuffer_missed_events(c->kbuf);
+			kbuffer_next_event(c->kbuf, NULL);
+			return 1;
+		}
+	}
+	if (c->paged) {
+		/*
+		 * The page is read: the first record of the next one through libtracecmd, which
+		 * maps (or decompresses) it. Never past the page of the CPU's last record, where
+		 * tracecmd_read_at() would find another CPU's data.
+		 */
+		next = c->page_off + r->td->page_size;
+		if (next > r->td->cpu_last_page[c->cpu] || next >= c->limit) {
+			tracedat_cursor_drop(c);
+			return 0;
+		}
+		{
+			struct tep_record *rec = tracecmd_read_at(r->handle, next, &cpu);
+
+			if (rec && cpu != c->cpu) {
+				tracecmd_free_record(rec);
+				rec = NULL;
+			}
+			return take_below_limit(r, c, rec);
+		}
+	}
+	{
+		/*
+		 * A CPU's records lie in file order. libtracecmd 1.3.1 can be made to read a
+		 * corrupt page again and again (a fuzzed 61 KB file gave trace-cmd report
+		 * millions of records): a record at or before the last one ends the CPU.
+		 */
+		bool had = c->page_rec != NULL;
+		uint64_t prev = c->rec.offset;
+		struct tep_record *rec = tracecmd_read_data(r->handle, c->cpu);
+
+		if (rec && had && rec->offset <= prev) {
+			tracecmd_free_record(rec);
+			tracedat_cursor_drop(c);
+			c->looped = true;
+			c->loop_offset = prev;
+			return 0;
+		}
+		return take_below_limit(r, c, rec);
+	}
+}
+
+int tracedat_reader_reopen(struct tracedat_reader *r, struct tracedat_cursor **cursors, int n,
+			   struct rs_error *err)
+{
+	struct tracedat *td = r->td;
+	uint64_t *at = calloc(n ? n : 1, sizeof(*at));
+	int i;
+
+	if (!at) {
+		for (i = 0; i < n; i++)
+			tracedat_cursor_drop(cursors[i]);
+		return rs_error_set(err, "%s: out of memory", r->src->path);
+	}
+	for (i = 0; i < n; i++) {
+		at[i] = cursors[i]->rec.offset;
+		tracedat_cursor_drop(cursors[i]);
+	}
+	tracecmd_close(r->handle);
+	r->mapped = 0;
+	r->handle = tracedat_reader_open(r->src, err);
+	r->tep = r->handle ? tracecmd_get_tep(r->handle) : NULL;
+	if (r->is_main) {
+		td->handle = r->handle;
+		td->tep = r->tep;
+		memset(&td->names, 0, sizeof(td->names));	/* its strings were the old tep's */
+		for (int f = 0; f < td->nr_fmts && r->tep; f++) {
+			struct tep_event *e = tep_find_event(r->tep, td->fmts[f].id);
+
+			td->fmts[f].system = e ? e->system : NULL;
+			td->fmts[f].name = e ? e->name : "unknown";
+		}
+	}
+	if (!r->handle) {
+		free(at);
+		return rs_error_prefix(err, "reopening to free decompressed data: ");
+	}
+	for (i = 0; i < n; i++) {
+		if (tracedat_cursor_seek(r, cursors[i], at[i]) != 1 ||
+		    cursors[i]->rec.offset != at[i]) {
+			rs_error_set(err, "%s: CPU %d: cannot find the record at offset %llu again "
+				     "after reopening the file", r->src->path, cursors[i]->cpu,
+				     (unsigned long long)at[i]);
+			for (int j = 0; j <= i; j++)
+				tracedat_cursor_drop(cursors[j]);
+			free(at);
+			return -1;
+		}
+	}
+	free(at);
+	return 0;
+}
+
+void tracedat_progress(struct rs_source *src, uint64_t ts)
+{
+	uint64_t first = src->info.first_ts, last = src->info.last_ts;
+	double pct = last > first ? 100.0 * (double)(ts - first) / (double)(last - first) : 100;
+
+	fprintf(stderr, "\rreading %s: %5.1f%%", src->path, pct > 100 ? 100 : pct);
+}
+
+/* Min-heap of CPU cursors, keyed by their record's (ts, cpu). */
+static bool cursor_less(const struct tracedat_cursor *a, const struct tracedat_cursor *b)
+{
+	return a->rec.ts < b->rec.ts || (a->rec.ts == b->rec.ts && a->cpu < b->cpu);
+}
+
+TRACEDAT_HEAP_DOWN(heap_down, struct tracedat_cursor, cursor_less)
+
+/* The loss of one record, as RS_EV_LOST; consumers must know state may be broken from here. */
+static void lost_event(struct rs_event *ev, const struct tep_record *rec, int cpu)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->type = RS_EV_LOST;
+	ev->ts = rec->ts;
+	ev->cpu = cpu;
+	ev->pid = -1;
+	ev->comm = "<lost>";
+	ev->offset = rec->offset;
+	ev->lost = rec->missed_events > 0 ? rec->missed_events : -1;
+}
+
+int tracedat_stream(struct rs_source *src, uint64_t from_ns, uint64_t to_ns, rs_event_fn fn,
+		    void *ctx, struct rs_error *err)
+{
+	struct tracedat *td = src->priv;
+	bool full = from_ns == 0 && to_ns == UINT64_MAX;
+	int cpus = src->info.cpus, n = 0, ret = 0;
+	struct tracedat_cursor *cursors, **heap;
+	uint64_t *last_cpu_ts, nrec = 0;
+	uint64_t first = UINT64_MAX, last = 0;
+	struct tracedat_reader r = {
+		.src = src, .td = td, .handle = td->handle, .tep = td->tep,
+		.mapped = td->mapped, .is_main = true,
+	};
+	struct rs_event ev;
+
+	if (src->opts.threads >= 2)
+		return tracedat_stream_parallel(src, from_ns, to_ns, fn, ctx, err);
+	if (!td->handle)
+		return rs_error_set(err, "%s: the trace could not be opened again", src->path);
+	cursors = calloc(cpus ? cpus : 1, sizeof(*cursors));
+	heap = calloc(cpus ? cpus : 1, sizeof(*heap));
+	last_cpu_ts = calloc(cpus ? cpus : 1, sizeof(*last_cpu_ts));
+	if (!cursors || !heap || !last_cpu_ts) {
+		ret = rs_error_set(err, "%s: out of memory", src->path);
+		goto out;
+	}
+	for (int c = 0; c < cpus; c++) {
+		if (tracedat_cursor_init(&cursors[c], td, c) < 0) {
+			ret = rs_error_set(err, "%s: out of memory", src->path);
+			goto out;
+		}
+	}
+	if (full) {
+		for (int i = 0; i < td->nr_fmts; i++)
+			td->fmts[i].count = 0;
+		td->unknown.count = 0;
+		for (int c = 0; c < cpus; c++)
+			src->loss[c].missed = src->loss[c].missed_unknown = 0;
+	}
+	for (int c = 0; c < cpus; c++)
+		if (tracedat_cursor_first(&r, &cursors[c], from_ns) == 1)
+			heap[n++] = &cursors[c];
+	for (int i = n / 2 - 1; i >= 0; i--)
+		heap_down(heap, n, i);
+
+	while (n > 0) {
+		struct tracedat_cursor *cur = heap[0];
+		const struct tep_record *rec = &cur->rec;
+		int cpu = cur->cpu;
+		struct fmt *f;
+		size_t used;
+		int id;
+
+		if (rec->ts >= to_ns)
+			break;
+		if (rec->ts < from_ns)
+			goto next;
+		if (rec->ts < last_cpu_ts[cpu])
+			rs_warn(src->info.warnings, TRACEDAT_WARN_BACKWARDS, cpu,
+				(unsigned long long)rec->ts);
+		last_cpu_ts[cpu] = rec->ts;
+		if (rec->missed_events) {
+			if (full && rec->missed_events > 0)
+				src->loss[cpu].missed += (uint64_t)rec->missed_events;
+			else if (full)
+				src->loss[cpu].missed_unknown++;
+			lost_event(&ev, rec, cpu);
+			ret = fn(&ev, ctx);
+			if (ret)
+				break;
+		}
+		nrec++;
+		if (rec->ts < first)
+			first = rec->ts;
+		if (rec->ts > last)
+			last = rec->ts;
+		id = tracedat_record_type(td, r.tep, rec);
+		f = tracedat_fmt_find(td, id);
+		if (full) {
+			struct fmt *cf = f ? f : &td->unknown;
+
+			tracedat_count(&cf->count, &cf->first_ts, &cf->last_ts, rec->ts);
+		}
+		if (f && f->ke && f->usable && !tracedat_decode(f, rec, &ev, td->strbuf, &used)) {
+			rs_warn(src->info.warnings, TRACEDAT_WARN_SHORT, f->ke->system, f->ke->name,
+				(unsigned long long)rec->offset);
+		} else if (f && f->ke && f->usable) {
+			ev.ts = rec->ts;
+			ev.cpu = cpu;
+			ev.offset = rec->offset;
+			ev.pid = tracedat_record_pid(td, r.tep, rec);
+			ev.comm = tracedat_comm(&td->names, r.tep, ev.pid);
+			if (ev.type == RS_EV_MARKER && ev.marker)
+				rs_markers_decode(src, ev.marker, &ev);
+			else if (ev.type == RS_EV_SLAB_START || ev.type == RS_EV_SLAB_END)
+				ev.slab.shrink_name = tracedat_function(&td->names, r.tep,
+									ev.slab.shrink_fn);
+			ret = fn(&ev, ctx);
+			if (ret)
+				break;
+		}
+		if (src->opts.progress && !(nrec & 0xfffff))
+			tracedat_progress(src, rec->ts);
+next:
+		if (tracedat_cursor_next(&r, cur) == 0) {
+			if (cur->looped)
+				rs_warn(src->info.warnings, TRACEDAT_WARN_LOOP, cur->cpu,
+					(unsigned long long)cur->loop_offset);
+			heap[0] = heap[--n];
+		}
+		if (tracedat_reader_full(&r, RS_ZCACHE_BUDGET) &&
+		    tracedat_reader_reopen(&r, heap, n, err) < 0) {
+			ret = -1;
+			break;
+		}
+		if (n > 0)
+			heap_down(heap, n, 0);
+	}
+	if (src->opts.progress)
+		fprintf(stderr, "\r%*s\r", 40 + (int)strlen(src->path), "");
+	if (full && !ret) {
+		src->info.events = nrec;
+		src->info.first_ts = nrec ? first : 0;
+		src->info.last_ts = last;
+		tracedat_publish_counts(src, td);
+	}
+out:
+	for (int c = 0; cursors && c < cpus; c++)
+		tracedat_cursor_destroy(&cursors[c]);
+	td->mapped = r.mapped;
+	free(cursors);
+	free(heap);
+	free(last_cpu_ts);
+	return ret;
+}
