@@ -44,6 +44,7 @@ struct rs_analysis {
 	struct rs_warnings *warnings;
 	bool own_warnings;
 	struct rs_episodes *eps;
+	struct rs_memcgs *memcgs;	/* memcg attribution, for the consumers */
 	struct rs_consumer consumers[RS_ANALYSIS_MAX_CONSUMERS];
 	int nr_consumers;
 	bool finished;

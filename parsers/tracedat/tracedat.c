@@ -219,7 +219,7 @@ static void parse_cpustats(struct rs_source *src, const char *stats)
 			 sscanf(stats, "dropped events: %llu", &v) == 1)
 			src->loss[cpu].dropped = v;
 		else if (cpu >= 0 && cpu < src->info.cpus && sscanf(stats, "entries: %llu", &v) == 1)
-			src->loss[cpu].unread = v;
+			src->loss[cpu].buffered_at_stats = v;
 		stats = strchr(stats, '\n');
 		if (stats)
 			stats++;
