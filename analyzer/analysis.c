@@ -177,6 +177,14 @@ static void on_reclaim_episode(struct rs_analysis *a, const struct rs_episode *e
 		es->by_parent[ep->parent]++;
 		es->by_parent_ns[ep->parent] += dur;
 		rs_latency_add(a->lat[ep->kind], dur);
+		if (a->log) {
+			struct rs_stall st = { .begin_ts = ep->begin_ts, .ns = dur, .pid = ep->pid,
+					       .kind = (uint8_t)ep->kind,
+					       .parent = (uint8_t)ep->parent };
+
+			if (!rs_episode_log_add_stall(a->log, &st))
+				a->oom = true;
+		}
 		if (t) {
 			t->episodes[ep->kind]++;
 			t->episode_ns[ep->kind] += dur;
@@ -243,6 +251,14 @@ static void on_kswapd_period(struct rs_analysis *a, const struct rs_episode *ep,
 		return;
 	}
 	span(a, RS_TS_KSWAPD_AWAKE_NS, ep->begin_ts, ep->end_ts);
+	if (a->log && k) {
+		struct rs_awake p = { .begin_ts = from, .end_ts = ep->end_ts,
+				      .kswapd = (int)(k - a->ks),
+				      .cut = ep->status != RS_EP_COMPLETE };
+
+		if (!rs_episode_log_add_awake(a->log, &p))
+			a->oom = true;
+	}
 }
 
 static void on_episode(const struct rs_episode *ep, void *arg)
@@ -624,6 +640,11 @@ struct rs_analysis *rs_analysis_new(const struct rs_analysis_opts *o, struct rs_
 	a->series = rs_series_new(&so);
 	if (!a->series)
 		goto out_oom;
+	if (o->keep_episodes) {
+		a->log = rs_episode_log_new(o->max_logged, o->max_logged);
+		if (!a->log)
+			goto out_oom;
+	}
 	return a;
 
 out_oom:
@@ -657,6 +678,8 @@ int rs_analysis_finish(struct rs_analysis *a, struct rs_error *err)
 		if (a->lat[k])
 			rs_latency_summary(a->lat[k], &a->ep[k].latency);
 	}
+	if (a->log)
+		rs_episode_log_finish(a->log);
 	a->at.untracked_events = rs_episodes_untracked(a->eps);
 	a->at.nest_overflows = rs_episodes_nest_overflows(a->eps);
 	for (int i = 0; i < a->nr_consumers; i++) {
@@ -678,6 +701,7 @@ void rs_analysis_free(struct rs_analysis *a)
 	rs_episodes_free(a->eps);
 	rs_memcgs_free(a->memcgs);
 	rs_series_free(a->series);
+	rs_episode_log_free(a->log);
 	free(a->tasks);
 	free(a->tpriv);
 	free(a->ks);
@@ -884,6 +908,18 @@ unsigned int rs_analysis_lacks(const struct rs_analysis *a)
 	if (a->isolate_seen && !(a->isolate_have & RS_HAVE_SKIPPED))
 		lack |= RS_HAVE_SKIPPED;
 	return lack;
+}
+
+size_t rs_analysis_latency_quantiles(const struct rs_analysis *a, int kind, uint64_t *x, size_t n)
+{
+	if (kind < 0 || kind >= RS_CTX_NR || !a->lat[kind])
+		return 0;
+	return rs_latency_quantiles(a->lat[kind], x, n);
+}
+
+const struct rs_episode_log *rs_analysis_episode_log(const struct rs_analysis *a)
+{
+	return a->log;
 }
 
 const struct rs_series *rs_analysis_series(const struct rs_analysis *a)

@@ -84,6 +84,7 @@ struct rs_analysis {
 	/* RS_HAVE_* bits seen on shrink_inactive/reclaim_pages and on lru_isolate events */
 	unsigned int shrink_have, isolate_have;
 	bool shrink_seen, isolate_seen;
+	struct rs_episode_log *log;	/* o.keep_episodes only */
 };
 
 /* Order slot of an order value (RS_NR_ORDER - 1 for large or unknown). */

@@ -54,6 +54,7 @@ struct rs_trace_info {
 	const char *path;
 	const char *format;		/* "trace.dat v7 (zstd)", "trace.dat v6", "text" */
 	const char *kernel;		/* release, from the file header or the recorder's marker */
+	const char *host;		/* node name from the trace.dat header's uname; NULL unknown */
 	int cpus;
 	uint64_t first_ts, last_ts;	/* ns; set once a stream has run */
 	uint64_t events;		/* records seen in the last full stream */

@@ -116,6 +116,7 @@ void rs_source_close(struct rs_source *src)
 	free(src->loss);
 	free(src->format);
 	free(src->kernel);
+	free(src->host);
 	free(src->path);
 	rs_markers_free(src->markers);
 	rs_warnings_free(src->info.warnings);
@@ -210,6 +211,18 @@ int rs_source_set_cpus(struct rs_source *src, int cpus, struct rs_error *err)
 		return rs_error_set(err, "%s: out of memory", src->path);
 	src->info.cpus = cpus;
 	src->info.loss = src->loss;
+	return 0;
+}
+
+int rs_source_set_host(struct rs_source *src, const char *host)
+{
+	char *h = strdup(host);
+
+	if (!h)
+		return -1;
+	free(src->host);
+	src->host = h;
+	src->info.host = h;
 	return 0;
 }
 
