@@ -81,6 +81,7 @@ struct rs_analysis {
 	int nr_oom;
 	struct rs_attrib_stats at;
 	struct rs_series *series;
+	struct rs_episode_log *log;	/* o.keep_episodes only */
 };
 
 /* Order slot of an order value (RS_NR_ORDER - 1 for large or unknown). */

@@ -23,6 +23,7 @@
 #include "cmd.h"
 #include "compare.h"
 #include "report.h"
+#include "rs_file.h"
 #include "trace_source.h"
 
 struct diff_opts {
@@ -80,18 +81,27 @@ static json_t *load_input(const char *path, const char **input, struct rs_error 
 {
 	json_error_t jerr;
 	json_t *root;
+	struct stat st;
 	FILE *f;
-	int ch;
+	int ch, fd, bom = 0;
 
-	f = fopen(path, "rb");
-	if (!f) {
-		rs_error_set(err, "%s: cannot open: %s", path, strerror(errno));
+	fd = rs_file_open(path, true, err);
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) < 0 || !(f = fdopen(fd, "rb"))) {
+		rs_error_set(err, "%s: cannot read: %s", path, strerror(errno));
+		close(fd);
 		return NULL;
 	}
 	errno = 0;
-	do
+	ch = getc(f);
+	/* a UTF-8 byte-order mark before JSON (editors on some systems write one) */
+	if (ch == 0xef && getc(f) == 0xbb && getc(f) == 0xbf) {
+		bom = 3;
 		ch = getc(f);
-	while (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r');
+	}
+	while (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r')
+		ch = getc(f);
 	if (ch == EOF) {
 		int e = ferror(f) ? errno : 0;
 
@@ -99,15 +109,28 @@ static json_t *load_input(const char *path, const char **input, struct rs_error 
 		if (e)
 			rs_error_set(err, "%s: cannot read: %s", path, strerror(e));
 		else
-			rs_error_set(err, "%s: empty file, neither a trace nor an analysis", path);
+			rs_error_set(err, "%s: empty%s, neither a trace nor an analysis", path,
+				     S_ISFIFO(st.st_mode) ? " pipe (no writer)" : " file");
 		return NULL;
 	}
 	if (ch != '{') {
 		fclose(f);
+		if (!S_ISREG(st.st_mode)) {
+			rs_error_set(err, "%s: a pipe that is not a saved analysis (JSON): a trace "
+				     "is read more than once and must be a regular file", path);
+			return NULL;
+		}
 		*input = "trace";
 		return analysis_json_of_trace(path, err);
 	}
-	rewind(f);
+	if (S_ISREG(st.st_mode)) {
+		rewind(f);
+		for (int i = 0; i < bom; i++)
+			(void)getc(f);
+	} else {
+		/* a pipe cannot rewind: the '{' read goes back, the blanks before it do not matter */
+		ungetc(ch, f);
+	}
 	root = json_loadf(f, JSON_REJECT_DUPLICATES, &jerr);
 	fclose(f);
 	if (!root) {
@@ -421,6 +444,13 @@ static void put_text(FILE *f, const struct rs_compare *c, const char *const labe
 	put_run_line(f, c, RS_SIDE_NEW, labels[RS_SIDE_NEW]);
 	if (rs_compare_kernels_differ(c))
 		fprintf(f, "NOTE      the kernels differ: compared on the metrics both have\n");
+	if (rs_compare_mglru_differs(c))
+		fprintf(f, "NOTE      MGLRU on one side only (%s: %zu of %zu runs, %s: %zu of %zu): "
+			"%zu figures of the classic LRU's active lists are not comparable and not "
+			"shown\n", labels[RS_SIDE_BASE], rs_compare_mglru_runs(c, RS_SIDE_BASE),
+			rs_compare_nr_runs(c, RS_SIDE_BASE), labels[RS_SIDE_NEW],
+			rs_compare_mglru_runs(c, RS_SIDE_NEW), rs_compare_nr_runs(c, RS_SIDE_NEW),
+			rs_compare_nr_not_comparable(c));
 	for (int s = 0; s < RS_NR_SIDES; s++) {
 		size_t ne = rs_compare_nr_events_only(c, s);
 
