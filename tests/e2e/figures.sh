@@ -67,4 +67,28 @@ done
 	on && /^inactive_file/ { print $2, $3, $4, $5, $6, $7, $8; exit }' >"$TMP/3x.row"
 expect_eq "3x text: inactive_file counters absent" "$(cat "$TMP/3x.row")" "- - - - - - -"
 
+# 5. a selection that selects nothing says what the trace spans or which tasks it has, exit 1
+V6=tests/fixtures/v6.dat
+if command -v trace-cmd >/dev/null; then
+	first=$(trace-cmd report "$V6" 2>/dev/null | awk '$3 ~ /^[0-9]+\.[0-9]+:$/ {
+		sub(/:$/, "", $3); print $3; exit }')
+	for c in analyze cgroups; do
+		"$RS_BIN" $c --from 1 --to 2 "$V6" >"$TMP/out" 2>"$TMP/err"
+		expect_eq "$c range before the trace: exit" "$?" 1
+		grep -q "nothing selected.*spans $first s" "$TMP/err" ||
+			fail "$c range before the trace: message: $(cat "$TMP/err")"
+		[ -s "$TMP/out" ] && fail "$c range before the trace: printed a report"
+	done
+fi
+"$RS_BIN" analyze --comm no-such-task "$V6" >"$TMP/out" 2>"$TMP/err"
+expect_eq "analyze --comm matching nothing: exit" "$?" 1
+grep -q "nothing selected: --comm no-such-task matches no task" "$TMP/err" ||
+	fail "--comm matching nothing: message: $(cat "$TMP/err")"
+"$RS_BIN" analyze --json --pid 999999 "$V6" >"$TMP/out" 2>"$TMP/err"
+expect_eq "analyze --pid matching nothing: exit" "$?" 1
+pid=$(trace-cmd report "$V6" 2>/dev/null | awk '/mm_vmscan_lru_isolate/ {
+	sub(/.*-/, "", $1); print $1; exit }')
+[ -n "$pid" ] && { "$RS_BIN" analyze --json --pid "$pid" "$V6" >/dev/null ||
+	fail "analyze --pid $pid (a task that scanned): exit $?"; }
+
 finish
