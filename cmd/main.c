@@ -20,9 +20,9 @@ static const struct rs_cmd commands[] = {
 	  "reclaimscope events [--json] [--threads N] FILE" },
 	{ "analyze", cmd_analyze,
 	  "per-LRU scan pressure, reclaim episodes, stalls, kswapd, over time",
-	  "reclaimscope analyze FILE [--json] [--bucket MS] [--from S] [--to S] [--pid N]\n"
-	  "                     [--comm NAME] [--top N] [--max-tasks N] [--max-buckets N]\n"
-	  "                     [--threads N]" },
+	  "reclaimscope analyze FILE [--json] [--summary] [--with-cgroups] [--bucket MS]\n"
+	  "                     [--from S] [--to S] [--pid N] [--comm NAME] [--top N]\n"
+	  "                     [--max-tasks N] [--max-buckets N] [--threads N]" },
 	{ "cgroups", cmd_cgroups, "per-cgroup reclaim: who entered it, whose pages it took",
 	  "reclaimscope cgroups FILE [--json] [--bucket MS] [--from S] [--to S] [--top N]\n"
 	  "                     [--max-cgroups N] [--max-tasks N] [--max-buckets N]\n"

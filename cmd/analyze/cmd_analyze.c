@@ -19,6 +19,7 @@
 #include "cgroups_output.h"
 #include "cmd.h"
 #include "cmd_args.h"
+#include "findings.h"
 #include "report.h"
 #include "trace_source.h"
 
@@ -34,9 +35,11 @@ static bool utf8_locale(void)
 
 int cmd_analyze(int argc, char **argv)
 {
-	enum { O_JSON = 256, O_PID, O_COMM, O_TOP };
+	enum { O_JSON = 256, O_PID, O_COMM, O_TOP, O_SUMMARY, O_WITH_CGROUPS };
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, O_JSON },
+		{ "summary", no_argument, NULL, O_SUMMARY },
+		{ "with-cgroups", no_argument, NULL, O_WITH_CGROUPS },
 		{ "pid", required_argument, NULL, O_PID },
 		{ "comm", required_argument, NULL, O_COMM },
 		{ "top", required_argument, NULL, O_TOP },
@@ -51,6 +54,7 @@ int cmd_analyze(int argc, char **argv)
 	struct rs_source *src = NULL;
 	struct rs_analysis *a = NULL;
 	struct rs_error err = { "" };
+	struct rs_findings fd;
 	bool json = false;
 	long long v;
 	int c, ret;
@@ -60,6 +64,12 @@ int cmd_analyze(int argc, char **argv)
 		switch (c) {
 		case O_JSON:
 			json = true;
+			break;
+		case O_SUMMARY:
+			to.summary_only = true;
+			break;
+		case O_WITH_CGROUPS:
+			to.with_cgroups = true;
 			break;
 		case O_PID:
 			if (rs_arg_count(optarg, 0, INT_MAX, &v))
@@ -97,6 +107,7 @@ int cmd_analyze(int argc, char **argv)
 	/* the analysis with the per-cgroup attribution as a consumer (docs/cgroups.md) */
 	if (rs_cgroups_analysis_run(argv[optind], &ao, &co, &a, &cg, &src, &err) < 0)
 		return rs_cmd_fail("analyze", RS_EXIT_INPUT, "%s", err.msg);
+	rs_findings_of(a, cg, src, &fd);
 	if (json) {
 		json_t *root = rs_analysis_json(a, src);
 
@@ -104,12 +115,27 @@ int cmd_analyze(int argc, char **argv)
 			json_decref(root);
 			root = NULL;
 		}
+		if (root && json_object_set_new(root, "summary", rs_findings_json(&fd)) < 0) {
+			json_decref(root);
+			root = NULL;
+		}
+		if (root && to.summary_only) {
+			/* the trace header and the summary */
+			json_t *s = json_pack("{s:O,s:O,s:O}", "trace", json_object_get(root, "trace"),
+					      "analysis", json_object_get(root, "analysis"),
+					      "summary", json_object_get(root, "summary"));
+
+			json_decref(root);
+			root = s;
+		}
 		ret = rs_report_json_dump(root) ? RS_EXIT_INPUT : RS_EXIT_OK;
 	} else {
 		to.utf8 = utf8_locale();
+		to.findings = &fd;
 		cto.top = to.top_tasks;
 		rs_analysis_text(stdout, a, src, &to);
-		rs_cgroups_text(stdout, cg, &cto);
+		if (to.with_cgroups && !to.summary_only)
+			rs_cgroups_text(stdout, cg, &cto);
 		ret = RS_EXIT_OK;
 	}
 	ret = rs_cmd_finish_stdout("analyze", ret);

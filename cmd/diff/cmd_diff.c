@@ -22,6 +22,7 @@
 #include "cgroups_output.h"
 #include "cmd.h"
 #include "compare.h"
+#include "findings.h"
 #include "report.h"
 #include "trace_source.h"
 
@@ -63,6 +64,15 @@ static json_t *analysis_json_of_trace(const char *path, struct rs_error *err)
 	if (j && rs_cgroups_json_add(j, cg) < 0) {
 		json_decref(j);
 		j = NULL;
+	}
+	if (j) {
+		struct rs_findings fd;
+
+		rs_findings_of(a, cg, src, &fd);
+		if (json_object_set_new(j, "summary", rs_findings_json(&fd)) < 0) {
+			json_decref(j);
+			j = NULL;
+		}
 	}
 	rs_cgroups_free(cg);
 	rs_analysis_free(a);
