@@ -138,25 +138,21 @@ void rs_findings_text(FILE *f, const struct rs_findings *fd, bool with_cgroups)
 	line(f, "IO", "INACTIVE LISTS", "swap-out %" PRIu64 ", file %" PRIu64 " folios (%" PRIu64
 	     " sync); %" PRIu64 " dirty, %" PRIu64 " writeback", fd->swap_out, fd->file_written,
 	     fd->write_sync, fd->dirty, fd->writeback);
-	if (fd->paid_most.valid || fd->caused_most.valid) {
-		char paid[100] = "-", caused[100] = "-";
-
-		if (fd->paid_most.valid)
-			snprintf(paid, sizeof(paid), "%.24s %" PRIu64 " pages", fd->paid_most.name,
-				 fd->paid_most.pages);
-		if (fd->caused_most.valid)
-			snprintf(caused, sizeof(caused), "%.24s %" PRIu64 " pages",
-				 fd->caused_most.name, fd->caused_most.pages);
-		line(f, "cgroups", with_cgroups ? "WHO MADE WHOM PAY" : "cmd: cgroups",
-		     "paid most %s; caused most %s", paid, caused);
-	}
+	if (fd->paid_most.valid)
+		line(f, "paid most", with_cgroups ? "VICTIM SIDE" : "cmd: cgroups", "%.40s: %" PRIu64
+		     " pages reclaimed from its LRUs", fd->paid_most.name, fd->paid_most.pages);
+	if (fd->caused_most.valid)
+		line(f, "caused most", with_cgroups ? "TRIGGER SIDE" : "cmd: cgroups", "%.40s: %"
+		     PRIu64 " pages reclaimed by its tasks", fd->caused_most.name,
+		     fd->caused_most.pages);
 	if (fd->lost_records || fd->lost_unknown)
 		snprintf(b[4], 48, "%" PRIu64 " events lost%s", fd->lost_events,
 			 fd->lost_unknown ? " (+uncounted)" : "");
 	else
 		snprintf(b[4], 48, "no events lost");
 	line(f, "losses", "ATTRIBUTION", "%s; %" PRIu64 " episodes incomplete, %" PRIu64
-	     " broken; %" PRIu64 " warnings", b[4], fd->incomplete, fd->broken, fd->warnings);
+	     " broken; %" PRIu64 " warning%s", b[4], fd->incomplete, fd->broken, fd->warnings,
+	     fd->warnings == 1 ? "" : "s");
 }
 
 static json_t *real_or_null(double v)
