@@ -22,12 +22,18 @@
 #include "cgroups_output.h"
 #include "cmd.h"
 #include "compare.h"
+#include "diff_output.h"
+#include "diff_rank.h"
 #include "findings.h"
 #include "report.h"
 #include "trace_source.h"
 
+enum diff_format { FMT_TABLE, FMT_SEED, FMT_MMTESTS };
+
 struct diff_opts {
 	bool json;
+	enum diff_format format;
+	struct rs_rank_opts rank;	/* --all, --threshold */
 	double only_changed;		/* < 0: show every metric */
 	double alpha;
 	char *labels[RS_NR_SIDES];	/* from --labels, else NULL */
@@ -170,13 +176,17 @@ static int add_input(struct diff_opts *o, int side, const char *path)
 	return 0;
 }
 
-enum { OPT_JSON = 256, OPT_ONLY_CHANGED, OPT_LABELS, OPT_ALPHA, OPT_BASE, OPT_NEW };
+enum { OPT_JSON = 256, OPT_ONLY_CHANGED, OPT_LABELS, OPT_ALPHA, OPT_BASE, OPT_NEW, OPT_ALL,
+       OPT_THRESHOLD, OPT_FORMAT };
 
 /* Returns RS_EXIT_OK, or the exit status of a usage error (already reported). */
 static int parse_args(int argc, char **argv, struct diff_opts *o)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, OPT_JSON },
+		{ "all", no_argument, NULL, OPT_ALL },
+		{ "threshold", required_argument, NULL, OPT_THRESHOLD },
+		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "only-changed", required_argument, NULL, OPT_ONLY_CHANGED },
 		{ "labels", required_argument, NULL, OPT_LABELS },
 		{ "alpha", required_argument, NULL, OPT_ALPHA },
@@ -197,6 +207,25 @@ static int parse_args(int argc, char **argv, struct diff_opts *o)
 		switch (c) {
 		case OPT_JSON:
 			o->json = true;
+			break;
+		case OPT_ALL:
+			o->rank.all = true;
+			break;
+		case OPT_THRESHOLD:
+			if (parse_pct(optarg, &o->rank.threshold_pct) < 0)
+				return rs_cmd_fail("diff", RS_EXIT_USAGE, "--threshold '%s': want a "
+						   "percentage >= 0", optarg);
+			break;
+		case OPT_FORMAT:
+			if (!strcmp(optarg, "table"))
+				o->format = FMT_TABLE;
+			else if (!strcmp(optarg, "seed"))
+				o->format = FMT_SEED;
+			else if (!strcmp(optarg, "mmtests"))
+				o->format = FMT_MMTESTS;
+			else
+				return rs_cmd_fail("diff", RS_EXIT_USAGE, "--format '%s': want "
+						   "table, seed or mmtests", optarg);
 			break;
 		case OPT_ONLY_CHANGED:
 			if (parse_pct(optarg, &o->only_changed) < 0)
@@ -395,15 +424,9 @@ static void put_left_out(FILE *f, const struct rs_compare *c, const char *const 
 	}
 }
 
-static void put_text(FILE *f, const struct rs_compare *c, const char *const labels[],
-		     const struct diff_opts *o)
+/* The run lines and the notes on kernels and events: the head of every text form. */
+static void put_head(FILE *f, const struct rs_compare *c, const char *const labels[])
 {
-	size_t shown = 0, n = rs_compare_nr_metrics(c);
-	bool testable = any_testable(c);
-
-	for (size_t i = 0; i < n; i++)
-		shown += o->only_changed < 0 || rs_metric_diff_changed(rs_compare_metric(c, i),
-									 o->only_changed);
 	put_run_line(f, c, RS_SIDE_BASE, labels[RS_SIDE_BASE]);
 	put_run_line(f, c, RS_SIDE_NEW, labels[RS_SIDE_NEW]);
 	if (rs_compare_kernels_differ(c))
@@ -419,6 +442,18 @@ static void put_text(FILE *f, const struct rs_compare *c, const char *const labe
 		fprintf(f, "\n          metrics built on them cannot be compared: left out below, "
 			   "or 0 on the other side\n");
 	}
+}
+
+static void put_text(FILE *f, const struct rs_compare *c, const char *const labels[],
+		     const struct diff_opts *o)
+{
+	size_t shown = 0, n = rs_compare_nr_metrics(c);
+	bool testable = any_testable(c);
+
+	for (size_t i = 0; i < n; i++)
+		shown += o->only_changed < 0 || rs_metric_diff_changed(rs_compare_metric(c, i),
+									 o->only_changed);
+	put_head(f, c, labels);
 	fprintf(f, "stats     over runs; std = population standard deviation; [P%%] = new as "
 		   "%% of base\n");
 	if (testable)
@@ -493,9 +528,11 @@ static int pick_labels(struct diff_opts *o)
 
 int cmd_diff(int argc, char **argv)
 {
-	struct diff_opts o = { .only_changed = -1, .alpha = RS_COMPARE_ALPHA_DEFAULT };
+	struct diff_opts o = { .only_changed = -1, .alpha = RS_COMPARE_ALPHA_DEFAULT,
+			       .rank = { .threshold_pct = -1 } };
 	struct rs_error err = { "" };
 	struct rs_compare *c = NULL;
+	struct rs_ranking *rank = NULL;
 	const char *labels[RS_NR_SIDES];
 	int ret;
 
@@ -518,20 +555,40 @@ int cmd_diff(int argc, char **argv)
 		ret = rs_cmd_fail("diff", RS_EXIT_INPUT, "%s", err.msg);
 		goto out_free;
 	}
+	rank = rs_ranking_new(c, &o.rank);
+	if (!rank) {
+		ret = rs_cmd_fail("diff", RS_EXIT_INPUT, "out of memory");
+		goto out_free;
+	}
 	if (o.json) {
 		json_t *root = rs_compare_json(c, labels, o.only_changed);
 
+		if (root && json_object_set_new(root, "ranking", rs_ranking_json(rank)) < 0) {
+			json_decref(root);
+			root = NULL;
+		}
 		if (!root) {
 			ret = rs_cmd_fail("diff", RS_EXIT_INPUT, "out of memory");
 			goto out_free;
 		}
 		ret = rs_report_json_dump(root) ? RS_EXIT_INPUT : RS_EXIT_OK;
-	} else {
+	} else if (o.format == FMT_SEED) {
 		put_text(stdout, c, labels, &o);
+		ret = RS_EXIT_OK;
+	} else {
+		put_head(stdout, c, labels);
+		if (rs_diff_identical(c))
+			fprintf(stdout, "no difference: all %zu metrics are equal on both sides\n",
+				rs_compare_nr_metrics(c));
+		else if (o.format == FMT_MMTESTS)
+			rs_diff_mmtests(stdout, c, rank, labels);
+		else
+			rs_diff_table(stdout, c, rank, labels);
 		ret = RS_EXIT_OK;
 	}
 	ret = rs_cmd_finish_stdout("diff", ret);
 out_free:
+	rs_ranking_free(rank);
 	rs_compare_free(c);
 out:
 	free(o.labels[0]);
