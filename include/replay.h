@@ -253,7 +253,7 @@ void rs_world_advance(struct rs_world *w, uint64_t ts);
  */
 enum rs_gap {
 	RS_GAP_WMARK,		/* kswapd calls; no recorded wmark_high (inferred bound only) */
-	RS_GAP_SIZES,		/* global calls; no lruvec deltas: sizes are snapshots only */
+	RS_GAP_SIZES,		/* every call; no lruvec deltas: sizes are snapshots only */
 	RS_GAP_SOFT_TREE,	/* global calls, v1, a soft limit set: the soft-limit tree's keys */
 	RS_GAP_NR
 };
@@ -299,6 +299,11 @@ struct rs_policy_ops {
 	const char *stands_for;		/* kernel version and code, one line */
 	const char *approximates;	/* the main approximation, one line, for the output */
 	/*
+	 * The policy stands for the recorded kernel: replayed on the recording it must give it
+	 * back (identity, include/replay_identity.h). One policy of the registry has it.
+	 */
+	bool recorded_kernel;
+	/*
 	 * Allocate per-run state for this world. May refuse a world it cannot describe (returns -1
 	 * with the reason in err), e.g. mainline on an MGLRU recording.
 	 */
@@ -313,8 +318,9 @@ struct rs_policy_ops {
 size_t rs_policy_all(const struct rs_policy_ops *const **out);
 const struct rs_policy_ops *rs_policy_find(const char *name);
 /*
- * Parse "a,b,c" into out[0..max-1]; returns the count, or -1 with err naming the bad item and
- * listing the valid names (empty items and duplicates are errors too).
+ * Parse "a,b,c" into out[0..max-1]; "all" (or NULL) is every policy in the registry's order.
+ * Returns the count, or -1 with err naming the bad item and listing the valid names (empty
+ * items and duplicates are errors too).
  */
 int rs_policy_parse(const char *list, const struct rs_policy_ops **out, int max,
 		    struct rs_error *err);

@@ -655,6 +655,7 @@ static int mainline_invoke(void *state, const struct rs_world *w,
 
 const struct rs_policy_ops rs_policy_mainline = {
 	.name = "mainline",
+	.recorded_kernel = true,
 	.stands_for = "Linux 6.x mm/vmscan.c get_scan_count()/shrink_lruvec()/balance_pgdat() "
 		      "(classic LRU), the recorded kernel's own",
 	.approximates = "anon/file costs start at 0; zones merged per node; kswapd runs until it "

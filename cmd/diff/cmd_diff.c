@@ -179,21 +179,50 @@ static int add_input(struct diff_opts *o, int side, const char *path)
 enum { OPT_JSON = 256, OPT_ONLY_CHANGED, OPT_LABELS, OPT_ALPHA, OPT_BASE, OPT_NEW, OPT_ALL,
        OPT_THRESHOLD, OPT_FORMAT };
 
+static const struct rs_cmd_opt diff_opts[] = {
+	{ "json", 0, no_argument, OPT_JSON, NULL, "print the comparison as JSON (sorted keys)" },
+	{ "format", 0, required_argument, OPT_FORMAT, "FORM",
+	  "table (default: what changed), mmtests, or seed (every metric)" },
+	{ "threshold", 0, required_argument, OPT_THRESHOLD, "PCT",
+	  "rank only figures that moved by PCT percent or more (default 10)" },
+	{ "all", 0, no_argument, OPT_ALL, NULL, "rank every figure, moved or not" },
+	{ "only-changed", 0, required_argument, OPT_ONLY_CHANGED, "PCT",
+	  "show only metrics whose mean changed by at least PCT percent" },
+	{ "labels", 0, required_argument, OPT_LABELS, "BASE,NEW",
+	  "names of the two sides (default: from the file names)" },
+	{ "alpha", 0, required_argument, OPT_ALPHA, "A",
+	  "significance level of Welch's t-test (default 0.05)" },
+	{ "base", 0, no_argument, OPT_BASE, NULL, "the files that follow are runs of the base" },
+	{ "new", 0, no_argument, OPT_NEW, NULL, "the files that follow are runs of the new side" },
+	RS_CMD_OPT_END,
+};
+
+static int cmd_diff(int argc, char **argv);
+
+const struct rs_cmd rs_cmd_diff = {
+	.name = "diff",
+	.fn = cmd_diff,
+	.summary = "compare kernels: what changed, ranked, with Welch's t-test",
+	.synopsis = "[--json] [--format table|mmtests|seed] [--threshold PCT] [--all]\n"
+		    "  [--only-changed PCT] [--labels BASE,NEW] [--alpha A] A B\n"
+		    "[options] --base A1 A2... --new B1 B2...",
+	.description =
+		"Compares the analyses of two kernels, two configurations or two sets of runs "
+		"the way kernel MM threads do: every numeric figure of reclaimscope-analyze(1) "
+		"is a metric, compared across the runs of each side with min, max, mean and "
+		"standard deviation per side, the new side as a percentage of the base, and "
+		"Welch's t-test when both sides have two or more runs. The text leads with what "
+		"changed: the stall, scan balance, efficiency, IO, kswapd and per-cgroup figures "
+		"that moved, grouped and ranked by how far they moved; identical inputs say so "
+		"in one line.\n\n"
+		"Each input is a trace or a saved analyze --json output, so each kernel can be "
+		"analysed on its own machine and compared later.",
+	.opts = diff_opts,
+};
+
 /* Returns RS_EXIT_OK, or the exit status of a usage error (already reported). */
 static int parse_args(int argc, char **argv, struct diff_opts *o)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "all", no_argument, NULL, OPT_ALL },
-		{ "threshold", required_argument, NULL, OPT_THRESHOLD },
-		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ "only-changed", required_argument, NULL, OPT_ONLY_CHANGED },
-		{ "labels", required_argument, NULL, OPT_LABELS },
-		{ "alpha", required_argument, NULL, OPT_ALPHA },
-		{ "base", no_argument, NULL, OPT_BASE },
-		{ "new", no_argument, NULL, OPT_NEW },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *loose[2];
 	size_t nr_loose = 0;
 	int mode = -1;		/* -1: plain A B; else the side --base/--new files go to */
@@ -203,7 +232,7 @@ static int parse_args(int argc, char **argv, struct diff_opts *o)
 
 	optind = 1;
 	/* "-": every non-option comes back in order as 1, so files follow --base / --new. */
-	while ((c = getopt_long(argc, argv, "-", opts, NULL)) != -1) {
+	while ((c = rs_cmd_getopt(&rs_cmd_diff, argc, argv, "-")) != -1) {
 		switch (c) {
 		case OPT_JSON:
 			o->json = true;
@@ -526,7 +555,7 @@ static int pick_labels(struct diff_opts *o)
 	return o->labels[0] && o->labels[1] ? 0 : -1;
 }
 
-int cmd_diff(int argc, char **argv)
+static int cmd_diff(int argc, char **argv)
 {
 	struct diff_opts o = { .only_changed = -1, .alpha = RS_COMPARE_ALPHA_DEFAULT,
 			       .rank = { .threshold_pct = -1 } };
@@ -576,14 +605,18 @@ int cmd_diff(int argc, char **argv)
 		put_text(stdout, c, labels, &o);
 		ret = RS_EXIT_OK;
 	} else {
-		put_head(stdout, c, labels);
-		if (rs_diff_identical(c))
-			fprintf(stdout, "no difference: all %zu metrics are equal on both sides\n",
+		if (rs_diff_identical(c)) {
+			/* one line: nothing else to say */
+			fprintf(stdout, "no difference: %s and %s have the same %zu metrics, all "
+				"equal\n", labels[RS_SIDE_BASE], labels[RS_SIDE_NEW],
 				rs_compare_nr_metrics(c));
-		else if (o.format == FMT_MMTESTS)
-			rs_diff_mmtests(stdout, c, rank, labels);
-		else
-			rs_diff_table(stdout, c, rank, labels);
+		} else {
+			put_head(stdout, c, labels);
+			if (o.format == FMT_MMTESTS)
+				rs_diff_mmtests(stdout, c, rank, labels);
+			else
+				rs_diff_table(stdout, c, rank, labels);
+		}
 		ret = RS_EXIT_OK;
 	}
 	ret = rs_cmd_finish_stdout("diff", ret);

@@ -221,6 +221,8 @@ static void mm_row(FILE *f, const char *prefix, const struct rs_rank_row *w, dou
 	}
 	if (w->unit == RS_UNIT_PCT)
 		snprintf(pc, sizeof(pc), "[%+.1fpt]", new - base);
+	else if (w->unit == RS_UNIT_DIST)
+		snprintf(pc, sizeof(pc), "[moved %.1fpt]", w->move);
 	else if (base == 0 && new == 0)
 		snprintf(pc, sizeof(pc), "[100.0%%]");
 	else if (base == 0)
