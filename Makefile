@@ -3,7 +3,7 @@
 
 VERSION    := 0.1.0
 CC         ?= cc
-PKGS       := libtracecmd libtraceevent libtracefs jansson ncursesw libzstd zlib
+PKGS       := libtracecmd libtraceevent libtracefs jansson ncursesw libzstd zlib cairo
 PKG_CONFIG ?= pkg-config
 O          ?= build
 
@@ -43,7 +43,8 @@ all: deps-ok $(BIN) $(TOOL_BIN)
 # ---- set-up: install what is missing (Debian), or say what to install ----
 DEB_PKGS := trace-cmd libtracecmd-dev libtraceevent-dev libtracefs-dev libjansson-dev \
 	    libncurses-dev libzstd-dev zlib1g-dev pkg-config build-essential jq tmux valgrind \
-	    clang libclang-rt-14-dev man-db groff-base bash-completion
+	    clang libclang-rt-14-dev man-db groff-base bash-completion libcairo2-dev \
+	    libxml2-utils
 deps:
 	@./tests/install-deps.sh $(DEB_PKGS)
 
@@ -97,6 +98,7 @@ FIXTURE_RUN ?= tests/fixtures/contention.dat
 run: deps
 	$(MAKE) all
 	./reclaimscope analyze $(FIXTURE_RUN)
+	./reclaimscope plot -o $(O)/run-plot.svg $(FIXTURE_RUN)
 
 # ---- tests ----
 check: deps

@@ -22,6 +22,7 @@ static const struct rs_cmd *const commands[] = {
 	&rs_cmd_replay,
 	&rs_cmd_tui,
 	&rs_cmd_diff,
+	&rs_cmd_plot,
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -18,7 +18,7 @@ static uint64_t total_missed(const struct rs_trace_info *ti)
 	uint64_t sum = 0;
 
 	for (int c = 0; c < ti->cpus; c++)
-		sum += ti->loss[c].missed + ti->loss[c].dropped + ti->loss[c].unread;
+		sum += rs_cpu_lost(&ti->loss[c]);
 	return sum;
 }
 
@@ -42,8 +42,9 @@ json_t *rs_report_trace_json(const struct rs_source *src)
 					      "last_s", rs_json_real(rs_ns_to_s(counts[i].last_ts))));
 	}
 	for (int c = 0; c < ti->cpus; c++)
-		json_array_append_new(loss, json_pack("{s:i,s:I,s:I,s:I,s:I,s:I}", "cpu", c,
-			"unread", (json_int_t)ti->loss[c].unread,
+		json_array_append_new(loss, json_pack("{s:i,s:I,s:I,s:I,s:I,s:I,s:I}", "cpu", c,
+			"lost", (json_int_t)rs_cpu_lost(&ti->loss[c]),
+			"buffered_at_stats", (json_int_t)ti->loss[c].buffered_at_stats,
 			"missed", (json_int_t)ti->loss[c].missed,
 			"missed_unknown", (json_int_t)ti->loss[c].missed_unknown,
 			"overrun", (json_int_t)ti->loss[c].overrun,
@@ -70,6 +71,27 @@ json_t *rs_report_trace_json(const struct rs_source *src)
 	json_object_set_new(t, "missed_by_cpu", loss);
 	json_object_set_new(t, "warnings", warn);
 	return t;
+}
+
+/* " cpu1 120 (overrun 120, marks 118)": one CPU's loss and its kinds, when it lost any. */
+static void put_cpu_loss(FILE *f, int c, const struct rs_cpu_loss *l)
+{
+	const char *sep = " (";
+
+	if (!rs_cpu_lost(l))
+		return;
+	fprintf(f, " cpu%d %llu", c, (unsigned long long)rs_cpu_lost(l));
+	if (l->missed) {
+		fprintf(f, "%smissed-events marks %llu", sep, (unsigned long long)l->missed);
+		sep = ", ";
+	}
+	if (l->overrun) {
+		fprintf(f, "%soverrun %llu", sep, (unsigned long long)l->overrun);
+		sep = ", ";
+	}
+	if (l->dropped)
+		fprintf(f, "%sdropped %llu", sep, (unsigned long long)l->dropped);
+	fputc(')', f);
 }
 
 /* The first two lines of a report's head: the file, its format and kernel. */
@@ -123,9 +145,7 @@ void rs_report_trace_text(FILE *f, const struct rs_source *src, int per_event)
 	if (missed) {
 		fprintf(f, "LOST      %llu events lost:", (unsigned long long)missed);
 		for (int c = 0; c < ti->cpus; c++)
-			if (ti->loss[c].missed || ti->loss[c].dropped || ti->loss[c].unread)
-				fprintf(f, " cpu%d %llu", c, (unsigned long long)(ti->loss[c].missed +
-					ti->loss[c].dropped + ti->loss[c].unread));
+			put_cpu_loss(f, c, &ti->loss[c]);
 		fprintf(f, " (figures below undercount)\n");
 	}
 	for (int c = 0; c < ti->cpus; c++)

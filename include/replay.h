@@ -73,6 +73,12 @@ enum rs_wfield {
 	RS_WF_NODE_MANAGED,	/* node managed pages (old inactive_ratio); 0 = estimate */
 	RS_WF_SWAP_FREE,	/* free swap pages, whole system */
 	RS_WF_LRU_STAT,		/* list size as the memcg stats last flushed it (lruvec_page_state) */
+	/*
+	 * The memcg's stats were flushed (css_rstat_flush(): its subtree; reading memory.stat does
+	 * it): from then until the next flush lruvec_page_state() of the memcg and of every
+	 * descendant reads the workingset counters as they were here. Value unused.
+	 */
+	RS_WF_WS_FLUSH,
 	RS_WF_NR
 };
 
@@ -179,6 +185,7 @@ struct rs_world_info {
 	bool cgroup_v1, mglru;
 	bool have_sizes;	/* some RS_WF_LRU update exists */
 	bool have_refaults;	/* some RS_WF_WS_* update exists */
+	bool have_ws_flush;	/* some RS_WF_WS_FLUSH update exists */
 	size_t nr_calls, nr_updates, nr_obs;
 	uint64_t clamped;	/* ADD updates that would have gone below 0, last run */
 };
@@ -237,6 +244,12 @@ void rs_world_memcg_state(const struct rs_world *w, int memcg, struct rs_memcg_s
 void rs_world_node(const struct rs_world *w, int nid, struct rs_node_state *out);
 uint64_t rs_world_swap_free(const struct rs_world *w);
 uint64_t rs_world_ws(const struct rs_world *w, enum rs_wfield f, int memcg, int nid, int file);
+/*
+ * workingset_activate_{anon,file} summed over the memcg's subtree, as lruvec_page_state() reads
+ * it: as of the last RS_WF_WS_FLUSH of the memcg or an ancestor; the current sum when the world
+ * has no flush.
+ */
+uint64_t rs_world_ws_flushed(const struct rs_world *w, int memcg, int nid, int file);
 void rs_world_rates(const struct rs_world *w, int memcg, int nid, int lru, struct rs_rates *out);
 uint64_t rs_world_now(const struct rs_world *w);
 /* Changes whenever the world's values may have (each advance or rewind): for caches. */

@@ -67,6 +67,7 @@ struct rs_world {
 	int64_t *lru;			/* [lruvec][list] */
 	int64_t *stat;			/* [lruvec][list] flushed-stats view; -1 unset */
 	int64_t *ws;			/* [lruvec][2 fields][2 types] */
+	int64_t *wsf;			/* [lruvec][2 types] flushed subtree activate, -1 unset */
 	struct rs_node_state *node;	/* [nid] */
 	uint64_t swap_free;
 };
@@ -83,6 +84,7 @@ static const char *const wfield_names[RS_WF_NR] = {
 	[RS_WF_WS_RESTORE] = "workingset_restore", [RS_WF_NODE_FREE] = "node_free",
 	[RS_WF_NODE_WMARK_HIGH] = "node_wmark_high", [RS_WF_NODE_MANAGED] = "node_managed",
 	[RS_WF_SWAP_FREE] = "swap_free", [RS_WF_LRU_STAT] = "lru_stat",
+	[RS_WF_WS_FLUSH] = "stats_flush",
 };
 
 static const char *const wsrc_names[RS_WSRC_NR] = {
@@ -178,6 +180,7 @@ void rs_world_free(struct rs_world *w)
 	free(w->lru);
 	free(w->stat);
 	free(w->ws);
+	free(w->wsf);
 	free(w->node);
 	free(w);
 }
@@ -223,7 +226,7 @@ static bool field_per_lruvec(int f)
 
 static bool field_per_memcg(int f)
 {
-	return f >= RS_WF_USAGE && f <= RS_WF_ONLINE;
+	return (f >= RS_WF_USAGE && f <= RS_WF_ONLINE) || f == RS_WF_WS_FLUSH;
 }
 
 static bool field_per_node(int f)
@@ -267,6 +270,8 @@ int rs_world_add_update(struct rs_world *w, const struct rs_world_update *u, str
 		w->info.have_sizes = true;
 	if (u->field == RS_WF_WS_ACTIVATE || u->field == RS_WF_WS_RESTORE)
 		w->info.have_refaults = true;
+	if (u->field == RS_WF_WS_FLUSH)
+		w->info.have_ws_flush = true;
 	return 0;
 }
 
@@ -474,9 +479,10 @@ int rs_world_finalize(struct rs_world *w, struct rs_error *err)
 	w->lru = calloc(nlv * RS_NR_EVICTABLE, sizeof(int64_t));
 	w->stat = calloc(nlv * RS_NR_EVICTABLE, sizeof(int64_t));
 	w->ws = calloc(nlv * 4, sizeof(int64_t));
+	w->wsf = calloc(nlv * 2, sizeof(int64_t));
 	w->node = calloc((size_t)nn, sizeof(*w->node));
 	if (!w->pre_to_memcg || !w->obs_start || !w->obs_count || !w->node_sum || !w->lru ||
-	    !w->stat || !w->ws || !w->node)
+	    !w->stat || !w->ws || !w->wsf || !w->node)
 		return rs_error_set(err, "out of memory");
 	if (build_preorder(w, err))
 		return -1;
@@ -684,6 +690,39 @@ uint64_t rs_world_ws(const struct rs_world *w, enum rs_wfield f, int memcg, int 
 	return v > 0 ? (uint64_t)v : 0;
 }
 
+/* Current workingset_activate of a type summed over the memcg's subtree on node nid. */
+static uint64_t ws_subtree(const struct rs_world *w, int memcg, int nid, int file)
+{
+	uint64_t sum = 0;
+	const struct wmemcg *m = &w->memcg[memcg];
+
+	for (int pre = m->info.pre; pre < m->info.pre_end; pre++)
+		sum += rs_world_ws(w, RS_WF_WS_ACTIVATE, w->pre_to_memcg[pre], nid, file);
+	return sum;
+}
+
+uint64_t rs_world_ws_flushed(const struct rs_world *w, int memcg, int nid, int file)
+{
+	int64_t v = w->wsf[lv(w, memcg, nid) * 2 + (file ? 1 : 0)];
+
+	return v >= 0 ? (uint64_t)v : ws_subtree(w, memcg, nid, file);
+}
+
+/*
+ * css_rstat_flush() of a memcg brings its subtree's stats up to date; ancestors keep what
+ * their own last flush left (the deltas wait in their pending counters).
+ */
+static void ws_flush(struct rs_world *w, int memcg)
+{
+	const struct wmemcg *m = &w->memcg[memcg];
+
+	for (int pre = m->info.pre; pre < m->info.pre_end; pre++)
+		for (int nid = 0; nid < w->info.nr_nodes; nid++)
+			for (int t = 0; t < 2; t++)
+				w->wsf[lv(w, w->pre_to_memcg[pre], nid) * 2 + t] =
+					(int64_t)ws_subtree(w, w->pre_to_memcg[pre], nid, t);
+}
+
 uint64_t rs_world_now(const struct rs_world *w)
 {
 	return w->now;
@@ -803,6 +842,8 @@ void rs_world_rewind(struct rs_world *w)
 	for (size_t i = 0; i < nlv * RS_NR_EVICTABLE; i++)
 		w->stat[i] = -1;
 	memset(w->ws, 0, nlv * 4 * sizeof(int64_t));
+	for (size_t i = 0; i < nlv * 2; i++)
+		w->wsf[i] = -1;
 	memset(w->node, 0, (size_t)w->info.nr_nodes * sizeof(*w->node));
 	w->swap_free = 0;
 	for (int i = 0; i < w->info.nr_memcg; i++) {
@@ -888,6 +929,9 @@ static void apply(struct rs_world *w, const struct rs_world_update *u)
 		break;
 	case RS_WF_SWAP_FREE:
 		apply_u64(w, &w->swap_free, u);
+		break;
+	case RS_WF_WS_FLUSH:
+		ws_flush(w, u->memcg);
 		break;
 	}
 }

@@ -18,7 +18,7 @@ struct rs_source {
 	void *priv;			/* the backend's */
 	struct rs_source_opts opts;
 	struct rs_trace_info info;
-	char *path, *format, *kernel;
+	char *path, *format, *kernel, *host;
 	struct rs_cpu_loss *loss;	/* [info.cpus] */
 	struct rs_event_count *counts;
 	size_t nr_counts, cap_counts;
@@ -45,6 +45,7 @@ void rs_source_counts_finish(struct rs_source *src);
 /* Set info.cpus and allocate the loss table. */
 int rs_source_set_cpus(struct rs_source *src, int cpus, struct rs_error *err);
 int rs_source_set_kernel(struct rs_source *src, const char *release);
+int rs_source_set_host(struct rs_source *src, const char *host);
 
 /*
  * Turn an ftrace:print text into the recorder's marker event when it is one (docs/markers.md);

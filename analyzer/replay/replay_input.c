@@ -609,6 +609,12 @@ static void on_snap_memcg(struct rs_replay_input *ri, const struct rs_event *ev)
 	}
 	m->flags |= RI_MF_SNAP;
 	ri_source_note(&m->snap, ev);
+	/*
+	 * Reading memory.stat flushed the memcg's subtree: what lruvec_page_state() reads from
+	 * now on. The deltas so far go out first, so that the flush sees them and no later one.
+	 */
+	ri_flush_deltas(ri);
+	update(ri, ev->ts, ev->offset, RS_WF_WS_FLUSH, RS_WOP_SET, RS_WSRC_SNAPSHOT, i, -1, 0, 0);
 	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 		lru[l] = (int64_t)pages(ri, s->lru_bytes[l]);
 		d[l] = lru[l] - m->cum[l];	/* cum includes what is pending */
@@ -675,6 +681,8 @@ static void on_snap_node(struct rs_replay_input *ri, const struct rs_event *ev)
 	if (s->nid > ri->max_nid)
 		ri->max_nid = s->nid;
 	ri->rep.node_snapshots++;
+	/* the root's own deltas so far go before the snapshot that re-anchors its lists */
+	ri_flush_deltas(ri);
 	update(ri, ev->ts, ev->offset, RS_WF_NODE_FREE, RS_WOP_SET, RS_WSRC_SNAPSHOT, -1, s->nid,
 	       0, (int64_t)s->free_pages);
 	if (s->wmark_high) {

@@ -26,6 +26,7 @@
 #include "diff_rank.h"
 #include "findings.h"
 #include "report.h"
+#include "rs_file.h"
 #include "trace_source.h"
 
 enum diff_format { FMT_TABLE, FMT_SEED, FMT_MMTESTS };
@@ -96,18 +97,27 @@ static json_t *load_input(const char *path, const char **input, struct rs_error 
 {
 	json_error_t jerr;
 	json_t *root;
+	struct stat st;
 	FILE *f;
-	int ch;
+	int ch, fd, bom = 0;
 
-	f = fopen(path, "rb");
-	if (!f) {
-		rs_error_set(err, "%s: cannot open: %s", path, strerror(errno));
+	fd = rs_file_open(path, true, err);
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) < 0 || !(f = fdopen(fd, "rb"))) {
+		rs_error_set(err, "%s: cannot read: %s", path, strerror(errno));
+		close(fd);
 		return NULL;
 	}
 	errno = 0;
-	do
+	ch = getc(f);
+	/* a UTF-8 byte-order mark before JSON (editors on some systems write one) */
+	if (ch == 0xef && getc(f) == 0xbb && getc(f) == 0xbf) {
+		bom = 3;
 		ch = getc(f);
-	while (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r');
+	}
+	while (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r')
+		ch = getc(f);
 	if (ch == EOF) {
 		int e = ferror(f) ? errno : 0;
 
@@ -115,15 +125,28 @@ static json_t *load_input(const char *path, const char **input, struct rs_error 
 		if (e)
 			rs_error_set(err, "%s: cannot read: %s", path, strerror(e));
 		else
-			rs_error_set(err, "%s: empty file, neither a trace nor an analysis", path);
+			rs_error_set(err, "%s: empty%s, neither a trace nor an analysis", path,
+				     S_ISFIFO(st.st_mode) ? " pipe (no writer)" : " file");
 		return NULL;
 	}
 	if (ch != '{') {
 		fclose(f);
+		if (!S_ISREG(st.st_mode)) {
+			rs_error_set(err, "%s: a pipe that is not a saved analysis (JSON): a trace "
+				     "is read more than once and must be a regular file", path);
+			return NULL;
+		}
 		*input = "trace";
 		return analysis_json_of_trace(path, err);
 	}
-	rewind(f);
+	if (S_ISREG(st.st_mode)) {
+		rewind(f);
+		for (int i = 0; i < bom; i++)
+			(void)getc(f);
+	} else {
+		/* a pipe cannot rewind: the '{' read goes back, the blanks before it do not matter */
+		ungetc(ch, f);
+	}
 	root = json_loadf(f, JSON_REJECT_DUPLICATES, &jerr);
 	fclose(f);
 	if (!root) {

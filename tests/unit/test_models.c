@@ -1077,6 +1077,61 @@ static int test_world_identity_gaps(void)
 	return UT_OK;
 }
 
+/*
+ * The flushed view of the workingset counters (lruvec_page_state()): /p with a child /p/b. b
+ * refaults 5 file pages at ts 10; /p's stats are flushed at 20 (its subtree: /p and /p/b read
+ * 5); b refaults 7 more at 30: both still read 5 (mainline's may_deactivate sees no new refault
+ * until a flush); b alone is flushed at 40: b reads 12, /p still 5 (the deltas wait in /p's
+ * pending counters until /p is flushed). Exact subtree sums: 12 for both. A world without any
+ * flush reads the exact sums.
+ */
+static int test_world_ws_flush(void)
+{
+	struct rs_world_update u = { .op = RS_WOP_ADD, .src = RS_WSRC_DELTA, .nid = 0, .lru = 1 };
+	struct tw t;
+	int p, b;
+
+	for (int pass = 0; pass < 2; pass++) {
+		UT_ASSERT(tw_new(&t, 1, true, 60) >= 0);
+		p = tw_cg(&t, 0, "/p");
+		b = tw_cg(&t, p, "/p/b");
+		tw_lists(&t, b, 0, 0, 0, 100, 100);
+		u.field = RS_WF_WS_ACTIVATE;
+		u.memcg = b;
+		u.ts = 10;
+		u.value = 5;
+		UT_ASSERT(rs_world_add_update(t.w, &u, &t.err) == 0);
+		u.ts = 30;
+		u.value = 7;
+		UT_ASSERT(rs_world_add_update(t.w, &u, &t.err) == 0);
+		if (pass == 0) {
+			struct rs_world_update f = { .ts = 20, .field = RS_WF_WS_FLUSH,
+						     .src = RS_WSRC_SNAPSHOT, .memcg = p,
+						     .nid = -1 };
+
+			UT_ASSERT(rs_world_add_update(t.w, &f, &t.err) == 0);
+			f.ts = 40;
+			f.memcg = b;
+			UT_ASSERT(rs_world_add_update(t.w, &f, &t.err) == 0);
+		}
+		UT_ASSERT(tw_final(&t) == 0);
+		UT_ASSERT_EQ(rs_world_info(t.w)->have_ws_flush, pass == 0);
+		rs_world_rewind(t.w);
+		rs_world_advance(t.w, 25);
+		UT_ASSERT_EQ(rs_world_ws_flushed(t.w, p, 0, 1), 5);
+		UT_ASSERT_EQ(rs_world_ws_flushed(t.w, b, 0, 1), 5);
+		rs_world_advance(t.w, 35);
+		UT_ASSERT_EQ(rs_world_ws_flushed(t.w, p, 0, 1), pass == 0 ? 5 : 12);
+		UT_ASSERT_EQ(rs_world_ws_flushed(t.w, b, 0, 1), pass == 0 ? 5 : 12);
+		rs_world_advance(t.w, 45);
+		UT_ASSERT_EQ(rs_world_ws_flushed(t.w, p, 0, 1), pass == 0 ? 5 : 12);
+		UT_ASSERT_EQ(rs_world_ws_flushed(t.w, b, 0, 1), 12);
+		UT_ASSERT_EQ(rs_world_ws_flushed(t.w, p, 0, 0), 0);	/* anon: none */
+		rs_world_free(t.w);
+	}
+	return UT_OK;
+}
+
 /* ---- identity verdict (models/identity.c) ---- */
 
 /*
@@ -1208,6 +1263,7 @@ const struct unit_test models_tests[] = {
 	{ "models/world: pre-order and reclaim iterator", test_world_preorder_iter },
 	{ "models/world: updates, clamping, no sizes", test_world_updates },
 	{ "models/world: inputs identity needs and the trace lacks", test_world_identity_gaps },
+	{ "models/world: flushed workingset counters", test_world_ws_flush },
 	{ "models/mainline: refuses MGLRU", test_mainline_refuses_mglru },
 	{ "models/replay: recorded totals", test_recorded_totals },
 	{ "models/registry: names and parsing", test_registry },
