@@ -23,6 +23,7 @@ static const struct rs_cmd *const commands[] = {
 	&rs_cmd_tui,
 	&rs_cmd_diff,
 	&rs_cmd_plot,
+	&rs_cmd_export,
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -70,6 +70,9 @@ json_t *rs_report_trace_json(const struct rs_source *src)
 	json_object_set_new(t, "missed_events", json_integer((json_int_t)total_missed(ti)));
 	json_object_set_new(t, "missed_by_cpu", loss);
 	json_object_set_new(t, "warnings", warn);
+	json_object_set_new(t, "mglru", ti->mglru < 0 ? json_null() : json_boolean(ti->mglru));
+	json_object_set_new(t, "mglru_evidence",
+			    ti->mglru_how ? json_string(ti->mglru_how) : json_null());
 	return t;
 }
 
@@ -100,6 +103,21 @@ static void put_trace_lines(FILE *f, const struct rs_trace_info *ti)
 	fprintf(f, "trace     %s\n", ti->path);
 	fprintf(f, "format    %s, kernel %s, %d CPUs\n", ti->format ? ti->format : "unknown",
 		ti->kernel ? ti->kernel : "unknown", ti->cpus);
+}
+
+/* MGLRU or the classic LRU, and what told (after a full stream only). */
+static void put_lru_line(FILE *f, const struct rs_trace_info *ti)
+{
+	char line[700];
+	int n;
+
+	if (!ti->mglru_how)
+		return;
+	n = snprintf(line, sizeof(line), "lru       %s: %s",
+		     ti->mglru > 0 ? "MGLRU (multi-gen LRU: generations, no active lists)" :
+		     ti->mglru == 0 ? "classic LRU (active and inactive lists)" :
+		     "MGLRU or classic LRU unknown", ti->mglru_how);
+	rs_report_put_wrapped(f, line, n < (int)sizeof(line) ? (size_t)n : sizeof(line) - 1);
 }
 
 /* The loader's warnings, one line each, after a blank line when `gap`. */
@@ -142,6 +160,7 @@ void rs_report_trace_text(FILE *f, const struct rs_source *src, int per_event)
 	fprintf(f, "span      %.6f s .. %.6f s (%.3f s), %llu events\n",
 		rs_ns_to_s(ti->first_ts), rs_ns_to_s(ti->last_ts),
 		rs_ns_to_s(ti->last_ts - ti->first_ts), (unsigned long long)ti->events);
+	put_lru_line(f, ti);
 	if (missed) {
 		fprintf(f, "LOST      %llu events lost:", (unsigned long long)missed);
 		for (int c = 0; c < ti->cpus; c++)

@@ -59,6 +59,9 @@ struct rs_trace_info {
 	uint64_t first_ts, last_ts;	/* ns; set once a stream has run */
 	uint64_t events;		/* records seen in the last full stream */
 	const struct rs_cpu_loss *loss;	/* [cpus] */
+	int mglru;			/* after a full stream: 1 MGLRU, 0 classic LRU, -1 cannot
+					 * tell (lru_shape.c) */
+	const char *mglru_how;		/* how that was told; NULL before a full stream */
 	struct rs_warnings *warnings;
 };
 

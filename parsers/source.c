@@ -74,6 +74,7 @@ int rs_source_open(const char *path, const struct rs_source_opts *opts, struct r
 	}
 	src->info.path = src->path;
 	src->info.kernel = "unknown";
+	src->info.mglru = -1;
 	ret = is_tracedat ? rs_tracedat_open(src, err) : rs_textlog_open(src, err);
 	if (ret < 0)
 		goto out_free;
@@ -85,10 +86,37 @@ out_free:
 	return -1;
 }
 
+/* A full stream also looks at the LRU's shape (lru_shape.c) on its way to the caller. */
+struct shape_pass {
+	struct rs_lru_shape *shape;
+	rs_event_fn fn;
+	void *ctx;
+};
+
+static int see_shape(const struct rs_event *ev, void *ctx)
+{
+	struct shape_pass *sp = ctx;
+
+	rs_lru_shape_see(sp->shape, ev);
+	return sp->fn(ev, sp->ctx);
+}
+
 int rs_source_stream(struct rs_source *src, uint64_t from_ns, uint64_t to_ns, rs_event_fn fn,
 		     void *ctx, struct rs_error *err)
 {
-	return src->ops->stream(src, from_ns, to_ns, fn, ctx, err);
+	struct shape_pass sp = { .shape = &src->shape, .fn = fn, .ctx = ctx };
+	int ret;
+
+	if (from_ns || to_ns != UINT64_MAX)
+		return src->ops->stream(src, from_ns, to_ns, fn, ctx, err);
+	rs_lru_shape_reset(&src->shape);
+	ret = src->ops->stream(src, from_ns, to_ns, see_shape, &sp, err);
+	if (ret == 0) {
+		src->info.mglru = rs_lru_shape_verdict(&src->shape, src->mglru_how,
+						       sizeof(src->mglru_how));
+		src->info.mglru_how = src->mglru_how;
+	}
+	return ret;
 }
 
 const struct rs_trace_info *rs_source_info(const struct rs_source *src)

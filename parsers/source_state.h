@@ -6,6 +6,7 @@
 #ifndef SOURCE_IMPL_H
 #define SOURCE_IMPL_H
 
+#include "lru_shape.h"
 #include "trace_source.h"
 
 struct rs_markers;
@@ -23,6 +24,8 @@ struct rs_source {
 	struct rs_event_count *counts;
 	size_t nr_counts, cap_counts;
 	struct rs_markers *markers;
+	struct rs_lru_shape shape;	/* of the last full stream */
+	char mglru_how[512];
 };
 
 /* Backend constructors: fill src->ops/priv/info; return 0 or -1 with err set. */
