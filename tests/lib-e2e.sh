@@ -2,7 +2,7 @@
 # sourced only; it is named lib.sh and guarded below).
 RS_BIN=${RS_BIN:-./reclaimscope}
 TOP=$(pwd)
-SHARED_TRACE="$TOP/../shared/traces/global-dev.dat"
+SHARED_TRACE=${RS_SHARED_TRACE:-$TOP/../shared/traces/global-dev.dat}
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/rs-test.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 fails=0
@@ -10,6 +10,18 @@ fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 # expect_eq WHAT GOT WANT
 expect_eq() { [ "$2" = "$3" ] || fail "$1: got '$2', want '$3'"; }
 finish() { [ "$fails" -eq 0 ] || { echo "$fails check(s) failed"; exit 1; }; exit 0; }
+# need CMD...: every command the test runs beyond POSIX sh and coreutils, checked before any
+# assertion, so that a missing one is named as such (not reported as the failures it causes).
+# `make deps` installs them all, so a missing one fails the test rather than skipping it.
+need() {
+	missing=""
+	for c in "$@"; do
+		command -v "$c" >/dev/null 2>&1 || missing="$missing $c"
+	done
+	[ -z "$missing" ] && return 0
+	echo "FAIL: missing command(s):$missing (run 'make deps'; as root it installs them)"
+	exit 1
+}
 # Every real trace the tests run on: committed fixtures and the shared global trace.
 real_traces() {
 	for f in "$TOP"/tests/fixtures/*.dat "$SHARED_TRACE"; do

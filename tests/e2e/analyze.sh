@@ -7,8 +7,7 @@
 # percentiles nearest-rank, as docs/json.md defines them. Then the text report must fit 100
 # columns, in the C and in a UTF-8 locale.
 . tests/lib-e2e.sh
-command -v trace-cmd >/dev/null || { echo "trace-cmd not installed"; exit 77; }
-command -v jq >/dev/null || { echo "jq not installed"; exit 77; }
+need trace-cmd jq
 
 # Reads `trace-cmd report -t` text on stdin; $1/$2: the range in ns (0 0: all).
 # Output: lines "KEY VALUE"; latencies per kind go to $TMP/lat.KIND (ns, one per line).

@@ -13,8 +13,7 @@
 #   - without item names: one warning, raw item_<N> keys, still 100% matched
 . tests/lib-e2e.sh
 
-command -v trace-cmd >/dev/null 2>&1 || { echo "trace-cmd not installed"; exit 77; }
-command -v jq >/dev/null 2>&1 || { echo "jq not installed"; exit 77; }
+need trace-cmd jq md5sum
 
 # The event lines this test reads, from `trace-cmd report -t`, as: ts_ns pid comm event fields
 # (a comm with spaces gets underscores; the pid is what follows its last '-')

@@ -1,7 +1,7 @@
 #!/bin/sh
 # `events` counts every event exactly as `trace-cmd report` prints them, on every real trace.
 . tests/lib-e2e.sh
-command -v trace-cmd >/dev/null || { echo "trace-cmd not installed"; exit 77; }
+need trace-cmd jq
 n=0
 for f in $(real_traces); do
 	n=$((n + 1))

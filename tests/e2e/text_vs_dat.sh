@@ -4,8 +4,7 @@
 # and the same time span (to the microsecond the default report prints; exactly with -t, which
 # is skipped on the big shared trace to keep the run short).
 . tests/lib-e2e.sh
-command -v trace-cmd >/dev/null || { echo "trace-cmd not installed"; exit 77; }
-command -v jq >/dev/null || { echo "jq not installed"; exit 77; }
+need trace-cmd jq
 
 # the fields that must be equal between the two loaders
 summary() {

@@ -6,6 +6,7 @@
 # at the same point). Small traces are cut into one-page segments, so segment boundaries,
 # batches and the scheduling between decode threads are all exercised.
 . tests/lib-e2e.sh
+need jq trace-cmd
 
 # same WHAT ARGS...: the command's output with 1, 2 and 3 threads must be identical
 same() {
@@ -31,7 +32,7 @@ for f in $(real_traces); do
 	last=$(jq -r .trace.last_s "$TMP/t1")
 	same "$b analyze" analyze "$f"
 	# the middle of the trace, and each half
-	mid=$(echo "scale=6; ($first + $last) / 2" | bc)
+	mid=$(awk -v a="$first" -v b="$last" 'BEGIN { printf "%.6f\n", (a + b) / 2 }')
 	same "$b analyze --from $mid" analyze --json --from "$mid" "$f"
 	same "$b analyze --to $mid" analyze --json --to "$mid" "$f"
 	same "$b analyze --from $first --to $mid" analyze --json --from "$first" --to "$mid" "$f"
@@ -42,7 +43,6 @@ done
 
 # ---- damaged copies of the v6 fixture (its ring-buffer pages are stored as they are) ----
 V6=$TOP/tests/fixtures/v6.dat
-command -v trace-cmd >/dev/null || { echo "trace-cmd not installed"; finish; }
 # cpu_data CPU: "offset size" of the CPU's pages, from the file's flyrecord section
 cpu_data() { trace-cmd dump --flyrecord -i "$V6" 2>/dev/null |
 	sed -n "s/^[[:space:]]*\([0-9]*\)[[:space:]]*\([0-9]*\)[[:space:]]*\[offset, size of cpu $1\]/\1 \2/p"; }
