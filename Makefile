@@ -81,10 +81,15 @@ run: deps
 	./reclaimscope analyze $(FIXTURE_RUN)
 
 # ---- tests ----
+# RS_ORACLE_CACHE: each `trace-cmd report` output the tests compare with is computed once per
+# run and reused by the later tests and the sanitizer round (tests/lib-e2e.sh, trace_report)
+ORACLE := $(CURDIR)/build/oracle
 check: deps
 	$(MAKE) all
-	$(MAKE) check-unit check-e2e
-	$(MAKE) check-san
+	rm -rf $(ORACLE)
+	RS_ORACLE_CACHE=$(ORACLE) $(MAKE) check-unit check-e2e
+	RS_ORACLE_CACHE=$(ORACLE) $(MAKE) check-san
+	rm -rf $(ORACLE)
 
 check-unit: $(TEST_BIN)
 	$(TEST_BIN)

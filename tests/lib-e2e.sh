@@ -22,6 +22,29 @@ need() {
 	echo "FAIL: missing command(s):$missing (run 'make deps'; as root it installs them)"
 	exit 1
 }
+# trace_report FILE [OPTION...]: `trace-cmd report OPTION... -i FILE`, stderr dropped: the oracle
+# most tests read. With RS_ORACLE_CACHE (a directory; `make check` makes one per run) each output
+# is computed once, kept under a key of the file (device, inode, size, mtime) and the options, and
+# reused by the later tests and by the sanitizer round.
+trace_report() {
+	_tr_f=$1
+	shift
+	if [ -z "${RS_ORACLE_CACHE:-}" ]; then
+		trace-cmd report "$@" -i "$_tr_f" 2>/dev/null
+		return
+	fi
+	_tr_c=$RS_ORACLE_CACHE/$(basename "$_tr_f").$(printf '%s\n' "$*" \
+		"$(stat -L -c '%d %i %s %Y' "$_tr_f" 2>/dev/null)" | md5sum | cut -c 1-16)
+	if [ ! -f "$_tr_c" ]; then
+		mkdir -p "$RS_ORACLE_CACHE" && trace-cmd report "$@" -i "$_tr_f" >"$_tr_c.$$" \
+			2>/dev/null && mv -f "$_tr_c.$$" "$_tr_c" || {
+			rm -f "$_tr_c.$$"
+			trace-cmd report "$@" -i "$_tr_f" 2>/dev/null
+			return
+		}
+	fi
+	cat "$_tr_c"
+}
 # Every real trace the tests run on: committed fixtures and the shared global trace.
 real_traces() {
 	for f in "$TOP"/tests/fixtures/*.dat "$SHARED_TRACE"; do

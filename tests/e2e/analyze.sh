@@ -118,7 +118,7 @@ check() {
 n=0
 for f in $(real_traces); do
 	n=$((n + 1))
-	trace-cmd report -t -F vmscan -i "$f" >"$TMP/report" 2>/dev/null ||
+	trace_report "$f" -t -F vmscan >"$TMP/report" ||
 		{ fail "$f: trace-cmd report failed"; continue; }
 	# a range, on the first trace and the shared one (the code path is the same for all):
 	# the middle third, bounded by event times as trace-cmd prints them
