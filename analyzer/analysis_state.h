@@ -44,6 +44,7 @@ struct rs_analysis {
 	struct rs_warnings *warnings;
 	bool own_warnings;
 	struct rs_episodes *eps;
+	struct rs_memcgs *memcgs;	/* memcg attribution, for the consumers */
 	struct rs_consumer consumers[RS_ANALYSIS_MAX_CONSUMERS];
 	int nr_consumers;
 	bool finished;
@@ -80,6 +81,7 @@ struct rs_analysis {
 	int nr_oom;
 	struct rs_attrib_stats at;
 	struct rs_series *series;
+	struct rs_episode_log *log;	/* o.keep_episodes only */
 };
 
 /* Order slot of an order value (RS_NR_ORDER - 1 for large or unknown). */

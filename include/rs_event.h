@@ -148,7 +148,8 @@ struct rs_ev_slab {
 };
 
 struct rs_ev_throttled {
-	int nid, usec_timeout, usec_delayed, reason;
+	int nid, usec_timeout, usec_delayed;
+	int reason;			/* as stored: 1 << enum vmscan_throttle_state */
 };
 
 struct rs_ev_memcg {

@@ -32,17 +32,44 @@ static bool utf8_locale(void)
 	return cs && (!strcasecmp(cs, "UTF-8") || !strcasecmp(cs, "utf8"));
 }
 
-int cmd_analyze(int argc, char **argv)
+enum { O_JSON = 256, O_PID, O_COMM, O_TOP };
+
+static const struct rs_cmd_opt analyze_opts[] = {
+	{ "json", 0, no_argument, O_JSON, NULL, "print the analysis as JSON (sorted keys)" },
+	{ "pid", 0, required_argument, O_PID, "N", "count only the task with this pid" },
+	{ "comm", 0, required_argument, O_COMM, "NAME", "count only tasks with this name" },
+	{ "top", 0, required_argument, O_TOP, "N", "rows in the per-task tables (default 20)" },
+	RS_ANALYSIS_OPTS,
+	RS_CMD_OPT_END,
+};
+
+static int cmd_analyze(int argc, char **argv);
+
+const struct rs_cmd rs_cmd_analyze = {
+	.name = "analyze",
+	.fn = cmd_analyze,
+	.summary = "per-LRU scan pressure, reclaim episodes, stalls, kswapd, over time",
+	.synopsis = "[--json] [--bucket MS] [--from S] [--to S] [--pid N] [--comm NAME]\n"
+		    "  [--top N] [--max-tasks N] [--max-buckets N] [--threads N] FILE",
+	.description =
+		"Reads a trace (trace.dat of any version, or trace-cmd report or ftrace text) "
+		"and reports which LRU lists were scanned how hard, by whom, at which priority "
+		"and how efficiently; who stalled in reclaim (direct, memcg limit, soft limit), "
+		"how often and for how long, with exact percentiles; what kswapd did (wakes, "
+		"re-wakes, awake time); slab shrinking, write IO from reclaim, throttling, OOM "
+		"kills; and how all of it moved over time. The per-cgroup attribution follows "
+		"(see reclaimscope-cgroups(1)).\n\n"
+		"One pass over the trace; memory is bounded by tasks and time buckets, not by "
+		"events. Every figure names the kernel's own name for it (pgscan_direct, "
+		"nr_reclaimed, inactive_file); fields an older kernel lacks are shown as - in "
+		"text and null in JSON.\n\n"
+		"  reclaimscope analyze trace.dat\n"
+		"  reclaimscope analyze --json --from 755.2 --to 760 trace.dat",
+	.opts = analyze_opts,
+};
+
+static int cmd_analyze(int argc, char **argv)
 {
-	enum { O_JSON = 256, O_PID, O_COMM, O_TOP };
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, O_JSON },
-		{ "pid", required_argument, NULL, O_PID },
-		{ "comm", required_argument, NULL, O_COMM },
-		{ "top", required_argument, NULL, O_TOP },
-		RS_ANALYSIS_LONG_OPTIONS,
-		{ NULL, 0, NULL, 0 },
-	};
 	struct rs_analysis_opts ao = { .pid = -1, .threads = 1 };
 	struct rs_text_opts to = { 0 };
 	struct rs_cgroups_opts co = { 0 };
@@ -56,7 +83,7 @@ int cmd_analyze(int argc, char **argv)
 	int c, ret;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = rs_cmd_getopt(&rs_cmd_analyze, argc, argv, "")) != -1) {
 		switch (c) {
 		case O_JSON:
 			json = true;

@@ -23,6 +23,7 @@
 #include "cmd.h"
 #include "compare.h"
 #include "report.h"
+#include "rs_file.h"
 #include "trace_source.h"
 
 struct diff_opts {
@@ -80,18 +81,27 @@ static json_t *load_input(const char *path, const char **input, struct rs_error 
 {
 	json_error_t jerr;
 	json_t *root;
+	struct stat st;
 	FILE *f;
-	int ch;
+	int ch, fd, bom = 0;
 
-	f = fopen(path, "rb");
-	if (!f) {
-		rs_error_set(err, "%s: cannot open: %s", path, strerror(errno));
+	fd = rs_file_open(path, true, err);
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) < 0 || !(f = fdopen(fd, "rb"))) {
+		rs_error_set(err, "%s: cannot read: %s", path, strerror(errno));
+		close(fd);
 		return NULL;
 	}
 	errno = 0;
-	do
+	ch = getc(f);
+	/* a UTF-8 byte-order mark before JSON (editors on some systems write one) */
+	if (ch == 0xef && getc(f) == 0xbb && getc(f) == 0xbf) {
+		bom = 3;
 		ch = getc(f);
-	while (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r');
+	}
+	while (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r')
+		ch = getc(f);
 	if (ch == EOF) {
 		int e = ferror(f) ? errno : 0;
 
@@ -99,15 +109,28 @@ static json_t *load_input(const char *path, const char **input, struct rs_error 
 		if (e)
 			rs_error_set(err, "%s: cannot read: %s", path, strerror(e));
 		else
-			rs_error_set(err, "%s: empty file, neither a trace nor an analysis", path);
+			rs_error_set(err, "%s: empty%s, neither a trace nor an analysis", path,
+				     S_ISFIFO(st.st_mode) ? " pipe (no writer)" : " file");
 		return NULL;
 	}
 	if (ch != '{') {
 		fclose(f);
+		if (!S_ISREG(st.st_mode)) {
+			rs_error_set(err, "%s: a pipe that is not a saved analysis (JSON): a trace "
+				     "is read more than once and must be a regular file", path);
+			return NULL;
+		}
 		*input = "trace";
 		return analysis_json_of_trace(path, err);
 	}
-	rewind(f);
+	if (S_ISREG(st.st_mode)) {
+		rewind(f);
+		for (int i = 0; i < bom; i++)
+			(void)getc(f);
+	} else {
+		/* a pipe cannot rewind: the '{' read goes back, the blanks before it do not matter */
+		ungetc(ch, f);
+	}
 	root = json_loadf(f, JSON_REJECT_DUPLICATES, &jerr);
 	fclose(f);
 	if (!root) {
@@ -162,18 +185,41 @@ static int add_input(struct diff_opts *o, int side, const char *path)
 
 enum { OPT_JSON = 256, OPT_ONLY_CHANGED, OPT_LABELS, OPT_ALPHA, OPT_BASE, OPT_NEW };
 
+static const struct rs_cmd_opt diff_opts[] = {
+	{ "json", 0, no_argument, OPT_JSON, NULL, "print the comparison as JSON (sorted keys)" },
+	{ "only-changed", 0, required_argument, OPT_ONLY_CHANGED, "PCT",
+	  "show only metrics whose mean changed by at least PCT percent" },
+	{ "labels", 0, required_argument, OPT_LABELS, "BASE,NEW",
+	  "names of the two sides (default: from the file names)" },
+	{ "alpha", 0, required_argument, OPT_ALPHA, "A",
+	  "significance level of Welch's t-test (default 0.05)" },
+	{ "base", 0, no_argument, OPT_BASE, NULL, "the files that follow are runs of the base" },
+	{ "new", 0, no_argument, OPT_NEW, NULL, "the files that follow are runs of the new side" },
+	RS_CMD_OPT_END,
+};
+
+static int cmd_diff(int argc, char **argv);
+
+const struct rs_cmd rs_cmd_diff = {
+	.name = "diff",
+	.fn = cmd_diff,
+	.summary = "compare kernels: min/max/avg/std of every metric, Welch's t-test",
+	.synopsis = "[--json] [--only-changed PCT] [--labels BASE,NEW] [--alpha A] A B\n"
+		    "[options] --base A1 A2... --new B1 B2...",
+	.description =
+		"Compares the analyses of two kernels, two configurations or two sets of runs "
+		"the way kernel MM threads do: every numeric figure of reclaimscope-analyze(1) "
+		"is a metric, compared across the runs of each side with min, max, mean and "
+		"standard deviation per side, the new side as a percentage of the base, and "
+		"Welch's t-test when both sides have two or more runs.\n\n"
+		"Each input is a trace or a saved analyze --json output, so each kernel can be "
+		"analysed on its own machine and compared later.",
+	.opts = diff_opts,
+};
+
 /* Returns RS_EXIT_OK, or the exit status of a usage error (already reported). */
 static int parse_args(int argc, char **argv, struct diff_opts *o)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "only-changed", required_argument, NULL, OPT_ONLY_CHANGED },
-		{ "labels", required_argument, NULL, OPT_LABELS },
-		{ "alpha", required_argument, NULL, OPT_ALPHA },
-		{ "base", no_argument, NULL, OPT_BASE },
-		{ "new", no_argument, NULL, OPT_NEW },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *loose[2];
 	size_t nr_loose = 0;
 	int mode = -1;		/* -1: plain A B; else the side --base/--new files go to */
@@ -183,7 +229,7 @@ static int parse_args(int argc, char **argv, struct diff_opts *o)
 
 	optind = 1;
 	/* "-": every non-option comes back in order as 1, so files follow --base / --new. */
-	while ((c = getopt_long(argc, argv, "-", opts, NULL)) != -1) {
+	while ((c = rs_cmd_getopt(&rs_cmd_diff, argc, argv, "-")) != -1) {
 		switch (c) {
 		case OPT_JSON:
 			o->json = true;
@@ -398,6 +444,13 @@ static void put_text(FILE *f, const struct rs_compare *c, const char *const labe
 	put_run_line(f, c, RS_SIDE_NEW, labels[RS_SIDE_NEW]);
 	if (rs_compare_kernels_differ(c))
 		fprintf(f, "NOTE      the kernels differ: compared on the metrics both have\n");
+	if (rs_compare_mglru_differs(c))
+		fprintf(f, "NOTE      MGLRU on one side only (%s: %zu of %zu runs, %s: %zu of %zu): "
+			"%zu figures of the classic LRU's active lists are not comparable and not "
+			"shown\n", labels[RS_SIDE_BASE], rs_compare_mglru_runs(c, RS_SIDE_BASE),
+			rs_compare_nr_runs(c, RS_SIDE_BASE), labels[RS_SIDE_NEW],
+			rs_compare_mglru_runs(c, RS_SIDE_NEW), rs_compare_nr_runs(c, RS_SIDE_NEW),
+			rs_compare_nr_not_comparable(c));
 	for (int s = 0; s < RS_NR_SIDES; s++) {
 		size_t ne = rs_compare_nr_events_only(c, s);
 
@@ -481,7 +534,7 @@ static int pick_labels(struct diff_opts *o)
 	return o->labels[0] && o->labels[1] ? 0 : -1;
 }
 
-int cmd_diff(int argc, char **argv)
+static int cmd_diff(int argc, char **argv)
 {
 	struct diff_opts o = { .only_changed = -1, .alpha = RS_COMPARE_ALPHA_DEFAULT };
 	struct rs_error err = { "" };

