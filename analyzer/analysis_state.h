@@ -81,6 +81,9 @@ struct rs_analysis {
 	int nr_oom;
 	struct rs_attrib_stats at;
 	struct rs_series *series;
+	/* RS_HAVE_* bits seen on shrink_inactive/reclaim_pages and on lru_isolate events */
+	unsigned int shrink_have, isolate_have;
+	bool shrink_seen, isolate_seen;
 	struct rs_episode_log *log;	/* o.keep_episodes only */
 };
 

@@ -3,7 +3,7 @@
 # reproduce seed 003's table (hand-checked, p-values from mpmath), mixed trace/JSON inputs,
 # left-out metrics, and exit codes. Every exit-0 --json output must be valid JSON.
 . tests/lib-e2e.sh
-command -v jq >/dev/null || { echo "jq not installed"; exit 77; }
+need jq
 
 # run_ok NAME ARGS...: diff must exit 0; output in $TMP/out (and checked with jq for --json)
 run_ok() {

@@ -3,7 +3,7 @@
 # 2^64-1 timestamp, out-of-range fields, memory caps, duplicate-label diffs. Each check fails
 # on the code before its fix.
 . tests/lib-e2e.sh
-command -v jq >/dev/null || { echo "jq not installed"; exit 77; }
+need jq
 V6=tests/fixtures/v6.dat
 
 # 1. special files are refused by type before they are opened: never a hang (timeout 124)
