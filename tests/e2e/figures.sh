@@ -3,7 +3,7 @@
 # throttle reasons by trace-cmd's names (the kernel stores 1 << reason), losses by kind, fields
 # a kernel era lacks (absent, never zero), over-time efficiency, empty selections.
 . tests/lib-e2e.sh
-command -v jq >/dev/null || { echo "jq not installed"; exit 77; }
+need jq
 FX=tests/fixtures/text
 
 # 1. throttle reasons: trace-cmd's names are right; counts and delays per name by awk
