@@ -3,7 +3,7 @@
 
 VERSION    := 0.1.0
 CC         ?= cc
-PKGS       := libtracecmd libtraceevent libtracefs jansson ncursesw libzstd zlib
+PKGS       := libtracecmd libtraceevent libtracefs jansson ncursesw libzstd zlib cairo
 PKG_CONFIG ?= pkg-config
 O          ?= build
 
@@ -37,13 +37,17 @@ TEST_BIN := $(O)/tests/unit-tests
 TOOL_SRC := $(wildcard tests/tools/*.c)
 TOOL_BIN := $(TOOL_SRC:tests/tools/%.c=$(O)/tools/%)
 
-.PHONY: all deps run check check-unit check-e2e check-san clean fuzz bench fixtures
+.PHONY: all deps run check check-unit check-e2e check-san check-fresh clean fuzz bench fixtures \
+	man install
 all: deps-ok $(BIN) $(TOOL_BIN)
 
 # ---- set-up: install what is missing (Debian), or say what to install ----
+# Everything the build, the tests (jq, tmux, valgrind, GNU time for memory bounds, procps) and
+# make bench (bc, time) call that a minimal Debian 12 (debootstrap --variant=minbase) lacks.
 DEB_PKGS := trace-cmd libtracecmd-dev libtraceevent-dev libtracefs-dev libjansson-dev \
 	    libncurses-dev libzstd-dev zlib1g-dev pkg-config build-essential jq tmux valgrind \
-	    clang libclang-rt-14-dev
+	    clang libclang-rt-14-dev man-db groff-base bash-completion libcairo2-dev \
+	    libxml2-utils time procps bc
 deps:
 	@./tests/install-deps.sh $(DEB_PKGS)
 
@@ -73,16 +77,42 @@ $(O)/tools/%: tests/tools/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
+# ---- manual and install: man pages come from the command table (`--man-page`), like --help ----
+PREFIX  ?= /usr/local
+DESTDIR ?=
+MAN_DIR := $(O)/man
+COMMANDS = $(shell ./$(BIN) --list-commands 2>/dev/null)
+man: $(BIN)
+	@mkdir -p $(MAN_DIR)
+	./$(BIN) --man-page > $(MAN_DIR)/reclaimscope.1
+	@for c in $(COMMANDS); do ./$(BIN) --man-page $$c > $(MAN_DIR)/reclaimscope-$$c.1 || exit 1; done
+
+install: all man
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+		$(DESTDIR)$(PREFIX)/share/doc/reclaimscope
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/reclaimscope
+	install -m 644 $(MAN_DIR)/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 cmd/completion/reclaimscope.bash \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/reclaimscope
+	install -m 644 README.md docs/*.md $(DESTDIR)$(PREFIX)/share/doc/reclaimscope/
+
 FIXTURE_RUN ?= tests/fixtures/contention.dat
 run: deps
 	$(MAKE) all
 	./reclaimscope analyze $(FIXTURE_RUN)
+	./reclaimscope plot -o $(O)/run-plot.svg $(FIXTURE_RUN)
 
 # ---- tests ----
+# RS_ORACLE_CACHE: each `trace-cmd report` output the tests compare with is computed once per
+# run and reused by the later tests and the sanitizer round (tests/lib-e2e.sh, trace_report)
+ORACLE := $(CURDIR)/build/oracle
 check: deps
 	$(MAKE) all
-	$(MAKE) check-unit check-e2e
-	$(MAKE) check-san
+	rm -rf $(ORACLE)
+	RS_ORACLE_CACHE=$(ORACLE) $(MAKE) check-unit check-e2e
+	RS_ORACLE_CACHE=$(ORACLE) $(MAKE) check-san
+	rm -rf $(ORACLE)
 
 check-unit: $(TEST_BIN)
 	$(TEST_BIN)
@@ -98,6 +128,11 @@ SAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:malloc_context_size=100 
 	   UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 check-san:
 	$(SAN_ENV) $(MAKE) SANITIZE=address,undefined check-unit check-e2e
+
+# The README's two commands on a new minimal Debian 12 root (debootstrap, chroot; root only,
+# takes a while): tests/check-fresh.sh
+check-fresh:
+	./tests/check-fresh.sh
 
 fixtures: all
 	./tests/fixtures/make-fixtures.sh

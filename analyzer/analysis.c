@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "analysis_state.h"
+#include "memcg_attrib.h"
 #include "rs_warn.h"
 #include "trace_source.h"
 
@@ -68,6 +69,18 @@ const char *rs_throttle_reason_name(int reason)
 	};
 
 	return reason >= 0 && reason < RS_NR_THROTTLE_REASONS ? names[reason] : "other";
+}
+
+/*
+ * The kernel stores `1U << enum vmscan_throttle_state` (TP_fast_assign), so a raw 1 is
+ * WRITEBACK: the slot is the bit's index. None, several bits or an unknown bit: "other".
+ */
+int rs_throttle_reason_slot(int raw)
+{
+	for (int r = 0; r < RS_NR_THROTTLE_REASONS - 1; r++)
+		if (raw == 1 << r)
+			return r;
+	return RS_NR_THROTTLE_REASONS - 1;
 }
 
 bool rs_analysis_task_row(struct rs_analysis *a, int task)
@@ -164,6 +177,21 @@ static void on_reclaim_episode(struct rs_analysis *a, const struct rs_episode *e
 		es->by_parent[ep->parent]++;
 		es->by_parent_ns[ep->parent] += dur;
 		rs_latency_add(a->lat[ep->kind], dur);
+		if (ep->parent != RS_CTX_KSWAPD && (!es->stall_max_valid || dur > es->stall_max_ns)) {
+			es->stall_max_valid = true;
+			es->stall_max_ns = dur;
+			es->stall_max_pid = ep->pid;
+			es->stall_max_task = ep->task;
+			es->stall_max_begin_ts = ep->begin_ts;
+		}
+		if (a->log) {
+			struct rs_stall st = { .begin_ts = ep->begin_ts, .ns = dur, .pid = ep->pid,
+					       .kind = (uint8_t)ep->kind,
+					       .parent = (uint8_t)ep->parent };
+
+			if (!rs_episode_log_add_stall(a->log, &st))
+				a->oom = true;
+		}
 		if (t) {
 			t->episodes[ep->kind]++;
 			t->episode_ns[ep->kind] += dur;
@@ -213,6 +241,13 @@ static void on_kswapd_period(struct rs_analysis *a, const struct rs_episode *ep,
 	case RS_EP_COMPLETE:
 		es->count++;
 		rs_latency_add(a->lat[RS_CTX_KSWAPD], dur);
+		if (!es->stall_max_valid || dur > es->stall_max_ns) {
+			es->stall_max_valid = true;
+			es->stall_max_ns = dur;
+			es->stall_max_pid = ep->pid;
+			es->stall_max_task = ep->task;
+			es->stall_max_begin_ts = ep->begin_ts;
+		}
 		if (k) {
 			k->periods++;
 			k->awake_ns += dur;
@@ -230,6 +265,14 @@ static void on_kswapd_period(struct rs_analysis *a, const struct rs_episode *ep,
 		return;
 	}
 	span(a, RS_TS_KSWAPD_AWAKE_NS, ep->begin_ts, ep->end_ts);
+	if (a->log && k) {
+		struct rs_awake p = { .begin_ts = from, .end_ts = ep->end_ts,
+				      .kswapd = (int)(k - a->ks),
+				      .cut = ep->status != RS_EP_COMPLETE };
+
+		if (!rs_episode_log_add_awake(a->log, &p))
+			a->oom = true;
+	}
 }
 
 static void on_episode(const struct rs_episode *ep, void *arg)
@@ -246,9 +289,14 @@ static void on_episode(const struct rs_episode *ep, void *arg)
 		else
 			on_reclaim_episode(a, ep, t);
 	}
-	for (int i = 0; i < a->nr_consumers; i++)
-		if (a->consumers[i].episode)
-			a->consumers[i].episode(a->consumers[i].arg, ep);
+	if (a->nr_consumers) {
+		struct rs_episode e = *ep;
+
+		e.root = rs_memcgs_episode(a->memcgs, ep);
+		for (int i = 0; i < a->nr_consumers; i++)
+			if (a->consumers[i].episode)
+				a->consumers[i].episode(a->consumers[i].arg, &e);
+	}
 }
 
 static int shrinker_find(struct rs_analysis *a, uint64_t fn, const char *name)
@@ -321,8 +369,7 @@ static void on_throttled(struct rs_analysis *a, const struct rs_event *ev,
 			 const struct rs_ctx *ctx, struct rs_task_stats *t)
 {
 	const struct rs_ev_throttled *th = &ev->throttled;
-	int r = th->reason >= 0 && th->reason < RS_NR_THROTTLE_REASONS - 1 ? th->reason :
-		RS_NR_THROTTLE_REASONS - 1;
+	int r = rs_throttle_reason_slot(th->reason);
 	uint64_t delayed = th->usec_delayed > 0 ? (uint64_t)th->usec_delayed : 0;
 
 	a->thr.count[r]++;
@@ -394,16 +441,24 @@ static void account(struct rs_analysis *a, const struct rs_event *ev, const stru
 	}
 	switch (ev->type) {
 	case RS_EV_LRU_ISOLATE:
+		a->isolate_have |= ev->have;
+		a->isolate_seen = true;
 		rs_scan_isolate(a, ev, ctx, tp, t);
 		break;
 	case RS_EV_SHRINK_INACTIVE:
 	case RS_EV_SHRINK_ACTIVE:
+		if (ev->type == RS_EV_SHRINK_INACTIVE) {
+			a->shrink_have |= ev->have;
+			a->shrink_seen = true;
+		}
 		rs_scan_shrink(a, ev, ctx, tp, t);
 		break;
 	case RS_EV_WRITE_FOLIO:
 		rs_scan_write(a, ev, ctx, tp, t);
 		break;
 	case RS_EV_RECLAIM_PAGES:
+		a->shrink_have |= ev->have;
+		a->shrink_seen = true;
 		rs_scan_reclaim_pages(a, ev, ctx);
 		break;
 	case RS_EV_RECLAIM_BEGIN:
@@ -477,6 +532,7 @@ static void account(struct rs_analysis *a, const struct rs_event *ev, const stru
 int rs_analysis_feed(struct rs_analysis *a, const struct rs_event *ev)
 {
 	struct rs_ctx ctx;
+	struct rs_memcg_ctx mctx;
 	bool fed = feeds_episodes(ev->type);
 
 	if (ev->type != RS_EV_LOST && !a->events++) {
@@ -504,6 +560,10 @@ int rs_analysis_feed(struct rs_analysis *a, const struct rs_event *ev)
 		ctx.kind = ctx.outer = RS_CTX_OTHER;
 		ctx.task = -1;
 	}
+	if (!a->nr_consumers)
+		return 0;
+	rs_memcgs_event(a->memcgs, ev, &ctx, &mctx);
+	ctx.memcg = &mctx;
 	for (int i = 0; i < a->nr_consumers; i++) {
 		int ret;
 
@@ -520,6 +580,7 @@ struct rs_analysis *rs_analysis_new(const struct rs_analysis_opts *o, struct rs_
 {
 	struct rs_analysis *a = calloc(1, sizeof(*a));
 	struct rs_episodes_opts eo = { 0 };
+	struct rs_memcgs_opts mo = { 0 };
 	struct rs_series_opts so = { 0 };
 
 	if (!a) {
@@ -575,6 +636,11 @@ struct rs_analysis *rs_analysis_new(const struct rs_analysis_opts *o, struct rs_
 	a->eps = rs_episodes_new(&eo);
 	if (!a->eps)
 		goto out_oom;
+	mo.max_tasks = o->max_tasks;
+	mo.warnings = a->warnings;
+	a->memcgs = rs_memcgs_new(&mo);
+	if (!a->memcgs)
+		goto out_oom;
 	if (o->from_ns)
 		a->t0 = o->span_first_ns > o->from_ns ? o->span_first_ns : o->from_ns;
 	else
@@ -588,6 +654,11 @@ struct rs_analysis *rs_analysis_new(const struct rs_analysis_opts *o, struct rs_
 	a->series = rs_series_new(&so);
 	if (!a->series)
 		goto out_oom;
+	if (o->keep_episodes) {
+		a->log = rs_episode_log_new(o->max_logged, o->max_logged);
+		if (!a->log)
+			goto out_oom;
+	}
 	for (int i = 0; i < a->nr_consumers; i++)
 		if (a->consumers[i].start)
 			a->consumers[i].start(a->consumers[i].arg, a);
@@ -624,13 +695,15 @@ int rs_analysis_finish(struct rs_analysis *a, struct rs_error *err)
 		if (a->lat[k])
 			rs_latency_summary(a->lat[k], &a->ep[k].latency);
 	}
+	if (a->log)
+		rs_episode_log_finish(a->log);
 	a->at.untracked_events = rs_episodes_untracked(a->eps);
 	a->at.nest_overflows = rs_episodes_nest_overflows(a->eps);
 	for (int i = 0; i < a->nr_consumers; i++) {
 		if (a->consumers[i].finish && a->consumers[i].finish(a->consumers[i].arg, err) < 0)
 			return -1;
 	}
-	if (a->oom)
+	if (a->oom || rs_memcgs_oom(a->memcgs))
 		return rs_error_set(err, "out of memory during the analysis");
 	return 0;
 }
@@ -643,7 +716,9 @@ void rs_analysis_free(struct rs_analysis *a)
 	for (int k = 0; k < RS_CTX_NR; k++)
 		rs_latency_free(a->lat[k]);
 	rs_episodes_free(a->eps);
+	rs_memcgs_free(a->memcgs);
 	rs_series_free(a->series);
+	rs_episode_log_free(a->log);
 	free(a->tasks);
 	free(a->tpriv);
 	free(a->ks);
@@ -739,6 +814,11 @@ const struct rs_analysis_opts *rs_analysis_opts(const struct rs_analysis *a)
 	return &a->o;
 }
 
+struct rs_memcgs *rs_analysis_memcgs(const struct rs_analysis *a)
+{
+	return a->memcgs;
+}
+
 const struct rs_episodes *rs_analysis_episodes_ctx(const struct rs_analysis *a)
 {
 	return a->eps;
@@ -772,6 +852,13 @@ int rs_analysis_nr_tasks(const struct rs_analysis *a)
 const struct rs_task_stats *rs_analysis_task(const struct rs_analysis *a, int i)
 {
 	return i >= 0 && i < a->nr_tasks ? &a->tasks[i] : NULL;
+}
+
+const char *rs_analysis_task_comm(const struct rs_analysis *a, int i)
+{
+	const struct rs_task_info *ti = i >= 0 ? rs_episodes_task(a->eps, i) : NULL;
+
+	return ti ? ti->comm : "";
 }
 
 int rs_analysis_nr_kswapd(const struct rs_analysis *a)
@@ -834,6 +921,29 @@ const struct rs_oom_kill *rs_analysis_oom(const struct rs_analysis *a, int i)
 const struct rs_attrib_stats *rs_analysis_attrib(const struct rs_analysis *a)
 {
 	return &a->at;
+}
+
+unsigned int rs_analysis_lacks(const struct rs_analysis *a)
+{
+	unsigned int lack = 0;
+
+	if (a->shrink_seen)
+		lack |= ~a->shrink_have & (RS_LACK_FIELDS & ~RS_HAVE_SKIPPED);
+	if (a->isolate_seen && !(a->isolate_have & RS_HAVE_SKIPPED))
+		lack |= RS_HAVE_SKIPPED;
+	return lack;
+}
+
+size_t rs_analysis_latency_quantiles(const struct rs_analysis *a, int kind, uint64_t *x, size_t n)
+{
+	if (kind < 0 || kind >= RS_CTX_NR || !a->lat[kind])
+		return 0;
+	return rs_latency_quantiles(a->lat[kind], x, n);
+}
+
+const struct rs_episode_log *rs_analysis_episode_log(const struct rs_analysis *a)
+{
+	return a->log;
 }
 
 const struct rs_series *rs_analysis_series(const struct rs_analysis *a)

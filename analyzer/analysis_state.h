@@ -44,6 +44,7 @@ struct rs_analysis {
 	struct rs_warnings *warnings;
 	bool own_warnings;
 	struct rs_episodes *eps;
+	struct rs_memcgs *memcgs;	/* memcg attribution, for the consumers */
 	struct rs_consumer consumers[RS_ANALYSIS_MAX_CONSUMERS];
 	int nr_consumers;
 	bool finished;
@@ -80,6 +81,10 @@ struct rs_analysis {
 	int nr_oom;
 	struct rs_attrib_stats at;
 	struct rs_series *series;
+	/* RS_HAVE_* bits seen on shrink_inactive/reclaim_pages and on lru_isolate events */
+	unsigned int shrink_have, isolate_have;
+	bool shrink_seen, isolate_seen;
+	struct rs_episode_log *log;	/* o.keep_episodes only */
 };
 
 /* Order slot of an order value (RS_NR_ORDER - 1 for large or unknown). */

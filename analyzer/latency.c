@@ -196,3 +196,39 @@ void rs_latency_summary(struct rs_latency *l, struct rs_latency_summary *s)
 	for (int i = 0; i < RS_LAT_NR_PCT; i++)
 		s->pct[i] = rs_percentile_nearest_rank(l->samples, l->nr, rs_lat_pcts[i]);
 }
+
+size_t rs_latency_quantiles(const struct rs_latency *l, uint64_t *x, size_t n)
+{
+	uint64_t hist_n = 0, cum = 0;
+	unsigned int slot = 0;
+
+	if (!n || !l->count)
+		return 0;
+	if (!l->hist) {
+		if (!l->sorted || !l->nr)
+			return 0;
+		for (size_t i = 0; i < n; i++) {
+			/* ceil((i + 1) * nr / n) in 128 bits: nr may be large */
+			unsigned __int128 r = ((unsigned __int128)(i + 1) * l->nr + n - 1) / n;
+
+			x[i] = l->samples[(r < 1 ? 1 : r > l->nr ? l->nr : (size_t)r) - 1];
+		}
+		return n;
+	}
+	for (unsigned int i = 0; i < HIST_SLOTS; i++)
+		hist_n += l->hist[i];
+	if (!hist_n)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		unsigned __int128 r = ((unsigned __int128)(i + 1) * hist_n + n - 1) / n;
+
+		while (slot < HIST_SLOTS && cum + l->hist[slot] < r)
+			cum += l->hist[slot++];
+		x[i] = slot < HIST_SLOTS ? hist_lower(slot) : l->max;
+		if (x[i] < l->min)
+			x[i] = l->min;
+		if (x[i] > l->max)
+			x[i] = l->max;
+	}
+	return n;
+}

@@ -18,13 +18,32 @@ static int count_only(const struct rs_event *ev, void *ctx)
 	return 0;
 }
 
-int cmd_events(int argc, char **argv)
+static const struct rs_cmd_opt events_opts[] = {
+	{ "json", 0, no_argument, 'j', NULL, "print the inventory as JSON (sorted keys)" },
+	RS_THREADS_OPT,
+	RS_CMD_OPT_END,
+};
+
+static int cmd_events(int argc, char **argv);
+
+const struct rs_cmd rs_cmd_events = {
+	.name = "events",
+	.fn = cmd_events,
+	.summary = "list the events of a trace: counts, times, CPUs, losses",
+	.synopsis = "[--json] [--threads N] FILE",
+	.description =
+		"Says what is in a trace before any analysis: the file format and kernel, the "
+		"CPU count, the time span, every event with its count and first and last "
+		"timestamp, the events the ring buffer lost, and the warnings the loader raised "
+		"(unknown or incomplete event formats, corrupt records, timestamps going "
+		"backwards). The counts equal what trace-cmd report prints, event by event.\n\n"
+		"FILE is a trace.dat (file version 6 or 7, compressed or not) or a text trace "
+		"(trace-cmd report output, or ftrace's trace file).",
+	.opts = events_opts,
+};
+
+static int cmd_events(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "threads", required_argument, NULL, RS_OPT_THREADS },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct rs_source_opts sopts = { .threads = 1 };
 	struct rs_source *src = NULL;
 	struct rs_error err = { "" };
@@ -32,7 +51,7 @@ int cmd_events(int argc, char **argv)
 	int c, ret;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = rs_cmd_getopt(&rs_cmd_events, argc, argv, "")) != -1) {
 		if (c == 'j') {
 			json = true;
 		} else {

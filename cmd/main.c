@@ -1,50 +1,47 @@
 // SPDX-License-Identifier: GPL-2.0
-/* reclaimscope: the command table and dispatch (git.c style). */
+/*
+ * reclaimscope: the command table and dispatch (git.c style). Each command lives in its own
+ * file with its option table (struct rs_cmd); this table only lists them.
+ */
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cmd.h"
+#include "replay.h"
 #include "rs_error.h"
 
-static const struct rs_cmd commands[] = {
-	{ "record", cmd_record, "record a reclaim trace (trace-cmd) with the markers we read",
-	  "reclaimscope record [-o FILE] [--cgroup PATH [--limit BYTES] [--soft-limit BYTES]]\n"
-	  "                    [--own-memcgs] [--keep-cgroup] [--watch PATH]... [--interval MS]\n"
-	  "                    [-e SYSTEM[:EVENT]]... [--all-memcg-items] [--buffer-kb KB]\n"
-	  "                    [--no-filemap | --filemap-dev PATH...]\n"
-	  "                    [--file-version 6|7] [--duration S] [-- COMMAND [ARG...]]" },
-	{ "events", cmd_events, "list the events of a trace: counts, times, CPUs, losses",
-	  "reclaimscope events [--json] [--threads N] FILE" },
-	{ "analyze", cmd_analyze,
-	  "per-LRU scan pressure, reclaim episodes, stalls, kswapd, refaults, over time",
-	  "reclaimscope analyze FILE [--json] [--bucket MS] [--from S] [--to S] [--pid N]\n"
-	  "                     [--comm NAME] [--top N] [--max-tasks N] [--max-buckets N]\n"
-	  "                     [--threads N] [--max-evicted N] [--thrash-distance MS]" },
-	{ "cgroups", cmd_cgroups, "per-cgroup reclaim: who entered it, whose pages it took",
-	  "reclaimscope cgroups FILE [--json] [--bucket MS] [--from S] [--to S] [--top N]\n"
-	  "                     [--max-cgroups N] [--max-tasks N] [--max-buckets N]\n"
-	  "                     [--threads N]" },
-	{ "replay", cmd_replay, "replay the recorded pressure through alternative reclaim policies",
-	  "reclaimscope replay FILE [--policy NAME,NAME...|all] [--inputs] [--json]\n"
-	  "                    [--max-calls N] [--threads N]" },
-	{ "tui", cmd_tui, "browse a trace on a timeline: scan, stalls, kswapd, cgroups, zoom",
-	  "reclaimscope tui [--metric scanned|reclaimed|efficiency|stall] [--threshold MS] FILE" },
-	{ "diff", cmd_diff, "compare kernels: min/max/avg/std of every metric, Welch's t-test",
-	  "reclaimscope diff [--json] [--only-changed PCT] [--labels BASE,NEW] [--alpha A] A B\n"
-	  "       reclaimscope diff [options] --base A1 A2... --new B1 B2..." },
+static const struct rs_cmd *const commands[] = {
+	&rs_cmd_record,
+	&rs_cmd_events,
+	&rs_cmd_analyze,
+	&rs_cmd_cgroups,
+	&rs_cmd_replay,
+	&rs_cmd_tui,
+	&rs_cmd_diff,
+	&rs_cmd_plot,
+	&rs_cmd_export,
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
+size_t rs_cmd_all(const struct rs_cmd *const **out)
+{
+	*out = commands;
+	return NR_COMMANDS;
+}
+
 const struct rs_cmd *rs_cmd_find(const char *name)
 {
 	for (size_t i = 0; i < NR_COMMANDS; i++)
-		if (!strcmp(commands[i].name, name))
-			return &commands[i];
+		if (!strcmp(commands[i]->name, name))
+			return commands[i];
 	return NULL;
 }
 
@@ -61,21 +58,31 @@ int rs_cmd_fail(const char *cmd, int code, const char *fmt, ...)
 	return code;
 }
 
-int rs_cmd_usage(const char *cmd, FILE *f)
+/* Has the reader of stdout gone (a pipe whose read end is closed)? */
+static bool stdout_reader_gone(int e)
 {
-	const struct rs_cmd *c = rs_cmd_find(cmd);
+	struct pollfd p = { .fd = STDOUT_FILENO, .events = POLLOUT };
+	struct stat st;
 
-	if (c)
-		fprintf(f, "usage: %s\n\n%s.\nSee docs/%s.md for every option and output field.\n",
-			c->usage, c->summary, c->name);
-	return f == stderr ? RS_EXIT_USAGE : RS_EXIT_OK;
+	if (e == EPIPE)
+		return true;
+	if (fstat(STDOUT_FILENO, &st) < 0 || !S_ISFIFO(st.st_mode))
+		return false;
+	return poll(&p, 1, 0) == 1 && (p.revents & POLLERR);
 }
 
+/*
+ * A reader that leaves early (`| head`) is not an error of ours: whether our writes failed
+ * depends only on how much fitted in the pipe before it left, so the exit status must not.
+ * It is the status the command had, quietly. Other write errors (a full disk) fail with 1.
+ */
 int rs_cmd_finish_stdout(const char *cmd, int code)
 {
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		int e = errno;
 
+		if (stdout_reader_gone(e))
+			return code;
 		return rs_cmd_fail(cmd, RS_EXIT_INPUT, "error writing output: %s",
 				   e ? strerror(e) : "write failed");
 	}
@@ -87,15 +94,55 @@ static void usage(FILE *f)
 	fprintf(f, "usage: reclaimscope COMMAND [options] [FILE]\n"
 		   "       reclaimscope --version | --help | COMMAND --help\n\ncommands:\n");
 	for (size_t i = 0; i < NR_COMMANDS; i++)
-		fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
-	fprintf(f, "\nExit status: 0 success, 1 bad or unreadable input, 2 usage error.\n");
+		fprintf(f, "  %-9s %s\n", commands[i]->name, commands[i]->summary);
+	fprintf(f, "\nExit status: 0 success, 1 bad or unreadable input, 2 usage error.\n"
+		   "See reclaimscope(1) and reclaimscope-COMMAND(1).\n");
+}
+
+/*
+ * Hidden options for the build and the shell completion: --man-page [COMMAND],
+ * --list-commands, --list-options COMMAND, --list-policies. Returns -1 when arg is none.
+ */
+static int hidden_option(int argc, char **argv)
+{
+	const char *arg = argv[1];
+	const struct rs_cmd *c = argc > 2 ? rs_cmd_find(argv[2]) : NULL;
+
+	if (!strcmp(arg, "--man-page")) {
+		if (argc > 2 && !c)
+			return rs_cmd_fail(NULL, RS_EXIT_USAGE, "'%s' is not a command", argv[2]);
+		if (c)
+			rs_cmd_man_page(c, stdout);
+		else
+			rs_cmd_man_page_main(stdout);
+	} else if (!strcmp(arg, "--list-commands")) {
+		for (size_t i = 0; i < NR_COMMANDS; i++)
+			printf("%s\n", commands[i]->name);
+	} else if (!strcmp(arg, "--list-options")) {
+		if (!c)
+			return rs_cmd_fail(NULL, RS_EXIT_USAGE, "--list-options wants a command");
+		for (const struct rs_cmd_opt *o = c->opts; o->name; o++)
+			printf("--%s%s\n", o->name, o->has_arg ? "=" : "");
+		printf("--help\n");
+	} else if (!strcmp(arg, "--list-policies")) {
+		const struct rs_policy_ops *const *pol;
+		size_t n = rs_policy_all(&pol);
+
+		for (size_t i = 0; i < n; i++)
+			printf("%s\n", pol[i]->name);
+		printf("all\n");
+	} else {
+		return -1;
+	}
+	return rs_cmd_finish_stdout(NULL, RS_EXIT_OK);
 }
 
 int main(int argc, char **argv)
 {
 	const struct rs_cmd *c;
+	int ret;
 
-	/* A closed pipe must be a write error we report, not a silent death. */
+	/* A closed pipe is a write error (EPIPE) rs_cmd_finish_stdout() handles, not a death. */
 	signal(SIGPIPE, SIG_IGN);
 	if (argc < 2) {
 		usage(stderr);
@@ -111,6 +158,9 @@ int main(int argc, char **argv)
 		printf("reclaimscope %s\n", RS_VERSION);
 		return rs_cmd_finish_stdout(NULL, RS_EXIT_OK);
 	}
+	ret = hidden_option(argc, argv);
+	if (ret >= 0)
+		return ret;
 	c = rs_cmd_find(argv[1]);
 	if (!c) {
 		fprintf(stderr, "reclaimscope: '%s' is not a command\n\n", argv[1]);

@@ -18,7 +18,7 @@ static uint64_t total_missed(const struct rs_trace_info *ti)
 	uint64_t sum = 0;
 
 	for (int c = 0; c < ti->cpus; c++)
-		sum += ti->loss[c].missed + ti->loss[c].dropped + ti->loss[c].unread;
+		sum += rs_cpu_lost(&ti->loss[c]);
 	return sum;
 }
 
@@ -42,8 +42,9 @@ json_t *rs_report_trace_json(const struct rs_source *src)
 					      "last_s", rs_json_real(rs_ns_to_s(counts[i].last_ts))));
 	}
 	for (int c = 0; c < ti->cpus; c++)
-		json_array_append_new(loss, json_pack("{s:i,s:I,s:I,s:I,s:I,s:I}", "cpu", c,
-			"unread", (json_int_t)ti->loss[c].unread,
+		json_array_append_new(loss, json_pack("{s:i,s:I,s:I,s:I,s:I,s:I,s:I}", "cpu", c,
+			"lost", (json_int_t)rs_cpu_lost(&ti->loss[c]),
+			"buffered_at_stats", (json_int_t)ti->loss[c].buffered_at_stats,
 			"missed", (json_int_t)ti->loss[c].missed,
 			"missed_unknown", (json_int_t)ti->loss[c].missed_unknown,
 			"overrun", (json_int_t)ti->loss[c].overrun,
@@ -69,7 +70,31 @@ json_t *rs_report_trace_json(const struct rs_source *src)
 	json_object_set_new(t, "missed_events", json_integer((json_int_t)total_missed(ti)));
 	json_object_set_new(t, "missed_by_cpu", loss);
 	json_object_set_new(t, "warnings", warn);
+	json_object_set_new(t, "mglru", ti->mglru < 0 ? json_null() : json_boolean(ti->mglru));
+	json_object_set_new(t, "mglru_evidence",
+			    ti->mglru_how ? json_string(ti->mglru_how) : json_null());
 	return t;
+}
+
+/* " cpu1 120 (overrun 120, marks 118)": one CPU's loss and its kinds, when it lost any. */
+static void put_cpu_loss(FILE *f, int c, const struct rs_cpu_loss *l)
+{
+	const char *sep = " (";
+
+	if (!rs_cpu_lost(l))
+		return;
+	fprintf(f, " cpu%d %llu", c, (unsigned long long)rs_cpu_lost(l));
+	if (l->missed) {
+		fprintf(f, "%smissed-events marks %llu", sep, (unsigned long long)l->missed);
+		sep = ", ";
+	}
+	if (l->overrun) {
+		fprintf(f, "%soverrun %llu", sep, (unsigned long long)l->overrun);
+		sep = ", ";
+	}
+	if (l->dropped)
+		fprintf(f, "%sdropped %llu", sep, (unsigned long long)l->dropped);
+	fputc(')', f);
 }
 
 /* The first two lines of a report's head: the file, its format and kernel. */
@@ -78,6 +103,21 @@ static void put_trace_lines(FILE *f, const struct rs_trace_info *ti)
 	fprintf(f, "trace     %s\n", ti->path);
 	fprintf(f, "format    %s, kernel %s, %d CPUs\n", ti->format ? ti->format : "unknown",
 		ti->kernel ? ti->kernel : "unknown", ti->cpus);
+}
+
+/* MGLRU or the classic LRU, and what told (after a full stream only). */
+static void put_lru_line(FILE *f, const struct rs_trace_info *ti)
+{
+	char line[700];
+	int n;
+
+	if (!ti->mglru_how)
+		return;
+	n = snprintf(line, sizeof(line), "lru       %s: %s",
+		     ti->mglru > 0 ? "MGLRU (multi-gen LRU: generations, no active lists)" :
+		     ti->mglru == 0 ? "classic LRU (active and inactive lists)" :
+		     "MGLRU or classic LRU unknown", ti->mglru_how);
+	rs_report_put_wrapped(f, line, n < (int)sizeof(line) ? (size_t)n : sizeof(line) - 1);
 }
 
 /* The loader's warnings, one line each, after a blank line when `gap`. */
@@ -120,12 +160,11 @@ void rs_report_trace_text(FILE *f, const struct rs_source *src, int per_event)
 	fprintf(f, "span      %.6f s .. %.6f s (%.3f s), %llu events\n",
 		rs_ns_to_s(ti->first_ts), rs_ns_to_s(ti->last_ts),
 		rs_ns_to_s(ti->last_ts - ti->first_ts), (unsigned long long)ti->events);
+	put_lru_line(f, ti);
 	if (missed) {
 		fprintf(f, "LOST      %llu events lost:", (unsigned long long)missed);
 		for (int c = 0; c < ti->cpus; c++)
-			if (ti->loss[c].missed || ti->loss[c].dropped || ti->loss[c].unread)
-				fprintf(f, " cpu%d %llu", c, (unsigned long long)(ti->loss[c].missed +
-					ti->loss[c].dropped + ti->loss[c].unread));
+			put_cpu_loss(f, c, &ti->loss[c]);
 		fprintf(f, " (figures below undercount)\n");
 	}
 	for (int c = 0; c < ti->cpus; c++)
@@ -152,6 +191,9 @@ int rs_report_json_dump(json_t *root)
 	json_decref(root);
 	if (ret == 0)
 		fputc('\n', stdout);
+	/* a failed write is reported by rs_cmd_finish_stdout(), which knows a closed pipe */
+	if (ret != 0 && ferror(stdout))
+		return 0;
 	return ret;
 }
 

@@ -21,12 +21,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "episode_log.h"
 #include "episodes.h"
 #include "latency.h"
 #include "rs_error.h"
 #include "rs_event.h"
 
 struct rs_analysis;
+struct rs_memcgs;
 struct rs_source;
 struct rs_warnings;
 
@@ -37,7 +39,8 @@ struct rs_warnings;
  * the context is that episode. episode() is called for every episode as it closes, complete
  * or not (rs_episode.status), before event() of the event that closed it; at the end of the
  * stream for those still open. start() runs once when the analysis is made, before any event.
- * Any callback may be NULL.
+ * Any callback may be NULL. Both carry the memcg attribution the loading stage resolved
+ * (rs_ctx.memcg, rs_episode.root: memcg_attrib.h).
  */
 struct rs_consumer {
 	const char *name;
@@ -62,6 +65,8 @@ struct rs_analysis_opts {
 	size_t max_samples;		/* exact latencies a kind; 0: RS_LAT_SAMPLES_DEFAULT */
 	int max_nodes;			/* 0: RS_ANALYSIS_MAX_NODES */
 	bool progress;			/* run/open: progress on stderr (caller checks tty) */
+	bool keep_episodes;		/* keep each stall and awake period (episode_log.h) */
+	size_t max_logged;		/* stalls and periods kept each; 0: episode_log.h's */
 	int threads;			/* rs_analysis_run: rs_source_opts.threads */
 	const struct rs_consumer *consumers;
 	int nr_consumers;
@@ -114,6 +119,15 @@ struct rs_episode_stats {
 	uint64_t by_parent_ns[RS_CTX_NR];
 	uint64_t partial_ns;		/* time of cut episodes inside the trace (not in latency) */
 	struct rs_latency_summary latency;	/* complete episodes, ns */
+	/*
+	 * The longest complete episode a task stalled in (not run by kswapd; the first of
+	 * equals): how long, who and when. For RS_CTX_KSWAPD: the longest awake period.
+	 */
+	bool stall_max_valid;
+	uint64_t stall_max_ns;
+	int stall_max_pid;
+	int stall_max_task;		/* dense task index (rs_analysis_task_comm) */
+	uint64_t stall_max_begin_ts;
 };
 
 /* kswapd per-instance figures (the scanning is in its task row). */
@@ -164,7 +178,10 @@ struct rs_shrinker_stats {
 	struct rs_slab_stats s;
 };
 
-/* enum vmscan_throttle_state values as the kernel passes them (not the printed flags). */
+/*
+ * Throttle reasons by enum vmscan_throttle_state (writeback 0 .. congested 3); the trace holds
+ * `1 << reason`, which rs_throttle_reason_slot() turns back into the slot.
+ */
 #define RS_NR_THROTTLE_REASONS	5	/* writeback, isolated, noprogress, congested, other */
 
 struct rs_throttle_stats {
@@ -174,6 +191,7 @@ struct rs_throttle_stats {
 	uint64_t by_ctx[RS_CTX_NR];
 };
 const char *rs_throttle_reason_name(int reason);
+int rs_throttle_reason_slot(int raw);
 
 struct rs_oom_kill {
 	uint64_t ts;
@@ -244,6 +262,8 @@ struct rs_source *rs_analysis_source(const struct rs_analysis *a);	/* run/open o
 struct rs_warnings *rs_analysis_warnings(const struct rs_analysis *a);
 const struct rs_analysis_opts *rs_analysis_opts(const struct rs_analysis *a);
 const struct rs_episodes *rs_analysis_episodes_ctx(const struct rs_analysis *a);
+/* The memcg attribution every consumer's events carry (memcg_attrib.h): identity, victims. */
+struct rs_memcgs *rs_analysis_memcgs(const struct rs_analysis *a);
 /* First and last event time analysed (ns), and the events analysed. */
 uint64_t rs_analysis_first_ts(const struct rs_analysis *a);
 uint64_t rs_analysis_last_ts(const struct rs_analysis *a);
@@ -262,6 +282,8 @@ const struct rs_episode_stats *rs_analysis_episode_stats(const struct rs_analysi
 
 int rs_analysis_nr_tasks(const struct rs_analysis *a);
 const struct rs_task_stats *rs_analysis_task(const struct rs_analysis *a, int i);
+/* The comm of dense task index i (also of tasks without a row), "" when unknown. */
+const char *rs_analysis_task_comm(const struct rs_analysis *a, int i);
 int rs_analysis_nr_kswapd(const struct rs_analysis *a);
 const struct rs_kswapd_stats *rs_analysis_kswapd(const struct rs_analysis *a, int i);
 /* The task row of the i-th kswapd. */
@@ -279,6 +301,26 @@ int rs_analysis_nr_oom_listed(const struct rs_analysis *a);
 const struct rs_oom_kill *rs_analysis_oom(const struct rs_analysis *a, int i);
 
 const struct rs_attrib_stats *rs_analysis_attrib(const struct rs_analysis *a);
+
+/*
+ * Counters the recorded kernel lacks: RS_HAVE_* bits of lru_shrink_inactive/reclaim_pages
+ * (RS_HAVE_ACTIVATE .. RS_HAVE_IMMEDIATE) and lru_isolate (RS_HAVE_SKIPPED) that none of the
+ * events of their type had, while some of those events were analysed. Outputs print these as
+ * absent ("-", null), never as a measured 0.
+ */
+#define RS_LACK_FIELDS	(RS_HAVE_ACTIVATE | RS_HAVE_REF_KEEP | RS_HAVE_UNMAP_FAIL | \
+			 RS_HAVE_DIRTY | RS_HAVE_WRITEBACK | RS_HAVE_CONGESTED | \
+			 RS_HAVE_IMMEDIATE | RS_HAVE_SKIPPED)
+unsigned int rs_analysis_lacks(const struct rs_analysis *a);
 const struct rs_series *rs_analysis_series(const struct rs_analysis *a);
+
+/*
+ * Latency distribution of complete episodes of `kind` (or RS_CTX_KSWAPD awake periods) as n
+ * quantiles, ns (rs_latency_quantiles()). Returns n, or 0 when there are none.
+ */
+size_t rs_analysis_latency_quantiles(const struct rs_analysis *a, int kind, uint64_t *x, size_t n);
+
+/* Each complete episode of selected tasks and each awake period; NULL without keep_episodes. */
+const struct rs_episode_log *rs_analysis_episode_log(const struct rs_analysis *a);
 
 #endif

@@ -28,9 +28,9 @@
 
 #include "analysis.h"
 #include "latency.h"
+#include "memcg_attrib.h"
 #include "rs_error.h"
 
-struct rs_cgroups;
 struct rs_source;
 struct rs_warnings;
 
@@ -52,27 +52,6 @@ enum rs_cg_soft_state {
 	RS_CG_SOFT_NR
 };
 const char *rs_cg_soft_state_name(int s);	/* "over", "under", "unknown" */
-
-/*
- * How a shrink event (or an isolate that had none) found its victim. Exact: both counters of
- * the task since its lru_isolate matched the shrink event's values in one memcg. Fallback:
- * only part matched; the reason says which and which memcg was taken. Unmatched: no victim.
- */
-enum rs_cg_reason {
-	RS_CGR_SCAN_ONLY,		/* fallback: the scan counter matched, the steal one not */
-	RS_CGR_STEAL_ONLY,		/* fallback: the steal counter matched, the scan one not */
-	RS_CGR_DISAGREE,		/* fallback: both matched, two memcgs (the steal one's) */
-	RS_CGR_LRU_DELTA,		/* fallback: no counter matched; memcg of the isolation's
-					   mod_memcg_lruvec_state(-n) */
-	RS_CGR_NO_ISOLATE,		/* unmatched: no lru_isolate of the task before it */
-	RS_CGR_NO_MATCH,		/* unmatched: the task's memcg counters since its isolate
-					   have other values, and no LRU decrement names one */
-	RS_CGR_NO_MEMCG_EVENT,		/* unmatched: no memcg event of the task since isolate */
-	RS_CGR_UNTRACKED_TASK,		/* unmatched: a task beyond the task cap */
-	RS_CGR_NR
-};
-#define RS_CGR_FIRST_UNMATCHED RS_CGR_NO_ISOLATE
-const char *rs_cg_reason_name(int r);	/* "scan_only", "steal_only", ... */
 
 /* Victim pages of one (context, list) from matched shrink events. */
 struct rs_cg_pages {
@@ -109,23 +88,10 @@ struct rs_cg_disagree {
 	uint64_t step_max_abs, step_sum_abs;	/* |snapshot change - deltas in between| */
 };
 
-enum rs_cg_flags {
-	RS_CGF_MAP = 1u << 0,		/* named by the recorder's cgroup_map */
-	RS_CGF_MKDIR = 1u << 1,		/* created in the trace (cgroup_mkdir) */
-	RS_CGF_RMDIR = 1u << 2,		/* removed in the trace (cgroup_rmdir): kept */
-	RS_CGF_RELEASE = 1u << 3,	/* released (cgroup_release) */
-	RS_CGF_RENAME = 1u << 4,	/* renamed; path is the latest */
-	RS_CGF_ATTACH = 1u << 5,	/* named by cgroup_attach_task */
-	RS_CGF_SNAPSHOT = 1u << 6,	/* has memcg_stat snapshots */
-	RS_CGF_OVERFLOW = 1u << 7,	/* the "(other cgroups)" row past the cgroup cap */
-	RS_CGF_UNKNOWN_TASKS = 1u << 8,	/* the "(unknown)" row: tasks of no known cgroup */
-	RS_CGF_REUSED = 1u << 9,	/* its id was made again by a later cgroup_mkdir */
-};
-
 struct rs_cgroup {
 	uint64_t id;			/* cgroup id (inode); 0 unknown (old snapshot: path only) */
 	const char *path;		/* NULL when unknown: shown as id:N */
-	unsigned int flags;		/* enum rs_cg_flags */
+	unsigned int flags;		/* enum rs_cg_flags (memcg_attrib.h) */
 	int level;			/* from cgroup events, -1 unknown */
 	uint64_t mkdir_ts, rmdir_ts;	/* 0 when not in the trace */
 
@@ -144,6 +110,9 @@ struct rs_cgroup {
 	uint64_t roots_other;		/* episodes whose root did not fit */
 	uint64_t roots_unknown;		/* episodes with a victim of unknown path */
 	uint64_t roots_none;		/* complete memcg episodes with no matched victim */
+	uint64_t roots_kernel;		/* of them: roots the kernel named (memcg_id, 7.1+) */
+	uint64_t target_episodes;	/* complete memcg episodes whose memcg_id (7.1+) is this
+					   cgroup: the target of its limit reclaim */
 
 	/* victim side */
 	int nr_items;			/* raw item numbers counted: items[0..nr_items) */
@@ -227,10 +196,6 @@ struct rs_cgroups_opts {
 	size_t max_buckets;		/* 0: 100000 */
 	bool filtered;			/* the analysis has a pid/comm filter (ctx.selected) */
 	struct rs_warnings *warnings;	/* NULL: kept until rs_cgroups_attach() */
-	/* rs_cgroups_analysis_run: told the cgroups it made, before the stream (another
-	   consumer may then ask rs_cgroups_task_memcg()); may be NULL */
-	void (*made)(void *arg, struct rs_cgroups *cg);
-	void *made_arg;
 };
 
 struct rs_cgroups;
@@ -274,12 +239,6 @@ const struct rs_cgroup *rs_cgroups_get(const struct rs_cgroups *cg, int i);
 const char *rs_cgroups_name(const struct rs_cgroups *cg, int i, char *buf, size_t n);
 /* Indices sorted by name (then id); *out is owned by cg. */
 int rs_cgroups_sorted(const struct rs_cgroups *cg, const int **out);
-
-/*
- * The memcg id of the cgroup task `pid` is in at this point of the stream (cgroup_attach_task,
- * fork inheritance, the recorder's task_cgroup); 0 when unknown. For consumers fed after cg.
- */
-uint64_t rs_cgroups_task_memcg(const struct rs_cgroups *cg, int pid);
 
 /* Names of count_memcg_events items: NULL when the trace did not name it. */
 const char *rs_cgroups_item_name(const struct rs_cgroups *cg, int item);

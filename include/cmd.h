@@ -8,23 +8,60 @@
 
 #include <stdio.h>
 
-struct rs_cmd {
-	const char *name;
-	int (*fn)(int argc, char **argv);
-	const char *summary;
-	const char *usage;	/* printed by `reclaimscope CMD --help` */
+/*
+ * One option of a command. The parser (rs_cmd_getopt), `COMMAND --help`, the man page and the
+ * shell completion all read this table, so they cannot drift apart.
+ */
+struct rs_cmd_opt {
+	const char *name;	/* long name, without the dashes */
+	int short_name;		/* 'o' for -o, or 0 */
+	int has_arg;		/* no_argument or required_argument (getopt.h) */
+	int val;		/* what rs_cmd_getopt() returns for it */
+	const char *arg;	/* the value's name in help ("FILE"), NULL when it takes none */
+	const char *help;	/* one line, no final period */
 };
 
-int cmd_record(int argc, char **argv);
-int cmd_events(int argc, char **argv);
-int cmd_analyze(int argc, char **argv);
-int cmd_cgroups(int argc, char **argv);
-int cmd_replay(int argc, char **argv);
-int cmd_diff(int argc, char **argv);
-int cmd_tui(int argc, char **argv);
+#define RS_CMD_OPT_END { NULL, 0, 0, 0, NULL, NULL }
 
-/* The table entry of a command, for its usage text. */
+/*
+ * A command, defined in its own file beside its option table (tmux's cmd-*.c): the table in
+ * cmd/main.c only lists them.
+ */
+struct rs_cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);	/* argv[0] is the command; returns enum rs_exit */
+	const char *summary;		/* one line: `reclaimscope --help` and the man page's NAME */
+	const char *synopsis;		/* after "reclaimscope NAME": a line per form,
+					 * split by \n; "  " starts a continuation */
+	const char *description;	/* the man page's DESCRIPTION; paragraphs split by \n\n */
+	const struct rs_cmd_opt *opts;	/* ends with RS_CMD_OPT_END */
+};
+
+extern const struct rs_cmd rs_cmd_record;
+extern const struct rs_cmd rs_cmd_events;
+extern const struct rs_cmd rs_cmd_analyze;
+extern const struct rs_cmd rs_cmd_cgroups;
+extern const struct rs_cmd rs_cmd_replay;
+extern const struct rs_cmd rs_cmd_diff;
+extern const struct rs_cmd rs_cmd_tui;
+extern const struct rs_cmd rs_cmd_plot;
+extern const struct rs_cmd rs_cmd_export;
+
+/* Every command, in the order `reclaimscope --help` lists them; returns how many. */
+size_t rs_cmd_all(const struct rs_cmd *const **out);
+
+/* The table entry of a command, or NULL. */
 const struct rs_cmd *rs_cmd_find(const char *name);
+
+/*
+ * getopt_long() over a command's option table. optstring as getopt's: "" for long options
+ * only, "+:o:e:" and the like where the command takes short ones. Sets optarg/optind.
+ */
+int rs_cmd_getopt(const struct rs_cmd *cmd, int argc, char **argv, const char *optstring);
+
+/* `reclaimscope --man-page [COMMAND]`: the man page in man(7) roff, from the table. */
+void rs_cmd_man_page(const struct rs_cmd *cmd, FILE *f);
+void rs_cmd_man_page_main(FILE *f);
 
 /* Print "reclaimscope: CMD: message" to stderr; returns `code`. */
 int rs_cmd_fail(const char *cmd, int code, const char *fmt, ...)

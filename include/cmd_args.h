@@ -34,17 +34,27 @@ enum {
 	RS_OPT_THREADS,
 };
 
-/* The long options of a command that analyses a range of a trace into time buckets. */
-#define RS_ANALYSIS_LONG_OPTIONS						\
-	{ "bucket", required_argument, NULL, RS_OPT_BUCKET },			\
-	{ "from", required_argument, NULL, RS_OPT_FROM },			\
-	{ "to", required_argument, NULL, RS_OPT_TO },				\
-	{ "max-tasks", required_argument, NULL, RS_OPT_MAX_TASKS },		\
-	{ "max-buckets", required_argument, NULL, RS_OPT_MAX_BUCKETS },		\
-	{ "threads", required_argument, NULL, RS_OPT_THREADS }
+/* --threads, with its help line */
+#define RS_THREADS_OPT								\
+	{ "threads", 0, required_argument, RS_OPT_THREADS, "N",			\
+	  "read a trace.dat with N threads (the output is the same with any N)" }
+
+/* The options of a command that analyses a range of a trace into time buckets. */
+#define RS_ANALYSIS_OPTS							\
+	{ "bucket", 0, required_argument, RS_OPT_BUCKET, "MS",			\
+	  "width of the over-time buckets in milliseconds (default: ~100 buckets)" }, \
+	{ "from", 0, required_argument, RS_OPT_FROM, "S",			\
+	  "start at S seconds on the trace clock, as trace-cmd report prints it" }, \
+	{ "to", 0, required_argument, RS_OPT_TO, "S",				\
+	  "stop at S seconds on the trace clock" },				\
+	{ "max-tasks", 0, required_argument, RS_OPT_MAX_TASKS, "N",		\
+	  "keep at most N tasks in the per-task tables (the rest are summed)" },	\
+	{ "max-buckets", 0, required_argument, RS_OPT_MAX_BUCKETS, "N",		\
+	  "keep at most N time buckets (wider buckets past that)" },		\
+	RS_THREADS_OPT
 
 /*
- * Take one of RS_ANALYSIS_LONG_OPTIONS into ao. Returns RS_EXIT_OK when c is one and its value
+ * Take one of RS_ANALYSIS_OPTS into ao. Returns RS_EXIT_OK when c is one and its value
  * is good, RS_EXIT_USAGE for a bad value (reported as the command cmd's), -1 when c is not one
  * of them.
  */
@@ -55,6 +65,16 @@ int rs_threads_opt(const char *cmd, int c, const char *arg, int *threads);
 
 /* Checks after parsing: --to after --from. RS_EXIT_OK, or RS_EXIT_USAGE (reported). */
 int rs_analysis_opts_check(const char *cmd, const struct rs_analysis_opts *ao);
+
+/*
+ * After the analysis: did the options select anything? A --from/--to range with no event in
+ * it, or a --pid/--comm that matches no task with reclaim events, is reported (as cmd's, with
+ * the trace's span and the tasks it has) and gives RS_EXIT_INPUT; else RS_EXIT_OK.
+ */
+struct rs_analysis;
+struct rs_source;
+int rs_analysis_selection_check(const char *cmd, const struct rs_analysis *a,
+				const struct rs_source *src);
 
 /* Is the file big enough for a progress indicator (and is stderr a terminal)? */
 bool rs_cmd_show_progress(const char *path);

@@ -71,6 +71,9 @@ const struct rs_run_info *rs_compare_run(const struct rs_compare *c, enum rs_sid
 size_t rs_compare_nr_metrics(const struct rs_compare *c);
 const struct rs_metric_diff *rs_compare_metric(const struct rs_compare *c, size_t i);
 
+/* The compared metric called `name` (both sides have it), or NULL. */
+const struct rs_metric_diff *rs_compare_find(const struct rs_compare *c, const char *name);
+
 /* True when |change_pct| >= pct; a change from 0 (NaN change_pct) always counts. */
 bool rs_metric_diff_changed(const struct rs_metric_diff *d, double pct);
 
@@ -103,5 +106,14 @@ const char *rs_compare_event_only(const struct rs_compare *c, enum rs_side side,
  */
 json_t *rs_compare_json(const struct rs_compare *c, const char *const labels[RS_NR_SIDES],
 			double only_changed);
+
+/*
+ * MGLRU on one side only (every run's trace.mglru): the classic LRU's active-list figures are
+ * set apart as not comparable (rather than compared as a change to or from 0).
+ */
+bool rs_compare_mglru_differs(const struct rs_compare *c);
+size_t rs_compare_mglru_runs(const struct rs_compare *c, enum rs_side side);
+size_t rs_compare_nr_not_comparable(const struct rs_compare *c);
+const char *rs_compare_not_comparable(const struct rs_compare *c, size_t i);
 
 #endif

@@ -34,6 +34,8 @@
 #include "rs_event.h"
 
 struct rs_warnings;
+struct rs_memcg_ctx;
+struct rs_memcg_root;
 
 /* Reclaim contexts. The first four equal enum rs_reclaim_kind. */
 enum rs_ctx_kind {
@@ -78,6 +80,8 @@ struct rs_episode {
 	uint64_t nr_reclaimed;		/* the end's nr_reclaimed, 0 when no end was seen */
 	uint32_t rewakes;		/* kswapd: wake events after the first in this period */
 	bool broken;			/* events were lost while it was open */
+	const struct rs_memcg_root *root;	/* the analysis' consumers: its reclaim root
+						   (memcg_attrib.h); NULL elsewhere */
 };
 
 /* The context of one event. */
@@ -91,6 +95,8 @@ struct rs_ctx {
 	bool rewake;			/* kswapd_wake while already awake */
 	uint64_t serial;		/* innermost episode's serial; 0 for "other" */
 	uint64_t start_ts;		/* its begin; 0 when unknown (cut at start) */
+	const struct rs_memcg_ctx *memcg;	/* the analysis' consumers: memcg attribution
+						   (memcg_attrib.h); NULL elsewhere */
 };
 
 struct rs_task_info {

@@ -51,6 +51,13 @@ void rs_latency_add(struct rs_latency *l, uint64_t ns);
 /* Fill *s. Sorts the exact samples the first time after an add. */
 void rs_latency_summary(struct rs_latency *l, struct rs_latency_summary *s);
 
+/*
+ * The distribution as n quantiles, for a CDF: x[i] is the nearest-rank value at fraction
+ * (i + 1) / n (rank ceil((i + 1) * count / n)), from the histogram past the sample bound. Call
+ * after rs_latency_summary(). Returns n, or 0 when there are no samples (or n is 0).
+ */
+size_t rs_latency_quantiles(const struct rs_latency *l, uint64_t *x, size_t n);
+
 /* Nearest-rank percentile of sorted samples x[0..n-1]; p in percent (0 < p <= 100). */
 uint64_t rs_percentile_nearest_rank(const uint64_t *sorted, size_t n, int p);
 

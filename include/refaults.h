@@ -20,6 +20,8 @@
  * Anon: swap-ins per cgroup over time from count_memcg_events(pswpin), and the memcg_stat
  * snapshots' workingset_* / pswpin counters (the kernel's own refault counts).
  *
+ * The adder's memcg is the loading stage's (rs_ctx.memcg->task, memcg_attrib.h).
+ *
  *   rs_refaults_new(opts) -> rs_refaults_consumer() into rs_analysis_opts.consumers
  *     (its start callback binds it to the analysis) -> the analysis runs (its finish callback
  *     closes the tables) -> readers -> rs_refaults_free()
@@ -115,9 +117,6 @@ struct rs_rf_episode {
 struct rs_refaults_opts {
 	size_t max_evicted;		/* ranges; 0: RS_RF_MAX_EVICTED_DEFAULT */
 	uint64_t thrash_distance_ns;	/* 0: RS_RF_THRASH_DISTANCE_DEFAULT */
-	/* The memcg a task is charged to now (the adder's cgroup); NULL: unknown (0). */
-	uint64_t (*task_memcg)(void *arg, int pid);
-	void *task_memcg_arg;
 	struct rs_warnings *warnings;	/* NULL: the analysis' (rs_refaults_bind) */
 };
 
@@ -135,15 +134,20 @@ struct rs_cgroups_opts;
 struct rs_source;
 
 /*
- * rs_cgroups_analysis_run() with the refaults as one more consumer, told each task's memcg by
- * the attribution. On success *a, *cg, *rf and *src are the caller's: free rf and cg, then a,
- * then close src. The link to cg lives only during the run.
+ * rs_cgroups_analysis_run() with the refaults as one more consumer. On success *a, *cg, *rf
+ * and *src are the caller's: free rf and cg, then a, then close src.
  */
 int rs_refaults_analysis_run(const char *path, const struct rs_analysis_opts *ao,
 			     const struct rs_cgroups_opts *co, const struct rs_refaults_opts *ro,
 			     struct rs_analysis **a, struct rs_cgroups **cg,
 			     struct rs_refaults **rf, struct rs_source **src,
 			     struct rs_error *err);
+
+struct rs_findings;
+/* Fill findings' refault block (the SUMMARY line, docs/analyze.md "Summary"). */
+void rs_refaults_findings(const struct rs_refaults *rf, struct rs_findings *f);
+/* Path of a memcg id from the loading stage's attribution: "(unknown)" for 0, else "id:N". */
+const char *rs_refaults_path(const struct rs_refaults *rf, uint64_t id, char *buf, size_t n);
 
 /* Readers (after the analysis finished). */
 bool rs_refaults_recorded(const struct rs_refaults *rf);	/* the trace has filemap events */

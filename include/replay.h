@@ -73,6 +73,12 @@ enum rs_wfield {
 	RS_WF_NODE_MANAGED,	/* node managed pages (old inactive_ratio); 0 = estimate */
 	RS_WF_SWAP_FREE,	/* free swap pages, whole system */
 	RS_WF_LRU_STAT,		/* list size as the memcg stats last flushed it (lruvec_page_state) */
+	/*
+	 * The memcg's stats were flushed (css_rstat_flush(): its subtree; reading memory.stat does
+	 * it): from then until the next flush lruvec_page_state() of the memcg and of every
+	 * descendant reads the workingset counters as they were here. Value unused.
+	 */
+	RS_WF_WS_FLUSH,
 	RS_WF_NR
 };
 
@@ -179,6 +185,7 @@ struct rs_world_info {
 	bool cgroup_v1, mglru;
 	bool have_sizes;	/* some RS_WF_LRU update exists */
 	bool have_refaults;	/* some RS_WF_WS_* update exists */
+	bool have_ws_flush;	/* some RS_WF_WS_FLUSH update exists */
 	size_t nr_calls, nr_updates, nr_obs;
 	uint64_t clamped;	/* ADD updates that would have gone below 0, last run */
 };
@@ -237,6 +244,12 @@ void rs_world_memcg_state(const struct rs_world *w, int memcg, struct rs_memcg_s
 void rs_world_node(const struct rs_world *w, int nid, struct rs_node_state *out);
 uint64_t rs_world_swap_free(const struct rs_world *w);
 uint64_t rs_world_ws(const struct rs_world *w, enum rs_wfield f, int memcg, int nid, int file);
+/*
+ * workingset_activate_{anon,file} summed over the memcg's subtree, as lruvec_page_state() reads
+ * it: as of the last RS_WF_WS_FLUSH of the memcg or an ancestor; the current sum when the world
+ * has no flush.
+ */
+uint64_t rs_world_ws_flushed(const struct rs_world *w, int memcg, int nid, int file);
 void rs_world_rates(const struct rs_world *w, int memcg, int nid, int lru, struct rs_rates *out);
 uint64_t rs_world_now(const struct rs_world *w);
 /* Changes whenever the world's values may have (each advance or rewind): for caches. */
@@ -253,7 +266,7 @@ void rs_world_advance(struct rs_world *w, uint64_t ts);
  */
 enum rs_gap {
 	RS_GAP_WMARK,		/* kswapd calls; no recorded wmark_high (inferred bound only) */
-	RS_GAP_SIZES,		/* global calls; no lruvec deltas: sizes are snapshots only */
+	RS_GAP_SIZES,		/* every call; no lruvec deltas: sizes are snapshots only */
 	RS_GAP_SOFT_TREE,	/* global calls, v1, a soft limit set: the soft-limit tree's keys */
 	RS_GAP_NR
 };
@@ -299,6 +312,11 @@ struct rs_policy_ops {
 	const char *stands_for;		/* kernel version and code, one line */
 	const char *approximates;	/* the main approximation, one line, for the output */
 	/*
+	 * The policy stands for the recorded kernel: replayed on the recording it must give it
+	 * back (identity, include/replay_identity.h). One policy of the registry has it.
+	 */
+	bool recorded_kernel;
+	/*
 	 * Allocate per-run state for this world. May refuse a world it cannot describe (returns -1
 	 * with the reason in err), e.g. mainline on an MGLRU recording.
 	 */
@@ -313,8 +331,9 @@ struct rs_policy_ops {
 size_t rs_policy_all(const struct rs_policy_ops *const **out);
 const struct rs_policy_ops *rs_policy_find(const char *name);
 /*
- * Parse "a,b,c" into out[0..max-1]; returns the count, or -1 with err naming the bad item and
- * listing the valid names (empty items and duplicates are errors too).
+ * Parse "a,b,c" into out[0..max-1]; "all" (or NULL) is every policy in the registry's order.
+ * Returns the count, or -1 with err naming the bad item and listing the valid names (empty
+ * items and duplicates are errors too).
  */
 int rs_policy_parse(const char *list, const struct rs_policy_ops **out, int max,
 		    struct rs_error *err);

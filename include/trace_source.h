@@ -28,23 +28,40 @@ struct rs_source_opts {
 				 * that needs them (short range reads: the TUI) */
 };
 
-/* Per-CPU loss, as the file says. */
+/*
+ * Per-CPU loss, as the file says. Losses are the missed-events marks on ring-buffer pages, the
+ * buffer statistics' overrun (events overwritten) and dropped events (rs_cpu_lost()).
+ */
 struct rs_cpu_loss {
 	uint64_t missed;		/* sum of counted missed events in ring-buffer page headers */
 	uint64_t missed_unknown;	/* pages that said "events lost" without a count */
 	uint64_t overrun;		/* from the recorder's buffer stats, when present */
 	uint64_t dropped;
-	uint64_t unread;		/* left in the ring buffer when recording stopped */
+	/*
+	 * trace-cmd's `entries:` statistic: events still in the ring buffer when the statistics
+	 * were taken. trace-cmd flushes them into the file afterwards: not a loss (NOTES §11).
+	 */
+	uint64_t buffered_at_stats;
 };
+
+/*
+ * Events one CPU lost: the page marks report overruns as the reader met them, so they and the
+ * overrun statistic count the same events (the larger is taken); drops are counted apart.
+ */
+uint64_t rs_cpu_lost(const struct rs_cpu_loss *l);
 
 struct rs_trace_info {
 	const char *path;
 	const char *format;		/* "trace.dat v7 (zstd)", "trace.dat v6", "text" */
 	const char *kernel;		/* release, from the file header or the recorder's marker */
+	const char *host;		/* node name from the trace.dat header's uname; NULL unknown */
 	int cpus;
 	uint64_t first_ts, last_ts;	/* ns; set once a stream has run */
 	uint64_t events;		/* records seen in the last full stream */
 	const struct rs_cpu_loss *loss;	/* [cpus] */
+	int mglru;			/* after a full stream: 1 MGLRU, 0 classic LRU, -1 cannot
+					 * tell (lru_shape.c) */
+	const char *mglru_how;		/* how that was told; NULL before a full stream */
 	struct rs_warnings *warnings;
 };
 

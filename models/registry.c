@@ -57,8 +57,14 @@ int rs_policy_parse(const char *list, const struct rs_policy_ops **out, int max,
 	char *copy, *p, *item;
 	int n = 0, ret = -1;
 
-	if (!list)
-		return unknown("no", "", err);
+	if (!list || !strcmp(list, "all")) {
+		for (size_t i = 0; i < NR_POLICIES; i++) {
+			if ((int)i >= max)
+				return rs_error_set(err, "more than %d policies", max);
+			out[i] = policies[i];
+		}
+		return (int)NR_POLICIES;
+	}
 	copy = strdup(list);
 	if (!copy)
 		return rs_error_set(err, "out of memory");
@@ -70,6 +76,10 @@ int rs_policy_parse(const char *list, const struct rs_policy_ops **out, int max,
 		if (comma)
 			*comma = '\0';
 		item = p;
+		if (!strcmp(item, "all")) {
+			rs_error_set(err, "'all' cannot be combined with other policies");
+			goto out;
+		}
 		if (!*item) {
 			unknown("empty", item, err);
 			goto out;

@@ -67,6 +67,7 @@ struct rs_world {
 	int64_t *lru;			/* [lruvec][list] */
 	int64_t *stat;			/* [lruvec][list] flushed-stats view; -1 unset */
 	int64_t *ws;			/* [lruvec][2 fields][2 types] */
+	int64_t *wsf;			/* [lruvec][2 types] flushed subtree activate, -1 unset */
 	struct rs_node_state *node;	/* [nid] */
 	uint64_t swap_free;
 };
@@ -83,6 +84,7 @@ static const char *const wfield_names[RS_WF_NR] = {
 	[RS_WF_WS_RESTORE] = "workingset_restore", [RS_WF_NODE_FREE] = "node_free",
 	[RS_WF_NODE_WMARK_HIGH] = "node_wmark_high", [RS_WF_NODE_MANAGED] = "node_managed",
 	[RS_WF_SWAP_FREE] = "swap_free", [RS_WF_LRU_STAT] = "lru_stat",
+	[RS_WF_WS_FLUSH] = "stats_flush",
 };
 
 static const char *const wsrc_names[RS_WSRC_NR] = {
@@ -178,6 +180,7 @@ void rs_world_free(struct rs_world *w)
 	free(w->lru);
 	free(w->stat);
 	free(w->ws);
+	free(w->wsf);
 	free(w->node);
 	free(w);
 }
@@ -223,7 +226,7 @@ static bool field_per_lruvec(int f)
 
 static bool field_per_memcg(int f)
 {
-	return f >= RS_WF_USAGE && f <= RS_WF_ONLINE;
+	return (f >= RS_WF_USAGE && f <= RS_WF_ONLINE) || f == RS_WF_WS_FLUSH;
 }
 
 static bool field_per_node(int f)
@@ -267,6 +270,8 @@ int rs_world_add_update(struct rs_world *w, const struct rs_world_update *u, str
 		w->info.have_sizes = true;
 	if (u->field == RS_WF_WS_ACTIVATE || u->field == RS_WF_WS_RESTORE)
 		w->info.have_refaults = true;
+	if (u->field == RS_WF_WS_FLUSH)
+		w->info.have_ws_flush = true;
 	return 0;
 }
 
@@ -474,9 +479,10 @@ int rs_world_finalize(struct rs_world *w, struct rs_error *err)
 	w->lru = calloc(nlv * RS_NR_EVICTABLE, sizeof(int64_t));
 	w->stat = calloc(nlv * RS_NR_EVICTABLE, sizeof(int64_t));
 	w->ws = calloc(nlv * 4, sizeof(int64_t));
+	w->wsf = calloc(nlv * 2, sizeof(int64_t));
 	w->node = calloc((size_t)nn, sizeof(*w->node));
 	if (!w->pre_to_memcg || !w->obs_start || !w->obs_count || !w->node_sum || !w->lru ||
-	    !w->stat || !w->ws || !w->node)
+	    !w->stat || !w->ws || !w->wsf || !w->node)
 		return rs_error_set(err, "out of memory");
 	if (build_preorder(w, err))
 		return -1;
@@ -558,7 +564,8 @@ static const char *const gap_missing[RS_GAP_NR] = {
 	[RS_GAP_WMARK] = "node_stat wmark_min/low/high (and the boost): kswapd's nr_to_reclaim per "
 			 "pass and when pgdat_balanced() ends a run",
 	[RS_GAP_SIZES] = "memcg:mod_memcg_lruvec_state (LRU items): every lruvec's size at each "
-			 "call, which global reclaim scans >> priority; snapshots are 100 ms apart",
+			 "call, which every reclaim context scans >> priority; the sizes come from "
+			 "snapshots alone",
 	[RS_GAP_SOFT_TREE] = "the soft-limit RB tree's keys: memcg1_update_tree() refreshes a "
 			     "memcg's excess every 1,024 charge events per CPU; no event shows "
 			     "them",
@@ -577,11 +584,12 @@ const char *rs_gap_missing(enum rs_gap g)
 /*
  * What the world lacks is read from its updates: a recorded (snapshot) high watermark, any
  * lruvec delta, any soft limit set. A kswapd call without a recorded watermark runs on the
- * bound the reconstruction inferred and stops on what the recorded run freed; a global call
- * without deltas scans every lruvec >> priority from sizes up to 100 ms old (global-dev.dat:
- * dd moves ~100k pages/s); a global call on cgroup v1 with a soft limit set runs
- * memcg1_soft_limit_reclaim(), whose choice of memcg (and whether it runs at all) follows keys
- * the trace never shows. Memcg (limit) reclaim needs none of them.
+ * bound the reconstruction inferred and stops on what the recorded run freed; a call without
+ * deltas scans every lruvec >> priority from sizes up to a snapshot interval old
+ * (global-dev.dat: dd moves ~100k pages/s; a memcg call is no different: anon-stream-swap
+ * without its deltas is +3784% on inactive anon); a global call on cgroup v1 with a soft
+ * limit set runs memcg1_soft_limit_reclaim(), whose choice of memcg (and whether it runs at
+ * all) follows keys the trace never shows.
  */
 unsigned int rs_world_identity_gaps(const struct rs_world *w, struct rs_gap_pages *out)
 {
@@ -606,7 +614,7 @@ unsigned int rs_world_identity_gaps(const struct rs_world *w, struct rs_gap_page
 
 		if (c->ctx == RS_CALL_KSWAPD && !wmark)
 			lacks |= 1u << RS_GAP_WMARK;
-		if (global && !deltas)
+		if (!deltas)
 			lacks |= 1u << RS_GAP_SIZES;
 		if (global && w->info.cgroup_v1 && soft)
 			lacks |= 1u << RS_GAP_SOFT_TREE;
@@ -680,6 +688,39 @@ uint64_t rs_world_ws(const struct rs_world *w, enum rs_wfield f, int memcg, int 
 	int64_t v = w->ws[lv(w, memcg, nid) * 4 + k];
 
 	return v > 0 ? (uint64_t)v : 0;
+}
+
+/* Current workingset_activate of a type summed over the memcg's subtree on node nid. */
+static uint64_t ws_subtree(const struct rs_world *w, int memcg, int nid, int file)
+{
+	uint64_t sum = 0;
+	const struct wmemcg *m = &w->memcg[memcg];
+
+	for (int pre = m->info.pre; pre < m->info.pre_end; pre++)
+		sum += rs_world_ws(w, RS_WF_WS_ACTIVATE, w->pre_to_memcg[pre], nid, file);
+	return sum;
+}
+
+uint64_t rs_world_ws_flushed(const struct rs_world *w, int memcg, int nid, int file)
+{
+	int64_t v = w->wsf[lv(w, memcg, nid) * 2 + (file ? 1 : 0)];
+
+	return v >= 0 ? (uint64_t)v : ws_subtree(w, memcg, nid, file);
+}
+
+/*
+ * css_rstat_flush() of a memcg brings its subtree's stats up to date; ancestors keep what
+ * their own last flush left (the deltas wait in their pending counters).
+ */
+static void ws_flush(struct rs_world *w, int memcg)
+{
+	const struct wmemcg *m = &w->memcg[memcg];
+
+	for (int pre = m->info.pre; pre < m->info.pre_end; pre++)
+		for (int nid = 0; nid < w->info.nr_nodes; nid++)
+			for (int t = 0; t < 2; t++)
+				w->wsf[lv(w, w->pre_to_memcg[pre], nid) * 2 + t] =
+					(int64_t)ws_subtree(w, w->pre_to_memcg[pre], nid, t);
 }
 
 uint64_t rs_world_now(const struct rs_world *w)
@@ -801,6 +842,8 @@ void rs_world_rewind(struct rs_world *w)
 	for (size_t i = 0; i < nlv * RS_NR_EVICTABLE; i++)
 		w->stat[i] = -1;
 	memset(w->ws, 0, nlv * 4 * sizeof(int64_t));
+	for (size_t i = 0; i < nlv * 2; i++)
+		w->wsf[i] = -1;
 	memset(w->node, 0, (size_t)w->info.nr_nodes * sizeof(*w->node));
 	w->swap_free = 0;
 	for (int i = 0; i < w->info.nr_memcg; i++) {
@@ -886,6 +929,9 @@ static void apply(struct rs_world *w, const struct rs_world_update *u)
 		break;
 	case RS_WF_SWAP_FREE:
 		apply_u64(w, &w->swap_free, u);
+		break;
+	case RS_WF_WS_FLUSH:
+		ws_flush(w, u->memcg);
 		break;
 	}
 }

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "rs_file.h"
 #include "rs_warn.h"
 #include "source_state.h"
 
@@ -21,26 +22,32 @@ static int sniff(const char *path, bool *is_tracedat, struct rs_error *err)
 	ssize_t n;
 	int fd;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = rs_file_open(path, false, err);
 	if (fd < 0)
-		return rs_error_set(err, "%s: cannot open: %s", path, strerror(errno));
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		return -1;
+	if (fstat(fd, &st) < 0) {
 		close(fd);
-		return rs_error_set(err, "%s: not a regular file", path);
-	}
-	if (st.st_size == 0) {
-		close(fd);
-		return rs_error_set(err, "%s: empty file, not a trace", path);
+		return rs_error_set(err, "%s: cannot stat: %s", path, strerror(errno));
 	}
 	n = read(fd, buf, sizeof(buf));
 	close(fd);
 	if (n < 0)
 		return rs_error_set(err, "%s: cannot read: %s", path, strerror(errno));
+	if (st.st_size == 0 && n > 0)
+		return rs_error_set(err, "%s: a file whose size reads 0 but that has contents "
+				    "(a /proc or /sys file?), not a trace", path);
+	if (st.st_size == 0)
+		return rs_error_set(err, "%s: empty file, not a trace", path);
 	*is_tracedat = n >= 3 && !memcmp(buf, tracedat_magic, 3);
 	if (*is_tracedat && (n < (ssize_t)sizeof(buf) || memcmp(buf, tracedat_magic, sizeof(buf))))
 		return rs_error_set(err, "%s: truncated or corrupt trace.dat header (bad magic)",
 				    path);
 	return 0;
+}
+
+uint64_t rs_cpu_lost(const struct rs_cpu_loss *l)
+{
+	return (l->missed > l->overrun ? l->missed : l->overrun) + l->dropped;
 }
 
 int rs_source_open(const char *path, const struct rs_source_opts *opts, struct rs_source **out,
@@ -67,6 +74,7 @@ int rs_source_open(const char *path, const struct rs_source_opts *opts, struct r
 	}
 	src->info.path = src->path;
 	src->info.kernel = "unknown";
+	src->info.mglru = -1;
 	ret = is_tracedat ? rs_tracedat_open(src, err) : rs_textlog_open(src, err);
 	if (ret < 0)
 		goto out_free;
@@ -78,10 +86,37 @@ out_free:
 	return -1;
 }
 
+/* A full stream also looks at the LRU's shape (lru_shape.c) on its way to the caller. */
+struct shape_pass {
+	struct rs_lru_shape *shape;
+	rs_event_fn fn;
+	void *ctx;
+};
+
+static int see_shape(const struct rs_event *ev, void *ctx)
+{
+	struct shape_pass *sp = ctx;
+
+	rs_lru_shape_see(sp->shape, ev);
+	return sp->fn(ev, sp->ctx);
+}
+
 int rs_source_stream(struct rs_source *src, uint64_t from_ns, uint64_t to_ns, rs_event_fn fn,
 		     void *ctx, struct rs_error *err)
 {
-	return src->ops->stream(src, from_ns, to_ns, fn, ctx, err);
+	struct shape_pass sp = { .shape = &src->shape, .fn = fn, .ctx = ctx };
+	int ret;
+
+	if (from_ns || to_ns != UINT64_MAX)
+		return src->ops->stream(src, from_ns, to_ns, fn, ctx, err);
+	rs_lru_shape_reset(&src->shape);
+	ret = src->ops->stream(src, from_ns, to_ns, see_shape, &sp, err);
+	if (ret == 0) {
+		src->info.mglru = rs_lru_shape_verdict(&src->shape, src->mglru_how,
+						       sizeof(src->mglru_how));
+		src->info.mglru_how = src->mglru_how;
+	}
+	return ret;
 }
 
 const struct rs_trace_info *rs_source_info(const struct rs_source *src)
@@ -109,6 +144,7 @@ void rs_source_close(struct rs_source *src)
 	free(src->loss);
 	free(src->format);
 	free(src->kernel);
+	free(src->host);
 	free(src->path);
 	rs_markers_free(src->markers);
 	rs_warnings_free(src->info.warnings);
@@ -203,6 +239,18 @@ int rs_source_set_cpus(struct rs_source *src, int cpus, struct rs_error *err)
 		return rs_error_set(err, "%s: out of memory", src->path);
 	src->info.cpus = cpus;
 	src->info.loss = src->loss;
+	return 0;
+}
+
+int rs_source_set_host(struct rs_source *src, const char *host)
+{
+	char *h = strdup(host);
+
+	if (!h)
+		return -1;
+	free(src->host);
+	src->host = h;
+	src->info.host = h;
 	return 0;
 }
 

@@ -6,6 +6,7 @@
 #ifndef SOURCE_IMPL_H
 #define SOURCE_IMPL_H
 
+#include "lru_shape.h"
 #include "trace_source.h"
 
 struct rs_markers;
@@ -18,11 +19,13 @@ struct rs_source {
 	void *priv;			/* the backend's */
 	struct rs_source_opts opts;
 	struct rs_trace_info info;
-	char *path, *format, *kernel;
+	char *path, *format, *kernel, *host;
 	struct rs_cpu_loss *loss;	/* [info.cpus] */
 	struct rs_event_count *counts;
 	size_t nr_counts, cap_counts;
 	struct rs_markers *markers;
+	struct rs_lru_shape shape;	/* of the last full stream */
+	char mglru_how[512];
 };
 
 /* Backend constructors: fill src->ops/priv/info; return 0 or -1 with err set. */
@@ -45,6 +48,7 @@ void rs_source_counts_finish(struct rs_source *src);
 /* Set info.cpus and allocate the loss table. */
 int rs_source_set_cpus(struct rs_source *src, int cpus, struct rs_error *err);
 int rs_source_set_kernel(struct rs_source *src, const char *release);
+int rs_source_set_host(struct rs_source *src, const char *host);
 
 /*
  * Turn an ftrace:print text into the recorder's marker event when it is one (docs/markers.md);

@@ -22,6 +22,7 @@ struct cmp_side {
 	size_t nr_events;
 	const char **events_only;	/* into `events`, sorted */
 	size_t nr_events_only;
+	size_t mglru_runs;		/* runs whose trace.mglru is true */
 };
 
 struct rs_compare {
@@ -32,6 +33,9 @@ struct rs_compare {
 	size_t nr_metrics;
 	struct rs_left_out *left_out;
 	size_t nr_left_out;
+	bool mglru_differs;		/* one side ran MGLRU, the other not (all runs) */
+	const char **not_comparable;	/* classic-LRU-only metrics, then */
+	size_t nr_not_comparable;
 };
 
 static const char *const side_name[RS_NR_SIDES] = { "base", "new" };
@@ -73,6 +77,7 @@ void rs_compare_free(struct rs_compare *c)
 	}
 	free(c->metrics);
 	free(c->left_out);
+	free(c->not_comparable);
 	free(c);
 }
 
@@ -101,6 +106,8 @@ static int note_trace(struct cmp_side *sd, const json_t *trace, const char **ker
 	const char *name;
 	json_t *val;
 
+	if (json_is_true(json_object_get(trace, "mglru")))
+		sd->mglru_runs++;
 	*kernel = json_string_value(json_object_get(trace, "kernel"));
 	if (!*kernel || !**kernel)
 		*kernel = "unknown";
@@ -230,6 +237,30 @@ static void diff_metric(struct rs_metric_diff *d, const char *name, const double
 	d->significant = d->welch.valid && d->welch.p < alpha;
 }
 
+/*
+ * A figure only the classic LRU produces: its active lists (lru_shrink_active, active-list
+ * isolates, deactivations). MGLRU has none, so against an MGLRU run such a figure is not a
+ * change to 0 but nothing to compare. LRU sizes stay: memory.stat counts MGLRU's two youngest
+ * generations as active.
+ */
+static bool classic_only(const char *name)
+{
+	static const char *const lists[] = { "active_anon", "active_file" };
+	static const char *const words[] = { "shrink_active", "scanned_active", "deactivated",
+					     "kept_active" };
+
+	if (strstr(name, "lru_size"))
+		return false;
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (strstr(name, words[i]))
+			return true;
+	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
+		for (const char *p = name; (p = strstr(p, lists[i])); p++)
+			if (p - name < 2 || strncmp(p - 2, "in", 2))
+				return true;
+	return false;
+}
+
 int rs_compare_finish(struct rs_compare *c, double alpha, struct rs_error *err)
 {
 	size_t nr_names = 0, max_runs;
@@ -254,13 +285,19 @@ int rs_compare_finish(struct rs_compare *c, double alpha, struct rs_error *err)
 	vn = malloc(max_runs * sizeof(*vn));
 	c->metrics = calloc(nr_names + 1, sizeof(*c->metrics));
 	c->left_out = calloc(nr_names + 1, sizeof(*c->left_out));
-	if (!names || !vb || !vn || !c->metrics || !c->left_out)
+	c->not_comparable = calloc(nr_names + 1, sizeof(*c->not_comparable));
+	if (!names || !vb || !vn || !c->metrics || !c->left_out || !c->not_comparable)
 		goto out_nomem;
+	for (int s = 0; s < RS_NR_SIDES; s++)
+		if (c->side[s].mglru_runs && c->side[!s].mglru_runs < c->side[!s].nr_runs)
+			c->mglru_differs = true;
 	for (size_t i = 0; i < nr_names; i++) {
 		size_t nb = side_values(&c->side[RS_SIDE_BASE], names[i], vb);
 		size_t nn = side_values(&c->side[RS_SIDE_NEW], names[i], vn);
 
-		if (nb && nn) {
+		if (c->mglru_differs && classic_only(names[i])) {
+			c->not_comparable[c->nr_not_comparable++] = names[i];
+		} else if (nb && nn) {
 			diff_metric(&c->metrics[c->nr_metrics++], names[i], vb, nb, vn, nn, alpha);
 		} else {
 			struct rs_left_out *lo = &c->left_out[c->nr_left_out++];
@@ -306,6 +343,24 @@ const struct rs_metric_diff *rs_compare_metric(const struct rs_compare *c, size_
 	return i < c->nr_metrics ? &c->metrics[i] : NULL;
 }
 
+const struct rs_metric_diff *rs_compare_find(const struct rs_compare *c, const char *name)
+{
+	size_t lo = 0, hi = c->nr_metrics;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int r = strcmp(c->metrics[mid].name, name);
+
+		if (!r)
+			return &c->metrics[mid];
+		if (r < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
 bool rs_metric_diff_changed(const struct rs_metric_diff *d, double pct)
 {
 	return isnan(d->change_pct) || fabs(d->change_pct) >= pct;
@@ -341,6 +396,26 @@ bool rs_compare_side_has_under(const struct rs_compare *c, enum rs_side side, co
 		}
 	}
 	return false;
+}
+
+bool rs_compare_mglru_differs(const struct rs_compare *c)
+{
+	return c->mglru_differs;
+}
+
+size_t rs_compare_mglru_runs(const struct rs_compare *c, enum rs_side side)
+{
+	return c->side[side].mglru_runs;
+}
+
+size_t rs_compare_nr_not_comparable(const struct rs_compare *c)
+{
+	return c->nr_not_comparable;
+}
+
+const char *rs_compare_not_comparable(const struct rs_compare *c, size_t i)
+{
+	return i < c->nr_not_comparable ? c->not_comparable[i] : NULL;
 }
 
 size_t rs_compare_nr_kernels(const struct rs_compare *c, enum rs_side side)
@@ -455,6 +530,7 @@ static json_t *side_json(const struct rs_compare *c, enum rs_side s, const char 
 	bad |= json_object_set_new(o, "runs", runs);
 	bad |= json_object_set_new(o, "kernels", kernels);
 	bad |= json_object_set_new(o, "events_only_here", events);
+	bad |= json_object_set_new(o, "mglru_runs", json_integer((json_int_t)sd->mglru_runs));
 	if (bad) {
 		json_decref(o);
 		return NULL;
@@ -466,8 +542,9 @@ json_t *rs_compare_json(const struct rs_compare *c, const char *const labels[RS_
 			double only_changed)
 {
 	json_t *root = json_object(), *metrics = json_object(), *left = json_array();
+	json_t *nc = json_array();
 	size_t shown = 0;
-	int bad = !root || !metrics || !left;
+	int bad = !root || !metrics || !left || !nc;
 
 	for (size_t i = 0; !bad && i < c->nr_metrics; i++) {
 		const struct rs_metric_diff *d = &c->metrics[i];
@@ -480,13 +557,18 @@ json_t *rs_compare_json(const struct rs_compare *c, const char *const labels[RS_
 	for (size_t i = 0; !bad && i < c->nr_left_out; i++)
 		bad = json_array_append_new(left, json_pack("{s:s,s:s}", "metric",
 				c->left_out[i].name, "only_in", side_name[c->left_out[i].only_in]));
+	for (size_t i = 0; !bad && i < c->nr_not_comparable; i++)
+		bad = json_array_append_new(nc, json_string(c->not_comparable[i]));
 	if (bad || !root) {
 		json_decref(metrics);
 		json_decref(left);
+		json_decref(nc);
 		json_decref(root);
 		return NULL;
 	}
 	/* The _new setters take the references whether they succeed or not. */
+	bad |= json_object_set_new(root, "mglru_differs", json_boolean(c->mglru_differs));
+	bad |= json_object_set_new(root, "not_comparable", nc);
 	bad |= json_object_set_new(root, "metrics", metrics);
 	bad |= json_object_set_new(root, "left_out", left);
 	for (int s = 0; s < RS_NR_SIDES; s++)

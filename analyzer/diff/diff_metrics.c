@@ -25,9 +25,13 @@ struct rs_metric_set {
 
 /* Subtrees that hold time series, not figures. */
 static const char *const skip_members[] = { "event_times", "series", "timeline", "time_series" };
-/* Leaves that identify or time-stamp something: they differ between runs by nature. */
+/*
+ * Leaves that identify or time-stamp something: they differ between runs by nature. And
+ * trace-cmd's `entries:` statistic (buffered_at_stats), which is not a loss nor a figure.
+ */
 static const char *const skip_leaves[] = { "id", "pid", "tid", "ts", "fn", "addr", "first_s",
-					   "last_s", "start_s", "end_s", "from_s", "to_s" };
+					   "last_s", "start_s", "end_s", "from_s", "to_s",
+					   "buffered_at_stats" };
 static const char *const skip_suffixes[] = { "_id", "_pid", "_ts", "_addr" };
 
 /* Members that address the items of an array, in the order they are tried. */

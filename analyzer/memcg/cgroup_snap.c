@@ -25,10 +25,10 @@ int cg_soft_state(const struct rs_cgroups *cg, const struct rs_cgroup *c)
 	return c->usage > c->soft_limit ? RS_CG_SOFT_OVER : RS_CG_SOFT_UNDER;
 }
 
-void cg_on_snapshot(struct rs_cgroups *cg, const struct rs_event *ev)
+void cg_on_snapshot(struct rs_cgroups *cg, const struct rs_event *ev, int row)
 {
 	const struct rs_ev_snap_memcg *s = &ev->snap_memcg;
-	int row = cg_learn(cg, s->id, s->path, RS_CGF_SNAPSHOT), st;
+	int st;
 	int64_t pages[RS_LRU_NR];
 	struct rs_cgroup *c;
 	struct cg_priv *p;
@@ -109,7 +109,7 @@ void cg_anchor_lru(struct rs_cgroups *cg, int row)
 	size_t len = rs_cgroups_series_len(cg), n;
 	int64_t *tmp;
 
-	c->offset_from_mkdir = cg->priv[row].mkdir_in_range;
+	c->offset_from_mkdir = rs_memcgs_get(cg->mc, row)->mkdir_in_range;
 	if (c->offset_from_mkdir)
 		c->anchored = true;
 	if (!c->snapshots || !off0 || !len)

@@ -10,9 +10,9 @@
  * episodes wait in a small queue until then. kswapd's episodes (and soft-limit reclaim inside
  * kswapd) belong to no cgroup: the matrix shows kswapd as a trigger of its own.
  *
- * The reclaim root of a memcg limit episode is not in a 6.x trace (7.1 adds memcg_id to the
- * begin event); it is at least the lowest common ancestor of the victims the episode took
- * pages from, computed on their paths as the shrink events are matched (cgroup_victim.c).
+ * The reclaim root of a memcg limit episode comes with the episode from the loading stage
+ * (memcg_attrib.h): the kernel's memcg_id on 7.1+, else the lowest common ancestor of the
+ * victims it took pages from (a lower bound).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -74,58 +74,28 @@ struct cg_open_ep *cg_ep_add(struct cg_rtask *rt, uint64_t serial)
 	}
 	memset(e, 0, sizeof(*e));
 	e->serial = serial;
-	e->v0 = -1;
 	return e;
 }
 
 /* The cgroup a task's reclaim is charged to as trigger: its cgroup, or the "(unknown)" row. */
 int cg_task_row(struct rs_cgroups *cg, int pid)
 {
-	int i = cg_task_get(cg, pid);
+	int i = rs_memcgs_task(cg->mc, pid);
 
-	return i >= 0 ? i : cg_unknown_row(cg);
-}
-
-/* Length of the common path prefix of p[0..lp) and q at a component boundary ("/" is 0). */
-static uint16_t lca_len(const char *p, size_t lp, const char *q)
-{
-	size_t lq = strcmp(q, "/") ? strlen(q) : 0, c = 0;
-
-	while (c < lp && c < lq && p[c] == q[c])
-		c++;
-	while (c > 0 && !((c == lp || p[c] == '/') && (c == lq || q[c] == '/')))
-		c--;
-	return (uint16_t)(c > UINT16_MAX ? UINT16_MAX : c);
-}
-
-void cg_ep_victim(struct rs_cgroups *cg, struct cg_open_ep *e, int victim)
-{
-	const char *p = cg->cgs[victim].path;
-	int i;
-
-	if (!p) {
-		e->lca_unknown = true;
-	} else if (e->v0 < 0) {
-		e->v0 = victim;
-		e->lca_len = strcmp(p, "/") ? lca_len(p, strlen(p), p) : 0;
-	} else {
-		e->lca_len = lca_len(cg->cgs[e->v0].path, e->lca_len, p);
-	}
-	for (i = 0; i < e->nv; i++)
-		if (e->victims[i] == victim)
-			return;
-	if (e->nv < CG_EP_VICTIMS)
-		e->victims[e->nv++] = victim;
-	else if (!e->victims_overflow) {
-		e->victims_overflow = true;
-		cg->at.episode_victims_overflow++;
-	}
+	if (i >= 0)
+		return i;
+	i = rs_memcgs_unknown_row(cg->mc);
+	return cg_sync(cg) ? i : -1;
 }
 
 static void add_root(struct rs_cgroups *cg, struct rs_cgroup *t, int v0, uint16_t len)
 {
 	const char *p = cg->cgs[v0].path;
 
+	if (!p) {
+		t->roots_unknown++;
+		return;
+	}
 	for (int i = 0; i < t->nr_roots; i++) {
 		const char *q = cg->cgs[t->roots[i].cg].path;
 
@@ -144,18 +114,50 @@ static void add_root(struct rs_cgroups *cg, struct rs_cgroup *t, int v0, uint16_
 	t->nr_roots++;
 }
 
+/* The reclaim root of a complete memcg episode of trigger c. */
+static void count_root(struct rs_cgroups *cg, struct rs_cgroup *c, const struct rs_memcg_root *r)
+{
+	switch (r ? r->how : RS_ROOT_NONE) {
+	case RS_ROOT_KERNEL:
+		c->roots_kernel++;
+		if (r->row < 0) {
+			c->roots_none++;
+			break;
+		}
+		cg->cgs[r->row].target_episodes++;
+		cg->cgs[r->row].active = true;
+		add_root(cg, c, r->row, cg->cgs[r->row].path && strcmp(cg->cgs[r->row].path, "/") ?
+			 (uint16_t)strlen(cg->cgs[r->row].path) : 0);
+		break;
+	case RS_ROOT_INFERRED:
+		add_root(cg, c, r->row, r->len);
+		break;
+	case RS_ROOT_UNKNOWN_PATH:
+		c->roots_unknown++;
+		break;
+	default:
+		c->roots_none++;
+		break;
+	}
+}
+
 static void process_episode(struct rs_cgroups *cg, const struct rs_episode *ep, bool selected)
 {
 	struct cg_rtask *rt = ep->task >= 0 && ep->task < cg->nr_rt ? &cg->rt[ep->task] : NULL;
 	struct cg_open_ep *rec = cg_ep_find(rt, ep->serial);
+	const struct rs_memcg_root *root = ep->root;
 	struct rs_cg_trigger *t;
 	struct rs_cgroup *c;
 	int row;
 
-	/* victims it took pages from (they were credited only when selected) */
-	if (ep->kind == RS_CTX_SOFTLIMIT && rec)
-		for (int i = 0; i < rec->nv; i++)
-			cg->cgs[rec->victims[i]].softlimit_episodes++;
+	/* victims it took pages from (credited only when selected) */
+	if (root && selected) {
+		if (ep->kind == RS_CTX_SOFTLIMIT)
+			for (int i = 0; i < root->nr_victims; i++)
+				cg->cgs[root->victims[i]].softlimit_episodes++;
+		if (root->victims_overflow)
+			cg->at.episode_victims_overflow++;
+	}
 	/* kswapd's reclaim (and soft-limit reclaim inside it) is no cgroup's: the matrix
 	   shows it as the trigger "(kswapd)", analyze's kswapd section its episodes */
 	if (ep->kind == RS_CTX_KSWAPD || (unsigned int)ep->kind >= RS_RK_NR || !selected ||
@@ -181,14 +183,8 @@ static void process_episode(struct rs_cgroups *cg, const struct rs_episode *ep, 
 			cg->oom = true;
 		if (*l)
 			rs_latency_add(*l, dur);
-		if (ep->kind == RS_CTX_MEMCG) {
-			if (rec && rec->lca_unknown)
-				c->roots_unknown++;
-			else if (rec && rec->v0 >= 0)
-				add_root(cg, c, rec->v0, rec->lca_len);
-			else
-				c->roots_none++;
-		}
+		if (ep->kind == RS_CTX_MEMCG)
+			count_root(cg, c, root);
 	} else if (ep->status == RS_EP_CUT_START || ep->status == RS_EP_UNMATCHED_END) {
 		t->reclaimed_unpaired += ep->nr_reclaimed;
 	}

@@ -1,19 +1,98 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The victim side of the per-cgroup attribution: count_memcg_events sums per memcg id and
- * item exactly as the trace has them; each shrink event's pages given to the memcg its task's
- * counters name (cgroup_match.c), by reclaim context and LRU list; the trigger x victim matrix;
- * mod_memcg_lruvec_state deltas per cgroup and list.
- *
- * Per task of the analysis, an lru_isolate opens a window that collects the task's memcg
- * events until its shrink event; an isolate that took nothing has no shrink event, and the
- * task's next isolate (or the end) closes its window with the scan side alone.
+ * item exactly as the trace has them; each shrink event's pages given to the victim the
+ * loading stage matched (memcg_attrib.h: rs_ctx.memcg), by reclaim context and LRU list; the
+ * trigger x victim matrix; mod_memcg_lruvec_state deltas per cgroup and list.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cgroups_state.h"
 #include "rs_warn.h"
+
+/* ---- the matrix' cell map ---- */
+
+static size_t hash64(uint64_t k)
+{
+	k ^= k >> 33;
+	k *= 0xff51afd7ed558ccdull;
+	k ^= k >> 33;
+	return (size_t)k;
+}
+
+int cg_map_get(const struct cg_map *m, uint64_t key)
+{
+	if (!m->slots)
+		return -1;
+	for (size_t s = hash64(key) & (m->slots - 1); m->keys[s]; s = (s + 1) & (m->slots - 1))
+		if (m->keys[s] == key)
+			return m->vals[s];
+	return -1;
+}
+
+static int map_grow(struct cg_map *m)
+{
+	size_t n = m->slots ? m->slots * 2 : 256;
+	uint64_t *k = calloc(n, sizeof(*k));
+	int *v = calloc(n, sizeof(*v));
+
+	if (!k || !v) {
+		free(k);
+		free(v);
+		return -1;
+	}
+	for (size_t i = 0; i < m->slots; i++) {
+		size_t s;
+
+		if (!m->keys[i])
+			continue;
+		for (s = hash64(m->keys[i]) & (n - 1); k[s]; s = (s + 1) & (n - 1))
+			;
+		k[s] = m->keys[i];
+		v[s] = m->vals[i];
+	}
+	free(m->keys);
+	free(m->vals);
+	m->keys = k;
+	m->vals = v;
+	m->slots = n;
+	return 0;
+}
+
+int cg_map_put(struct cg_map *m, uint64_t key, int val)
+{
+	size_t s;
+
+	if (m->slots) {
+		for (s = hash64(key) & (m->slots - 1); m->keys[s]; s = (s + 1) & (m->slots - 1)) {
+			if (m->keys[s] == key) {
+				m->vals[s] = val;
+				return 0;
+			}
+		}
+	}
+	if (m->max_used && m->used >= m->max_used)
+		return -1;
+	if ((m->used + 1) * 2 > m->slots && map_grow(m) < 0)
+		return -1;
+	for (s = hash64(key) & (m->slots - 1); m->keys[s]; s = (s + 1) & (m->slots - 1))
+		;
+	m->keys[s] = key;
+	m->vals[s] = val;
+	m->used++;
+	return 0;
+}
+
+void cg_map_free(struct cg_map *m)
+{
+	free(m->keys);
+	free(m->vals);
+	memset(m, 0, sizeof(*m));
+}
+
+/* ---- the matrix ---- */
+
 
 static struct rs_cg_cell *matrix_cell(struct rs_cgroups *cg, int trig, int victim, int ctx)
 {
@@ -63,35 +142,35 @@ struct take {
 	uint64_t scanned, reclaimed, deactivated;
 };
 
-static void credit(struct rs_cgroups *cg, struct cg_rtask *rt, const struct take *tk,
-		   const struct cg_match *m)
+static void credit(struct rs_cgroups *cg, const struct take *tk, const struct rs_victim *m)
 {
 	struct rs_cg_attrib *at = &cg->at;
 	struct rs_cg_cell *cell;
+	bool exact = m->how == RS_VICTIM_EXACT;
 
 	if (tk->isolate_only) {
 		at->isolates_without_shrink++;
-		if (!m->exact)
+		if (!exact)
 			return;		/* nothing taken: only a matched scan is worth keeping */
 		at->isolates_without_shrink_matched++;
 	} else {
 		at->shrinks++;
 		at->scanned += tk->scanned;
 		at->reclaimed += tk->reclaimed;
-		if (m->exact) {
+		if (exact) {
 			at->exact++;
 			at->scanned_exact += tk->scanned;
 			at->reclaimed_exact += tk->reclaimed;
 		} else {
 			at->by_reason[m->reason]++;
-			if (m->victim >= 0)
+			if (m->row >= 0)
 				at->fallback++;
 			else
 				at->unmatched++;
 		}
 	}
-	if (m->victim >= 0) {
-		struct rs_cgroup *v = &cg->cgs[m->victim];
+	if (m->row >= 0) {
+		struct rs_cgroup *v = &cg->cgs[m->row];
 		struct rs_cg_pages *p = &v->pages[tk->ctx][tk->list];
 		int st = cg_soft_state(cg, v);
 
@@ -103,7 +182,7 @@ static void credit(struct rs_cgroups *cg, struct cg_rtask *rt, const struct take
 			p->scanned += tk->scanned;
 			p->reclaimed += tk->reclaimed;
 			p->deactivated += tk->deactivated;
-			if (m->exact)
+			if (exact)
 				v->exact++;
 			else {
 				v->fallback++;
@@ -112,21 +191,15 @@ static void credit(struct rs_cgroups *cg, struct cg_rtask *rt, const struct take
 		}
 		v->taken_scanned[st] += tk->scanned;
 		v->taken_reclaimed[st] += tk->reclaimed;
-		cg_ts_add(cg, m->victim, RS_CG_TS_VICTIM_SCANNED, tk->ts, (int64_t)tk->scanned);
-		cg_ts_add(cg, m->victim, RS_CG_TS_VICTIM_RECLAIMED, tk->ts, (int64_t)tk->reclaimed);
-		if (tk->ctx < RS_CTX_KSWAPD) {
-			struct cg_open_ep *e = cg_ep_find(rt, tk->serial);
-
-			if (e)
-				cg_ep_victim(cg, e, m->victim);
-		}
+		cg_ts_add(cg, m->row, RS_CG_TS_VICTIM_SCANNED, tk->ts, (int64_t)tk->scanned);
+		cg_ts_add(cg, m->row, RS_CG_TS_VICTIM_RECLAIMED, tk->ts, (int64_t)tk->reclaimed);
 	}
 	if (tk->trig >= 0) {
 		cg->cgs[tk->trig].caused_scanned[tk->ctx] += tk->scanned;
 		cg->cgs[tk->trig].caused_reclaimed[tk->ctx] += tk->reclaimed;
 		cg->cgs[tk->trig].active = true;
 	}
-	cell = matrix_cell(cg, tk->trig, m->victim, tk->ctx);
+	cell = matrix_cell(cg, tk->trig, m->row, tk->ctx);
 	if (!cell) {
 		at->cells_overflow++;
 		return;
@@ -150,29 +223,17 @@ static int trigger_of(struct rs_cgroups *cg, struct cg_rtask *rt, int outer, uin
 	return cg_task_row(cg, rt->pid);
 }
 
-static bool is_active_list(int l)
-{
-	return l == RS_LRU_ACTIVE_ANON || l == RS_LRU_ACTIVE_FILE;
-}
-
 /* An isolate followed by another isolate or the end: nothing taken, no shrink event. */
-void cg_close_without_shrink(struct rs_cgroups *cg, struct cg_rtask *rt)
+void cg_isolate_only(struct rs_cgroups *cg, struct cg_rtask *rt, const struct rs_victim *v)
 {
-	struct cg_window *w = &rt->w;
-	struct cg_match m;
 	struct take tk = {
-		.ctx = w->ctx, .trig = w->trig, .serial = w->serial, .ts = w->ts,
-		.isolate_only = true, .scanned = w->nr_scanned,
-		.list = w->lru >= 0 ? w->lru : RS_LRU_INACTIVE_FILE,
+		.ctx = v->ctx, .trig = rt->win_trig, .serial = v->serial, .ts = v->ts,
+		.isolate_only = true, .scanned = v->nr_scanned,
+		.list = v->lru >= 0 ? v->lru : RS_LRU_INACTIVE_FILE,
 	};
 
-	w->open = false;
-	if (!w->selected)
-		return;
-	cg_match_window(w, w->lru >= 0 && is_active_list(w->lru), w->nr_scanned, false, 0, &m);
-	if (w->lru < 0 && m.exact)
-		tk.list = RS_LRU_INACTIVE_FILE;	/* old kernels only; no memcg counters there */
-	credit(cg, rt, &tk, &m);
+	if (v->selected)
+		credit(cg, &tk, v);
 }
 
 void cg_on_isolate(struct rs_cgroups *cg, const struct rs_event *ev, const struct rs_ctx *ctx)
@@ -181,10 +242,9 @@ void cg_on_isolate(struct rs_cgroups *cg, const struct rs_event *ev, const struc
 
 	if (!rt)
 		return;
-	if (rt->w.open)
-		cg_close_without_shrink(cg, rt);
-	cg_window_open(&rt->w, ev, ctx);
-	rt->w.trig = trigger_of(cg, rt, ctx->outer, ctx->serial);
+	if (ctx->memcg->closed.valid)
+		cg_isolate_only(cg, rt, &ctx->memcg->closed);
+	rt->win_trig = trigger_of(cg, rt, ctx->outer, ctx->serial);
 }
 
 void cg_on_shrink(struct rs_cgroups *cg, const struct rs_event *ev, const struct rs_ctx *ctx)
@@ -193,7 +253,7 @@ void cg_on_shrink(struct rs_cgroups *cg, const struct rs_event *ev, const struct
 	unsigned int flags = active ? ev->active.reclaim_flags : ev->inactive.reclaim_flags;
 	bool file = flags & RS_RECLAIM_WB_FILE;
 	struct cg_rtask *rt = cg_rtask(cg, ctx->task, ev->pid);
-	struct cg_match m = { .victim = RS_CG_UNATTRIBUTED, .reason = RS_CGR_UNTRACKED_TASK };
+	const struct rs_victim *v = &ctx->memcg->shrink;
 	struct take tk = {
 		.ctx = ctx->kind, .serial = ctx->serial, .ts = ev->ts,
 		.list = active ? (file ? RS_LRU_ACTIVE_FILE : RS_LRU_ACTIVE_ANON) :
@@ -204,28 +264,21 @@ void cg_on_shrink(struct rs_cgroups *cg, const struct rs_event *ev, const struct
 	};
 
 	if (rt) {
-		struct cg_window *w = &rt->w;
-
-		/* an isolate of the other side of the lists is not this shrink's */
-		if (w->open && w->lru >= 0 && is_active_list(w->lru) != active)
-			cg_close_without_shrink(cg, rt);
+		if (ctx->memcg->closed.valid)
+			cg_isolate_only(cg, rt, &ctx->memcg->closed);
 		tk.trig = trigger_of(cg, rt, ctx->outer, ctx->serial);
-		if (!w->open) {
-			m.reason = RS_CGR_NO_ISOLATE;
-		} else {
+		if (v->had_isolate) {
 			if (active)
-				tk.scanned = w->nr_scanned;
-			if (w->lru >= 0)
-				tk.list = w->lru;
-			cg_match_window(w, active, tk.scanned, true,
-					active ? tk.deactivated : tk.reclaimed, &m);
-			w->open = false;
+				tk.scanned = v->nr_scanned;
+			if (v->lru >= 0)
+				tk.list = v->lru;
 		}
 	} else {
-		tk.trig = cg_unknown_row(cg);
+		tk.trig = rs_memcgs_unknown_row(cg->mc);
+		cg_sync(cg);
 	}
 	if (ctx->selected)
-		credit(cg, rt, &tk, &m);
+		credit(cg, &tk, v);
 }
 
 static void grow_items(struct rs_cgroups *cg, struct rs_cgroup *c, int item)
@@ -247,7 +300,7 @@ static void grow_items(struct rs_cgroups *cg, struct rs_cgroup *c, int item)
 
 void cg_on_count(struct rs_cgroups *cg, const struct rs_event *ev, const struct rs_ctx *ctx)
 {
-	int item = ev->memcg.item, row = cg_of_id(cg, ev->memcg.id);
+	int item = ev->memcg.item, row = ctx->memcg->named;
 	bool in_range = item >= 0 && item < RS_CG_MAX_ITEMS;
 
 	cg->at.count_events++;
@@ -267,24 +320,15 @@ void cg_on_count(struct rs_cgroups *cg, const struct rs_event *ev, const struct 
 			c->items[item] += ev->memcg.val;
 		c->item_events++;
 	}
-	if (ctx->task >= 0 && ctx->task < cg->nr_rt && cg->rt[ctx->task].w.open) {
-		int cls = !cg->nr_item_names ? CG_CLS_UNNAMED :
-			  in_range && item < cg->nr_item_names ? cg->item_cls[item] : CG_CLS_OTHER;
-
-		cg_window_count(&cg->rt[ctx->task].w, row, cls, ev->memcg.val);
-	}
 }
 
 void cg_on_lruvec(struct rs_cgroups *cg, const struct rs_event *ev, const struct rs_ctx *ctx)
 {
-	int item = ev->memcg.item, list, row;
+	int list = ctx->memcg->lru, row = ctx->memcg->named;
 	struct rs_cgroup *c;
 
 	cg->at.lruvec_events++;
-	if (item < 0 || item >= RS_CG_MAX_ITEMS || (list = cg->lru_of_item[item]) < 0)
-		return;
-	row = cg_of_id(cg, ev->memcg.id);
-	if (row < 0)
+	if (list < 0 || row < 0)
 		return;
 	/* LRU sizes are the cgroup's state: every task's changes count, filter or not */
 	c = &cg->cgs[row];
@@ -294,13 +338,4 @@ void cg_on_lruvec(struct rs_cgroups *cg, const struct rs_event *ev, const struct
 	c->lru_events++;
 	c->active = true;
 	cg_ts_add(cg, row, RS_CG_TS_LRU_DELTA + list, ev->ts, ev->memcg.val);
-	if (ev->memcg.val < 0 && ctx->task >= 0 && ctx->task < cg->nr_rt) {
-		struct cg_window *w = &cg->rt[ctx->task].w;
-
-		if (w->open) {
-			w->any_memcg = true;
-			if (w->lruvec_cg < 0)
-				w->lruvec_cg = row;
-		}
-	}
 }

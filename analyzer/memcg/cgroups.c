@@ -30,98 +30,6 @@ const char *rs_cg_soft_state_name(int s)
 	return s >= 0 && s < RS_CG_SOFT_NR ? n[s] : "unknown";
 }
 
-const char *rs_cg_reason_name(int r)
-{
-	static const char *const n[RS_CGR_NR] = {
-		[RS_CGR_SCAN_ONLY] = "scan_only",
-		[RS_CGR_STEAL_ONLY] = "steal_only",
-		[RS_CGR_DISAGREE] = "disagree",
-		[RS_CGR_LRU_DELTA] = "lru_delta",
-		[RS_CGR_NO_ISOLATE] = "no_isolate",
-		[RS_CGR_NO_MATCH] = "no_match",
-		[RS_CGR_NO_MEMCG_EVENT] = "no_memcg_event",
-		[RS_CGR_UNTRACKED_TASK] = "untracked_task",
-	};
-
-	return r >= 0 && r < RS_CGR_NR ? n[r] : "unknown";
-}
-
-/* ---- names ---- */
-
-static const char *const reclaim_exact[] = {
-	"pgrefill", "pgactivate", "pgdeactivate", "pglazyfree", "pglazyfreed", "pswpin",
-	"pswpout", "swpin_zero", "swpout_zero", "zswpin", "zswpout", "zswpwb", "pgrotated",
-};
-static const char *const reclaim_prefix[] = {
-	"pgscan_", "pgsteal_", "pgdemote_", "workingset_", "thp_swpout",
-};
-static const char *const reclaimer[] = { "kswapd", "direct", "khugepaged", "proactive" };
-
-static int classify(const char *name, bool *reclaim)
-{
-	*reclaim = false;
-	for (size_t i = 0; i < sizeof(reclaim_exact) / sizeof(reclaim_exact[0]); i++)
-		if (!strcmp(name, reclaim_exact[i]))
-			*reclaim = true;
-	for (size_t i = 0; i < sizeof(reclaim_prefix) / sizeof(reclaim_prefix[0]); i++)
-		if (!strncmp(name, reclaim_prefix[i], strlen(reclaim_prefix[i])))
-			*reclaim = true;
-	if (!strcmp(name, "pgrefill"))
-		return CG_CLS_REFILL;
-	if (!strcmp(name, "pgdeactivate"))
-		return CG_CLS_DEACT;
-	for (size_t i = 0; i < sizeof(reclaimer) / sizeof(reclaimer[0]); i++) {
-		if (!strncmp(name, "pgscan_", 7) && !strcmp(name + 7, reclaimer[i]))
-			return CG_CLS_SCAN;
-		if (!strncmp(name, "pgsteal_", 8) && !strcmp(name + 8, reclaimer[i]))
-			return CG_CLS_STEAL;
-	}
-	return CG_CLS_OTHER;
-}
-
-static void on_item_names(struct rs_cgroups *cg, const struct rs_ev_items *it)
-{
-	static const char *const lru_names[RS_LRU_NR] = {
-		"nr_inactive_anon", "nr_active_anon", "nr_inactive_file", "nr_active_file",
-		"nr_unevictable"
-	};
-	int n = it->count < RS_CG_MAX_ITEMS ? it->count : RS_CG_MAX_ITEMS;
-
-	if (it->which == RS_ITEMS_NODE_STAT) {
-		memset(cg->lru_of_item, -1, sizeof(cg->lru_of_item));
-		for (int i = 0; i < n; i++)
-			for (int l = 0; l < RS_LRU_NR; l++)
-				if (it->names[i] && !strcmp(it->names[i], lru_names[l]))
-					cg->lru_of_item[i] = (int8_t)l;
-		cg->have_lru_names = true;
-		return;
-	}
-	if (it->which != RS_ITEMS_VM_EVENT)
-		return;
-	for (int i = 0; i < cg->nr_item_names; i++)
-		free(cg->item_names[i]);
-	free(cg->item_names);
-	cg->nr_item_names = 0;
-	cg->item_names = calloc((size_t)(n ? n : 1), sizeof(*cg->item_names));
-	if (!cg->item_names) {
-		cg->oom = true;
-		return;
-	}
-	memset(cg->item_cls, CG_CLS_OTHER, sizeof(cg->item_cls));
-	memset(cg->item_reclaim, 0, sizeof(cg->item_reclaim));
-	for (int i = 0; i < n; i++) {
-		const char *s = it->names[i] ? it->names[i] : "";
-
-		cg->item_names[i] = strdup(s);
-		if (!cg->item_names[i]) {
-			cg->oom = true;
-			break;
-		}
-		cg->nr_item_names = i + 1;
-		cg->item_cls[i] = *s ? (uint8_t)classify(s, &cg->item_reclaim[i]) : CG_CLS_OTHER;
-	}
-}
-
 /* "key=value" from a marker's text (values have no spaces); copied into buf. */
 static const char *meta_get(const char *text, const char *key, char *buf, size_t n)
 {
@@ -160,6 +68,55 @@ static void on_meta(struct rs_cgroups *cg, const struct rs_event *ev)
 		cg->hierarchy = !strcmp(v, "v2") ? "v2" : !strcmp(v, "v1") ? "v1" : NULL;
 }
 
+/* ---- rows: the loading stage's memcgs ---- */
+
+bool cg_sync(struct rs_cgroups *cg)
+{
+	int n = rs_memcgs_count(cg->mc);
+
+	if (n > cg->cap) {
+		int cap = cg->cap ? cg->cap : 64;
+		struct rs_cgroup *c;
+		struct cg_priv *p;
+
+		while (cap < n)
+			cap *= 2;
+		c = realloc(cg->cgs, (size_t)cap * sizeof(*c));
+		if (!c) {
+			cg->oom = true;
+			return false;
+		}
+		cg->cgs = c;
+		p = realloc(cg->priv, (size_t)cap * sizeof(*p));
+		if (!p) {
+			cg->oom = true;
+			return false;
+		}
+		cg->priv = p;
+		cg->cap = cap;
+	}
+	for (int i = cg->nr; i < n; i++) {
+		memset(&cg->cgs[i], 0, sizeof(cg->cgs[i]));
+		memset(&cg->priv[i], 0, sizeof(cg->priv[i]));
+		cg->priv[i].prev_state = RS_CG_SOFT_UNKNOWN;
+		cg->cgs[i].limit = cg->cgs[i].soft_limit = UINT64_MAX;
+	}
+	cg->nr = n;
+	for (int i = 0; i < n; i++) {
+		const struct rs_memcg *m = rs_memcgs_get(cg->mc, i);
+		struct rs_cgroup *c = &cg->cgs[i];
+
+		c->id = m->id;
+		c->path = m->path;
+		c->flags = m->flags;
+		c->level = m->level;
+		c->mkdir_ts = m->mkdir_ts;
+		c->rmdir_ts = m->rmdir_ts;
+	}
+	cg->mc_gen = rs_memcgs_generation(cg->mc);
+	return true;
+}
+
 /* ---- the consumer ---- */
 
 static int on_event(void *arg, const struct rs_event *ev, const struct rs_ctx *ctx)
@@ -167,6 +124,8 @@ static int on_event(void *arg, const struct rs_event *ev, const struct rs_ctx *c
 	struct rs_cgroups *cg = arg;
 	struct cg_rtask *rt;
 
+	if (cg->mc_gen != rs_memcgs_generation(cg->mc))
+		cg_sync(cg);
 	if (cg->nr_pend)
 		cg_flush_pending(cg, ctx);
 	if (ev->ts > cg->last_ts)
@@ -232,20 +191,10 @@ static int on_event(void *arg, const struct rs_event *ev, const struct rs_ctx *c
 		}
 		break;
 	case RS_EV_SNAP_MEMCG:
-		cg_on_snapshot(cg, ev);
+		cg_on_snapshot(cg, ev, ctx->memcg->named);
 		break;
 	case RS_EV_META:
 		on_meta(cg, ev);
-		break;
-	case RS_EV_ITEM_NAMES:
-		on_item_names(cg, &ev->items);
-		break;
-	case RS_EV_CGROUP_MAP:
-	case RS_EV_TASK_CGROUP:
-	case RS_EV_CGROUP:
-	case RS_EV_CGROUP_ATTACH:
-	case RS_EV_FORK:
-		cg_identity_event(cg, ev);
 		break;
 	default:
 		break;
@@ -258,7 +207,8 @@ static int on_event(void *arg, const struct rs_event *ev, const struct rs_ctx *c
 static bool any_reclaim_item(const struct rs_cgroups *cg, const struct rs_cgroup *c)
 {
 	for (int i = 0; i < c->nr_items; i++)
-		if (c->items[i] && (!cg->nr_item_names || rs_cgroups_item_is_reclaim(cg, i)))
+		if (c->items[i] && (!rs_memcgs_have_item_names(cg->mc) ||
+				    rs_cgroups_item_is_reclaim(cg, i)))
 			return true;
 	return false;
 }
@@ -304,9 +254,13 @@ static int on_finish(void *arg, struct rs_error *err)
 		return 0;
 	cg->finished = true;
 	cg_flush_pending(cg, NULL);
-	for (int t = 0; t < cg->nr_rt; t++)
-		if (cg->rt[t].known && cg->rt[t].w.open)
-			cg_close_without_shrink(cg, &cg->rt[t]);
+	for (int t = 0; t < cg->nr_rt; t++) {
+		struct rs_victim v;
+
+		if (cg->rt[t].known && rs_memcgs_open_window(cg->mc, t, &v))
+			cg_isolate_only(cg, &cg->rt[t], &v);
+	}
+	cg_sync(cg);
 	for (int i = 0; i < cg->nr; i++) {
 		struct rs_cgroup *c = &cg->cgs[i];
 
@@ -338,10 +292,10 @@ static int on_finish(void *arg, struct rs_error *err)
 			below, rs_cgroups_name(cg, first_below, buf, sizeof(buf)));
 	}
 	/* one warning for missing item names, saying what is missing because of it */
-	if ((cg->at.count_events && !cg->nr_item_names) ||
-	    (cg->at.lruvec_events && !cg->have_lru_names)) {
-		bool ev = cg->at.count_events && !cg->nr_item_names;
-		bool lru = cg->at.lruvec_events && !cg->have_lru_names;
+	if ((cg->at.count_events && !rs_memcgs_have_item_names(cg->mc)) ||
+	    (cg->at.lruvec_events && !rs_memcgs_have_lru_names(cg->mc))) {
+		bool ev = cg->at.count_events && !rs_memcgs_have_item_names(cg->mc);
+		bool lru = cg->at.lruvec_events && !rs_memcgs_have_lru_names(cg->mc);
 
 		rs_warn(cg->warnings, "memcg item numbers could not be named (the trace has no "
 			"%s%s%s marker): %s%s%s",
@@ -386,15 +340,8 @@ struct rs_cgroups *rs_cgroups_new(const struct rs_cgroups_opts *o, struct rs_err
 		}
 	}
 	cg->filtered = o->filtered;
-	cg->overflow_row = cg->unknown_row = -1;
-	cg->mem_root = -1;
 	cg->page_size = 4096;
-	cg->tasks_cg.max_used = o->max_tasks ? o->max_tasks : RS_EPISODES_MAX_TASKS;
 	cg->by_cell.max_used = RS_CG_MAX_CELLS;
-	memset(cg->item_cls, CG_CLS_UNNAMED, sizeof(cg->item_cls));
-	memset(cg->lru_of_item, -1, sizeof(cg->lru_of_item));
-	for (int l = 0; l < RS_LRU_NR; l++)
-		cg->lru_of_item[l] = (int8_t)l;		/* until node_stat_items says otherwise */
 	cg_grid_init(&cg->grid, 0, 0, o->bucket_ns, o->max_buckets);
 	return cg;
 }
@@ -409,10 +356,8 @@ void rs_cgroups_free(struct rs_cgroups *cg)
 		free(cg->priv[i].ts);
 		free(cg->cgs[i].items);
 	}
-	cg_ids_free(cg);
-	for (int i = 0; i < cg->nr_item_names; i++)
-		free(cg->item_names[i]);
-	free(cg->item_names);
+	free(cg->cgs);
+	free(cg->priv);
 	free(cg->rt);
 	free(cg->cells);
 	cg_map_free(&cg->by_cell);
@@ -462,8 +407,8 @@ void rs_cgroups_bind(struct rs_cgroups *cg, const struct rs_analysis *a)
 	cg->grid.shared = true;
 	cg->filtered = o->pid >= 0 || o->comm;
 	cg->o.max_samples = o->max_samples;
-	if (o->max_tasks)
-		cg->tasks_cg.max_used = o->max_tasks;
+	cg->mc = rs_analysis_memcgs(a);
+	rs_memcgs_set_caps(cg->mc, cg->o.max_cgroups, o->max_tasks ? o->max_tasks : cg->o.max_tasks);
 	move_warnings(cg, rs_analysis_warnings(a));
 }
 
@@ -479,29 +424,9 @@ static int feed_cb(const struct rs_event *ev, void *ctx)
 
 void rs_cgroups_prefeed(struct rs_cgroups *cg, const struct rs_event *ev)
 {
-	cg->prefeeding = true;
-	switch (ev->type) {
-	case RS_EV_META:
+	if (ev->type == RS_EV_META)
 		on_meta(cg, ev);
-		break;
-	case RS_EV_ITEM_NAMES:
-		on_item_names(cg, &ev->items);
-		break;
-	case RS_EV_CGROUP_MAP:
-	case RS_EV_TASK_CGROUP:
-	case RS_EV_CGROUP:
-	case RS_EV_CGROUP_ATTACH:
-	case RS_EV_FORK:
-		cg_identity_event(cg, ev);
-		break;
-	case RS_EV_SNAP_MEMCG:
-		/* who it is, not its figures: those belong to the range */
-		cg_learn(cg, ev->snap_memcg.id, ev->snap_memcg.path, RS_CGF_SNAPSHOT);
-		break;
-	default:
-		break;
-	}
-	cg->prefeeding = false;
+	rs_memcgs_prefeed(cg->mc, ev);
 }
 
 static int prefeed_cb(const struct rs_event *ev, void *ctx)
@@ -546,8 +471,6 @@ int rs_cgroups_analysis_run(const char *path, const struct rs_analysis_opts *ao_
 	cg = rs_cgroups_new(&co, err);
 	if (!cg)
 		goto out_close;
-	if (co.made)
-		co.made(co.made_arg, cg);
 	for (int i = 0; i < ao.nr_consumers; i++)
 		cons[i] = ao.consumers[i];
 	rs_cgroups_consumer(cg, &cons[ao.nr_consumers]);
@@ -619,24 +542,22 @@ int rs_cgroups_sorted(const struct rs_cgroups *cg, const int **out)
 
 const char *rs_cgroups_item_name(const struct rs_cgroups *cg, int item)
 {
-	if (item < 0 || item >= cg->nr_item_names || !cg->item_names[item][0])
-		return NULL;
-	return cg->item_names[item];
+	return rs_memcgs_item_name(cg->mc, item);
 }
 
 bool rs_cgroups_have_item_names(const struct rs_cgroups *cg)
 {
-	return cg->nr_item_names > 0;
+	return rs_memcgs_have_item_names(cg->mc);
 }
 
 bool rs_cgroups_item_is_reclaim(const struct rs_cgroups *cg, int item)
 {
-	return item >= 0 && item < cg->nr_item_names && cg->item_reclaim[item];
+	return rs_memcgs_item_is_reclaim(cg->mc, item);
 }
 
 bool rs_cgroups_have_lru_names(const struct rs_cgroups *cg)
 {
-	return cg->have_lru_names;
+	return rs_memcgs_have_lru_names(cg->mc);
 }
 
 int rs_cgroups_nr_cells(const struct rs_cgroups *cg)
@@ -698,17 +619,10 @@ const char *rs_cgroups_hierarchy(const struct rs_cgroups *cg)
 
 size_t rs_cgroups_max(const struct rs_cgroups *cg)
 {
-	return cg->o.max_cgroups ? cg->o.max_cgroups : RS_CG_MAX_DEFAULT;
+	return rs_memcgs_max(cg->mc);
 }
 
 bool rs_cgroups_capped(const struct rs_cgroups *cg)
 {
-	return cg->capped;
-}
-
-uint64_t rs_cgroups_task_memcg(const struct rs_cgroups *cg, int pid)
-{
-	int row = cg_task_get(cg, pid);
-
-	return row >= 0 && row < cg->nr ? cg->cgs[row].id : 0;
+	return rs_memcgs_capped(cg->mc);
 }

@@ -5,10 +5,13 @@
  * memcg counters. The eviction table is evicted.c's.
  */
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "evicted.h"
+#include "findings.h"
+#include "memcg_attrib.h"
 #include "refaults.h"
 #include "rs_warn.h"
 #include "series.h"
@@ -81,6 +84,7 @@ struct rs_refaults {
 	struct rf_evicted *tab;
 	struct rs_rf_totals tot;
 	struct rs_latency *dist;
+	const struct rs_memcgs *memcgs;	/* the loading stage's, for paths */
 	uint64_t span_end;		/* 0: unknown, the shares are then absent */
 	bool recorded;
 	bool warned_full, warned_cgroups, warned_episodes;
@@ -524,8 +528,10 @@ static void on_delete(struct rs_refaults *rf, const struct rs_event *ev, const s
 	evict(rf, fm, ev->ts, ctx->kind, &in, episode_rec(rf, tk, ctx));
 }
 
-static void on_add(struct rs_refaults *rf, const struct rs_event *ev)
+static void on_add(struct rs_refaults *rf, const struct rs_event *ev, const struct rs_ctx *ctx)
 {
+	const struct rs_memcg_ctx *mc = ctx->memcg;
+	const struct rs_memcg *row;
 	const struct rs_ev_filemap *fm = &ev->filemap;
 	uint64_t id;
 
@@ -538,8 +544,8 @@ static void on_add(struct rs_refaults *rf, const struct rs_event *ev)
 	if (!rf->add_pages)
 		return;
 	rf->tot.refaulted_folios++;
-	id = rf->o.task_memcg && ev->pid >= 0 ? rf->o.task_memcg(rf->o.task_memcg_arg, ev->pid) :
-	     0;
+	row = mc && mc->task >= 0 ? rs_memcgs_get(mc->memcgs, mc->task) : NULL;
+	id = row ? row->id : 0;
 	rf->add_cg = cg_of(rf, id);
 	if (rf->add_cg >= 0) {
 		rf->cg[rf->add_cg].faulted_folios++;
@@ -605,6 +611,8 @@ static int on_event(void *arg, const struct rs_event *ev, const struct rs_ctx *c
 	struct rs_refaults *rf = arg;
 	struct rf_task *t;
 
+	if (ctx->memcg && !rf->memcgs)
+		rf->memcgs = ctx->memcg->memcgs;
 	if (rf->nr_pend_pid && ev->pid >= 0 && pend_task(rf, ev->pid) >= 0) {
 		if (ev->type == RS_EV_RECLAIM_PAGES)
 			pend_resolve(rf, ev->pid, true);
@@ -621,7 +629,7 @@ static int on_event(void *arg, const struct rs_event *ev, const struct rs_ctx *c
 		break;
 	case RS_EV_FILEMAP_ADD:
 		rf->recorded = true;
-		on_add(rf, ev);
+		on_add(rf, ev, ctx);
 		break;
 	case RS_EV_LRU_ISOLATE:
 		t = task_of(rf, ctx->task);
@@ -838,4 +846,44 @@ const struct rs_rf_episode *rs_refaults_episode_find(const struct rs_refaults *r
 		if (rf->ep[i].serial == serial)
 			return &rf->ep[i];
 	return NULL;
+}
+
+const char *rs_refaults_path(const struct rs_refaults *rf, uint64_t id, char *buf, size_t n)
+{
+	int row;
+
+	if (!id)
+		return "(unknown)";
+	row = rf->memcgs ? rs_memcgs_find_id(rf->memcgs, id) : -1;
+	if (row >= 0 && rs_memcgs_get(rf->memcgs, row)->path)
+		return rs_memcgs_get(rf->memcgs, row)->path;
+	snprintf(buf, n, "id:%" PRIu64, id);
+	return buf;
+}
+
+void rs_refaults_findings(const struct rs_refaults *rf, struct rs_findings *f)
+{
+	const struct rs_rf_totals *t = &rf->tot;
+	const struct rs_rf_cgroup *worst = NULL;
+	char buf[32];
+
+	memset(&f->refaults, 0, sizeof(f->refaults));
+	f->refaults.set = true;
+	f->refaults.recorded = rf->recorded;
+	f->refaults.evicted_pages = t->all.evicted_pages;
+	f->refaults.refaulted_pages = t->all.refaulted_pages;
+	f->refaults.refaulted_folios = t->refaulted_folios;
+	f->refaults.observable_1s_pages = t->all.observable_pages[RS_RF_WITHIN_1S];
+	f->refaults.within_1s_pages = t->all.refaulted_within_pages[RS_RF_WITHIN_1S];
+	f->refaults.lower_bound = t->table_full;
+	f->refaults.swapins_known = t->pswpin_named;
+	f->refaults.swapin_pages = t->swapins;
+	for (int i = 0; i < rf->nr_cg; i++)
+		if (rf->cg[i].thrash_ns && (!worst || rf->cg[i].thrash_ns > worst->thrash_ns))
+			worst = &rf->cg[i];
+	if (worst) {
+		snprintf(f->refaults.thrash_name, sizeof(f->refaults.thrash_name), "%s",
+			 rs_refaults_path(rf, worst->id, buf, sizeof(buf)));
+		f->refaults.thrash_s = (double)worst->thrash_ns / 1e9;
+	}
 }

@@ -695,6 +695,18 @@ static int add_updates(struct wb *b, int nr_nodes, struct rs_error *err)
 		if (u.memcg >= 0) {
 			int e = resolve(ri, u.memcg);
 
+			/*
+			 * The root memcg's own lruvec deltas (a recording without --own-memcgs:
+			 * every process of a guest is in the root) move its lists between two
+			 * node_stat snapshots, which set them (node - tracked memcgs).
+			 */
+			if (e >= 0 && !b->w_of[e] && is_root_path(ri->mc[e].path) &&
+			    u.field == RS_WF_LRU && u.src == RS_WSRC_DELTA && ri->nroot) {
+				u.memcg = 0;
+				if (rs_world_add_update(b->w, &u, err))
+					return -1;
+				continue;
+			}
 			if (e < 0 || !b->w_of[e])
 				continue;	/* counted in the root: its own lists hold it */
 			u.memcg = b->w_of[e];

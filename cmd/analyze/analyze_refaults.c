@@ -21,21 +21,6 @@ static const char *const dist_names[RS_RF_NR_DIST] = {
 	"0-10ms", "10-100ms", "100ms-1s", "1-10s", "10-60s", "60s+",
 };
 
-/* Path of a memcg id as the cgroup attribution knows it; "id:N", or "(unknown)" for 0. */
-static const char *cg_path(const struct rs_cgroups *cg, uint64_t id, char *buf, size_t n)
-{
-	if (!id)
-		return "(unknown)";
-	for (int i = 0; cg && i < rs_cgroups_count(cg); i++) {
-		const struct rs_cgroup *c = rs_cgroups_get(cg, i);
-
-		if (c && c->id == id && c->path)
-			return c->path;
-	}
-	snprintf(buf, n, "id:%" PRIu64, id);
-	return buf;
-}
-
 static json_t *share_json(uint64_t part, uint64_t whole)
 {
 	return whole ? rs_json_real((double)part / (double)whole) : json_null();
@@ -91,7 +76,7 @@ static json_t *cgroup_json(const struct rs_refaults *rf, int i, const struct rs_
 
 	json_object_set_new(o, "id", JI(c->id));
 	/* always a string: diff matches the items by path (docs/diff.md) */
-	json_object_set_new(o, "path", json_string(cg_path(cg, c->id, buf, sizeof(buf))));
+	json_object_set_new(o, "path", json_string(rs_refaults_path(rf, c->id, buf, sizeof(buf))));
 	json_object_set_new(o, "victim", counts_json(&c->victim));
 	json_object_set_new(o, "faulted_back_folios", JI(c->faulted_folios));
 	json_object_set_new(o, "faulted_back_pages", JI(c->faulted_pages));
@@ -293,7 +278,7 @@ void rs_refaults_text(FILE *f, struct rs_refaults *rf, const struct rs_cgroups *
 	char b1[32], b2[32], b3[32], b4[32], pb[64], sb[256];
 	int n, *idx;
 
-	fprintf(f, "\nRefaults (file pages evicted by reclaim and added back; docs/refaults.md)\n");
+	fprintf(f, "\nREFAULTS (file pages evicted by reclaim and added back; docs/refaults.md)\n");
 	if (!rs_refaults_recorded(rf)) {
 		fprintf(f, "  no filemap:mm_filemap_{delete_from,add_to}_page_cache events in this "
 			"trace (record\n  without --no-filemap): file refaults cannot be told\n");
@@ -353,7 +338,7 @@ void rs_refaults_text(FILE *f, struct rs_refaults *rf, const struct rs_cgroups *
 
 		if (!c->victim.evicted_pages && !c->faulted_pages && !c->swapins && wsf < 0)
 			continue;
-		fprintf(f, "  %-28s %9" PRIu64 " %9" PRIu64, tail(safe(cg_path(cg, c->id, b1,
+		fprintf(f, "  %-28s %9" PRIu64 " %9" PRIu64, tail(safe(rs_refaults_path(rf, c->id, b1,
 			sizeof(b1)), pb, sizeof(pb)), sb, 28), c->victim.evicted_pages,
 			c->victim.refaulted_pages);
 		put_share(f, c->victim.refaulted_within_pages[0], c->victim.observable_pages[0], 7);
@@ -375,7 +360,7 @@ void rs_refaults_text(FILE *f, struct rs_refaults *rf, const struct rs_cgroups *
 
 		for (int r = 0; r < c->nr_thrash; r++)
 			fprintf(f, "  thrashing %s %.3f-%.3f s: %" PRIu64 " pages back within %s, %"
-				PRIu64 " evicted\n", tail(safe(cg_path(cg, c->id, b1, sizeof(b1)),
+				PRIu64 " evicted\n", tail(safe(rs_refaults_path(rf, c->id, b1, sizeof(b1)),
 				pb, sizeof(pb)), sb, 28), rs_ns_to_s(c->thrash[r].from_ns),
 				rs_ns_to_s(c->thrash[r].to_ns), c->thrash[r].quick_pages,
 				dur(rs_refaults_thrash_distance(rf), b2, sizeof(b2)),
@@ -408,7 +393,7 @@ void rs_refaults_summary_line(FILE *f, struct rs_refaults *rf, const struct rs_c
 		t->all.evicted_pages);
 	if (worst >= 0)
 		fprintf(f, ", thrashing %.2f s in %s", rs_ns_to_s(worst_ns),
-			safe(cg_path(cg, rs_refaults_cgroup(rf, worst)->id, b, sizeof(b)), pb,
+			safe(rs_refaults_path(rf, rs_refaults_cgroup(rf, worst)->id, b, sizeof(b)), pb,
 			     sizeof(pb)));
 	fputc('\n', f);
 }

@@ -19,16 +19,41 @@
 #include "report.h"
 #include "trace_source.h"
 
-int cmd_cgroups(int argc, char **argv)
+enum { O_JSON = 256, O_TOP, O_MAX_CGROUPS };
+
+static const struct rs_cmd_opt cgroups_opts[] = {
+	{ "json", 0, no_argument, O_JSON, NULL, "print the attribution as JSON (sorted keys)" },
+	{ "top", 0, required_argument, O_TOP, "N", "rows in the per-cgroup tables (default 20)" },
+	{ "max-cgroups", 0, required_argument, O_MAX_CGROUPS, "N",
+	  "track at most N cgroups (the rest are summed as other)" },
+	RS_ANALYSIS_OPTS,
+	RS_CMD_OPT_END,
+};
+
+static int cmd_cgroups(int argc, char **argv);
+
+const struct rs_cmd rs_cmd_cgroups = {
+	.name = "cgroups",
+	.fn = cmd_cgroups,
+	.summary = "per-cgroup reclaim: who entered it, whose pages it took",
+	.synopsis = "[--json] [--bucket MS] [--from S] [--to S] [--top N] [--max-cgroups N]\n"
+		    "  [--max-tasks N] [--max-buckets N] [--threads N] FILE",
+	.description =
+		"Which memory cgroup paid for whose memory. For every memcg of a trace: the "
+		"trigger side (the reclaim episodes its tasks entered, their stalls, what they "
+		"reclaimed, throttling, OOM kills), the victim side (pages scanned and "
+		"reclaimed from its LRU lists by list and by reclaim context, and the kernel's "
+		"per-memcg counters such as pgscan_direct and pgsteal_direct), a trigger by "
+		"victim matrix of pages reclaimed, soft limits against usage over time, and LRU "
+		"sizes over time.\n\n"
+		"The victim side needs the memcg tracepoints of 6.13 and later kernels; a trace "
+		"made by reclaimscope-record(1) adds the names of the counters, the cgroup map "
+		"and list-size snapshots. Older traces still get a trigger side.",
+	.opts = cgroups_opts,
+};
+
+static int cmd_cgroups(int argc, char **argv)
 {
-	enum { O_JSON = 256, O_TOP, O_MAX_CGROUPS };
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, O_JSON },
-		{ "top", required_argument, NULL, O_TOP },
-		{ "max-cgroups", required_argument, NULL, O_MAX_CGROUPS },
-		RS_ANALYSIS_LONG_OPTIONS,
-		{ NULL, 0, NULL, 0 },
-	};
 	struct rs_analysis_opts ao = { .pid = -1, .threads = 1 };
 	struct rs_cgroups_opts co = { 0 };
 	struct rs_cgroups_text_opts to = { 0 };
@@ -41,7 +66,7 @@ int cmd_cgroups(int argc, char **argv)
 	int c, ret;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = rs_cmd_getopt(&rs_cmd_cgroups, argc, argv, "")) != -1) {
 		switch (c) {
 		case O_JSON:
 			json = true;
@@ -77,6 +102,13 @@ int cmd_cgroups(int argc, char **argv)
 	ao.progress = rs_cmd_show_progress(argv[optind]);
 	if (rs_cgroups_analysis_run(argv[optind], &ao, &co, &a, &cg, &src, &err) < 0)
 		return rs_cmd_fail("cgroups", RS_EXIT_INPUT, "%s", err.msg);
+	ret = rs_analysis_selection_check("cgroups", a, src);
+	if (ret) {
+		rs_cgroups_free(cg);
+		rs_analysis_free(a);
+		rs_source_close(src);
+		return ret;
+	}
 	if (json) {
 		json_t *root = json_object();
 

@@ -24,11 +24,19 @@
 #include "refaults_output.h"
 #include "cmd.h"
 #include "compare.h"
+#include "diff_output.h"
+#include "diff_rank.h"
+#include "findings.h"
 #include "report.h"
+#include "rs_file.h"
 #include "trace_source.h"
+
+enum diff_format { FMT_TABLE, FMT_SEED, FMT_MMTESTS };
 
 struct diff_opts {
 	bool json;
+	enum diff_format format;
+	struct rs_rank_opts rank;	/* --all, --threshold */
 	double only_changed;		/* < 0: show every metric */
 	double alpha;
 	char *labels[RS_NR_SIDES];	/* from --labels, else NULL */
@@ -68,6 +76,16 @@ static json_t *analysis_json_of_trace(const char *path, struct rs_error *err)
 		json_decref(j);
 		j = NULL;
 	}
+	if (j) {
+		struct rs_findings fd;
+
+		rs_findings_of(a, cg, src, &fd);
+		rs_refaults_findings(rf, &fd);
+		if (json_object_set_new(j, "summary", rs_findings_json(&fd)) < 0) {
+			json_decref(j);
+			j = NULL;
+		}
+	}
 	rs_refaults_free(rf);
 	rs_cgroups_free(cg);
 	rs_analysis_free(a);
@@ -85,18 +103,27 @@ static json_t *load_input(const char *path, const char **input, struct rs_error 
 {
 	json_error_t jerr;
 	json_t *root;
+	struct stat st;
 	FILE *f;
-	int ch;
+	int ch, fd, bom = 0;
 
-	f = fopen(path, "rb");
-	if (!f) {
-		rs_error_set(err, "%s: cannot open: %s", path, strerror(errno));
+	fd = rs_file_open(path, true, err);
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) < 0 || !(f = fdopen(fd, "rb"))) {
+		rs_error_set(err, "%s: cannot read: %s", path, strerror(errno));
+		close(fd);
 		return NULL;
 	}
 	errno = 0;
-	do
+	ch = getc(f);
+	/* a UTF-8 byte-order mark before JSON (editors on some systems write one) */
+	if (ch == 0xef && getc(f) == 0xbb && getc(f) == 0xbf) {
+		bom = 3;
 		ch = getc(f);
-	while (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r');
+	}
+	while (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r')
+		ch = getc(f);
 	if (ch == EOF) {
 		int e = ferror(f) ? errno : 0;
 
@@ -104,15 +131,28 @@ static json_t *load_input(const char *path, const char **input, struct rs_error 
 		if (e)
 			rs_error_set(err, "%s: cannot read: %s", path, strerror(e));
 		else
-			rs_error_set(err, "%s: empty file, neither a trace nor an analysis", path);
+			rs_error_set(err, "%s: empty%s, neither a trace nor an analysis", path,
+				     S_ISFIFO(st.st_mode) ? " pipe (no writer)" : " file");
 		return NULL;
 	}
 	if (ch != '{') {
 		fclose(f);
+		if (!S_ISREG(st.st_mode)) {
+			rs_error_set(err, "%s: a pipe that is not a saved analysis (JSON): a trace "
+				     "is read more than once and must be a regular file", path);
+			return NULL;
+		}
 		*input = "trace";
 		return analysis_json_of_trace(path, err);
 	}
-	rewind(f);
+	if (S_ISREG(st.st_mode)) {
+		rewind(f);
+		for (int i = 0; i < bom; i++)
+			(void)getc(f);
+	} else {
+		/* a pipe cannot rewind: the '{' read goes back, the blanks before it do not matter */
+		ungetc(ch, f);
+	}
 	root = json_loadf(f, JSON_REJECT_DUPLICATES, &jerr);
 	fclose(f);
 	if (!root) {
@@ -165,20 +205,53 @@ static int add_input(struct diff_opts *o, int side, const char *path)
 	return 0;
 }
 
-enum { OPT_JSON = 256, OPT_ONLY_CHANGED, OPT_LABELS, OPT_ALPHA, OPT_BASE, OPT_NEW };
+enum { OPT_JSON = 256, OPT_ONLY_CHANGED, OPT_LABELS, OPT_ALPHA, OPT_BASE, OPT_NEW, OPT_ALL,
+       OPT_THRESHOLD, OPT_FORMAT };
+
+static const struct rs_cmd_opt diff_opts[] = {
+	{ "json", 0, no_argument, OPT_JSON, NULL, "print the comparison as JSON (sorted keys)" },
+	{ "format", 0, required_argument, OPT_FORMAT, "FORM",
+	  "table (default: what changed), mmtests, or seed (every metric)" },
+	{ "threshold", 0, required_argument, OPT_THRESHOLD, "PCT",
+	  "rank only figures that moved by PCT percent or more (default 10)" },
+	{ "all", 0, no_argument, OPT_ALL, NULL, "rank every figure, moved or not" },
+	{ "only-changed", 0, required_argument, OPT_ONLY_CHANGED, "PCT",
+	  "show only metrics whose mean changed by at least PCT percent" },
+	{ "labels", 0, required_argument, OPT_LABELS, "BASE,NEW",
+	  "names of the two sides (default: from the file names)" },
+	{ "alpha", 0, required_argument, OPT_ALPHA, "A",
+	  "significance level of Welch's t-test (default 0.05)" },
+	{ "base", 0, no_argument, OPT_BASE, NULL, "the files that follow are runs of the base" },
+	{ "new", 0, no_argument, OPT_NEW, NULL, "the files that follow are runs of the new side" },
+	RS_CMD_OPT_END,
+};
+
+static int cmd_diff(int argc, char **argv);
+
+const struct rs_cmd rs_cmd_diff = {
+	.name = "diff",
+	.fn = cmd_diff,
+	.summary = "compare kernels: what changed, ranked, with Welch's t-test",
+	.synopsis = "[--json] [--format table|mmtests|seed] [--threshold PCT] [--all]\n"
+		    "  [--only-changed PCT] [--labels BASE,NEW] [--alpha A] A B\n"
+		    "[options] --base A1 A2... --new B1 B2...",
+	.description =
+		"Compares the analyses of two kernels, two configurations or two sets of runs "
+		"the way kernel MM threads do: every numeric figure of reclaimscope-analyze(1) "
+		"is a metric, compared across the runs of each side with min, max, mean and "
+		"standard deviation per side, the new side as a percentage of the base, and "
+		"Welch's t-test when both sides have two or more runs. The text leads with what "
+		"changed: the stall, scan balance, efficiency, IO, kswapd and per-cgroup figures "
+		"that moved, grouped and ranked by how far they moved; identical inputs say so "
+		"in one line.\n\n"
+		"Each input is a trace or a saved analyze --json output, so each kernel can be "
+		"analysed on its own machine and compared later.",
+	.opts = diff_opts,
+};
 
 /* Returns RS_EXIT_OK, or the exit status of a usage error (already reported). */
 static int parse_args(int argc, char **argv, struct diff_opts *o)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "only-changed", required_argument, NULL, OPT_ONLY_CHANGED },
-		{ "labels", required_argument, NULL, OPT_LABELS },
-		{ "alpha", required_argument, NULL, OPT_ALPHA },
-		{ "base", no_argument, NULL, OPT_BASE },
-		{ "new", no_argument, NULL, OPT_NEW },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *loose[2];
 	size_t nr_loose = 0;
 	int mode = -1;		/* -1: plain A B; else the side --base/--new files go to */
@@ -188,10 +261,29 @@ static int parse_args(int argc, char **argv, struct diff_opts *o)
 
 	optind = 1;
 	/* "-": every non-option comes back in order as 1, so files follow --base / --new. */
-	while ((c = getopt_long(argc, argv, "-", opts, NULL)) != -1) {
+	while ((c = rs_cmd_getopt(&rs_cmd_diff, argc, argv, "-")) != -1) {
 		switch (c) {
 		case OPT_JSON:
 			o->json = true;
+			break;
+		case OPT_ALL:
+			o->rank.all = true;
+			break;
+		case OPT_THRESHOLD:
+			if (parse_pct(optarg, &o->rank.threshold_pct) < 0)
+				return rs_cmd_fail("diff", RS_EXIT_USAGE, "--threshold '%s': want a "
+						   "percentage >= 0", optarg);
+			break;
+		case OPT_FORMAT:
+			if (!strcmp(optarg, "table"))
+				o->format = FMT_TABLE;
+			else if (!strcmp(optarg, "seed"))
+				o->format = FMT_SEED;
+			else if (!strcmp(optarg, "mmtests"))
+				o->format = FMT_MMTESTS;
+			else
+				return rs_cmd_fail("diff", RS_EXIT_USAGE, "--format '%s': want "
+						   "table, seed or mmtests", optarg);
 			break;
 		case OPT_ONLY_CHANGED:
 			if (parse_pct(optarg, &o->only_changed) < 0)
@@ -390,19 +482,20 @@ static void put_left_out(FILE *f, const struct rs_compare *c, const char *const 
 	}
 }
 
-static void put_text(FILE *f, const struct rs_compare *c, const char *const labels[],
-		     const struct diff_opts *o)
+/* The run lines and the notes on kernels and events: the head of every text form. */
+static void put_head(FILE *f, const struct rs_compare *c, const char *const labels[])
 {
-	size_t shown = 0, n = rs_compare_nr_metrics(c);
-	bool testable = any_testable(c);
-
-	for (size_t i = 0; i < n; i++)
-		shown += o->only_changed < 0 || rs_metric_diff_changed(rs_compare_metric(c, i),
-									 o->only_changed);
 	put_run_line(f, c, RS_SIDE_BASE, labels[RS_SIDE_BASE]);
 	put_run_line(f, c, RS_SIDE_NEW, labels[RS_SIDE_NEW]);
 	if (rs_compare_kernels_differ(c))
 		fprintf(f, "NOTE      the kernels differ: compared on the metrics both have\n");
+	if (rs_compare_mglru_differs(c))
+		fprintf(f, "NOTE      MGLRU on one side only (%s: %zu of %zu runs, %s: %zu of %zu): "
+			"%zu figures of the classic LRU's active lists are not comparable and not "
+			"shown\n", labels[RS_SIDE_BASE], rs_compare_mglru_runs(c, RS_SIDE_BASE),
+			rs_compare_nr_runs(c, RS_SIDE_BASE), labels[RS_SIDE_NEW],
+			rs_compare_mglru_runs(c, RS_SIDE_NEW), rs_compare_nr_runs(c, RS_SIDE_NEW),
+			rs_compare_nr_not_comparable(c));
 	for (int s = 0; s < RS_NR_SIDES; s++) {
 		size_t ne = rs_compare_nr_events_only(c, s);
 
@@ -414,6 +507,18 @@ static void put_text(FILE *f, const struct rs_compare *c, const char *const labe
 		fprintf(f, "\n          metrics built on them cannot be compared: left out below, "
 			   "or 0 on the other side\n");
 	}
+}
+
+static void put_text(FILE *f, const struct rs_compare *c, const char *const labels[],
+		     const struct diff_opts *o)
+{
+	size_t shown = 0, n = rs_compare_nr_metrics(c);
+	bool testable = any_testable(c);
+
+	for (size_t i = 0; i < n; i++)
+		shown += o->only_changed < 0 || rs_metric_diff_changed(rs_compare_metric(c, i),
+									 o->only_changed);
+	put_head(f, c, labels);
 	fprintf(f, "stats     over runs; std = population standard deviation; [P%%] = new as "
 		   "%% of base\n");
 	if (testable)
@@ -486,11 +591,13 @@ static int pick_labels(struct diff_opts *o)
 	return o->labels[0] && o->labels[1] ? 0 : -1;
 }
 
-int cmd_diff(int argc, char **argv)
+static int cmd_diff(int argc, char **argv)
 {
-	struct diff_opts o = { .only_changed = -1, .alpha = RS_COMPARE_ALPHA_DEFAULT };
+	struct diff_opts o = { .only_changed = -1, .alpha = RS_COMPARE_ALPHA_DEFAULT,
+			       .rank = { .threshold_pct = -1 } };
 	struct rs_error err = { "" };
 	struct rs_compare *c = NULL;
+	struct rs_ranking *rank = NULL;
 	const char *labels[RS_NR_SIDES];
 	int ret;
 
@@ -513,20 +620,44 @@ int cmd_diff(int argc, char **argv)
 		ret = rs_cmd_fail("diff", RS_EXIT_INPUT, "%s", err.msg);
 		goto out_free;
 	}
+	rank = rs_ranking_new(c, &o.rank);
+	if (!rank) {
+		ret = rs_cmd_fail("diff", RS_EXIT_INPUT, "out of memory");
+		goto out_free;
+	}
 	if (o.json) {
 		json_t *root = rs_compare_json(c, labels, o.only_changed);
 
+		if (root && json_object_set_new(root, "ranking", rs_ranking_json(rank)) < 0) {
+			json_decref(root);
+			root = NULL;
+		}
 		if (!root) {
 			ret = rs_cmd_fail("diff", RS_EXIT_INPUT, "out of memory");
 			goto out_free;
 		}
 		ret = rs_report_json_dump(root) ? RS_EXIT_INPUT : RS_EXIT_OK;
-	} else {
+	} else if (o.format == FMT_SEED) {
 		put_text(stdout, c, labels, &o);
+		ret = RS_EXIT_OK;
+	} else {
+		if (rs_diff_identical(c)) {
+			/* one line: nothing else to say */
+			fprintf(stdout, "no difference: %s and %s have the same %zu metrics, all "
+				"equal\n", labels[RS_SIDE_BASE], labels[RS_SIDE_NEW],
+				rs_compare_nr_metrics(c));
+		} else {
+			put_head(stdout, c, labels);
+			if (o.format == FMT_MMTESTS)
+				rs_diff_mmtests(stdout, c, rank, labels);
+			else
+				rs_diff_table(stdout, c, rank, labels);
+		}
 		ret = RS_EXIT_OK;
 	}
 	ret = rs_cmd_finish_stdout("diff", ret);
 out_free:
+	rs_ranking_free(rank);
 	rs_compare_free(c);
 out:
 	free(o.labels[0]);

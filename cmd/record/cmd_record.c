@@ -124,23 +124,63 @@ static char *find_in_path(const char *name)
 enum { OPT_CGROUP = 256, OPT_LIMIT, OPT_SOFT, OPT_INTERVAL, OPT_FILE_VERSION, OPT_DURATION,
        OPT_WATCH, OPT_ALL_ITEMS, OPT_KEEP, OPT_OWN, OPT_BUFFER, OPT_NO_FILEMAP, OPT_FILEMAP_DEV };
 
-static const struct option long_opts[] = {
-	{ "output", required_argument, NULL, 'o' },
-	{ "event", required_argument, NULL, 'e' },
-	{ "cgroup", required_argument, NULL, OPT_CGROUP },
-	{ "limit", required_argument, NULL, OPT_LIMIT },
-	{ "soft-limit", required_argument, NULL, OPT_SOFT },
-	{ "interval", required_argument, NULL, OPT_INTERVAL },
-	{ "file-version", required_argument, NULL, OPT_FILE_VERSION },
-	{ "duration", required_argument, NULL, OPT_DURATION },
-	{ "watch", required_argument, NULL, OPT_WATCH },
-	{ "all-memcg-items", no_argument, NULL, OPT_ALL_ITEMS },
-	{ "keep-cgroup", no_argument, NULL, OPT_KEEP },
-	{ "own-memcgs", no_argument, NULL, OPT_OWN },
-	{ "buffer-kb", required_argument, NULL, OPT_BUFFER },
-	{ "no-filemap", no_argument, NULL, OPT_NO_FILEMAP },
-	{ "filemap-dev", required_argument, NULL, OPT_FILEMAP_DEV },
-	{ NULL, 0, NULL, 0 },
+static const struct rs_cmd_opt record_opts[] = {
+	{ "output", 'o', required_argument, 'o', "FILE", "the trace to write (default trace.dat)" },
+	{ "event", 'e', required_argument, 'e', "SYSTEM[:EVENT]",
+	  "record these events too (repeatable)" },
+	{ "cgroup", 0, required_argument, OPT_CGROUP, "PATH",
+	  "run the workload in this memory cgroup (made if missing)" },
+	{ "limit", 0, required_argument, OPT_LIMIT, "BYTES",
+	  "hard limit of --cgroup (v1 memory.limit_in_bytes, v2 memory.max)" },
+	{ "soft-limit", 0, required_argument, OPT_SOFT, "BYTES",
+	  "soft limit of --cgroup (v1 memory.soft_limit_in_bytes, v2 memory.low)" },
+	{ "own-memcgs", 0, no_argument, OPT_OWN, NULL,
+	  "filter memcg events in the kernel to --cgroup and later cgroups" },
+	{ "keep-cgroup", 0, no_argument, OPT_KEEP, NULL, "do not remove the cgroups we created" },
+	{ "watch", 0, required_argument, OPT_WATCH, "PATH",
+	  "snapshot this cgroup too, every interval (repeatable)" },
+	{ "interval", 0, required_argument, OPT_INTERVAL, "MS",
+	  "snapshot period in milliseconds, 1 to 3600000 (default 100)" },
+	{ "all-memcg-items", 0, no_argument, OPT_ALL_ITEMS, NULL,
+	  "do not filter count_memcg_events to the reclaim items" },
+	{ "buffer-kb", 0, required_argument, OPT_BUFFER, "KB",
+	  "per-CPU ring buffer size (default 8192; 0 keeps the current size)" },
+	{ "file-version", 0, required_argument, OPT_FILE_VERSION, "6|7",
+	  "trace.dat layout trace-cmd writes (default: trace-cmd's own)" },
+	{ "duration", 0, required_argument, OPT_DURATION, "S",
+	  "stop after S seconds (the workload gets SIGTERM, SIGKILL 5 s later)" },
+	{ "no-filemap", 0, no_argument, OPT_NO_FILEMAP, NULL,
+	  "leave out the page cache events (filemap add/delete) refaults need" },
+	{ "filemap-dev", 0, required_argument, OPT_FILEMAP_DEV, "PATH",
+	  "keep only the filemap events of PATH's filesystem (repeatable)" },
+	RS_CMD_OPT_END,
+};
+
+static int cmd_record(int argc, char **argv);
+
+const struct rs_cmd rs_cmd_record = {
+	.name = "record",
+	.fn = cmd_record,
+	.summary = "record a reclaim trace (trace-cmd) with the markers we read",
+	.synopsis = "[-o FILE] [--cgroup PATH [--limit BYTES] [--soft-limit BYTES]]\n"
+		    "  [--own-memcgs] [--keep-cgroup] [--watch PATH]... [--interval MS]\n"
+		    "  [-e SYSTEM[:EVENT]]... [--all-memcg-items] [--buffer-kb KB]\n"
+		    "  [--no-filemap | --filemap-dev PATH...]\n"
+		    "  [--file-version 6|7] [--duration S] [-- COMMAND [ARG...]]",
+	.description =
+		"Runs trace-cmd record with the vmscan, memcg, cgroup, oom and sched "
+		"tracepoints and the page cache's filemap add/delete events (for refaults), "
+		"writes into the same trace the facts no tracepoint carries "
+		"(kernel enum names from BTF, the cgroup map, list sizes, limits and watermarks "
+		"every interval, as trace_marker lines), optionally runs a workload in a memory "
+		"cgroup, and puts tracefs back as it was.\n\n"
+		"Needs root, a mounted or mountable tracefs, trace-cmd in PATH and a memory "
+		"cgroup controller (cgroup v1 memory hierarchy, or cgroup v2 with memory in "
+		"cgroup.controllers). Without a COMMAND it records until SIGINT or SIGTERM or "
+		"--duration.\n\n"
+		"  reclaimscope record -o trace.dat --cgroup rs_test --limit 64M -- \\\n"
+		"          dd if=big of=/dev/null bs=1M",
+	.opts = record_opts,
 };
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -167,7 +207,7 @@ static int parse_opts(struct rec *r, int argc, char **argv, const char **cgroup_
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+:o:e:", long_opts, NULL)) != -1) {
+	while ((c = rs_cmd_getopt(&rs_cmd_record, argc, argv, "+:o:e:")) != -1) {
 		switch (c) {
 		case 'o':
 			r->output = optarg;
@@ -679,7 +719,7 @@ out:
 	return ret;
 }
 
-int cmd_record(int argc, char **argv)
+static int cmd_record(int argc, char **argv)
 {
 	struct rec r = { .output = "trace.dat", .limit = -1, .soft_limit = -1,
 			 .interval_ms = 100, .marker_fd = -1, .buffer_kb = -1 };

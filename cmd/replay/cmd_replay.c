@@ -24,36 +24,54 @@
 
 #define MAX_POLICIES		16
 
-static int parse_policies(const char *arg, const struct rs_policy_ops **out, struct rs_error *err)
-{
-	const struct rs_policy_ops *const *all;
-	size_t n = rs_policy_all(&all);
+enum { O_POLICY = 256, O_INPUTS, O_JSON, O_MAX_CALLS };
 
-	if (!arg || !strcmp(arg, "all")) {
-		for (size_t i = 0; i < n && i < MAX_POLICIES; i++)
-			out[i] = all[i];
-		return (int)(n < MAX_POLICIES ? n : MAX_POLICIES);
-	}
-	return rs_policy_parse(arg, out, MAX_POLICIES, err);
-}
+static const struct rs_cmd_opt replay_opts[] = {
+	{ "policy", 0, required_argument, O_POLICY, "NAME,...",
+	  "policies to replay, comma-separated, or all (the default)" },
+	{ "inputs", 0, no_argument, O_INPUTS, NULL,
+	  "show the inputs reconstructed from the trace and their sources" },
+	{ "json", 0, no_argument, O_JSON, NULL, "print the replay as JSON (sorted keys)" },
+	{ "max-calls", 0, required_argument, O_MAX_CALLS, "N",
+	  "keep at most N reclaim invocations (default 1048576; a warning names the rest)" },
+	RS_THREADS_OPT,
+	RS_CMD_OPT_END,
+};
 
-int cmd_replay(int argc, char **argv)
+static int cmd_replay(int argc, char **argv);
+
+const struct rs_cmd rs_cmd_replay = {
+	.name = "replay",
+	.fn = cmd_replay,
+	.summary = "replay the recorded pressure through alternative reclaim policies",
+	.synopsis = "[--policy NAME,NAME...|all] [--inputs] [--json] [--max-calls N]\n"
+		    "  [--threads N] FILE",
+	.description =
+		"Re-evaluates reclaim policies against the pressure a trace recorded. The trace "
+		"becomes a world (memcg tree, list sizes per lruvec over time, usage and limits, "
+		"watermarks, swap, the reclaimability each list showed) and a pressure (one "
+		"reclaim invocation per recorded call). Each policy is asked, invocation by "
+		"invocation, what it would have scanned and reclaimed.\n\n"
+		"The recorded kernel's own policy (mainline) must give the recording back "
+		"first: per list, the replay's scanned pages against the recording's, and a "
+		"list is claimed only within 5%. Where the trace lacks an input, the list is "
+		"marked NO CLAIM with the missing input named. The replay is open-loop: the "
+		"refaults and IO another policy would have caused are not in the trace.\n\n"
+		"Policies: mainline (the recorded kernel), splitlru-plus1 and splitlru (the "
+		"2008 nr_scan + 1 question), softlimit-tree and softlimit-rework (cgroup v1 "
+		"soft-limit reclaim, the 3.10 tree against the 2013 rework).",
+	.opts = replay_opts,
+};
+
+static int cmd_replay(int argc, char **argv)
 {
-	enum { O_POLICY = 256, O_INPUTS, O_JSON, O_MAX_CALLS };
-	static const struct option opts[] = {
-		{ "policy", required_argument, NULL, O_POLICY },
-		{ "inputs", no_argument, NULL, O_INPUTS },
-		{ "json", no_argument, NULL, O_JSON },
-		{ "max-calls", required_argument, NULL, O_MAX_CALLS },
-		{ "threads", required_argument, NULL, RS_OPT_THREADS },
-		{ NULL, 0, NULL, 0 },
-	};
 	const struct rs_policy_ops *pol[MAX_POLICIES];
 	struct rs_replay_input_opts ro = { 0 };
 	struct rs_analysis_opts ao = { .pid = -1, .threads = 1 };
 	struct rs_replay_report rep = { .identity = -1 };
 	struct rs_replay_result *rec = NULL, *res = NULL;
-	struct rs_gap_pages *gaps = NULL;
+	struct rs_identity id = { 0 };
+	bool have_id = false;
 	struct rs_replay_build b;
 	struct rs_error err = { "" };
 	const char *policy_arg = NULL;
@@ -61,7 +79,7 @@ int cmd_replay(int argc, char **argv)
 	int c, n, ret;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = rs_cmd_getopt(&rs_cmd_replay, argc, argv, "")) != -1) {
 		switch (c) {
 		case O_POLICY:
 			policy_arg = optarg;
@@ -93,7 +111,7 @@ int cmd_replay(int argc, char **argv)
 	}
 	if (optind != argc - 1)
 		return rs_cmd_usage("replay", stderr);
-	n = parse_policies(policy_arg, pol, &err);
+	n = rs_policy_parse(policy_arg, pol, MAX_POLICIES, &err);
 	if (n < 0)
 		return rs_cmd_fail("replay", RS_EXIT_USAGE, "--policy: %s", err.msg);
 
@@ -108,15 +126,6 @@ int cmd_replay(int argc, char **argv)
 	rep.refusal = rs_replay_input_refusal(b.ri);
 	rep.folio_granularity = true;
 	rep.flushed_stats = true;
-	if (b.w) {
-		gaps = calloc(1 + (size_t)rs_world_info(b.w)->nr_memcg, sizeof(*gaps));
-		if (!gaps) {
-			ret = rs_cmd_fail("replay", RS_EXIT_INPUT, "out of memory");
-			goto out;
-		}
-		rep.gap_mask = rs_world_identity_gaps(b.w, gaps);
-		rep.gaps = gaps;
-	}
 	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 		struct rs_lru_counts lc;
 
@@ -137,9 +146,20 @@ int cmd_replay(int argc, char **argv)
 		}
 		rep.res = res;
 		rep.n = n;
-		for (int i = 0; i < n; i++)
-			if (!strcmp(pol[i]->name, "mainline"))
-				rep.identity = i;
+		rep.identity = rs_policy_identity_index(pol, n);
+	}
+	if (rep.identity >= 0) {
+		/* per cgroup only when (nearly) every shrink window names its memcg */
+		struct rs_identity_opts io = {
+			.victims_known = rep.in->victim_none * 20 <= rep.in->windows,
+		};
+
+		if (rs_identity_compute(b.w, rec, &res[rep.identity], &io, &id, &err) < 0) {
+			ret = rs_cmd_fail("replay", RS_EXIT_INPUT, "%s", err.msg);
+			goto out;
+		}
+		have_id = true;
+		rep.id = &id;
 	}
 	if (json) {
 		json_t *root = rs_replay_json(&rep);
@@ -153,7 +173,8 @@ int cmd_replay(int argc, char **argv)
 out:
 	rs_replay_results_free(res, n);
 	rs_replay_results_free(rec, 1);
-	free(gaps);
+	if (have_id)
+		rs_identity_free(&id);
 	rs_replay_build_free(&b);
 	return ret;
 }

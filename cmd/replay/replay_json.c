@@ -312,19 +312,20 @@ static void claim_json(json_t *x, const struct rs_identity_list *il)
 
 static json_t *gaps_json(const struct rs_replay_report *r)
 {
+	const struct rs_identity *id = r->id;
 	json_t *a = json_array();
 
 	for (int g = 0; g < RS_GAP_NR; g++) {
 		json_t *x, *sc;
 
-		if (!(r->gap_mask & (1u << g)))
+		if (!(id->gap_mask & (1u << g)))
 			continue;
 		x = json_object();
 		sc = json_object();
 		json_object_set_new(x, "name", json_string(rs_gap_name((enum rs_gap)g)));
 		json_object_set_new(x, "missing", json_string(rs_gap_missing((enum rs_gap)g)));
 		for (int l = 0; l < RS_NR_EVICTABLE; l++)
-			json_object_set_new(sc, lname[l], JI(r->gaps[0].scanned[g][l]));
+			json_object_set_new(sc, lname[l], JI(id->gaps[0].scanned[g][l]));
 		json_object_set_new(x, "recorded_scanned_in_calls", sc);
 		json_array_append_new(a, x);
 	}
@@ -333,74 +334,72 @@ static json_t *gaps_json(const struct rs_replay_report *r)
 
 static json_t *identity_json(const struct rs_replay_report *r, json_t **error_pct)
 {
-	const struct rs_replay_result *m = &r->res[r->identity];
+	const struct rs_identity *id = r->id;
 	json_t *o = json_object(), *lists = json_object(), *cg = json_array();
-	int checked = 0, within = 0, unclaimed = 0;
 
 	*error_pct = json_object();
 	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
-		struct rs_identity_list il;
+		const struct rs_identity_list *il = &id->list[l];
 		json_t *x = json_object(), *e = json_object();
 
-		rs_identity_list(r->rec->scanned[l], r->rec->reclaimed[l], m->scanned[l],
-				 m->reclaimed[l], &il);
-		rs_identity_claim(&il, r->gaps ? &r->gaps[0] : NULL, l);
-		claim_json(x, &il);
-		json_object_set_new(x, "recorded_scanned", JI(il.rec_scanned));
-		json_object_set_new(x, "model_scanned", JI(il.model_scanned));
-		json_object_set_new(x, "recorded_reclaimed", JI(il.rec_reclaimed));
-		json_object_set_new(x, "model_reclaimed", JI(il.model_reclaimed));
-		json_object_set_new(x, "checked", json_boolean(il.checked));
-		json_object_set_new(x, "within_target", json_boolean(il.within));
-		json_object_set_new(e, "scanned", il.rec_scanned ? rs_json_real(il.scanned_err)
-								 : json_null());
-		json_object_set_new(e, "reclaimed", il.rec_reclaimed
-						    ? rs_json_real(il.reclaimed_err) : json_null());
+		claim_json(x, il);
+		json_object_set_new(x, "recorded_scanned", JI(il->rec_scanned));
+		json_object_set_new(x, "model_scanned", JI(il->model_scanned));
+		json_object_set_new(x, "recorded_reclaimed", JI(il->rec_reclaimed));
+		json_object_set_new(x, "model_reclaimed", JI(il->model_reclaimed));
+		json_object_set_new(x, "checked", json_boolean(il->checked));
+		json_object_set_new(x, "within_target", json_boolean(il->within));
+		json_object_set_new(x, "verdict", json_string(rs_identity_verdict_name(il->verdict)));
+		json_object_set_new(e, "scanned", il->rec_scanned ? rs_json_real(il->scanned_err)
+								  : json_null());
+		json_object_set_new(e, "reclaimed", il->rec_reclaimed
+						    ? rs_json_real(il->reclaimed_err) : json_null());
 		json_object_set_new(x, "error_pct", json_deep_copy(e));
 		json_object_set_new(*error_pct, lname[l], e);
 		json_object_set_new(lists, lname[l], x);
-		checked += il.claimed;
-		within += il.claimed && il.within;
-		unclaimed += il.checked && !il.claimed;
 	}
-	for (int c = 0; c < r->rec->nr_memcg; c++) {
+	for (int c = 0; id->per_cgroup && c < id->nr_memcg; c++) {
 		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
-			struct rs_identity_list il;
+			const struct rs_identity_list *il = rs_identity_memcg(id, c, l);
 			json_t *x;
 
-			rs_identity_list(r->rec->memcg[c].scanned[l], r->rec->memcg[c].reclaimed[l],
-					 m->memcg[c].scanned[l], m->memcg[c].reclaimed[l], &il);
-			rs_identity_claim(&il, r->gaps ? &r->gaps[1 + c] : NULL, l);
-			if (!il.checked)
+			if (!il->rec_scanned)
 				continue;
 			x = json_object();
-			claim_json(x, &il);
+			claim_json(x, il);
 			json_object_set_new(x, "path", json_string(rs_replay_cgroup_name(r, c)));
 			json_object_set_new(x, "list", json_string(lname[l]));
-			json_object_set_new(x, "recorded_scanned", JI(il.rec_scanned));
-			json_object_set_new(x, "model_scanned", JI(il.model_scanned));
-			json_object_set_new(x, "scanned_error_pct", rs_json_real(il.scanned_err));
-			json_object_set_new(x, "recorded_reclaimed", JI(il.rec_reclaimed));
-			json_object_set_new(x, "model_reclaimed", JI(il.model_reclaimed));
-			json_object_set_new(x, "reclaimed_error_pct", il.rec_reclaimed
-					    ? rs_json_real(il.reclaimed_err) : json_null());
-			json_object_set_new(x, "within_target", json_boolean(il.within));
+			json_object_set_new(x, "recorded_scanned", JI(il->rec_scanned));
+			json_object_set_new(x, "model_scanned", JI(il->model_scanned));
+			json_object_set_new(x, "scanned_error_pct", rs_json_real(il->scanned_err));
+			json_object_set_new(x, "recorded_reclaimed", JI(il->rec_reclaimed));
+			json_object_set_new(x, "model_reclaimed", JI(il->model_reclaimed));
+			json_object_set_new(x, "reclaimed_error_pct", il->rec_reclaimed
+					    ? rs_json_real(il->reclaimed_err) : json_null());
+			json_object_set_new(x, "checked", json_boolean(il->checked));
+			json_object_set_new(x, "within_target", json_boolean(il->within));
+			json_object_set_new(x, "verdict",
+					    json_string(rs_identity_verdict_name(il->verdict)));
 			json_array_append_new(cg, x);
-			checked += il.claimed;
-			within += il.claimed && il.within;
-			unclaimed += !il.claimed;
 		}
 	}
-	json_object_set_new(o, "policy", json_string(m->policy->name));
+	json_object_set_new(o, "policy", json_string(id->policy->name));
 	json_object_set_new(o, "target_pct", rs_json_real(RS_IDENTITY_TARGET_PCT));
 	json_object_set_new(o, "min_scanned", JI(RS_IDENTITY_MIN_SCANNED));
 	json_object_set_new(o, "lists", lists);
+	json_object_set_new(o, "per_cgroup_checked", json_boolean(id->per_cgroup));
 	json_object_set_new(o, "cgroups", cg);
-	json_object_set_new(o, "checked", JI(checked));
-	json_object_set_new(o, "within", JI(within));
-	json_object_set_new(o, "within_target", json_boolean(checked && within == checked));
-	json_object_set_new(o, "not_claimed", JI(unclaimed));
+	json_object_set_new(o, "checked", JI(id->claimed));
+	json_object_set_new(o, "within", JI(id->within));
+	json_object_set_new(o, "within_target", json_boolean(id->claimed &&
+							     id->within == id->claimed));
+	json_object_set_new(o, "not_claimed", JI(id->not_claimed));
+	json_object_set_new(o, "not_checked", JI(id->not_checked));
 	json_object_set_new(o, "trace_lacks", gaps_json(r));
+	json_object_set_new(o, "sizes_from_snapshots_only", json_boolean(id->sizes_snapshots_only));
+	json_object_set_new(o, "snapshot_interval_ms", id->sizes_snapshots_only &&
+			    id->snapshot_interval_ns ? rs_json_real((double)id->snapshot_interval_ns /
+								    1e6) : json_null());
 	json_object_set_new(o, "folio_granularity", json_boolean(r->folio_granularity));
 	json_object_set_new(o, "flushed_stats", json_boolean(r->flushed_stats));
 	return o;
@@ -450,7 +449,7 @@ json_t *rs_replay_json(const struct rs_replay_report *r)
 		for (int i = 0; i < r->n; i++) {
 			json_t *p = policy_json(r, &r->res[i]);
 
-			if (i == r->identity) {
+			if (i == r->identity && r->id) {
 				json_t *err;
 
 				json_object_set_new(rp, "identity", identity_json(r, &err));

@@ -86,81 +86,45 @@ static void out(FILE *f, int indent, const char *fmt, ...)
 	flush(f, &l, indent);
 }
 
-double rs_replay_err_pct(uint64_t model, uint64_t rec)
-{
-	return rec ? 100.0 * ((double)model - (double)rec) / (double)rec : 0.0;
-}
-
-void rs_identity_list(uint64_t rs, uint64_t rr, uint64_t ms, uint64_t mr,
-		      struct rs_identity_list *out)
-{
-	out->rec_scanned = rs;
-	out->rec_reclaimed = rr;
-	out->model_scanned = ms;
-	out->model_reclaimed = mr;
-	out->scanned_err = rs_replay_err_pct(ms, rs);
-	out->reclaimed_err = rs_replay_err_pct(mr, rr);
-	out->checked = rs >= RS_IDENTITY_MIN_SCANNED;
-	out->reclaimed_checked = out->checked && rr >= RS_IDENTITY_MIN_SCANNED;
-	out->within = out->checked &&
-		      out->scanned_err <= RS_IDENTITY_TARGET_PCT &&
-		      out->scanned_err >= -RS_IDENTITY_TARGET_PCT &&
-		      (!out->reclaimed_checked ||
-		       (out->reclaimed_err <= RS_IDENTITY_TARGET_PCT &&
-			out->reclaimed_err >= -RS_IDENTITY_TARGET_PCT));
-}
-
-void rs_identity_claim(struct rs_identity_list *il, const struct rs_gap_pages *gp, int lru)
-{
-	il->lacks = 0;
-	for (int g = 0; gp && g < RS_GAP_NR; g++)
-		if ((double)gp->scanned[g][lru] * 100.0 >
-		    RS_IDENTITY_TARGET_PCT * (double)il->rec_scanned)
-			il->lacks |= 1u << g;
-	il->claimed = il->checked && !il->lacks;
-}
-
 const char *rs_replay_cgroup_name(const struct rs_replay_report *r, int memcg)
 {
 	return r->w ? rs_world_memcg(r->w, memcg)->path : "?";
+}
+
+/* A path in `width` columns: its tail after ".." when longer (children differ at the end). */
+static const char *cg_col(const char *path, int width, char *buf, size_t n)
+{
+	size_t len = strlen(path);
+
+	if (len <= (size_t)width)
+		return path;
+	snprintf(buf, n, "..%s", path + len - (size_t)(width - 2));
+	return buf;
 }
 
 static void err_text(char *buf, size_t n, uint64_t rec, double e)
 {
 	if (!rec)
 		snprintf(buf, n, "-");
+	else if (e >= 1000.0 || e <= -1000.0)	/* fits the column: +3784% */
+		snprintf(buf, n, "%+.0f%%", e);
 	else
 		snprintf(buf, n, "%+.1f%%", e);
-}
-
-static const char *verdict(const struct rs_identity_list *il)
-{
-	if (!il->checked)
-		return il->rec_scanned ? "(< 1000)" : "";
-	if (!il->claimed)
-		return "NO CLAIM";
-	return il->within ? "ok" : "OFF";
-}
-
-/* One row's identity: the errors, and whether the trace has what the row's calls need. */
-static void identity_row(const struct rs_replay_report *r, int gi, int l, uint64_t rs,
-			 uint64_t rr, uint64_t ms, uint64_t mr, struct rs_identity_list *il)
-{
-	rs_identity_list(rs, rr, ms, mr, il);
-	rs_identity_claim(il, r->gaps ? &r->gaps[gi] : NULL, l);
 }
 
 /* Why lists are not claimed: per input the trace lacks, what it is and the pages concerned. */
 static void gaps_text(FILE *f, const struct rs_replay_report *r)
 {
+	const struct rs_identity *id = r->id;
+
 	for (int g = 0; g < RS_GAP_NR; g++) {
 		char line[256];
 		size_t n = 0;
 
-		if (!(r->gap_mask & (1u << g)))
+		if (!(id->gap_mask & (1u << g)))
 			continue;
 		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
-			uint64_t all = r->rec->scanned[l], in = r->gaps[0].scanned[g][l];
+			uint64_t all = r->rec->scanned[l], in = id->gaps[0].scanned[g][l];
 
 			if (all < RS_IDENTITY_MIN_SCANNED || !in || n >= sizeof(line))
 				continue;
@@ -176,68 +140,72 @@ static void gaps_text(FILE *f, const struct rs_replay_report *r)
 
 static void identity_text(FILE *f, const struct rs_replay_report *r)
 {
-	const struct rs_replay_result *m = &r->res[r->identity];
-	int checked = 0, within = 0, unclaimed = 0;
-	char e1[16], e2[16];
+	const struct rs_identity *id = r->id;
+	char e1[16], e2[16], cgb[64];
 
 	out(f, 2, "\nIDENTITY (%s against the recording; target: within %.0f%% on every list "
-	    "with >= %d pages scanned)", m->policy->name, RS_IDENTITY_TARGET_PCT,
+	    "with >= %d pages scanned)", id->policy->name, RS_IDENTITY_TARGET_PCT,
 	    RS_IDENTITY_MIN_SCANNED);
-	fprintf(f, "%-14s %11s %9s %11s %8s %11s %11s %8s %s\n", "list", "rec scanned",
+	fprintf(f, "%-14s %11s %9s %11s %7s %11s %11s %7s %s\n", "list", "rec scanned",
 		"rec taken", "scanned", "error", "rec reclaim", "reclaimed", "error", "check");
 	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
-		struct rs_identity_list il;
+		const struct rs_identity_list *il = &id->list[l];
 
-		identity_row(r, 0, l, r->rec->scanned[l], r->rec->reclaimed[l], m->scanned[l],
-			     m->reclaimed[l], &il);
-		err_text(e1, sizeof(e1), il.rec_scanned, il.scanned_err);
-		err_text(e2, sizeof(e2), il.rec_reclaimed, il.reclaimed_err);
-		fprintf(f, "%-14s %11llu %9llu %11llu %8s %11llu %11llu %8s %s\n", short_list[l],
-			U(il.rec_scanned), U(r->in->taken[l]), U(il.model_scanned), e1,
-			U(il.rec_reclaimed), U(il.model_reclaimed), e2, verdict(&il));
-		checked += il.claimed;
-		within += il.claimed && il.within;
-		unclaimed += il.checked && !il.claimed;
+		err_text(e1, sizeof(e1), il->rec_scanned, il->scanned_err);
+		err_text(e2, sizeof(e2), il->rec_reclaimed, il->reclaimed_err);
+		fprintf(f, "%-14s %11llu %9llu %11llu %7s %11llu %11llu %7s %s\n", short_list[l],
+			U(il->rec_scanned), U(r->in->taken[l]), U(il->model_scanned), e1,
+			U(il->rec_reclaimed), U(il->model_reclaimed), e2,
+			rs_identity_verdict_name(il->verdict));
 	}
-	out(f, 2, "per cgroup (lists with >= %d pages scanned in the cgroup):",
-	    RS_IDENTITY_MIN_SCANNED);
-	fprintf(f, "  %-18s %-13s %9s %9s %7s %9s %9s %7s %s\n", "cgroup", "list", "rec scan",
-		"scanned", "error", "rec recl", "reclaimed", "error", "check");
-	for (int c = 0; c < r->rec->nr_memcg; c++) {
+	if (!id->per_cgroup) {
+		out(f, 2, "per cgroup: not checked: %llu of %llu shrink windows name no memcg (no "
+		    "memcg event matched them), so the recording counts their pages in the root "
+		    "where the model puts them in the memcg it scanned", U(r->in->victim_none),
+		    U(r->in->windows));
+	} else {
+		out(f, 2, "per cgroup (every list the recording scanned in the cgroup; checked from "
+		    "%d pages):", RS_IDENTITY_MIN_SCANNED);
+		fprintf(f, "  %-16s %-13s %9s %9s %7s %9s %9s %7s %s\n", "cgroup", "list",
+			"rec scan", "scanned", "error", "rec recl", "reclaimed", "error", "check");
+	}
+	for (int c = 0; id->per_cgroup && c < id->nr_memcg; c++) {
 		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
-			struct rs_identity_list il;
+			const struct rs_identity_list *il = rs_identity_memcg(id, c, l);
 
-			identity_row(r, 1 + c, l, r->rec->memcg[c].scanned[l],
-				     r->rec->memcg[c].reclaimed[l], m->memcg[c].scanned[l],
-				     m->memcg[c].reclaimed[l], &il);
-			if (!il.checked)
+			if (!il->rec_scanned)
 				continue;
-			err_text(e1, sizeof(e1), il.rec_scanned, il.scanned_err);
-			err_text(e2, sizeof(e2), il.rec_reclaimed, il.reclaimed_err);
-			fprintf(f, "  %-18.18s %-13s %9llu %9llu %7s %9llu %9llu %7s %s\n",
-				rs_replay_cgroup_name(r, c), short_list[l], U(il.rec_scanned),
-				U(il.model_scanned), e1, U(il.rec_reclaimed),
-				U(il.model_reclaimed), e2, verdict(&il));
-			checked += il.claimed;
-			within += il.claimed && il.within;
-			unclaimed += !il.claimed;
+			err_text(e1, sizeof(e1), il->rec_scanned, il->scanned_err);
+			err_text(e2, sizeof(e2), il->rec_reclaimed, il->reclaimed_err);
+			fprintf(f, "  %-16s %-13s %9llu %9llu %7s %9llu %9llu %7s %s\n",
+				cg_col(rs_replay_cgroup_name(r, c), 16, cgb, sizeof(cgb)),
+				short_list[l], U(il->rec_scanned),
+				U(il->model_scanned), e1, U(il->rec_reclaimed),
+				U(il->model_reclaimed), e2, rs_identity_verdict_name(il->verdict));
 		}
 	}
-	if (!checked && !unclaimed)
+	if (!id->claimed && !id->not_claimed)
 		out(f, 2, "no list has %d pages scanned: identity not checked on this trace",
 		    RS_IDENTITY_MIN_SCANNED);
-	else if (checked)
+	else if (id->claimed)
 		out(f, 2, "%d of %d checked lists (whole trace and per cgroup) within %.0f%%%s",
-		    within, checked, RS_IDENTITY_TARGET_PCT, within == checked ? "" :
-		    " (docs/replay.md: why a list can be off)");
-	if (unclaimed) {
+		    id->within, id->claimed, RS_IDENTITY_TARGET_PCT, id->within == id->claimed ?
+		    "" : " (docs/replay.md: why a list can be off)");
+	if (id->not_checked)
+		out(f, 2, "not checked: %d lists scanned fewer than %d pages", id->not_checked,
+		    RS_IDENTITY_MIN_SCANNED);
+	if (id->not_claimed) {
 		out(f, 2, "NO CLAIM on %d lists: more than %.0f%% of their recorded pages were "
 		    "scanned in calls that depend on inputs this trace does not record, so their "
 		    "error cannot tell the model's faults from the missing inputs; identity is not "
-		    "claimed for them (docs/replay.md \"Identity\"):", unclaimed,
+		    "claimed for them (docs/replay.md \"Identity\"):", id->not_claimed,
 		    RS_IDENTITY_TARGET_PCT);
 		gaps_text(f, r);
 	}
+	if (id->sizes_snapshots_only)
+		out(f, 2, "sizes: every list size comes from memcg_stat/node_stat snapshots alone, "
+		    "one every %.0f ms (no mod_memcg_lruvec_state delta): a call sees its lists as "
+		    "the last snapshot left them", (double)id->snapshot_interval_ns / 1e6);
 	if (!r->folio_granularity || !r->flushed_stats)
 		out(f, 6, "note: this build's world has %s%s%s: lists of large folios and memcgs "
 		    "with stale stats are off (docs/replay.md)",
@@ -268,7 +236,7 @@ static void diff_text(char *buf, size_t n, uint64_t v, uint64_t rec)
 static void policy_text(FILE *f, const struct rs_replay_report *r, const struct rs_replay_result *p)
 {
 	const struct rs_replay_result *rc = r->rec;
-	char d1[24], d2[24];
+	char d1[24], d2[24], cgb[64];
 	uint64_t rs = 0, rr = 0, ms = 0, mr = 0;
 
 	out(f, 2, "\n%s: %s", p->policy->name, p->policy->stands_for);
@@ -315,8 +283,8 @@ static void policy_text(FILE *f, const struct rs_replay_report *r, const struct 
 		}
 		if (!s && !rs2)
 			continue;
-		fprintf(f, "  %-24.24s %9llu %9llu %9llu %9llu %10llu %9llu %9llu\n",
-			rs_replay_cgroup_name(r, c), U(a->scanned[0]), U(a->scanned[1]),
+		fprintf(f, "  %-24s %9llu %9llu %9llu %9llu %10llu %9llu %9llu\n",
+			cg_col(rs_replay_cgroup_name(r, c), 24, cgb, sizeof(cgb)), U(a->scanned[0]), U(a->scanned[1]),
 			U(a->scanned[2]), U(a->scanned[3]), U(rec), U(a->swapped_out),
 			U(a->soft_scanned));
 		fprintf(f, "  %-24s %9llu %9llu %9llu %9llu %10llu %9llu\n", "  (recorded)",
@@ -538,7 +506,7 @@ void rs_replay_text(FILE *f, const struct rs_replay_report *r)
 	out(f, 10, "          %s", rs_replay_open_loop_caveat);
 	if (r->inputs)
 		rs_replay_inputs_text(f, r);
-	if (r->identity >= 0)
+	if (r->id)
 		identity_text(f, r);
 	else
 		fprintf(f, "\nidentity not run (add mainline to --policy)\n");

@@ -479,14 +479,37 @@ static int parse_size(const char *s, int *w, int *h)
 	       *h <= 1000 ? 0 : -1;
 }
 
-int cmd_tui(int argc, char **argv)
+enum { O_THRESHOLD = 256, O_METRIC };
+
+static const struct rs_cmd_opt tui_opts[] = {
+	{ "metric", 0, required_argument, O_METRIC, "NAME",
+	  "what the lanes show first: scanned, reclaimed, efficiency or stall" },
+	{ "threshold", 0, required_argument, O_THRESHOLD, "MS",
+	  "the stall length the n and N keys jump to (default 10 ms)" },
+	RS_CMD_OPT_END,
+};
+
+static int cmd_tui(int argc, char **argv);
+
+const struct rs_cmd rs_cmd_tui = {
+	.name = "tui",
+	.fn = cmd_tui,
+	.summary = "browse a trace on a timeline: scan, stalls, kswapd, cgroups, zoom",
+	.synopsis = "[--metric scanned|reclaimed|efficiency|stall] [--threshold MS] FILE",
+	.description =
+		"A terminal timeline of page reclaim: scan and reclaim rates per LRU list, "
+		"kswapd awake periods, direct, memcg-limit and soft-limit stalls per task or "
+		"per cgroup, the priority reached, write IO, throttling and OOM kills, with "
+		"markers, zoom down to single events, and jumps to the stalls that matter. "
+		"Press ? inside for the keys.\n\n"
+		"It works in 80x24 and larger, uses Unicode blocks when the locale is UTF-8 and "
+		"ASCII otherwise, and colour only when the terminal has it and NO_COLOR is not "
+		"set.",
+	.opts = tui_opts,
+};
+
+static int cmd_tui(int argc, char **argv)
 {
-	enum { O_THRESHOLD = 256, O_METRIC };
-	static const struct option opts[] = {
-		{ "threshold", required_argument, NULL, O_THRESHOLD },
-		{ "metric", required_argument, NULL, O_METRIC },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *script = getenv("RS_TUI_SCRIPT"), *dump = getenv("RS_TUI_DUMP");
 	const char *timing = getenv("RS_TUI_TIMING"), *delay = getenv("RS_TUI_LOAD_DELAY");
 	struct sigaction old_sig[NR_QUIT_SIGNALS];
@@ -506,7 +529,7 @@ int cmd_tui(int argc, char **argv)
 	const char *base;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = rs_cmd_getopt(&rs_cmd_tui, argc, argv, "")) != -1) {
 		switch (c) {
 		case O_THRESHOLD: {
 			char *end;

@@ -219,7 +219,7 @@ static void parse_cpustats(struct rs_source *src, const char *stats)
 			 sscanf(stats, "dropped events: %llu", &v) == 1)
 			src->loss[cpu].dropped = v;
 		else if (cpu >= 0 && cpu < src->info.cpus && sscanf(stats, "entries: %llu", &v) == 1)
-			src->loss[cpu].unread = v;
+			src->loss[cpu].buffered_at_stats = v;
 		stats = strchr(stats, '\n');
 		if (stats)
 			stats++;
@@ -497,8 +497,10 @@ int rs_tracedat_open(struct rs_source *src, struct rs_error *err)
 		/* "Linux HOST RELEASE ARCH": the release is the third word */
 		char sys[64], host[256], rel[256];
 
-		if (sscanf(uname, "%63s %255s %255s", sys, host, rel) == 3)
+		if (sscanf(uname, "%63s %255s %255s", sys, host, rel) == 3) {
 			rs_source_set_kernel(src, rel);
+			rs_source_set_host(src, host);
+		}
 	}
 	tracecmd_get_file_compress_proto(td->handle, &zname, &zver);
 	td->compressed = zname && strcmp(zname, "none");

@@ -57,6 +57,11 @@ enum {
 #define MAX_STRING		4096		/* names in the container: systems, buffers */
 #define MAX_FORMAT		(1 << 20)	/* one event format (the largest are ~10 KB) */
 
+/* libtraceevent's print-format parser state across formats (see check_format_text()) */
+struct format_scan {
+	bool flag_pending;	/* a __print_flags/__print_symbolic not yet matched with its field */
+};
+
 struct rd {
 	int fd;
 	const uint8_t *mem;	/* a decompressed section, read instead of fd when set */
@@ -77,6 +82,7 @@ struct rd {
 	ZSTD_DCtx *zctx;
 	uint64_t opt_seen[MAX_OPTION_SECTIONS];
 	int nr_opt_seen;
+	struct format_scan formats;	/* libtraceevent's parser state across formats */
 	struct rs_error *err;
 };
 
@@ -204,14 +210,42 @@ static bool ident_char(char c)
 }
 
 /*
- * libtraceevent 1.7.1 (and 1.8.4) process_entry(): a REC->name inside __print_flags() or
- * __print_symbolic() that is not a field of the event is a NULL dereference, and the "inside
- * __print_flags" state is a static that outlives the argument (and the event). So every
- * REC->name of a print format must name a field of that format: the kernel's always do.
+ * libtraceevent 1.7.1 (and 1.8.4) process_entry(): the REC->name that comes right after
+ * __print_flags( or __print_symbolic( is looked up as a field and dereferenced: a name that is
+ * no field of the event is a NULL dereference. Which REC-> gets looked up is a static flag set
+ * at the function name and cleared at the next REC-> the parser reaches, in that event or, when
+ * the parser gave up on the rest of a format in between, in a later one.
+ *
+ * Kernels 7.1+ print the caller's pid and an in-irq mark in nine reclaim events with
+ * REC->ent.pid and REC->common_flags: "ent" (struct trace_entry, whose members are the common_*
+ * fields) is no field, but it is never the one looked up there, and the library only fails to
+ * print such events (every field still reads by name). So a REC->name must name a field,
+ * except REC->ent.MEMBER of struct trace_entry outside the flag's reach; the flag is taken as
+ * cleared only by a field reached through nothing but "(" from the function name, and as
+ * still set otherwise (a format that stops the parser in between leaves it set for the next).
  */
-static int check_format_text(struct rd *r, const char *text, uint64_t n)
+
+static bool word_at(const char *p, const char *start, const char *end, const char *w)
 {
-	const char *end = text + n, *p = text, *fmt;
+	size_t n = strlen(w);
+
+	return (size_t)(end - p) >= n && !memcmp(p, w, n) && (p == start || !ident_char(p[-1])) &&
+	       (p + n == end || !ident_char(p[n]));
+}
+
+static bool is_entry_member(const char *id, size_t len)
+{
+	static const char *const members[] = { "type", "flags", "preempt_count", "pid" };
+
+	for (size_t i = 0; i < sizeof(members) / sizeof(members[0]); i++)
+		if (strlen(members[i]) == len && !memcmp(members[i], id, len))
+			return true;
+	return false;
+}
+
+static int check_format_text(struct rd *r, struct format_scan *fs, const char *text, uint64_t n)
+{
+	const char *end = text + n, *p = text, *fmt, *after_fn = NULL;
 	char names[256][64];
 	int nr = 0;
 
@@ -242,20 +276,52 @@ static int check_format_text(struct rd *r, const char *text, uint64_t n)
 		}
 		p = semi + 1;
 	}
-	for (p = fmt; (p = memmem(p, (size_t)(end - p), "REC->", 5)); ) {
-		const char *id = p + 5;
+	for (p = fmt + 10; p < end; ) {
+		const char *id;
 		size_t len = 0;
-		bool found = false;
+		bool found = false, direct;
 
+		if (word_at(p, fmt, end, "__print_flags") || word_at(p, fmt, end, "__print_symbolic")) {
+			fs->flag_pending = true;
+			p += p[8] == 'f' ? 13 : 16;
+			after_fn = p;
+			continue;
+		}
+		if ((size_t)(end - p) < 5 || memcmp(p, "REC->", 5) ||
+		    (p > fmt && ident_char(p[-1]))) {
+			p++;
+			continue;
+		}
+		/* reached from the function name through nothing but "(" and blanks */
+		direct = after_fn != NULL;
+		for (const char *q = after_fn; direct && q < p; q++)
+			direct = *q == '(' || *q == ' ' || *q == '\t' || *q == '\n';
+		after_fn = NULL;
+		id = p + 5;
 		while (id + len < end && ident_char(id[len]))
 			len++;
 		for (int i = 0; i < nr && !found; i++)
 			found = strlen(names[i]) == len && !memcmp(names[i], id, len);
-		if (!found)
-			return bad(r, "event format at offset %llu prints REC->%.*s, which is not "
-				   "one of its fields", U(r->pos - n), (int)(len > 64 ? 64 : len),
-				   id);
 		p = id + len;
+		if (found) {
+			if (direct)
+				fs->flag_pending = false;
+			continue;
+		}
+		if (len == 3 && !memcmp(id, "ent", 3) && p < end && *p == '.' && !fs->flag_pending) {
+			const char *m = p + 1;
+			size_t mlen = 0;
+
+			while (m + mlen < end && ident_char(m[mlen]))
+				mlen++;
+			if (is_entry_member(m, mlen)) {
+				p = m + mlen;
+				continue;
+			}
+		}
+		return bad(r, "event format at offset %llu prints REC->%.*s, which is not one of "
+			   "its fields%s", U(r->pos - n), (int)(len > 64 ? 64 : len), id,
+			   fs->flag_pending ? " (where libtraceevent looks it up)" : "");
 	}
 	return 0;
 }
@@ -278,7 +344,7 @@ static int format(struct rd *r, const char *what)
 		return rs_error_set(r->err, "%s: out of memory", r->path);
 	ret = get(r, text, n, what);
 	if (!ret)
-		ret = check_format_text(r, text, n);
+		ret = check_format_text(r, &r->formats, text, n);
 	free(text);
 	return ret;
 }
@@ -1079,6 +1145,10 @@ int rs_tracedat_check(int fd, const char *path, struct rs_error *err)
 			   U(page_size));
 	r.page_size = (uint32_t)page_size;
 	ret = r.v7 ? check_v7(&r) : check_v6(&r);
+	/* the library's flag outlives the file: the next file read would meet it */
+	if (!ret && r.formats.flag_pending)
+		ret = bad(&r, "a __print_flags or __print_symbolic in the last event formats is not "
+			  "followed by a field");
 	ZSTD_freeDCtx(r.zctx);
 	return ret;
 }

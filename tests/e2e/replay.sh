@@ -6,7 +6,7 @@
 # seeds' effects show in direction on the real traces; MGLRU and size-less traces are refused
 # with the reason.
 . "$(dirname "$0")/../lib-e2e.sh"
-command -v jq >/dev/null || { echo "jq is not installed"; exit 77; }
+need jq
 
 LISTS="inactive_anon active_anon inactive_file active_file"
 identity_skipped=""
@@ -79,7 +79,7 @@ check_rows() {	# check_rows FIXTURE: every checked row within 5% or not claimed 
 		["-", .key, .value.error_pct.scanned,
 		 (if .value.recorded_reclaimed >= 1000 then .value.error_pct.reclaimed else 0 end),
 		 .value.claimed, (.value.lacks | join(","))]),
-	       (.replay.identity.cgroups[] | [.path, .list, .scanned_error_pct,
+	       (.replay.identity.cgroups[] | select(.checked) | [.path, .list, .scanned_error_pct,
 		 (if .recorded_reclaimed >= 1000 then .reclaimed_error_pct else 0 end),
 		 .claimed, (.lacks | join(","))]) | @tsv' "$j" |
 	while IFS="$(printf '\t')" read -r path list es er claimed lacks; do
@@ -92,6 +92,8 @@ check_rows() {	# check_rows FIXTURE: every checked row within 5% or not claimed 
 		awk -v a="$es" -v c="$er" 'BEGIN { exit !((a < 0 ? -a : a) <= 5 &&
 			(c < 0 ? -c : c) <= 5) }' ||
 			echo "FAIL: identity $1 $path $list: scanned ${es}%, reclaimed ${er}%, target 5%"
+		echo "$es $1 $path $list scanned" >>"$TMP/identity.errors"
+		echo "$er $1 $path $list reclaimed" >>"$TMP/identity.errors"
 	done >>"$TMP/identity.fails"
 }
 f1=$(jq -r '.replay.identity.folio_granularity' "$TMP/memcg-stream.json" 2>/dev/null)
@@ -99,9 +101,21 @@ f2=$(jq -r '.replay.identity.flushed_stats' "$TMP/memcg-stream.json" 2>/dev/null
 if [ "$f1" = true ] && [ "$f2" = true ]; then
 	: >"$TMP/identity.fails"
 	: >"$TMP/identity.unclaimed"
+	: >"$TMP/identity.errors"
 	for f in $(real_traces); do
 		check_rows "$(basename "$f" .dat)"
 	done
+	# the worst error of a claimed list over every fixture (whole trace and per cgroup)
+	awk '{ a = $1 < 0 ? -$1 : $1; if (a >= w) { w = a; e = $1; $1 = ""; l = $0 } }
+	     END { if (l != "") printf "identity: worst claimed error %+.1f%% (%s)\n", e, substr(l, 2) }' \
+		"$TMP/identity.errors"
+	# per cgroup rows exist for every list the recording scanned, checked or not
+	jq -e '[.replay.identity.cgroups[] | select(.path == "/rs_parent/rs_c" and
+		.list == "active_file")] | length == 1 and (.[0].checked | not) and
+		.[0].verdict == "not checked"' "$TMP/contention.json" >/dev/null ||
+		fail "identity: contention /rs_parent/rs_c active_file (< 1000) is not reported as not checked"
+	grep -q "active_file .* not checked$" "$TMP/contention.txt" ||
+		fail "identity: the text does not say 'not checked' for a list under 1000 pages"
 	if [ -s "$TMP/identity.fails" ]; then
 		cat "$TMP/identity.fails"
 		fails=$((fails + $(wc -l <"$TMP/identity.fails")))
@@ -139,6 +153,44 @@ if [ -f "$g" ]; then
 		fail "global-dev: the text does not say identity is not claimed"
 	grep -q "lacks watermarks: node_stat wmark_min/low/high" "$TMP/global-dev.txt" ||
 		fail "global-dev: the text does not name the missing watermarks"
+fi
+
+# Memcg limit reclaim without lruvec deltas: anon-stream-swap with its mod_memcg_lruvec_state
+# events filtered out (a text conversion) scans from 100 ms snapshots; the replay must not
+# claim identity and must name the missing deltas (issue 15 item 7), and say the sizes come
+# from snapshots alone.
+if command -v trace-cmd >/dev/null; then
+	trace-cmd report -i tests/fixtures/anon-stream-swap.dat 2>/dev/null |
+		grep -v ' mod_memcg_lruvec_state: ' >"$TMP/nodelta.txt"
+	"$RS_BIN" replay --json --policy mainline "$TMP/nodelta.txt" >"$TMP/nodelta.json" 2>&1 ||
+		fail "no deltas: replay exited non-zero"
+	for l in inactive_anon inactive_file; do
+		jq -e ".replay.identity.lists.$l | .checked and (.claimed | not) and
+			.verdict == \"NO CLAIM\" and (.lacks == [\"lruvec deltas\"])" \
+			"$TMP/nodelta.json" >/dev/null ||
+			fail "no deltas: $l: $(jq -c ".replay.identity.lists.$l" "$TMP/nodelta.json")"
+	done
+	jq -e '.replay.identity.sizes_from_snapshots_only and
+		.replay.identity.snapshot_interval_ms > 50' "$TMP/nodelta.json" >/dev/null ||
+		fail "no deltas: the JSON does not say the sizes come from snapshots alone"
+	"$RS_BIN" replay --policy mainline "$TMP/nodelta.txt" >"$TMP/nodelta.out" 2>&1
+	grep -q "lacks lruvec deltas: memcg:mod_memcg_lruvec_state" "$TMP/nodelta.out" ||
+		fail "no deltas: the text does not name the missing deltas"
+	grep -q "^sizes: every list size comes from memcg_stat/node_stat snapshots alone" \
+		"$TMP/nodelta.out" || fail "no deltas: the text does not say sizes are snapshots"
+	# and the trace with its deltas is claimed (above) and says nothing of the kind
+	jq -e '.replay.identity.sizes_from_snapshots_only | not' \
+		"$TMP/anon-stream-swap.json" >/dev/null ||
+		fail "anon-stream-swap: says its sizes come from snapshots alone"
+	# without memcg events no victim is known: no per-cgroup identity
+	grep -v -e ' count_memcg_events: ' "$TMP/nodelta.txt" >"$TMP/novictim.txt"
+	"$RS_BIN" replay --json --policy mainline "$TMP/novictim.txt" >"$TMP/novictim.json" 2>&1
+	jq -e '(.replay.identity.per_cgroup_checked | not) and
+		(.replay.identity.cgroups | length == 0)' "$TMP/novictim.json" >/dev/null ||
+		fail "no victims: per-cgroup identity checked: $(jq -c '.replay.identity | {per_cgroup_checked, cgroups}' "$TMP/novictim.json")"
+	"$RS_BIN" replay --policy mainline "$TMP/novictim.txt" 2>&1 |
+		grep -q "^per cgroup: not checked: [0-9]* of [0-9]* shrink windows name no memcg" ||
+		fail "no victims: the text does not say per-cgroup identity is not checked"
 fi
 
 # Direction (seeds 004, 000/003) on the real traces that show them.

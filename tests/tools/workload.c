@@ -5,8 +5,10 @@
  * guest's initramfs.
  *
  *   workload stream FILE [PASSES]         read FILE sequentially, PASSES times (1)
- *   workload reread FILE [SECONDS]        re-read FILE (a working set) for SECONDS (2)
- *   workload anon MB [SECONDS]            touch MB of anon memory, keep touching it (1 s)
+ *   workload reread FILE [SECONDS [EVERY]] re-read FILE (a working set) for SECONDS (2), a
+ *                                         pass every EVERY seconds (0: back to back)
+ *   workload anon MB [SECONDS [EVERY]]    touch MB of anon memory, keep touching it (1 s), a
+ *                                         sweep every EVERY seconds (0: back to back)
  *   workload churn MB [SECONDS]           map, touch and unmap MB of anon memory in a loop (2 s)
  *   workload mix MB FILE [PASSES]         keep MB of anon memory in use while streaming FILE
  *   workload oom [MAX_MB]                 allocate and touch 4 MB at a time until killed; give
@@ -35,8 +37,9 @@ static long page_size;
 static int usage(void)
 {
 	fprintf(stderr,
-		"usage: workload stream FILE [PASSES] | reread FILE [SECONDS] | anon MB [SECONDS]\n"
-		"       | churn MB [SECONDS] | mix MB FILE [PASSES] | oom [MAX_MB]"
+		"usage: workload stream FILE [PASSES] | reread FILE [SECONDS [EVERY]]\n"
+		"       | anon MB [SECONDS [EVERY]] | churn MB [SECONDS] | mix MB FILE [PASSES]\n"
+		"       | oom [MAX_MB]"
 		" | mkfile FILE MB\n       | evict FILE...\n");
 	return 2;
 }
@@ -103,29 +106,48 @@ static int do_stream(const char *file, double passes)
 	return 0;
 }
 
-static int do_reread(const char *file, double seconds)
+/* Sleep until `t` (CLOCK_MONOTONIC seconds); nothing when it has passed. */
+static void sleep_until(double t)
 {
-	double end = now() + seconds;
+	double left = t - now();
+	struct timespec ts;
 
-	do {
+	if (left <= 0)
+		return;
+	ts.tv_sec = (time_t)left;
+	ts.tv_nsec = (long)((left - (double)ts.tv_sec) * 1e9);
+	nanosleep(&ts, NULL);
+}
+
+static int do_reread(const char *file, double seconds, double every)
+{
+	double start = now(), end = start + seconds;
+
+	for (long i = 1;; i++) {
 		if (read_once(file, NULL, NULL))
 			return 1;
-	} while (now() < end);
+		if (now() >= end)
+			break;
+		sleep_until(start + (double)i * every);
+	}
 	return 0;
 }
 
-static int do_anon(double mb, double seconds)
+static int do_anon(double mb, double seconds, double every)
 {
 	size_t len = (size_t)(mb * MB);
-	double end = now() + seconds;
+	double start = now(), end = start + seconds;
 	unsigned char v = 1;
 	char *mem = anon_alloc(len);
 
 	if (!mem)
 		return 1;
-	do
+	for (long i = 1;; i++) {
 		touch(mem, len, v++);
-	while (now() < end);
+		if (now() >= end)
+			break;
+		sleep_until(start + (double)i * every);
+	}
 	munmap(mem, len);
 	return 0;
 }
@@ -255,7 +277,7 @@ static int do_evict(char **files, int n)
 
 int main(int argc, char **argv)
 {
-	double a = 0, b = 0;
+	double a = 0, b = 0, c = 0;
 
 	page_size = sysconf(_SC_PAGESIZE);
 	if (argc < 2)
@@ -266,17 +288,24 @@ int main(int argc, char **argv)
 			return usage();
 		return do_stream(argv[2], b);
 	}
-	if (!strcmp(argv[1], "reread") && (argc == 3 || argc == 4)) {
+	if (!strcmp(argv[1], "reread") && argc >= 3 && argc <= 5) {
 		b = 2;
-		if (argc == 4 && num(argv[3], &b))
+		if ((argc >= 4 && num(argv[3], &b)) || (argc == 5 && num(argv[4], &c)))
 			return usage();
-		return do_reread(argv[2], b);
+		return do_reread(argv[2], b, c);
 	}
-	if ((!strcmp(argv[1], "anon") || !strcmp(argv[1], "churn")) && (argc == 3 || argc == 4)) {
-		b = argv[1][0] == 'a' ? 1 : 2;
+	if (!strcmp(argv[1], "anon") && argc >= 3 && argc <= 5) {
+		b = 1;
+		if (num(argv[2], &a) || (argc >= 4 && num(argv[3], &b)) ||
+		    (argc == 5 && num(argv[4], &c)))
+			return usage();
+		return do_anon(a, b, c);
+	}
+	if (!strcmp(argv[1], "churn") && (argc == 3 || argc == 4)) {
+		b = 2;
 		if (num(argv[2], &a) || (argc == 4 && num(argv[3], &b)))
 			return usage();
-		return argv[1][0] == 'a' ? do_anon(a, b) : do_churn(a, b);
+		return do_churn(a, b);
 	}
 	if (!strcmp(argv[1], "mix") && (argc == 4 || argc == 5)) {
 		b = 1;

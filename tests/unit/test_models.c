@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../../models/policy.h"
+#include "replay_identity.h"
 #include "unit.h"
 
 /* ---- world builder ---- */
@@ -967,6 +968,15 @@ static int test_registry(void)
 	UT_ASSERT_EQ(rs_policy_parse("splitlru,splitlru", out, 8, &err), -1);
 	UT_ASSERT(strstr(err.msg, "twice"));
 	UT_ASSERT_EQ(rs_policy_parse("mainline,splitlru", out, 1, &err), -1);
+	/* "all" is the registry's: every policy in its order; exactly one stands for the kernel */
+	UT_ASSERT_EQ(rs_policy_parse("all", out, 8, &err), 5);
+	UT_ASSERT(out[0] == all[0] && out[4] == all[4]);
+	UT_ASSERT_EQ(rs_policy_parse(NULL, out, 8, &err), 5);
+	UT_ASSERT_EQ(rs_policy_parse("all,mainline", out, 8, &err), -1);
+	UT_ASSERT_EQ(rs_policy_parse("all", out, 4, &err), -1);
+	UT_ASSERT_EQ(rs_policy_identity_index(all, (int)n), 0);
+	for (size_t i = 1; i < n; i++)
+		UT_ASSERT(!all[i]->recorded_kernel);
 	return UT_OK;
 }
 
@@ -1008,8 +1018,9 @@ static void tw_rec_call(struct tw *t, enum rs_call_ctx ctx, int target, int vict
  * update), /a with a soft limit of 100 pages. Calls: kswapd scanning IF 1000 of /a, direct
  * scanning IA 300 of /a, memcg (limit) reclaim of /a scanning IF 5000.
  *  - watermarks: the kswapd call only: IF 1000.
- *  - lruvec deltas and the soft-limit tree: both global calls: IF 1000, IA 300.
- *  - the memcg call needs none of them: its 5000 pages count nowhere.
+ *  - the soft-limit tree: both global calls: IF 1000, IA 300.
+ *  - lruvec deltas: every call (memcg reclaim scans its lruvecs >> priority too): IF 1000 +
+ *    5000 = 6000, IA 300.
  * Whole trace and /a (out[1 + a]) alike; the root (out[1]) scanned nothing. Then the same calls
  * with a recorded (SNAPSHOT) watermark, one lruvec delta, and cgroup v2 (no soft-limit tree):
  * nothing lacks, every count is 0.
@@ -1037,11 +1048,11 @@ static int test_world_identity_gaps(void)
 	for (int k = 0; k < 3; k += 2) {	/* whole trace, then /a */
 		UT_ASSERT_EQ(g[k].scanned[RS_GAP_WMARK][RS_LRU_INACTIVE_FILE], 1000);
 		UT_ASSERT_EQ(g[k].scanned[RS_GAP_WMARK][RS_LRU_INACTIVE_ANON], 0);
-		UT_ASSERT_EQ(g[k].scanned[RS_GAP_SIZES][RS_LRU_INACTIVE_FILE], 1000);
+		UT_ASSERT_EQ(g[k].scanned[RS_GAP_SIZES][RS_LRU_INACTIVE_FILE], 6000);
 		UT_ASSERT_EQ(g[k].scanned[RS_GAP_SIZES][RS_LRU_INACTIVE_ANON], 300);
 		UT_ASSERT_EQ(g[k].scanned[RS_GAP_SOFT_TREE][RS_LRU_INACTIVE_FILE], 1000);
 		UT_ASSERT_EQ(g[k].scanned[RS_GAP_SOFT_TREE][RS_LRU_INACTIVE_ANON], 300);
-		UT_ASSERT_EQ(g[k].any[RS_LRU_INACTIVE_FILE], 1000);
+		UT_ASSERT_EQ(g[k].any[RS_LRU_INACTIVE_FILE], 6000);
 		UT_ASSERT_EQ(g[k].any[RS_LRU_INACTIVE_ANON], 300);
 	}
 	UT_ASSERT_EQ(g[1].any[RS_LRU_INACTIVE_FILE], 0);
@@ -1063,6 +1074,168 @@ static int test_world_identity_gaps(void)
 	UT_ASSERT(!strcmp(rs_gap_name(RS_GAP_WMARK), "watermarks"));
 	UT_ASSERT(strstr(rs_gap_missing(RS_GAP_SIZES), "mod_memcg_lruvec_state"));
 	rs_world_free(t.w);
+	return UT_OK;
+}
+
+/*
+ * The flushed view of the workingset counters (lruvec_page_state()): /p with a child /p/b. b
+ * refaults 5 file pages at ts 10; /p's stats are flushed at 20 (its subtree: /p and /p/b read
+ * 5); b refaults 7 more at 30: both still read 5 (mainline's may_deactivate sees no new refault
+ * until a flush); b alone is flushed at 40: b reads 12, /p still 5 (the deltas wait in /p's
+ * pending counters until /p is flushed). Exact subtree sums: 12 for both. A world without any
+ * flush reads the exact sums.
+ */
+static int test_world_ws_flush(void)
+{
+	struct rs_world_update u = { .op = RS_WOP_ADD, .src = RS_WSRC_DELTA, .nid = 0, .lru = 1 };
+	struct tw t;
+	int p, b;
+
+	for (int pass = 0; pass < 2; pass++) {
+		UT_ASSERT(tw_new(&t, 1, true, 60) >= 0);
+		p = tw_cg(&t, 0, "/p");
+		b = tw_cg(&t, p, "/p/b");
+		tw_lists(&t, b, 0, 0, 0, 100, 100);
+		u.field = RS_WF_WS_ACTIVATE;
+		u.memcg = b;
+		u.ts = 10;
+		u.value = 5;
+		UT_ASSERT(rs_world_add_update(t.w, &u, &t.err) == 0);
+		u.ts = 30;
+		u.value = 7;
+		UT_ASSERT(rs_world_add_update(t.w, &u, &t.err) == 0);
+		if (pass == 0) {
+			struct rs_world_update f = { .ts = 20, .field = RS_WF_WS_FLUSH,
+						     .src = RS_WSRC_SNAPSHOT, .memcg = p,
+						     .nid = -1 };
+
+			UT_ASSERT(rs_world_add_update(t.w, &f, &t.err) == 0);
+			f.ts = 40;
+			f.memcg = b;
+			UT_ASSERT(rs_world_add_update(t.w, &f, &t.err) == 0);
+		}
+		UT_ASSERT(tw_final(&t) == 0);
+		UT_ASSERT_EQ(rs_world_info(t.w)->have_ws_flush, pass == 0);
+		rs_world_rewind(t.w);
+		rs_world_advance(t.w, 25);
+		UT_ASSERT_EQ(rs_world_ws_flushed(t.w, p, 0, 1), 5);
+		UT_ASSERT_EQ(rs_world_ws_flushed(t.w, b, 0, 1), 5);
+		rs_world_advance(t.w, 35);
+		UT_ASSERT_EQ(rs_world_ws_flushed(t.w, p, 0, 1), pass == 0 ? 5 : 12);
+		UT_ASSERT_EQ(rs_world_ws_flushed(t.w, b, 0, 1), pass == 0 ? 5 : 12);
+		rs_world_advance(t.w, 45);
+		UT_ASSERT_EQ(rs_world_ws_flushed(t.w, p, 0, 1), pass == 0 ? 5 : 12);
+		UT_ASSERT_EQ(rs_world_ws_flushed(t.w, b, 0, 1), 12);
+		UT_ASSERT_EQ(rs_world_ws_flushed(t.w, p, 0, 0), 0);	/* anon: none */
+		rs_world_free(t.w);
+	}
+	return UT_OK;
+}
+
+/* ---- identity verdict (models/identity.c) ---- */
+
+/*
+ * One list's verdict from its numbers alone: 999 recorded pages are not checked whatever the
+ * error; 1000 with the model at 1049 (+4.9%) are within 5% (ok), at 1051 (+5.1%) OFF; the
+ * reclaimed error counts only from 1000 reclaimed (2000 scanned, 900 reclaimed against 500:
+ * -44% but unchecked, ok; 1000 reclaimed against 940: -6%, OFF). A gap whose calls scanned 51 of
+ * 1000 pages (5.1%) makes the list NO CLAIM whatever its error; 50 (5.0%) does not. Nothing
+ * scanned: no verdict.
+ */
+static int test_identity_list_verdict(void)
+{
+	struct rs_gap_pages gp;
+	struct rs_identity_list il;
+
+	memset(&gp, 0, sizeof(gp));
+	rs_identity_list(999, 999, 2000, 2000, NULL, 0, &il);
+	UT_ASSERT_EQ(il.verdict, RS_ID_NOT_CHECKED);
+	UT_ASSERT(!il.checked && !il.claimed);
+	UT_ASSERT_STR(rs_identity_verdict_name(il.verdict), "not checked");
+	rs_identity_list(1000, 0, 1049, 0, NULL, 0, &il);
+	UT_ASSERT_EQ(il.verdict, RS_ID_OK);
+	rs_identity_list(1000, 0, 1051, 0, NULL, 0, &il);
+	UT_ASSERT_EQ(il.verdict, RS_ID_OFF);
+	UT_ASSERT_STR(rs_identity_verdict_name(il.verdict), "OFF");
+	rs_identity_list(2000, 900, 2000, 500, NULL, 0, &il);
+	UT_ASSERT_EQ(il.verdict, RS_ID_OK);
+	rs_identity_list(2000, 1000, 2000, 940, NULL, 0, &il);
+	UT_ASSERT_EQ(il.verdict, RS_ID_OFF);
+	gp.scanned[RS_GAP_SIZES][RS_LRU_INACTIVE_ANON] = 51;
+	rs_identity_list(1000, 0, 1000, 0, &gp, RS_LRU_INACTIVE_ANON, &il);
+	UT_ASSERT_EQ(il.verdict, RS_ID_NO_CLAIM);
+	UT_ASSERT_EQ(il.lacks, 1u << RS_GAP_SIZES);
+	UT_ASSERT_STR(rs_identity_verdict_name(il.verdict), "NO CLAIM");
+	rs_identity_list(1000, 0, 1000, 0, &gp, RS_LRU_INACTIVE_FILE, &il);	/* other list */
+	UT_ASSERT_EQ(il.verdict, RS_ID_OK);
+	gp.scanned[RS_GAP_SIZES][RS_LRU_INACTIVE_ANON] = 50;
+	rs_identity_list(1000, 0, 1000, 0, &gp, RS_LRU_INACTIVE_ANON, &il);
+	UT_ASSERT_EQ(il.verdict, RS_ID_OK);
+	rs_identity_list(0, 0, 12, 0, NULL, 0, &il);
+	UT_ASSERT_EQ(il.verdict, RS_ID_NONE);
+	return UT_OK;
+}
+
+/*
+ * The whole verdict on a world: a memcg /a without lruvec deltas (sizes from SYNTH sets, so no
+ * DELTA update), one memcg call scanning IF 5000 of /a; mainline's result says 5100 (+2%). The
+ * call lacks the lruvec deltas (100% of the list's pages), so the whole-trace list and /a's are
+ * NO CLAIM, not ok. With victims unknown there is no per-cgroup row at all. With one delta in
+ * the world the same numbers are claimed and ok, per cgroup too (the root scanned nothing).
+ * Identity is the policy flagged as the recorded kernel's: mainline, index 1 of the list
+ * (splitlru, mainline); none in (splitlru).
+ */
+static int test_identity_compute(void)
+{
+	const struct rs_policy_ops *pol[2] = { rs_policy_find("splitlru"),
+					       rs_policy_find("mainline") };
+	struct rs_memcg_acct racct[2], macct[2];
+	struct rs_replay_result rec = { .nr_memcg = 2, .memcg = racct };
+	struct rs_replay_result mod = { .policy = pol[1], .nr_memcg = 2, .memcg = macct };
+	struct rs_identity_opts io = { .victims_known = false };
+	struct rs_identity id;
+	struct tw t;
+	int a;
+
+	memset(racct, 0, sizeof(racct));
+	memset(macct, 0, sizeof(macct));
+	UT_ASSERT_EQ(rs_policy_identity_index(pol, 2), 1);
+	UT_ASSERT_EQ(rs_policy_identity_index(pol, 1), -1);
+	rec.scanned[RS_LRU_INACTIVE_FILE] = racct[1].scanned[RS_LRU_INACTIVE_FILE] = 5000;
+	mod.scanned[RS_LRU_INACTIVE_FILE] = macct[1].scanned[RS_LRU_INACTIVE_FILE] = 5100;
+	for (int pass = 0; pass < 2; pass++) {
+		UT_ASSERT(tw_new(&t, 1, true, 60) >= 0);
+		a = tw_cg(&t, 0, "/a");
+		tw_lists(&t, 0, 0, 0, 0, 0, 0);
+		tw_lists(&t, a, 0, 1000, 0, 50000, 0);
+		if (pass)
+			tw_upd(&t, RS_WF_LRU, RS_WSRC_DELTA, a, 0, RS_LRU_INACTIVE_FILE, 50000);
+		tw_rec_call(&t, RS_CALL_MEMCG, a, a, RS_LRU_INACTIVE_FILE, 5000);
+		UT_ASSERT(tw_final(&t) == 0);
+		io.victims_known = pass;
+		UT_ASSERT(rs_identity_compute(t.w, &rec, &mod, &io, &id, &t.err) == 0);
+		UT_ASSERT(id.policy == pol[1]);
+		if (!pass) {
+			UT_ASSERT_EQ(id.list[RS_LRU_INACTIVE_FILE].verdict, RS_ID_NO_CLAIM);
+			UT_ASSERT_EQ(id.gap_mask, 1u << RS_GAP_SIZES);
+			UT_ASSERT(!id.per_cgroup && !rs_identity_memcg(&id, a, 0));
+			UT_ASSERT_EQ(id.not_claimed, 1);
+			UT_ASSERT_EQ(id.claimed, 0);
+			UT_ASSERT(id.sizes_snapshots_only == false);	/* SYNTH sets, not snapshots */
+		} else {
+			UT_ASSERT_EQ(id.list[RS_LRU_INACTIVE_FILE].verdict, RS_ID_OK);
+			UT_ASSERT(id.per_cgroup);
+			UT_ASSERT_EQ(rs_identity_memcg(&id, a, RS_LRU_INACTIVE_FILE)->verdict,
+				     RS_ID_OK);
+			UT_ASSERT_EQ(rs_identity_memcg(&id, 0, RS_LRU_INACTIVE_FILE)->verdict,
+				     RS_ID_NONE);
+			UT_ASSERT_EQ(id.claimed, 2);
+			UT_ASSERT_EQ(id.within, 2);
+			UT_ASSERT_EQ(id.gap_mask, 0);
+		}
+		rs_identity_free(&id);
+		rs_world_free(t.w);
+	}
 	return UT_OK;
 }
 
@@ -1090,8 +1263,12 @@ const struct unit_test models_tests[] = {
 	{ "models/world: pre-order and reclaim iterator", test_world_preorder_iter },
 	{ "models/world: updates, clamping, no sizes", test_world_updates },
 	{ "models/world: inputs identity needs and the trace lacks", test_world_identity_gaps },
+	{ "models/world: flushed workingset counters", test_world_ws_flush },
 	{ "models/mainline: refuses MGLRU", test_mainline_refuses_mglru },
 	{ "models/replay: recorded totals", test_recorded_totals },
 	{ "models/registry: names and parsing", test_registry },
+	{ "models/identity: one list's verdict", test_identity_list_verdict },
+	{ "models/identity: verdict on a world, per cgroup only with victims",
+	  test_identity_compute },
 	{ NULL, NULL },
 };

@@ -323,6 +323,45 @@ static int test_delta_offset_and_root(void)
 }
 
 /*
+ * The root memcg's own deltas (a global recording: every task in the root) move the root's
+ * lists between node snapshots, which set them: IF 1000 at 5 ms, -100 at 10 ms: 900 for the
+ * call at 20 ms (the snapshot alone said 1000); the snapshot at 30 ms sets 2000 whatever the
+ * deltas said, +5 after it: 2005 at 40 ms. The -100 goes out before the second snapshot (the
+ * call flushed it), and a delta pending at a snapshot goes out before it: -7 at 41 ms and a
+ * snapshot of 3000 at 42 ms leave 3000 at 50 ms, not 2993.
+ */
+static int test_root_deltas(void)
+{
+	struct tr t;
+
+	UT_ASSERT(tr_new(&t) == 0);
+	header(&t, "swappiness=60 cgroup=v2 nodes=1");
+	cgmap(&t, 1, "/");
+	node_snap(&t, T0 + 5 * MS, 0, 0, 1000, 0, 5000, 100);
+	lruvec(&t, T0 + 10 * MS, 300, 1, RS_LRU_INACTIVE_FILE, -100);
+	rbegin(&t, T0 + 20 * MS, 200, "w", RS_RK_DIRECT);
+	rend(&t, T0 + 21 * MS, 200, "w", RS_RK_DIRECT, 0);
+	node_snap(&t, T0 + 30 * MS, 0, 0, 2000, 0, 5000, 100);
+	lruvec(&t, T0 + 31 * MS, 300, 1, RS_LRU_INACTIVE_FILE, 5);
+	rbegin(&t, T0 + 40 * MS, 200, "w", RS_RK_DIRECT);
+	rend(&t, T0 + 40 * MS + 1, 200, "w", RS_RK_DIRECT, 0);
+	lruvec(&t, T0 + 41 * MS, 300, 1, RS_LRU_INACTIVE_FILE, -7);
+	node_snap(&t, T0 + 42 * MS, 0, 0, 3000, 0, 5000, 100);
+	rbegin(&t, T0 + 50 * MS, 200, "w", RS_RK_DIRECT);
+	rend(&t, T0 + 51 * MS, 200, "w", RS_RK_DIRECT, 0);
+	UT_ASSERT(tr_finish(&t) == 0);
+	rs_world_rewind(t.w);
+	rs_world_advance(t.w, T0 + 20 * MS);
+	UT_ASSERT_EQ(rs_world_lru(t.w, 0, 0, RS_LRU_INACTIVE_FILE), 900);
+	rs_world_advance(t.w, T0 + 40 * MS);
+	UT_ASSERT_EQ(rs_world_lru(t.w, 0, 0, RS_LRU_INACTIVE_FILE), 2005);
+	rs_world_advance(t.w, T0 + 50 * MS);
+	UT_ASSERT_EQ(rs_world_lru(t.w, 0, 0, RS_LRU_INACTIVE_FILE), 3000);
+	tr_free(&t);
+	return UT_OK;
+}
+
+/*
  * Re-anchoring: /a made before the trace; the first snapshot after its first delta sets the
  * offset: IF 100 after +10 gives 90. Then +20 and a snapshot reading 150 where offset + deltas
  * say 90 + 30 = 120: the deltas missed 30 pages. The snapshot adds 30 (drift 150 - 30 - 90 = 30,
@@ -616,6 +655,7 @@ const struct unit_test replay_input_tests[] = {
 	{ "replay input: a memcg call, its victim, target and goal", test_memcg_call },
 	{ "replay input: delta offsets and the root's own lists", test_delta_offset_and_root },
 	{ "replay input: snapshots re-anchor the deltas", test_delta_reanchor },
+	{ "replay input: the root's own deltas between node snapshots", test_root_deltas },
 	{ "replay input: one kswapd call per balance_pgdat run", test_kswapd_runs },
 	{ "replay input: soft-limit part of a direct call, swap inferred",
 	  test_soft_inside_direct_and_swap },

@@ -55,6 +55,7 @@ extern const struct unit_test diff_tests[];
 extern const struct unit_test timeline_tests[];
 extern const struct unit_test cgroups_tests[];
 extern const struct unit_test replay_input_tests[];
+extern const struct unit_test episode_log_tests[];
 extern const struct unit_test refaults_tests[];
 
 #endif

@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Inside of struct rs_memcgs (include/memcg_attrib.h), shared by memcg_ids.c (identity) and
+ * memcg_match.c (item classes, windows, victims, roots). Nothing else includes this.
+ */
+#ifndef RS_MEMCG_STATE_H
+#define RS_MEMCG_STATE_H
+
+#include "episodes.h"
+#include "memcg_attrib.h"
+
+/* u64 key -> int map, open addressing, growing to a cap. Key 0 is "empty". */
+struct mc_map {
+	uint64_t *keys;
+	int *vals;
+	size_t slots, used;		/* slots: power of two */
+	size_t max_used;		/* cap on entries */
+};
+
+int mc_map_get(const struct mc_map *m, uint64_t key);	/* -1 when absent */
+int mc_map_put(struct mc_map *m, uint64_t key, int val);	/* -1: cap or memory */
+void mc_map_free(struct mc_map *m);
+
+/* One memcg counter of a task inside its isolate..shrink window. */
+struct mc_cnt {
+	int row;
+	uint8_t cls;			/* enum rs_memcg_item_class */
+	uint32_t seq;			/* position in the window */
+	int64_t val;
+};
+
+#define MC_WIN_HEAD 4			/* the first counters after the isolate (scan side) */
+#define MC_WIN_TAIL 8			/* the latest ones (steal side) */
+
+struct mc_window {
+	bool open;
+	struct rs_victim w;		/* the isolate's figures (outcome fields unset) */
+	uint32_t ncount;
+	struct mc_cnt head[MC_WIN_HEAD];
+	struct mc_cnt tail[MC_WIN_TAIL];	/* ring: tail[(ncount - 1) % MC_WIN_TAIL] newest */
+	int lruvec_row;			/* memcg of the first LRU decrement, -1 */
+	bool any_memcg;
+};
+
+/* A reclaim episode of a task still open. */
+#define MC_TASK_EPS 8
+struct mc_ep {
+	uint64_t serial;		/* 0: free slot */
+	bool kernel_root;		/* the begin had memcg_id */
+	struct rs_memcg_root root;
+};
+
+struct mc_task {
+	struct mc_window win;
+	struct mc_ep eps[MC_TASK_EPS];
+};
+
+struct rs_memcgs {
+	struct rs_memcgs_opts o;
+	bool oom;
+	uint64_t gen;
+
+	/* rows (memcg_ids.c) */
+	struct rs_memcg *rows;
+	char **paths;			/* owned; rows[i].path points here */
+	int nr, cap;
+	struct mc_map by_id;		/* id + 1 -> row */
+	int *path_slots;		/* path hash -> row + 1 */
+	size_t path_nslots, path_used;
+	int overflow_row, unknown_row;	/* -1 until needed */
+	bool capped;
+	int mem_root;			/* hierarchy id of the memory controller, -1 unknown */
+	uint32_t roots_seen_mask;
+	bool warned_roots;
+	bool prefeeding;
+	struct mc_map tasks;		/* pid + 1 -> row */
+	bool warned_tasks;
+
+	/* item names (memcg_match.c) */
+	char **item_names;		/* vm_event_items */
+	int nr_item_names;
+	uint8_t item_cls[RS_MEMCG_MAX_ITEMS];
+	bool item_reclaim[RS_MEMCG_MAX_ITEMS];
+	char **node_names;		/* node_stat_items */
+	int nr_node_names;
+	int8_t lru_of_item[RS_MEMCG_MAX_ITEMS];	/* lruvec item -> list, -1 */
+	uint8_t node_cls[RS_MEMCG_MAX_ITEMS];	/* lruvec item -> class (7.x reclaim items) */
+	bool have_lru_names, node_reclaim_items;
+
+	/* reclaiming tasks, by the episodes module's task index */
+	struct mc_task *t;
+	int nr_t;
+	bool kernel_roots;		/* reclaim events carry memcg_id (7.1+) */
+	struct rs_memcg_root closing_root;
+};
+
+/* memcg_ids.c */
+int mc_of_id(struct rs_memcgs *m, uint64_t id);		/* made unnamed when new */
+int mc_learn(struct rs_memcgs *m, uint64_t id, const char *path, unsigned int flag);
+/* An identity event (markers, cgroup events, snapshots, forks); the row it names or -1. */
+int mc_identity_event(struct rs_memcgs *m, const struct rs_event *ev);
+void mc_ids_free(struct rs_memcgs *m);
+
+/* memcg_match.c */
+void mc_items_init(struct rs_memcgs *m);
+void mc_item_names(struct rs_memcgs *m, const struct rs_ev_items *it);
+void mc_items_free(struct rs_memcgs *m);
+
+#endif

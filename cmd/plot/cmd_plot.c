@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: GPL-2.0
+/* reclaimscope plot: figures of reclaim from one trace, or several compared (docs/plot.md). */
+#include <cairo.h>
+#include <cairo-svg.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "analysis.h"
+#include "cgroups.h"
+#include "cmd.h"
+#include "cmd_args.h"
+#include "cmd_outfile.h"
+#include "plot_draw.h"
+#include "rs_warn.h"
+#include "trace_source.h"
+
+#define MAX_TRACES 8
+
+enum { O_WHAT = 256, O_LABELS };
+
+static const struct rs_cmd_opt plot_opts[] = {
+	{ "output", 'o', required_argument, 'o', "FILE",
+	  "write FILE.svg or FILE.png (default: the first trace's name, .svg)" },
+	{ "what", 0, required_argument, O_WHAT, "LIST",
+	  "figures: scan, stalls, latency, kswapd, cgroups, all (default), comma-separated" },
+	{ "labels", 0, required_argument, O_LABELS, "A,B...",
+	  "names of the traces in the legends (default: base,new for two; file names)" },
+	RS_ANALYSIS_OPTS,
+	RS_CMD_OPT_END,
+};
+
+static int cmd_plot(int argc, char **argv);
+
+const struct rs_cmd rs_cmd_plot = {
+	.name = "plot",
+	.fn = cmd_plot,
+	.summary = "figures of reclaim as SVG or PNG; two or more traces compared",
+	.synopsis = "[-o FILE.svg|FILE.png] [--what LIST] [--labels A,B...] [--bucket MS]\n"
+		    "  [--from S] [--to S] [--max-tasks N] [--max-buckets N] [--threads N]\n"
+		    "  TRACE...",
+	.description =
+		"Draws the figures a reclaim developer puts in a mail or a slide, from the same "
+		"analysis as reclaimscope-analyze(1): scan and reclaim per LRU list over time "
+		"(scan), every complete reclaim episode at its begin by duration with the five "
+		"longest numbered (stalls), the stall latency distribution per context as a CDF on "
+		"a log scale (latency), kswapd awake periods per kswapd (kswapd), and pages "
+		"reclaimed from each victim cgroup over time, stacked (cgroups).\n\n"
+		"With two or more traces the figures overlay them (base vs new): one line style or "
+		"marker per trace, times from each trace's start. The file is SVG or PNG by its "
+		"name; it is written only when complete.\n\n"
+		"  reclaimscope plot -o reclaim.svg trace.dat\n"
+		"  reclaimscope plot --what latency,stalls -o cmp.png base.dat new.dat",
+	.opts = plot_opts,
+};
+
+struct plot_run {
+	struct plot_trace t[MAX_TRACES];
+	struct rs_analysis *a[MAX_TRACES];
+	struct rs_cgroups *cg[MAX_TRACES];
+	struct rs_source *src[MAX_TRACES];
+	char *labels[MAX_TRACES];
+	int n;
+};
+
+static void plot_run_free(struct plot_run *r)
+{
+	for (int i = 0; i < r->n; i++) {
+		rs_cgroups_free(r->cg[i]);
+		rs_analysis_free(r->a[i]);
+		rs_source_close(r->src[i]);
+		free(r->labels[i]);
+	}
+}
+
+static cairo_status_t write_out(void *closure, const unsigned char *data, unsigned int len)
+{
+	return fwrite(data, 1, len, closure) == len ? CAIRO_STATUS_SUCCESS :
+		CAIRO_STATUS_WRITE_ERROR;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+
+	return a >= b && !strcasecmp(s + a - b, suffix);
+}
+
+/* Draw onto the output file; 0, or -1 with a message in err. */
+static int render(struct rs_outfile *out, bool png, const struct plot_run *r, unsigned int mask,
+		  char *err, size_t n)
+{
+	double h = plot_height(r->t, r->n, mask);
+	cairo_surface_t *s;
+	cairo_status_t st;
+	cairo_t *cr;
+
+	if (png)
+		s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)PLOT_WIDTH, (int)h);
+	else
+		s = cairo_svg_surface_create_for_stream(write_out, out->f, PLOT_WIDTH, h);
+	cr = cairo_create(s);
+	plot_draw(cr, r->t, r->n, mask);
+	st = cairo_status(cr);
+	cairo_destroy(cr);
+	if (st == CAIRO_STATUS_SUCCESS && png)
+		st = cairo_surface_write_to_png_stream(s, write_out, out->f);
+	cairo_surface_finish(s);
+	if (st == CAIRO_STATUS_SUCCESS)
+		st = cairo_surface_status(s);
+	cairo_surface_destroy(s);
+	if (st != CAIRO_STATUS_SUCCESS) {
+		snprintf(err, n, "drawing %s failed: %s", out->path, cairo_status_to_string(st));
+		return -1;
+	}
+	return 0;
+}
+
+/* The label of trace i: --labels, else base/new for two traces, else the file name. */
+static char *trace_label(const char *labels, int i, int n, const char *path)
+{
+	char *copy, *b, *l;
+
+	if (labels) {
+		const char *p = labels;
+
+		for (int k = 0; k < i && p; k++) {
+			p = strchr(p, ',');
+			if (p)
+				p++;
+		}
+		if (p && *p && *p != ',')
+			return strndup(p, strcspn(p, ","));
+	}
+	if (n == 2)
+		return strdup(i ? "new" : "base");
+	copy = strdup(path);
+	if (!copy)
+		return NULL;
+	b = basename(copy);
+	l = strdup(b);
+	free(copy);
+	return l;
+}
+
+/* FILE.svg in the current directory, named after the trace. */
+static char *default_output(const char *trace)
+{
+	char *copy = strdup(trace), *b, *dot, *out = NULL;
+
+	if (!copy)
+		return NULL;
+	b = basename(copy);
+	dot = strrchr(b, '.');
+	if (dot && dot != b)
+		*dot = 0;
+	if (asprintf(&out, "%s.svg", b) < 0)
+		out = NULL;
+	free(copy);
+	return out;
+}
+
+static int cmd_plot(int argc, char **argv)
+{
+	struct rs_analysis_opts ao = { .pid = -1, .threads = 1, .keep_episodes = true };
+	struct rs_cgroups_opts co = { 0 };
+	struct plot_run r = { .n = 0 };
+	const char *output = NULL, *labels = NULL;
+	unsigned int mask = plot_what_all();
+	struct rs_error err = { "" };
+	struct rs_outfile out;
+	char *def_out = NULL, bad[64], msg[320];
+	int c, ret, ntraces;
+	bool png;
+
+	optind = 1;
+	while ((c = rs_cmd_getopt(&rs_cmd_plot, argc, argv, "o:")) != -1) {
+		switch (c) {
+		case 'o':
+			output = optarg;
+			break;
+		case O_WHAT:
+			if (plot_what_parse(optarg, &mask, bad, sizeof(bad)) < 0)
+				return rs_cmd_fail("plot", RS_EXIT_USAGE, "--what: unknown figure "
+						   "'%s' (one of %s)", bad, plot_what_names());
+			break;
+		case O_LABELS:
+			labels = optarg;
+			break;
+		default:
+			ret = rs_analysis_opt("plot", c, optarg, &ao);
+			if (ret < 0)
+				return rs_cmd_usage("plot", stderr);
+			if (ret)
+				return ret;
+			break;
+		}
+	}
+	ntraces = argc - optind;
+	if (ntraces < 1)
+		return rs_cmd_usage("plot", stderr);
+	if (ntraces > MAX_TRACES)
+		return rs_cmd_fail("plot", RS_EXIT_USAGE, "at most %d traces in one plot",
+				   MAX_TRACES);
+	ret = rs_analysis_opts_check("plot", &ao);
+	if (ret)
+		return ret;
+	if (!output)
+		output = def_out = default_output(argv[optind]);
+	if (!output)
+		return rs_cmd_fail("plot", RS_EXIT_INPUT, "out of memory");
+	png = ends_with(output, ".png");
+	if (!png && !ends_with(output, ".svg")) {
+		free(def_out);
+		return rs_cmd_fail("plot", RS_EXIT_USAGE, "-o wants a file name ending in .svg "
+				   "or .png, not '%s'", output);
+	}
+	/* every trace is analysed before the output is opened: a bad trace leaves no file */
+	for (int i = 0; i < ntraces; i++) {
+		const char *path = argv[optind + i];
+
+		ao.progress = rs_cmd_show_progress(path);
+		if (rs_cgroups_analysis_run(path, &ao, &co, &r.a[i], &r.cg[i], &r.src[i],
+					    &err) < 0) {
+			ret = rs_cmd_fail("plot", RS_EXIT_INPUT, "%s", err.msg);
+			goto out;
+		}
+		r.n = i + 1;
+		ret = rs_analysis_selection_check("plot", r.a[i], r.src[i]);
+		if (ret)
+			goto out;
+		if (!rs_analysis_events(r.a[i])) {
+			ret = rs_cmd_fail("plot", RS_EXIT_INPUT, "%s: no events to plot (an empty "
+					  "trace, or nothing in --from/--to)", path);
+			goto out;
+		}
+		r.labels[i] = trace_label(labels, i, ntraces, path);
+		if (!r.labels[i]) {
+			ret = rs_cmd_fail("plot", RS_EXIT_INPUT, "out of memory");
+			goto out;
+		}
+		r.t[i] = (struct plot_trace){ .label = r.labels[i],
+					      .info = rs_source_info(r.src[i]),
+					      .a = r.a[i], .cg = r.cg[i] };
+	}
+	if (rs_outfile_open(&out, output) < 0) {
+		ret = rs_cmd_fail("plot", RS_EXIT_INPUT, "%s", out.err);
+		goto out;
+	}
+	if (render(&out, png, &r, mask, msg, sizeof(msg)) < 0) {
+		rs_outfile_abort(&out);
+		ret = rs_cmd_fail("plot", RS_EXIT_INPUT, "%s", msg);
+		goto out;
+	}
+	if (rs_outfile_commit(&out) < 0) {
+		ret = rs_cmd_fail("plot", RS_EXIT_INPUT, "%s", out.err);
+		goto out;
+	}
+	for (int i = 0; i < r.n; i++) {
+		const struct rs_warnings *w = rs_analysis_warnings(r.a[i]);
+
+		for (size_t k = 0; k < rs_warnings_count(w); k++) {
+			unsigned long times;
+
+			fprintf(stderr, "reclaimscope: plot: %s: warning: %s\n",
+				rs_source_info(r.src[i])->path, rs_warnings_get(w, k, &times));
+		}
+	}
+	if (strcmp(output, "-"))
+		fprintf(stderr, "reclaimscope: plot: wrote %s\n", output);
+	ret = RS_EXIT_OK;
+out:
+	plot_run_free(&r);
+	free(def_out);
+	return ret;
+}

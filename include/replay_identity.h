@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Identity: the policy that stands for the recorded kernel (rs_policy_ops.recorded_kernel)
+ * replayed on the recording must give back its per-list scanned and reclaimed pages, whole
+ * trace and per cgroup. This module decides, per list, whether identity is claimed and met:
+ * lists with fewer than RS_IDENTITY_MIN_SCANNED recorded pages scanned are not checked; lists
+ * most of whose pages were scanned in calls that lack an input of the trace
+ * (rs_world_identity_gaps()) are NO CLAIM with the inputs named; the rest are within the target
+ * or OFF. Per cgroup only when the trace names the victims of its shrinks. The outputs only
+ * print the verdict (cmd/replay/).
+ */
+#ifndef RS_REPLAY_IDENTITY_H
+#define RS_REPLAY_IDENTITY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "replay.h"
+
+#define RS_IDENTITY_TARGET_PCT	5.0	/* identity target: within 5% ... */
+#define RS_IDENTITY_MIN_SCANNED	1000	/* ... on every list with at least this many scanned */
+
+enum rs_id_verdict {
+	RS_ID_NONE,		/* nothing scanned by the recording */
+	RS_ID_NOT_CHECKED,	/* fewer than RS_IDENTITY_MIN_SCANNED pages scanned */
+	RS_ID_NO_CLAIM,		/* checked, but the trace lacks an input its calls needed */
+	RS_ID_OK,		/* within the target */
+	RS_ID_OFF,		/* claimed and outside the target: a model fault */
+};
+
+/* Identity of one list (whole trace or one cgroup). */
+struct rs_identity_list {
+	uint64_t rec_scanned, rec_reclaimed, model_scanned, model_reclaimed;
+	double scanned_err, reclaimed_err;	/* percent; meaningful when rec > 0 */
+	bool checked;				/* rec_scanned >= RS_IDENTITY_MIN_SCANNED */
+	bool reclaimed_checked;			/* and rec_reclaimed >= the same */
+	bool within;				/* checked and every checked error within target */
+	/*
+	 * Inputs the trace lacks (1 << enum rs_gap) for calls that scanned more than the target
+	 * share of this list's recorded pages: their error is printed but identity is not
+	 * claimed.
+	 */
+	unsigned int lacks;
+	bool claimed;				/* checked and lacks nothing */
+	enum rs_id_verdict verdict;
+};
+
+/* Inputs of the verdict that the world does not carry. */
+struct rs_identity_opts {
+	/*
+	 * The trace names the memcg of its shrinks (victims matched from memcg events). Without
+	 * it every recorded page counts in the root while the model puts it in the memcg it
+	 * scanned: per-cgroup identity is not checked.
+	 */
+	bool victims_known;
+};
+
+struct rs_identity {
+	const struct rs_policy_ops *policy;
+	struct rs_identity_list list[RS_NR_EVICTABLE];	/* whole trace */
+	int nr_memcg;
+	struct rs_identity_list *memcg;		/* [nr_memcg * RS_NR_EVICTABLE]; NULL when !per_cgroup */
+	bool per_cgroup;			/* victims known: per-cgroup rows checked */
+	unsigned int gap_mask;			/* rs_world_identity_gaps() */
+	struct rs_gap_pages *gaps;		/* [1 + nr_memcg] */
+	/* Counts over the whole-trace and per-cgroup rows. */
+	int claimed, within, not_claimed, not_checked, off;
+	/*
+	 * LRU sizes came only from snapshots (no lruvec delta): the typical interval between two
+	 * snapshots of a memcg's lists, ns; 0 when deltas exist or there is no snapshot.
+	 */
+	bool sizes_snapshots_only;
+	uint64_t snapshot_interval_ns;
+};
+
+/* One list's errors and verdict; gp NULL: the trace lacks nothing for it. */
+void rs_identity_list(uint64_t rec_scanned, uint64_t rec_reclaimed, uint64_t model_scanned,
+		      uint64_t model_reclaimed, const struct rs_gap_pages *gp, int lru,
+		      struct rs_identity_list *out);
+
+/*
+ * The whole verdict of `model` (a result of the policy standing for the recorded kernel)
+ * against `rec` (rs_replay_recorded()). Returns 0, or -1 with err set (out of memory); free
+ * with rs_identity_free().
+ */
+int rs_identity_compute(const struct rs_world *w, const struct rs_replay_result *rec,
+			const struct rs_replay_result *model, const struct rs_identity_opts *o,
+			struct rs_identity *out, struct rs_error *err);
+void rs_identity_free(struct rs_identity *id);
+
+/* Row of a memcg's list, NULL when per-cgroup identity is not checked. */
+const struct rs_identity_list *rs_identity_memcg(const struct rs_identity *id, int memcg,
+						 int lru);
+
+/* "ok", "OFF", "NO CLAIM", "not checked", "" (nothing scanned). */
+const char *rs_identity_verdict_name(enum rs_id_verdict v);
+
+/* Index of the policy that stands for the recorded kernel among pol[0..n-1], -1 when none. */
+int rs_policy_identity_index(const struct rs_policy_ops *const *pol, int n);
+
+/* Error in percent of `model` against `rec` (0 when rec is 0). */
+double rs_replay_err_pct(uint64_t model, uint64_t rec);
+
+#endif

@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The identity verdict (include/replay_identity.h): per list, whole trace and per cgroup,
+ * whether the policy standing for the recorded kernel is claimed to reproduce the recording
+ * and whether it does. docs/replay.md "Identity" explains each verdict.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "replay_identity.h"
+
+double rs_replay_err_pct(uint64_t model, uint64_t rec)
+{
+	return rec ? 100.0 * ((double)model - (double)rec) / (double)rec : 0.0;
+}
+
+static bool in_target(double e)
+{
+	return e <= RS_IDENTITY_TARGET_PCT && e >= -RS_IDENTITY_TARGET_PCT;
+}
+
+void rs_identity_list(uint64_t rs, uint64_t rr, uint64_t ms, uint64_t mr,
+		      const struct rs_gap_pages *gp, int lru, struct rs_identity_list *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->rec_scanned = rs;
+	out->rec_reclaimed = rr;
+	out->model_scanned = ms;
+	out->model_reclaimed = mr;
+	out->scanned_err = rs_replay_err_pct(ms, rs);
+	out->reclaimed_err = rs_replay_err_pct(mr, rr);
+	out->checked = rs >= RS_IDENTITY_MIN_SCANNED;
+	out->reclaimed_checked = out->checked && rr >= RS_IDENTITY_MIN_SCANNED;
+	out->within = out->checked && in_target(out->scanned_err) &&
+		      (!out->reclaimed_checked || in_target(out->reclaimed_err));
+	/* the calls lacking an input alone could move the list past the target */
+	for (int g = 0; gp && g < RS_GAP_NR; g++)
+		if ((double)gp->scanned[g][lru] * 100.0 > RS_IDENTITY_TARGET_PCT * (double)rs)
+			out->lacks |= 1u << g;
+	out->claimed = out->checked && !out->lacks;
+	if (!rs)
+		out->verdict = RS_ID_NONE;
+	else if (!out->checked)
+		out->verdict = RS_ID_NOT_CHECKED;
+	else if (!out->claimed)
+		out->verdict = RS_ID_NO_CLAIM;
+	else
+		out->verdict = out->within ? RS_ID_OK : RS_ID_OFF;
+}
+
+static void count(struct rs_identity *id, const struct rs_identity_list *il)
+{
+	id->claimed += il->claimed;
+	id->within += il->claimed && il->within;
+	id->off += il->verdict == RS_ID_OFF;
+	id->not_claimed += il->verdict == RS_ID_NO_CLAIM;
+	id->not_checked += il->verdict == RS_ID_NOT_CHECKED;
+}
+
+/*
+ * Whether the lists' sizes come from snapshots alone, and how far apart those are: the memcg
+ * with the most LRU snapshots gives (last - first) / (distinct times - 1).
+ */
+static void snapshot_interval(const struct rs_world *w, struct rs_identity *id)
+{
+	const struct rs_world_info *wi = rs_world_info(w);
+	uint64_t *first, *last, *n;
+	uint64_t best = 0;
+
+	id->sizes_snapshots_only = false;
+	id->snapshot_interval_ns = 0;
+	for (size_t i = 0; i < wi->nr_updates; i++) {
+		const struct rs_world_update *u = rs_world_update_at(w, i);
+
+		if (u->field == RS_WF_LRU && u->src == RS_WSRC_DELTA)
+			return;
+	}
+	first = calloc((size_t)wi->nr_memcg + 1, sizeof(*first));
+	last = calloc((size_t)wi->nr_memcg + 1, sizeof(*last));
+	n = calloc((size_t)wi->nr_memcg + 1, sizeof(*n));
+	if (!first || !last || !n)
+		goto out;
+	for (size_t i = 0; i < wi->nr_updates; i++) {
+		const struct rs_world_update *u = rs_world_update_at(w, i);
+		size_t m;
+
+		if (u->field != RS_WF_LRU || u->src != RS_WSRC_SNAPSHOT)
+			continue;
+		id->sizes_snapshots_only = true;
+		m = u->memcg < 0 ? (size_t)wi->nr_memcg : (size_t)u->memcg;
+		if (n[m] && u->ts == last[m])
+			continue;
+		if (!n[m])
+			first[m] = u->ts;
+		last[m] = u->ts;
+		n[m]++;
+	}
+	for (size_t m = 0; m <= (size_t)wi->nr_memcg; m++) {
+		if (n[m] > best && n[m] >= 2) {
+			best = n[m];
+			id->snapshot_interval_ns = (last[m] - first[m]) / (n[m] - 1);
+		}
+	}
+out:
+	free(first);
+	free(last);
+	free(n);
+}
+
+int rs_identity_compute(const struct rs_world *w, const struct rs_replay_result *rec,
+			const struct rs_replay_result *model, const struct rs_identity_opts *o,
+			struct rs_identity *out, struct rs_error *err)
+{
+	int nr_memcg = rs_world_info(w)->nr_memcg;
+
+	memset(out, 0, sizeof(*out));
+	out->policy = model->policy;
+	out->nr_memcg = nr_memcg;
+	out->gaps = calloc(1 + (size_t)nr_memcg, sizeof(*out->gaps));
+	if (!out->gaps)
+		return rs_error_set(err, "out of memory");
+	out->gap_mask = rs_world_identity_gaps(w, out->gaps);
+	snapshot_interval(w, out);
+	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
+		rs_identity_list(rec->scanned[l], rec->reclaimed[l], model->scanned[l],
+				 model->reclaimed[l], &out->gaps[0], l, &out->list[l]);
+		count(out, &out->list[l]);
+	}
+	out->per_cgroup = o && o->victims_known && rec->nr_memcg == nr_memcg &&
+			  model->nr_memcg == nr_memcg;
+	if (!out->per_cgroup)
+		return 0;
+	out->memcg = calloc((size_t)nr_memcg * RS_NR_EVICTABLE, sizeof(*out->memcg));
+	if (!out->memcg) {
+		rs_identity_free(out);
+		return rs_error_set(err, "out of memory");
+	}
+	for (int c = 0; c < nr_memcg; c++) {
+		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
+			struct rs_identity_list *il = &out->memcg[c * RS_NR_EVICTABLE + l];
+
+			rs_identity_list(rec->memcg[c].scanned[l], rec->memcg[c].reclaimed[l],
+					 model->memcg[c].scanned[l], model->memcg[c].reclaimed[l],
+					 &out->gaps[1 + c], l, il);
+			count(out, il);
+		}
+	}
+	return 0;
+}
+
+void rs_identity_free(struct rs_identity *id)
+{
+	free(id->memcg);
+	free(id->gaps);
+	id->memcg = NULL;
+	id->gaps = NULL;
+}
+
+const struct rs_identity_list *rs_identity_memcg(const struct rs_identity *id, int memcg,
+						 int lru)
+{
+	if (!id->memcg || memcg < 0 || memcg >= id->nr_memcg)
+		return NULL;
+	return &id->memcg[memcg * RS_NR_EVICTABLE + lru];
+}
+
+const char *rs_identity_verdict_name(enum rs_id_verdict v)
+{
+	switch (v) {
+	case RS_ID_NOT_CHECKED:
+		return "not checked";
+	case RS_ID_NO_CLAIM:
+		return "NO CLAIM";
+	case RS_ID_OK:
+		return "ok";
+	case RS_ID_OFF:
+		return "OFF";
+	default:
+		return "";
+	}
+}
+
+int rs_policy_identity_index(const struct rs_policy_ops *const *pol, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (pol[i]->recorded_kernel)
+			return i;
+	return -1;
+}

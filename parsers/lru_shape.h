@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * MGLRU or the classic LRU, told from the trace itself (docs/kernels.md): the events a full
+ * stream passes through, and the recorder's begin marker when there is one.
+ */
+#ifndef RS_LRU_SHAPE_H
+#define RS_LRU_SHAPE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rs_event.h"
+
+struct rs_lru_shape {
+	uint64_t isolates, isolates_big, max_requested;
+	uint64_t isolates_active, shrink_active;
+	bool have_marker;
+	unsigned long marker;		/* mglru= of the begin marker */
+};
+
+void rs_lru_shape_reset(struct rs_lru_shape *s);
+void rs_lru_shape_see(struct rs_lru_shape *s, const struct rs_event *ev);
+/* 1 MGLRU, 0 classic LRU, -1 nothing tells (or both shapes); how it was told in buf. */
+int rs_lru_shape_verdict(const struct rs_lru_shape *s, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Input files are checked before they are opened: see include/rs_file.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "rs_file.h"
+
+const char *rs_file_kind(unsigned int mode)
+{
+	if (S_ISDIR(mode))
+		return "a directory";
+	if (S_ISFIFO(mode))
+		return "a FIFO (pipe)";
+	if (S_ISCHR(mode))
+		return "a character device";
+	if (S_ISBLK(mode))
+		return "a block device";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	if (S_ISREG(mode))
+		return "a regular file";
+	return "not a regular file";
+}
+
+static bool allowed(mode_t mode, bool allow_pipe)
+{
+	return S_ISREG(mode) || (allow_pipe && S_ISFIFO(mode));
+}
+
+int rs_file_open(const char *path, bool allow_pipe, struct rs_error *err)
+{
+	struct stat st;
+	int fd, fl;
+
+	if (stat(path, &st) < 0)
+		return rs_error_set(err, "%s: cannot open: %s", path, strerror(errno));
+	if (!allowed(st.st_mode, allow_pipe))
+		goto refuse;
+	/* O_NONBLOCK: opening a FIFO without a writer returns at once instead of waiting */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return rs_error_set(err, "%s: cannot open: %s", path, strerror(errno));
+	if (fstat(fd, &st) < 0) {
+		int e = errno;
+
+		close(fd);
+		return rs_error_set(err, "%s: cannot stat: %s", path, strerror(e));
+	}
+	if (!allowed(st.st_mode, allow_pipe)) {
+		close(fd);
+		goto refuse;
+	}
+	/* reads block again while a writer is there; with none, a pipe reads as end of file */
+	fl = fcntl(fd, F_GETFL);
+	if (fl >= 0)
+		(void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	return fd;
+refuse:
+	return rs_error_set(err, "%s: cannot read: %s, not a trace%s", path,
+			    rs_file_kind(st.st_mode), allow_pipe ? " or a saved analysis" :
+			    " (a trace is read more than once: it must be a regular file)");
+}

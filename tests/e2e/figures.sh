@@ -1,0 +1,117 @@
+#!/bin/sh
+# Figures issue 15 found wrong, each against an oracle computed here from the trace itself:
+# throttle reasons by trace-cmd's names (the kernel stores 1 << reason), losses by kind, fields
+# a kernel era lacks (absent, never zero), over-time efficiency, empty selections.
+. tests/lib-e2e.sh
+need jq
+FX=tests/fixtures/text
+
+# 1. throttle reasons: trace-cmd's names are right; counts and delays per name by awk
+t=$FX/throttle-6x.txt
+"$RS_BIN" analyze --json "$t" >"$TMP/thr.json" || fail "analyze $t"
+for r in WRITEBACK ISOLATED NOPROGRESS CONGESTED; do
+	name=$(echo "$r" | tr A-Z a-z)
+	want=$(awk -v r="reason=VMSCAN_THROTTLE_$r" '$0 ~ r { n++; match($0, /usect_delayed=[0-9]+/);
+		d += substr($0, RSTART + 14, RLENGTH - 14) } END { print n + 0, d + 0 }' "$t")
+	got=$(jq -r ".throttled.by_reason.$name | \"\(.count // 0) \(.delayed_us // 0)\"" \
+		"$TMP/thr.json")
+	expect_eq "throttled $name (count delayed_us)" "$got" "$want"
+done
+"$RS_BIN" analyze "$t" | grep -q '^throttled writeback .* 2 times' ||
+	fail "text report: writeback throttled twice"
+
+# 2. losses: trace-cmd's `entries:` (events still buffered when the stats were taken, then
+# flushed into the file) is not a loss; overrun is, and is named. v6.dat edited in place (same
+# length): CPU 0 entries 7, CPU 1 overrun 5; the oracle is `trace-cmd report --stat`.
+if command -v trace-cmd >/dev/null && command -v perl >/dev/null; then
+	perl -0777 -pe 's/entries: 0\n/entries: 7\n/; s/(CPU: 1\nentries: 0\noverrun: )0/${1}5/' \
+		tests/fixtures/v6.dat >"$TMP/stats.dat"
+	over=$(trace-cmd report --stat "$TMP/stats.dat" 2>/dev/null |
+		awk '/^overrun:/ { s += $2 } /^dropped events:/ { s += $3 } END { print s + 0 }')
+	entries=$(trace-cmd report --stat "$TMP/stats.dat" 2>/dev/null |
+		awk '/^entries:/ { s += $2 } END { print s + 0 }')
+	expect_eq "edited stats (entries overrun)" "$entries $over" "7 5"
+	"$RS_BIN" events --json "$TMP/stats.dat" >"$TMP/ev.json" || fail "events stats.dat"
+	expect_eq "missed_events: overrun and drops, not entries" \
+		"$(jq .trace.missed_events "$TMP/ev.json")" "$over"
+	expect_eq "cpu 0 buffered_at_stats" \
+		"$(jq '.trace.missed_by_cpu[0].buffered_at_stats' "$TMP/ev.json")" 7
+	"$RS_BIN" events "$TMP/stats.dat" >"$TMP/ev.txt"
+	grep -q "^LOST .* cpu1 $over (overrun $over)" "$TMP/ev.txt" ||
+		fail "LOST line does not name the overrun: $(grep LOST "$TMP/ev.txt")"
+	grep -q 'cpu0' "$TMP/ev.txt" && fail "cpu0's entries reported as lost"
+	"$RS_BIN" diff tests/fixtures/v6.dat "$TMP/stats.dat" >"$TMP/diff.txt" 2>&1 ||
+		fail "diff v6 stats"
+	grep -q 'buffered_at_stats\|unread' "$TMP/diff.txt" && fail "diff compares entries:"
+fi
+
+# 3. fields a kernel era lacks are absent: 2.6.37-4.10 lru_shrink_inactive has no nr_activate,
+# nr_ref_keep, nr_unmap_fail, nr_dirty, nr_writeback, nr_congested, nr_immediate, and lru_isolate
+# no nr_skipped (the 3.x text trace); the 5.x one has them all, so they are numbers
+for era in 3x 5x; do
+	t=$FX/synthetic-$era.txt
+	"$RS_BIN" analyze --json "$t" >"$TMP/$era.json" || fail "analyze $t"
+	for k in activated kept_referenced unmap_failed dirty writeback congested immediate; do
+		has=$(grep -c "mm_vmscan_lru_shrink_inactive: .*nr_$(echo $k |
+			sed 's/activated/activate/; s/kept_referenced/ref_keep/; s/unmap_failed/unmap_fail/')" "$t")
+		got=$(jq ".lru.inactive_file.$k | type" "$TMP/$era.json")
+		if [ "$has" -eq 0 ]; then want='"null"'; else want='"number"'; fi
+		expect_eq "$era inactive_file.$k" "$got" "$want"
+	done
+	has=$(grep -c 'mm_vmscan_lru_isolate: .*nr_skipped' "$t")
+	if [ "$has" -eq 0 ]; then want='"null"'; else want='"number"'; fi
+	expect_eq "$era inactive_file.skipped" "$(jq '.lru.inactive_file.skipped | type' \
+		"$TMP/$era.json")" "$want"
+done
+"$RS_BIN" analyze "$FX/synthetic-3x.txt" | awk '/^INACTIVE LISTS/ { on = 1; next }
+	on && /^inactive_file/ { print $2, $3, $4, $5, $6, $7, $8; exit }' >"$TMP/3x.row"
+expect_eq "3x text: inactive_file counters absent" "$(cat "$TMP/3x.row")" "- - - - - - -"
+
+# 4. over time, no bucket reclaims more than it scanned on the inactive lists: an isolate and
+# its shrink count in the same bucket. 1 ms buckets on the real fixtures (before: 4 buckets over
+# on contention.dat, 18 on anon-stream-swap.dat), 50 ms on a synthetic isolate/shrink pair that
+# straddles a bucket edge; bucket sums still equal the totals.
+over() {
+	jq '.timeline.series as $s | [range(0; $s.scanned_inactive_file | length) |
+		select($s.reclaimed_file[.] + $s.reclaimed_anon[.] >
+		       $s.scanned_inactive_file[.] + $s.scanned_inactive_anon[.])] | length' "$1"
+}
+for f in tests/fixtures/contention.dat tests/fixtures/anon-stream-swap.dat \
+	 "$FX/bucket-edge-6x.txt"; do
+	b=1
+	case $f in *.txt) b=50 ;; esac
+	"$RS_BIN" analyze --json --bucket $b "$f" >"$TMP/b.json" || fail "analyze $f"
+	expect_eq "$f: buckets reclaiming more than they scanned" "$(over "$TMP/b.json")" 0
+	expect_eq "$f: scanned_inactive_file bucket sum" \
+		"$(jq '[.timeline.series.scanned_inactive_file[]] | add' "$TMP/b.json")" \
+		"$(jq '.lru.inactive_file.scanned' "$TMP/b.json")"
+done
+want=$(awk '/lru_isolate:.*lru=inactive/ { match($0, /nr_scanned=[0-9]+/);
+	s += substr($0, RSTART + 11, RLENGTH - 11) } END { print s }' "$FX/bucket-edge-6x.txt")
+expect_eq "bucket-edge: scanned inactive" "$(jq '.scan.scanned_inactive' "$TMP/b.json")" "$want"
+
+# 5. a selection that selects nothing says what the trace spans or which tasks it has, exit 1
+V6=tests/fixtures/v6.dat
+if command -v trace-cmd >/dev/null; then
+	first=$(trace-cmd report "$V6" 2>/dev/null | awk '$3 ~ /^[0-9]+\.[0-9]+:$/ {
+		sub(/:$/, "", $3); print $3; exit }')
+	for c in analyze cgroups; do
+		"$RS_BIN" $c --from 1 --to 2 "$V6" >"$TMP/out" 2>"$TMP/err"
+		expect_eq "$c range before the trace: exit" "$?" 1
+		grep -q "nothing selected.*spans $first s" "$TMP/err" ||
+			fail "$c range before the trace: message: $(cat "$TMP/err")"
+		[ -s "$TMP/out" ] && fail "$c range before the trace: printed a report"
+	done
+fi
+"$RS_BIN" analyze --comm no-such-task "$V6" >"$TMP/out" 2>"$TMP/err"
+expect_eq "analyze --comm matching nothing: exit" "$?" 1
+grep -q "nothing selected: --comm no-such-task matches no task" "$TMP/err" ||
+	fail "--comm matching nothing: message: $(cat "$TMP/err")"
+"$RS_BIN" analyze --json --pid 999999 "$V6" >"$TMP/out" 2>"$TMP/err"
+expect_eq "analyze --pid matching nothing: exit" "$?" 1
+pid=$(trace-cmd report "$V6" 2>/dev/null | awk '/mm_vmscan_lru_isolate/ {
+	sub(/.*-/, "", $1); print $1; exit }')
+[ -n "$pid" ] && { "$RS_BIN" analyze --json --pid "$pid" "$V6" >/dev/null ||
+	fail "analyze --pid $pid (a task that scanned): exit $?"; }
+
+finish
