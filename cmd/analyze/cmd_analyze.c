@@ -140,6 +140,13 @@ static int cmd_analyze(int argc, char **argv)
 	/* the analysis with the per-cgroup attribution as a consumer (docs/cgroups.md) */
 	if (rs_cgroups_analysis_run(argv[optind], &ao, &co, &a, &cg, &src, &err) < 0)
 		return rs_cmd_fail("analyze", RS_EXIT_INPUT, "%s", err.msg);
+	ret = rs_analysis_selection_check("analyze", a, src);
+	if (ret) {
+		rs_cgroups_free(cg);
+		rs_analysis_free(a);
+		rs_source_close(src);
+		return ret;
+	}
 	rs_findings_of(a, cg, src, &fd);
 	if (json) {
 		json_t *root = rs_analysis_json(a, src);
