@@ -80,6 +80,8 @@ struct rec {
 	char *created_top;		/* topmost cgroup we created, removed at the end */
 	char *workload_cg;		/* where the workload runs: cgroup, or on v2 its leaf */
 	bool created_leaf;		/* we made that leaf (below a cgroup we did not make) */
+	bool lru_gen_seen;		/* the snapshot thread's: lru_gen enabled written once */
+	long lru_gen_last;
 
 	/* trace_marker */
 	int marker_fd;
@@ -122,6 +124,8 @@ int rec_cgroup_write_map(struct rec *r, struct rs_error *err);
 int rec_task_write_map(struct rec *r, struct rs_error *err);
 /* Fill rels[] with the cgroups of interest (docs/markers.md); returns how many. */
 size_t rec_cgroups_of_interest(struct rec *r, char **rels, size_t max);
+/* MGLRU's enabled state (on change) and debugfs generations per memcg (record_lru_gen.c). */
+void rec_snapshot_lru_gen(struct rec *r);
 
 /* record_items.c */
 int rec_items_load(struct rec *r, struct rs_error *err);
