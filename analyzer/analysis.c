@@ -427,16 +427,24 @@ static void account(struct rs_analysis *a, const struct rs_event *ev, const stru
 	}
 	switch (ev->type) {
 	case RS_EV_LRU_ISOLATE:
+		a->isolate_have |= ev->have;
+		a->isolate_seen = true;
 		rs_scan_isolate(a, ev, ctx, tp, t);
 		break;
 	case RS_EV_SHRINK_INACTIVE:
 	case RS_EV_SHRINK_ACTIVE:
+		if (ev->type == RS_EV_SHRINK_INACTIVE) {
+			a->shrink_have |= ev->have;
+			a->shrink_seen = true;
+		}
 		rs_scan_shrink(a, ev, ctx, tp, t);
 		break;
 	case RS_EV_WRITE_FOLIO:
 		rs_scan_write(a, ev, ctx, tp, t);
 		break;
 	case RS_EV_RECLAIM_PAGES:
+		a->shrink_have |= ev->have;
+		a->shrink_seen = true;
 		rs_scan_reclaim_pages(a, ev, ctx);
 		break;
 	case RS_EV_RECLAIM_BEGIN:
@@ -903,6 +911,17 @@ const struct rs_oom_kill *rs_analysis_oom(const struct rs_analysis *a, int i)
 const struct rs_attrib_stats *rs_analysis_attrib(const struct rs_analysis *a)
 {
 	return &a->at;
+}
+
+unsigned int rs_analysis_lacks(const struct rs_analysis *a)
+{
+	unsigned int lack = 0;
+
+	if (a->shrink_seen)
+		lack |= ~a->shrink_have & (RS_LACK_FIELDS & ~RS_HAVE_SKIPPED);
+	if (a->isolate_seen && !(a->isolate_have & RS_HAVE_SKIPPED))
+		lack |= RS_HAVE_SKIPPED;
+	return lack;
 }
 
 size_t rs_analysis_latency_quantiles(const struct rs_analysis *a, int kind, uint64_t *x, size_t n)

@@ -83,6 +83,9 @@ struct rs_analysis {
 	struct rs_attrib_stats at;
 	struct rs_series *series;
 	struct rs_kswapd_health *health;	/* 7.x balance_pgdat, reclaim_fail, clear_hopeless */
+	/* RS_HAVE_* bits seen on shrink_inactive/reclaim_pages and on lru_isolate events */
+	unsigned int shrink_have, isolate_have;
+	bool shrink_seen, isolate_seen;
 	struct rs_episode_log *log;	/* o.keep_episodes only */
 };
 

@@ -4,11 +4,14 @@
  * file with its option table (struct rs_cmd); this table only lists them.
  */
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cmd.h"
 #include "replay.h"
@@ -23,6 +26,7 @@ static const struct rs_cmd *const commands[] = {
 	&rs_cmd_tui,
 	&rs_cmd_diff,
 	&rs_cmd_plot,
+	&rs_cmd_export,
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -54,11 +58,31 @@ int rs_cmd_fail(const char *cmd, int code, const char *fmt, ...)
 	return code;
 }
 
+/* Has the reader of stdout gone (a pipe whose read end is closed)? */
+static bool stdout_reader_gone(int e)
+{
+	struct pollfd p = { .fd = STDOUT_FILENO, .events = POLLOUT };
+	struct stat st;
+
+	if (e == EPIPE)
+		return true;
+	if (fstat(STDOUT_FILENO, &st) < 0 || !S_ISFIFO(st.st_mode))
+		return false;
+	return poll(&p, 1, 0) == 1 && (p.revents & POLLERR);
+}
+
+/*
+ * A reader that leaves early (`| head`) is not an error of ours: whether our writes failed
+ * depends only on how much fitted in the pipe before it left, so the exit status must not.
+ * It is the status the command had, quietly. Other write errors (a full disk) fail with 1.
+ */
 int rs_cmd_finish_stdout(const char *cmd, int code)
 {
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		int e = errno;
 
+		if (stdout_reader_gone(e))
+			return code;
 		return rs_cmd_fail(cmd, RS_EXIT_INPUT, "error writing output: %s",
 				   e ? strerror(e) : "write failed");
 	}
@@ -118,7 +142,7 @@ int main(int argc, char **argv)
 	const struct rs_cmd *c;
 	int ret;
 
-	/* A closed pipe must be a write error we report, not a silent death. */
+	/* A closed pipe is a write error (EPIPE) rs_cmd_finish_stdout() handles, not a death. */
 	signal(SIGPIPE, SIG_IGN);
 	if (argc < 2) {
 		usage(stderr);

@@ -289,6 +289,17 @@ int rs_analysis_nr_oom_listed(const struct rs_analysis *a);
 const struct rs_oom_kill *rs_analysis_oom(const struct rs_analysis *a, int i);
 
 const struct rs_attrib_stats *rs_analysis_attrib(const struct rs_analysis *a);
+
+/*
+ * Counters the recorded kernel lacks: RS_HAVE_* bits of lru_shrink_inactive/reclaim_pages
+ * (RS_HAVE_ACTIVATE .. RS_HAVE_IMMEDIATE) and lru_isolate (RS_HAVE_SKIPPED) that none of the
+ * events of their type had, while some of those events were analysed. Outputs print these as
+ * absent ("-", null), never as a measured 0.
+ */
+#define RS_LACK_FIELDS	(RS_HAVE_ACTIVATE | RS_HAVE_REF_KEEP | RS_HAVE_UNMAP_FAIL | \
+			 RS_HAVE_DIRTY | RS_HAVE_WRITEBACK | RS_HAVE_CONGESTED | \
+			 RS_HAVE_IMMEDIATE | RS_HAVE_SKIPPED)
+unsigned int rs_analysis_lacks(const struct rs_analysis *a);
 const struct rs_series *rs_analysis_series(const struct rs_analysis *a);
 
 /*

@@ -45,6 +45,7 @@ extern const struct rs_cmd rs_cmd_replay;
 extern const struct rs_cmd rs_cmd_diff;
 extern const struct rs_cmd rs_cmd_tui;
 extern const struct rs_cmd rs_cmd_plot;
+extern const struct rs_cmd rs_cmd_export;
 
 /* Every command, in the order `reclaimscope --help` lists them; returns how many. */
 size_t rs_cmd_all(const struct rs_cmd *const **out);

@@ -131,8 +131,11 @@ enum rs_memcg_item_class {
 	RS_MIC_DEACT,			/* pgdeactivate: shrink_active_list's nr_deactivate */
 };
 
+struct rs_memcgs;
+
 /* What the loading stage resolved for one event. */
 struct rs_memcg_ctx {
+	const struct rs_memcgs *memcgs;	/* rows and lookups (readers below) */
 	int task;			/* row of the task's memcg now, -1 unknown */
 	int named;			/* row a memcg counter / LRU delta / cgroup event / snapshot
 					   names, -1 */
@@ -144,8 +147,6 @@ struct rs_memcg_ctx {
 	struct rs_victim shrink;	/* a shrink event: its window's outcome */
 	const struct rs_memcg_root *root;	/* innermost episode's root so far, or NULL */
 };
-
-struct rs_memcgs;
 
 struct rs_memcgs_opts {
 	size_t max_memcgs;		/* 0: RS_MEMCG_MAX_DEFAULT */

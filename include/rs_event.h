@@ -92,6 +92,14 @@ enum rs_lru {
 #define RS_HAVE_PRIORITY	(1u << 9)
 #define RS_HAVE_ISOLATE_MODE	(1u << 10)
 #define RS_HAVE_ORDER		(1u << 11)
+/* lru_shrink_inactive / reclaim_pages counters one by one (2.6.37-4.10 have none of them) */
+#define RS_HAVE_ACTIVATE	(1u << 16)	/* nr_activate, or nr_activate0/1 */
+#define RS_HAVE_REF_KEEP	(1u << 17)
+#define RS_HAVE_UNMAP_FAIL	(1u << 18)
+#define RS_HAVE_DIRTY		(1u << 19)
+#define RS_HAVE_WRITEBACK	(1u << 20)
+#define RS_HAVE_CONGESTED	(1u << 21)
+#define RS_HAVE_IMMEDIATE	(1u << 22)
 
 struct rs_ev_kswapd {
 	int nid, zid, order;

@@ -325,6 +325,13 @@ static void normalize_shrink_inactive(const struct rs_slotvals *v, struct rs_eve
 	}
 	if (has(v, SI_DIRTY))
 		ev->have |= RS_HAVE_SHRINK_DETAIL;
+	ev->have |= (has(v, SI_ACT0) || has(v, SI_ACT1) || has(v, SI_ACT) ? RS_HAVE_ACTIVATE : 0) |
+		    (has(v, SI_REFKEEP) ? RS_HAVE_REF_KEEP : 0) |
+		    (has(v, SI_UNMAPFAIL) ? RS_HAVE_UNMAP_FAIL : 0) |
+		    (has(v, SI_DIRTY) ? RS_HAVE_DIRTY : 0) |
+		    (has(v, SI_WRITEBACK) ? RS_HAVE_WRITEBACK : 0) |
+		    (has(v, SI_CONGESTED) ? RS_HAVE_CONGESTED : 0) |
+		    (has(v, SI_IMMEDIATE) ? RS_HAVE_IMMEDIATE : 0);
 	if (has(v, SI_NID))
 		ev->have |= RS_HAVE_NID;
 	if (has(v, SI_ZID))

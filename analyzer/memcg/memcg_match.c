@@ -553,6 +553,7 @@ void rs_memcgs_event(struct rs_memcgs *m, const struct rs_event *ev, const struc
 {
 	struct mc_task *t;
 
+	out->memcgs = m;
 	out->task = -1;
 	out->named = -1;
 	out->item_class = RS_MIC_OTHER;

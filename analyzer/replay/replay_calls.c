@@ -12,17 +12,16 @@
  * with no open call open one cut at the start; if no end names its kind, its events are
  * reported as outside any call and not replayed.
  *
- * Victims (NOTES section 3): inside shrink_inactive_list() the task emits lru_isolate, its
- * LRU decrements (mod_memcg_lruvec_state, -n), count_memcg_events(PGSCAN_*, nr_scanned),
- * writeback, count_memcg_events(PGSTEAL_*, nr_reclaimed) and lru_shrink_inactive; for the
- * active list PGREFILL (nr_scanned) and PGDEACTIVATE (nr_deactivated). Matched per task, by
- * value: the scan counter equal to the isolate's nr_scanned and the steal counter equal to the
- * shrink's nr_reclaimed name the memcg; one side, or the memcg of the first LRU decrement of
- * the isolated list, is a fallback; none leaves the window unattributed (the root).
+ * Victims are the loading stage's (memcg_attrib.h, NOTES section 3): each isolate..shrink
+ * window's outcome arrives with the shrink event (rs_ctx.memcg->shrink), or with the event that
+ * closed an isolate that took nothing; a window this module closes at an episode's end is
+ * matched on its scan side (rs_memcgs_open_window). No victim leaves the window unattributed
+ * (the root).
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "memcg_attrib.h"
 #include "replay_input_state.h"
 
 #define RI_DROPPED	(RI_NO_CALL - 1)	/* a call over the cap: swallow its events */
@@ -122,47 +121,6 @@ static struct ri_victim *victim(struct rs_replay_input *ri, struct ri_call *c, u
 	return &c->v[c->nv++];
 }
 
-void ri_count_event(struct rs_replay_input *ri, const struct rs_event *ev, struct ri_task *t)
-{
-	int item = ev->memcg.item;
-	uint8_t cls = ri->nvm ? (item >= 0 && item < ri->nvm ? ri->vm_cls[item] : RI_CLS_OTHER)
-			      : RI_CLS_UNNAMED;
-	struct ri_cnt *r;
-
-	if (cls == RI_CLS_OTHER || cls == RI_CLS_PSWPOUT)
-		return;
-	if (!t->scan_id && ev->memcg.val >= 0 && (uint64_t)ev->memcg.val == t->win_scanned &&
-	    (cls == RI_CLS_SCAN || cls == RI_CLS_REFILL || cls == RI_CLS_UNNAMED))
-		t->scan_id = ev->memcg.id;
-	r = &t->recent[t->nrecent++ % RI_RECENT];
-	r->id = ev->memcg.id;
-	r->val = ev->memcg.val;
-	r->cls = cls;
-}
-
-void ri_lruvec_window(struct ri_task *t, int lru, int64_t val, uint64_t id)
-{
-	if (!t->lruvec_id && lru == t->win_lru && val < 0)
-		t->lruvec_id = id;
-}
-
-/* The steal-side counter: the newest one of the class with the value. */
-static uint64_t steal_match(const struct ri_task *t, bool active, uint64_t val)
-{
-	uint8_t want = active ? RI_CLS_DEACT : RI_CLS_STEAL;
-	uint32_t n = t->nrecent < RI_RECENT ? t->nrecent : RI_RECENT;
-
-	for (uint32_t k = 0; k < n; k++) {
-		const struct ri_cnt *r = &t->recent[(t->nrecent - 1 - k) % RI_RECENT];
-
-		if (r->val < 0 || (uint64_t)r->val != val)
-			continue;
-		if (r->cls == want || (r->cls == RI_CLS_UNNAMED && val))
-			return r->id;
-	}
-	return 0;
-}
-
 static void mark_victim(struct rs_replay_input *ri, uint64_t id)
 {
 	int i = ri_memcg_by_id(ri, id, true);
@@ -232,15 +190,38 @@ static void note_pass(struct ri_call *c, uint64_t id, int nid, int prio, int lru
 	c->total += reclaimed;
 }
 
+/* The victim's memcg id of a window's outcome (0: none), counted by how it was told. */
+static uint64_t victim_id(struct rs_replay_input *ri, const struct rs_memcg_ctx *mc,
+			  const struct rs_victim *v)
+{
+	const struct rs_memcg *m = v && v->valid ? rs_memcgs_get(mc->memcgs, v->row) : NULL;
+
+	if (!m || !m->id) {
+		ri->rep.victim_none++;
+		return 0;
+	}
+	if (v->how == RS_VICTIM_EXACT)
+		ri->rep.victim_exact++;
+	else if (v->reason == RS_CGR_SCAN_ONLY)
+		ri->rep.victim_scan++;
+	else if (v->reason == RS_CGR_LRU_DELTA)
+		ri->rep.victim_lruvec++;
+	else
+		ri->rep.victim_steal++;	/* steal only, or both in two memcgs: the steal one's */
+	return m->id;
+}
+
 /*
  * Close the task's window: with its shrink event `sh` (NULL when the isolate took nothing and
- * no shrink event followed, or another isolate came first).
+ * no shrink event followed, or another isolate came first). `v`: the loading stage's outcome
+ * of the window (rs_ctx.memcg), NULL when it told none.
  */
 static void close_window(struct rs_replay_input *ri, struct ri_task *t, struct ri_call *c,
-			 const struct rs_event *sh)
+			 const struct rs_event *sh, const struct rs_memcg_ctx *mc,
+			 const struct rs_victim *outcome)
 {
 	bool active = sh && sh->type == RS_EV_SHRINK_ACTIVE;
-	uint64_t steal_val = 0, id = 0, scan = t->scan_id, steal = 0;
+	uint64_t id = 0;
 	int lru = t->win_lru, nid = 0, prio = c->last_prio;
 	struct ri_victim *v;
 	struct rs_recorded *rec = &c->c.rec;
@@ -251,31 +232,12 @@ static void close_window(struct rs_replay_input *ri, struct ri_task *t, struct r
 	if (sh) {
 		nid = active ? sh->active.nid : sh->inactive.nid;
 		prio = active ? sh->active.priority : sh->inactive.priority;
-		steal_val = active ? sh->active.nr_deactivated : sh->inactive.nr_reclaimed;
-		steal = steal_match(t, active, steal_val);
 	} else if (c->c.nid >= 0) {
 		nid = c->c.nid;
 	}
 	if (nid < 0 || nid >= 1024)
 		nid = 0;
-	if (scan && steal) {
-		id = steal;
-		if (scan == steal)
-			ri->rep.victim_exact++;
-		else
-			ri->rep.victim_steal++;
-	} else if (scan) {
-		id = scan;
-		ri->rep.victim_scan++;
-	} else if (steal) {
-		id = steal;
-		ri->rep.victim_steal++;
-	} else if (t->lruvec_id) {
-		id = t->lruvec_id;
-		ri->rep.victim_lruvec++;
-	} else {
-		ri->rep.victim_none++;
-	}
+	id = victim_id(ri, mc, outcome);
 	if (id)
 		mark_victim(ri, id);
 	v = victim(ri, c, id, nid);
@@ -328,13 +290,25 @@ static void close_window(struct rs_replay_input *ri, struct ri_task *t, struct r
 	rec->have = true;
 }
 
+/* The outcome of an isolate-only window the loading stage closed at this event, or NULL. */
+static const struct rs_victim *closed_here(const struct rs_ctx *ctx)
+{
+	return ctx->memcg->closed.valid ? &ctx->memcg->closed : NULL;
+}
+
+/* The task's window, still open in the loading stage, matched on its scan side. */
+static const struct rs_victim *still_open(const struct rs_ctx *ctx, struct rs_victim *buf)
+{
+	return rs_memcgs_open_window(ctx->memcg->memcgs, ctx->task, buf) ? buf : NULL;
+}
+
 static void open_window(struct rs_replay_input *ri, struct ri_task *t, struct ri_call *c,
 			const struct rs_event *ev, const struct rs_ctx *ctx)
 {
 	int lru = ev->isolate.lru;
 
 	if (t->win)
-		close_window(ri, t, c, NULL);
+		close_window(ri, t, c, NULL, ctx->memcg, closed_here(ctx));
 	if (lru < 0 && (ev->have & RS_HAVE_FILE))
 		lru = ev->isolate.file ? RS_LRU_INACTIVE_FILE : RS_LRU_INACTIVE_ANON;
 	t->win = true;
@@ -343,8 +317,6 @@ static void open_window(struct rs_replay_input *ri, struct ri_task *t, struct ri
 	t->win_req = ev->isolate.nr_requested;
 	t->win_scanned = ev->isolate.nr_scanned;
 	t->win_taken = ev->isolate.nr_taken;
-	t->scan_id = t->lruvec_id = 0;
-	t->nrecent = 0;
 	t->wr_anon = t->wr_file = 0;
 	c->windows++;
 	ri->rep.windows++;
@@ -397,6 +369,7 @@ void ri_calls_event(struct rs_replay_input *ri, const struct rs_event *ev, const
 		    struct ri_task *t)
 {
 	struct ri_call *c = cur_call(ri, t);
+	struct rs_victim open;
 	int k;
 
 	switch (ev->type) {
@@ -440,13 +413,13 @@ void ri_calls_event(struct rs_replay_input *ri, const struct rs_event *ev, const
 			ri_source_note(&ri->rep.call_src[k], ev);
 		}
 		if (t->win)
-			close_window(ri, t, c, NULL);
+			close_window(ri, t, c, NULL, ctx->memcg, still_open(ctx, &open));
 		c->c.rec.nr_reclaimed = ev->reclaim.nr_reclaimed;
 		close_call(ri, t, ev->ts);
 		return;
 	case RS_EV_KSWAPD_WAKE:
 		if (c && t->win)
-			close_window(ri, t, c, NULL);
+			close_window(ri, t, c, NULL, ctx->memcg, still_open(ctx, &open));
 		if (t->call != RI_NO_CALL)
 			close_call(ri, t, ev->ts);
 		c = open_call(ri, t, ev, RS_CALL_KSWAPD);
@@ -459,7 +432,7 @@ void ri_calls_event(struct rs_replay_input *ri, const struct rs_event *ev, const
 		return;
 	case RS_EV_KSWAPD_SLEEP:
 		if (c && t->win)
-			close_window(ri, t, c, NULL);
+			close_window(ri, t, c, NULL, ctx->memcg, still_open(ctx, &open));
 		if (t->call != RI_NO_CALL)
 			close_call(ri, t, ev->ts);
 		return;
@@ -499,18 +472,16 @@ void ri_calls_event(struct rs_replay_input *ri, const struct rs_event *ev, const
 		if (!t->win || t->win_lru != k) {
 			/* a shrink with no isolate of its list before it (or lost events) */
 			if (t->win)
-				close_window(ri, t, c, NULL);
+				close_window(ri, t, c, NULL, ctx->memcg, closed_here(ctx));
 			t->win = true;
 			t->win_lru = (int8_t)k;
 			t->win_soft = ctx->kind == RS_CTX_SOFTLIMIT;
 			t->win_req = t->win_scanned = t->win_taken = 0;
-			t->scan_id = t->lruvec_id = 0;
-			t->nrecent = 0;
 			t->wr_anon = t->wr_file = 0;
 			ri_warn(ri, "shrink events without an lru_isolate before them: their pages "
 				"are reclaimed but not scanned in the recorded totals");
 		}
-		close_window(ri, t, c, ev);
+		close_window(ri, t, c, ev, ctx->memcg, &ctx->memcg->shrink);
 		return;
 	default:
 		return;

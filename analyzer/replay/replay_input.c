@@ -456,35 +456,16 @@ static void on_meta(struct rs_replay_input *ri, const struct rs_event *ev)
 	}
 }
 
-static bool starts(const char *s, const char *p)
-{
-	return !strncmp(s, p, strlen(p));
-}
-
 static void on_items(struct rs_replay_input *ri, const struct rs_event *ev)
 {
 	int n = ev->items.count;
 
 	if (ev->items.which == RS_ITEMS_VM_EVENT) {
-		uint8_t *c = realloc(ri->vm_cls, (size_t)(n ? n : 1));
-
-		if (!c) {
-			ri->oom = true;
-			return;
-		}
-		for (int i = 0; i < n; i++) {
-			const char *s = ev->items.names[i];
-
-			c[i] = starts(s, "pgscan_") && !starts(s, "pgscan_anon") &&
-			       !starts(s, "pgscan_file") ? RI_CLS_SCAN :
-			       starts(s, "pgsteal_") && !starts(s, "pgsteal_anon") &&
-			       !starts(s, "pgsteal_file") ? RI_CLS_STEAL :
-			       !strcmp(s, "pgrefill") ? RI_CLS_REFILL :
-			       !strcmp(s, "pgdeactivate") ? RI_CLS_DEACT :
-			       !strcmp(s, "pswpout") ? RI_CLS_PSWPOUT : RI_CLS_OTHER;
-		}
-		ri->vm_cls = c;
-		ri->nvm = n;
+		/* the victims' counters are the loading stage's; swap-out evidence is ours */
+		ri->pswpout_item = -1;
+		for (int i = 0; i < n; i++)
+			if (ev->items.names[i] && !strcmp(ev->items.names[i], "pswpout"))
+				ri->pswpout_item = i;
 		ri->rep.item_names = true;
 	} else if (ev->items.which == RS_ITEMS_NODE_STAT) {
 		static const char *const lru[4] = { "nr_inactive_anon", "nr_active_anon",
@@ -724,7 +705,6 @@ static void on_lruvec(struct rs_replay_input *ri, const struct rs_event *ev)
 {
 	int item = ev->memcg.item, lru = -1, ws = -1, i;
 	struct ri_memcg *m;
-	struct ri_task *t;
 
 	if (ri->nns) {
 		if (item >= 0 && item < ri->nns) {
@@ -741,9 +721,6 @@ static void on_lruvec(struct rs_replay_input *ri, const struct rs_event *ev)
 		return;
 	m = &ri->mc[i];
 	if (lru >= 0) {
-		t = ri_task_get(ri, ev->pid, false);
-		if (t && t->win)
-			ri_lruvec_window(t, lru, ev->memcg.val, ev->memcg.id);
 		if (!(m->flags & RI_MF_DELTA)) {
 			size_t cap = ri->capdelta;
 
@@ -844,12 +821,8 @@ static int ri_event(void *arg, const struct rs_event *ev, const struct rs_ctx *c
 	ri->last_ts = ev->ts;
 	switch (ev->type) {
 	case RS_EV_MEMCG_COUNT:
-		t = ri_task_get(ri, ev->pid, false);
-		if (ri->nvm && ev->memcg.item >= 0 && ev->memcg.item < ri->nvm &&
-		    ri->vm_cls[ev->memcg.item] == RI_CLS_PSWPOUT)
+		if (ri->pswpout_item >= 0 && ev->memcg.item == ri->pswpout_item)
 			ri->rep.swap_pswpout++;
-		if (t && t->win)
-			ri_count_event(ri, ev, t);
 		return 0;
 	case RS_EV_MEMCG_LRUVEC:
 		on_lruvec(ri, ev);
@@ -953,6 +926,7 @@ struct rs_replay_input *rs_replay_input_new(const struct rs_replay_input_opts *o
 		rs_error_set(err, "out of memory");
 		return NULL;
 	}
+	ri->pswpout_item = -1;
 	if (o)
 		ri->o = *o;
 	if (!ri->o.max_calls)
@@ -991,7 +965,6 @@ void rs_replay_input_free(struct rs_replay_input *ri)
 	free(ri->root);
 	free(ri->delta_order);
 	free(ri->call);
-	free(ri->vm_cls);
 	free(ri->ns_lru);
 	free(ri->ns_ws);
 	free(ri->header_cgroup);

@@ -73,12 +73,6 @@ struct ri_memcg {
 };
 
 /* A tracked task: its open call, its isolate window, its memcgs (one per hierarchy). */
-#define RI_RECENT	8
-struct ri_cnt {
-	uint64_t id;
-	int64_t val;
-	uint8_t cls;			/* enum ri_item_class */
-};
 
 struct ri_task {
 	int pid;
@@ -88,18 +82,12 @@ struct ri_task {
 	int8_t win_lru;
 	uint8_t win_soft;
 	uint64_t win_req, win_scanned, win_taken;
-	uint64_t scan_id;		/* first scan-class counter equal to nr_scanned */
-	uint64_t lruvec_id;		/* memcg of the first LRU decrement of the isolated list */
-	struct ri_cnt recent[RI_RECENT];	/* ring, newest at (nrecent - 1) % RI_RECENT */
-	uint32_t nrecent;
 	uint32_t wr_anon, wr_file;
 	/* memcg per hierarchy (markers: -1), with when it was learnt */
 	int ncg;
 	struct ri_task_cg { int hroot; uint64_t id, seq; } cg[4];
 };
 
-enum ri_item_class { RI_CLS_UNNAMED, RI_CLS_OTHER, RI_CLS_SCAN, RI_CLS_STEAL, RI_CLS_REFILL,
-		     RI_CLS_DEACT, RI_CLS_PSWPOUT };
 
 /* What one call did to one victim memcg. */
 struct ri_victim {
@@ -170,8 +158,7 @@ struct rs_replay_input {
 	int max_nid;
 
 	/* item names */
-	uint8_t *vm_cls;		/* count_memcg_events item -> class */
-	int nvm;
+	int pswpout_item;		/* count_memcg_events item of pswpout, -1 */
 	int8_t *ns_lru;			/* mod_memcg_lruvec_state item -> lru 0..3, 4: ws, -1 */
 	int8_t *ns_ws;			/* item -> workingset slot 0..3, -1 */
 	int nns;
@@ -221,8 +208,6 @@ void ri_swap_evidence(struct rs_replay_input *ri, int lru, uint64_t pages);
 /* replay_calls.c */
 void ri_calls_event(struct rs_replay_input *ri, const struct rs_event *ev, const struct rs_ctx *ctx,
 		    struct ri_task *t);
-void ri_count_event(struct rs_replay_input *ri, const struct rs_event *ev, struct ri_task *t);
-void ri_lruvec_window(struct ri_task *t, int lru, int64_t val, uint64_t id);
 void ri_calls_finish(struct rs_replay_input *ri);
 void ri_call_free(struct ri_call *c);
 

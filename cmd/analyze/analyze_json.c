@@ -61,8 +61,15 @@ static bool counts_zero(const struct rs_lru_counts *c)
 	return !memcmp(c, &zero, sizeof(zero));
 }
 
+/* A counter, or null when the recorded kernel lacks its field (rs_analysis_lacks). */
+static json_t *opt_int(uint64_t v, unsigned int lack, unsigned int have_bit)
+{
+	return (lack & have_bit) ? json_null() : JI(v);
+}
+
 /* The counters of a cell sum; which ones depends on the list's side. */
-static json_t *counts_json(const struct rs_lru_counts *c, int list, double secs)
+static json_t *counts_json(const struct rs_lru_counts *c, int list, double secs,
+			   unsigned int lack)
 {
 	json_t *o = json_object();
 	bool inactive = list == RS_LRU_INACTIVE_ANON || list == RS_LRU_INACTIVE_FILE ||
@@ -73,7 +80,7 @@ static json_t *counts_json(const struct rs_lru_counts *c, int list, double secs)
 	json_object_set_new(o, "isolates", JI(c->isolates));
 	json_object_set_new(o, "requested", JI(c->requested));
 	json_object_set_new(o, "scanned", JI(c->scanned));
-	json_object_set_new(o, "skipped", JI(c->skipped));
+	json_object_set_new(o, "skipped", opt_int(c->skipped, lack, RS_HAVE_SKIPPED));
 	json_object_set_new(o, "taken", JI(c->taken));
 	json_object_set_new(o, "velocity_pages_s", rs_json_real(rate(c->scanned, secs)));
 	if (inactive) {
@@ -82,15 +89,23 @@ static json_t *counts_json(const struct rs_lru_counts *c, int list, double secs)
 		json_object_set_new(o, "reclaimed", JI(c->reclaimed));
 		json_object_set_new(o, "efficiency_pct",
 				    rs_json_real(rs_pct(c->reclaimed, c->scanned)));
-		json_object_set_new(o, "activated", JI(c->activate_anon + c->activate_file));
-		json_object_set_new(o, "activated_anon", JI(c->activate_anon));
-		json_object_set_new(o, "activated_file", JI(c->activate_file));
-		json_object_set_new(o, "kept_referenced", JI(c->ref_keep));
-		json_object_set_new(o, "unmap_failed", JI(c->unmap_fail));
-		json_object_set_new(o, "dirty", JI(c->dirty));
-		json_object_set_new(o, "writeback", JI(c->writeback));
-		json_object_set_new(o, "congested", JI(c->congested));
-		json_object_set_new(o, "immediate", JI(c->immediate));
+		json_object_set_new(o, "activated", opt_int(c->activate_anon + c->activate_file,
+							    lack, RS_HAVE_ACTIVATE));
+		json_object_set_new(o, "activated_anon",
+				    opt_int(c->activate_anon, lack, RS_HAVE_ACTIVATE));
+		json_object_set_new(o, "activated_file",
+				    opt_int(c->activate_file, lack, RS_HAVE_ACTIVATE));
+		json_object_set_new(o, "kept_referenced", opt_int(c->ref_keep, lack,
+								  RS_HAVE_REF_KEEP));
+		json_object_set_new(o, "unmap_failed", opt_int(c->unmap_fail, lack,
+							       RS_HAVE_UNMAP_FAIL));
+		json_object_set_new(o, "dirty", opt_int(c->dirty, lack, RS_HAVE_DIRTY));
+		json_object_set_new(o, "writeback", opt_int(c->writeback, lack,
+							    RS_HAVE_WRITEBACK));
+		json_object_set_new(o, "congested", opt_int(c->congested, lack,
+							    RS_HAVE_CONGESTED));
+		json_object_set_new(o, "immediate", opt_int(c->immediate, lack,
+							    RS_HAVE_IMMEDIATE));
 		json_object_set_new(o, "write_folios", JI(c->write_anon + c->write_file));
 		json_object_set_new(o, "write_anon", JI(c->write_anon));
 		json_object_set_new(o, "write_file", JI(c->write_file));
@@ -129,7 +144,7 @@ static json_t *list_json(const struct rs_analysis *a, int list, double secs)
 	char k[16];
 
 	rs_analysis_lru_sum(a, -1, list, -1, -1, &c);
-	o = counts_json(&c, list, secs);
+	o = counts_json(&c, list, secs, rs_analysis_lacks(a));
 	json_object_set_new(o, "scanned_by_priority", prio_hist_json(a, -1, list, -1));
 	for (int x = 0; x < RS_CTX_NR; x++) {
 		json_t *cj;
@@ -137,7 +152,7 @@ static json_t *list_json(const struct rs_analysis *a, int list, double secs)
 		rs_analysis_lru_sum(a, -1, list, x, -1, &c);
 		if (counts_zero(&c))
 			continue;
-		cj = counts_json(&c, list, secs);
+		cj = counts_json(&c, list, secs, rs_analysis_lacks(a));
 		json_object_set_new(cj, "scanned_by_priority", prio_hist_json(a, -1, list, x));
 		json_object_set_new(by_ctx, rs_ctx_name(x), cj);
 	}
@@ -149,7 +164,7 @@ static json_t *list_json(const struct rs_analysis *a, int list, double secs)
 		rs_analysis_lru_sum(a, n, list, -1, -1, &c);
 		if (counts_zero(&c))
 			continue;
-		nj = counts_json(&c, list, secs);
+		nj = counts_json(&c, list, secs, rs_analysis_lacks(a));
 		nctx = json_object();
 		for (int x = 0; x < RS_CTX_NR; x++) {
 			struct rs_lru_counts cx;
@@ -157,7 +172,7 @@ static json_t *list_json(const struct rs_analysis *a, int list, double secs)
 			rs_analysis_lru_sum(a, n, list, x, -1, &cx);
 			if (!counts_zero(&cx))
 				json_object_set_new(nctx, rs_ctx_name(x),
-						    counts_json(&cx, list, secs));
+						    counts_json(&cx, list, secs, rs_analysis_lacks(a)));
 		}
 		json_object_set_new(nj, "by_context", nctx);
 		if (n)
@@ -168,7 +183,7 @@ static json_t *list_json(const struct rs_analysis *a, int list, double secs)
 		rs_analysis_lru_sum(a, -1, list, -1, p, &c);
 		if (!counts_zero(&c))
 			json_object_set_new(by_prio, prio_key(p, k, sizeof(k)),
-					    counts_json(&c, list, secs));
+					    counts_json(&c, list, secs, rs_analysis_lacks(a)));
 	}
 	json_object_set_new(o, "by_context", by_ctx);
 	json_object_set_new(o, "by_node", by_node);
@@ -263,6 +278,7 @@ static json_t *writeback_json(const struct rs_analysis *a)
 
 static json_t *reclaim_pages_json(const struct rs_analysis *a, double secs)
 {
+	unsigned int lack = rs_analysis_lacks(a);
 	struct rs_lru_counts sum = { 0 };
 	json_t *o, *by = json_object();
 
@@ -276,19 +292,19 @@ static json_t *reclaim_pages_json(const struct rs_analysis *a, double secs)
 				"scanned", (json_int_t)c->inactive_scanned,
 				"reclaimed", (json_int_t)c->reclaimed));
 	}
-	o = json_pack("{s:I,s:I,s:I,s:o,s:o,s:I,s:I,s:I,s:I,s:I,s:I,s:I}",
+	o = json_pack("{s:I,s:I,s:I,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}",
 		"events", (json_int_t)sum.inactive_shrinks,
 		"scanned", (json_int_t)sum.inactive_scanned,
 		"reclaimed", (json_int_t)sum.reclaimed,
 		"efficiency_pct", rs_json_real(rs_pct(sum.reclaimed, sum.inactive_scanned)),
 		"velocity_pages_s", rs_json_real(rate(sum.inactive_scanned, secs)),
-		"activated", (json_int_t)(sum.activate_anon + sum.activate_file),
-		"kept_referenced", (json_int_t)sum.ref_keep,
-		"unmap_failed", (json_int_t)sum.unmap_fail,
-		"dirty", (json_int_t)sum.dirty,
-		"writeback", (json_int_t)sum.writeback,
-		"congested", (json_int_t)sum.congested,
-		"immediate", (json_int_t)sum.immediate);
+		"activated", opt_int(sum.activate_anon + sum.activate_file, lack, RS_HAVE_ACTIVATE),
+		"kept_referenced", opt_int(sum.ref_keep, lack, RS_HAVE_REF_KEEP),
+		"unmap_failed", opt_int(sum.unmap_fail, lack, RS_HAVE_UNMAP_FAIL),
+		"dirty", opt_int(sum.dirty, lack, RS_HAVE_DIRTY),
+		"writeback", opt_int(sum.writeback, lack, RS_HAVE_WRITEBACK),
+		"congested", opt_int(sum.congested, lack, RS_HAVE_CONGESTED),
+		"immediate", opt_int(sum.immediate, lack, RS_HAVE_IMMEDIATE));
 	json_object_set_new(o, "by_context", by);
 	return o;
 }
@@ -654,6 +670,12 @@ static json_t *timeline_json(const struct rs_analysis *a)
 		const uint64_t *v = rs_series_values(s, m);
 		json_t *arr = json_array();
 
+		if (m == RS_TS_ACTIVATED && (rs_analysis_lacks(a) & RS_HAVE_ACTIVATE)) {
+			/* the kernel does not trace activations: absent, not a line of zeros */
+			json_decref(arr);
+			json_object_set_new(series, rs_ts_metric_name(m), json_null());
+			continue;
+		}
 		for (size_t i = 0; i < n; i++)
 			json_array_append_new(arr, JI(v[i]));
 		json_object_set_new(series, rs_ts_metric_name(m), arr);

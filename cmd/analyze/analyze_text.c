@@ -54,6 +54,12 @@ static const char *real(char *buf, int w, int prec, double v)
 	return cnt(buf, w, v > 0 ? (uint64_t)v : 0);
 }
 
+/* A count, or "-" when the recorded kernel lacks its field (rs_analysis_lacks). */
+static const char *opt_cnt(char *buf, int w, uint64_t v, unsigned int lack, unsigned int bit)
+{
+	return (lack & bit) ? "-" : cnt(buf, w, v);
+}
+
 static double ms(uint64_t ns)
 {
 	return (double)ns / 1e6;
@@ -127,6 +133,7 @@ static void section_lru(struct out *o)
 
 static void section_rotation(struct out *o)
 {
+	unsigned int lack = rs_analysis_lacks(o->a);
 	char b[8][48];
 
 	heading(o, "INACTIVE LISTS (lru_shrink_inactive, pages; written: write_folio sync/async, "
@@ -146,11 +153,17 @@ static void section_rotation(struct out *o)
 		snprintf(sa, sizeof(sa), "%s/%s", cnt(b[6], 6, c.write_sync),
 			 cnt(b[7], 7, c.write_async));
 		fprintf(o->f, "%-14s %10s %9s %10s %8s %9s %9s %9s %13s\n", list_name(l),
-			cnt(b[0], 10, c.activate_anon + c.activate_file), cnt(b[1], 9, c.ref_keep),
-			cnt(b[2], 10, c.unmap_fail), cnt(b[3], 8, c.dirty),
-			cnt(b[4], 9, c.writeback), cnt(b[5], 9, c.congested),
-			cnt(b[6], 9, c.immediate), sa);
+			opt_cnt(b[0], 10, c.activate_anon + c.activate_file, lack,
+				RS_HAVE_ACTIVATE),
+			opt_cnt(b[1], 9, c.ref_keep, lack, RS_HAVE_REF_KEEP),
+			opt_cnt(b[2], 10, c.unmap_fail, lack, RS_HAVE_UNMAP_FAIL),
+			opt_cnt(b[3], 8, c.dirty, lack, RS_HAVE_DIRTY),
+			opt_cnt(b[4], 9, c.writeback, lack, RS_HAVE_WRITEBACK),
+			opt_cnt(b[5], 9, c.congested, lack, RS_HAVE_CONGESTED),
+			opt_cnt(b[6], 9, c.immediate, lack, RS_HAVE_IMMEDIATE), sa);
 	}
+	if (lack & (RS_LACK_FIELDS & ~RS_HAVE_SKIPPED))
+		fprintf(o->f, "- = not traced by this kernel (no lru_shrink_inactive field for it)\n");
 	heading(o, "ACTIVE LISTS (lru_shrink_active, pages)");
 	fprintf(o->f, "%-14s %12s %12s %12s %12s\n", "list", "taken", "kept-active", "deactivated",
 		"referenced");

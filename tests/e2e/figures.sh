@@ -45,4 +45,26 @@ if command -v trace-cmd >/dev/null && command -v perl >/dev/null; then
 	grep -q 'buffered_at_stats\|unread' "$TMP/diff.txt" && fail "diff compares entries:"
 fi
 
+# 3. fields a kernel era lacks are absent: 2.6.37-4.10 lru_shrink_inactive has no nr_activate,
+# nr_ref_keep, nr_unmap_fail, nr_dirty, nr_writeback, nr_congested, nr_immediate, and lru_isolate
+# no nr_skipped (the 3.x text trace); the 5.x one has them all, so they are numbers
+for era in 3x 5x; do
+	t=$FX/synthetic-$era.txt
+	"$RS_BIN" analyze --json "$t" >"$TMP/$era.json" || fail "analyze $t"
+	for k in activated kept_referenced unmap_failed dirty writeback congested immediate; do
+		has=$(grep -c "mm_vmscan_lru_shrink_inactive: .*nr_$(echo $k |
+			sed 's/activated/activate/; s/kept_referenced/ref_keep/; s/unmap_failed/unmap_fail/')" "$t")
+		got=$(jq ".lru.inactive_file.$k | type" "$TMP/$era.json")
+		if [ "$has" -eq 0 ]; then want='"null"'; else want='"number"'; fi
+		expect_eq "$era inactive_file.$k" "$got" "$want"
+	done
+	has=$(grep -c 'mm_vmscan_lru_isolate: .*nr_skipped' "$t")
+	if [ "$has" -eq 0 ]; then want='"null"'; else want='"number"'; fi
+	expect_eq "$era inactive_file.skipped" "$(jq '.lru.inactive_file.skipped | type' \
+		"$TMP/$era.json")" "$want"
+done
+"$RS_BIN" analyze "$FX/synthetic-3x.txt" | awk '/^INACTIVE LISTS/ { on = 1; next }
+	on && /^inactive_file/ { print $2, $3, $4, $5, $6, $7, $8; exit }' >"$TMP/3x.row"
+expect_eq "3x text: inactive_file counters absent" "$(cat "$TMP/3x.row")" "- - - - - - -"
+
 finish

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0
+/* reclaimscope export: a Perfetto timeline or JSON lines of a trace's reclaim (docs/export.md). */
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis.h"
+#include "cgroups.h"
+#include "cmd.h"
+#include "cmd_args.h"
+#include "cmd_outfile.h"
+#include "export.h"
+#include "rs_warn.h"
+#include "trace_source.h"
+
+#define MAX_SLICES_DEFAULT 1000000
+
+enum { O_FORMAT = 256, O_MAX_SLICES };
+
+static const struct rs_cmd_opt export_opts[] = {
+	{ "format", 0, required_argument, O_FORMAT, "FMT",
+	  "perfetto (Trace Event Format JSON) or jsonl (a JSON object a line)" },
+	{ "output", 'o', required_argument, 'o', "FILE", "write FILE (- for stdout)" },
+	{ "max-slices", 0, required_argument, O_MAX_SLICES, "N",
+	  "perfetto: write at most N slices and instants (default 1000000)" },
+	RS_ANALYSIS_OPTS,
+	RS_CMD_OPT_END,
+};
+
+static int cmd_export(int argc, char **argv);
+
+const struct rs_cmd rs_cmd_export = {
+	.name = "export",
+	.fn = cmd_export,
+	.summary = "episodes, kswapd and series as a Perfetto timeline or JSON lines",
+	.synopsis = "--format perfetto|jsonl -o FILE [--max-slices N] [--bucket MS] [--from S]\n"
+		    "  [--to S] [--max-tasks N] [--max-buckets N] [--threads N] TRACE",
+	.description =
+		"Exports the analysis of a trace for other tools. --format perfetto writes the "
+		"Trace Event Format JSON that ui.perfetto.dev and chrome://tracing open: a track "
+		"per reclaiming task with a slice per reclaim episode (soft-limit passes nested "
+		"inside), kswapd awake slices, counter tracks of pages scanned and reclaimed per "
+		"LRU list and per victim cgroup, and instants for throttling and OOM kills.\n\n"
+		"--format jsonl writes one JSON object a line: one per reclaim episode, kswapd "
+		"awake period, time bucket and cgroup time bucket, each with the host, trace and "
+		"kernel, for DuckDB, ClickHouse or Spark. The file is written only when "
+		"complete.\n\n"
+		"  reclaimscope export --format perfetto -o reclaim.json trace.dat\n"
+		"  reclaimscope export --format jsonl -o - trace.dat | jq -c 'select(.type==\"episode\")'",
+	.opts = export_opts,
+};
+
+static int cmd_export(int argc, char **argv)
+{
+	struct rs_analysis_opts ao = { .pid = -1, .threads = 1 };
+	struct rs_cgroups_opts co = { 0 };
+	struct export_input in = { .max_slices = MAX_SLICES_DEFAULT };
+	struct export_result res;
+	struct export_spool *spool = NULL;
+	struct rs_consumer cons;
+	struct rs_cgroups *cg = NULL;
+	struct rs_source *src = NULL;
+	struct rs_analysis *a = NULL;
+	struct rs_error err = { "" };
+	const char *output = NULL, *format = NULL;
+	struct rs_outfile out;
+	bool perfetto;
+	long long v;
+	int c, ret;
+
+	optind = 1;
+	while ((c = rs_cmd_getopt(&rs_cmd_export, argc, argv, "o:")) != -1) {
+		switch (c) {
+		case 'o':
+			output = optarg;
+			break;
+		case O_FORMAT:
+			format = optarg;
+			break;
+		case O_MAX_SLICES:
+			if (rs_arg_count(optarg, 1, (long long)1 << 40, &v))
+				return rs_cmd_fail("export", RS_EXIT_USAGE, "--max-slices wants a "
+						   "count, not '%s'", optarg);
+			in.max_slices = (uint64_t)v;
+			break;
+		default:
+			ret = rs_analysis_opt("export", c, optarg, &ao);
+			if (ret < 0)
+				return rs_cmd_usage("export", stderr);
+			if (ret)
+				return ret;
+			break;
+		}
+	}
+	if (optind != argc - 1)
+		return rs_cmd_usage("export", stderr);
+	if (!format || (strcmp(format, "perfetto") && strcmp(format, "jsonl")))
+		return rs_cmd_fail("export", RS_EXIT_USAGE, "--format wants perfetto or jsonl%s%s%s",
+				   format ? ", not '" : "", format ? format : "", format ? "'" : "");
+	if (!output)
+		return rs_cmd_fail("export", RS_EXIT_USAGE, "-o FILE is needed (- for stdout)");
+	perfetto = !strcmp(format, "perfetto");
+	ret = rs_analysis_opts_check("export", &ao);
+	if (ret)
+		return ret;
+	spool = export_spool_new();
+	if (!spool)
+		return rs_cmd_fail("export", RS_EXIT_INPUT, "cannot make a temporary file");
+	export_spool_consumer(spool, &cons);
+	ao.consumers = &cons;
+	ao.nr_consumers = 1;
+	ao.progress = rs_cmd_show_progress(argv[optind]);
+	/* the whole analysis first: a trace that cannot be read leaves no output file */
+	if (rs_cgroups_analysis_run(argv[optind], &ao, &co, &a, &cg, &src, &err) < 0) {
+		ret = rs_cmd_fail("export", RS_EXIT_INPUT, "%s", err.msg);
+		goto out;
+	}
+	if (!rs_analysis_events(a)) {
+		ret = rs_cmd_fail("export", RS_EXIT_INPUT, "%s: no events to export (an empty "
+				  "trace, or nothing in --from/--to)", argv[optind]);
+		goto out;
+	}
+	if (export_spool_error(spool)) {
+		ret = rs_cmd_fail("export", RS_EXIT_INPUT, "writing the temporary file: %s",
+				  strerror(export_spool_error(spool)));
+		goto out;
+	}
+	in.info = rs_source_info(src);
+	in.a = a;
+	in.cg = cg;
+	in.spool = spool;
+	if (rs_outfile_open(&out, output) < 0) {
+		ret = rs_cmd_fail("export", RS_EXIT_INPUT, "%s", out.err);
+		goto out;
+	}
+	if ((perfetto ? export_perfetto_write(out.f, &in, &res) :
+			export_jsonl_write(out.f, &in, &res)) < 0) {
+		rs_outfile_abort(&out);
+		ret = rs_cmd_fail("export", RS_EXIT_INPUT, "reading back the temporary file "
+				  "failed");
+		goto out;
+	}
+	if (rs_outfile_commit(&out) < 0) {
+		ret = rs_cmd_fail("export", RS_EXIT_INPUT, "%s", out.err);
+		goto out;
+	}
+	if (res.slices_dropped)
+		fprintf(stderr, "reclaimscope: export: warning: --max-slices %llu: %llu of %llu "
+			"slices and instants left out (otherData.slices_dropped)\n",
+			(unsigned long long)in.max_slices, (unsigned long long)res.slices_dropped,
+			(unsigned long long)(res.slices + res.slices_dropped));
+	ret = RS_EXIT_OK;
+out:
+	rs_cgroups_free(cg);
+	rs_analysis_free(a);
+	rs_source_close(src);
+	export_spool_free(spool);
+	return ret;
+}
