@@ -37,14 +37,17 @@ TEST_BIN := $(O)/tests/unit-tests
 TOOL_SRC := $(wildcard tests/tools/*.c)
 TOOL_BIN := $(TOOL_SRC:tests/tools/%.c=$(O)/tools/%)
 
-.PHONY: all deps run check check-unit check-e2e check-san clean fuzz bench fixtures man install
+.PHONY: all deps run check check-unit check-e2e check-san check-fresh clean fuzz bench fixtures \
+	man install
 all: deps-ok $(BIN) $(TOOL_BIN)
 
 # ---- set-up: install what is missing (Debian), or say what to install ----
+# Everything the build, the tests (jq, tmux, valgrind, GNU time for memory bounds, procps) and
+# make bench (bc, time) call that a minimal Debian 12 (debootstrap --variant=minbase) lacks.
 DEB_PKGS := trace-cmd libtracecmd-dev libtraceevent-dev libtracefs-dev libjansson-dev \
 	    libncurses-dev libzstd-dev zlib1g-dev pkg-config build-essential jq tmux valgrind \
 	    clang libclang-rt-14-dev man-db groff-base bash-completion libcairo2-dev \
-	    libxml2-utils
+	    libxml2-utils time procps bc
 deps:
 	@./tests/install-deps.sh $(DEB_PKGS)
 
@@ -101,10 +104,15 @@ run: deps
 	./reclaimscope plot -o $(O)/run-plot.svg $(FIXTURE_RUN)
 
 # ---- tests ----
+# RS_ORACLE_CACHE: each `trace-cmd report` output the tests compare with is computed once per
+# run and reused by the later tests and the sanitizer round (tests/lib-e2e.sh, trace_report)
+ORACLE := $(CURDIR)/build/oracle
 check: deps
 	$(MAKE) all
-	$(MAKE) check-unit check-e2e
-	$(MAKE) check-san
+	rm -rf $(ORACLE)
+	RS_ORACLE_CACHE=$(ORACLE) $(MAKE) check-unit check-e2e
+	RS_ORACLE_CACHE=$(ORACLE) $(MAKE) check-san
+	rm -rf $(ORACLE)
 
 check-unit: $(TEST_BIN)
 	$(TEST_BIN)
@@ -120,6 +128,11 @@ SAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:malloc_context_size=100 
 	   UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 check-san:
 	$(SAN_ENV) $(MAKE) SANITIZE=address,undefined check-unit check-e2e
+
+# The README's two commands on a new minimal Debian 12 root (debootstrap, chroot; root only,
+# takes a while): tests/check-fresh.sh
+check-fresh:
+	./tests/check-fresh.sh
 
 fixtures: all
 	./tests/fixtures/make-fixtures.sh

@@ -2,7 +2,7 @@
 # sourced only; it is named lib.sh and guarded below).
 RS_BIN=${RS_BIN:-./reclaimscope}
 TOP=$(pwd)
-SHARED_TRACE="$TOP/../shared/traces/global-dev.dat"
+SHARED_TRACE=${RS_SHARED_TRACE:-$TOP/../shared/traces/global-dev.dat}
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/rs-test.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 fails=0
@@ -10,6 +10,41 @@ fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 # expect_eq WHAT GOT WANT
 expect_eq() { [ "$2" = "$3" ] || fail "$1: got '$2', want '$3'"; }
 finish() { [ "$fails" -eq 0 ] || { echo "$fails check(s) failed"; exit 1; }; exit 0; }
+# need CMD...: every command the test runs beyond POSIX sh and coreutils, checked before any
+# assertion, so that a missing one is named as such (not reported as the failures it causes).
+# `make deps` installs them all, so a missing one fails the test rather than skipping it.
+need() {
+	missing=""
+	for c in "$@"; do
+		command -v "$c" >/dev/null 2>&1 || missing="$missing $c"
+	done
+	[ -z "$missing" ] && return 0
+	echo "FAIL: missing command(s):$missing (run 'make deps'; as root it installs them)"
+	exit 1
+}
+# trace_report FILE [OPTION...]: `trace-cmd report OPTION... -i FILE`, stderr dropped: the oracle
+# most tests read. With RS_ORACLE_CACHE (a directory; `make check` makes one per run) each output
+# is computed once, kept under a key of the file (device, inode, size, mtime) and the options, and
+# reused by the later tests and by the sanitizer round.
+trace_report() {
+	_tr_f=$1
+	shift
+	if [ -z "${RS_ORACLE_CACHE:-}" ]; then
+		trace-cmd report "$@" -i "$_tr_f" 2>/dev/null
+		return
+	fi
+	_tr_c=$RS_ORACLE_CACHE/$(basename "$_tr_f").$(printf '%s\n' "$*" \
+		"$(stat -L -c '%d %i %s %Y' "$_tr_f" 2>/dev/null)" | md5sum | cut -c 1-16)
+	if [ ! -f "$_tr_c" ]; then
+		mkdir -p "$RS_ORACLE_CACHE" && trace-cmd report "$@" -i "$_tr_f" >"$_tr_c.$$" \
+			2>/dev/null && mv -f "$_tr_c.$$" "$_tr_c" || {
+			rm -f "$_tr_c.$$"
+			trace-cmd report "$@" -i "$_tr_f" 2>/dev/null
+			return
+		}
+	fi
+	cat "$_tr_c"
+}
 # Every real trace the tests run on: committed fixtures and the shared global trace.
 real_traces() {
 	for f in "$TOP"/tests/fixtures/*.dat "$SHARED_TRACE"; do

@@ -1,6 +1,8 @@
 #!/bin/sh
 # Run every end-to-end test script in tests/e2e/. Contract of a script: exit 0 pass, 77 skip,
 # anything else fail; env RS_BIN (the binary) and RS_TOOLS (helper programs); run from the top.
+# A script names the commands it needs (`need CMD...`, tests/lib-e2e.sh) before any assertion;
+# its `trace-cmd report` oracles go through trace_report (cached per run under RS_ORACLE_CACHE).
 # Prints one line per script and a closing "e2e: N passed, N failed, N skipped".
 cd "$(dirname "$0")/.." || exit 1
 : "${RS_BIN:=./reclaimscope}"

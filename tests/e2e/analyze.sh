@@ -7,8 +7,7 @@
 # percentiles nearest-rank, as docs/json.md defines them. Then the text report must fit 100
 # columns, in the C and in a UTF-8 locale.
 . tests/lib-e2e.sh
-command -v trace-cmd >/dev/null || { echo "trace-cmd not installed"; exit 77; }
-command -v jq >/dev/null || { echo "jq not installed"; exit 77; }
+need trace-cmd jq
 
 # Reads `trace-cmd report -t` text on stdin; $1/$2: the range in ns (0 0: all).
 # Output: lines "KEY VALUE"; latencies per kind go to $TMP/lat.KIND (ns, one per line).
@@ -119,7 +118,7 @@ check() {
 n=0
 for f in $(real_traces); do
 	n=$((n + 1))
-	trace-cmd report -t -F vmscan -i "$f" >"$TMP/report" 2>/dev/null ||
+	trace_report "$f" -t -F vmscan >"$TMP/report" ||
 		{ fail "$f: trace-cmd report failed"; continue; }
 	# a range, on the first trace and the shared one (the code path is the same for all):
 	# the middle third, bounded by event times as trace-cmd prints them

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Bad input: a clear message naming the file, exit 1, never a crash or hang.
 . tests/lib-e2e.sh
+need jq timeout
 src=$(real_traces | head -n 1)
 [ -n "$src" ] || { echo "no real trace to cut"; exit 77; }
 

@@ -5,7 +5,7 @@
 # was capped; where GNU time is installed, resident memory stays bounded by the caps, not by
 # the input. Synthetic traces are generated here, as text (`trace-cmd report` form).
 . tests/lib-e2e.sh
-command -v jq >/dev/null || { echo "jq not installed"; exit 77; }
+need jq
 cmds=events
 "$RS_BIN" analyze --help >/dev/null 2>&1 && cmds="events analyze"
 # ASan multiplies memory and time: fewer pids, no RSS limits

@@ -13,8 +13,7 @@
 #   - without item names: one warning, raw item_<N> keys, still 100% matched
 . tests/lib-e2e.sh
 
-command -v trace-cmd >/dev/null 2>&1 || { echo "trace-cmd not installed"; exit 77; }
-command -v jq >/dev/null 2>&1 || { echo "jq not installed"; exit 77; }
+need trace-cmd jq md5sum
 
 # The event lines this test reads, from `trace-cmd report -t`, as: ts_ns pid comm event fields
 # (a comm with spaces gets underscores; the pid is what follows its last '-')
@@ -22,7 +21,7 @@ EVENTS='count_memcg_events|mod_memcg_lruvec_state|print|cgroup_attach_task|sched
 EVENTS="$EVENTS|mm_vmscan_(direct|memcg|memcg_softlimit)_reclaim_(begin|end)"
 EVENTS="$EVENTS|mm_vmscan_lru_shrink_(in)?active"
 report() {
-	trace-cmd report -t -i "$1" 2>/dev/null |
+	trace_report "$1" -t |
 	grep -E " ($EVENTS):" |
 	awk '{
 		for (c = 1; c <= NF && $c !~ /^\[[0-9]+\]$/; c++)
@@ -262,7 +261,7 @@ expect_eq "range: fewer shrink events" \
 
 # Without the item-name markers: one warning, raw item numbers, matching by value.
 f=tests/fixtures/memcg-stream.dat
-trace-cmd report -i "$f" 2>/dev/null | grep -v -e 'vm_event_items' -e 'node_stat_items' \
+trace_report "$f" | grep -v -e 'vm_event_items' -e 'node_stat_items' \
 	> "$TMP/noname.txt"
 "$RS_BIN" cgroups --json "$TMP/noname.txt" > "$TMP/noname.json" || fail "noname: exit $?"
 expect_eq "noname: one naming warning" "$(jq '[.trace.warnings[] |

@@ -1,11 +1,11 @@
 #!/bin/sh
 # `events` counts every event exactly as `trace-cmd report` prints them, on every real trace.
 . tests/lib-e2e.sh
-command -v trace-cmd >/dev/null || { echo "trace-cmd not installed"; exit 77; }
+need trace-cmd jq
 n=0
 for f in $(real_traces); do
 	n=$((n + 1))
-	trace-cmd report -i "$f" 2>/dev/null |
+	trace_report "$f" |
 		sed -n 's/^.*\] *[0-9][0-9]*\.[0-9]*: *\([A-Za-z0-9_]*\):.*$/\1/p' |
 		sort | uniq -c | awk '{print $2, $1}' >"$TMP/want"
 	"$RS_BIN" events --json "$f" >"$TMP/json" || { fail "$f: events exit $?"; continue; }
@@ -17,7 +17,7 @@ for f in $(real_traces); do
 	total=$(awk '{s += $2} END {print s + 0}' "$TMP/want")
 	expect_eq "$f total" "$(jq .trace.events "$TMP/json")" "$total"
 	# the text form says the same kernel and CPU count
-	cpus=$(trace-cmd report -i "$f" 2>/dev/null | sed -n 's/^cpus=//p' | head -n 1)
+	cpus=$(trace_report "$f" | sed -n 's/^cpus=//p' | head -n 1)
 	expect_eq "$f cpus" "$(jq .trace.cpus "$TMP/json")" "$cpus"
 	"$RS_BIN" events "$f" >"$TMP/text" || fail "$f: events text exit $?"
 	grep -q "^format    trace.dat v[67]" "$TMP/text" || fail "$f: no format line"

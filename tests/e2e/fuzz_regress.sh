@@ -4,7 +4,7 @@
 # `events` and `analyze` alike. Plain builds run under a 4 GiB address-space limit, so an input
 # that makes anything allocate gigabytes fails here too (ASan reserves terabytes: not for -san).
 . tests/lib-e2e.sh
-command -v jq >/dev/null || { echo "jq not installed"; exit 77; }
+need jq timeout
 limit=4194304
 secs=60
 case $RS_BIN in *-san) limit=unlimited; secs=180 ;; esac

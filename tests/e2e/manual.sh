@@ -4,8 +4,7 @@
 # without groff warnings; completion offers commands, options and policies; install lays out
 # bin, man1, bash-completion and doc under a temporary PREFIX.
 . tests/lib-e2e.sh
-command -v man >/dev/null && command -v groff >/dev/null || { echo "need man and groff (make deps)"; exit 1; }
-command -v bash >/dev/null || { echo "need bash"; exit 1; }
+need man groff col bash
 
 cmds=$("$RS_BIN" --list-commands) || fail "--list-commands"
 [ -n "$cmds" ] || fail "--list-commands printed nothing"

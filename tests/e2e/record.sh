@@ -3,6 +3,7 @@
 # cgroup controller) a 1-second trace of `workload stream` in an rs_test cgroup: the markers are
 # in it, tracefs is as before, and the cgroup is gone. Contract: see tests/run-e2e.sh.
 . tests/lib-e2e.sh
+need trace-cmd flock
 : "${RS_TOOLS:=build/tools}"
 WL="$RS_TOOLS/workload"
 
@@ -29,39 +30,50 @@ expect_eq "missing workload exit" "$?" 1
 grep -q "workload 'rs-no-such-workload' not found" "$TMP/out" || fail "missing workload: message"
 [ -e "$TMP/x.dat" ] && fail "missing workload: a trace was written"
 
-T=/sys/kernel/tracing
-[ -w "$T/trace_marker" ] || T=/sys/kernel/debug/tracing
-if ! command -v trace-cmd >/dev/null || [ ! -w "$T/trace_marker" ]; then
+# Each precondition a recording needs, checked in turn; a skip names the one that is missing.
+# tracefs: where libtracefs (inside trace-cmd and record) finds it, the first tracefs mount; when
+# there is none (a chroot whose /sys was bind-mounted without its submounts, a system that never
+# mounted it), mounted at /sys/kernel/tracing as record itself would do.
+skip_record() {
 	[ "$fails" -eq 0 ] || finish
-	echo "no tracefs or no trace-cmd"
+	echo "$*"
 	exit 77
+}
+tracefs_dir() { awk '$3 == "tracefs" { print $2; exit }' /proc/self/mounts; }
+T=$(tracefs_dir)
+why="no tracefs in /proc/self/mounts"
+if [ -z "$T" ]; then
+	mount -t tracefs nodev /sys/kernel/tracing 2>"$TMP/mount" ||
+		why="$why; mount -t tracefs nodev /sys/kernel/tracing: $(cat "$TMP/mount")"
+	T=$(tracefs_dir)
 fi
+[ -n "$T" ] || skip_record "tracefs is not mounted and could not be mounted ($why)"
+[ -e "$T/trace_marker" ] || skip_record "tracefs at $T has no trace_marker"
+[ -w "$T/trace_marker" ] || skip_record "$T/trace_marker is not writable"
 MEM=$(awk '$3 == "cgroup" && $4 ~ /(^|,)memory(,|$)/ {print $2; exit}' /proc/self/mounts)
 if [ -z "$MEM" ]; then
 	MEM=$(awk '$3 == "cgroup2" {print $2; exit}' /proc/self/mounts)
 	grep -qw memory "$MEM/cgroup.controllers" 2>/dev/null || MEM=
 fi
-if [ -z "$MEM" ]; then
-	[ "$fails" -eq 0 ] || finish
-	echo "no memory cgroup controller"
-	exit 77
-fi
+[ -n "$MEM" ] || skip_record "no memory cgroup controller (no cgroup v1 mount with 'memory'," \
+	"no cgroup2 mount whose cgroup.controllers lists it)"
 [ -x "$WL" ] || { fail "no workload tool at $WL"; finish; }
+
+# RS_E2E_RECORD_LOCK=FILE: a lock of the machine's own (shared machines: every recorder there
+# holds it) taken for the rest of the test too, before record's own lock below.
+if [ -n "${RS_E2E_RECORD_LOCK:-}" ]; then
+	exec 8>>"$RS_E2E_RECORD_LOCK"
+	flock -w 1800 8 || skip_record "$RS_E2E_RECORD_LOCK held by another recorder for 30 minutes"
+fi
 
 # Hold the recorders' lock for the rest of the test, so that no other recorder (another
 # developer's test run) changes tracefs between our before and after; the recorder uses our
 # descriptor (docs/record.md).
 LOCK=/run/lock/reclaimscope-record.lock
 [ -w /run/lock ] || LOCK=/tmp/reclaimscope-record.lock
-if command -v flock >/dev/null; then
-	exec 9>>"$LOCK"
-	if ! flock -w 600 9; then
-		[ "$fails" -eq 0 ] || finish
-		echo "another recorder held $LOCK for 10 minutes"
-		exit 77
-	fi
-	export RECLAIMSCOPE_LOCK_FD=9
-fi
+exec 9>>"$LOCK"
+flock -w 600 9 || skip_record "another recorder held $LOCK for 10 minutes"
+export RECLAIMSCOPE_LOCK_FD=9
 
 # Everything record may touch in tracefs, to compare after.
 tracefs_state() {

@@ -6,7 +6,7 @@
 # seeds' effects show in direction on the real traces; MGLRU and size-less traces are refused
 # with the reason.
 . "$(dirname "$0")/../lib-e2e.sh"
-command -v jq >/dev/null || { echo "jq is not installed"; exit 77; }
+need jq
 
 LISTS="inactive_anon active_anon inactive_file active_file"
 identity_skipped=""

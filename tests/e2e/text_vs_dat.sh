@@ -4,8 +4,7 @@
 # and the same time span (to the microsecond the default report prints; exactly with -t, which
 # is skipped on the big shared trace to keep the run short).
 . tests/lib-e2e.sh
-command -v trace-cmd >/dev/null || { echo "trace-cmd not installed"; exit 77; }
-command -v jq >/dev/null || { echo "jq not installed"; exit 77; }
+need trace-cmd jq
 
 # the fields that must be equal between the two loaders
 summary() {
@@ -30,7 +29,7 @@ for f in $(real_traces); do
 		o=$opt
 		[ "$o" = default ] && o=
 		# shellcheck disable=SC2086  # $o is one word or none
-		trace-cmd report $o -i "$f" >"$TMP/report.txt" 2>/dev/null ||
+		trace_report "$f" $o >"$TMP/report.txt" ||
 			{ fail "$f: trace-cmd report $opt failed"; continue; }
 		if ! "$RS_BIN" events --json "$TMP/report.txt" >"$TMP/txt.json" 2>"$TMP/err"; then
 			fail "$f: events on report $opt: $(head -c 300 "$TMP/err")"

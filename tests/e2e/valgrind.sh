@@ -4,7 +4,7 @@
 # access, no definite or indirect leak. Needs the plain build: under ASan (reclaimscope-san)
 # valgrind cannot run, so that pass skips.
 . tests/lib-e2e.sh
-command -v valgrind >/dev/null || { echo "valgrind not installed"; exit 77; }
+need valgrind
 case $RS_BIN in *-san) echo "valgrind needs the non-sanitized binary"; exit 77 ;; esac
 vg() {	# vg WANT_EXIT CMD FILE
 	valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
