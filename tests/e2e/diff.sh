@@ -63,7 +63,7 @@ EOF
 
 # 1. self-diff of a saved analysis, text and JSON
 run_ok "self-diff json" --json "$TMP/a.json" "$TMP/a.json" && check_self "self-diff a.json"
-run_ok "self-diff text" "$TMP/a.json" "$TMP/a.json" &&
+run_ok "self-diff text" --format seed "$TMP/a.json" "$TMP/a.json" &&
 	{ grep -q '^lru.inactive_file.scanned$' "$TMP/out" || fail "self-diff text: no block"; }
 grep -q '^base: min: 12000.00 max: 12000.00 avg: 12000.00 std: 0.00 runs: 1$' "$TMP/out" ||
 	fail "self-diff text: base line"
@@ -99,7 +99,7 @@ run_ok "a vs b" --json "$TMP/a.json" "$TMP/b.json" && {
 		'["cgroups[/rs_gone].victim.pgscan_direct base","cgroups[/rs_gone].victim.pgsteal_direct base","cgroups[/rs_new].victim.pgscan_direct new","trace.events_by_name.count_memcg_events base","trace.events_by_name.mm_vmscan_write_folio new"]'
 	expect_eq "labels" "$(jq -r '.base.label + " " + .new.label' "$TMP/out")" "a b"
 }
-run_ok "a vs b text" "$TMP/a.json" "$TMP/b.json" && {
+run_ok "a vs b text" --format seed "$TMP/a.json" "$TMP/b.json" && {
 	grep -q '^b: min: 15000.00 \[125.0%\] max: 15000.00 \[125.0%\] avg: 15000.00 \[125.0%\] std: 0.00 runs: 1$' "$TMP/out" ||
 		fail "a vs b text: scanned line"
 	grep -q '^b: min: 100.25 \[83.2%\] max: 100.25 \[83.2%\]' "$TMP/out" || fail "a vs b text: p50"
@@ -120,7 +120,7 @@ run_ok "only-changed" --json --only-changed 20 "$TMP/a.json" "$TMP/b.json" && {
 	expect_eq "only-changed keeps p99" "$(jq '.metrics | has("episodes.direct.latency_us.p99")' "$TMP/out")" true
 }
 "$RS_BIN" diff --json "$TMP/a.json" "$TMP/b.json" >"$TMP/all.json"
-run_ok "only-changed text" --only-changed 20 "$TMP/a.json" "$TMP/b.json" && {
+run_ok "only-changed text" --format seed --only-changed 20 "$TMP/a.json" "$TMP/b.json" && {
 	want=$(jq '[.metrics[] | select(.change_pct == null or (.change_pct | fabs) >= 20)] | length' \
 		"$TMP/all.json")
 	expect_eq "only-changed text blocks" "$(grep -c '^b: min:' "$TMP/out")" "$want"
@@ -143,7 +143,7 @@ for pair in "616.25 1115.76" "619.89 1116.53" "625.90 1165.66"; do
 	jq --argjson e "$1" --argjson s "$2" '{trace: {kernel: .trace.kernel}, Elapsed: $e, System: $s}' \
 		"$TMP/a.json" >"$TMP/new$i.json"
 done
-run_ok "multi-run text" --labels 8k-0-limit/base,8k-0-limit/reclaim \
+run_ok "multi-run text" --format seed --labels 8k-0-limit/base,8k-0-limit/reclaim \
 	--base "$TMP/base1.json" "$TMP/base2.json" "$TMP/base3.json" \
 	--new "$TMP/new1.json" "$TMP/new2.json" "$TMP/new3.json" && {
 	cat >"$TMP/want" <<'EOF'
@@ -242,7 +242,7 @@ if [ "$n" -ge 2 ]; then
 		pct=$(jq -n -r --slurpfile a "$A" --slurpfile b "$B" \
 			'$b[0].trace.events / $a[0].trace.events * 100')
 		want=$(printf '%.1f' "$pct")
-		"$RS_BIN" diff --labels one,two "$A" "$B" >"$TMP/text" || fail "two traces: text exit $?"
+		"$RS_BIN" diff --format seed --labels one,two "$A" "$B" >"$TMP/text" || fail "two traces: text exit $?"
 		grep -A 2 '^trace.events$' "$TMP/text" | grep -q "^two: min: [0-9.]* \[$want%\]" ||
 			fail "two traces: trace.events text percentage, want [$want%]"
 	}
