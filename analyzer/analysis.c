@@ -177,6 +177,13 @@ static void on_reclaim_episode(struct rs_analysis *a, const struct rs_episode *e
 		es->by_parent[ep->parent]++;
 		es->by_parent_ns[ep->parent] += dur;
 		rs_latency_add(a->lat[ep->kind], dur);
+		if (ep->parent != RS_CTX_KSWAPD && (!es->stall_max_valid || dur > es->stall_max_ns)) {
+			es->stall_max_valid = true;
+			es->stall_max_ns = dur;
+			es->stall_max_pid = ep->pid;
+			es->stall_max_task = ep->task;
+			es->stall_max_begin_ts = ep->begin_ts;
+		}
 		if (a->log) {
 			struct rs_stall st = { .begin_ts = ep->begin_ts, .ns = dur, .pid = ep->pid,
 					       .kind = (uint8_t)ep->kind,
@@ -234,6 +241,13 @@ static void on_kswapd_period(struct rs_analysis *a, const struct rs_episode *ep,
 	case RS_EP_COMPLETE:
 		es->count++;
 		rs_latency_add(a->lat[RS_CTX_KSWAPD], dur);
+		if (!es->stall_max_valid || dur > es->stall_max_ns) {
+			es->stall_max_valid = true;
+			es->stall_max_ns = dur;
+			es->stall_max_pid = ep->pid;
+			es->stall_max_task = ep->task;
+			es->stall_max_begin_ts = ep->begin_ts;
+		}
 		if (k) {
 			k->periods++;
 			k->awake_ns += dur;
@@ -835,6 +849,13 @@ int rs_analysis_nr_tasks(const struct rs_analysis *a)
 const struct rs_task_stats *rs_analysis_task(const struct rs_analysis *a, int i)
 {
 	return i >= 0 && i < a->nr_tasks ? &a->tasks[i] : NULL;
+}
+
+const char *rs_analysis_task_comm(const struct rs_analysis *a, int i)
+{
+	const struct rs_task_info *ti = i >= 0 ? rs_episodes_task(a->eps, i) : NULL;
+
+	return ti ? ti->comm : "";
 }
 
 int rs_analysis_nr_kswapd(const struct rs_analysis *a)

@@ -685,6 +685,10 @@ static void report(FILE *f, const struct rs_analysis *a, const struct rs_source 
 			fprintf(f, "%s comm %s", ao->pid >= 0 ? " and" : "", ao->comm);
 	}
 	fputc('\n', f);
+	if (opts && opts->findings)
+		rs_findings_text(f, opts->findings, opts->with_cgroups);
+	if (opts && opts->summary_only)
+		return;
 	section_lru(&o);
 	section_rotation(&o);
 	section_balance(&o);
