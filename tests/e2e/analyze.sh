@@ -37,6 +37,7 @@ expect() {
 		next
 	}
 	ev == "mm_vmscan_kswapd_sleep" {
+		sleeps++
 		if (ks[pid] == "awake" && kb[pid] > 0) { periods++; awake += ns - kb[pid] }
 		ks[pid] = "asleep"; next
 	}
@@ -60,6 +61,11 @@ expect() {
 		d = ns - b[pid, k]; delete b[pid, k]
 		cnt[k]++; tot[k] += d; rec[k] += num("nr_reclaimed"); if (d > max[k]) max[k] = d
 		print d > (lat "." k)
+		# the SUMMARY worst stall: the longest pair of any kind not run by a kswapd
+		if (!(pid in kswapd) && (!wset || d > worst)) { worst = d; wpid = pid; wset = 1 }
+	}
+	ev == "mm_vmscan_write_folio" {
+		if (rest ~ /RECLAIM_WB_ANON/) swapout++; else if (rest ~ /RECLAIM_WB_FILE/) filew++
 	}
 	END {
 		split("inactive_anon active_anon inactive_file active_file", L, " ")
@@ -80,6 +86,26 @@ expect() {
 		printf "kswapd.wakes %d\nkswapd.rewakes %d\n", wakes, rewakes
 		printf "kswapd.periods %d\n", periods
 		printf "kswapd.awake_us %d\n", int((awake + 500) / 1000)
+		# the summary object: the same figures where they come from, and its own
+		for (i = 1; i <= 4; i++) {
+			k = K[i]
+			printf "summary.stalls.%s.count %d\n", k, cnt[k]
+			printf "summary.stalls.%s.total_us %d\n", k, int((tot[k] + 500) / 1000)
+		}
+		if (wset) {
+			printf "summary.worst_stall.latency_us %d\n", int((worst + 500) / 1000)
+			printf "summary.worst_stall.pid %d\n", wpid
+		} else {
+			printf "summary.worst_stall null\n"
+		}
+		printf "summary.kswapd.wakes %d\nsummary.kswapd.rewakes %d\n", wakes, rewakes
+		printf "summary.kswapd.sleeps %d\n", sleeps
+		for (i = 1; i <= 4; i++)
+			printf "summary.scan.scanned.%s %d\n", L[i], scanned[L[i]]
+		printf "summary.scan.scanned_anon %d\n", scanned["inactive_anon"] + scanned["active_anon"]
+		printf "summary.scan.scanned_file %d\n", scanned["inactive_file"] + scanned["active_file"]
+		printf "summary.scan.reclaimed %d\n", reclaimed["inactive_anon"] + reclaimed["inactive_file"]
+		printf "summary.io.swap_out_folios %d\nsummary.io.file_written_folios %d\n", swapout, filew
 	}'
 }
 
