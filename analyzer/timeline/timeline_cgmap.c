@@ -177,6 +177,6 @@ uint64_t tl_cgmap_cgid(const struct tl_cgmap *m, uint32_t idx)
 const char *tl_cgmap_path(const struct tl_cgmap *m, uint32_t idx)
 {
 	if (!idx || (int)idx > m->nr)
-		return "?";
+		return "unknown";	/* a bare "?" reads as a path or a glitch */
 	return m->cgs[idx].path ? m->cgs[idx].path : m->cgs[idx].idname;
 }

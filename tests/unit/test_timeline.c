@@ -724,7 +724,7 @@ static int test_model_rows(void)
 	tl_model_set_group(m, TL_G_VICTIM);
 	tl_model_update(m);
 	UT_ASSERT_STR(tl_model_row(m, row_of(m, TL_L_DIRECT, 0))->name, "/b");	/* 3 ms */
-	UT_ASSERT_STR(tl_model_row(m, row_of(m, TL_L_DIRECT, 1))->name, "?");	/* 1 ms */
+	UT_ASSERT_STR(tl_model_row(m, row_of(m, TL_L_DIRECT, 1))->name, "unknown");	/* 1 ms */
 	/* scanned metric on a sub-lane: 32 pages spread over [2, 5) */
 	tl_model_set_metric(m, TL_M_SCANNED);
 	tl_model_update(m);
@@ -830,7 +830,7 @@ static int test_cgmap(void)
 	uint32_t a;
 
 	UT_ASSERT(cg);
-	UT_ASSERT_STR(tl_cgmap_path(cg, 0), "?");
+	UT_ASSERT_STR(tl_cgmap_path(cg, 0), "unknown");	/* never a bare "?" */
 	a = tl_cgmap_id(cg, 77);
 	UT_ASSERT_EQ(a, 1);
 	UT_ASSERT_STR(tl_cgmap_path(cg, a), "id:77");
