@@ -62,6 +62,12 @@ size_t rs_ranking_count(const struct rs_ranking *r);
 const struct rs_rank_row *rs_ranking_row(const struct rs_ranking *r, size_t i);
 size_t rs_ranking_changed(const struct rs_ranking *r);
 double rs_ranking_threshold(const struct rs_ranking *r);
+/*
+ * True when the per-cgroup victim figures (pages taken from each cgroup) were left out because
+ * a side attributed under 90% of its reclaimed pages exactly (cgroup_attribution); exact_pct
+ * gets each side's share (NaN when unknown).
+ */
+bool rs_ranking_victims_skipped(const struct rs_ranking *r, double exact_pct[RS_NR_SIDES]);
 
 /* The rows as a JSON array (docs/json-diff.md "ranking"). NULL when out of memory. */
 json_t *rs_ranking_json(const struct rs_ranking *r);

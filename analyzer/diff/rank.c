@@ -13,7 +13,13 @@ struct rs_ranking {
 	struct rs_rank_row *rows;
 	size_t nr, cap, changed;
 	double threshold;
+	double victims_exact_pct[RS_NR_SIDES];	/* cgroup attribution: pages matched exactly */
+	bool victims_skipped;
 };
+
+/* Below this share of exactly attributed pages on a side, per-cgroup victim figures compare
+ * the attribution, not the kernels. */
+#define VICTIM_EXACT_MIN_PCT 90.0
 
 struct entry {
 	const char *group;
@@ -68,8 +74,8 @@ static const char *const kinds[] = { "direct", "memcg", "softlimit", "node" };
 
 /* Per-cgroup figures: cgroups[PATH] + suffix. */
 static const struct entry cgroup_entries[] = {
-	{ NULL, "reclaimed from it", ".victim.reclaimed", RS_UNIT_PAGES },
-	{ NULL, "scanned from it", ".victim.scanned", RS_UNIT_PAGES },
+	{ "victim", "reclaimed from it", ".victim.reclaimed", RS_UNIT_PAGES },
+	{ "victim", "scanned from it", ".victim.scanned", RS_UNIT_PAGES },
 	{ NULL, "its tasks stalled", ".trigger.stalled_us", RS_UNIT_US },
 	{ NULL, "memcg episodes", ".trigger.memcg.episodes", RS_UNIT_COUNT },
 	{ NULL, "memcg p99", ".trigger.memcg.latency_us.p99", RS_UNIT_US },
@@ -217,6 +223,13 @@ static int add_priority(struct rs_ranking *r, const struct rs_compare *c, const 
 static int add_cgroups(struct rs_ranking *r, const struct rs_compare *c,
 		       const struct rs_rank_opts *o)
 {
+	const struct rs_metric_diff *ex = rs_compare_find(c, "cgroup_attribution.reclaimed_exact_pct");
+
+	for (int s = 0; s < RS_NR_SIDES; s++) {
+		r->victims_exact_pct[s] = ex ? ex->side[s].avg : NAN;
+		if (ex && r->victims_exact_pct[s] < VICTIM_EXACT_MIN_PCT)
+			r->victims_skipped = true;
+	}
 	for (size_t i = 0; i < rs_compare_nr_metrics(c); i++) {
 		const char *name = rs_compare_metric(c, i)->name, *end;
 		size_t n = strlen(name);
@@ -229,6 +242,8 @@ static int add_cgroups(struct rs_ranking *r, const struct rs_compare *c,
 			char group[96];
 
 			if (n <= sl + 9 || strcmp(name + n - sl, e->metric))
+				continue;
+			if (e->group && r->victims_skipped)
 				continue;
 			end = name + n - sl;
 			if (end[-1] != ']')
@@ -369,6 +384,13 @@ size_t rs_ranking_changed(const struct rs_ranking *r)
 double rs_ranking_threshold(const struct rs_ranking *r)
 {
 	return r->threshold;
+}
+
+bool rs_ranking_victims_skipped(const struct rs_ranking *r, double exact_pct[RS_NR_SIDES])
+{
+	for (int s = 0; s < RS_NR_SIDES; s++)
+		exact_pct[s] = r->victims_exact_pct[s];
+	return r->victims_skipped;
 }
 
 static json_t *num_or_null(double v)

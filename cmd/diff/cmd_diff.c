@@ -545,6 +545,33 @@ static void put_text(FILE *f, const struct rs_compare *c, const char *const labe
 	put_left_out(f, c, labels);
 }
 
+/* The ranked or MMTests table after the head, every line wrapped at 100 columns. */
+static void put_wrapped_report(FILE *f, const struct rs_compare *c, const struct rs_ranking *r,
+			       const char *const labels[], enum diff_format format)
+{
+	char *buf = NULL, *p, *nl;
+	size_t size = 0;
+	FILE *m = open_memstream(&buf, &size);
+	FILE *out = m ? m : f;
+
+	put_head(out, c, labels);
+	if (format == FMT_MMTESTS)
+		rs_diff_mmtests(out, c, r, labels);
+	else
+		rs_diff_table(out, c, r, labels);
+	if (!m || fclose(m) != 0) {
+		free(buf);
+		return;
+	}
+	for (p = buf; p < buf + size; p = nl + 1) {
+		nl = memchr(p, '\n', (size_t)(buf + size - p));
+		if (!nl)
+			nl = buf + size;
+		rs_report_put_wrapped(f, p, (size_t)(nl - p));
+	}
+	free(buf);
+}
+
 /* ---- the command ---- */
 
 static int load_side(struct rs_compare *c, const struct diff_opts *o, int side,
@@ -641,11 +668,7 @@ static int cmd_diff(int argc, char **argv)
 				"equal\n", labels[RS_SIDE_BASE], labels[RS_SIDE_NEW],
 				rs_compare_nr_metrics(c));
 		} else {
-			put_head(stdout, c, labels);
-			if (o.format == FMT_MMTESTS)
-				rs_diff_mmtests(stdout, c, rank, labels);
-			else
-				rs_diff_table(stdout, c, rank, labels);
+			put_wrapped_report(stdout, c, rank, labels, o.format);
 		}
 		ret = RS_EXIT_OK;
 	}

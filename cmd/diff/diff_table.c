@@ -148,6 +148,16 @@ static const char *cell(char *buf, size_t n, const struct rs_rank_row *w, int si
 	return buf;
 }
 
+static void note_victims(FILE *f, const struct rs_ranking *r, const char *const labels[])
+{
+	double ex[RS_NR_SIDES];
+
+	if (rs_ranking_victims_skipped(r, ex))
+		fprintf(f, "(pages taken from each cgroup not compared: %s matched %.1f%% of its "
+			"reclaimed pages to a cgroup, %s %.1f%%; reclaimscope cgroups says why)\n",
+			labels[RS_SIDE_BASE], ex[RS_SIDE_BASE], labels[RS_SIDE_NEW], ex[RS_SIDE_NEW]);
+}
+
 void rs_diff_table(FILE *f, const struct rs_compare *c, const struct rs_ranking *r,
 		   const char *const labels[RS_NR_SIDES])
 {
@@ -187,6 +197,7 @@ void rs_diff_table(FILE *f, const struct rs_compare *c, const struct rs_ranking 
 			fmt_move(m, sizeof(m), w), *p ? "  " : "", p);
 		shown++;
 	}
+	note_victims(f, r, labels);
 	if (hidden)
 		fprintf(f, "(%zu more figures moved less than %g%% (%g points)%s: --all shows them)\n",
 			hidden, rs_ranking_threshold(r), rs_ranking_threshold(r) / 2,
@@ -262,4 +273,5 @@ void rs_diff_mmtests(FILE *f, const struct rs_compare *c, const struct rs_rankin
 		mm_row(f, "Amean", w, w->base, w->new, ref);
 		mm_row(f, "Stddev", w, w->d->side[0].std, w->d->side[1].std, ref);
 	}
+	note_victims(f, r, labels);
 }

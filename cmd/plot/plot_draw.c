@@ -326,7 +326,7 @@ static void stalls_draw(cairo_t *cr, double y, const struct plot_trace *t, int n
 			if (seen)
 				memset(seen, 0, (size_t)(f.w + 1) * (size_t)(f.h + 1));
 			plot_color(cr, kind_color(kind), 0.7);
-			cairo_set_line_width(cr, 1.2);
+			cairo_set_line_width(cr, 1.5);
 			for (size_t j = 0; j < k; j++) {
 				double x, yy;
 				size_t cell;
@@ -343,7 +343,8 @@ static void stalls_draw(cairo_t *cr, double y, const struct plot_trace *t, int n
 						continue;
 					seen[cell] = 1;
 				}
-				plot_marker(cr, i, x, yy, 2.6);
+				/* crosses are strokes: a little larger to weigh as much as a dot */
+				plot_marker(cr, i, x, yy, i % 4 == 1 ? 3.4 : 2.6);
 				if (i % 4 == 1)
 					cairo_stroke(cr);
 				else
@@ -387,7 +388,7 @@ static void stalls_draw(cairo_t *cr, double y, const struct plot_trace *t, int n
 		snprintf(e[ne++].text, sizeof(e[0].text), "%s reclaim", kind_name(kind));
 	}
 	ne += trace_entries(t, n, true, e + ne);
-	e[ne] = (struct plot_legend_entry){ .sample = PLOT_SAMPLE_DOT, .color = -1, .marker = 0 };
+	e[ne] = (struct plot_legend_entry){ .sample = PLOT_SAMPLE_DOT, .color = -1, .marker = 4 };
 	snprintf(e[ne++].text, sizeof(e[0].text), "ring: the %d longest%s", WORST_MARKED,
 		 n > 1 ? " of each trace" : "");
 	for (int i = 0; i < n; i++) {

@@ -9,12 +9,11 @@
 # warning. jsonl: rows per type equal analyze's counts, every row has host/trace/kernel,
 # sums agree with analyze and with awk, and the docs' jq query runs. Bad input leaves no file.
 . tests/lib-e2e.sh
-command -v jq >/dev/null || { echo "jq not installed"; exit 77; }
-command -v trace-cmd >/dev/null || { echo "trace-cmd not installed"; exit 77; }
+need jq trace-cmd
 
 # complete episodes per kind, paired by pid, and complete kswapd awake periods, from the report
 report_pairs() {
-	trace-cmd report "$1" 2>/dev/null | awk '
+	trace_report "$1" | awk '
 	match($0, /-[0-9]+ +\[[0-9]+\] +[0-9.]+: +mm_vmscan_[a-z_]+:/) {
 		hdr = substr($0, RSTART, RLENGTH); split(hdr, h, /[][ :]+/)
 		pid = substr(h[1], 2); ev = h[4]

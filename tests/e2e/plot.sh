@@ -9,14 +9,13 @@
 # Bad input: unknown --what, unwritable outputs, empty traces fail with a message and leave no
 # file (nor a temporary one), and an existing output is left as it was.
 . tests/lib-e2e.sh
-command -v xmllint >/dev/null || { echo "xmllint not installed (libxml2-utils)"; exit 77; }
-command -v trace-cmd >/dev/null || { echo "trace-cmd not installed"; exit 77; }
+need xmllint trace-cmd
 PNGCHECK=${RS_TOOLS:-build/tools}/pngcheck
-[ -x "$PNGCHECK" ] || { echo "no $PNGCHECK (make)"; exit 77; }
+[ -x "$PNGCHECK" ] || { echo "FAIL: no $PNGCHECK (make)"; exit 1; }
 
 # kinds with complete episodes, paired by pid: "direct memcg ..." one a line
 complete_kinds() {
-	trace-cmd report "$1" 2>/dev/null | awk '
+	trace_report "$1" | awk '
 	match($0, /-[0-9]+ +\[[0-9]+\] +[0-9.]+: +mm_vmscan_[a-z_]+_reclaim_(begin|end):/) {
 		hdr = substr($0, RSTART, RLENGTH); split(hdr, h, /[][ :]+/)
 		pid = substr(h[1], 2); ev = h[4]
@@ -29,7 +28,7 @@ complete_kinds() {
 }
 # "SCANNED RECLAIMED OOMS": lru_isolate nr_scanned, lru_shrink_inactive nr_reclaimed, mark_victim
 report_sums() {
-	trace-cmd report "$1" 2>/dev/null | awk '
+	trace_report "$1" | awk '
 	function num(name,   r) {
 		if (!match($0, " " name "=[0-9]+")) return 0
 		r = substr($0, RSTART, RLENGTH); sub(/.*=/, "", r); return r + 0
@@ -40,7 +39,7 @@ report_sums() {
 	END { print sc + 0, re + 0, oom + 0 }'
 }
 has_kswapd() {
-	trace-cmd report "$1" 2>/dev/null | grep -q 'mm_vmscan_kswapd_wake:'
+	trace_report "$1" | grep -q 'mm_vmscan_kswapd_wake:'
 }
 # marks in an SVG by their style (cairo 1.16's SVG surface writes them this way)
 count_style() {
