@@ -177,6 +177,13 @@ static void on_reclaim_episode(struct rs_analysis *a, const struct rs_episode *e
 		es->by_parent[ep->parent]++;
 		es->by_parent_ns[ep->parent] += dur;
 		rs_latency_add(a->lat[ep->kind], dur);
+		if (ep->parent != RS_CTX_KSWAPD && (!es->stall_max_valid || dur > es->stall_max_ns)) {
+			es->stall_max_valid = true;
+			es->stall_max_ns = dur;
+			es->stall_max_pid = ep->pid;
+			es->stall_max_task = ep->task;
+			es->stall_max_begin_ts = ep->begin_ts;
+		}
 		if (a->log) {
 			struct rs_stall st = { .begin_ts = ep->begin_ts, .ns = dur, .pid = ep->pid,
 					       .kind = (uint8_t)ep->kind,
@@ -234,6 +241,13 @@ static void on_kswapd_period(struct rs_analysis *a, const struct rs_episode *ep,
 	case RS_EP_COMPLETE:
 		es->count++;
 		rs_latency_add(a->lat[RS_CTX_KSWAPD], dur);
+		if (!es->stall_max_valid || dur > es->stall_max_ns) {
+			es->stall_max_valid = true;
+			es->stall_max_ns = dur;
+			es->stall_max_pid = ep->pid;
+			es->stall_max_task = ep->task;
+			es->stall_max_begin_ts = ep->begin_ts;
+		}
 		if (k) {
 			k->periods++;
 			k->awake_ns += dur;
@@ -528,6 +542,8 @@ int rs_analysis_feed(struct rs_analysis *a, const struct rs_event *ev)
 	}
 	if (ev->ts > a->last_ts)
 		a->last_ts = ev->ts;
+	if (ev->type >= RS_EV_BALANCE_BEGIN && ev->type <= RS_EV_KSWAPD_CLEAR_HOPELESS)
+		rs_kswapd_health_feed(a->health, ev);
 	if (fed) {
 		rs_episodes_feed(a->eps, ev, &ctx);
 		if (ev->type == RS_EV_LOST) {
@@ -574,6 +590,11 @@ struct rs_analysis *rs_analysis_new(const struct rs_analysis_opts *o, struct rs_
 		return NULL;
 	}
 	a->o = *o;
+	a->health = calloc(1, sizeof(*a->health));
+	if (!a->health) {
+		rs_error_set(err, "out of memory");
+		goto out_free;
+	}
 	if (a->o.to_ns == 0)
 		a->o.to_ns = UINT64_MAX;
 	if (o->nr_consumers > RS_ANALYSIS_MAX_CONSUMERS || o->nr_consumers < 0) {
@@ -660,6 +681,7 @@ int rs_analysis_finish(struct rs_analysis *a, struct rs_error *err)
 		return 0;
 	a->finished = true;
 	rs_episodes_finish(a->eps, a->last_ts);
+	rs_kswapd_health_finish(a->health, a->last_ts);
 	for (int i = 0; i < a->nr_tasks; i++) {
 		const struct rs_task_info *ti = rs_episodes_task(a->eps, i);
 
@@ -701,6 +723,7 @@ void rs_analysis_free(struct rs_analysis *a)
 	rs_episodes_free(a->eps);
 	rs_memcgs_free(a->memcgs);
 	rs_series_free(a->series);
+	free(a->health);
 	rs_episode_log_free(a->log);
 	free(a->tasks);
 	free(a->tpriv);
@@ -812,6 +835,11 @@ uint64_t rs_analysis_first_ts(const struct rs_analysis *a)
 	return a->first_ts;
 }
 
+const struct rs_kswapd_health *rs_analysis_kswapd_health(const struct rs_analysis *a)
+{
+	return a->health;
+}
+
 uint64_t rs_analysis_last_ts(const struct rs_analysis *a)
 {
 	return a->last_ts;
@@ -835,6 +863,13 @@ int rs_analysis_nr_tasks(const struct rs_analysis *a)
 const struct rs_task_stats *rs_analysis_task(const struct rs_analysis *a, int i)
 {
 	return i >= 0 && i < a->nr_tasks ? &a->tasks[i] : NULL;
+}
+
+const char *rs_analysis_task_comm(const struct rs_analysis *a, int i)
+{
+	const struct rs_task_info *ti = i >= 0 ? rs_episodes_task(a->eps, i) : NULL;
+
+	return ti ? ti->comm : "";
 }
 
 int rs_analysis_nr_kswapd(const struct rs_analysis *a)

@@ -177,6 +177,11 @@ void rs_scan_shrink(struct rs_analysis *a, const struct rs_event *ev, const stru
 	if (tp && pend_matches(&tp->pend, list)) {
 		c_ctx = tp->pend.ctx;
 		a->at.isolates_completed++;
+		/*
+		 * Over time, the isolate's pages count at its shrink event, where the reclaimed
+		 * ones count: apart, a bucket edge between them made efficiency exceed 100 %.
+		 */
+		tp->pend.ts = ev->ts;
 		commit(a, &tp->pend, slot, list, prio, ts);
 	} else {
 		if (tp)

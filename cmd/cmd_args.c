@@ -5,7 +5,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <stdio.h>
+#include <string.h>
+
 #include "analysis.h"
+#include "report.h"
+#include "trace_source.h"
 #include "cmd.h"
 #include "cmd_args.h"
 #include "rs_error.h"
@@ -107,6 +112,72 @@ int rs_analysis_opts_check(const char *cmd, const struct rs_analysis_opts *ao)
 	if (ao->to_ns && ao->to_ns <= ao->from_ns)
 		return rs_cmd_fail(cmd, RS_EXIT_USAGE, "--to must be after --from");
 	return 0;
+}
+
+/* " (tasks with reclaim events: kswapd0 35, dd 6100, ...)" into buf; "" when there are none. */
+static void some_tasks(const struct rs_episodes *e, char *buf, size_t n)
+{
+	int nr = rs_episodes_nr_tasks(e), shown = 0;
+	size_t len;
+
+	snprintf(buf, n, " (tasks with reclaim events:");
+	for (int i = 0; i < nr && shown < 5; i++) {
+		const struct rs_task_info *t = rs_episodes_task(e, i);
+
+		len = strlen(buf);
+		if (t && t->pid >= 0) {
+			snprintf(buf + len, n - len, "%s %s %d", shown ? "," : "", t->comm, t->pid);
+			shown++;
+		}
+	}
+	len = strlen(buf);
+	if (!shown)
+		buf[0] = '\0';
+	else
+		snprintf(buf + len, n - len, "%s)", nr > shown ? ", ..." : "");
+}
+
+int rs_analysis_selection_check(const char *cmd, const struct rs_analysis *a,
+				const struct rs_source *src)
+{
+	const struct rs_analysis_opts *o = rs_analysis_opts(a);
+	const struct rs_trace_info *ti = src ? rs_source_info(src) : NULL;
+	const struct rs_episodes *e = rs_analysis_episodes_ctx(a);
+	bool range = o->from_ns || (o->to_ns && o->to_ns != UINT64_MAX);
+	char what[96] = "", tasks[160];
+	int nr = rs_episodes_nr_tasks(e);
+
+	if (range && !rs_analysis_events(a)) {
+		if (o->from_ns)
+			snprintf(what, sizeof(what), "--from %.6f", rs_ns_to_s(o->from_ns));
+		if (o->to_ns && o->to_ns != UINT64_MAX)
+			snprintf(what + strlen(what), sizeof(what) - strlen(what), "%s--to %.6f",
+				 *what ? " " : "", rs_ns_to_s(o->to_ns));
+		if (ti && ti->last_ts > ti->first_ts)
+			return rs_cmd_fail(cmd, RS_EXIT_INPUT, "%s: nothing selected: %s holds no "
+					   "event; the trace spans %.6f s .. %.6f s (seconds on the "
+					   "trace clock, as trace-cmd report prints them)", ti->path,
+					   what, rs_ns_to_s(ti->first_ts), rs_ns_to_s(ti->last_ts));
+		return rs_cmd_fail(cmd, RS_EXIT_INPUT, "%s: nothing selected: %s holds no event",
+				   ti ? ti->path : "trace", what);
+	}
+	if (o->pid < 0 && !o->comm)
+		return RS_EXIT_OK;
+	for (int i = 0; i < nr; i++) {
+		const struct rs_task_info *t = rs_episodes_task(e, i);
+
+		if (t && t->selected)
+			return RS_EXIT_OK;
+	}
+	if (o->pid >= 0)
+		snprintf(what, sizeof(what), "--pid %d", o->pid);
+	if (o->comm)
+		snprintf(what + strlen(what), sizeof(what) - strlen(what), "%s--comm %s",
+			 *what ? " " : "", o->comm);
+	some_tasks(e, tasks, sizeof(tasks));
+	return rs_cmd_fail(cmd, RS_EXIT_INPUT, "%s: nothing selected: %s matches no task with "
+			   "reclaim events%s%s", ti ? ti->path : "trace", what,
+			   range ? " in the range" : "", tasks);
 }
 
 bool rs_cmd_show_progress(const char *path)

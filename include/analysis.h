@@ -115,6 +115,15 @@ struct rs_episode_stats {
 	uint64_t by_parent_ns[RS_CTX_NR];
 	uint64_t partial_ns;		/* time of cut episodes inside the trace (not in latency) */
 	struct rs_latency_summary latency;	/* complete episodes, ns */
+	/*
+	 * The longest complete episode a task stalled in (not run by kswapd; the first of
+	 * equals): how long, who and when. For RS_CTX_KSWAPD: the longest awake period.
+	 */
+	bool stall_max_valid;
+	uint64_t stall_max_ns;
+	int stall_max_pid;
+	int stall_max_task;		/* dense task index (rs_analysis_task_comm) */
+	uint64_t stall_max_begin_ts;
 };
 
 /* kswapd per-instance figures (the scanning is in its task row). */
@@ -269,7 +278,12 @@ const struct rs_episode_stats *rs_analysis_episode_stats(const struct rs_analysi
 
 int rs_analysis_nr_tasks(const struct rs_analysis *a);
 const struct rs_task_stats *rs_analysis_task(const struct rs_analysis *a, int i);
+/* The comm of dense task index i (also of tasks without a row), "" when unknown. */
+const char *rs_analysis_task_comm(const struct rs_analysis *a, int i);
 int rs_analysis_nr_kswapd(const struct rs_analysis *a);
+/* kswapd runs and health per node from the 7.x events (kswapd_health.h). */
+struct rs_kswapd_health;
+const struct rs_kswapd_health *rs_analysis_kswapd_health(const struct rs_analysis *a);
 const struct rs_kswapd_stats *rs_analysis_kswapd(const struct rs_analysis *a, int i);
 /* The task row of the i-th kswapd. */
 const struct rs_task_stats *rs_analysis_kswapd_task(const struct rs_analysis *a, int i);

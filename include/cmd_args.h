@@ -66,6 +66,16 @@ int rs_threads_opt(const char *cmd, int c, const char *arg, int *threads);
 /* Checks after parsing: --to after --from. RS_EXIT_OK, or RS_EXIT_USAGE (reported). */
 int rs_analysis_opts_check(const char *cmd, const struct rs_analysis_opts *ao);
 
+/*
+ * After the analysis: did the options select anything? A --from/--to range with no event in
+ * it, or a --pid/--comm that matches no task with reclaim events, is reported (as cmd's, with
+ * the trace's span and the tasks it has) and gives RS_EXIT_INPUT; else RS_EXIT_OK.
+ */
+struct rs_analysis;
+struct rs_source;
+int rs_analysis_selection_check(const char *cmd, const struct rs_analysis *a,
+				const struct rs_source *src);
+
 /* Is the file big enough for a progress indicator (and is stderr a terminal)? */
 bool rs_cmd_show_progress(const char *path);
 

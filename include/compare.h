@@ -71,6 +71,9 @@ const struct rs_run_info *rs_compare_run(const struct rs_compare *c, enum rs_sid
 size_t rs_compare_nr_metrics(const struct rs_compare *c);
 const struct rs_metric_diff *rs_compare_metric(const struct rs_compare *c, size_t i);
 
+/* The compared metric called `name` (both sides have it), or NULL. */
+const struct rs_metric_diff *rs_compare_find(const struct rs_compare *c, const char *name);
+
 /* True when |change_pct| >= pct; a change from 0 (NaN change_pct) always counts. */
 bool rs_metric_diff_changed(const struct rs_metric_diff *d, double pct);
 

@@ -343,6 +343,24 @@ const struct rs_metric_diff *rs_compare_metric(const struct rs_compare *c, size_
 	return i < c->nr_metrics ? &c->metrics[i] : NULL;
 }
 
+const struct rs_metric_diff *rs_compare_find(const struct rs_compare *c, const char *name)
+{
+	size_t lo = 0, hi = c->nr_metrics;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int r = strcmp(c->metrics[mid].name, name);
+
+		if (!r)
+			return &c->metrics[mid];
+		if (r < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
 bool rs_metric_diff_changed(const struct rs_metric_diff *d, double pct)
 {
 	return isnan(d->change_pct) || fabs(d->change_pct) >= pct;

@@ -19,6 +19,7 @@
 #include "cgroups_output.h"
 #include "cmd.h"
 #include "cmd_args.h"
+#include "findings.h"
 #include "report.h"
 #include "trace_source.h"
 
@@ -32,10 +33,14 @@ static bool utf8_locale(void)
 	return cs && (!strcasecmp(cs, "UTF-8") || !strcasecmp(cs, "utf8"));
 }
 
-enum { O_JSON = 256, O_PID, O_COMM, O_TOP };
+enum { O_JSON = 256, O_PID, O_COMM, O_TOP, O_SUMMARY, O_WITH_CGROUPS };
 
 static const struct rs_cmd_opt analyze_opts[] = {
 	{ "json", 0, no_argument, O_JSON, NULL, "print the analysis as JSON (sorted keys)" },
+	{ "summary", 0, no_argument, O_SUMMARY, NULL,
+	  "print only the header and the SUMMARY (JSON: trace, analysis, summary)" },
+	{ "with-cgroups", 0, no_argument, O_WITH_CGROUPS, NULL,
+	  "add the per-cgroup sections of reclaimscope cgroups to the text" },
 	{ "pid", 0, required_argument, O_PID, "N", "count only the task with this pid" },
 	{ "comm", 0, required_argument, O_COMM, "NAME", "count only tasks with this name" },
 	{ "top", 0, required_argument, O_TOP, "N", "rows in the per-task tables (default 20)" },
@@ -49,16 +54,20 @@ const struct rs_cmd rs_cmd_analyze = {
 	.name = "analyze",
 	.fn = cmd_analyze,
 	.summary = "per-LRU scan pressure, reclaim episodes, stalls, kswapd, over time",
-	.synopsis = "[--json] [--bucket MS] [--from S] [--to S] [--pid N] [--comm NAME]\n"
-		    "  [--top N] [--max-tasks N] [--max-buckets N] [--threads N] FILE",
+	.synopsis = "[--json] [--summary] [--with-cgroups] [--bucket MS] [--from S] [--to S]\n"
+		    "  [--pid N] [--comm NAME] [--top N] [--max-tasks N] [--max-buckets N]\n"
+		    "  [--threads N] FILE",
 	.description =
 		"Reads a trace (trace.dat of any version, or trace-cmd report or ftrace text) "
 		"and reports which LRU lists were scanned how hard, by whom, at which priority "
 		"and how efficiently; who stalled in reclaim (direct, memcg limit, soft limit), "
 		"how often and for how long, with exact percentiles; what kswapd did (wakes, "
 		"re-wakes, awake time); slab shrinking, write IO from reclaim, throttling, OOM "
-		"kills; and how all of it moved over time. The per-cgroup attribution follows "
-		"(see reclaimscope-cgroups(1)).\n\n"
+		"kills; and how all of it moved over time. A SUMMARY opens the report: the worst "
+		"stall, stalls by kind, kswapd, scanning and efficiency, swap-out and writeback, "
+		"the cgroups that paid and caused most, losses; each line names the section with "
+		"the details. The per-cgroup sections are reclaimscope-cgroups(1)'s "
+		"(--with-cgroups adds them).\n\n"
 		"One pass over the trace; memory is bounded by tasks and time buckets, not by "
 		"events. Every figure names the kernel's own name for it (pgscan_direct, "
 		"nr_reclaimed, inactive_file); fields an older kernel lacks are shown as - in "
@@ -78,6 +87,7 @@ static int cmd_analyze(int argc, char **argv)
 	struct rs_source *src = NULL;
 	struct rs_analysis *a = NULL;
 	struct rs_error err = { "" };
+	struct rs_findings fd;
 	bool json = false;
 	long long v;
 	int c, ret;
@@ -87,6 +97,12 @@ static int cmd_analyze(int argc, char **argv)
 		switch (c) {
 		case O_JSON:
 			json = true;
+			break;
+		case O_SUMMARY:
+			to.summary_only = true;
+			break;
+		case O_WITH_CGROUPS:
+			to.with_cgroups = true;
 			break;
 		case O_PID:
 			if (rs_arg_count(optarg, 0, INT_MAX, &v))
@@ -124,6 +140,14 @@ static int cmd_analyze(int argc, char **argv)
 	/* the analysis with the per-cgroup attribution as a consumer (docs/cgroups.md) */
 	if (rs_cgroups_analysis_run(argv[optind], &ao, &co, &a, &cg, &src, &err) < 0)
 		return rs_cmd_fail("analyze", RS_EXIT_INPUT, "%s", err.msg);
+	ret = rs_analysis_selection_check("analyze", a, src);
+	if (ret) {
+		rs_cgroups_free(cg);
+		rs_analysis_free(a);
+		rs_source_close(src);
+		return ret;
+	}
+	rs_findings_of(a, cg, src, &fd);
 	if (json) {
 		json_t *root = rs_analysis_json(a, src);
 
@@ -131,12 +155,27 @@ static int cmd_analyze(int argc, char **argv)
 			json_decref(root);
 			root = NULL;
 		}
+		if (root && json_object_set_new(root, "summary", rs_findings_json(&fd)) < 0) {
+			json_decref(root);
+			root = NULL;
+		}
+		if (root && to.summary_only) {
+			/* the trace header and the summary */
+			json_t *s = json_pack("{s:O,s:O,s:O}", "trace", json_object_get(root, "trace"),
+					      "analysis", json_object_get(root, "analysis"),
+					      "summary", json_object_get(root, "summary"));
+
+			json_decref(root);
+			root = s;
+		}
 		ret = rs_report_json_dump(root) ? RS_EXIT_INPUT : RS_EXIT_OK;
 	} else {
 		to.utf8 = utf8_locale();
+		to.findings = &fd;
 		cto.top = to.top_tasks;
 		rs_analysis_text(stdout, a, src, &to);
-		rs_cgroups_text(stdout, cg, &cto);
+		if (to.with_cgroups && !to.summary_only)
+			rs_cgroups_text(stdout, cg, &cto);
 		ret = RS_EXIT_OK;
 	}
 	ret = rs_cmd_finish_stdout("analyze", ret);

@@ -102,6 +102,13 @@ static int cmd_cgroups(int argc, char **argv)
 	ao.progress = rs_cmd_show_progress(argv[optind]);
 	if (rs_cgroups_analysis_run(argv[optind], &ao, &co, &a, &cg, &src, &err) < 0)
 		return rs_cmd_fail("cgroups", RS_EXIT_INPUT, "%s", err.msg);
+	ret = rs_analysis_selection_check("cgroups", a, src);
+	if (ret) {
+		rs_cgroups_free(cg);
+		rs_analysis_free(a);
+		rs_source_close(src);
+		return ret;
+	}
 	if (json) {
 		json_t *root = json_object();
 

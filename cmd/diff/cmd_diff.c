@@ -22,12 +22,19 @@
 #include "cgroups_output.h"
 #include "cmd.h"
 #include "compare.h"
+#include "diff_output.h"
+#include "diff_rank.h"
+#include "findings.h"
 #include "report.h"
 #include "rs_file.h"
 #include "trace_source.h"
 
+enum diff_format { FMT_TABLE, FMT_SEED, FMT_MMTESTS };
+
 struct diff_opts {
 	bool json;
+	enum diff_format format;
+	struct rs_rank_opts rank;	/* --all, --threshold */
 	double only_changed;		/* < 0: show every metric */
 	double alpha;
 	char *labels[RS_NR_SIDES];	/* from --labels, else NULL */
@@ -64,6 +71,15 @@ static json_t *analysis_json_of_trace(const char *path, struct rs_error *err)
 	if (j && rs_cgroups_json_add(j, cg) < 0) {
 		json_decref(j);
 		j = NULL;
+	}
+	if (j) {
+		struct rs_findings fd;
+
+		rs_findings_of(a, cg, src, &fd);
+		if (json_object_set_new(j, "summary", rs_findings_json(&fd)) < 0) {
+			json_decref(j);
+			j = NULL;
+		}
 	}
 	rs_cgroups_free(cg);
 	rs_analysis_free(a);
@@ -183,10 +199,16 @@ static int add_input(struct diff_opts *o, int side, const char *path)
 	return 0;
 }
 
-enum { OPT_JSON = 256, OPT_ONLY_CHANGED, OPT_LABELS, OPT_ALPHA, OPT_BASE, OPT_NEW };
+enum { OPT_JSON = 256, OPT_ONLY_CHANGED, OPT_LABELS, OPT_ALPHA, OPT_BASE, OPT_NEW, OPT_ALL,
+       OPT_THRESHOLD, OPT_FORMAT };
 
 static const struct rs_cmd_opt diff_opts[] = {
 	{ "json", 0, no_argument, OPT_JSON, NULL, "print the comparison as JSON (sorted keys)" },
+	{ "format", 0, required_argument, OPT_FORMAT, "FORM",
+	  "table (default: what changed), mmtests, or seed (every metric)" },
+	{ "threshold", 0, required_argument, OPT_THRESHOLD, "PCT",
+	  "rank only figures that moved by PCT percent or more (default 10)" },
+	{ "all", 0, no_argument, OPT_ALL, NULL, "rank every figure, moved or not" },
 	{ "only-changed", 0, required_argument, OPT_ONLY_CHANGED, "PCT",
 	  "show only metrics whose mean changed by at least PCT percent" },
 	{ "labels", 0, required_argument, OPT_LABELS, "BASE,NEW",
@@ -203,15 +225,19 @@ static int cmd_diff(int argc, char **argv);
 const struct rs_cmd rs_cmd_diff = {
 	.name = "diff",
 	.fn = cmd_diff,
-	.summary = "compare kernels: min/max/avg/std of every metric, Welch's t-test",
-	.synopsis = "[--json] [--only-changed PCT] [--labels BASE,NEW] [--alpha A] A B\n"
+	.summary = "compare kernels: what changed, ranked, with Welch's t-test",
+	.synopsis = "[--json] [--format table|mmtests|seed] [--threshold PCT] [--all]\n"
+		    "  [--only-changed PCT] [--labels BASE,NEW] [--alpha A] A B\n"
 		    "[options] --base A1 A2... --new B1 B2...",
 	.description =
 		"Compares the analyses of two kernels, two configurations or two sets of runs "
 		"the way kernel MM threads do: every numeric figure of reclaimscope-analyze(1) "
 		"is a metric, compared across the runs of each side with min, max, mean and "
 		"standard deviation per side, the new side as a percentage of the base, and "
-		"Welch's t-test when both sides have two or more runs.\n\n"
+		"Welch's t-test when both sides have two or more runs. The text leads with what "
+		"changed: the stall, scan balance, efficiency, IO, kswapd and per-cgroup figures "
+		"that moved, grouped and ranked by how far they moved; identical inputs say so "
+		"in one line.\n\n"
 		"Each input is a trace or a saved analyze --json output, so each kernel can be "
 		"analysed on its own machine and compared later.",
 	.opts = diff_opts,
@@ -233,6 +259,25 @@ static int parse_args(int argc, char **argv, struct diff_opts *o)
 		switch (c) {
 		case OPT_JSON:
 			o->json = true;
+			break;
+		case OPT_ALL:
+			o->rank.all = true;
+			break;
+		case OPT_THRESHOLD:
+			if (parse_pct(optarg, &o->rank.threshold_pct) < 0)
+				return rs_cmd_fail("diff", RS_EXIT_USAGE, "--threshold '%s': want a "
+						   "percentage >= 0", optarg);
+			break;
+		case OPT_FORMAT:
+			if (!strcmp(optarg, "table"))
+				o->format = FMT_TABLE;
+			else if (!strcmp(optarg, "seed"))
+				o->format = FMT_SEED;
+			else if (!strcmp(optarg, "mmtests"))
+				o->format = FMT_MMTESTS;
+			else
+				return rs_cmd_fail("diff", RS_EXIT_USAGE, "--format '%s': want "
+						   "table, seed or mmtests", optarg);
 			break;
 		case OPT_ONLY_CHANGED:
 			if (parse_pct(optarg, &o->only_changed) < 0)
@@ -431,15 +476,9 @@ static void put_left_out(FILE *f, const struct rs_compare *c, const char *const 
 	}
 }
 
-static void put_text(FILE *f, const struct rs_compare *c, const char *const labels[],
-		     const struct diff_opts *o)
+/* The run lines and the notes on kernels and events: the head of every text form. */
+static void put_head(FILE *f, const struct rs_compare *c, const char *const labels[])
 {
-	size_t shown = 0, n = rs_compare_nr_metrics(c);
-	bool testable = any_testable(c);
-
-	for (size_t i = 0; i < n; i++)
-		shown += o->only_changed < 0 || rs_metric_diff_changed(rs_compare_metric(c, i),
-									 o->only_changed);
 	put_run_line(f, c, RS_SIDE_BASE, labels[RS_SIDE_BASE]);
 	put_run_line(f, c, RS_SIDE_NEW, labels[RS_SIDE_NEW]);
 	if (rs_compare_kernels_differ(c))
@@ -462,6 +501,18 @@ static void put_text(FILE *f, const struct rs_compare *c, const char *const labe
 		fprintf(f, "\n          metrics built on them cannot be compared: left out below, "
 			   "or 0 on the other side\n");
 	}
+}
+
+static void put_text(FILE *f, const struct rs_compare *c, const char *const labels[],
+		     const struct diff_opts *o)
+{
+	size_t shown = 0, n = rs_compare_nr_metrics(c);
+	bool testable = any_testable(c);
+
+	for (size_t i = 0; i < n; i++)
+		shown += o->only_changed < 0 || rs_metric_diff_changed(rs_compare_metric(c, i),
+									 o->only_changed);
+	put_head(f, c, labels);
 	fprintf(f, "stats     over runs; std = population standard deviation; [P%%] = new as "
 		   "%% of base\n");
 	if (testable)
@@ -492,6 +543,33 @@ static void put_text(FILE *f, const struct rs_compare *c, const char *const labe
 		put_side(f, labels[RS_SIDE_NEW], d, RS_SIDE_NEW);
 	}
 	put_left_out(f, c, labels);
+}
+
+/* The ranked or MMTests table after the head, every line wrapped at 100 columns. */
+static void put_wrapped_report(FILE *f, const struct rs_compare *c, const struct rs_ranking *r,
+			       const char *const labels[], enum diff_format format)
+{
+	char *buf = NULL, *p, *nl;
+	size_t size = 0;
+	FILE *m = open_memstream(&buf, &size);
+	FILE *out = m ? m : f;
+
+	put_head(out, c, labels);
+	if (format == FMT_MMTESTS)
+		rs_diff_mmtests(out, c, r, labels);
+	else
+		rs_diff_table(out, c, r, labels);
+	if (!m || fclose(m) != 0) {
+		free(buf);
+		return;
+	}
+	for (p = buf; p < buf + size; p = nl + 1) {
+		nl = memchr(p, '\n', (size_t)(buf + size - p));
+		if (!nl)
+			nl = buf + size;
+		rs_report_put_wrapped(f, p, (size_t)(nl - p));
+	}
+	free(buf);
 }
 
 /* ---- the command ---- */
@@ -536,9 +614,11 @@ static int pick_labels(struct diff_opts *o)
 
 static int cmd_diff(int argc, char **argv)
 {
-	struct diff_opts o = { .only_changed = -1, .alpha = RS_COMPARE_ALPHA_DEFAULT };
+	struct diff_opts o = { .only_changed = -1, .alpha = RS_COMPARE_ALPHA_DEFAULT,
+			       .rank = { .threshold_pct = -1 } };
 	struct rs_error err = { "" };
 	struct rs_compare *c = NULL;
+	struct rs_ranking *rank = NULL;
 	const char *labels[RS_NR_SIDES];
 	int ret;
 
@@ -561,20 +641,40 @@ static int cmd_diff(int argc, char **argv)
 		ret = rs_cmd_fail("diff", RS_EXIT_INPUT, "%s", err.msg);
 		goto out_free;
 	}
+	rank = rs_ranking_new(c, &o.rank);
+	if (!rank) {
+		ret = rs_cmd_fail("diff", RS_EXIT_INPUT, "out of memory");
+		goto out_free;
+	}
 	if (o.json) {
 		json_t *root = rs_compare_json(c, labels, o.only_changed);
 
+		if (root && json_object_set_new(root, "ranking", rs_ranking_json(rank)) < 0) {
+			json_decref(root);
+			root = NULL;
+		}
 		if (!root) {
 			ret = rs_cmd_fail("diff", RS_EXIT_INPUT, "out of memory");
 			goto out_free;
 		}
 		ret = rs_report_json_dump(root) ? RS_EXIT_INPUT : RS_EXIT_OK;
-	} else {
+	} else if (o.format == FMT_SEED) {
 		put_text(stdout, c, labels, &o);
+		ret = RS_EXIT_OK;
+	} else {
+		if (rs_diff_identical(c)) {
+			/* one line: nothing else to say */
+			fprintf(stdout, "no difference: %s and %s have the same %zu metrics, all "
+				"equal\n", labels[RS_SIDE_BASE], labels[RS_SIDE_NEW],
+				rs_compare_nr_metrics(c));
+		} else {
+			put_wrapped_report(stdout, c, rank, labels, o.format);
+		}
 		ret = RS_EXIT_OK;
 	}
 	ret = rs_cmd_finish_stdout("diff", ret);
 out_free:
+	rs_ranking_free(rank);
 	rs_compare_free(c);
 out:
 	free(o.labels[0]);

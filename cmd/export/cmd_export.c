@@ -117,6 +117,9 @@ static int cmd_export(int argc, char **argv)
 		ret = rs_cmd_fail("export", RS_EXIT_INPUT, "%s", err.msg);
 		goto out;
 	}
+	ret = rs_analysis_selection_check("export", a, src);
+	if (ret)
+		goto out;
 	if (!rs_analysis_events(a)) {
 		ret = rs_cmd_fail("export", RS_EXIT_INPUT, "%s: no events to export (an empty "
 				  "trace, or nothing in --from/--to)", argv[optind]);

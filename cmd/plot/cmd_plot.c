@@ -230,6 +230,9 @@ static int cmd_plot(int argc, char **argv)
 			goto out;
 		}
 		r.n = i + 1;
+		ret = rs_analysis_selection_check("plot", r.a[i], r.src[i]);
+		if (ret)
+			goto out;
 		if (!rs_analysis_events(r.a[i])) {
 			ret = rs_cmd_fail("plot", RS_EXIT_INPUT, "%s: no events to plot (an empty "
 					  "trace, or nothing in --from/--to)", path);
@@ -273,5 +276,7 @@ static int cmd_plot(int argc, char **argv)
 out:
 	plot_run_free(&r);
 	free(def_out);
+	/* cairo's font caches, freed so that leak checkers see only real leaks */
+	cairo_debug_reset_static_data();
 	return ret;
 }

@@ -322,7 +322,8 @@ double plot_legend(cairo_t *cr, double x, double y, double w,
 			cairo_set_line_width(cr, 1.5);
 			cairo_set_dash(cr, NULL, 0, 0);
 			plot_marker(cr, e[i].marker, cx + sample / 2, cy - 4.5, 4);
-			if (e[i].marker % 4 == 1)
+			/* marker 4: an open ring (the worst stalls' mark) */
+			if (e[i].marker % 4 == 1 || e[i].marker == 4)
 				cairo_stroke(cr);
 			else
 				cairo_fill(cr);

@@ -249,6 +249,33 @@ static const char *task_comm(const struct rs_analysis *a, int pid)
 	return "?";
 }
 
+/* A dashed vertical line at each OOM kill (the first RS_MAX_OOM_LISTED of each trace). */
+static void oom_lines(cairo_t *cr, const struct plot_frame *f, const struct plot_trace *t, int n)
+{
+	static const double dash[] = { 4, 3 };
+	bool any = false;
+
+	cairo_save(cr);
+	cairo_set_source_rgb(cr, 0.8, 0, 0);
+	cairo_set_line_width(cr, 1.6);
+	cairo_set_dash(cr, dash, 2, 0);
+	for (int i = 0; i < n; i++) {
+		double t0 = (double)trace_t0(&t[i]);
+
+		for (int k = 0; k < rs_analysis_nr_oom_listed(t[i].a); k++) {
+			double x = plot_px(f, ((double)rs_analysis_oom(t[i].a, k)->ts - t0) / 1e9);
+
+			cairo_move_to(cr, x, f->y);
+			cairo_line_to(cr, x, f->y + f->h);
+			cairo_stroke(cr);
+			plot_text(cr, x + 3, f->y + 12, PLOT_FONT_SIZE - 2, false, 0,
+				  any ? "OOM" : "OOM kill");
+			any = true;
+		}
+	}
+	cairo_restore(cr);
+}
+
 static void stalls_draw(cairo_t *cr, double y, const struct plot_trace *t, int n)
 {
 	struct plot_frame f = { .x = MARGIN_L, .y = y + TITLE_H,
@@ -279,6 +306,7 @@ static void stalls_draw(cairo_t *cr, double y, const struct plot_trace *t, int n
 				   .unit = PLOT_UNIT_NS_TIME, .label = "stall: end - begin, log scale" };
 	plot_axis_nice(&f.ya);
 	plot_frame_draw(cr, &f);
+	oom_lines(cr, &f, t, n);
 	if (!total) {
 		plot_frame_note(cr, &f, "no complete reclaim episodes");
 		return;
@@ -298,7 +326,7 @@ static void stalls_draw(cairo_t *cr, double y, const struct plot_trace *t, int n
 			if (seen)
 				memset(seen, 0, (size_t)(f.w + 1) * (size_t)(f.h + 1));
 			plot_color(cr, kind_color(kind), 0.7);
-			cairo_set_line_width(cr, 1.2);
+			cairo_set_line_width(cr, 1.5);
 			for (size_t j = 0; j < k; j++) {
 				double x, yy;
 				size_t cell;
@@ -315,7 +343,8 @@ static void stalls_draw(cairo_t *cr, double y, const struct plot_trace *t, int n
 						continue;
 					seen[cell] = 1;
 				}
-				plot_marker(cr, i, x, yy, 2.6);
+				/* crosses are strokes: a little larger to weigh as much as a dot */
+				plot_marker(cr, i, x, yy, i % 4 == 1 ? 3.4 : 2.6);
 				if (i % 4 == 1)
 					cairo_stroke(cr);
 				else
@@ -359,9 +388,16 @@ static void stalls_draw(cairo_t *cr, double y, const struct plot_trace *t, int n
 		snprintf(e[ne++].text, sizeof(e[0].text), "%s reclaim", kind_name(kind));
 	}
 	ne += trace_entries(t, n, true, e + ne);
-	e[ne] = (struct plot_legend_entry){ .sample = PLOT_SAMPLE_DOT, .color = -1, .marker = 0 };
+	e[ne] = (struct plot_legend_entry){ .sample = PLOT_SAMPLE_DOT, .color = -1, .marker = 4 };
 	snprintf(e[ne++].text, sizeof(e[0].text), "ring: the %d longest%s", WORST_MARKED,
 		 n > 1 ? " of each trace" : "");
+	for (int i = 0; i < n; i++) {
+		if (!rs_analysis_nr_oom_listed(t[i].a))
+			continue;
+		e[ne] = (struct plot_legend_entry){ .sample = PLOT_SAMPLE_NONE };
+		snprintf(e[ne++].text, sizeof(e[0].text), "red dashes: OOM kills (oom:mark_victim)");
+		break;
+	}
 	plot_legend(cr, MARGIN_L, f.y + f.h + AXIS_H - 4, f.w, e, ne);
 	for (int i = 0; i < n; i++) {
 		const struct rs_episode_log *l = rs_analysis_episode_log(t[i].a);

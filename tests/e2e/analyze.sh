@@ -37,6 +37,7 @@ expect() {
 		next
 	}
 	ev == "mm_vmscan_kswapd_sleep" {
+		sleeps++
 		if (ks[pid] == "awake" && kb[pid] > 0) { periods++; awake += ns - kb[pid] }
 		ks[pid] = "asleep"; next
 	}
@@ -60,6 +61,11 @@ expect() {
 		d = ns - b[pid, k]; delete b[pid, k]
 		cnt[k]++; tot[k] += d; rec[k] += num("nr_reclaimed"); if (d > max[k]) max[k] = d
 		print d > (lat "." k)
+		# the SUMMARY worst stall: the longest pair of any kind not run by a kswapd
+		if (!(pid in kswapd) && (!wset || d > worst)) { worst = d; wpid = pid; wset = 1 }
+	}
+	ev == "mm_vmscan_write_folio" {
+		if (rest ~ /RECLAIM_WB_ANON/) swapout++; else if (rest ~ /RECLAIM_WB_FILE/) filew++
 	}
 	END {
 		split("inactive_anon active_anon inactive_file active_file", L, " ")
@@ -80,6 +86,26 @@ expect() {
 		printf "kswapd.wakes %d\nkswapd.rewakes %d\n", wakes, rewakes
 		printf "kswapd.periods %d\n", periods
 		printf "kswapd.awake_us %d\n", int((awake + 500) / 1000)
+		# the summary object: the same figures where they come from, and its own
+		for (i = 1; i <= 4; i++) {
+			k = K[i]
+			printf "summary.stalls.%s.count %d\n", k, cnt[k]
+			printf "summary.stalls.%s.total_us %d\n", k, int((tot[k] + 500) / 1000)
+		}
+		if (wset) {
+			printf "summary.worst_stall.latency_us %d\n", int((worst + 500) / 1000)
+			printf "summary.worst_stall.pid %d\n", wpid
+		} else {
+			printf "summary.worst_stall null\n"
+		}
+		printf "summary.kswapd.wakes %d\nsummary.kswapd.rewakes %d\n", wakes, rewakes
+		printf "summary.kswapd.sleeps %d\n", sleeps
+		for (i = 1; i <= 4; i++)
+			printf "summary.scan.scanned.%s %d\n", L[i], scanned[L[i]]
+		printf "summary.scan.scanned_anon %d\n", scanned["inactive_anon"] + scanned["active_anon"]
+		printf "summary.scan.scanned_file %d\n", scanned["inactive_file"] + scanned["active_file"]
+		printf "summary.scan.reclaimed %d\n", reclaimed["inactive_anon"] + reclaimed["inactive_file"]
+		printf "summary.io.swap_out_folios %d\nsummary.io.file_written_folios %d\n", swapout, filew
 	}'
 }
 
@@ -164,6 +190,22 @@ for f in $(real_traces); do
 		[ "$w" -le 100 ] || fail "$f: text report is $w columns wide (C locale)"
 		LC_ALL=C grep -q "$(printf '[\200-\377]')" "$TMP/text" &&
 			fail "$f: non-ASCII bytes in the C locale"
+		# the SUMMARY opens the report (at most 18 lines) and --summary prints only the
+		# header and it; the cgroups command's sections only with --with-cgroups
+		"$RS_BIN" analyze --summary "$f" >"$TMP/sum" || fail "$f: --summary exit $?"
+		s=$(awk '/^SUMMARY/ { on = 1; next } on && /^$/ { exit } on { n++ } END { print n + 0 }' \
+			"$TMP/sum")
+		[ "$s" -ge 8 ] && [ "$s" -le 18 ] || fail "$f: SUMMARY has $s lines"
+		head -n "$(wc -l <"$TMP/sum")" "$TMP/text" | cmp -s - "$TMP/sum" ||
+			fail "$f: the report does not open with what --summary prints"
+		grep -q '^RECLAIM EPISODES' "$TMP/sum" && fail "$f: --summary printed sections"
+		grep -q '^VICTIM SIDE' "$TMP/text" && fail "$f: analyze repeats the cgroups output"
+		"$RS_BIN" analyze --with-cgroups "$f" >"$TMP/wc" || fail "$f: --with-cgroups exit $?"
+		"$RS_BIN" cgroups "$f" | sed -n '/^VICTIM SIDE/,$p' >"$TMP/cg"
+		[ -s "$TMP/cg" ] && { grep -qxF "$(head -n 1 "$TMP/cg")" "$TMP/wc" ||
+			fail "$f: --with-cgroups lacks the cgroups sections"; }
+		expect_eq "$f: --summary --json keys" \
+			"$("$RS_BIN" analyze --summary --json "$f" | jq -c 'keys')" '["analysis","summary","trace"]'
 	fi
 done
 [ "$n" -gt 0 ] || { echo "no real traces found"; exit 77; }

@@ -63,7 +63,7 @@ EOF
 
 # 1. self-diff of a saved analysis, text and JSON
 run_ok "self-diff json" --json "$TMP/a.json" "$TMP/a.json" && check_self "self-diff a.json"
-run_ok "self-diff text" "$TMP/a.json" "$TMP/a.json" &&
+run_ok "self-diff text" --format seed "$TMP/a.json" "$TMP/a.json" &&
 	{ grep -q '^lru.inactive_file.scanned$' "$TMP/out" || fail "self-diff text: no block"; }
 grep -q '^base: min: 12000.00 max: 12000.00 avg: 12000.00 std: 0.00 runs: 1$' "$TMP/out" ||
 	fail "self-diff text: base line"
@@ -99,7 +99,7 @@ run_ok "a vs b" --json "$TMP/a.json" "$TMP/b.json" && {
 		'["cgroups[/rs_gone].victim.pgscan_direct base","cgroups[/rs_gone].victim.pgsteal_direct base","cgroups[/rs_new].victim.pgscan_direct new","trace.events_by_name.count_memcg_events base","trace.events_by_name.mm_vmscan_write_folio new"]'
 	expect_eq "labels" "$(jq -r '.base.label + " " + .new.label' "$TMP/out")" "a b"
 }
-run_ok "a vs b text" "$TMP/a.json" "$TMP/b.json" && {
+run_ok "a vs b text" --format seed "$TMP/a.json" "$TMP/b.json" && {
 	grep -q '^b: min: 15000.00 \[125.0%\] max: 15000.00 \[125.0%\] avg: 15000.00 \[125.0%\] std: 0.00 runs: 1$' "$TMP/out" ||
 		fail "a vs b text: scanned line"
 	grep -q '^b: min: 100.25 \[83.2%\] max: 100.25 \[83.2%\]' "$TMP/out" || fail "a vs b text: p50"
@@ -120,7 +120,7 @@ run_ok "only-changed" --json --only-changed 20 "$TMP/a.json" "$TMP/b.json" && {
 	expect_eq "only-changed keeps p99" "$(jq '.metrics | has("episodes.direct.latency_us.p99")' "$TMP/out")" true
 }
 "$RS_BIN" diff --json "$TMP/a.json" "$TMP/b.json" >"$TMP/all.json"
-run_ok "only-changed text" --only-changed 20 "$TMP/a.json" "$TMP/b.json" && {
+run_ok "only-changed text" --format seed --only-changed 20 "$TMP/a.json" "$TMP/b.json" && {
 	want=$(jq '[.metrics[] | select(.change_pct == null or (.change_pct | fabs) >= 20)] | length' \
 		"$TMP/all.json")
 	expect_eq "only-changed text blocks" "$(grep -c '^b: min:' "$TMP/out")" "$want"
@@ -143,7 +143,7 @@ for pair in "616.25 1115.76" "619.89 1116.53" "625.90 1165.66"; do
 	jq --argjson e "$1" --argjson s "$2" '{trace: {kernel: .trace.kernel}, Elapsed: $e, System: $s}' \
 		"$TMP/a.json" >"$TMP/new$i.json"
 done
-run_ok "multi-run text" --labels 8k-0-limit/base,8k-0-limit/reclaim \
+run_ok "multi-run text" --format seed --labels 8k-0-limit/base,8k-0-limit/reclaim \
 	--base "$TMP/base1.json" "$TMP/base2.json" "$TMP/base3.json" \
 	--new "$TMP/new1.json" "$TMP/new2.json" "$TMP/new3.json" && {
 	cat >"$TMP/want" <<'EOF'
@@ -242,13 +242,121 @@ if [ "$n" -ge 2 ]; then
 		pct=$(jq -n -r --slurpfile a "$A" --slurpfile b "$B" \
 			'$b[0].trace.events / $a[0].trace.events * 100')
 		want=$(printf '%.1f' "$pct")
-		"$RS_BIN" diff --labels one,two "$A" "$B" >"$TMP/text" || fail "two traces: text exit $?"
+		"$RS_BIN" diff --format seed --labels one,two "$A" "$B" >"$TMP/text" || fail "two traces: text exit $?"
 		grep -A 2 '^trace.events$' "$TMP/text" | grep -q "^two: min: [0-9.]* \[$want%\]" ||
 			fail "two traces: trace.events text percentage, want [$want%]"
 	}
 fi
 
-# 6. bad input (exit 1, naming the file and what is wrong) and usage errors (exit 2)
+# 6. the ranked table (default text), --threshold, --all, --format mmtests, identical inputs.
+# Two hand-made analyses with a `summary` as analyze writes it; every shown value and change is
+# checked against jq's arithmetic on the inputs, the filter against the documented rules.
+mk_summary() {	# FILE ANON FILEPAGES ANONPCT EFF SWAP DIRTY DCOUNT DTOTAL DMAX AWAKE P12 P11 P10 P9
+	jq -n --argjson a "$2" --argjson f "$3" --argjson ap "$4" --argjson e "$5" --argjson sw "$6" \
+		--argjson di "$7" --argjson dc "$8" --argjson dt "$9" --argjson dm "${10}" \
+		--argjson aw "${11}" --argjson p12 "${12}" --argjson p11 "${13}" --argjson p10 "${14}" \
+		--argjson p9 "${15}" '{trace: {kernel: "6.12.0"}, summary: {
+		scan: {scanned_anon: $a, scanned_file: $f, anon_pct: $ap, efficiency_pct: $e},
+		io: {swap_out_folios: $sw, dirty_pages: $di},
+		stalls: {direct: {count: $dc, total_us: $dt, max_us: $dm}},
+		kswapd: {awake_total_s: $aw},
+		priority: {share_pct: ({"0": 0, "1": 0, "2": 0, "3": 0, "4": 0, "5": 0, "6": 0, "7": 0,
+			"8": 0} + {"12": $p12, "11": $p11, "10": $p10, "9": $p9})}}}' >"$1"
+}
+mk_summary "$TMP/s1.json" 50000 100000 33.33 66.0 20000 100 100 1500000 150000 6.72 60 30 10 0
+mk_summary "$TMP/s2.json" 10000 104000 8.77 87.0 4000 110 105 1200000 200000 6.64 20 30 30 20
+"$RS_BIN" diff --json "$TMP/s1.json" "$TMP/s2.json" >"$TMP/rank.json" || fail "ranked json: exit $?"
+run_ok "ranked table" --labels classic,mglru "$TMP/s1.json" "$TMP/s2.json" && {
+	cp "$TMP/out" "$TMP/table"
+	w=$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$TMP/table")
+	[ "$w" -le 100 ] || fail "ranked table: $w columns wide"
+	# row LABEL BASE NEW CHANGE as printed, the values from the inputs, the change from jq
+	row() {
+		grep -q "^  $1 \{2,\}$2 \{2,\}$3 \{2,\}$4\$" "$TMP/table" ||
+			fail "ranked table: no row '$1 $2 $3 $4': $(grep "^  $1 " "$TMP/table")"
+	}
+	pct() {	# METRIC: jq's (new - base) / base * 100 to one decimal, signed
+		jq -n -r --slurpfile a "$TMP/s1.json" --slurpfile b "$TMP/s2.json" --arg m "$1" '
+			($m | split(".")) as $p | ($a[0] | getpath($p)) as $x | ($b[0] | getpath($p)) as $y |
+			(($y - $x) / $x * 1000 | round / 10) as $c |
+			(if $c >= 0 then "+" else "" end) + ($c | tostring) + (if $c == ($c | floor) then ".0" else "" end) + "%"'
+	}
+	row "scanned anon" 50000 10000 "$(pct summary.scan.scanned_anon)"
+	row "swap-out" 20000 4000 "$(pct summary.io.swap_out_folios)"
+	row "direct stall total" "1.500 s" "1.200 s" "$(pct summary.stalls.direct.total_us)"
+	row "direct max" "150.0 ms" "200.0 ms" "$(pct summary.stalls.direct.max_us)"
+	row "efficiency" "66.0%" "87.0%" "+21.0 pt"
+	row "anon share of scanned" "33.3%" "8.8%" "-24.6 pt"
+	# the priority distribution: total variation distance of the shares, by jq
+	tv=$(jq -n -r --slurpfile a "$TMP/s1.json" --slurpfile b "$TMP/s2.json" '
+		[range(0; 13) | tostring | ($b[0].summary.priority.share_pct[.] -
+		 $a[0].summary.priority.share_pct[.]) | fabs] | add / 2 | "\(.)"')
+	row "priority (mean; move)" 11.50 10.50 "$tv.0 pt"
+	# under the threshold (10%, 5 points) or the floor (64 pages): not shown
+	for l in "scanned file" "dirty seen" "direct episodes" "awake (with cut periods)"; do
+		grep -q "^  $l " "$TMP/table" && fail "ranked table: '$l' shown (moved too little)"
+	done
+	grep -q "^(4 more figures moved less than 10% (5 points): --all shows them)$" "$TMP/table" ||
+		fail "ranked table: hidden count line"
+	# groups come by their largest move, rows by theirs (scores from the JSON, recomputed)
+	bad=$(jq -r '[.ranking[] | select(.changed)] as $r |
+		($r | map(.group) | reduce .[] as $g ([]; if (.[-1] // "") == $g then . else . + [$g] end)) as $gs |
+		[$gs[] as $g | [$r[] | select(.group == $g) | .score] | max] as $gmax |
+		(if $gmax != ($gmax | sort | reverse) then "groups not by score" else empty end),
+		($gs[] as $g | [$r[] | select(.group == $g) | .score] |
+			select(. != (sort | reverse)) | "rows of \($g) not by score"),
+		($r[] | select(.unit != "%" and .unit != "distribution") |
+			((((.new + 64) / (.base + 64)) | log2 | fabs) as $want |
+			 select(.unit == "pages" or .unit == "folios") |
+			 select((.score - $want) | fabs > 1e-9) | "score of \(.label)"))' "$TMP/rank.json")
+	[ -z "$bad" ] || fail "ranking: $bad"
+	first=$(sed -n '/^what changed/{n;p;q}' "$TMP/table")
+	expect_eq "first group (priority moved 40 points)" "$first" "scan balance"
+	expect_eq "ranking has every catalogue figure" "$(jq '.ranking | length' "$TMP/rank.json")" \
+		"$(jq '[.ranking[] | select(.changed)] | length + 4' "$TMP/rank.json")"
+}
+run_ok "threshold 25" --threshold 25 "$TMP/s1.json" "$TMP/s2.json" && {
+	grep -q '^  direct stall total ' "$TMP/out" && fail "--threshold 25 shows a -20% move"
+	grep -q '^  direct max ' "$TMP/out" || fail "--threshold 25 hides a +33% move"
+}
+run_ok "all" --all "$TMP/s1.json" "$TMP/s2.json" &&
+	expect_eq "--all rows" "$(grep -c '^  ' "$TMP/out")" "$(jq '.ranking | length' "$TMP/rank.json")"
+run_ok "mmtests" --format mmtests --labels classic,mglru "$TMP/s1.json" "$TMP/s2.json" && {
+	# [P%] = new as % of base, as seed 003 prints it; awk computes it from the inputs
+	want=$(awk 'BEGIN { printf "[%.1f%%]", 10000 / 50000 * 100 }')
+	grep -q "^scanned anon (pages) *50000 *10000 \[20.0%\]$" "$TMP/out" ||
+		fail "mmtests: scanned anon row (want $want)"
+	grep -q "^direct stall total (s) *1.500 *1.200 \[80.0%\]$" "$TMP/out" ||
+		fail "mmtests: stall total row"
+	grep -q "^efficiency *66.0% *87.0% \[+21.0pt\]$" "$TMP/out" || fail "mmtests: efficiency row"
+	sed -n 4p "$TMP/out" | grep -q 'classic *mglru$' || fail "mmtests: label columns"
+}
+# identical inputs: exactly one line
+run_ok "identical" "$TMP/s1.json" "$TMP/s1.json" && {
+	expect_eq "identical: lines" "$(wc -l <"$TMP/out")" 1
+	grep -q '^no difference: base and new have the same [0-9]* metrics, all equal$' "$TMP/out" ||
+		fail "identical: $(cat "$TMP/out")"
+}
+# several runs a side: the table shows avg ±std and Welch's p, only significant moves
+for i in 1 2 3; do
+	mk_summary "$TMP/m$i.json" $((50000 + i * 100)) 100000 33.33 66.0 20000 100 100 1500000 \
+		$((150000 + i * 50000)) 6.72 60 30 10 0
+	mk_summary "$TMP/n$i.json" $((10000 + i * 100)) 100000 33.33 66.0 20000 100 100 1500000 \
+		$((150000 + i * 60000)) 6.72 60 30 10 0
+done
+run_ok "multi-run table" --base "$TMP/m1.json" "$TMP/m2.json" "$TMP/m3.json" \
+	--new "$TMP/n1.json" "$TMP/n2.json" "$TMP/n3.json" && {
+	"$RS_BIN" diff --json --base "$TMP/m1.json" "$TMP/m2.json" "$TMP/m3.json" \
+		--new "$TMP/n1.json" "$TMP/n2.json" "$TMP/n3.json" >"$TMP/mr.json"
+	p=$(jq -r '.metrics["summary.scan.scanned_anon"].p' "$TMP/mr.json")
+	sig=$(jq -r '.metrics["summary.stalls.direct.max_us"].significant' "$TMP/mr.json")
+	expect_eq "max_us moves 20% but not significantly" "$sig" false
+	grep -q '^  direct max ' "$TMP/out" && fail "multi-run: a move that is not significant shown"
+	grep -q '^  scanned anon  *50200 ±81.6  *10200 ±81.6  *-79.7%  p<0.0001 \*$' "$TMP/out" ||
+		fail "multi-run: scanned anon row (p=$p): $(grep 'scanned anon' "$TMP/out")"
+}
+
+# 7. bad input (exit 1, naming the file and what is wrong) and usage errors (exit 2)
 printf '{"trace": {' >"$TMP/broken.json"
 echo '{"lru": {"x": 1}}' >"$TMP/notrace.json"
 echo '[1, 2]' >"$TMP/array.json"

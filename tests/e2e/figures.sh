@@ -67,4 +67,51 @@ done
 	on && /^inactive_file/ { print $2, $3, $4, $5, $6, $7, $8; exit }' >"$TMP/3x.row"
 expect_eq "3x text: inactive_file counters absent" "$(cat "$TMP/3x.row")" "- - - - - - -"
 
+# 4. over time, no bucket reclaims more than it scanned on the inactive lists: an isolate and
+# its shrink count in the same bucket. 1 ms buckets on the real fixtures (before: 4 buckets over
+# on contention.dat, 18 on anon-stream-swap.dat), 50 ms on a synthetic isolate/shrink pair that
+# straddles a bucket edge; bucket sums still equal the totals.
+over() {
+	jq '.timeline.series as $s | [range(0; $s.scanned_inactive_file | length) |
+		select($s.reclaimed_file[.] + $s.reclaimed_anon[.] >
+		       $s.scanned_inactive_file[.] + $s.scanned_inactive_anon[.])] | length' "$1"
+}
+for f in tests/fixtures/contention.dat tests/fixtures/anon-stream-swap.dat \
+	 "$FX/bucket-edge-6x.txt"; do
+	b=1
+	case $f in *.txt) b=50 ;; esac
+	"$RS_BIN" analyze --json --bucket $b "$f" >"$TMP/b.json" || fail "analyze $f"
+	expect_eq "$f: buckets reclaiming more than they scanned" "$(over "$TMP/b.json")" 0
+	expect_eq "$f: scanned_inactive_file bucket sum" \
+		"$(jq '[.timeline.series.scanned_inactive_file[]] | add' "$TMP/b.json")" \
+		"$(jq '.lru.inactive_file.scanned' "$TMP/b.json")"
+done
+want=$(awk '/lru_isolate:.*lru=inactive/ { match($0, /nr_scanned=[0-9]+/);
+	s += substr($0, RSTART + 11, RLENGTH - 11) } END { print s }' "$FX/bucket-edge-6x.txt")
+expect_eq "bucket-edge: scanned inactive" "$(jq '.scan.scanned_inactive' "$TMP/b.json")" "$want"
+
+# 5. a selection that selects nothing says what the trace spans or which tasks it has, exit 1
+V6=tests/fixtures/v6.dat
+if command -v trace-cmd >/dev/null; then
+	first=$(trace-cmd report "$V6" 2>/dev/null | awk '$3 ~ /^[0-9]+\.[0-9]+:$/ {
+		sub(/:$/, "", $3); print $3; exit }')
+	for c in analyze cgroups; do
+		"$RS_BIN" $c --from 1 --to 2 "$V6" >"$TMP/out" 2>"$TMP/err"
+		expect_eq "$c range before the trace: exit" "$?" 1
+		grep -q "nothing selected.*spans $first s" "$TMP/err" ||
+			fail "$c range before the trace: message: $(cat "$TMP/err")"
+		[ -s "$TMP/out" ] && fail "$c range before the trace: printed a report"
+	done
+fi
+"$RS_BIN" analyze --comm no-such-task "$V6" >"$TMP/out" 2>"$TMP/err"
+expect_eq "analyze --comm matching nothing: exit" "$?" 1
+grep -q "nothing selected: --comm no-such-task matches no task" "$TMP/err" ||
+	fail "--comm matching nothing: message: $(cat "$TMP/err")"
+"$RS_BIN" analyze --json --pid 999999 "$V6" >"$TMP/out" 2>"$TMP/err"
+expect_eq "analyze --pid matching nothing: exit" "$?" 1
+pid=$(trace-cmd report "$V6" 2>/dev/null | awk '/mm_vmscan_lru_isolate/ {
+	sub(/.*-/, "", $1); print $1; exit }')
+[ -n "$pid" ] && { "$RS_BIN" analyze --json --pid "$pid" "$V6" >/dev/null ||
+	fail "analyze --pid $pid (a task that scanned): exit $?"; }
+
 finish
