@@ -317,6 +317,12 @@ struct rs_policy_ops {
 	 */
 	bool recorded_kernel;
 	/*
+	 * Its soft-limit passes stand for the recorded kernel's (cgroup v1 memcg1_soft_limit_
+	 * reclaim() is 3.10's tree): their figures are shown only when they reproduce the
+	 * recording's (include/replay_identity.h).
+	 */
+	bool recorded_soft_passes;
+	/*
 	 * Allocate per-run state for this world. May refuse a world it cannot describe (returns -1
 	 * with the reason in err), e.g. mainline on an MGLRU recording.
 	 */

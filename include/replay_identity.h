@@ -95,6 +95,50 @@ const struct rs_identity_list *rs_identity_memcg(const struct rs_identity *id, i
 /* "ok", "OFF", "NO CLAIM", "not checked", "" (nothing scanned). */
 const char *rs_identity_verdict_name(enum rs_id_verdict v);
 
+/* ---------------------------------------------------------------------------------------- */
+/* What a policy's figures can claim beyond identity                                       */
+
+#define RS_SOFT_TARGET_PCT	10.0	/* soft-limit passes reproduced within 10% ... */
+
+/*
+ * Pages reclaimed from a list a policy scanned far more than the recording did: the rate comes
+ * from the recording's small sample (scanned n, reclaimed r of that list in the replayed
+ * calls). Up to RS_EXTRAP_MAX_FACTOR x the sample, the 95% Wilson interval of r / n times the
+ * pages scanned; beyond it, or with fewer than RS_EXTRAP_MIN_SAMPLE pages sampled, unknown:
+ * pages deeper in a list than the kernel ever went need not look like its tail.
+ */
+#define RS_EXTRAP_FACTOR	2	/* a range from 2 x the sample */
+#define RS_EXTRAP_MAX_FACTOR	10
+#define RS_EXTRAP_MIN_SAMPLE	32
+
+struct rs_reclaim_range {
+	bool extrapolated;	/* scanned > RS_EXTRAP_FACTOR x the sample */
+	bool unknown;		/* extrapolated too far: no range */
+	uint64_t lo, hi;	/* 95% range of the pages reclaimed (when !unknown) */
+	uint64_t sample;	/* the recording's pages scanned on that list */
+};
+
+struct rs_policy_claims {
+	struct rs_reclaim_range reclaimed[RS_NR_EVICTABLE];	/* inactive lists only */
+	struct rs_reclaim_range swapped;			/* = inactive anon's */
+	/*
+	 * Soft-limit passes. For the policy that stands for the recorded kernel's soft-limit
+	 * passes (rs_policy_ops.recorded_soft_passes) on a trace whose kernel ran them: shown only
+	 * when it reproduces them within RS_SOFT_TARGET_PCT, else no soft-limit figure is printed
+	 * and soft_lacks names the inputs the trace lacks (1 << enum rs_gap).
+	 */
+	bool soft_checked;	/* the recording has soft-limit passes and this policy stands for them */
+	bool soft_shown;	/* its soft-limit figures may be printed */
+	double soft_err;	/* percent, scanned */
+	unsigned int soft_lacks;
+};
+
+/* Claims of policy result `p` against the recording `rec`; gap_mask from rs_identity. */
+void rs_policy_claims(const struct rs_replay_result *rec, const struct rs_replay_result *p,
+		      unsigned int gap_mask, struct rs_policy_claims *out);
+/* The 95% Wilson interval of r / n, in units of 1/2^32 (RS_RATE_ONE); n > 0. */
+void rs_wilson95(uint64_t r, uint64_t n, uint64_t *lo, uint64_t *hi);
+
 /* Index of the policy that stands for the recorded kernel among pol[0..n-1], -1 when none. */
 int rs_policy_identity_index(const struct rs_policy_ops *const *pol, int n);
 

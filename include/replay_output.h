@@ -35,6 +35,7 @@ struct rs_replay_report {
 	int n;
 	int identity;				/* index of the recorded kernel's policy, -1 */
 	const struct rs_identity *id;		/* its verdict, NULL when identity is not run */
+	const struct rs_policy_claims *claims;	/* [n]: what each policy's figures can claim */
 	bool inputs;				/* --inputs */
 	bool folio_granularity;			/* the build's world carries folio sizes */
 	bool flushed_stats;			/* ... and the flushed-stats view */

@@ -4,6 +4,7 @@
  * whether the policy standing for the recorded kernel is claimed to reproduce the recording
  * and whether it does. docs/replay.md "Identity" explains each verdict.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,9 +15,14 @@ double rs_replay_err_pct(uint64_t model, uint64_t rec)
 	return rec ? 100.0 * ((double)model - (double)rec) / (double)rec : 0.0;
 }
 
+static bool in_target_pct(double e, double pct)
+{
+	return e <= pct && e >= -pct;
+}
+
 static bool in_target(double e)
 {
-	return e <= RS_IDENTITY_TARGET_PCT && e >= -RS_IDENTITY_TARGET_PCT;
+	return in_target_pct(e, RS_IDENTITY_TARGET_PCT);
 }
 
 void rs_identity_list(uint64_t rs, uint64_t rr, uint64_t ms, uint64_t mr,
@@ -178,6 +184,61 @@ const char *rs_identity_verdict_name(enum rs_id_verdict v)
 	default:
 		return "";
 	}
+}
+
+void rs_wilson95(uint64_t r, uint64_t n, uint64_t *lo, uint64_t *hi)
+{
+	const double z = 1.959964;
+	double p = (double)r / (double)n, nn = (double)n;
+	double den = 1.0 + z * z / nn;
+	double c = (p + z * z / (2.0 * nn)) / den;
+	double h = z * sqrt(p * (1.0 - p) / nn + z * z / (4.0 * nn * nn)) / den;
+	double l = c - h < 0.0 ? 0.0 : c - h, u = c + h > 1.0 ? 1.0 : c + h;
+
+	*lo = (uint64_t)(l * (double)RS_RATE_ONE);
+	*hi = (uint64_t)(u * (double)RS_RATE_ONE);
+}
+
+static void reclaim_range(uint64_t sample, uint64_t sample_reclaimed, uint64_t scanned,
+			  struct rs_reclaim_range *out)
+{
+	uint64_t lo, hi;
+
+	memset(out, 0, sizeof(*out));
+	out->sample = sample;
+	if (scanned <= RS_EXTRAP_FACTOR * sample)
+		return;
+	out->extrapolated = true;
+	if (sample < RS_EXTRAP_MIN_SAMPLE || scanned > RS_EXTRAP_MAX_FACTOR * sample) {
+		out->unknown = true;
+		return;
+	}
+	rs_wilson95(sample_reclaimed, sample, &lo, &hi);
+	/* pages: scanned x rate, rounded outwards */
+	out->lo = (uint64_t)((double)scanned * (double)lo / (double)RS_RATE_ONE);
+	out->hi = (uint64_t)ceil((double)scanned * (double)hi / (double)RS_RATE_ONE);
+}
+
+void rs_policy_claims(const struct rs_replay_result *rec, const struct rs_replay_result *p,
+		      unsigned int gap_mask, struct rs_policy_claims *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (int l = 0; l < RS_NR_EVICTABLE; l++)
+		if (l == RS_LRU_INACTIVE_ANON || l == RS_LRU_INACTIVE_FILE)
+			reclaim_range(rec->scanned[l], rec->reclaimed[l], p->scanned[l],
+				      &out->reclaimed[l]);
+	out->swapped = out->reclaimed[RS_LRU_INACTIVE_ANON];
+	out->soft_shown = true;
+	if (!p->policy || !p->policy->recorded_soft_passes || !rec->soft_scanned)
+		return;
+	out->soft_checked = true;
+	out->soft_err = rs_replay_err_pct(p->soft_scanned, rec->soft_scanned);
+	out->soft_shown = in_target_pct(out->soft_err, RS_SOFT_TARGET_PCT) &&
+			  (rec->soft_reclaimed < RS_IDENTITY_MIN_SCANNED ||
+			   in_target_pct(rs_replay_err_pct(p->soft_reclaimed, rec->soft_reclaimed),
+					 RS_SOFT_TARGET_PCT));
+	if (!out->soft_shown)
+		out->soft_lacks = gap_mask & ((1u << RS_GAP_SOFT_TREE) | (1u << RS_GAP_SIZES));
 }
 
 int rs_policy_identity_index(const struct rs_policy_ops *const *pol, int n)

@@ -73,6 +73,7 @@ static int tree_invoke(void *state, const struct rs_world *w, const struct rs_re
 
 const struct rs_policy_ops rs_policy_softlimit_tree = {
 	.name = "softlimit-tree",
+	.recorded_soft_passes = true,
 	.stands_for = "Linux 3.10 mm/memcontrol.c mem_cgroup_soft_limit_reclaim(): largest "
 		      "excessor at priority 0 before shrink_zone()",
 	.approximates = "tree order from recorded usage at each pick; one zone per node; 3.10 "

@@ -71,6 +71,7 @@ static int cmd_replay(int argc, char **argv)
 	struct rs_replay_report rep = { .identity = -1 };
 	struct rs_replay_result *rec = NULL, *res = NULL;
 	struct rs_identity id = { 0 };
+	struct rs_policy_claims *claims = NULL;
 	bool have_id = false;
 	struct rs_replay_build b;
 	struct rs_error err = { "" };
@@ -161,6 +162,29 @@ static int cmd_replay(int argc, char **argv)
 		have_id = true;
 		rep.id = &id;
 	}
+	if (rep.res) {
+		unsigned int gap_mask = have_id ? id.gap_mask : 0;
+
+		if (!have_id) {
+			struct rs_gap_pages *g = calloc(1 + (size_t)rs_world_info(b.w)->nr_memcg,
+							sizeof(*g));
+
+			if (!g) {
+				ret = rs_cmd_fail("replay", RS_EXIT_INPUT, "out of memory");
+				goto out;
+			}
+			gap_mask = rs_world_identity_gaps(b.w, g);
+			free(g);
+		}
+		claims = calloc((size_t)n, sizeof(*claims));
+		if (!claims) {
+			ret = rs_cmd_fail("replay", RS_EXIT_INPUT, "out of memory");
+			goto out;
+		}
+		for (int i = 0; i < n; i++)
+			rs_policy_claims(rec, &res[i], gap_mask, &claims[i]);
+		rep.claims = claims;
+	}
 	if (json) {
 		json_t *root = rs_replay_json(&rep);
 
@@ -175,6 +199,7 @@ out:
 	rs_replay_results_free(rec, 1);
 	if (have_id)
 		rs_identity_free(&id);
+	free(claims);
 	rs_replay_build_free(&b);
 	return ret;
 }

@@ -214,7 +214,7 @@ static json_t *inputs_json(const struct rs_replay_report *r)
 }
 
 static json_t *cgroups_json(const struct rs_replay_report *r, const struct rs_replay_result *p,
-			    bool recorded)
+			    bool recorded, bool soft_shown)
 {
 	json_t *a = json_array();
 
@@ -234,8 +234,10 @@ static json_t *cgroups_json(const struct rs_replay_report *r, const struct rs_re
 		json_object_set_new(o, "lru", lo);
 		json_object_set_new(o, "swapped_out", JI(m->swapped_out));
 		if (!recorded) {
-			json_object_set_new(o, "soft_scanned", JI(m->soft_scanned));
-			json_object_set_new(o, "soft_reclaimed", JI(m->soft_reclaimed));
+			json_object_set_new(o, "soft_scanned", soft_shown ? JI(m->soft_scanned)
+									  : json_null());
+			json_object_set_new(o, "soft_reclaimed", soft_shown ? JI(m->soft_reclaimed)
+									    : json_null());
 		}
 		json_array_append_new(a, o);
 	}
@@ -292,7 +294,7 @@ static json_t *recorded_json(const struct rs_replay_report *r)
 	json_object_set_new(ic, "lru", il);
 	if (r->rec) {
 		result_common(ic, r->rec);
-		json_object_set_new(ic, "cgroups", cgroups_json(r, r->rec, true));
+		json_object_set_new(ic, "cgroups", cgroups_json(r, r->rec, true, true));
 	}
 	json_object_set_new(o, "in_calls", ic);
 	return o;
@@ -405,7 +407,39 @@ static json_t *identity_json(const struct rs_replay_report *r, json_t **error_pc
 	return o;
 }
 
-static json_t *policy_json(const struct rs_replay_report *r, const struct rs_replay_result *p)
+/* A reclaimed figure extrapolated from a small sample: null when it is not. */
+static json_t *range_json(const struct rs_reclaim_range *g)
+{
+	json_t *o;
+
+	if (!g->extrapolated)
+		return json_null();
+	o = json_object();
+	json_object_set_new(o, "unknown", json_boolean(g->unknown));
+	json_object_set_new(o, "lo", g->unknown ? json_null() : JI(g->lo));
+	json_object_set_new(o, "hi", g->unknown ? json_null() : JI(g->hi));
+	json_object_set_new(o, "sample_scanned", JI(g->sample));
+	return o;
+}
+
+static json_t *soft_claim_json(const struct rs_policy_claims *pc)
+{
+	json_t *o = json_object(), *lacks = json_array();
+
+	for (int g = 0; g < RS_GAP_NR; g++)
+		if (pc->soft_lacks & (1u << g))
+			json_array_append_new(lacks, json_string(rs_gap_name((enum rs_gap)g)));
+	json_object_set_new(o, "checked", json_boolean(pc->soft_checked));
+	json_object_set_new(o, "shown", json_boolean(pc->soft_shown));
+	json_object_set_new(o, "error_pct", pc->soft_checked ? rs_json_real(pc->soft_err)
+							      : json_null());
+	json_object_set_new(o, "target_pct", rs_json_real(RS_SOFT_TARGET_PCT));
+	json_object_set_new(o, "lacks", lacks);
+	return o;
+}
+
+static json_t *policy_json(const struct rs_replay_report *r, const struct rs_replay_result *p,
+			   const struct rs_policy_claims *pc)
 {
 	json_t *o = json_object(), *lru = json_object();
 
@@ -420,13 +454,20 @@ static json_t *policy_json(const struct rs_replay_report *r, const struct rs_rep
 				    JI((int64_t)p->scanned[l] - (int64_t)r->rec->scanned[l]));
 		json_object_set_new(x, "reclaimed_diff",
 				    JI((int64_t)p->reclaimed[l] - (int64_t)r->rec->reclaimed[l]));
+		json_object_set_new(x, "reclaimed_range", range_json(&pc->reclaimed[l]));
 		json_object_set_new(lru, lname[l], x);
 	}
 	json_object_set_new(o, "lru", lru);
 	result_common(o, p);
+	json_object_set_new(o, "swapped_out_range", range_json(&pc->swapped));
+	json_object_set_new(o, "soft_limit_claim", soft_claim_json(pc));
+	if (!pc->soft_shown) {
+		json_object_set_new(o, "soft_scanned", json_null());
+		json_object_set_new(o, "soft_reclaimed", json_null());
+	}
 	json_object_set_new(o, "swapped_out_diff",
 			    JI((int64_t)p->swapped_out - (int64_t)r->rec->swapped_out));
-	json_object_set_new(o, "cgroups", cgroups_json(r, p, false));
+	json_object_set_new(o, "cgroups", cgroups_json(r, p, false, pc->soft_shown));
 	return o;
 }
 
@@ -447,7 +488,7 @@ json_t *rs_replay_json(const struct rs_replay_report *r)
 	json_object_set_new(root, "recorded", recorded_json(r));
 	if (!r->refusal) {
 		for (int i = 0; i < r->n; i++) {
-			json_t *p = policy_json(r, &r->res[i]);
+			json_t *p = policy_json(r, &r->res[i], &r->claims[i]);
 
 			if (i == r->identity && r->id) {
 				json_t *err;

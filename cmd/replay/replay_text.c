@@ -233,10 +233,60 @@ static void diff_text(char *buf, size_t n, uint64_t v, uint64_t rec)
 	snprintf(buf, n, "%+lld", (long long)v - (long long)rec);
 }
 
-static void policy_text(FILE *f, const struct rs_replay_report *r, const struct rs_replay_result *p)
+/* Pages reclaimed from lists scanned far past the recording's sample: a range, or unknown. */
+static void ranges_text(FILE *f, const struct rs_replay_result *p,
+			const struct rs_policy_claims *pc)
+{
+	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
+		const struct rs_reclaim_range *g = &pc->reclaimed[l];
+
+		if (!g->extrapolated)
+			continue;
+		if (g->unknown)
+			out(f, 4, "  %s reclaimed: unknown: %llu pages scanned where the recording "
+			    "scanned %llu (its reclaimability says nothing of pages that deep in the "
+			    "list)%s", short_list[l], U(p->scanned[l]), U(g->sample),
+			    l == RS_LRU_INACTIVE_ANON ? "; anon swapped out likewise" : "");
+		else
+			out(f, 4, "  %s reclaimed %llu, 95%% range %llu..%llu: extrapolated from the "
+			    "recording's %llu pages scanned to %llu%s", short_list[l],
+			    U(p->reclaimed[l]), U(g->lo), U(g->hi), U(g->sample), U(p->scanned[l]),
+			    l == RS_LRU_INACTIVE_ANON ? "; anon swapped out likewise" : "");
+	}
+}
+
+static void soft_text(FILE *f, const struct rs_replay_report *r, const struct rs_replay_result *p,
+		      const struct rs_policy_claims *pc)
 {
 	const struct rs_replay_result *rc = r->rec;
-	char d1[24], d2[24], cgb[64];
+	char line[512];
+	size_t n = 0;
+
+	if (pc->soft_shown) {
+		out(f, 4, "  soft-limit passes scanned %llu reclaimed %llu (recorded %llu / %llu)%s",
+		    U(p->soft_scanned), U(p->soft_reclaimed), U(rc->soft_scanned),
+		    U(rc->soft_reclaimed), pc->soft_checked ? ": within 10% of the recording's" :
+		    "");
+		return;
+	}
+	line[0] = '\0';
+	for (int g = 0; g < RS_GAP_NR; g++)
+		if ((pc->soft_lacks & (1u << g)) && n < sizeof(line))
+			n += (size_t)snprintf(line + n, sizeof(line) - n, "%s%s (%s)", n ? "; " : "",
+					      rs_gap_name((enum rs_gap)g),
+					      rs_gap_missing((enum rs_gap)g));
+	out(f, 4, "  soft-limit passes: no figure. This model stands for the recorded kernel's "
+	    "soft-limit passes (recorded %llu pages scanned, %llu reclaimed) and is %+.0f%% off "
+	    "them (target %.0f%%); %s%s", U(rc->soft_scanned), U(rc->soft_reclaimed), pc->soft_err,
+	    RS_SOFT_TARGET_PCT, n ? "the trace lacks: " : "the trace has every input the model "
+	    "reads: the model's fault (docs/models.md)", line);
+}
+
+static void policy_text(FILE *f, const struct rs_replay_report *r, const struct rs_replay_result *p,
+			const struct rs_policy_claims *pc)
+{
+	const struct rs_replay_result *rc = r->rec;
+	char d1[24], d2[24], d3[24], cgb[64];
 	uint64_t rs = 0, rr = 0, ms = 0, mr = 0;
 
 	out(f, 2, "\n%s: %s", p->policy->name, p->policy->stands_for);
@@ -246,8 +296,11 @@ static void policy_text(FILE *f, const struct rs_replay_report *r, const struct 
 	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 		diff_text(d1, sizeof(d1), p->scanned[l], rc->scanned[l]);
 		diff_text(d2, sizeof(d2), p->reclaimed[l], rc->reclaimed[l]);
-		fprintf(f, "  %-14s %11llu %11s %11llu %11s\n", short_list[l], U(p->scanned[l]), d1,
-			U(p->reclaimed[l]), d2);
+		snprintf(d3, sizeof(d3), "%llu", U(p->reclaimed[l]));
+		if (pc->reclaimed[l].unknown)	/* no figure: extrapolated too far */
+			snprintf(d2, sizeof(d2), "-");
+		fprintf(f, "  %-14s %11llu %11s %11s %11s\n", short_list[l], U(p->scanned[l]), d1,
+			pc->reclaimed[l].unknown ? "unknown" : d3, d2);
 		rs += rc->scanned[l];
 		rr += rc->reclaimed[l];
 		ms += p->scanned[l];
@@ -256,10 +309,16 @@ static void policy_text(FILE *f, const struct rs_replay_report *r, const struct 
 	diff_text(d1, sizeof(d1), ms, rs);
 	diff_text(d2, sizeof(d2), mr, rr);
 	fprintf(f, "  %-14s %11llu %11s %11llu %11s\n", "all", U(ms), d1, U(mr), d2);
+	ranges_text(f, p, pc);
 	diff_text(d1, sizeof(d1), p->swapped_out, rc->swapped_out);
-	out(f, 4, "  anon swapped out %llu (%s); soft-limit passes scanned %llu reclaimed %llu "
-	    "(recorded %llu / %llu)", U(p->swapped_out), d1, U(p->soft_scanned),
-	    U(p->soft_reclaimed), U(rc->soft_scanned), U(rc->soft_reclaimed));
+	if (pc->swapped.unknown)
+		out(f, 4, "  anon swapped out: unknown (extrapolated too far, above)");
+	else if (pc->swapped.extrapolated)
+		out(f, 4, "  anon swapped out %llu..%llu (95%%; %llu at the recording's rate)",
+		    U(pc->swapped.lo), U(pc->swapped.hi), U(p->swapped_out));
+	else
+		out(f, 4, "  anon swapped out %llu (%s)", U(p->swapped_out), d1);
+	soft_text(f, r, p, pc);
 	out(f, 4, "  rounds %llu (recorded %llu), lowest priority %d (recorded %d), calls short "
 	    "of their goal %llu of %llu", U(p->rounds), U(rc->rounds), p->prio_lowest,
 	    rc->prio_lowest, U(p->calls_short), U(p->calls));
@@ -283,10 +342,11 @@ static void policy_text(FILE *f, const struct rs_replay_report *r, const struct 
 		}
 		if (!s && !rs2)
 			continue;
-		fprintf(f, "  %-24s %9llu %9llu %9llu %9llu %10llu %9llu %9llu\n",
-			cg_col(rs_replay_cgroup_name(r, c), 24, cgb, sizeof(cgb)), U(a->scanned[0]), U(a->scanned[1]),
-			U(a->scanned[2]), U(a->scanned[3]), U(rec), U(a->swapped_out),
-			U(a->soft_scanned));
+		snprintf(d1, sizeof(d1), "%llu", U(a->soft_scanned));
+		fprintf(f, "  %-24s %9llu %9llu %9llu %9llu %10llu %9llu %9s\n",
+			cg_col(rs_replay_cgroup_name(r, c), 24, cgb, sizeof(cgb)), U(a->scanned[0]),
+			U(a->scanned[1]), U(a->scanned[2]), U(a->scanned[3]), U(rec),
+			U(a->swapped_out), pc->soft_shown ? d1 : "-");
 		fprintf(f, "  %-24s %9llu %9llu %9llu %9llu %10llu %9llu\n", "  (recorded)",
 			U(ra->scanned[0]), U(ra->scanned[1]), U(ra->scanned[2]), U(ra->scanned[3]),
 			U(ra->reclaimed[0] + ra->reclaimed[1] + ra->reclaimed[2] + ra->reclaimed[3]),
@@ -513,6 +573,6 @@ void rs_replay_text(FILE *f, const struct rs_replay_report *r)
 	fprintf(f, "\nPOLICIES (pages; diff = policy - recorded; the recording from the replayed "
 		"calls)\n");
 	for (int i = 0; i < r->n; i++)
-		policy_text(f, r, &r->res[i]);
+		policy_text(f, r, &r->res[i], &r->claims[i]);
 	out(f, 8, "\ncaveat: %s", rs_replay_open_loop_caveat);
 }

@@ -52,6 +52,8 @@ for f in $(real_traces); do
 	# the text report says it too
 	"$RS_BIN" replay --policy mainline "$f" >"$TMP/$name.txt" 2>&1 ||
 		fail "$name: replay (text) exited non-zero"
+	"$RS_BIN" replay "$f" >"$TMP/$name.all.txt" 2>&1 ||
+		fail "$name: replay (text, every policy) exited non-zero"
 	grep -q "open-loop replay" "$TMP/$name.txt" || fail "$name: text lacks the caveat"
 	grep -q "^IDENTITY" "$TMP/$name.txt" || fail "$name: text lacks the identity table"
 done
@@ -202,13 +204,24 @@ if [ -f "$g" ]; then
 	s0=$(jq '.policies.splitlru.swapped_out' "$g")
 	[ "$p1" -gt $((p0 * 2)) ] || fail "global-dev: splitlru-plus1 anon scanned $p1, splitlru $p0"
 	[ "$s1" -gt $((s0 * 2)) ] || fail "global-dev: splitlru-plus1 swapped $s1, splitlru $s0"
-	# softlimit-tree: priority-0 soft passes go to groups over their soft limit, most to the
-	# largest excessor (/rs_x: its usage stays ~100k pages over 512 MB), none to /rs_y
-	sx=$(jq '.policies."softlimit-tree".cgroups[] | select(.path == "/rs_x") | .soft_scanned' "$g")
-	sz=$(jq '.policies."softlimit-tree".cgroups[] | select(.path == "/rs_z") | .soft_scanned' "$g")
-	sy=$(jq '.policies."softlimit-tree".cgroups[] | select(.path == "/rs_y") | .soft_scanned' "$g")
-	[ "$sy" -eq 0 ] || fail "global-dev: softlimit-tree soft-reclaimed /rs_y (no soft limit)"
-	[ "$sx" -gt "$sz" ] || fail "global-dev: softlimit-tree soft /rs_x $sx <= /rs_z $sz"
+	# softlimit-tree stands for the recorded kernel's soft-limit passes (v1, 6.18): the
+	# recording's passes scanned 1,054,949 pages (trace-cmd report: the shrinks inside
+	# memcg_softlimit_reclaim_begin/end); the tree is far off them and the trace lacks the tree's
+	# keys, so it prints no soft-limit figure and names what is missing (issue 15 item 8)
+	rsoft=$(trace-cmd report -i "$SHARED_TRACE" 2>/dev/null | awk '
+		/memcg_softlimit_reclaim_begin:/ { s[$1] = 1 } /memcg_softlimit_reclaim_end:/ { s[$1] = 0 }
+		/mm_vmscan_lru_isolate:/ && s[$1] { for (i = 1; i <= NF; i++)
+			if ($i ~ /^nr_scanned=/) { sub("nr_scanned=", "", $i); n += $i } }
+		END { print n + 0 }')
+	expect_eq "global-dev: recorded soft-limit passes scanned" \
+		"$(jq '.recorded.in_calls.soft_scanned' "$g")" "$rsoft"
+	jq -e '.policies."softlimit-tree" | (.soft_scanned == null) and (.soft_reclaimed == null) and
+		.soft_limit_claim.checked and (.soft_limit_claim.shown | not) and
+		(.soft_limit_claim.lacks | index("soft-limit tree")) and
+		([.cgroups[].soft_scanned] | all(. == null))' "$g" >/dev/null ||
+		fail "global-dev: softlimit-tree prints a soft-limit figure: $(jq -c '.policies."softlimit-tree".soft_limit_claim' "$g")"
+	grep -q "soft-limit passes: no figure. This model stands for the recorded kernel's" \
+		"$TMP/global-dev.all.txt" || fail "global-dev: the text gives a soft-limit figure for the tree"
 	# softlimit-rework: its soft pass takes from /rs_x and /rs_z, never /rs_y
 	ry=$(jq '.policies."softlimit-rework".cgroups[] | select(.path == "/rs_y") | .soft_scanned' "$g")
 	rx=$(jq '.policies."softlimit-rework".cgroups[] | select(.path == "/rs_x") | .soft_scanned' "$g")
