@@ -498,8 +498,12 @@ static void put_head(FILE *f, const struct rs_compare *c, const char *const labe
 		fprintf(f, "NOTE      events recorded only in %s:", labels[s]);
 		for (size_t i = 0; i < ne; i++)
 			fprintf(f, "%s %s", i ? "," : "", rs_compare_event_only(c, s, i));
-		fprintf(f, "\n          metrics built on them cannot be compared: left out (%s), "
-			   "or 0 on the other side\n", seed ? "below" : "--format seed lists them");
+		if (seed)
+			fprintf(f, "\n          metrics built on them cannot be compared: left out "
+				   "below, or 0 on the other side\n");
+		else
+			fprintf(f, "\n          figures built on them are left out (--format seed "
+				   "lists them) or 0 on the other side\n");
 	}
 }
 
