@@ -542,6 +542,8 @@ int rs_analysis_feed(struct rs_analysis *a, const struct rs_event *ev)
 	}
 	if (ev->ts > a->last_ts)
 		a->last_ts = ev->ts;
+	if (ev->type >= RS_EV_BALANCE_BEGIN && ev->type <= RS_EV_KSWAPD_CLEAR_HOPELESS)
+		rs_kswapd_health_feed(a->health, ev);
 	if (fed) {
 		rs_episodes_feed(a->eps, ev, &ctx);
 		if (ev->type == RS_EV_LOST) {
@@ -588,6 +590,11 @@ struct rs_analysis *rs_analysis_new(const struct rs_analysis_opts *o, struct rs_
 		return NULL;
 	}
 	a->o = *o;
+	a->health = calloc(1, sizeof(*a->health));
+	if (!a->health) {
+		rs_error_set(err, "out of memory");
+		goto out_free;
+	}
 	if (a->o.to_ns == 0)
 		a->o.to_ns = UINT64_MAX;
 	if (o->nr_consumers > RS_ANALYSIS_MAX_CONSUMERS || o->nr_consumers < 0) {
@@ -674,6 +681,7 @@ int rs_analysis_finish(struct rs_analysis *a, struct rs_error *err)
 		return 0;
 	a->finished = true;
 	rs_episodes_finish(a->eps, a->last_ts);
+	rs_kswapd_health_finish(a->health, a->last_ts);
 	for (int i = 0; i < a->nr_tasks; i++) {
 		const struct rs_task_info *ti = rs_episodes_task(a->eps, i);
 
@@ -715,6 +723,7 @@ void rs_analysis_free(struct rs_analysis *a)
 	rs_episodes_free(a->eps);
 	rs_memcgs_free(a->memcgs);
 	rs_series_free(a->series);
+	free(a->health);
 	rs_episode_log_free(a->log);
 	free(a->tasks);
 	free(a->tpriv);
@@ -824,6 +833,11 @@ const struct rs_episodes *rs_analysis_episodes_ctx(const struct rs_analysis *a)
 uint64_t rs_analysis_first_ts(const struct rs_analysis *a)
 {
 	return a->first_ts;
+}
+
+const struct rs_kswapd_health *rs_analysis_kswapd_health(const struct rs_analysis *a)
+{
+	return a->health;
 }
 
 uint64_t rs_analysis_last_ts(const struct rs_analysis *a)

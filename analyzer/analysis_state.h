@@ -7,6 +7,7 @@
 #ifndef RS_ANALYSIS_IMPL_H
 #define RS_ANALYSIS_IMPL_H
 
+#include "kswapd_health.h"
 #include "analysis.h"
 #include "series.h"
 
@@ -81,6 +82,7 @@ struct rs_analysis {
 	int nr_oom;
 	struct rs_attrib_stats at;
 	struct rs_series *series;
+	struct rs_kswapd_health *health;	/* 7.x balance_pgdat, reclaim_fail, clear_hopeless */
 	/* RS_HAVE_* bits seen on shrink_inactive/reclaim_pages and on lru_isolate events */
 	unsigned int shrink_have, isolate_have;
 	bool shrink_seen, isolate_seen;

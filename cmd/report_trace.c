@@ -113,10 +113,10 @@ static void put_lru_line(FILE *f, const struct rs_trace_info *ti)
 
 	if (!ti->mglru_how)
 		return;
-	n = snprintf(line, sizeof(line), "lru       %s: %s",
-		     ti->mglru > 0 ? "MGLRU (multi-gen LRU: generations, no active lists)" :
-		     ti->mglru == 0 ? "classic LRU (active and inactive lists)" :
-		     "MGLRU or classic LRU unknown", ti->mglru_how);
+	fprintf(f, "lru       %s\n", ti->mglru > 0 ?
+		"MGLRU (multi-gen LRU: generations, no active lists)" : ti->mglru == 0 ?
+		"classic LRU (active and inactive lists)" : "unknown: MGLRU or classic LRU");
+	n = snprintf(line, sizeof(line), "  told by: %s", ti->mglru_how);
 	rs_report_put_wrapped(f, line, n < (int)sizeof(line) ? (size_t)n : sizeof(line) - 1);
 }
 

@@ -281,6 +281,9 @@ const struct rs_task_stats *rs_analysis_task(const struct rs_analysis *a, int i)
 /* The comm of dense task index i (also of tasks without a row), "" when unknown. */
 const char *rs_analysis_task_comm(const struct rs_analysis *a, int i);
 int rs_analysis_nr_kswapd(const struct rs_analysis *a);
+/* kswapd runs and health per node from the 7.x events (kswapd_health.h). */
+struct rs_kswapd_health;
+const struct rs_kswapd_health *rs_analysis_kswapd_health(const struct rs_analysis *a);
 const struct rs_kswapd_stats *rs_analysis_kswapd(const struct rs_analysis *a, int i);
 /* The task row of the i-th kswapd. */
 const struct rs_task_stats *rs_analysis_kswapd_task(const struct rs_analysis *a, int i);

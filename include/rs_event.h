@@ -46,6 +46,10 @@ enum rs_ev_type {
 	RS_EV_SNAP_MEMCG,		/* recorder marker: per-cgroup snapshot */
 	RS_EV_SNAP_NODE,		/* recorder marker: per-node snapshot */
 	RS_EV_LOST,			/* the ring buffer lost events on .cpu before this point */
+	RS_EV_BALANCE_BEGIN,		/* vmscan:mm_vmscan_balance_pgdat_begin (7.x: a kswapd run) */
+	RS_EV_BALANCE_END,		/* vmscan:mm_vmscan_balance_pgdat_end */
+	RS_EV_KSWAPD_FAIL,		/* vmscan:mm_vmscan_kswapd_reclaim_fail (7.x) */
+	RS_EV_KSWAPD_CLEAR_HOPELESS,	/* vmscan:mm_vmscan_kswapd_clear_hopeless (7.x) */
 	RS_EV_NR_TYPES
 };
 
@@ -100,6 +104,27 @@ enum rs_lru {
 struct rs_ev_kswapd {
 	int nid, zid, order;
 	uint64_t gfp_flags;
+};
+
+/* balance_pgdat begin/end: one kswapd run over a node (7.x) */
+struct rs_ev_balance {
+	int nid, order, zid;		/* zid: highest_zoneidx */
+	uint64_t nr_reclaimed;		/* end */
+};
+
+/* kswapd's health on a node (7.x): a run that reclaimed nothing, or the failures cleared */
+enum rs_hopeless_reason {		/* enum kswapd_clear_hopeless_reason */
+	RS_HOPELESS_OTHER,
+	RS_HOPELESS_KSWAPD,		/* kswapd itself reclaimed */
+	RS_HOPELESS_DIRECT,		/* direct reclaim reclaimed */
+	RS_HOPELESS_PCP,		/* pages freed to the per-cpu lists */
+	RS_HOPELESS_NR
+};
+
+struct rs_ev_kswapd_health {
+	int nid;
+	int failures;			/* reclaim_fail: kswapd_failures after this run */
+	int reason;			/* clear_hopeless: enum rs_hopeless_reason, -1 unknown */
 };
 
 struct rs_ev_reclaim {
@@ -247,6 +272,8 @@ struct rs_event {
 	unsigned int have;		/* RS_HAVE_* */
 	union {
 		struct rs_ev_kswapd kswapd;
+		struct rs_ev_balance balance;
+		struct rs_ev_kswapd_health health;
 		struct rs_ev_reclaim reclaim;
 		struct rs_ev_isolate isolate;
 		struct rs_ev_shrink_inactive inactive;	/* also RS_EV_RECLAIM_PAGES */
@@ -272,5 +299,6 @@ struct rs_event {
 const char *rs_ev_type_name(enum rs_ev_type t);
 const char *rs_reclaim_kind_name(enum rs_reclaim_kind k);	/* "direct", "memcg", ... */
 const char *rs_lru_name(int lru);				/* "inactive_anon", ... */
+const char *rs_hopeless_reason_name(int reason);		/* "KSWAPD", ... as the kernel */
 
 #endif

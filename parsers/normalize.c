@@ -75,6 +75,17 @@ static const struct rs_slot throttled_slots[] = {
 	N("nid"), N("usec_timeout"), N("usec_delayed|usect_delayed"), N("reason"),
 };
 
+enum { BP_NID, BP_ORDER, BP_ZID, BP_RECLAIMED };
+static const struct rs_slot balance_slots[] = {
+	NR("nid"), N("order"), N("highest_zoneidx"), N("nr_reclaimed"),
+};
+
+enum { KF_NID, KF_FAILURES };
+static const struct rs_slot kswapd_fail_slots[] = { NR("nid"), NR("failures") };
+
+enum { KH_NID, KH_REASON };
+static const struct rs_slot clear_hopeless_slots[] = { NR("nid"), N("reason") };
+
 enum { MC_ID, MC_ITEM, MC_VAL };
 static const struct rs_slot memcg_slots[] = { NR("id|memcg_id"), NR("item"), NR("val") };
 
@@ -114,6 +125,11 @@ static const struct rs_kevent kevents[] = {
 	KE("vmscan", "mm_vmscan_kswapd_sleep", RS_EV_KSWAPD_SLEEP, 0, kswapd_sleep_slots),
 	KE("vmscan", "mm_vmscan_kswapd_wake", RS_EV_KSWAPD_WAKE, 0, kswapd_wake_slots),
 	KE("vmscan", "mm_vmscan_wakeup_kswapd", RS_EV_WAKEUP_KSWAPD, 0, kswapd_wake_slots),
+	KE("vmscan", "mm_vmscan_balance_pgdat_begin", RS_EV_BALANCE_BEGIN, 0, balance_slots),
+	KE("vmscan", "mm_vmscan_balance_pgdat_end", RS_EV_BALANCE_END, 0, balance_slots),
+	KE("vmscan", "mm_vmscan_kswapd_reclaim_fail", RS_EV_KSWAPD_FAIL, 0, kswapd_fail_slots),
+	KE("vmscan", "mm_vmscan_kswapd_clear_hopeless", RS_EV_KSWAPD_CLEAR_HOPELESS, 0,
+	   clear_hopeless_slots),
 	KE("vmscan", "mm_vmscan_direct_reclaim_begin", RS_EV_RECLAIM_BEGIN, RS_RK_DIRECT,
 	   reclaim_begin_slots),
 	KE("vmscan", "mm_vmscan_direct_reclaim_end", RS_EV_RECLAIM_END, RS_RK_DIRECT,
@@ -399,6 +415,28 @@ void rs_normalize(const struct rs_kevent *ke, const struct rs_slotvals *v, struc
 	case RS_EV_RECLAIM_PAGES:
 		normalize_shrink_inactive(v, ev);
 		break;
+	case RS_EV_BALANCE_BEGIN:
+	case RS_EV_BALANCE_END:
+		ev->balance.nid = inum(v, BP_NID, -1);
+		ev->balance.order = inum(v, BP_ORDER, 0);
+		ev->balance.zid = inum(v, BP_ZID, -1);
+		ev->balance.nr_reclaimed = num(v, BP_RECLAIMED, 0);
+		ev->have |= RS_HAVE_NID | (has(v, BP_ZID) ? RS_HAVE_ZID : 0) |
+			    (has(v, BP_ORDER) ? RS_HAVE_ORDER : 0);
+		break;
+	case RS_EV_KSWAPD_FAIL:
+		ev->health.nid = inum(v, KF_NID, -1);
+		ev->health.failures = inum(v, KF_FAILURES, 0);
+		ev->health.reason = -1;
+		ev->have |= RS_HAVE_NID;
+		break;
+	case RS_EV_KSWAPD_CLEAR_HOPELESS:
+		ev->health.nid = inum(v, KH_NID, -1);
+		ev->health.failures = 0;
+		ev->health.reason = has(v, KH_REASON) && num(v, KH_REASON, 0) < RS_HOPELESS_NR ?
+				    (int)num(v, KH_REASON, 0) : -1;
+		ev->have |= RS_HAVE_NID;
+		break;
 	case RS_EV_SHRINK_ACTIVE:
 		ev->active.nid = inum(v, SA_NID, -1);
 		ev->active.nr_taken = num(v, SA_TAKEN, 0);
@@ -521,6 +559,10 @@ static const char *const type_names[RS_EV_NR_TYPES] = {
 	[RS_EV_SNAP_MEMCG] = "marker_memcg_stat",
 	[RS_EV_SNAP_NODE] = "marker_node_stat",
 	[RS_EV_LOST] = "lost_events",
+	[RS_EV_BALANCE_BEGIN] = "balance_pgdat_begin",
+	[RS_EV_BALANCE_END] = "balance_pgdat_end",
+	[RS_EV_KSWAPD_FAIL] = "kswapd_reclaim_fail",
+	[RS_EV_KSWAPD_CLEAR_HOPELESS] = "kswapd_clear_hopeless",
 };
 
 const char *rs_ev_type_name(enum rs_ev_type t)
@@ -533,6 +575,13 @@ const char *rs_reclaim_kind_name(enum rs_reclaim_kind k)
 	static const char *const names[RS_RK_NR] = { "direct", "memcg", "softlimit", "node" };
 
 	return (unsigned int)k < RS_RK_NR ? names[k] : "unknown";
+}
+
+const char *rs_hopeless_reason_name(int reason)
+{
+	static const char *const names[RS_HOPELESS_NR] = { "OTHER", "KSWAPD", "DIRECT", "PCP" };
+
+	return reason >= 0 && reason < RS_HOPELESS_NR ? names[reason] : "unknown";
 }
 
 const char *rs_lru_name(int lru)

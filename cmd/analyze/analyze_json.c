@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "kswapd_health.h"
 #include "analyze_output.h"
 #include "report.h"
 #include "series.h"
@@ -365,6 +366,79 @@ static json_t *task_write_json(const struct rs_task_stats *t)
 			 "file", (json_int_t)t->write_file);
 }
 
+static const char *health_kind_name(enum rs_health_kind k)
+{
+	return k == RS_HEALTH_FAIL ? "reclaim_fail" : k == RS_HEALTH_HOPELESS ? "hopeless" :
+	       "clear_hopeless";
+}
+
+/*
+ * kswapd.balance_pgdat and kswapd.reclaim_fail: null when the trace has none of the 7.x
+ * kswapd events (an older kernel, or kswapd never ran), never a made-up 0.
+ */
+static void kswapd_health_json(json_t *o, const struct rs_analysis *a)
+{
+	const struct rs_kswapd_health *h = rs_analysis_kswapd_health(a);
+	json_t *runs, *fail, *rn = json_array(), *fn = json_array();
+	uint64_t nruns = 0, reclaimed = 0, nothing = 0, fails = 0, hopeless = 0;
+
+	if (!h->seen) {
+		json_decref(rn);
+		json_decref(fn);
+		json_object_set_new(o, "balance_pgdat", json_null());
+		json_object_set_new(o, "reclaim_fail", json_null());
+		return;
+	}
+	for (int i = 0; i < h->nr_nodes; i++) {
+		const struct rs_kswapd_node_health *n = &h->nodes[i];
+		json_t *clears = json_object(), *tl = json_array();
+
+		nruns += n->runs;
+		reclaimed += n->reclaimed;
+		nothing += n->runs_reclaimed_nothing;
+		fails += n->reclaim_fail;
+		hopeless += n->hopeless;
+		json_array_append_new(rn, json_pack("{s:i,s:o,s:o,s:o,s:o,s:o,s:o}", "nid", n->nid,
+			"runs", JI(n->runs), "unfinished", JI(n->runs_unfinished),
+			"ended_unbegun", JI(n->runs_ended_unbegun),
+			"reclaimed_nothing", JI(n->runs_reclaimed_nothing),
+			"reclaimed", JI(n->reclaimed),
+			"run_s", rs_json_real(rs_ns_to_s(n->run_ns))));
+		for (int r = 0; r <= RS_HOPELESS_NR; r++)
+			json_object_set_new(clears, r < RS_HOPELESS_NR ?
+					    rs_hopeless_reason_name(r) : "unknown",
+					    JI(n->clears_by_reason[r]));
+		for (int j = 0; j < n->nr_timeline; j++) {
+			const struct rs_health_entry *e = &n->timeline[j];
+			json_t *ej = json_pack("{s:o,s:s}", "t_s", rs_json_real(rs_ns_to_s(e->ts)),
+					       "event", health_kind_name(e->kind));
+
+			if (e->kind == RS_HEALTH_CLEAR) {
+				json_object_set_new(ej, "reason",
+						    json_string(rs_hopeless_reason_name(e->value)));
+				json_object_set_new(ej, "failures_before",
+						    json_integer(e->failures_before));
+			} else {
+				json_object_set_new(ej, "failures", json_integer(e->value));
+			}
+			json_array_append_new(tl, ej);
+		}
+		json_array_append_new(fn, json_pack("{s:i,s:o,s:i,s:o,s:o,s:o,s:o,s:o,s:o,s:o}",
+			"nid", n->nid, "events", JI(n->reclaim_fail), "max_failures",
+			n->max_failures, "hopeless", JI(n->hopeless),
+			"hopeless_s", rs_json_real(rs_ns_to_s(n->hopeless_ns)),
+			"clears", JI(n->clears), "clears_of_hopeless", JI(n->clears_of_hopeless),
+			"clears_by_reason", clears, "timeline", tl,
+			"timeline_dropped", JI(n->timeline_dropped)));
+	}
+	runs = json_pack("{s:o,s:o,s:o,s:o}", "runs", JI(nruns), "reclaimed", JI(reclaimed),
+			 "reclaimed_nothing", JI(nothing), "nodes", rn);
+	fail = json_pack("{s:o,s:o,s:i,s:o}", "events", JI(fails), "hopeless", JI(hopeless),
+			 "max_failures_before_hopeless", RS_KSWAPD_MAX_FAILURES, "nodes", fn);
+	json_object_set_new(o, "balance_pgdat", runs);
+	json_object_set_new(o, "reclaim_fail", fail);
+}
+
 static json_t *kswapd_json(const struct rs_analysis *a)
 {
 	const struct rs_episode_stats *e = rs_analysis_episode_stats(a, RS_CTX_KSWAPD);
@@ -396,6 +470,8 @@ static json_t *kswapd_json(const struct rs_analysis *a)
 		json_object_set_new(kj, "unmatched_sleeps", JI(k->unmatched_sleeps));
 		json_object_set_new(kj, "awake_s", rs_json_real(rs_ns_to_s(k->awake_ns)));
 		json_object_set_new(kj, "awake_cut_s", rs_json_real(rs_ns_to_s(k->awake_cut_ns)));
+		json_object_set_new(kj, "awake_total_s",
+				    rs_json_real(rs_ns_to_s(k->awake_ns + k->awake_cut_ns)));
 		json_object_set_new(kj, "wakes_by_order", orders_json(k->wakes_by_order));
 		json_object_set_new(kj, "rewakes_by_order", orders_json(k->rewakes_by_order));
 		json_object_set_new(kj, "scanned", JI(t->scanned));
@@ -415,12 +491,14 @@ static json_t *kswapd_json(const struct rs_analysis *a)
 	json_object_set_new(o, "awake_s", rs_json_real(rs_ns_to_s(awake)));
 	json_object_set_new(o, "awake_us", JI(rs_ns_to_us(awake)));
 	json_object_set_new(o, "awake_cut_s", rs_json_real(rs_ns_to_s(cut)));
+	json_object_set_new(o, "awake_total_s", rs_json_real(rs_ns_to_s(awake + cut)));
 	json_object_set_new(o, "broken_by_lost_events", JI(e->broken_by_lost_events));
 	json_object_set_new(o, "scanned", JI(scanned));
 	json_object_set_new(o, "reclaimed", JI(reclaimed));
 	json_object_set_new(o, "approximate", json_boolean(e->latency.approximate));
 	json_object_set_new(o, "awake_period_us", rs_latency_json(&e->latency));
 	json_object_set_new(o, "instances", inst);
+	kswapd_health_json(o, a);
 	return o;
 }
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "kswapd_health.h"
 #include "analyze_output.h"
 #include "report.h"
 #include "rs_warn.h"
@@ -404,6 +405,50 @@ static void section_tasks(struct out *o, int top)
 	free(v);
 }
 
+/* The 7.x kswapd events: runs with their own reclaimed pages, failures, hopeless, clears. */
+static void kswapd_health_lines(struct out *o)
+{
+	const struct rs_kswapd_health *h = rs_analysis_kswapd_health(o->a);
+
+	if (!h->seen)
+		return;
+	for (int i = 0; i < h->nr_nodes; i++) {
+		const struct rs_kswapd_node_health *n = &h->nodes[i];
+		int shown = 0;
+
+		fprintf(o->f, "node %d: %" PRIu64 " balance_pgdat runs (%.3f s), reclaimed %" PRIu64
+			" pages, %" PRIu64 " runs reclaimed nothing", n->nid, n->runs,
+			rs_ns_to_s(n->run_ns), n->reclaimed, n->runs_reclaimed_nothing);
+		if (n->runs_unfinished || n->runs_ended_unbegun)
+			fprintf(o->f, " (%" PRIu64 " cut by the trace)",
+				n->runs_unfinished + n->runs_ended_unbegun);
+		fprintf(o->f, "\n  health: %" PRIu64 " reclaim_fail (failures up to %d; hopeless at "
+			"%d), hopeless %" PRIu64 " times for %.3f s, %" PRIu64 " clear_hopeless",
+			n->reclaim_fail, n->max_failures, RS_KSWAPD_MAX_FAILURES, n->hopeless,
+			rs_ns_to_s(n->hopeless_ns), n->clears);
+		for (int r = 0; r <= RS_HOPELESS_NR; r++)
+			if (n->clears_by_reason[r])
+				fprintf(o->f, "%s %s %" PRIu64, shown++ ? "," : ":",
+					r < RS_HOPELESS_NR ? rs_hopeless_reason_name(r) : "unknown",
+					n->clears_by_reason[r]);
+		fputc('\n', o->f);
+		for (int j = 0, lines = 0; j < n->nr_timeline && lines < 8; j++) {
+			const struct rs_health_entry *e = &n->timeline[j];
+
+			if (e->kind == RS_HEALTH_FAIL)
+				continue;
+			lines++;
+			if (e->kind == RS_HEALTH_HOPELESS)
+				fprintf(o->f, "  %12.6f s  hopeless: %d runs in a row reclaimed "
+					"nothing\n", rs_ns_to_s(e->ts), e->value);
+			else
+				fprintf(o->f, "  %12.6f s  cleared by %s after %d failures\n",
+					rs_ns_to_s(e->ts), rs_hopeless_reason_name(e->value),
+					e->failures_before);
+		}
+	}
+}
+
 static void section_kswapd(struct out *o)
 {
 	const struct rs_episode_stats *e = rs_analysis_episode_stats(o->a, RS_CTX_KSWAPD);
@@ -418,10 +463,14 @@ static void section_kswapd(struct out *o)
 		char line[256] = "";
 		uint32_t w[RS_NR_ORDER], r[RS_NR_ORDER];
 
+		/* awake is all of it: complete periods and the parts of cut ones in the trace */
 		fprintf(o->f, "%s (pid %d, node %d): %" PRIu64 " wakes, %" PRIu64 " re-wakes, %"
-			PRIu64 " sleeps; awake %.3f s in %" PRIu64 " periods, %.3f s cut by the "
-			"trace\n", t->comm, t->pid, k->nid, k->wakes, k->rewakes, k->sleeps,
-			rs_ns_to_s(k->awake_ns), k->periods, rs_ns_to_s(k->awake_cut_ns));
+			PRIu64 " sleeps\n", t->comm, t->pid, k->nid, k->wakes, k->rewakes,
+			k->sleeps);
+		fprintf(o->f, "  awake %.3f s: %.3f s in %" PRIu64 " complete periods, %.3f s in "
+			"periods cut by the trace's start or end\n",
+			rs_ns_to_s(k->awake_ns + k->awake_cut_ns), rs_ns_to_s(k->awake_ns),
+			k->periods, rs_ns_to_s(k->awake_cut_ns));
 		fprintf(o->f, "  scanned %" PRIu64 " pages (%" PRIu64 " inactive), reclaimed %"
 			PRIu64 " pages (%.1f%%), wrote %" PRIu64 " sync + %" PRIu64
 			" async folios\n", t->scanned, t->scanned_inactive, t->reclaimed,
@@ -440,6 +489,7 @@ static void section_kswapd(struct out *o)
 	}
 	if (!rs_analysis_nr_kswapd(o->a))
 		fprintf(o->f, "no kswapd activity\n");
+	kswapd_health_lines(o);
 	if (e->count)
 		fprintf(o->f, "awake periods: p50 %.3f ms, p90 %.3f ms, p99 %.3f ms, "
 			"max %.3f ms%s\n",

@@ -530,6 +530,7 @@ static void free_rec(struct rec *r)
 	free((char *)r->trace_cmd);
 	free((char *)r->workload_path);
 	free(r->created_top);
+	free(r->workload_cg);
 	rec_items_free(r);
 }
 

@@ -161,6 +161,35 @@ static int write_limit(struct rec *r, const char *file, int64_t bytes, struct rs
 	return 0;
 }
 
+/*
+ * cgroup v2 allows no processes in a cgroup that hands a controller to its children (the
+ * "no internal processes" rule): a workload running in the cgroup itself could not give its
+ * own children the memory controller (EBUSY) and would charge everything to it. So the
+ * workload runs in a leaf below it, REC_LEAF, with memory enabled for the cgroup's children
+ * first; the workload may make siblings of that leaf and give them memory limits.
+ */
+static int v2_leaf(struct rec *r, struct rs_error *err)
+{
+	char path[PATH_MAX];
+	size_t n = strlen(r->cgroup) + sizeof("/" REC_LEAF);
+
+	if (v2_enable_memory(r, r->cgroup, err))
+		return -1;
+	if (!(r->workload_cg = malloc(n)))
+		return rs_error_set(err, "out of memory");
+	snprintf(r->workload_cg, n, "%s/%s", strcmp(r->cgroup, "/") ? r->cgroup : "", REC_LEAF);
+	if (cg_file(r, path, sizeof(path), r->workload_cg, NULL))
+		return rs_error_set(err, "cgroup path too long");
+	if (mkdir(path, 0755)) {
+		if (errno != EEXIST)
+			return rs_error_set(err, "cannot create cgroup %s: %s", path,
+					    strerror(errno));
+	} else {
+		r->created_leaf = true;
+	}
+	return 0;
+}
+
 int rec_cgroup_setup(struct rec *r, struct rs_error *err)
 {
 	char path[PATH_MAX], rel[PATH_MAX];
@@ -209,12 +238,12 @@ int rec_cgroup_setup(struct rec *r, struct rs_error *err)
 	    write_limit(r, r->mem.v2 ? "memory.low" : "memory.soft_limit_in_bytes",
 			r->soft_limit, err))
 		return -1;
-	return 0;
+	return r->mem.v2 ? v2_leaf(r, err) : 0;
 }
 
 int rec_cgroup_procs_path(struct rec *r, char *buf, size_t len)
 {
-	return cg_file(r, buf, len, r->cgroup, "cgroup.procs");
+	return cg_file(r, buf, len, r->workload_cg ? r->workload_cg : r->cgroup, "cgroup.procs");
 }
 
 int rec_cgroup_join_self(const char *procs_path)
@@ -274,7 +303,18 @@ int rec_cgroup_remove(struct rec *r, struct rs_error *err)
 {
 	char path[PATH_MAX];
 
-	if (!r->created_top || r->keep_cgroup)
+	if (r->keep_cgroup)
+		return 0;
+	if (!r->created_top && r->created_leaf) {
+		/* the leaf below a cgroup that was there before us: only the leaf goes */
+		if (cg_file(r, path, sizeof(path), r->workload_cg, NULL))
+			return rs_error_set(err, "cgroup path too long");
+		if (remove_tree(path, 0))
+			return rs_error_set(err, "cannot remove cgroup %s: %s", path,
+					    strerror(errno));
+		return 0;
+	}
+	if (!r->created_top)
 		return 0;
 	if (cg_file(r, path, sizeof(path), r->created_top, NULL))
 		return rs_error_set(err, "cgroup path too long");

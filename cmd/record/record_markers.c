@@ -115,8 +115,13 @@ int rec_write_begin(struct rec *r)
 		if (snprintf(path, sizeof(path), "%s%s/%s", r->mem.mnt, r->cgroup,
 			     r->mem.v2 ? "memory.low" : "memory.soft_limit_in_bytes") < PATH_MAX &&
 		    !rec_read_bytes(r, path, &soft) && n > 0 && (size_t)n < sizeof(extra))
-			snprintf(extra + n, sizeof(extra) - (size_t)n, " soft_limit=%llu",
-				 (unsigned long long)soft);
+			n += snprintf(extra + n, sizeof(extra) - (size_t)n, " soft_limit=%llu",
+				      (unsigned long long)soft);
+		/* v2: the workload's leaf below cgroup_path (record_cgroup.c says why) */
+		if (r->workload_cg && n > 0 && (size_t)n < sizeof(extra)) {
+			rec_escape_path(r->workload_cg, esc, sizeof(esc));
+			snprintf(extra + n, sizeof(extra) - (size_t)n, " workload_cgroup=%s", esc);
+		}
 	}
 	return rec_mark(r, "reclaimscope_begin version=1 kernel=%s page_size=%ld swappiness=%ld "
 			"mglru=0x%04lx cgroup=%s nodes=%d interval_ms=%u%s", u.release,

@@ -9,6 +9,7 @@
 #ifndef RS_RECORD_IMPL_H
 #define RS_RECORD_IMPL_H
 
+#include <stdbool.h>
 #include <limits.h>
 #include <stdatomic.h>
 #include <stddef.h>
@@ -19,6 +20,7 @@
 #define REC_MARKER_MAX		1000	/* docs/markers.md: one marker is < 1000 bytes */
 #define REC_MAX_CGROUPS		16384	/* bound on a walk of the memory hierarchy */
 #define REC_MAX_DEPTH		32
+#define REC_LEAF		"rs_workload"	/* v2: the leaf the workload runs in */
 #define REC_MAX_INTEREST	256	/* cgroups snapshotted per interval */
 
 /* The hierarchy that has the memory controller. */
@@ -76,6 +78,10 @@ struct rec {
 	int nr_nodes;			/* node directories in sysfs; 0: no NUMA sysfs */
 	struct rec_items vm_events, node_stats, memcg_stats;
 	char *created_top;		/* topmost cgroup we created, removed at the end */
+	char *workload_cg;		/* where the workload runs: cgroup, or on v2 its leaf */
+	bool created_leaf;		/* we made that leaf (below a cgroup we did not make) */
+	bool lru_gen_seen;		/* the snapshot thread's: lru_gen enabled written once */
+	long lru_gen_last;
 
 	/* trace_marker */
 	int marker_fd;
@@ -118,6 +124,8 @@ int rec_cgroup_write_map(struct rec *r, struct rs_error *err);
 int rec_task_write_map(struct rec *r, struct rs_error *err);
 /* Fill rels[] with the cgroups of interest (docs/markers.md); returns how many. */
 size_t rec_cgroups_of_interest(struct rec *r, char **rels, size_t max);
+/* MGLRU's enabled state (on change) and debugfs generations per memcg (record_lru_gen.c). */
+void rec_snapshot_lru_gen(struct rec *r);
 
 /* record_items.c */
 int rec_items_load(struct rec *r, struct rs_error *err);

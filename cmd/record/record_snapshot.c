@@ -198,6 +198,7 @@ void rec_snapshot_once(struct rec *r)
 		free(rels[i]);
 	}
 	snap_nodes(r);
+	rec_snapshot_lru_gen(r);
 }
 
 static void *snapshot_thread(void *arg)
