@@ -148,7 +148,8 @@ struct rs_ri_report {
 	uint64_t target_src[RS_RI_TGT_NR];
 	uint64_t want_src[RS_RI_WANT_NR];
 	uint64_t goal_overshoot;	/* memcg calls: freed - largest fitting goal, summed */
-	uint64_t kswapd_want;		/* sum of kswapd calls' pages wanted (= freed) */
+	uint64_t kswapd_want;		/* sum of kswapd calls' pages wanted */
+	uint64_t kswapd_overshoot;	/* what kswapd runs freed past them */
 
 	/* recorded totals: inside calls (what identity compares) and outside any call */
 	uint64_t scanned[RS_NR_EVICTABLE], taken[RS_NR_EVICTABLE], reclaimed[RS_NR_EVICTABLE];

@@ -38,7 +38,6 @@
 #include "rs_error.h"
 #include "rs_event.h"
 
-struct tl_cgmap;
 
 enum tl_series {
 	TL_S_SCAN = 0,			/* + list (IA, AA, IF, AF): lru_isolate nr_scanned */
@@ -92,8 +91,10 @@ struct tl_span {
 	uint64_t begin, end;		/* ns; begin = trace start when cut at the start */
 	int32_t pid;
 	uint32_t task;			/* tl_index_task() */
-	uint32_t trigger;		/* cgroup (tl_index_cgmap) of the task at the end; 0
-					   unknown; "(kswapd)" for a kswapd task */
+	uint32_t trigger;		/* cgroup (tl_index_cgroup_name) of the task at the end;
+					   0 unknown; TL_CG_KSWAPD for a kswapd task */
+	uint32_t target;		/* 7.1+: the memcg whose limit it reclaims (the kernel's
+					   memcg_id, the walk's root); 0 unknown or global */
 	uint32_t scanned, reclaimed;	/* pages, by its own lru_isolate / shrink events
 					   (innermost episode only); reclaimed falls back to the
 					   end event's nr_reclaimed */
@@ -106,7 +107,8 @@ struct tl_span {
 
 struct tl_victim {
 	uint32_t cg;			/* cgroup index */
-	uint32_t scanned, reclaimed;	/* pgscan_* / pgsteal_* inside the span */
+	uint32_t scanned, reclaimed;	/* inactive lists' shrink events (and isolates that took
+					   nothing) whose victim the loading stage matched */
 };
 
 struct tl_task {
@@ -171,6 +173,17 @@ const struct tl_task *tl_index_task(const struct tl_index *ix, uint32_t task);
 /* The task of pid (UINT32_MAX when never seen in a reclaim event). */
 uint32_t tl_index_task_of_pid(const struct tl_index *ix, int pid);
 
-const struct tl_cgmap *tl_index_cgmap(const struct tl_index *ix);
+/*
+ * Cgroups, by index: 0 unknown, TL_CG_KSWAPD for kswapd's reclaim (its own cgroup means
+ * nothing as a trigger), TL_CG_ROW0 + row for the loading stage's memcg rows
+ * (memcg_attrib.h). tl_index_cgroups() is one past the highest index.
+ */
+#define TL_CG_KSWAPD		1u
+#define TL_CG_ROW0		2u
+uint32_t tl_index_cgroups(const struct tl_index *ix);
+/* Path, "id:N" when only the id is known, "(kswapd)", "?" for 0. Valid until the next call
+   of a few more (id names rotate through small buffers). */
+const char *tl_index_cgroup_name(const struct tl_index *ix, uint32_t cg);
+uint64_t tl_index_cgroup_id(const struct tl_index *ix, uint32_t cg);
 
 #endif

@@ -73,8 +73,10 @@ mounted() { awk -v r="$ROOT" '{ gsub(/\\040/, " ", $2) } $2 == r || index($2, r 
 	/proc/self/mounts; }
 cleanup() {
 	[ -d "$ROOT" ] || return
-	umount -R "$ROOT/sys" "$ROOT/dev" "$ROOT/proc" "$ROOT/run/rs-lock" 2>/dev/null
-	umount -R -l "$ROOT/sys" "$ROOT/dev" "$ROOT/proc" "$ROOT/run/rs-lock" 2>/dev/null
+	# every mount under the root, deepest first
+	mounted | awk '{ print $2 }' | sort -r | while read -r m; do
+		umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null
+	done
 	if [ -n "$(mounted)" ]; then
 		say "still mounted under $ROOT, not removed:"
 		mounted

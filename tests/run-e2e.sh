@@ -13,11 +13,13 @@ log=$(mktemp -d "${TMPDIR:-/tmp}/rs-e2e.XXXXXX") || exit 1
 for t in tests/e2e/*.sh; do
 	[ -f "$t" ] || continue
 	name=$(basename "$t" .sh)
+	t0=$(date +%s)
 	if sh "$t" >"$log/$name.out" 2>&1; then r=0; else r=$?; fi
+	secs=$(($(date +%s) - t0))
 	case $r in
-	0) pass=$((pass + 1)); echo "OK   $name" ;;
+	0) pass=$((pass + 1)); echo "OK   $name ($secs s)" ;;
 	77) skip=$((skip + 1)); echo "SKIP $name: $(tail -n 1 "$log/$name.out")" ;;
-	*) fail=$((fail + 1)); echo "FAIL $name (exit $r)"; sed 's/^/    /' "$log/$name.out" | tail -n 40 ;;
+	*) fail=$((fail + 1)); echo "FAIL $name (exit $r, $secs s)"; sed 's/^/    /' "$log/$name.out" | tail -n 40 ;;
 	esac
 done
 rm -rf "$log"

@@ -623,9 +623,14 @@ static int add_calls(struct wb *b, int nr_nodes, struct rs_error *err)
 			rc->rec.rounds += (uint32_t)__builtin_popcount(c->prio_mask[n]);
 		switch (rc->ctx) {
 		case RS_CALL_KSWAPD:
-			/* what the recorded balance_pgdat() run freed: what allocations needed */
-			rc->nr_to_reclaim = got;
-			ri->rep.kswapd_want += got;
+			/*
+			 * Where the recorded run was balanced: after its last pass, not before
+			 * (balance_lo); the pages freed past that are the model's to reproduce. A
+			 * run that freed nothing was balanced at once (0)
+			 */
+			rc->nr_to_reclaim = got ? c->balance_lo + 1 : 0;
+			ri->rep.kswapd_want += rc->nr_to_reclaim;
+			ri->rep.kswapd_overshoot += got - (got ? c->balance_lo + 1 : 0);
 			break;
 		case RS_CALL_MEMCG:
 			rc->nr_to_reclaim = memcg_want(ri, c, c->open || !rc->rec.nr_reclaimed

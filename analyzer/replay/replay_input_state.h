@@ -126,6 +126,11 @@ struct ri_call {
 	bool pass_open;
 	uint64_t total;			/* non-soft reclaimed so far */
 	uint64_t want_lo;		/* nr_to_reclaim > want_lo */
+	/*
+	 * kswapd: the total at the end of every balance_pgdat() pass but the last (another
+	 * priority, or the same again): pgdat_balanced() was false there, true after the last.
+	 */
+	uint64_t balance_lo;
 	uint64_t iter_lo;		/* the same from loop iterations alone */
 	uint32_t soft_episodes;
 	uint32_t windows;

@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "timeline_cgmap.h"
 #include "timeline_model_state.h"
 
 /* ---- binning ---- */
@@ -595,7 +594,7 @@ static void top_cg(struct tl_stat_cg *top, int *n, const struct tl_stat_cg *x, b
 
 void tl_model_stats(struct tl_model *m, uint64_t t0, uint64_t t1, struct tl_stats *st)
 {
-	size_t ncg = (size_t)tl_cgmap_count(tl_index_cgmap(m->ix)) + 1;
+	size_t ncg = (size_t)tl_index_cgroups(m->ix);
 	size_t nt = (size_t)tl_index_ntasks(m->ix);
 	const struct tl_victim *vic = tl_index_victims(m->ix);
 	struct tl_stat_cg *trig = calloc(ncg, sizeof(*trig)), *vv = calloc(ncg, sizeof(*vv));

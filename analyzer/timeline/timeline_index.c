@@ -12,7 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "timeline_cgmap.h"
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "memcg_attrib.h"
 #include "timeline_index.h"
 #include "timeline_map.h"
 
@@ -60,7 +63,11 @@ struct tl_index {
 	int ntasks, cap_tasks;
 	struct tl_map pid_task;		/* pid -> task + 1 */
 
-	struct tl_cgmap *cg;
+	const struct rs_memcgs *mc;	/* the loading stage's memcgs (cgroup indices), while
+					   the analysis runs; its names are copied at the finish */
+	char **cgname;			/* [ncg] after the finish, row order */
+	uint64_t *cgid;
+	int ncg;
 };
 
 /* ---- classification ---- */
@@ -325,6 +332,23 @@ static void acc_victim(struct acc *a, uint32_t cg, uint64_t scan, uint64_t recl)
 
 /* ---- events ---- */
 
+/*
+ * An isolate of an inactive list that took nothing (no shrink event) still scanned its memcg:
+ * counted for the episode it was in when its scan counter matched.
+ */
+static void isolate_only_victim(struct tl_index *ix, const struct rs_ctx *ctx)
+{
+	const struct rs_victim *v = &ctx->memcg->closed;
+	struct acc *a;
+
+	if (!v->valid || v->how != RS_VICTIM_EXACT || v->row < 0 || !v->serial ||
+	    (v->lru != RS_LRU_INACTIVE_ANON && v->lru != RS_LRU_INACTIVE_FILE))
+		return;
+	a = acc_find(ix, ctx->task, v->serial, false);
+	if (a)
+		acc_victim(a, TL_CG_ROW0 + (uint32_t)v->row, v->nr_scanned, 0);
+}
+
 static bool reclaimer_event(enum rs_ev_type t)
 {
 	switch (t) {
@@ -359,7 +383,8 @@ int tl_index_event(struct tl_index *ix, const struct rs_event *ev, const struct 
 		ix->first_ts = ev->ts;
 	if (ev->ts > ix->last_ts)
 		ix->last_ts = ev->ts;
-	tl_cgmap_event(ix->cg, ev);
+	if (ctx && ctx->memcg && !ix->finished)
+		ix->mc = ctx->memcg->memcgs;
 	b = bucket_of(ix, ev->ts);
 	n = tl_classify(ev, ck, adds);
 	for (int i = 0; i < n; i++) {
@@ -375,6 +400,8 @@ int tl_index_event(struct tl_index *ix, const struct rs_event *ev, const struct 
 			  ev->type == RS_EV_KSWAPD_WAKE || ev->type == RS_EV_KSWAPD_SLEEP))
 			t->kswapd = true;
 	}
+	if (ctx->memcg)
+		isolate_only_victim(ix, ctx);
 	if (!ctx->serial)
 		return 0;
 	switch (ev->type) {
@@ -386,21 +413,15 @@ int tl_index_event(struct tl_index *ix, const struct rs_event *ev, const struct 
 	case RS_EV_SHRINK_INACTIVE:
 	case RS_EV_RECLAIM_PAGES:
 		a = acc_find(ix, ctx->task, ctx->serial, true);
-		if (a)
-			a->reclaimed += ev->inactive.nr_reclaimed;
-		break;
-	case RS_EV_MEMCG_COUNT: {
-		enum tl_item_class c = tl_cgmap_item_class(ix->cg, ev->memcg.item);
-		uint64_t v = ev->memcg.val > 0 ? (uint64_t)ev->memcg.val : 0;
-
-		if (c == TL_ITEM_OTHER || !ev->memcg.id)
+		if (!a)
 			break;
-		a = acc_find(ix, ctx->task, ctx->serial, true);
-		if (a)
-			acc_victim(a, tl_cgmap_id(ix->cg, ev->memcg.id),
-				   c == TL_ITEM_SCAN ? v : 0, c == TL_ITEM_STEAL ? v : 0);
+		a->reclaimed += ev->inactive.nr_reclaimed;
+		/* the victim the loading stage matched (memcg_attrib.h) */
+		if (ev->type == RS_EV_SHRINK_INACTIVE && ctx->memcg &&
+		    ctx->memcg->shrink.row >= 0)
+			acc_victim(a, TL_CG_ROW0 + (uint32_t)ctx->memcg->shrink.row,
+				   ev->inactive.nr_scanned, ev->inactive.nr_reclaimed);
 		break;
-	}
 	default:
 		break;
 	}
@@ -508,7 +529,7 @@ void tl_index_episode(struct tl_index *ix, const struct rs_episode *ep)
 	uint64_t begin = ep->begin_ts, end = ep->end_ts;
 	struct acc *a = acc_find(ix, ep->task, ep->serial, false);
 	struct tl_span *sp;
-	int kind = (int)ep->kind;
+	int kind = (int)ep->kind, row;
 
 	if (kind < 0 || kind >= RS_CTX_NR || kind == RS_CTX_OTHER)
 		goto out;
@@ -551,9 +572,12 @@ void tl_index_episode(struct tl_index *ix, const struct rs_episode *ep)
 	if (kind == RS_CTX_KSWAPD && sp->task != UINT32_MAX)
 		ix->tasks[sp->task].kswapd = true;
 	if (sp->task != UINT32_MAX && ix->tasks[sp->task].kswapd)
-		sp->trigger = tl_cgmap_named(ix->cg, TL_CG_KSWAPD_ID, "(kswapd)");
-	else
-		sp->trigger = tl_cgmap_task(ix->cg, ep->pid);
+		sp->trigger = TL_CG_KSWAPD;
+	else if (ix->mc && (row = rs_memcgs_task(ix->mc, ep->pid)) >= 0)
+		sp->trigger = TL_CG_ROW0 + (uint32_t)row;
+	/* 7.1+: the memcg whose limit the episode reclaims, from the kernel's memcg_id */
+	if (ep->root && ep->root->how == RS_ROOT_KERNEL && ep->root->row >= 0)
+		sp->target = TL_CG_ROW0 + (uint32_t)ep->root->row;
 	sp->kind = (uint8_t)kind;
 	sp->status = (uint8_t)ep->status;
 	sp->flags = ep->broken ? TL_SPAN_BROKEN : 0;
@@ -570,11 +594,6 @@ void tl_index_episode(struct tl_index *ix, const struct rs_episode *ep)
 	}
 	if (kind != RS_CTX_KSWAPD && ep->status == RS_EP_COMPLETE)
 		sp->reclaimed = sat32(ep->nr_reclaimed);
-	if (!sp->nr_victims && ep->memcg_id) {
-		ix->victims[ix->nvictims++] = (struct tl_victim){
-			tl_cgmap_id(ix->cg, ep->memcg_id), 0, sat32(ep->nr_reclaimed) };
-		sp->nr_victims = 1;
-	}
 	if (end - begin > ix->max_span)
 		ix->max_span = end - begin;
 	ix->sorted = false;
@@ -593,6 +612,45 @@ static int cmp_span(const void *a, const void *b)
 	if (x->end != y->end)
 		return x->end > y->end ? -1 : 1;
 	return x->task < y->task ? -1 : x->task > y->task;
+}
+
+/* The name of memcg row `row` of the live analysis: buf when it has to be made. */
+static const char *row_name(const struct rs_memcgs *mc, int row, char *buf, size_t n)
+{
+	const struct rs_memcg *m = rs_memcgs_get(mc, row);
+
+	if (!m)
+		return "?";
+	if (m->flags & RS_CGF_OVERFLOW)
+		return "(other cgroups)";
+	if (m->path)
+		return m->path;
+	snprintf(buf, n, "id:%" PRIu64, m->id);
+	return buf;
+}
+
+/* The analysis (and its memcgs) may go before the index: keep the names. */
+static void keep_cgroup_names(struct tl_index *ix)
+{
+	int n = ix->mc ? rs_memcgs_count(ix->mc) : 0;
+	char buf[32];
+
+	ix->cgname = calloc((size_t)(n ? n : 1), sizeof(*ix->cgname));
+	ix->cgid = calloc((size_t)(n ? n : 1), sizeof(*ix->cgid));
+	if (!ix->cgname || !ix->cgid) {
+		ix->oom = true;
+		return;
+	}
+	for (int i = 0; i < n; i++) {
+		ix->cgname[i] = strdup(row_name(ix->mc, i, buf, sizeof(buf)));
+		ix->cgid[i] = rs_memcgs_get(ix->mc, i)->id;
+		if (!ix->cgname[i]) {
+			ix->oom = true;
+			return;
+		}
+		ix->ncg = i + 1;
+	}
+	ix->mc = NULL;
 }
 
 int tl_index_finish(struct tl_index *ix, struct rs_error *err)
@@ -624,6 +682,7 @@ int tl_index_finish(struct tl_index *ix, struct rs_error *err)
 	if (ix->nspans > 1)
 		qsort(ix->spans, ix->nspans, sizeof(*ix->spans), cmp_span);
 	ix->sorted = true;
+	keep_cgroup_names(ix);
 	if (ix->oom)
 		return rs_error_set(err, "timeline index: out of memory");
 	return 0;
@@ -648,8 +707,7 @@ struct tl_index *tl_index_new(const struct tl_index_opts *o, struct rs_error *er
 		ix->o.max_spans = 2;
 	ix->cap0 = ix->o.max_buckets & ~(size_t)1;
 	ix->lv[0] = calloc(ix->cap0 * TL_S_NR, sizeof(struct tl_bucket));
-	ix->cg = tl_cgmap_new();
-	if (!ix->lv[0] || !ix->cg)
+	if (!ix->lv[0])
 		goto oom;
 	ix->nr_levels = 1;
 	ix->w0 = TL_MIN_WIDTH_NS;
@@ -681,8 +739,11 @@ void tl_index_free(struct tl_index *ix)
 	free(ix->tasks);
 	free(ix->spans);
 	free(ix->victims);
+	for (int i = 0; i < ix->ncg; i++)
+		free(ix->cgname[i]);
+	free(ix->cgname);
+	free(ix->cgid);
 	tl_map_free(&ix->pid_task);
-	tl_cgmap_free(ix->cg);
 	free(ix);
 }
 
@@ -835,7 +896,34 @@ uint32_t tl_index_task_of_pid(const struct tl_index *ix, int pid)
 	return v ? v - 1 : UINT32_MAX;
 }
 
-const struct tl_cgmap *tl_index_cgmap(const struct tl_index *ix)
+uint32_t tl_index_cgroups(const struct tl_index *ix)
 {
-	return ix->cg;
+	return TL_CG_ROW0 + (uint32_t)(ix->mc ? rs_memcgs_count(ix->mc) : ix->ncg);
+}
+
+const char *tl_index_cgroup_name(const struct tl_index *ix, uint32_t cg)
+{
+	static char idname[4][32];	/* a few names may be in use at once (one printf) */
+	static unsigned int next;
+
+	if (cg == TL_CG_KSWAPD)
+		return "(kswapd)";
+	/* unknown, never a bare "?" (it reads as a path or a glitch) */
+	if (cg < TL_CG_ROW0)
+		return "unknown";
+	if (!ix->mc)
+		return (int)(cg - TL_CG_ROW0) < ix->ncg ? ix->cgname[cg - TL_CG_ROW0] : "unknown";
+	return row_name(ix->mc, (int)(cg - TL_CG_ROW0), idname[next++ % 4], sizeof(idname[0]));
+}
+
+uint64_t tl_index_cgroup_id(const struct tl_index *ix, uint32_t cg)
+{
+	const struct rs_memcg *m;
+
+	if (cg < TL_CG_ROW0)
+		return 0;
+	if (!ix->mc)
+		return (int)(cg - TL_CG_ROW0) < ix->ncg ? ix->cgid[cg - TL_CG_ROW0] : 0;
+	m = rs_memcgs_get(ix->mc, (int)(cg - TL_CG_ROW0));
+	return m ? m->id : 0;
 }

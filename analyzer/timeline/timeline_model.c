@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "timeline_cgmap.h"
 #include "timeline_model_state.h"
 
 static const char *const metric_names[TL_M_NR] = {
@@ -348,14 +347,14 @@ void tl_model_task_name(const struct tl_model *m, uint32_t task, char *buf, size
 
 const char *tl_model_cgroup_name(const struct tl_model *m, uint32_t cg)
 {
-	return tl_cgmap_path(tl_index_cgmap(m->ix), cg);
+	return tl_index_cgroup_name(m->ix, cg);
 }
 
 /* Match tables of tasks and cgroups for the filter; sized to the index now. */
 static void update_matches(struct tl_model *m)
 {
 	size_t nt = (size_t)tl_index_ntasks(m->ix);
-	size_t nc = (size_t)tl_cgmap_count(tl_index_cgmap(m->ix)) + 1;
+	size_t nc = (size_t)tl_index_cgroups(m->ix);
 	char name[64];
 
 	free(m->tmatch);
@@ -426,8 +425,9 @@ int tl_model_set_filter(struct tl_model *m, const char *text)
 	int n = 0;
 
 	snprintf(m->filter, sizeof(m->filter), "%s", text ? text : "");
-	m->rows_dirty = true;
-	tl_model_update(m);
+	/* the rows now; the cells at the next tl_model_update() (timeline_bin.c, which calls
+	   this file, never the other way) */
+	tlm_rebuild_rows(m);
 	for (int i = 0; i < m->nrows; i++)
 		if (m->rows[i].sub >= 0)
 			n++;
@@ -598,7 +598,7 @@ void tlm_rebuild_rows(struct tl_model *m)
 
 	update_matches(m);
 	nkeys = m->group == TL_G_TASK ? (size_t)tl_index_ntasks(m->ix) :
-		(size_t)tl_cgmap_count(tl_index_cgmap(m->ix)) + 1;
+		(size_t)tl_index_cgroups(m->ix);
 	if (!nkeys)
 		nkeys = 1;
 	for (int l = 0; l < NR_SPAN_LANES; l++) {

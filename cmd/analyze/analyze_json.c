@@ -474,6 +474,8 @@ static json_t *kswapd_json(const struct rs_analysis *a, const struct rs_trace_in
 		json_object_set_new(kj, "unmatched_sleeps", JI(k->unmatched_sleeps));
 		json_object_set_new(kj, "awake_s", rs_json_real(rs_ns_to_s(k->awake_ns)));
 		json_object_set_new(kj, "awake_cut_s", rs_json_real(rs_ns_to_s(k->awake_cut_ns)));
+		json_object_set_new(kj, "awake_total_s",
+				    rs_json_real(rs_ns_to_s(k->awake_ns + k->awake_cut_ns)));
 		json_object_set_new(kj, "wakes_by_order", orders_json(k->wakes_by_order));
 		json_object_set_new(kj, "rewakes_by_order", orders_json(k->rewakes_by_order));
 		json_object_set_new(kj, "scanned", JI(t->scanned));
@@ -493,6 +495,7 @@ static json_t *kswapd_json(const struct rs_analysis *a, const struct rs_trace_in
 	json_object_set_new(o, "awake_s", rs_json_real(rs_ns_to_s(awake)));
 	json_object_set_new(o, "awake_us", JI(rs_ns_to_us(awake)));
 	json_object_set_new(o, "awake_cut_s", rs_json_real(rs_ns_to_s(cut)));
+	json_object_set_new(o, "awake_total_s", rs_json_real(rs_ns_to_s(awake + cut)));
 	json_object_set_new(o, "broken_by_lost_events", JI(e->broken_by_lost_events));
 	json_object_set_new(o, "scanned", JI(scanned));
 	json_object_set_new(o, "reclaimed", JI(reclaimed));

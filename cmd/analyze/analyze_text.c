@@ -463,10 +463,14 @@ static void section_kswapd(struct out *o)
 		char line[256] = "";
 		uint32_t w[RS_NR_ORDER], r[RS_NR_ORDER];
 
+		/* awake is all of it: complete periods and the parts of cut ones in the trace */
 		fprintf(o->f, "%s (pid %d, node %d): %" PRIu64 " wakes, %" PRIu64 " re-wakes, %"
-			PRIu64 " sleeps; awake %.3f s in %" PRIu64 " periods, %.3f s cut by the "
-			"trace\n", t->comm, t->pid, k->nid, k->wakes, k->rewakes, k->sleeps,
-			rs_ns_to_s(k->awake_ns), k->periods, rs_ns_to_s(k->awake_cut_ns));
+			PRIu64 " sleeps\n", t->comm, t->pid, k->nid, k->wakes, k->rewakes,
+			k->sleeps);
+		fprintf(o->f, "  awake %.3f s: %.3f s in %" PRIu64 " complete periods, %.3f s in "
+			"periods cut by the trace's start or end\n",
+			rs_ns_to_s(k->awake_ns + k->awake_cut_ns), rs_ns_to_s(k->awake_ns),
+			k->periods, rs_ns_to_s(k->awake_cut_ns));
 		fprintf(o->f, "  scanned %" PRIu64 " pages (%" PRIu64 " inactive), reclaimed %"
 			PRIu64 " pages (%.1f%%), wrote %" PRIu64 " sync + %" PRIu64
 			" async folios\n", t->scanned, t->scanned_inactive, t->reclaimed,

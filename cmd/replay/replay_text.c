@@ -475,10 +475,11 @@ void rs_replay_inputs_text(FILE *f, const struct rs_replay_report *r)
 	    U(in->target_src[RS_RI_TGT_ROOT]));
 	out(f, 11, "           pages wanted: memcg calls their charge-size goal 32<<k (%llu, freed "
 	    "past it %llu pages in all; %llu without a fitting goal want what they freed; %llu "
-	    "under 32: 32); direct 32; kswapd what each run freed (%llu in all)",
+	    "under 32: 32); direct 32; kswapd where the recorded run was balanced, just past "
+	    "what it had freed before its last pass (%llu in all, freed past it %llu)",
 	    U(in->want_src[RS_RI_WANT_CHARGE]), U(in->goal_overshoot),
 	    U(in->want_src[RS_RI_WANT_RECLAIMED]), U(in->want_src[RS_RI_WANT_MIN]),
-	    U(in->kswapd_want));
+	    U(in->kswapd_want), U(in->kswapd_overshoot));
 	out(f, 11, "recorded   in calls IA/AA/IF/AF scanned %llu/%llu/%llu/%llu taken "
 	    "%llu/%llu/%llu/%llu reclaimed %llu/%llu/%llu/%llu; outside any call "
 	    "%llu/%llu/%llu/%llu (%llu events)", U(in->scanned[0]), U(in->scanned[1]),

@@ -81,7 +81,9 @@ expect() {
 			printf "episodes.%s.count %d\n", k, cnt[k]
 			printf "episodes.%s.reclaimed %d\n", k, rec[k]
 			printf "episodes.%s.latency_us.total %d\n", k, int((tot[k] + 500) / 1000)
-			printf "episodes.%s.latency_us.max %d\n", k, int((max[k] + 500) / 1000)
+			# no episode: no maximum (null), not 0
+			if (cnt[k]) printf "episodes.%s.latency_us.max %d\n", k, int((max[k] + 500) / 1000)
+			else printf "episodes.%s.latency_us.max null\n", k
 		}
 		printf "kswapd.wakes %d\nkswapd.rewakes %d\n", wakes, rewakes
 		printf "kswapd.periods %d\n", periods
@@ -190,6 +192,22 @@ for f in $(real_traces); do
 		[ "$w" -le 100 ] || fail "$f: text report is $w columns wide (C locale)"
 		LC_ALL=C grep -q "$(printf '[\200-\377]')" "$TMP/text" &&
 			fail "$f: non-ASCII bytes in the C locale"
+		# the SUMMARY opens the report (at most 18 lines) and --summary prints only the
+		# header and it; the cgroups command's sections only with --with-cgroups
+		"$RS_BIN" analyze --summary "$f" >"$TMP/sum" || fail "$f: --summary exit $?"
+		s=$(awk '/^SUMMARY/ { on = 1; next } on && /^$/ { exit } on { n++ } END { print n + 0 }' \
+			"$TMP/sum")
+		[ "$s" -ge 8 ] && [ "$s" -le 18 ] || fail "$f: SUMMARY has $s lines"
+		head -n "$(wc -l <"$TMP/sum")" "$TMP/text" | cmp -s - "$TMP/sum" ||
+			fail "$f: the report does not open with what --summary prints"
+		grep -q '^RECLAIM EPISODES' "$TMP/sum" && fail "$f: --summary printed sections"
+		grep -q '^VICTIM SIDE' "$TMP/text" && fail "$f: analyze repeats the cgroups output"
+		"$RS_BIN" analyze --with-cgroups "$f" >"$TMP/wc" || fail "$f: --with-cgroups exit $?"
+		"$RS_BIN" cgroups "$f" | sed -n '/^VICTIM SIDE/,$p' >"$TMP/cg"
+		[ -s "$TMP/cg" ] && { grep -qxF "$(head -n 1 "$TMP/cg")" "$TMP/wc" ||
+			fail "$f: --with-cgroups lacks the cgroups sections"; }
+		expect_eq "$f: --summary --json keys" \
+			"$("$RS_BIN" analyze --summary --json "$f" | jq -c 'keys')" '["analysis","summary","trace"]'
 	fi
 done
 [ "$n" -gt 0 ] || { echo "no real traces found"; exit 77; }

@@ -112,11 +112,18 @@ expect_eq "empty trace: exit" "$?" 1
 [ -s "$TMP/err" ] || fail "empty trace: no message"
 "$RS_BIN" plot --from 999999 -o "$TMP/out/a.svg" "$a" 2>"$TMP/err"
 expect_eq "nothing in range: exit" "$?" 1
-grep -q "no events" "$TMP/err" || fail "nothing in range: message"
+grep -qF "v6.dat" "$TMP/err" || fail "nothing in range: message does not name the trace"
 echo keep >"$TMP/out/kept.svg"
 "$RS_BIN" plot -o "$TMP/out/kept.svg" "$a" "$TMP/empty.txt" 2>/dev/null
 expect_eq "second trace empty: exit" "$?" 1
 expect_eq "existing output kept" "$(cat "$TMP/out/kept.svg")" keep
 left=$(ls -A "$TMP/out" | grep -v -x -e dir.svg -e kept.svg)
 expect_eq "files left after failures" "$left" ""
+# hostile input: every input the fuzzers once broke the loaders with, and their seeds
+for f in tests/fuzz/regress/* tests/fuzz/seeds/*; do
+	[ -f "$f" ] || continue
+	timeout 300 "$RS_BIN" plot -o "$TMP/fz.svg" "$f" >/dev/null 2>"$TMP/err"
+	r=$?
+	[ $r -le 1 ] || fail "plot $f: exit $r: $(head -c 300 "$TMP/err")"
+done
 finish

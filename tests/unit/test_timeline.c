@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "analysis.h"
-#include "timeline_cgmap.h"
+#include "memcg_attrib.h"
 #include "timeline_index.h"
 #include "timeline_model.h"
 #include "unit.h"
@@ -315,14 +315,12 @@ static int test_index_spans(void)
 	struct fx f;
 	const struct tl_span *s;
 	const struct tl_victim *v;
-	const struct tl_cgmap *cg;
 
 	UT_ASSERT(!fx_open(&f, 0, true, true));
 	UT_ASSERT_EQ(tl_index_nspans(f.ix), 4);
 	UT_ASSERT(tl_index_spans_sorted(f.ix));
 	s = tl_index_spans(f.ix);
 	v = tl_index_victims(f.ix);
-	cg = tl_index_cgmap(f.ix);
 	/* sorted by begin: kswapd 1, direct 2, memcg 10, direct 40 */
 	UT_ASSERT_EQ(s[0].kind, RS_CTX_KSWAPD);
 	UT_ASSERT_EQ(s[0].begin, T0 + MS);
@@ -334,15 +332,15 @@ static int test_index_spans(void)
 	UT_ASSERT_EQ(s[1].pid, 100);
 	UT_ASSERT_EQ(s[1].scanned, 32);
 	UT_ASSERT_EQ(s[1].reclaimed, 30);
-	UT_ASSERT_STR(tl_cgmap_path(cg, s[1].trigger), "/a");
+	UT_ASSERT_STR(tl_index_cgroup_name(f.ix, s[1].trigger), "/a");
 	UT_ASSERT_EQ(s[1].nr_victims, 1);
-	UT_ASSERT_STR(tl_cgmap_path(cg, v[s[1].victim_off].cg), "/b");
+	UT_ASSERT_STR(tl_index_cgroup_name(f.ix, v[s[1].victim_off].cg), "/b");
 	UT_ASSERT_EQ(v[s[1].victim_off].scanned, 32);
 	UT_ASSERT_EQ(v[s[1].victim_off].reclaimed, 30);
 	UT_ASSERT_STR(tl_index_task(f.ix, s[1].task)->comm, "memhog");
 	UT_ASSERT(!tl_index_task(f.ix, s[1].task)->kswapd);
 	UT_ASSERT_EQ(s[2].kind, RS_CTX_MEMCG);
-	UT_ASSERT_STR(tl_cgmap_path(cg, s[2].trigger), "/b");
+	UT_ASSERT_STR(tl_index_cgroup_name(f.ix, s[2].trigger), "/b");
 	UT_ASSERT_EQ(v[s[2].victim_off].scanned, 16);
 	UT_ASSERT_EQ(s[2].reclaimed, 8);
 	UT_ASSERT_EQ(s[3].nr_victims, 0);
@@ -724,7 +722,7 @@ static int test_model_rows(void)
 	tl_model_set_group(m, TL_G_VICTIM);
 	tl_model_update(m);
 	UT_ASSERT_STR(tl_model_row(m, row_of(m, TL_L_DIRECT, 0))->name, "/b");	/* 3 ms */
-	UT_ASSERT_STR(tl_model_row(m, row_of(m, TL_L_DIRECT, 1))->name, "?");	/* 1 ms */
+	UT_ASSERT_STR(tl_model_row(m, row_of(m, TL_L_DIRECT, 1))->name, "unknown");	/* 1 ms */
 	/* scanned metric on a sub-lane: 32 pages spread over [2, 5) */
 	tl_model_set_metric(m, TL_M_SCANNED);
 	tl_model_update(m);
@@ -823,51 +821,63 @@ static int test_model_one_event(void)
 	return UT_OK;
 }
 
-static int test_cgmap(void)
+/* Cgroup names are the loading stage's memcg rows (memcg_attrib.h), as the index numbers them. */
+static int test_cgroup_names(void)
 {
-	struct tl_cgmap *cg = tl_cgmap_new();
+	struct rs_analysis_opts ao = { .pid = -1 };
+	struct tl_index_opts o = { 0 };
+	struct rs_error err = { 0 };
 	struct rs_event ev = { 0 };
-	uint32_t a;
+	const struct rs_memcgs *mc;
+	struct rs_analysis *a;
+	struct tl_index *ix;
+	struct rs_consumer c;
+	int x;
 
-	UT_ASSERT(cg);
-	UT_ASSERT_STR(tl_cgmap_path(cg, 0), "?");
-	a = tl_cgmap_id(cg, 77);
-	UT_ASSERT_EQ(a, 1);
-	UT_ASSERT_STR(tl_cgmap_path(cg, a), "id:77");
+	ix = tl_index_new(&o, &err);
+	UT_ASSERT(ix);
+	tl_index_consumer(ix, &c);
+	ao.consumers = &c;
+	ao.nr_consumers = 1;
+	a = rs_analysis_new(&ao, &err);
+	UT_ASSERT(a);
+	mc = rs_analysis_memcgs(a);
+	UT_ASSERT_STR(tl_index_cgroup_name(ix, 0), "unknown");	/* never a bare "?" */
+	UT_ASSERT_STR(tl_index_cgroup_name(ix, TL_CG_KSWAPD), "(kswapd)");
 	ev.type = RS_EV_CGROUP_MAP;
+	ev.ts = T0;
+	ev.pid = 1;
 	ev.cgroup_map.id = 77;
 	ev.cgroup_map.path = "/x";
-	tl_cgmap_event(cg, &ev);
-	UT_ASSERT_STR(tl_cgmap_path(cg, a), "/x");
-	UT_ASSERT_EQ(tl_cgmap_cgid(cg, a), 77);
+	rs_analysis_feed(a, &ev);
+	x = rs_memcgs_find_id(mc, 77);
+	UT_ASSERT(x >= 0);
+	UT_ASSERT_STR(tl_index_cgroup_name(ix, TL_CG_ROW0 + (uint32_t)x), "/x");
+	UT_ASSERT_EQ(tl_index_cgroup_id(ix, TL_CG_ROW0 + (uint32_t)x), 77);
 	/* attach, then a fork inherits */
 	memset(&ev, 0, sizeof(ev));
 	ev.type = RS_EV_CGROUP_ATTACH;
+	ev.ts = T0 + 1;
 	ev.cgroup.id = 88;
 	ev.cgroup.path = "/y";
 	ev.cgroup.pid = 5;
-	tl_cgmap_event(cg, &ev);
-	UT_ASSERT_STR(tl_cgmap_path(cg, tl_cgmap_task(cg, 5)), "/y");
+	rs_analysis_feed(a, &ev);
 	memset(&ev, 0, sizeof(ev));
 	ev.type = RS_EV_FORK;
+	ev.ts = T0 + 2;
+	ev.pid = 5;
 	ev.task.pid = 5;
 	ev.task.child_pid = 6;
-	tl_cgmap_event(cg, &ev);
-	UT_ASSERT_EQ(tl_cgmap_task(cg, 6), tl_cgmap_task(cg, 5));
-	UT_ASSERT_EQ(tl_cgmap_task(cg, 7), 0);
-	UT_ASSERT_EQ(tl_cgmap_count(cg), 2);
-	UT_ASSERT_EQ(tl_cgmap_item_class(cg, 3), TL_ITEM_OTHER);	/* no names yet */
-	memset(&ev, 0, sizeof(ev));
-	ev.type = RS_EV_ITEM_NAMES;
-	ev.items.which = RS_ITEMS_VM_EVENT;
-	ev.items.count = 6;
-	ev.items.names = item_names;
-	tl_cgmap_event(cg, &ev);
-	UT_ASSERT_EQ(tl_cgmap_item_class(cg, 3), TL_ITEM_SCAN);
-	UT_ASSERT_EQ(tl_cgmap_item_class(cg, 4), TL_ITEM_STEAL);
-	UT_ASSERT_EQ(tl_cgmap_item_class(cg, 5), TL_ITEM_OTHER);	/* pgscan_anon */
-	UT_ASSERT_EQ(tl_cgmap_item_class(cg, 99), TL_ITEM_OTHER);
-	tl_cgmap_free(cg);
+	rs_analysis_feed(a, &ev);
+	x = rs_memcgs_task(mc, 6);
+	UT_ASSERT(x >= 0);
+	UT_ASSERT_EQ(x, rs_memcgs_task(mc, 5));
+	UT_ASSERT_STR(tl_index_cgroup_name(ix, TL_CG_ROW0 + (uint32_t)x), "/y");
+	UT_ASSERT_EQ(rs_memcgs_task(mc, 7), -1);
+	UT_ASSERT_EQ(tl_index_cgroups(ix), TL_CG_ROW0 + 2);
+	UT_ASSERT(!rs_analysis_finish(a, &err));
+	rs_analysis_free(a);
+	tl_index_free(ix);
 	return UT_OK;
 }
 
@@ -917,7 +927,7 @@ const struct unit_test timeline_tests[] = {
 	{ "timeline: lanes, sub-lanes, grouping, filter", test_model_rows },
 	{ "timeline: empty trace", test_model_empty },
 	{ "timeline: one event", test_model_one_event },
-	{ "timeline: cgroup adapter", test_cgmap },
+	{ "timeline: cgroup names are the loading stage's memcg rows", test_cgroup_names },
 	{ "timeline: model while the index is built", test_model_while_loading },
 	{ NULL, NULL },
 };
