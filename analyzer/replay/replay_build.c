@@ -17,7 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "replay_input_state.h"
+#include "replay_build.h"
+#include "replay_calls.h"
+#include "replay_memcgs.h"
+#include "replay_report.h"
 
 struct wb {			/* build state */
 	struct rs_replay_input *ri;

@@ -477,7 +477,7 @@ static void put_left_out(FILE *f, const struct rs_compare *c, const char *const 
 }
 
 /* The run lines and the notes on kernels and events: the head of every text form. */
-static void put_head(FILE *f, const struct rs_compare *c, const char *const labels[])
+static void put_head(FILE *f, const struct rs_compare *c, const char *const labels[], bool seed)
 {
 	put_run_line(f, c, RS_SIDE_BASE, labels[RS_SIDE_BASE]);
 	put_run_line(f, c, RS_SIDE_NEW, labels[RS_SIDE_NEW]);
@@ -498,8 +498,12 @@ static void put_head(FILE *f, const struct rs_compare *c, const char *const labe
 		fprintf(f, "NOTE      events recorded only in %s:", labels[s]);
 		for (size_t i = 0; i < ne; i++)
 			fprintf(f, "%s %s", i ? "," : "", rs_compare_event_only(c, s, i));
-		fprintf(f, "\n          metrics built on them cannot be compared: left out below, "
-			   "or 0 on the other side\n");
+		if (seed)
+			fprintf(f, "\n          metrics built on them cannot be compared: left out "
+				   "below, or 0 on the other side\n");
+		else
+			fprintf(f, "\n          figures built on them are left out (--format seed "
+				   "lists them) or 0 on the other side\n");
 	}
 }
 
@@ -512,7 +516,7 @@ static void put_text(FILE *f, const struct rs_compare *c, const char *const labe
 	for (size_t i = 0; i < n; i++)
 		shown += o->only_changed < 0 || rs_metric_diff_changed(rs_compare_metric(c, i),
 									 o->only_changed);
-	put_head(f, c, labels);
+	put_head(f, c, labels, true);
 	fprintf(f, "stats     over runs; std = population standard deviation; [P%%] = new as "
 		   "%% of base\n");
 	if (testable)
@@ -554,7 +558,7 @@ static void put_wrapped_report(FILE *f, const struct rs_compare *c, const struct
 	FILE *m = open_memstream(&buf, &size);
 	FILE *out = m ? m : f;
 
-	put_head(out, c, labels);
+	put_head(out, c, labels, false);
 	if (format == FMT_MMTESTS)
 		rs_diff_mmtests(out, c, r, labels);
 	else
