@@ -36,4 +36,20 @@ timeout 60 "$RS_BIN" diff "$TMP/bom.json" "$V6" >"$TMP/out" 2>"$TMP/err" ||
 grep -q 'bom.json (trace)' "$TMP/out" &&
 	fail "diff with a BOM: read as a trace: $(head -n 3 "$TMP/out")"
 
+# 3. a record whose timestamp is exactly 2^64-1 (the reader's "no end") does not end the
+# stream: v6.dat with CPU 1's first page time set to 2^64-1 (its first event's delta is 0);
+# every event trace-cmd reads is read, with one thread and with two
+if command -v trace-cmd >/dev/null; then
+	cp "$V6" "$TMP/tsmax.dat"
+	off=$(trace-cmd report --stat "$V6" 2>/dev/null |
+		sed -n 's/^CPU1 data recorded at offset=\(0x[0-9a-f]*\).*/\1/p')
+	printf '\377\377\377\377\377\377\377\377' |
+		dd of="$TMP/tsmax.dat" bs=1 seek=$((off)) conv=notrunc 2>/dev/null
+	want=$(trace-cmd report "$TMP/tsmax.dat" 2>/dev/null | grep -c '^ *[^ ].*\[[0-9]*\] ')
+	for th in 1 2; do
+		got=$("$RS_BIN" events --json --threads $th "$TMP/tsmax.dat" | jq .trace.events)
+		expect_eq "2^64-1 timestamp, --threads $th: events read" "$got" "$want"
+	done
+fi
+
 finish
