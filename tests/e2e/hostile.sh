@@ -52,4 +52,27 @@ if command -v trace-cmd >/dev/null; then
 	done
 fi
 
+# 4. fields out of range (order -1 or 64, priority 99, nid -7 or 5000, nr_reclaimed -5 or
+# 2^64-1) are validated when the events are normalized: unknown or skipped, with a warning,
+# never negative totals or an efficiency of 1.6e16 %. The oracle: awk over the lines whose
+# counts are all non-negative.
+r=tests/fuzz/regress/text-fields-out-of-range
+"$RS_BIN" analyze --json "$r" >"$TMP/r.json" 2>"$TMP/err" || fail "analyze $r: exit $?"
+for l in inactive_file inactive_anon; do
+	t=$(echo $l | sed 's/inactive_//' | tr a-z A-Z)
+	want=$(awk -v t="RECLAIM_WB_$t" '/lru_shrink_inactive:/ && $0 ~ t && !/nr_[a-z_01]+=-/ {
+		match($0, /nr_reclaimed=[0-9]+/); s += substr($0, RSTART + 13, RLENGTH - 13) }
+		END { print s + 0 }' "$r")
+	expect_eq "$r: $l reclaimed" "$(jq ".lru.$l.reclaimed" "$TMP/r.json")" "$want"
+done
+jq -e '.scan.efficiency_pct <= 100' "$TMP/r.json" >/dev/null || fail "$r: efficiency above 100 %"
+for w in "order outside 0..31: read as unknown" "priority outside 0..12: read as unknown" \
+	 "nid outside -1..1023: read as unknown" "is not a page count"; do
+	jq -e --arg w "$w" '[.trace.warnings[] | select(contains($w))] | length > 0' \
+		"$TMP/r.json" >/dev/null || fail "$r: no warning '$w'"
+done
+for c in replay cgroups; do
+	"$RS_BIN" $c "$r" >/dev/null 2>"$TMP/err" || fail "$c $r: exit $?: $(head -c 200 "$TMP/err")"
+done
+
 finish
