@@ -116,6 +116,12 @@ static const struct rs_slot oom_victim_slots[] = {
 	N("file_rss|file-rss"), N("shmem_rss|shmem-rss"),
 };
 
+/* Binary names only: the printed form ("dev 8:1 ino 1a pfn=0x.. ofs=BYTES") differs in units. */
+enum { FM_DEV, FM_INO, FM_INDEX, FM_PFN, FM_ORDER };
+static const struct rs_slot filemap_slots[] = {
+	NR("s_dev"), NR("i_ino"), NR("index"), N("pfn"), N("order"),
+};
+
 enum { PR_BUF };
 static const struct rs_slot print_slots[] = { SR("buf") };
 
@@ -170,6 +176,9 @@ static const struct rs_kevent kevents[] = {
 	KE("sched", "sched_process_exec", RS_EV_EXEC, 0, exec_slots),
 	KE("sched", "sched_process_exit", RS_EV_EXIT, 0, exit_slots),
 	KE("oom", "mark_victim", RS_EV_OOM_VICTIM, 0, oom_victim_slots),
+	KE("filemap", "mm_filemap_delete_from_page_cache", RS_EV_FILEMAP_DELETE, 0,
+	   filemap_slots),
+	KE("filemap", "mm_filemap_add_to_page_cache", RS_EV_FILEMAP_ADD, 0, filemap_slots),
 	KE("ftrace", "print", RS_EV_MARKER, 0, print_slots),
 };
 
@@ -520,6 +529,19 @@ void rs_normalize(const struct rs_kevent *ke, const struct rs_slotvals *v, struc
 		ev->oom.file_rss = num(v, OV_FILE, 0);
 		ev->oom.shmem_rss = num(v, OV_SHMEM, 0);
 		break;
+	case RS_EV_FILEMAP_DELETE:
+	case RS_EV_FILEMAP_ADD:
+		ev->filemap.dev = num(v, FM_DEV, 0);
+		ev->filemap.ino = num(v, FM_INO, 0);
+		ev->filemap.index = num(v, FM_INDEX, 0);
+		ev->filemap.pfn = num(v, FM_PFN, 0);
+		/* larger orders cannot be a folio (corrupt input): unknown, never a huge shift */
+		ev->filemap.order = inum(v, FM_ORDER, 0);
+		if (ev->filemap.order < 0 || ev->filemap.order > 30)
+			ev->filemap.order = 0;
+		if (has(v, FM_ORDER))
+			ev->have |= RS_HAVE_ORDER;
+		break;
 	case RS_EV_MARKER:
 		ev->marker = str(v, PR_BUF);
 		break;
@@ -684,6 +706,8 @@ static const char *const type_names[RS_EV_NR_TYPES] = {
 	[RS_EV_EXEC] = "sched_process_exec",
 	[RS_EV_EXIT] = "sched_process_exit",
 	[RS_EV_OOM_VICTIM] = "mark_victim",
+	[RS_EV_FILEMAP_DELETE] = "filemap_delete",
+	[RS_EV_FILEMAP_ADD] = "filemap_add",
 	[RS_EV_MARKER] = "print",
 	[RS_EV_META] = "marker_meta",
 	[RS_EV_ITEM_NAMES] = "marker_items",
@@ -708,6 +732,17 @@ const char *rs_reclaim_kind_name(enum rs_reclaim_kind k)
 	static const char *const names[RS_RK_NR] = { "direct", "memcg", "softlimit", "node" };
 
 	return (unsigned int)k < RS_RK_NR ? names[k] : "unknown";
+}
+
+const char *rs_ws_item_name(int item)
+{
+	static const char *const names[RS_WS_NR] = {
+		"workingset_refault_anon", "workingset_refault_file", "workingset_activate_anon",
+		"workingset_activate_file", "workingset_restore_anon", "workingset_restore_file",
+		"workingset_nodereclaim", "pswpin", "pswpout",
+	};
+
+	return item >= 0 && item < RS_WS_NR ? names[item] : "unknown";
 }
 
 const char *rs_hopeless_reason_name(int reason)

@@ -290,6 +290,9 @@ static size_t union_len(enum rs_ev_type type)
 		return sizeof(ev->task);
 	case RS_EV_OOM_VICTIM:
 		return sizeof(ev->oom);
+	case RS_EV_FILEMAP_DELETE:
+	case RS_EV_FILEMAP_ADD:
+		return sizeof(ev->filemap);
 	case RS_EV_MARKER:
 		return sizeof(ev->marker);
 	case RS_EV_LOST:
