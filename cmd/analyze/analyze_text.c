@@ -411,7 +411,7 @@ static void kswapd_health_lines(struct out *o)
 	const struct rs_kswapd_health *h = rs_analysis_kswapd_health(o->a);
 
 	if (!h->seen)
-		return;
+		return;		/* before 7.x, or kswapd never ran */
 	for (int i = 0; i < h->nr_nodes; i++) {
 		const struct rs_kswapd_node_health *n = &h->nodes[i];
 		int shown = 0;

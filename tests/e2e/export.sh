@@ -129,6 +129,12 @@ if [ -f "$g" ]; then
 	expect_eq "--max-slices: dropped" "$(jq '.otherData.slices_dropped' "$TMP/m.json")" "$((total - 10))"
 	grep -q "warning: --max-slices 10" "$TMP/err" || fail "--max-slices: no warning"
 	check_format "$TMP/m.json" "--max-slices"
+	# the same bytes with two reading threads (the episodes come in the same order)
+	for fmt in perfetto jsonl; do
+		"$RS_BIN" export --format $fmt -o "$TMP/t1" "$g" 2>/dev/null
+		"$RS_BIN" export --format $fmt --threads 2 -o "$TMP/t2" "$g" 2>/dev/null
+		cmp -s "$TMP/t1" "$TMP/t2" || fail "$fmt: --threads 2 changes the output"
+	done
 fi
 
 # stdout, and bad input: a message, a non-zero exit, no file left

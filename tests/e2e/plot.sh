@@ -94,6 +94,13 @@ expect_eq "overlay: rings" "$(count_style "$TMP/cmp.svg" "$RING")" 10
 expect_eq "--what latency: no scan lines" "$(count_style "$TMP/lat.svg" "$LINE")" 0
 expect_eq "--what latency: CDF lines" "$(count_style "$TMP/lat.svg" "$CDF")" 2
 
+# deterministic: the same SVG again, and with two reading threads
+if [ -f "$SHARED_TRACE" ]; then
+	"$RS_BIN" plot -o "$TMP/d1.svg" "$SHARED_TRACE" 2>/dev/null
+	"$RS_BIN" plot --threads 2 -o "$TMP/d2.svg" "$SHARED_TRACE" 2>/dev/null
+	cmp -s "$TMP/d1.svg" "$TMP/d2.svg" || fail "plot: --threads 2 changes the SVG"
+fi
+
 # bad input: a message, a non-zero exit, no file and no temporary file left
 : >"$TMP/empty.txt"
 mkdir "$TMP/out" "$TMP/out/dir.svg"
