@@ -12,13 +12,14 @@ json_t *rs_latency_json(const struct rs_latency_summary *l)
 	json_t *o = json_object();
 	char k[8];
 
-	json_object_set_new(o, "min", JI(rs_ns_to_us(l->min)));
-	json_object_set_new(o, "max", JI(rs_ns_to_us(l->max)));
+	/* of no episode there is a total (0) but no minimum, maximum, mean or percentile */
+	json_object_set_new(o, "min", l->count ? JI(rs_ns_to_us(l->min)) : json_null());
+	json_object_set_new(o, "max", l->count ? JI(rs_ns_to_us(l->max)) : json_null());
 	json_object_set_new(o, "total", JI(rs_ns_to_us(l->total)));
-	json_object_set_new(o, "mean", rs_json_real(l->mean / 1000.0));
+	json_object_set_new(o, "mean", l->count ? rs_json_real(l->mean / 1000.0) : json_null());
 	for (int i = 0; i < RS_LAT_NR_PCT; i++) {
 		snprintf(k, sizeof(k), "p%d", rs_lat_pcts[i]);
-		json_object_set_new(o, k, JI(rs_ns_to_us(l->pct[i])));
+		json_object_set_new(o, k, l->count ? JI(rs_ns_to_us(l->pct[i])) : json_null());
 	}
 	return o;
 }

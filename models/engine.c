@@ -379,7 +379,8 @@ uint64_t rs_sim_kswapd_want(const struct rs_sim *s)
 {
 	struct rs_node_state ns;
 
-	if (s->call->nr_to_reclaim)
+	/* a recorded run that freed nothing was balanced at once */
+	if (s->call->nr_to_reclaim || s->call->rec.have)
 		return s->call->nr_to_reclaim;
 	rs_world_node(s->w, s->call->nid, &ns);
 	return ns.wmark_high > ns.free ? ns.wmark_high - ns.free : 0;

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cgroups_state.h"
+#include "cgroup_series.h"
 #include "rs_warn.h"
 
 #define GRID_TARGET	100
@@ -206,4 +206,38 @@ void cg_ts_finish(struct rs_cgroups *cg, uint64_t end)
 	for (int r = 0; r < cg->nr; r++)
 		if (cg->priv[r].ts)
 			row_reserve(cg, r, g->len);
+}
+
+/* ---- readers (include/cgroups.h) ---- */
+
+size_t rs_cgroups_series_len(const struct rs_cgroups *cg)
+{
+	return cg->grid.t0_set ? cg->grid.len : 0;
+}
+
+uint64_t rs_cgroups_series_t0(const struct rs_cgroups *cg)
+{
+	return cg->grid.t0;
+}
+
+uint64_t rs_cgroups_series_width(const struct rs_cgroups *cg)
+{
+	return cg->grid.width;
+}
+
+bool rs_cgroups_series_shared(const struct rs_cgroups *cg)
+{
+	return cg->grid.shared;
+}
+
+const int64_t *rs_cgroups_series(const struct rs_cgroups *cg, int i, int metric)
+{
+	const struct cg_priv *p;
+
+	if (i < 0 || i >= cg->nr || metric < 0 || metric >= RS_CG_TS_NR)
+		return NULL;
+	p = &cg->priv[i];
+	if (!p->ts || p->ts_cap < cg->grid.len)
+		return NULL;
+	return p->ts + (size_t)metric * p->ts_cap;
 }

@@ -12,7 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cgroups_state.h"
+#include "cgroup_series.h"
+#include "cgroup_snap.h"
 
 int cg_soft_state(const struct rs_cgroups *cg, const struct rs_cgroup *c)
 {

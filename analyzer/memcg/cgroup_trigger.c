@@ -17,76 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cgroups_state.h"
-
-struct cg_rtask *cg_rtask(struct rs_cgroups *cg, int task, int pid)
-{
-	struct cg_rtask *rt;
-
-	if (task < 0)
-		return NULL;
-	if (task >= cg->nr_rt) {
-		int n = cg->nr_rt ? cg->nr_rt : 64;
-		struct cg_rtask *r;
-
-		while (n <= task)
-			n *= 2;
-		r = realloc(cg->rt, (size_t)n * sizeof(*r));
-		if (!r) {
-			cg->oom = true;
-			return NULL;
-		}
-		memset(r + cg->nr_rt, 0, (size_t)(n - cg->nr_rt) * sizeof(*r));
-		cg->rt = r;
-		cg->nr_rt = n;
-	}
-	rt = &cg->rt[task];
-	if (!rt->known) {
-		rt->known = true;
-		rt->pid = pid;
-		rt->selected = !cg->filtered;
-	}
-	return rt;
-}
-
-struct cg_open_ep *cg_ep_find(struct cg_rtask *rt, uint64_t serial)
-{
-	if (!rt || !serial)
-		return NULL;
-	for (int i = 0; i < CG_TASK_EPS; i++)
-		if (rt->eps[i].serial == serial)
-			return &rt->eps[i];
-	return NULL;
-}
-
-struct cg_open_ep *cg_ep_add(struct cg_rtask *rt, uint64_t serial)
-{
-	struct cg_open_ep *e = &rt->eps[0];
-
-	/* a free slot, else the oldest (its end was lost and the episodes module closed it) */
-	for (int i = 0; i < CG_TASK_EPS; i++) {
-		if (!rt->eps[i].serial) {
-			e = &rt->eps[i];
-			break;
-		}
-		if (rt->eps[i].serial < e->serial)
-			e = &rt->eps[i];
-	}
-	memset(e, 0, sizeof(*e));
-	e->serial = serial;
-	return e;
-}
-
-/* The cgroup a task's reclaim is charged to as trigger: its cgroup, or the "(unknown)" row. */
-int cg_task_row(struct rs_cgroups *cg, int pid)
-{
-	int i = rs_memcgs_task(cg->mc, pid);
-
-	if (i >= 0)
-		return i;
-	i = rs_memcgs_unknown_row(cg->mc);
-	return cg_sync(cg) ? i : -1;
-}
+#include "cgroup_rows.h"
+#include "cgroup_series.h"
+#include "cgroup_trigger.h"
 
 static void add_root(struct rs_cgroups *cg, struct rs_cgroup *t, int v0, uint16_t len)
 {

@@ -8,7 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cgroups_state.h"
+#include "cgroup_rows.h"
+#include "cgroup_series.h"
+#include "cgroup_snap.h"
+#include "cgroup_victim.h"
 #include "rs_warn.h"
 
 /* ---- the matrix' cell map ---- */

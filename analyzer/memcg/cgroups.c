@@ -18,7 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cgroups_state.h"
+#include "cgroup_rows.h"
+#include "cgroup_series.h"
+#include "cgroup_snap.h"
+#include "cgroup_trigger.h"
+#include "cgroup_victim.h"
 #include "rs_warn.h"
 #include "series.h"
 #include "trace_source.h"
@@ -66,55 +70,6 @@ static void on_meta(struct rs_cgroups *cg, const struct rs_event *ev)
 	}
 	if (meta_get(ev->meta.text, "cgroup", v, sizeof(v)))
 		cg->hierarchy = !strcmp(v, "v2") ? "v2" : !strcmp(v, "v1") ? "v1" : NULL;
-}
-
-/* ---- rows: the loading stage's memcgs ---- */
-
-bool cg_sync(struct rs_cgroups *cg)
-{
-	int n = rs_memcgs_count(cg->mc);
-
-	if (n > cg->cap) {
-		int cap = cg->cap ? cg->cap : 64;
-		struct rs_cgroup *c;
-		struct cg_priv *p;
-
-		while (cap < n)
-			cap *= 2;
-		c = realloc(cg->cgs, (size_t)cap * sizeof(*c));
-		if (!c) {
-			cg->oom = true;
-			return false;
-		}
-		cg->cgs = c;
-		p = realloc(cg->priv, (size_t)cap * sizeof(*p));
-		if (!p) {
-			cg->oom = true;
-			return false;
-		}
-		cg->priv = p;
-		cg->cap = cap;
-	}
-	for (int i = cg->nr; i < n; i++) {
-		memset(&cg->cgs[i], 0, sizeof(cg->cgs[i]));
-		memset(&cg->priv[i], 0, sizeof(cg->priv[i]));
-		cg->priv[i].prev_state = RS_CG_SOFT_UNKNOWN;
-		cg->cgs[i].limit = cg->cgs[i].soft_limit = UINT64_MAX;
-	}
-	cg->nr = n;
-	for (int i = 0; i < n; i++) {
-		const struct rs_memcg *m = rs_memcgs_get(cg->mc, i);
-		struct rs_cgroup *c = &cg->cgs[i];
-
-		c->id = m->id;
-		c->path = m->path;
-		c->flags = m->flags;
-		c->level = m->level;
-		c->mkdir_ts = m->mkdir_ts;
-		c->rmdir_ts = m->rmdir_ts;
-	}
-	cg->mc_gen = rs_memcgs_generation(cg->mc);
-	return true;
 }
 
 /* ---- the consumer ---- */
@@ -573,38 +528,6 @@ const struct rs_cg_cell *rs_cgroups_cell(const struct rs_cgroups *cg, int i)
 const struct rs_cg_attrib *rs_cgroups_attrib(const struct rs_cgroups *cg)
 {
 	return &cg->at;
-}
-
-size_t rs_cgroups_series_len(const struct rs_cgroups *cg)
-{
-	return cg->grid.t0_set ? cg->grid.len : 0;
-}
-
-uint64_t rs_cgroups_series_t0(const struct rs_cgroups *cg)
-{
-	return cg->grid.t0;
-}
-
-uint64_t rs_cgroups_series_width(const struct rs_cgroups *cg)
-{
-	return cg->grid.width;
-}
-
-bool rs_cgroups_series_shared(const struct rs_cgroups *cg)
-{
-	return cg->grid.shared;
-}
-
-const int64_t *rs_cgroups_series(const struct rs_cgroups *cg, int i, int metric)
-{
-	const struct cg_priv *p;
-
-	if (i < 0 || i >= cg->nr || metric < 0 || metric >= RS_CG_TS_NR)
-		return NULL;
-	p = &cg->priv[i];
-	if (!p->ts || p->ts_cap < cg->grid.len)
-		return NULL;
-	return p->ts + (size_t)metric * p->ts_cap;
 }
 
 uint64_t rs_cgroups_page_size(const struct rs_cgroups *cg)

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Inside of struct rs_cgroups, shared by analyzer/memcg/cgroups.c (the consumer: dispatch, rows,
- * readers), cgroup_trigger.c (episodes by trigger cgroup), cgroup_victim.c (pages by victim,
- * the matrix), cgroup_snap.c (soft limits, LRU sizes) and cgroup_series.c (time buckets).
- * Identity and victim matching are the loading stage's (memcg_attrib.h). Nothing outside
- * analyzer/memcg/ includes this.
+ * Inside of struct rs_cgroups, for the files of the per-cgroup attribution. Calls go one way:
+ * cgroups.c (the consumer: dispatch, lifecycle, readers) -> cgroup_trigger.c (episodes by
+ * trigger cgroup), cgroup_victim.c (pages by victim, the matrix) -> cgroup_snap.c (soft
+ * limits, LRU sizes) -> cgroup_series.c (time buckets), and all of them -> cgroup_rows.c (rows
+ * and tasks); each has its own header. Identity and victim matching are the loading stage's
+ * (memcg_attrib.h). Nothing outside analyzer/memcg/ includes this.
  */
 #ifndef RS_CGROUPS_IMPL_H
 #define RS_CGROUPS_IMPL_H
@@ -22,12 +23,6 @@ struct cg_map {
 	size_t slots, used;		/* slots: power of two */
 	size_t max_used;		/* cap on entries */
 };
-
-/* cgroup_victim.c (the matrix' cells) */
-int cg_map_get(const struct cg_map *m, uint64_t key);	/* -1 when absent */
-/* Insert or replace; -1 when the cap is reached or memory ran out. */
-int cg_map_put(struct cg_map *m, uint64_t key, int val);
-void cg_map_free(struct cg_map *m);
 
 /* An episode of a task still open, as this module sees it. */
 struct cg_open_ep {
@@ -102,38 +97,5 @@ struct rs_cgroups {
 	uint64_t last_ts;
 	bool finished, oom;
 };
-
-/* cgroups.c: the rows of the loading stage's memcgs, identity copied (after new rows or
-   identity changes); false when out of memory */
-bool cg_sync(struct rs_cgroups *cg);
-
-/* cgroup_trigger.c */
-struct cg_rtask *cg_rtask(struct rs_cgroups *cg, int task, int pid);
-struct cg_open_ep *cg_ep_find(struct cg_rtask *rt, uint64_t serial);
-struct cg_open_ep *cg_ep_add(struct cg_rtask *rt, uint64_t serial);
-/* The row a task's reclaim is charged to as trigger: its cgroup, or "(unknown)". */
-int cg_task_row(struct rs_cgroups *cg, int pid);
-void cg_flush_pending(struct rs_cgroups *cg, const struct rs_ctx *ctx);
-void cg_on_episode(void *arg, const struct rs_episode *ep);
-
-/* cgroup_victim.c */
-void cg_on_isolate(struct rs_cgroups *cg, const struct rs_event *ev, const struct rs_ctx *ctx);
-void cg_on_shrink(struct rs_cgroups *cg, const struct rs_event *ev, const struct rs_ctx *ctx);
-void cg_on_count(struct rs_cgroups *cg, const struct rs_event *ev, const struct rs_ctx *ctx);
-void cg_on_lruvec(struct rs_cgroups *cg, const struct rs_event *ev, const struct rs_ctx *ctx);
-/* A window that closed without a shrink event (nothing taken), its outcome `v`. */
-void cg_isolate_only(struct rs_cgroups *cg, struct cg_rtask *rt, const struct rs_victim *v);
-
-/* cgroup_snap.c */
-int cg_soft_state(const struct rs_cgroups *cg, const struct rs_cgroup *c);
-void cg_on_snapshot(struct rs_cgroups *cg, const struct rs_event *ev, int row);
-void cg_anchor_lru(struct rs_cgroups *cg, int row);
-
-/* cgroup_series.c */
-void cg_grid_init(struct cg_grid *g, uint64_t t0, uint64_t t1, uint64_t width, size_t max);
-void cg_ts_add(struct rs_cgroups *cg, int row, int metric, uint64_t ts, int64_t v);
-void cg_ts_set_last(struct rs_cgroups *cg, int row, int metric, uint64_t ts, int64_t v);
-void cg_ts_add_span(struct rs_cgroups *cg, int row, int metric, uint64_t from, uint64_t to);
-void cg_ts_finish(struct rs_cgroups *cg, uint64_t end);
 
 #endif

@@ -28,7 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "memcg_state.h"
+#include "memcg_ids.h"
 #include "rs_warn.h"
 
 static size_t hash64(uint64_t k)

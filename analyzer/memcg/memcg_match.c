@@ -37,7 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "memcg_state.h"
+#include "memcg_ids.h"
 
 const char *rs_cg_reason_name(int r)
 {
@@ -89,7 +89,7 @@ static int classify(const char *name, bool *reclaim)
 	return RS_MIC_OTHER;
 }
 
-void mc_items_init(struct rs_memcgs *m)
+static void mc_items_init(struct rs_memcgs *m)
 {
 	memset(m->item_cls, RS_MIC_UNNAMED, sizeof(m->item_cls));
 	memset(m->node_cls, RS_MIC_OTHER, sizeof(m->node_cls));
@@ -125,7 +125,7 @@ static char **copy_names(struct rs_memcgs *m, const struct rs_ev_items *it, int 
 	return names;
 }
 
-void mc_item_names(struct rs_memcgs *m, const struct rs_ev_items *it)
+static void mc_item_names(struct rs_memcgs *m, const struct rs_ev_items *it)
 {
 	static const char *const lru_names[RS_LRU_NR] = {
 		"nr_inactive_anon", "nr_active_anon", "nr_inactive_file", "nr_active_file",
@@ -172,7 +172,7 @@ void mc_item_names(struct rs_memcgs *m, const struct rs_ev_items *it)
 	}
 }
 
-void mc_items_free(struct rs_memcgs *m)
+static void mc_items_free(struct rs_memcgs *m)
 {
 	free_names(m->item_names, m->nr_item_names);
 	free_names(m->node_names, m->nr_node_names);

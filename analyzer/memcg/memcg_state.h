@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Inside of struct rs_memcgs (include/memcg_attrib.h), shared by memcg_ids.c (identity) and
- * memcg_match.c (item classes, windows, victims, roots). Nothing else includes this.
+ * Inside of struct rs_memcgs (include/memcg_attrib.h), for memcg_match.c (item classes,
+ * windows, victims, roots, lifecycle), which calls memcg_ids.c (identity: memcg_ids.h), never
+ * the other way. Nothing else includes this.
  */
 #ifndef RS_MEMCG_STATE_H
 #define RS_MEMCG_STATE_H
@@ -17,9 +18,6 @@ struct mc_map {
 	size_t max_used;		/* cap on entries */
 };
 
-int mc_map_get(const struct mc_map *m, uint64_t key);	/* -1 when absent */
-int mc_map_put(struct mc_map *m, uint64_t key, int val);	/* -1: cap or memory */
-void mc_map_free(struct mc_map *m);
 
 /* One memcg counter of a task inside its isolate..shrink window. */
 struct mc_cnt {
@@ -93,17 +91,5 @@ struct rs_memcgs {
 	bool kernel_roots;		/* reclaim events carry memcg_id (7.1+) */
 	struct rs_memcg_root closing_root;
 };
-
-/* memcg_ids.c */
-int mc_of_id(struct rs_memcgs *m, uint64_t id);		/* made unnamed when new */
-int mc_learn(struct rs_memcgs *m, uint64_t id, const char *path, unsigned int flag);
-/* An identity event (markers, cgroup events, snapshots, forks); the row it names or -1. */
-int mc_identity_event(struct rs_memcgs *m, const struct rs_event *ev);
-void mc_ids_free(struct rs_memcgs *m);
-
-/* memcg_match.c */
-void mc_items_init(struct rs_memcgs *m);
-void mc_item_names(struct rs_memcgs *m, const struct rs_ev_items *it);
-void mc_items_free(struct rs_memcgs *m);
 
 #endif

@@ -17,7 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "replay_input_state.h"
+#include "replay_build.h"
+#include "replay_calls.h"
+#include "replay_memcgs.h"
+#include "replay_report.h"
 
 struct wb {			/* build state */
 	struct rs_replay_input *ri;
@@ -623,9 +626,14 @@ static int add_calls(struct wb *b, int nr_nodes, struct rs_error *err)
 			rc->rec.rounds += (uint32_t)__builtin_popcount(c->prio_mask[n]);
 		switch (rc->ctx) {
 		case RS_CALL_KSWAPD:
-			/* what the recorded balance_pgdat() run freed: what allocations needed */
-			rc->nr_to_reclaim = got;
-			ri->rep.kswapd_want += got;
+			/*
+			 * Where the recorded run was balanced: after its last pass, not before
+			 * (balance_lo); the pages freed past that are the model's to reproduce. A
+			 * run that freed nothing was balanced at once (0)
+			 */
+			rc->nr_to_reclaim = got ? c->balance_lo + 1 : 0;
+			ri->rep.kswapd_want += rc->nr_to_reclaim;
+			ri->rep.kswapd_overshoot += got - (got ? c->balance_lo + 1 : 0);
 			break;
 		case RS_CALL_MEMCG:
 			rc->nr_to_reclaim = memcg_want(ri, c, c->open || !rc->rec.nr_reclaimed
@@ -856,10 +864,16 @@ static void set_refusal(struct rs_replay_input *ri)
 	char buf[512];
 	const struct rs_ri_report *r = &ri->rep;
 
-	if (r->mglru)
-		snprintf(buf, sizeof(buf), "the recorded kernel ran MGLRU (lru_gen enabled=0x%04x "
-			 "in %s): the classic-LRU models (get_scan_count(), shrink_lruvec()) do not "
-			 "describe it; record with /sys/kernel/mm/lru_gen/enabled at 0",
+	if (r->mglru && r->mglru_shape)
+		snprintf(buf, sizeof(buf), "MGLRU: the recorded kernel ran MGLRU (told by the "
+			 "trace: %s): the classic-LRU models (get_scan_count(), shrink_lruvec()) do "
+			 "not describe it; record with /sys/kernel/mm/lru_gen/enabled at 0",
+			 r->mglru_shape);
+	else if (r->mglru)
+		snprintf(buf, sizeof(buf), "MGLRU: the recorded kernel ran MGLRU (lru_gen "
+			 "enabled=0x%04x in %s): the classic-LRU models (get_scan_count(), "
+			 "shrink_lruvec()) do not describe it; record with "
+			 "/sys/kernel/mm/lru_gen/enabled at 0",
 			 r->mglru_mask, r->header ? r->header : "the header");
 	else if (!r->memcg_snapshots && !r->node_snapshots && !r->delta_events)
 		snprintf(buf, sizeof(buf), "no LRU sizes: the trace has no memcg_stat/node_stat "

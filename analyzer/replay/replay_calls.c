@@ -22,7 +22,9 @@
 #include <string.h>
 
 #include "memcg_attrib.h"
-#include "replay_input_state.h"
+#include "replay_calls.h"
+#include "replay_memcgs.h"
+#include "replay_report.h"
 
 #define RI_DROPPED	(RI_NO_CALL - 1)	/* a call over the cap: swallow its events */
 
@@ -132,16 +134,25 @@ static void mark_victim(struct rs_replay_input *ri, uint64_t id)
 /*
  * Pages per folio an isolate shows: isolate_lru_folios() takes whole folios until it has
  * scanned nr_requested pages, so n folios of F pages give ceil(requested / F) x F. The largest
- * power of two that explains nr_scanned; 1 when none does (order-0 or mixed sizes).
+ * power of two that explains nr_scanned. When none does the sizes were mixed, and the folio
+ * that crossed the request had at least nr_scanned - requested + 1 pages: the power of two
+ * that holds it (the 7.2 guest's kswapd: 513 scanned for 19 requested, one page then a
+ * 512-page folio, is 512, not 1: averaged with its 512s it made 341-page folios and a pass a
+ * folio short).
  */
 static uint64_t folio_estimate(uint64_t req, uint64_t scanned)
 {
+	uint64_t least, f;
+
 	if (!req || scanned <= req)
 		return 1;
-	for (uint64_t f = UINT64_C(1) << 20; f > 1; f >>= 1)
+	for (f = UINT64_C(1) << 20; f > 1; f >>= 1)
 		if (f <= scanned && (req + f - 1) / f * f == scanned)
 			return f;
-	return 1;
+	least = scanned - req + 1;
+	for (f = 1; f < least && f < (UINT64_C(1) << 20); f <<= 1)
+		;
+	return f <= scanned ? f : 1;
 }
 
 /* The pass and iteration structure of a call, for the lower bound of its nr_to_reclaim. */
@@ -161,6 +172,11 @@ static void note_pass(struct ri_call *c, uint64_t id, int nid, int prio, int lru
 		/* the previous pass was not the last: the total was below the goal then */
 		if (c->pass_open && c->total > c->want_lo)
 			c->want_lo = c->total;
+		/* ... and kswapd's node was not balanced (a new pass of balance_pgdat()) */
+		if (c->pass_open && c->total > c->balance_lo &&
+		    (prio != c->pass_prio || nid != c->pass_nid ||
+		     (id == c->pass_id && (c->pass_done & bit))))
+			c->balance_lo = c->total;
 		c->pass_open = true;
 		c->pass_prio = prio;
 		c->pass_id = id;

@@ -908,10 +908,11 @@ const char *tl_index_cgroup_name(const struct tl_index *ix, uint32_t cg)
 
 	if (cg == TL_CG_KSWAPD)
 		return "(kswapd)";
+	/* unknown, never a bare "?" (it reads as a path or a glitch) */
 	if (cg < TL_CG_ROW0)
-		return "?";
+		return "unknown";
 	if (!ix->mc)
-		return (int)(cg - TL_CG_ROW0) < ix->ncg ? ix->cgname[cg - TL_CG_ROW0] : "?";
+		return (int)(cg - TL_CG_ROW0) < ix->ncg ? ix->cgname[cg - TL_CG_ROW0] : "unknown";
 	return row_name(ix->mc, (int)(cg - TL_CG_ROW0), idname[next++ % 4], sizeof(idname[0]));
 }
 

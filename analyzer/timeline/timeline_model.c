@@ -425,8 +425,9 @@ int tl_model_set_filter(struct tl_model *m, const char *text)
 	int n = 0;
 
 	snprintf(m->filter, sizeof(m->filter), "%s", text ? text : "");
-	m->rows_dirty = true;
-	tl_model_update(m);
+	/* the rows now; the cells at the next tl_model_update() (timeline_bin.c, which calls
+	   this file, never the other way) */
+	tlm_rebuild_rows(m);
 	for (int i = 0; i < m->nrows; i++)
 		if (m->rows[i].sub >= 0)
 			n++;

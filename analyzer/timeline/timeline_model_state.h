@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Inside of the timeline model, shared by analyzer/timeline/timeline_model.c (view, cursor, lanes,
- * filter, stalls) and analyzer/timeline/timeline_bin.c (binning, range re-reads, statistics). Nothing
- * outside those two files includes this.
+ * filter, stalls) and analyzer/timeline/timeline_bin.c (binning, range re-reads, statistics).
+ * Calls go one way: timeline_bin.c -> timeline_model.c (the tlm_* below). Nothing outside those
+ * two files includes this.
  */
 #ifndef TIMELINE_MODEL_IMPL_H
 #define TIMELINE_MODEL_IMPL_H

@@ -116,12 +116,18 @@ static void section_trigger(FILE *f, const struct rs_cgroups *cg, int top)
 		const struct rs_cg_trigger *m = &c->trig[RS_RK_MEMCG], *d = &c->trig[RS_RK_DIRECT];
 		int p50 = 4, p99 = 8;	/* indices of 50 and 99 in rs_lat_pcts */
 
-		fprintf(f, "%-*s %6" PRIu64 " %9.3f %7.3f %7.3f %9" PRIu64 " %6" PRIu64 " %9.3f %5"
+		char q50[16] = "-", q99[16] = "-";
+
+		/* percentiles of no episode are absent, not 0.000 */
+		if (m->latency.count) {
+			snprintf(q50, sizeof(q50), "%.3f", ms(m->latency.pct[p50]));
+			snprintf(q99, sizeof(q99), "%.3f", ms(m->latency.pct[p99]));
+		}
+		fprintf(f, "%-*s %6" PRIu64 " %9.3f %7s %7s %9" PRIu64 " %6" PRIu64 " %9.3f %5"
 			PRIu64 " %4" PRIu64 " %3" PRIu64 "\n",
-			PATH_W, name(cg, o[i].row, b, PATH_W), m->episodes, ms(m->ns),
-			ms(m->latency.pct[p50]), ms(m->latency.pct[p99]), m->reclaimed,
-			d->episodes, ms(d->ns), c->trig[RS_RK_SOFTLIMIT].episodes, c->throttled,
-			c->oom_kills);
+			PATH_W, name(cg, o[i].row, b, PATH_W), m->episodes, ms(m->ns), q50, q99,
+			m->reclaimed, d->episodes, ms(d->ns), c->trig[RS_RK_SOFTLIMIT].episodes,
+			c->throttled, c->oom_kills);
 	}
 	more(f, shown, n);
 	free(o);
@@ -164,8 +170,8 @@ static void section_victim(FILE *f, const struct rs_cgroups *cg, int top)
 	}
 	fprintf(f, "%-*s %9s %9s %9s %9s %9s %9s %6s %6s\n", PATH_W, "", "scanned", "reclaimed",
 		"kswapd", "direct", "memcg", "softlimit", "", "");
-	fprintf(f, "%-*s %9s %9s %9s %9s %9s %9s %6s %6s\n", PATH_W, "cgroup", "pages", "pages",
-		"reclaimed", "reclaimed", "reclaimed", "reclaimed", "exact", "fallbk");
+	fprintf(f, "%-*s %9s %9s %9s %9s %9s %9s %6s %6s\n", PATH_W, "cgroup", "all LRUs",
+		"pages", "reclaimed", "reclaimed", "reclaimed", "reclaimed", "exact", "fallbk");
 	for (int i = 0; i < n && shown < top; i++, shown++) {
 		const struct rs_cgroup *c = rs_cgroups_get(cg, o[i].row);
 
@@ -176,6 +182,8 @@ static void section_victim(FILE *f, const struct rs_cgroups *cg, int top)
 		fprintf(f, " %6" PRIu64 " %6" PRIu64 "\n", c->exact, c->fallback);
 	}
 	more(f, shown, n);
+	fprintf(f, "scanned: pages isolated from the inactive and the active lists together "
+		"(pgscan + pgrefill); --json has them by list\n");
 	free(o);
 }
 

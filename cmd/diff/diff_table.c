@@ -153,9 +153,9 @@ static void note_victims(FILE *f, const struct rs_ranking *r, const char *const 
 	double ex[RS_NR_SIDES];
 
 	if (rs_ranking_victims_skipped(r, ex))
-		fprintf(f, "(pages taken from each cgroup not compared: %s matched %.1f%% of its "
-			"reclaimed pages to a cgroup, %s %.1f%%; reclaimscope cgroups says why)\n",
-			labels[RS_SIDE_BASE], ex[RS_SIDE_BASE], labels[RS_SIDE_NEW], ex[RS_SIDE_NEW]);
+		fprintf(f, "(pages taken per cgroup not compared: reclaimed pages matched to a "
+			"cgroup: %s %.1f%%, %s %.1f%%)\n", labels[RS_SIDE_BASE], ex[RS_SIDE_BASE],
+			labels[RS_SIDE_NEW], ex[RS_SIDE_NEW]);
 }
 
 void rs_diff_table(FILE *f, const struct rs_compare *c, const struct rs_ranking *r,

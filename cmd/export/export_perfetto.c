@@ -248,7 +248,7 @@ int export_perfetto_write(FILE *f, const struct export_input *in, struct export_
 	lru_counters(&w, in->a);
 	if (in->cg)
 		cgroup_counters(&w, in->cg);
-	fputs("\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"format\":", f);
+	fputs("\n],\"otherData\":{\"format\":", f);
 	export_json_str(f, in->info->format);
 	fputs(",\"generator\":\"reclaimscope " RS_VERSION "\",\"host\":", f);
 	export_json_str(f, in->info->host ? in->info->host : "unknown");

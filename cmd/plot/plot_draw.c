@@ -685,24 +685,24 @@ static int cg_color(int j, int ntop)
 	return j < ntop ? colors[j] : 6;
 }
 
-static void cgroups_frame(cairo_t *cr, struct plot_frame *f, const struct plot_trace *t, int n,
-			  int i, const struct cg_rank *top, int ntop)
+/*
+ * One trace's layers as rates, stacked: layer j (a top cgroup, or ntop for the rest) of bucket b
+ * is at [(j + 1) * len + b], the sum of layers 0..j; row 0 is the base. NULL when out of memory.
+ */
+static double *cg_stack(const struct plot_trace *ti, const struct cg_rank *top, int ntop,
+			double *peak)
 {
-	const struct rs_cgroups *cg = t[i].cg;
+	const struct rs_cgroups *cg = ti->cg;
 	size_t len = cg ? rs_cgroups_series_len(cg) : 0;
 	double w = cg ? (double)rs_cgroups_series_width(cg) / 1e9 : 1;
-	double off = cg ? ((double)rs_cgroups_series_t0(cg) - (double)trace_t0(&t[i])) / 1e9 : 0;
 	double *stack = calloc((len + 1) * (size_t)(ntop + 2), sizeof(*stack));
-	double peak = 0;
 	char buf[96];
 
-	f->xa = time_axis(t, n);
-	f->ya = (struct plot_axis){ .lo = 0, .unit = PLOT_UNIT_PLAIN,
-				    .label = "victim pages reclaimed/s" };
-	/* layer j of bucket b at stack[(j + 1) * len + b]: the sum of layers 0..j */
+	*peak = 0;
 	for (int c = 0; stack && cg && c < rs_cgroups_count(cg); c++) {
 		const int64_t *v = rs_cgroups_series(cg, c, RS_CG_TS_VICTIM_RECLAIMED);
 		int j = cg_top_index(top, ntop, rs_cgroups_name(cg, c, buf, sizeof(buf)));
+
 		for (size_t b = 0; v && b < len; b++)
 			if (v[b] > 0)
 				stack[(size_t)(j + 1) * len + b] += (double)v[b] / w;
@@ -710,13 +710,28 @@ static void cgroups_frame(cairo_t *cr, struct plot_frame *f, const struct plot_t
 	for (size_t b = 0; stack && b < len; b++) {
 		for (int j = 1; j <= ntop + 1; j++)
 			stack[(size_t)j * len + b] += stack[(size_t)(j - 1) * len + b];
-		if (stack[(size_t)(ntop + 1) * len + b] > peak)
-			peak = stack[(size_t)(ntop + 1) * len + b];
+		if (stack[(size_t)(ntop + 1) * len + b] > *peak)
+			*peak = stack[(size_t)(ntop + 1) * len + b];
 	}
-	f->ya.hi = peak;
+	return stack;
+}
+
+/* One trace's frame; y_hi: the axis' top, shared by the traces so that heights compare. */
+static void cgroups_frame(cairo_t *cr, struct plot_frame *f, const struct plot_trace *t, int n,
+			  int i, const struct cg_rank *top, int ntop, double y_hi)
+{
+	const struct rs_cgroups *cg = t[i].cg;
+	size_t len = cg ? rs_cgroups_series_len(cg) : 0;
+	double w = cg ? (double)rs_cgroups_series_width(cg) / 1e9 : 1;
+	double off = cg ? ((double)rs_cgroups_series_t0(cg) - (double)trace_t0(&t[i])) / 1e9 : 0;
+	double peak, *stack = cg_stack(&t[i], top, ntop, &peak);
+
+	f->xa = time_axis(t, n);
+	f->ya = (struct plot_axis){ .lo = 0, .hi = y_hi, .unit = PLOT_UNIT_PLAIN,
+				    .label = "victim pages reclaimed/s" };
 	plot_axis_nice(&f->ya);
 	plot_frame_draw(cr, f);
-	if (!(peak > 0)) {
+	if (!stack || !(peak > 0)) {
 		plot_frame_note(cr, f, cg ? "no victim pages matched to a cgroup" :
 				"cgroups not analysed");
 		free(stack);
@@ -758,14 +773,22 @@ static void cgroups_draw(cairo_t *cr, double y, const struct plot_trace *t, int 
 	struct cg_rank top[TOP_CGROUPS];
 	int ntop = cg_top(t, n, top), ne = 0;
 	bool other = false;
+	double y_hi = 0;
 
 	panel_title(cr, y, "Victim cgroups: pages reclaimed from each cgroup's LRUs, stacked "
 		    "(docs/cgroups.md)");
 	for (int i = 0; i < n; i++) {
+		double peak;
+
+		free(cg_stack(&t[i], top, ntop, &peak));
+		if (peak > y_hi)
+			y_hi = peak;
+	}
+	for (int i = 0; i < n; i++) {
 		struct plot_frame f = { .x = MARGIN_L + i * (fw + gap), .y = y + TITLE_H, .w = fw,
 					.h = FRAME_H };
 
-		cgroups_frame(cr, &f, t, n, i, top, ntop);
+		cgroups_frame(cr, &f, t, n, i, top, ntop, y_hi);
 	}
 	for (int j = 0; j < ntop; j++) {
 		e[ne] = (struct plot_legend_entry){ .sample = PLOT_SAMPLE_BOX,

@@ -447,10 +447,12 @@ void rs_replay_inputs_text(FILE *f, const struct rs_replay_report *r)
 	else
 		add(&l, "header     no begin marker: ");
 	add(&l, "vm swappiness %d%s, cgroup %s (%s), %d node%s%s, page size %llu, MGLRU %s "
-	    "(mglru=0x%04x)", in->vm_swappiness, in->swappiness_assumed ? " (assumed)" : "",
+	    "(%s mglru=0x%04x)", in->vm_swappiness, in->swappiness_assumed ? " (assumed)" : "",
 	    in->cgroup_v1 ? "v1" : "v2", in->cgroup_src ? in->cgroup_src : "-", in->nr_nodes,
 	    in->nr_nodes == 1 ? "" : "s", in->nodes_assumed ? " (node 0 assumed)" : "",
-	    U(in->page_size), in->mglru ? "on" : "off", in->mglru_mask);
+	    U(in->page_size), in->mglru ? "on" : "off",
+	    in->mglru_shape ? "told by the trace's events; marker" : in->header ? "marker" :
+	    "no marker:", in->mglru_mask);
 	flush(f, &l, 11);
 	add(&l, "calls      %zu replayed:", in->world_calls);
 	for (int c = 0; c < RS_CALL_NR; c++) {
@@ -473,10 +475,11 @@ void rs_replay_inputs_text(FILE *f, const struct rs_replay_report *r)
 	    U(in->target_src[RS_RI_TGT_ROOT]));
 	out(f, 11, "           pages wanted: memcg calls their charge-size goal 32<<k (%llu, freed "
 	    "past it %llu pages in all; %llu without a fitting goal want what they freed; %llu "
-	    "under 32: 32); direct 32; kswapd what each run freed (%llu in all)",
+	    "under 32: 32); direct 32; kswapd where the recorded run was balanced, just past "
+	    "what it had freed before its last pass (%llu in all, freed past it %llu)",
 	    U(in->want_src[RS_RI_WANT_CHARGE]), U(in->goal_overshoot),
 	    U(in->want_src[RS_RI_WANT_RECLAIMED]), U(in->want_src[RS_RI_WANT_MIN]),
-	    U(in->kswapd_want));
+	    U(in->kswapd_want), U(in->kswapd_overshoot));
 	out(f, 11, "recorded   in calls IA/AA/IF/AF scanned %llu/%llu/%llu/%llu taken "
 	    "%llu/%llu/%llu/%llu reclaimed %llu/%llu/%llu/%llu; outside any call "
 	    "%llu/%llu/%llu/%llu (%llu events)", U(in->scanned[0]), U(in->scanned[1]),

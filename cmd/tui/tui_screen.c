@@ -536,7 +536,7 @@ static void span_line(struct tl_model *m, const struct tl_span *s, char *out, si
 	snprintf(out, n, "%s %s %s, scanned %s, reclaimed %s, trigger %s%s%s, victims %s%s%s",
 		 rs_ctx_name(s->kind), tn, d, num(b1, s->scanned), num(b2, s->reclaimed),
 		 tl_model_cgroup_name(m, s->trigger), s->target ? ", target " : "",
-		 s->target ? tl_model_cgroup_name(m, s->target) : "", s->nr_victims ? vic : "?",
+		 s->target ? tl_model_cgroup_name(m, s->target) : "", s->nr_victims ? vic : "unknown",
 		 s->status != RS_EP_COMPLETE ? ", " : "",
 		 s->status != RS_EP_COMPLETE ? rs_ep_status_name(s->status) : "");
 }

@@ -81,7 +81,9 @@ expect() {
 			printf "episodes.%s.count %d\n", k, cnt[k]
 			printf "episodes.%s.reclaimed %d\n", k, rec[k]
 			printf "episodes.%s.latency_us.total %d\n", k, int((tot[k] + 500) / 1000)
-			printf "episodes.%s.latency_us.max %d\n", k, int((max[k] + 500) / 1000)
+			# no episode: no maximum (null), not 0
+			if (cnt[k]) printf "episodes.%s.latency_us.max %d\n", k, int((max[k] + 500) / 1000)
+			else printf "episodes.%s.latency_us.max null\n", k
 		}
 		printf "kswapd.wakes %d\nkswapd.rewakes %d\n", wakes, rewakes
 		printf "kswapd.periods %d\n", periods

@@ -83,6 +83,8 @@ for f in $(real_traces); do
 	expect_eq "$name: counters sum to analyze's scanned" "$(jq '[.traceEvents[] | select(.ph == "C" and .name == "inactive_file") | .args.scanned_pages] | add' "$TMP/p.json")" \
 		"$(jq '.lru.inactive_file.scanned' "$TMP/a.json")"
 	expect_eq "$name: otherData.trace" "$(jq -r .otherData.trace "$TMP/p.json")" "$f"
+	# some Perfetto versions read ts in displayTimeUnit: it must not say ns while ts is in us
+	expect_eq "$name: no displayTimeUnit" "$(jq 'has("displayTimeUnit")' "$TMP/p.json")" false
 
 	# jsonl: rows per type, the common columns, sums
 	"$RS_BIN" export --format jsonl -o "$TMP/r.jsonl" "$f" 2>/dev/null || { fail "$name: jsonl exit $?"; continue; }
@@ -127,6 +129,12 @@ if [ -f "$g" ]; then
 	expect_eq "--max-slices: dropped" "$(jq '.otherData.slices_dropped' "$TMP/m.json")" "$((total - 10))"
 	grep -q "warning: --max-slices 10" "$TMP/err" || fail "--max-slices: no warning"
 	check_format "$TMP/m.json" "--max-slices"
+	# the same bytes with two reading threads (the episodes come in the same order)
+	for fmt in perfetto jsonl; do
+		"$RS_BIN" export --format $fmt -o "$TMP/t1" "$g" 2>/dev/null
+		"$RS_BIN" export --format $fmt --threads 2 -o "$TMP/t2" "$g" 2>/dev/null
+		cmp -s "$TMP/t1" "$TMP/t2" || fail "$fmt: --threads 2 changes the output"
+	done
 fi
 
 # stdout, and bad input: a message, a non-zero exit, no file left
@@ -148,4 +156,11 @@ echo keep >"$TMP/out/kept.json"
 expect_eq "nothing in range: exit" "$?" 1
 expect_eq "existing output kept" "$(cat "$TMP/out/kept.json")" keep
 expect_eq "files left after failures" "$(ls -A "$TMP/out" | grep -v -x kept.json)" ""
+# hostile input: every input the fuzzers once broke the loaders with, and their seeds
+for f in tests/fuzz/regress/* tests/fuzz/seeds/*; do
+	[ -f "$f" ] || continue
+	timeout 300 "$RS_BIN" export --format perfetto -o "$TMP/fz.json" "$f" >/dev/null 2>"$TMP/err"
+	r=$?
+	[ $r -le 1 ] || fail "export $f: exit $r: $(head -c 300 "$TMP/err")"
+done
 finish

@@ -90,6 +90,30 @@ want=$(awk '/lru_isolate:.*lru=inactive/ { match($0, /nr_scanned=[0-9]+/);
 	s += substr($0, RSTART + 11, RLENGTH - 11) } END { print s }' "$FX/bucket-edge-6x.txt")
 expect_eq "bucket-edge: scanned inactive" "$(jq '.scan.scanned_inactive' "$TMP/b.json")" "$want"
 
+# 6. kswapd's awake time counts its cut periods: a kswapd reclaiming from the trace's start
+# until its sleep, then woken until the end, has no complete period but awake time; the oracle
+# is the event times in the trace (first event .. sleep, wake .. last event)
+t=$FX/kswapd-cut-6x.txt
+want=$(awk '{ sub(/:$/, "", $3) } NR == 3 { t0 = $3 } $4 == "mm_vmscan_kswapd_sleep:" { s = $3 }
+	$4 == "mm_vmscan_kswapd_wake:" { w = $3 } { last = $3 }
+	END { printf "%.3f", (s - t0) + (last - w) }' "$t")
+"$RS_BIN" analyze "$t" >"$TMP/k.txt" || fail "analyze $t"
+grep -q "^  awake $want s: 0.000 s in 0 complete periods, $want s in periods cut" "$TMP/k.txt" ||
+	fail "kswapd awake with cut periods (want $want s): $(grep -A1 '^kswapd0' "$TMP/k.txt")"
+"$RS_BIN" analyze --json "$t" | jq -r '.kswapd.awake_total_s * 1000 | round / 1000' \
+	>"$TMP/k.json"
+expect_eq "kswapd.awake_total_s" "$(printf '%.3f' "$(cat "$TMP/k.json")")" "$want"
+
+# 6b. cgroups: a cgroup that had no memcg episode has no p50/p99 ("-"), not 0.000; the trace
+# has direct reclaim only
+expect_eq "memcg episodes in $t" "$(grep -c mm_vmscan_memcg_reclaim_begin "$t")" 0
+"$RS_BIN" cgroups "$t" | awk '/^TRIGGER SIDE/ { on = 1 } on && $2 == "0" { print $4, $5; exit }' \
+	>"$TMP/p50"
+expect_eq "cgroups p50 p99 of no memcg episode" "$(cat "$TMP/p50")" "- -"
+"$RS_BIN" analyze --json "$t" | jq -c '.episodes.memcg.latency_us | [.p50, .max, .total]' \
+	>"$TMP/lat"
+expect_eq "analyze: memcg latency of no episode" "$(cat "$TMP/lat")" "[null,null,0]"
+
 # 5. a selection that selects nothing says what the trace spans or which tasks it has, exit 1
 V6=tests/fixtures/v6.dat
 if command -v trace-cmd >/dev/null; then

@@ -94,6 +94,13 @@ expect_eq "overlay: rings" "$(count_style "$TMP/cmp.svg" "$RING")" 10
 expect_eq "--what latency: no scan lines" "$(count_style "$TMP/lat.svg" "$LINE")" 0
 expect_eq "--what latency: CDF lines" "$(count_style "$TMP/lat.svg" "$CDF")" 2
 
+# deterministic: the same SVG again, and with two reading threads
+if [ -f "$SHARED_TRACE" ]; then
+	"$RS_BIN" plot -o "$TMP/d1.svg" "$SHARED_TRACE" 2>/dev/null
+	"$RS_BIN" plot --threads 2 -o "$TMP/d2.svg" "$SHARED_TRACE" 2>/dev/null
+	cmp -s "$TMP/d1.svg" "$TMP/d2.svg" || fail "plot: --threads 2 changes the SVG"
+fi
+
 # bad input: a message, a non-zero exit, no file and no temporary file left
 : >"$TMP/empty.txt"
 mkdir "$TMP/out" "$TMP/out/dir.svg"
@@ -112,11 +119,18 @@ expect_eq "empty trace: exit" "$?" 1
 [ -s "$TMP/err" ] || fail "empty trace: no message"
 "$RS_BIN" plot --from 999999 -o "$TMP/out/a.svg" "$a" 2>"$TMP/err"
 expect_eq "nothing in range: exit" "$?" 1
-grep -q "no events" "$TMP/err" || fail "nothing in range: message"
+grep -qF "v6.dat" "$TMP/err" || fail "nothing in range: message does not name the trace"
 echo keep >"$TMP/out/kept.svg"
 "$RS_BIN" plot -o "$TMP/out/kept.svg" "$a" "$TMP/empty.txt" 2>/dev/null
 expect_eq "second trace empty: exit" "$?" 1
 expect_eq "existing output kept" "$(cat "$TMP/out/kept.svg")" keep
 left=$(ls -A "$TMP/out" | grep -v -x -e dir.svg -e kept.svg)
 expect_eq "files left after failures" "$left" ""
+# hostile input: every input the fuzzers once broke the loaders with, and their seeds
+for f in tests/fuzz/regress/* tests/fuzz/seeds/*; do
+	[ -f "$f" ] || continue
+	timeout 300 "$RS_BIN" plot -o "$TMP/fz.svg" "$f" >/dev/null 2>"$TMP/err"
+	r=$?
+	[ $r -le 1 ] || fail "plot $f: exit $r: $(head -c 300 "$TMP/err")"
+done
 finish

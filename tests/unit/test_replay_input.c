@@ -408,7 +408,10 @@ static int test_delta_reanchor(void)
 
 /*
  * kswapd: one call per kswapd_wake (one balance_pgdat() run), ended by the next wake or the
- * sleep. Run 1 frees 20 + 12 = 32, run 2 frees 64: their nr_to_reclaim.
+ * sleep. Its nr_to_reclaim is where the run was balanced: past what it had freed before its last
+ * pass. Run 1 frees 20 at priority 12 and 12 at priority 11: not balanced after 20, balanced
+ * after 32: 21. Run 2 frees 64 in its only pass: balanced after it, 1. Run 3 frees nothing:
+ * balanced at once, 0.
  */
 static int test_kswapd_runs(void)
 {
@@ -421,15 +424,19 @@ static int test_kswapd_runs(void)
 	node_snap(&t, T0, 0, 0, 10000, 0, 100, 200);
 	kswapd_ev(&t, RS_EV_KSWAPD_WAKE, T0 + 1 * MS, 0);
 	window(&t, T0 + 2 * MS, 45, "kswapd0", 1, RS_LRU_INACTIVE_FILE, 32, 32, 20, 12, true);
-	window(&t, T0 + 3 * MS, 45, "kswapd0", 1, RS_LRU_INACTIVE_FILE, 32, 32, 12, 12, true);
+	window(&t, T0 + 3 * MS, 45, "kswapd0", 1, RS_LRU_INACTIVE_FILE, 32, 32, 12, 11, true);
 	kswapd_ev(&t, RS_EV_KSWAPD_WAKE, T0 + 4 * MS, 0);
 	window(&t, T0 + 5 * MS, 45, "kswapd0", 1, RS_LRU_INACTIVE_FILE, 32, 64, 64, 11, true);
-	kswapd_ev(&t, RS_EV_KSWAPD_SLEEP, T0 + 6 * MS, 0);
+	kswapd_ev(&t, RS_EV_KSWAPD_WAKE, T0 + 6 * MS, 0);
+	window(&t, T0 + 7 * MS, 45, "kswapd0", 1, RS_LRU_INACTIVE_FILE, 32, 32, 0, 12, true);
+	kswapd_ev(&t, RS_EV_KSWAPD_SLEEP, T0 + 8 * MS, 0);
 	UT_ASSERT(tr_finish(&t) == 0);
-	UT_ASSERT_EQ(rs_replay_input_report(t.ri)->calls[RS_CALL_KSWAPD], 2);
-	UT_ASSERT_EQ(call_of(&t, 0)->nr_to_reclaim, 32);
+	UT_ASSERT_EQ(rs_replay_input_report(t.ri)->calls[RS_CALL_KSWAPD], 3);
+	UT_ASSERT_EQ(call_of(&t, 0)->nr_to_reclaim, 21);
 	UT_ASSERT_EQ(call_of(&t, 0)->ts_end, T0 + 4 * MS);
-	UT_ASSERT_EQ(call_of(&t, 1)->nr_to_reclaim, 64);
+	UT_ASSERT_EQ(call_of(&t, 1)->nr_to_reclaim, 1);
+	UT_ASSERT_EQ(call_of(&t, 2)->nr_to_reclaim, 0);
+	UT_ASSERT_EQ(rs_replay_input_report(t.ri)->kswapd_overshoot, 32 - 21 + 64 - 1);
 	UT_ASSERT_EQ(call_of(&t, 1)->rec.prio_lowest, 11);
 	UT_ASSERT_EQ(call_of(&t, 1)->nid, 0);
 	tr_free(&t);

@@ -722,7 +722,7 @@ static int test_model_rows(void)
 	tl_model_set_group(m, TL_G_VICTIM);
 	tl_model_update(m);
 	UT_ASSERT_STR(tl_model_row(m, row_of(m, TL_L_DIRECT, 0))->name, "/b");	/* 3 ms */
-	UT_ASSERT_STR(tl_model_row(m, row_of(m, TL_L_DIRECT, 1))->name, "?");	/* 1 ms */
+	UT_ASSERT_STR(tl_model_row(m, row_of(m, TL_L_DIRECT, 1))->name, "unknown");	/* 1 ms */
 	/* scanned metric on a sub-lane: 32 pages spread over [2, 5) */
 	tl_model_set_metric(m, TL_M_SCANNED);
 	tl_model_update(m);
@@ -842,7 +842,7 @@ static int test_cgroup_names(void)
 	a = rs_analysis_new(&ao, &err);
 	UT_ASSERT(a);
 	mc = rs_analysis_memcgs(a);
-	UT_ASSERT_STR(tl_index_cgroup_name(ix, 0), "?");
+	UT_ASSERT_STR(tl_index_cgroup_name(ix, 0), "unknown");	/* never a bare "?" */
 	UT_ASSERT_STR(tl_index_cgroup_name(ix, TL_CG_KSWAPD), "(kswapd)");
 	ev.type = RS_EV_CGROUP_MAP;
 	ev.ts = T0;

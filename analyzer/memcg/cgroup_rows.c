@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Rows and tasks of the per-cgroup attribution (cgroup_rows.h): a cgroup row per memcg row of
+ * the loading stage (memcg_attrib.h), its identity copied when that changes; the reclaiming
+ * tasks of the analysis with the episodes they have open; a task's trigger cgroup.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cgroup_rows.h"
+
+bool cg_sync(struct rs_cgroups *cg)
+{
+	int n = rs_memcgs_count(cg->mc);
+
+	if (n > cg->cap) {
+		int cap = cg->cap ? cg->cap : 64;
+		struct rs_cgroup *c;
+		struct cg_priv *p;
+
+		while (cap < n)
+			cap *= 2;
+		c = realloc(cg->cgs, (size_t)cap * sizeof(*c));
+		if (!c) {
+			cg->oom = true;
+			return false;
+		}
+		cg->cgs = c;
+		p = realloc(cg->priv, (size_t)cap * sizeof(*p));
+		if (!p) {
+			cg->oom = true;
+			return false;
+		}
+		cg->priv = p;
+		cg->cap = cap;
+	}
+	for (int i = cg->nr; i < n; i++) {
+		memset(&cg->cgs[i], 0, sizeof(cg->cgs[i]));
+		memset(&cg->priv[i], 0, sizeof(cg->priv[i]));
+		cg->priv[i].prev_state = RS_CG_SOFT_UNKNOWN;
+		cg->cgs[i].limit = cg->cgs[i].soft_limit = UINT64_MAX;
+	}
+	cg->nr = n;
+	for (int i = 0; i < n; i++) {
+		const struct rs_memcg *m = rs_memcgs_get(cg->mc, i);
+		struct rs_cgroup *c = &cg->cgs[i];
+
+		c->id = m->id;
+		c->path = m->path;
+		c->flags = m->flags;
+		c->level = m->level;
+		c->mkdir_ts = m->mkdir_ts;
+		c->rmdir_ts = m->rmdir_ts;
+	}
+	cg->mc_gen = rs_memcgs_generation(cg->mc);
+	return true;
+}
+
+struct cg_rtask *cg_rtask(struct rs_cgroups *cg, int task, int pid)
+{
+	struct cg_rtask *rt;
+
+	if (task < 0)
+		return NULL;
+	if (task >= cg->nr_rt) {
+		int n = cg->nr_rt ? cg->nr_rt : 64;
+		struct cg_rtask *r;
+
+		while (n <= task)
+			n *= 2;
+		r = realloc(cg->rt, (size_t)n * sizeof(*r));
+		if (!r) {
+			cg->oom = true;
+			return NULL;
+		}
+		memset(r + cg->nr_rt, 0, (size_t)(n - cg->nr_rt) * sizeof(*r));
+		cg->rt = r;
+		cg->nr_rt = n;
+	}
+	rt = &cg->rt[task];
+	if (!rt->known) {
+		rt->known = true;
+		rt->pid = pid;
+		rt->selected = !cg->filtered;
+	}
+	return rt;
+}
+
+struct cg_open_ep *cg_ep_find(struct cg_rtask *rt, uint64_t serial)
+{
+	if (!rt || !serial)
+		return NULL;
+	for (int i = 0; i < CG_TASK_EPS; i++)
+		if (rt->eps[i].serial == serial)
+			return &rt->eps[i];
+	return NULL;
+}
+
+struct cg_open_ep *cg_ep_add(struct cg_rtask *rt, uint64_t serial)
+{
+	struct cg_open_ep *e = &rt->eps[0];
+
+	/* a free slot, else the oldest (its end was lost and the episodes module closed it) */
+	for (int i = 0; i < CG_TASK_EPS; i++) {
+		if (!rt->eps[i].serial) {
+			e = &rt->eps[i];
+			break;
+		}
+		if (rt->eps[i].serial < e->serial)
+			e = &rt->eps[i];
+	}
+	memset(e, 0, sizeof(*e));
+	e->serial = serial;
+	return e;
+}
+
+/* The cgroup a task's reclaim is charged to as trigger: its cgroup, or the "(unknown)" row. */
+int cg_task_row(struct rs_cgroups *cg, int pid)
+{
+	int i = rs_memcgs_task(cg->mc, pid);
+
+	if (i >= 0)
+		return i;
+	i = rs_memcgs_unknown_row(cg->mc);
+	return cg_sync(cg) ? i : -1;
+}

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The victim side: pages by victim, memcg counters, LRU deltas, the matrix (cgroup_victim.c).
+ */
+#ifndef RS_CGROUP_VICTIM_H
+#define RS_CGROUP_VICTIM_H
+
+#include "cgroups_state.h"
+
+/* the matrix' cells */
+int cg_map_get(const struct cg_map *m, uint64_t key);	/* -1 when absent */
+/* Insert or replace; -1 when the cap is reached or memory ran out. */
+int cg_map_put(struct cg_map *m, uint64_t key, int val);
+void cg_map_free(struct cg_map *m);
+
+void cg_on_isolate(struct rs_cgroups *cg, const struct rs_event *ev, const struct rs_ctx *ctx);
+void cg_on_shrink(struct rs_cgroups *cg, const struct rs_event *ev, const struct rs_ctx *ctx);
+void cg_on_count(struct rs_cgroups *cg, const struct rs_event *ev, const struct rs_ctx *ctx);
+void cg_on_lruvec(struct rs_cgroups *cg, const struct rs_event *ev, const struct rs_ctx *ctx);
+/* A window that closed without a shrink event (nothing taken), its outcome `v`. */
+void cg_isolate_only(struct rs_cgroups *cg, struct cg_rtask *rt, const struct rs_victim *v);
+
+#endif
