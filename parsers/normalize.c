@@ -58,16 +58,16 @@ static const struct rs_slot shrink_active_slots[] = {
 enum { WF_PFN, WF_FLAGS };
 static const struct rs_slot write_slots[] = { N("pfn"), N("reclaim_flags|flags") };
 
-enum { SS_SHR, SS_FN, SS_NID, SS_OBJS, SS_ITEMS, SS_DELTA, SS_TOTAL, SS_PRIO };
+enum { SS_SHR, SS_FN, SS_NID, SS_OBJS, SS_ITEMS, SS_DELTA, SS_TOTAL, SS_PRIO, SS_MEMCG };
 static const struct rs_slot slab_start_slots[] = {
 	N("shr"), N("shrink"), N("nid"), N("nr_objects_to_shrink"), N("cache_items"),
-	N("delta"), N("total_scan"), N("priority"),
+	N("delta"), N("total_scan"), N("priority"), N("memcg_id"),
 };
 
-enum { SE_SHR, SE_FN, SE_NID, SE_UNUSED, SE_NEW, SE_RET, SE_TOTAL };
+enum { SE_SHR, SE_FN, SE_NID, SE_UNUSED, SE_NEW, SE_RET, SE_TOTAL, SE_MEMCG };
 static const struct rs_slot slab_end_slots[] = {
 	N("shr"), N("shrink"), N("nid"), N("unused_scan"), N("new_scan"), N("retval"),
-	N("total_scan"),
+	N("total_scan"), N("memcg_id"),
 };
 
 enum { TH_NID, TH_TIMEOUT, TH_DELAYED, TH_REASON };
@@ -362,6 +362,8 @@ static void normalize_slab(const struct rs_slotvals *v, struct rs_event *ev, boo
 		sl->delta = num(v, SS_DELTA, 0);
 		sl->total_scan = (int64_t)num(v, SS_TOTAL, 0);
 		sl->priority = inum(v, SS_PRIO, -1);
+		sl->memcg_id = num(v, SS_MEMCG, 0);
+		ev->have |= has(v, SS_MEMCG) ? RS_HAVE_MEMCG_ID : 0;
 	} else {
 		sl->shrinker = num(v, SE_SHR, 0);
 		sl->shrink_fn = num(v, SE_FN, 0);
@@ -371,6 +373,8 @@ static void normalize_slab(const struct rs_slotvals *v, struct rs_event *ev, boo
 		sl->retval = inum(v, SE_RET, 0);
 		sl->total_scan = (int64_t)num(v, SE_TOTAL, 0);
 		sl->priority = -1;
+		sl->memcg_id = num(v, SE_MEMCG, 0);
+		ev->have |= has(v, SE_MEMCG) ? RS_HAVE_MEMCG_ID : 0;
 	}
 }
 
@@ -548,6 +552,139 @@ void rs_normalize(const struct rs_kevent *ke, const struct rs_slotvals *v, struc
 	default:
 		break;
 	}
+}
+
+static bool bad_order(const struct rs_event *ev, int order)
+{
+	return (ev->have & RS_HAVE_ORDER) && (order < 0 || order > RS_ORDER_MAX);
+}
+
+static bool bad_nid(int nid)
+{
+	return nid < -1 || nid > RS_NID_MAX;
+}
+
+static bool bad_prio(int prio)
+{
+	return prio < -1 || prio > 12;
+}
+
+static bool bad_count(uint64_t v)
+{
+	return v > RS_COUNT_MAX;
+}
+
+/*
+ * The check itself; with fix false it only says whether anything is wrong. A fix mends one
+ * field and returns: call again for the next (each gets its warning).
+ */
+static int check(struct rs_event *ev, bool fix, const char **why)
+{
+#define FIXED(cond, field, what, set) do {				\
+		if (cond) {						\
+			if (!fix)					\
+				return RS_NORM_FIXED;			\
+			*why = what;					\
+			set;						\
+			return RS_NORM_FIXED;				\
+		}							\
+	} while (0)
+#define DROP(cond, what) do {						\
+		if (cond) {						\
+			*why = what;					\
+			return RS_NORM_DROP;				\
+		}							\
+	} while (0)
+
+	switch (ev->type) {
+	case RS_EV_KSWAPD_SLEEP:
+	case RS_EV_KSWAPD_WAKE:
+	case RS_EV_WAKEUP_KSWAPD:
+		FIXED(bad_order(ev, ev->kswapd.order), order, "kswapd order outside 0..31",
+		      (ev->kswapd.order = 0, ev->have &= ~RS_HAVE_ORDER));
+		FIXED(bad_nid(ev->kswapd.nid), nid, "kswapd nid outside -1..1023",
+		      (ev->kswapd.nid = -1, ev->have &= ~RS_HAVE_NID));
+		break;
+	case RS_EV_RECLAIM_BEGIN:
+		FIXED(bad_order(ev, ev->reclaim.order), order, "reclaim_begin order outside 0..31",
+		      (ev->reclaim.order = 0, ev->have &= ~RS_HAVE_ORDER));
+		FIXED(bad_nid(ev->reclaim.nid), nid, "node_reclaim_begin nid outside -1..1023",
+		      (ev->reclaim.nid = -1, ev->have &= ~RS_HAVE_NID));
+		break;
+	case RS_EV_RECLAIM_END:
+		DROP(bad_count(ev->reclaim.nr_reclaimed),
+		     "reclaim_end nr_reclaimed is not a page count (negative or above 2^40)");
+		break;
+	case RS_EV_LRU_ISOLATE:
+		DROP(bad_count(ev->isolate.nr_requested) || bad_count(ev->isolate.nr_scanned) ||
+		     bad_count(ev->isolate.nr_skipped) || bad_count(ev->isolate.nr_taken),
+		     "lru_isolate count is not a page count (negative or above 2^40)");
+		FIXED(bad_order(ev, ev->isolate.order), order, "lru_isolate order outside 0..31",
+		      (ev->isolate.order = 0, ev->have &= ~RS_HAVE_ORDER));
+		FIXED(bad_nid(ev->isolate.nid), nid, "lru_isolate nid outside -1..1023",
+		      (ev->isolate.nid = -1, ev->have &= ~RS_HAVE_NID));
+		break;
+	case RS_EV_SHRINK_INACTIVE:
+	case RS_EV_RECLAIM_PAGES: {
+		const struct rs_ev_shrink_inactive *si = &ev->inactive;
+
+		DROP(bad_count(si->nr_scanned) || bad_count(si->nr_reclaimed) ||
+		     bad_count(si->nr_dirty) || bad_count(si->nr_writeback) ||
+		     bad_count(si->nr_congested) || bad_count(si->nr_immediate) ||
+		     bad_count(si->nr_activate_anon) || bad_count(si->nr_activate_file) ||
+		     bad_count(si->nr_ref_keep) || bad_count(si->nr_unmap_fail),
+		     "lru_shrink_inactive count is not a page count (negative or above 2^40)");
+		FIXED((ev->have & RS_HAVE_PRIORITY) && bad_prio(si->priority), prio,
+		      "lru_shrink_inactive priority outside 0..12",
+		      (ev->inactive.priority = -1, ev->have &= ~RS_HAVE_PRIORITY));
+		FIXED(bad_nid(si->nid), nid, "lru_shrink_inactive nid outside -1..1023",
+		      (ev->inactive.nid = -1, ev->have &= ~RS_HAVE_NID));
+		break;
+	}
+	case RS_EV_SHRINK_ACTIVE: {
+		const struct rs_ev_shrink_active *sa = &ev->active;
+
+		DROP(bad_count(sa->nr_taken) || bad_count(sa->nr_active) ||
+		     bad_count(sa->nr_deactivated) || bad_count(sa->nr_referenced),
+		     "lru_shrink_active count is not a page count (negative or above 2^40)");
+		FIXED((ev->have & RS_HAVE_PRIORITY) && bad_prio(sa->priority), prio,
+		      "lru_shrink_active priority outside 0..12",
+		      (ev->active.priority = -1, ev->have &= ~RS_HAVE_PRIORITY));
+		FIXED(bad_nid(sa->nid), nid, "lru_shrink_active nid outside -1..1023",
+		      (ev->active.nid = -1, ev->have &= ~RS_HAVE_NID));
+		break;
+	}
+	case RS_EV_SLAB_START:
+	case RS_EV_SLAB_END:
+		FIXED(bad_prio(ev->slab.priority), prio, "shrink_slab priority outside 0..12",
+		      ev->slab.priority = -1);
+		FIXED(bad_nid(ev->slab.nid), nid, "shrink_slab nid outside -1..1023",
+		      ev->slab.nid = -1);
+		break;
+	case RS_EV_THROTTLED:
+		FIXED(bad_nid(ev->throttled.nid), nid, "throttled nid outside -1..1023",
+		      ev->throttled.nid = -1);
+		break;
+	default:
+		break;
+	}
+#undef FIXED
+#undef DROP
+	return RS_NORM_OK;
+}
+
+int rs_normalize_check(struct rs_event *ev, const char **why)
+{
+	*why = NULL;
+	return check(ev, true, why);
+}
+
+bool rs_normalize_suspect(const struct rs_event *ev)
+{
+	const char *why;
+
+	/* with fix false nothing is written: the cast only lets one function serve both */
+	return check((struct rs_event *)ev, false, &why) != RS_NORM_OK;
 }
 
 static const char *const type_names[RS_EV_NR_TYPES] = {

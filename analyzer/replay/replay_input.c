@@ -28,6 +28,7 @@
 #include "replay_calls.h"
 #include "replay_memcgs.h"
 #include "replay_report.h"
+#include "trace_source.h"
 
 static const char *const tgt_names[RS_RI_TGT_NR] = {
 	[RS_RI_TGT_VICTIMS] = "victims", [RS_RI_TGT_LIMITED] = "limited-ancestor",
@@ -731,6 +732,18 @@ struct rs_world *rs_replay_input_world(struct rs_replay_input *ri, struct rs_err
 	return ri->world;
 }
 
+/*
+ * MGLRU told from the trace's shape (parsers/lru_shape.c) counts as much as the marker: a
+ * trace-cmd recording without markers, or a marker that disagrees with the events.
+ */
+void rs_replay_input_lru_shape(struct rs_replay_input *ri, const struct rs_trace_info *ti)
+{
+	if (ti->mglru > 0 && ti->mglru_how) {
+		ri->rep.mglru = true;
+		ri->rep.mglru_shape = ti->mglru_how;
+	}
+}
+
 const char *rs_replay_input_refusal(const struct rs_replay_input *ri)
 {
 	return ri->refusal;
@@ -755,6 +768,7 @@ int rs_replay_input_build(const char *path, const struct rs_analysis_opts *ao,
 	opts.nr_consumers = n;
 	if (rs_analysis_run(path, &opts, &out->a, err) < 0)
 		goto fail;
+	rs_replay_input_lru_shape(out->ri, rs_source_info(rs_analysis_source(out->a)));
 	out->w = rs_replay_input_world(out->ri, err);
 	if (!out->w)
 		goto fail;

@@ -110,8 +110,8 @@ void rs_findings_text(FILE *f, const struct rs_findings *fd, bool with_cgroups)
 			snprintf(fail, sizeof(fail), "-");
 		else
 			snprintf(fail, sizeof(fail), "%" PRId64, fd->reclaim_fail);
-		line(f, "kswapd", "KSWAPD", "awake %s of %.3f s: %.3f s, %.3f s of it cut by the "
-		     "trace", pct1(b[0], 48, fd->awake_pct), fd->span_s * fd->kswapds,
+		line(f, "kswapd", "KSWAPD", "awake %s of %.3f s: %.3f s, %.3f s of it cut at the edges",
+		     pct1(b[0], 48, fd->awake_pct), fd->span_s * fd->kswapds,
 		     (double)(fd->awake_ns + fd->awake_cut_ns) / 1e9,
 		     (double)fd->awake_cut_ns / 1e9);
 		line(f, "", NULL, "%" PRIu64 " wakes, %" PRIu64 " sleeps, %" PRIu64 " re-wakes; "
