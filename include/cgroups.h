@@ -113,6 +113,8 @@ struct rs_cgroup {
 	uint64_t roots_kernel;		/* of them: roots the kernel named (memcg_id, 7.1+) */
 	uint64_t target_episodes;	/* complete memcg episodes whose memcg_id (7.1+) is this
 					   cgroup: the target of its limit reclaim */
+	uint64_t slab_calls, slab_ns, slab_freed;	/* 7.1+ shrink_slab of its memcg_id:
+					   start/end pairs, their time, end retval sum */
 
 	/* victim side */
 	int nr_items;			/* raw item numbers counted: items[0..nr_items) */
@@ -259,6 +261,11 @@ uint64_t rs_cgroups_series_t0(const struct rs_cgroups *cg);
 uint64_t rs_cgroups_series_width(const struct rs_cgroups *cg);
 bool rs_cgroups_series_shared(const struct rs_cgroups *cg);	/* same as the analysis' */
 const int64_t *rs_cgroups_series(const struct rs_cgroups *cg, int i, int metric);
+
+/* 7.1+: reclaim roots are the kernel's memcg_id (target_episodes), and shrink_slab names its
+   memcg (slab_*); false: those figures are absent. */
+bool rs_cgroups_have_targets(const struct rs_cgroups *cg);
+bool rs_cgroups_have_slab_memcgs(const struct rs_cgroups *cg);
 
 uint64_t rs_cgroups_page_size(const struct rs_cgroups *cg);
 const char *rs_cgroups_hierarchy(const struct rs_cgroups *cg);	/* "v1", "v2" or NULL */

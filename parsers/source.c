@@ -151,6 +151,7 @@ int rs_source_stream(struct rs_source *src, uint64_t from_ns, uint64_t to_ns, rs
 		src->info.mglru = rs_lru_shape_verdict(&src->shape, src->mglru_how,
 						       sizeof(src->mglru_how));
 		src->info.mglru_how = src->mglru_how;
+		src->info.isolates_empty = src->shape.isolates_empty;
 	}
 	return ret;
 }

@@ -589,6 +589,19 @@ void rs_memcgs_event(struct rs_memcgs *m, const struct rs_event *ev, const struc
 	case RS_EV_RECLAIM_BEGIN:
 		on_begin(m, ev, ctx);
 		break;
+	case RS_EV_RECLAIM_END:
+		if (ev->have & RS_HAVE_MEMCG_ID)
+			m->kernel_roots = true;
+		break;
+	case RS_EV_SLAB_START:
+	case RS_EV_SLAB_END:
+		/* 7.1+: the memcg whose slab objects are shrunk (0: not memcg aware) */
+		if (ev->have & RS_HAVE_MEMCG_ID) {
+			m->slab_memcgs = true;
+			if (ev->slab.memcg_id)
+				out->named = mc_of_id(m, ev->slab.memcg_id);
+		}
+		break;
 	default:
 		break;
 	}
@@ -713,6 +726,16 @@ const char *rs_memcgs_node_item_name(const struct rs_memcgs *m, int item)
 bool rs_memcgs_node_reclaim_items(const struct rs_memcgs *m)
 {
 	return m->node_reclaim_items;
+}
+
+bool rs_memcgs_kernel_roots(const struct rs_memcgs *m)
+{
+	return m->kernel_roots;
+}
+
+bool rs_memcgs_slab_memcgs(const struct rs_memcgs *m)
+{
+	return m->slab_memcgs;
 }
 
 bool rs_memcgs_oom(const struct rs_memcgs *m)

@@ -89,6 +89,7 @@ struct rs_memcgs {
 	struct mc_task *t;
 	int nr_t;
 	bool kernel_roots;		/* reclaim events carry memcg_id (7.1+) */
+	bool slab_memcgs;		/* shrink_slab events carry memcg_id (7.1+) */
 	struct rs_memcg_root closing_root;
 };
 

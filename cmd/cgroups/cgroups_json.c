@@ -392,6 +392,13 @@ static json_t *row_json(const struct rs_cgroups *cg, int row, json_t *by_trigger
 			    json_null());
 	json_object_set_new(o, "active", json_boolean(c->active));
 	json_object_set_new(o, "trigger", trigger_json(cg, c));
+	/* 7.1+ memcg_id; absent (null) before */
+	json_object_set_new(o, "target_episodes", rs_cgroups_have_targets(cg) ?
+			    JI(c->target_episodes) : json_null());
+	json_object_set_new(o, "slab", rs_cgroups_have_slab_memcgs(cg) ?
+			    json_pack("{s:I,s:I,s:I}", "calls", (json_int_t)c->slab_calls,
+				      "us", (json_int_t)rs_ns_to_us(c->slab_ns),
+				      "freed", (json_int_t)c->slab_freed) : json_null());
 	json_object_set_new(o, "victim", victim_json(cg, c, by_trigger));
 	json_object_set_new(o, "soft_limit", soft_json(cg, c));
 	json_object_set_new(o, "lru_size", lru_json(cg, c));
@@ -470,6 +477,8 @@ static json_t *attribution_json(const struct rs_cgroups *cg)
 	json_t *o = json_object(), *reasons = json_object();
 
 	json_object_set_new(o, "items_named", json_boolean(rs_cgroups_have_item_names(cg)));
+	json_object_set_new(o, "reclaim_roots_from", json_string(rs_cgroups_have_targets(cg) ?
+			    "memcg_id" : "victims"));
 	json_object_set_new(o, "lru_items_named", json_boolean(rs_cgroups_have_lru_names(cg)));
 	json_object_set_new(o, "hierarchy", h ? json_string(h) : json_null());
 	json_object_set_new(o, "page_size", JI(rs_cgroups_page_size(cg)));

@@ -113,7 +113,28 @@ $(diff "$TMP/want" "$TMP/got" | head -5)"
 	*mglru*) expect_eq "$b: recorded with MGLRU" "$want" true ;;
 	*) expect_eq "$b: recorded with the classic LRU" "$want" false ;;
 	esac
-	"$RS_BIN" analyze "$f" | grep -q '^lru       ' || fail "$b: no lru line in the text head"
+	"$RS_BIN" analyze "$f" >"$TMP/text" || fail "$b: analyze exit $?"
+	grep -q '^lru       ' "$TMP/text" || fail "$b: no lru line in the text head"
+	w=$(wc -L <"$TMP/text")
+	[ "$w" -le 100 ] || fail "$b: text report is $w columns wide"
+	if [ "$want" = true ]; then
+		# the report speaks MGLRU: eviction by type, no active-list rows, aging not
+		# traced, and the isolates that took nothing counted
+		grep -q '^lru       MGLRU' "$TMP/text" || fail "$b: the head does not say MGLRU"
+		grep -q '^EVICTION BY TYPE (MGLRU' "$TMP/text" || fail "$b: no eviction by type"
+		! grep -q '^ACTIVE LISTS (lru_shrink_active' "$TMP/text" ||
+			fail "$b: active-list rows under MGLRU"
+		! grep -Eq '^(all|[0-9?]) +active_(anon|file) ' "$TMP/text" ||
+			fail "$b: active-list rows under MGLRU"
+		empty=$(awk '$1 == "mm_vmscan_lru_isolate" { for (i = 2; i <= NF; i++) {
+			split($i, a, "="); if (a[1] == "nr_taken" && a[2] == 0) n++ } }
+			END { print n + 0 }' "$TMP/ev")
+		tr '\n' ' ' <"$TMP/text" | sed 's/  */ /g' |
+			grep -q "not traced. $empty lru_isolate took no page" ||
+			fail "$b: the $empty isolates that took no page are not explained"
+	else
+		grep -q '^lru       classic LRU' "$TMP/text" || fail "$b: the head does not say classic"
+	fi
 
 	# replay refuses MGLRU and says so
 	if [ "$want" = true ]; then
