@@ -13,6 +13,7 @@
 
 #include "replay_output.h"
 #include "report.h"
+#include "text_escape.h"
 
 #define U(v) ((unsigned long long)(v))
 
@@ -378,7 +379,7 @@ static void memcg_inputs(FILE *f, const struct rs_ri_memcg *m)
 	struct line l = { .n = 0 };
 	char b1[32], b2[32];
 
-	out(f, 4, "  %s (id %llu)%s%s", m->path, U(m->id), m->mkdir ? ", made in the trace" : "",
+	out(f, 4, "  %s (id %llu)%s%s", rs_esc(m->path), U(m->id), m->mkdir ? ", made in the trace" : "",
 	    m->rmdir ? ", removed in the trace (offline after)" : "");
 	if (m->world == 0) {
 		add(&l, "    own lists = node_stat - tracked memcgs: ");

@@ -329,7 +329,7 @@ run_ok "mmtests" --format mmtests --labels classic,mglru "$TMP/s1.json" "$TMP/s2
 	grep -q "^direct stall total (s) *1.500 *1.200 \[80.0%\]$" "$TMP/out" ||
 		fail "mmtests: stall total row"
 	grep -q "^efficiency *66.0% *87.0% \[+21.0pt\]$" "$TMP/out" || fail "mmtests: efficiency row"
-	sed -n 4p "$TMP/out" | grep -q 'classic *mglru$' || fail "mmtests: label columns"
+	sed -n 3p "$TMP/out" | grep -q 'classic *mglru$' || fail "mmtests: label columns"
 }
 # identical inputs: exactly one line
 run_ok "identical" "$TMP/s1.json" "$TMP/s1.json" && {
