@@ -107,12 +107,17 @@ run: deps
 # RS_ORACLE_CACHE: each `trace-cmd report` output the tests compare with is computed once per
 # run and reused by the later tests and the sanitizer round (tests/lib-e2e.sh, trace_report)
 ORACLE := $(CURDIR)/build/oracle
+# the builds inside check use every CPU (the tests run one at a time)
+JOBS   ?= $(shell nproc 2>/dev/null || echo 1)
 check: deps
-	$(MAKE) all
+	$(MAKE) -j$(JOBS) check-build
 	rm -rf $(ORACLE)
 	RS_ORACLE_CACHE=$(ORACLE) $(MAKE) check-unit check-e2e
 	RS_ORACLE_CACHE=$(ORACLE) $(MAKE) check-san
 	rm -rf $(ORACLE)
+
+.PHONY: check-build
+check-build: all $(TEST_BIN)
 
 check-unit: $(TEST_BIN)
 	$(TEST_BIN)
@@ -127,6 +132,7 @@ SAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:malloc_context_size=100 
 	   LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
 	   UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 check-san:
+	$(MAKE) -j$(JOBS) SANITIZE=address,undefined check-build
 	$(SAN_ENV) $(MAKE) SANITIZE=address,undefined check-unit check-e2e
 
 # The README's two commands on a new minimal Debian 12 root (debootstrap, chroot; root only,

@@ -666,6 +666,9 @@ struct rs_analysis *rs_analysis_new(const struct rs_analysis_opts *o, struct rs_
 		if (!a->log)
 			goto out_oom;
 	}
+	for (int i = 0; i < a->nr_consumers; i++)
+		if (a->consumers[i].start)
+			a->consumers[i].start(a->consumers[i].arg, a);
 	return a;
 
 out_oom:

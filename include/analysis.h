@@ -27,6 +27,7 @@
 #include "rs_error.h"
 #include "rs_event.h"
 
+struct rs_analysis;
 struct rs_memcgs;
 struct rs_source;
 struct rs_warnings;
@@ -37,12 +38,15 @@ struct rs_warnings;
  * (rs_episodes_context: task -1 when the task has no reclaim event yet). For an episode's end
  * the context is that episode. episode() is called for every episode as it closes, complete
  * or not (rs_episode.status), before event() of the event that closed it; at the end of the
- * stream for those still open. Any callback may be NULL. Both carry the memcg attribution the
- * loading stage resolved (rs_ctx.memcg, rs_episode.root: memcg_attrib.h).
+ * stream for those still open. start() runs once when the analysis is made, before any event.
+ * Any callback may be NULL. Both carry the memcg attribution the loading stage resolved
+ * (rs_ctx.memcg, rs_episode.root: memcg_attrib.h).
  */
 struct rs_consumer {
 	const char *name;
 	void *arg;
+	/* once, at the end of rs_analysis_new(): the analysis' options, span and buckets */
+	void (*start)(void *arg, const struct rs_analysis *a);
 	int (*event)(void *arg, const struct rs_event *ev, const struct rs_ctx *ctx);
 	void (*episode)(void *arg, const struct rs_episode *ep);
 	int (*finish)(void *arg, struct rs_error *err);

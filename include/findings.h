@@ -71,6 +71,19 @@ struct rs_findings {
 
 	struct rs_findings_cgroup paid_most, caused_most;
 
+	/* refaults (docs/refaults.md): filled by rs_refaults_findings() after rs_findings_of() */
+	struct {
+		bool set;			/* a refault analysis ran */
+		bool recorded;			/* the trace has filemap events */
+		uint64_t evicted_pages, refaulted_pages, refaulted_folios;
+		uint64_t observable_1s_pages, within_1s_pages;
+		bool lower_bound;		/* the eviction table forgot ranges */
+		bool swapins_known;		/* the trace names pswpin */
+		uint64_t swapin_pages;
+		char thrash_name[128];		/* the memcg that thrashed longest, "" none */
+		double thrash_s;
+	} refaults;
+
 	/* what the figures may miss */
 	uint64_t lost_events, lost_records, incomplete, broken, warnings;
 	bool lost_unknown;		/* some loss had no count */

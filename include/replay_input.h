@@ -135,6 +135,7 @@ struct rs_ri_report {
 	const char *cgroup_src;		/* "header", "soft= in memcg_stat", "assumed v2" */
 	bool mglru;
 	unsigned int mglru_mask;	/* /sys/kernel/mm/lru_gen/enabled as recorded */
+	const char *mglru_shape;	/* MGLRU told by the trace's own events (trace.mglru) */
 	uint64_t page_size;
 
 	/* calls */
@@ -238,5 +239,9 @@ void rs_replay_build_free(struct rs_replay_build *b);
  * snapshots or deltas (implied sizes alone are not enough for identity), no reclaim calls.
  */
 const char *rs_replay_input_refusal(const struct rs_replay_input *ri);
+
+struct rs_trace_info;
+/* Take MGLRU as told by the trace's own events (trace_source.h) into the report and refusal. */
+void rs_replay_input_lru_shape(struct rs_replay_input *ri, const struct rs_trace_info *ti);
 
 #endif

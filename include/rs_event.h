@@ -38,6 +38,8 @@ enum rs_ev_type {
 	RS_EV_EXEC,			/* sched:sched_process_exec */
 	RS_EV_EXIT,			/* sched:sched_process_exit */
 	RS_EV_OOM_VICTIM,		/* oom:mark_victim */
+	RS_EV_FILEMAP_DELETE,		/* filemap:mm_filemap_delete_from_page_cache */
+	RS_EV_FILEMAP_ADD,		/* filemap:mm_filemap_add_to_page_cache */
 	RS_EV_MARKER,			/* ftrace:print that is not a recorder marker */
 	RS_EV_META,			/* recorder marker: reclaimscope_begin/scenario_begin ... */
 	RS_EV_ITEM_NAMES,		/* recorder marker: names of an enum's items */
@@ -86,7 +88,7 @@ enum rs_lru {
 #define RS_HAVE_FILE		(1u << 3)	/* lru_isolate.file (3.3-4.10) */
 #define RS_HAVE_ACTIVATE_SPLIT	(1u << 4)	/* nr_activate0/1, else one nr_activate */
 #define RS_HAVE_SHRINK_DETAIL	(1u << 5)	/* nr_dirty..nr_unmap_fail (4.11+) */
-#define RS_HAVE_MEMCG_ID	(1u << 6)	/* 7.1+ reclaim begin/end memcg_id */
+#define RS_HAVE_MEMCG_ID	(1u << 6)	/* 7.1+ reclaim begin/end, shrink_slab memcg_id */
 #define RS_HAVE_GFP		(1u << 7)
 #define RS_HAVE_SKIPPED		(1u << 8)	/* lru_isolate.nr_skipped (4.11+) */
 #define RS_HAVE_PRIORITY	(1u << 9)
@@ -178,6 +180,8 @@ struct rs_ev_slab {
 	int64_t total_scan;
 	int64_t unused_scan, new_scan;	/* end */
 	int retval;			/* end: objects freed by the last call */
+	uint64_t memcg_id;		/* 7.1+, when RS_HAVE_MEMCG_ID: the memcg whose slab
+					   objects are shrunk (0: the root / not memcg aware) */
 };
 
 struct rs_ev_throttled {
@@ -208,6 +212,15 @@ struct rs_ev_task {
 	const char *comm;		/* fork: parent; exit: task */
 	const char *child_comm;		/* fork */
 	const char *filename;		/* exec */
+};
+
+/* A folio leaving or entering the page cache: one file range of 1 << order pages. */
+struct rs_ev_filemap {
+	uint64_t dev;			/* s_dev as the kernel encodes it: major << 20 | minor */
+	uint64_t ino;			/* i_ino */
+	uint64_t index;			/* page index of the folio's first page in the file */
+	uint64_t pfn;
+	int order;			/* folio order; 0 when the kernel lacks the field */
 };
 
 struct rs_ev_oom {
@@ -245,6 +258,21 @@ struct rs_ev_task_cgroup {
 	const char *path;
 };
 
+/* memory.stat refault and swap counters a snapshot may carry (counts, not bytes). */
+enum rs_ws_item {
+	RS_WS_REFAULT_ANON,		/* workingset_refault_anon */
+	RS_WS_REFAULT_FILE,		/* workingset_refault_file */
+	RS_WS_ACTIVATE_ANON,		/* workingset_activate_anon (v2) */
+	RS_WS_ACTIVATE_FILE,
+	RS_WS_RESTORE_ANON,		/* workingset_restore_anon (v2) */
+	RS_WS_RESTORE_FILE,
+	RS_WS_NODERECLAIM,		/* workingset_nodereclaim (v2) */
+	RS_WS_PSWPIN,			/* pswpin (v2 memory.stat, recent kernels) */
+	RS_WS_PSWPOUT,
+	RS_WS_NR
+};
+const char *rs_ws_item_name(int item);		/* the memory.stat key */
+
 /* Per-cgroup snapshot. Sizes in bytes, as memory.stat and memory.usage_in_bytes give them. */
 struct rs_ev_snap_memcg {
 	uint64_t id;			/* 0 when not recorded */
@@ -252,6 +280,7 @@ struct rs_ev_snap_memcg {
 	uint64_t usage, limit, soft_limit;
 	uint64_t lru_bytes[RS_LRU_NR];
 	int swappiness;			/* -1 when not recorded */
+	int64_t ws[RS_WS_NR];		/* -1 when the snapshot lacks the counter */
 };
 
 /* Per-node snapshot, in pages as /proc/vmstat and /proc/zoneinfo give them. */
@@ -285,6 +314,7 @@ struct rs_event {
 		struct rs_ev_cgroup cgroup;
 		struct rs_ev_task task;
 		struct rs_ev_oom oom;
+		struct rs_ev_filemap filemap;
 		struct rs_ev_meta meta;
 		struct rs_ev_items items;
 		struct rs_ev_cgroup_map cgroup_map;

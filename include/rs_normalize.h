@@ -57,4 +57,20 @@ const char *rs_kevent_missing(const struct rs_kevent *ke, uint32_t present);
 /* Fill ev (type, have, union) from slot values; ts/cpu/pid/comm/offset are the caller's. */
 void rs_normalize(const struct rs_kevent *ke, const struct rs_slotvals *v, struct rs_event *ev);
 
+/*
+ * Range checks on a normalized event, for every field that reaches arithmetic: an order
+ * outside 0..RS_ORDER_MAX, a priority outside 0..12 or a node id outside -1..RS_NID_MAX is made
+ * unknown (its RS_HAVE_* bit cleared); a page count above RS_COUNT_MAX (a negative number in a
+ * text trace reads as one) makes the event unusable. Returns RS_NORM_OK, RS_NORM_FIXED (one
+ * field was mended: call again for the next) or RS_NORM_DROP; *why names the field (a constant
+ * string) when not OK.
+ */
+#define RS_ORDER_MAX	31
+#define RS_NID_MAX	1023		/* MAX_NUMNODES at its largest (NODES_SHIFT 10) */
+#define RS_COUNT_MAX	(UINT64_C(1) << 40)	/* pages in one event: 4 PiB of 4 KiB pages */
+enum { RS_NORM_OK, RS_NORM_FIXED, RS_NORM_DROP };
+int rs_normalize_check(struct rs_event *ev, const char **why);
+/* Would rs_normalize_check() change or drop ev? (cheap: no copy on the common path) */
+bool rs_normalize_suspect(const struct rs_event *ev);
+
 #endif

@@ -62,6 +62,9 @@ struct rs_trace_info {
 	int mglru;			/* after a full stream: 1 MGLRU, 0 classic LRU, -1 cannot
 					 * tell (lru_shape.c) */
 	const char *mglru_how;		/* how that was told; NULL before a full stream */
+	uint64_t isolates_empty;	/* lru_isolate that took no page (full stream) */
+	bool formats_known;		/* trace.dat: the file lists its event formats */
+	uint64_t format_types;		/* then: bit (1 << enum rs_ev_type) per type it has */
 	struct rs_warnings *warnings;
 };
 

@@ -47,6 +47,7 @@ void rs_lru_shape_see(struct rs_lru_shape *s, const struct rs_event *ev)
 	switch (ev->type) {
 	case RS_EV_LRU_ISOLATE:
 		s->isolates++;
+		s->isolates_empty += !ev->isolate.nr_taken;
 		if (ev->isolate.nr_requested > SWAP_CLUSTER_MAX) {
 			s->isolates_big++;
 			if (ev->isolate.nr_requested > s->max_requested)

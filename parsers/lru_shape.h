@@ -15,6 +15,7 @@
 struct rs_lru_shape {
 	uint64_t isolates, isolates_big, max_requested;
 	uint64_t isolates_active, shrink_active;
+	uint64_t isolates_empty;	/* nr_taken 0 */
 	bool have_marker;
 	unsigned long marker;		/* mglru= of the begin marker */
 };

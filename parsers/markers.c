@@ -173,6 +173,11 @@ static void decode_memcg_stat(struct rs_markers *m, struct rs_event *ev)
 	s->swappiness = (int)getu(m, "swappiness", (uint64_t)-1);
 	for (int l = 0; l < RS_LRU_NR; l++)
 		s->lru_bytes[l] = getu(m, lru_keys[l], 0);
+	for (int w = 0; w < RS_WS_NR; w++) {
+		uint64_t v = getu(m, rs_ws_item_name(w), UINT64_MAX);
+
+		s->ws[w] = v > INT64_MAX ? -1 : (int64_t)v;
+	}
 }
 
 static void decode_node_stat(struct rs_markers *m, struct rs_event *ev)

@@ -58,16 +58,16 @@ static const struct rs_slot shrink_active_slots[] = {
 enum { WF_PFN, WF_FLAGS };
 static const struct rs_slot write_slots[] = { N("pfn"), N("reclaim_flags|flags") };
 
-enum { SS_SHR, SS_FN, SS_NID, SS_OBJS, SS_ITEMS, SS_DELTA, SS_TOTAL, SS_PRIO };
+enum { SS_SHR, SS_FN, SS_NID, SS_OBJS, SS_ITEMS, SS_DELTA, SS_TOTAL, SS_PRIO, SS_MEMCG };
 static const struct rs_slot slab_start_slots[] = {
 	N("shr"), N("shrink"), N("nid"), N("nr_objects_to_shrink"), N("cache_items"),
-	N("delta"), N("total_scan"), N("priority"),
+	N("delta"), N("total_scan"), N("priority"), N("memcg_id"),
 };
 
-enum { SE_SHR, SE_FN, SE_NID, SE_UNUSED, SE_NEW, SE_RET, SE_TOTAL };
+enum { SE_SHR, SE_FN, SE_NID, SE_UNUSED, SE_NEW, SE_RET, SE_TOTAL, SE_MEMCG };
 static const struct rs_slot slab_end_slots[] = {
 	N("shr"), N("shrink"), N("nid"), N("unused_scan"), N("new_scan"), N("retval"),
-	N("total_scan"),
+	N("total_scan"), N("memcg_id"),
 };
 
 enum { TH_NID, TH_TIMEOUT, TH_DELAYED, TH_REASON };
@@ -114,6 +114,12 @@ enum { OV_PID, OV_COMM, OV_TOTAL, OV_ANON, OV_FILE, OV_SHMEM };
 static const struct rs_slot oom_victim_slots[] = {
 	NR("pid"), S("comm"), N("total_vm|total-vm"), N("anon_rss|anon-rss"),
 	N("file_rss|file-rss"), N("shmem_rss|shmem-rss"),
+};
+
+/* Binary names only: the printed form ("dev 8:1 ino 1a pfn=0x.. ofs=BYTES") differs in units. */
+enum { FM_DEV, FM_INO, FM_INDEX, FM_PFN, FM_ORDER };
+static const struct rs_slot filemap_slots[] = {
+	NR("s_dev"), NR("i_ino"), NR("index"), N("pfn"), N("order"),
 };
 
 enum { PR_BUF };
@@ -170,6 +176,9 @@ static const struct rs_kevent kevents[] = {
 	KE("sched", "sched_process_exec", RS_EV_EXEC, 0, exec_slots),
 	KE("sched", "sched_process_exit", RS_EV_EXIT, 0, exit_slots),
 	KE("oom", "mark_victim", RS_EV_OOM_VICTIM, 0, oom_victim_slots),
+	KE("filemap", "mm_filemap_delete_from_page_cache", RS_EV_FILEMAP_DELETE, 0,
+	   filemap_slots),
+	KE("filemap", "mm_filemap_add_to_page_cache", RS_EV_FILEMAP_ADD, 0, filemap_slots),
 	KE("ftrace", "print", RS_EV_MARKER, 0, print_slots),
 };
 
@@ -353,6 +362,8 @@ static void normalize_slab(const struct rs_slotvals *v, struct rs_event *ev, boo
 		sl->delta = num(v, SS_DELTA, 0);
 		sl->total_scan = (int64_t)num(v, SS_TOTAL, 0);
 		sl->priority = inum(v, SS_PRIO, -1);
+		sl->memcg_id = num(v, SS_MEMCG, 0);
+		ev->have |= has(v, SS_MEMCG) ? RS_HAVE_MEMCG_ID : 0;
 	} else {
 		sl->shrinker = num(v, SE_SHR, 0);
 		sl->shrink_fn = num(v, SE_FN, 0);
@@ -362,6 +373,8 @@ static void normalize_slab(const struct rs_slotvals *v, struct rs_event *ev, boo
 		sl->retval = inum(v, SE_RET, 0);
 		sl->total_scan = (int64_t)num(v, SE_TOTAL, 0);
 		sl->priority = -1;
+		sl->memcg_id = num(v, SE_MEMCG, 0);
+		ev->have |= has(v, SE_MEMCG) ? RS_HAVE_MEMCG_ID : 0;
 	}
 }
 
@@ -520,12 +533,158 @@ void rs_normalize(const struct rs_kevent *ke, const struct rs_slotvals *v, struc
 		ev->oom.file_rss = num(v, OV_FILE, 0);
 		ev->oom.shmem_rss = num(v, OV_SHMEM, 0);
 		break;
+	case RS_EV_FILEMAP_DELETE:
+	case RS_EV_FILEMAP_ADD:
+		ev->filemap.dev = num(v, FM_DEV, 0);
+		ev->filemap.ino = num(v, FM_INO, 0);
+		ev->filemap.index = num(v, FM_INDEX, 0);
+		ev->filemap.pfn = num(v, FM_PFN, 0);
+		/* larger orders cannot be a folio (corrupt input): unknown, never a huge shift */
+		ev->filemap.order = inum(v, FM_ORDER, 0);
+		if (ev->filemap.order < 0 || ev->filemap.order > 30)
+			ev->filemap.order = 0;
+		if (has(v, FM_ORDER))
+			ev->have |= RS_HAVE_ORDER;
+		break;
 	case RS_EV_MARKER:
 		ev->marker = str(v, PR_BUF);
 		break;
 	default:
 		break;
 	}
+}
+
+static bool bad_order(const struct rs_event *ev, int order)
+{
+	return (ev->have & RS_HAVE_ORDER) && (order < 0 || order > RS_ORDER_MAX);
+}
+
+static bool bad_nid(int nid)
+{
+	return nid < -1 || nid > RS_NID_MAX;
+}
+
+static bool bad_prio(int prio)
+{
+	return prio < -1 || prio > 12;
+}
+
+static bool bad_count(uint64_t v)
+{
+	return v > RS_COUNT_MAX;
+}
+
+/*
+ * The check itself; with fix false it only says whether anything is wrong. A fix mends one
+ * field and returns: call again for the next (each gets its warning).
+ */
+static int check(struct rs_event *ev, bool fix, const char **why)
+{
+#define FIXED(cond, field, what, set) do {				\
+		if (cond) {						\
+			if (!fix)					\
+				return RS_NORM_FIXED;			\
+			*why = what;					\
+			set;						\
+			return RS_NORM_FIXED;				\
+		}							\
+	} while (0)
+#define DROP(cond, what) do {						\
+		if (cond) {						\
+			*why = what;					\
+			return RS_NORM_DROP;				\
+		}							\
+	} while (0)
+
+	switch (ev->type) {
+	case RS_EV_KSWAPD_SLEEP:
+	case RS_EV_KSWAPD_WAKE:
+	case RS_EV_WAKEUP_KSWAPD:
+		FIXED(bad_order(ev, ev->kswapd.order), order, "kswapd order outside 0..31",
+		      (ev->kswapd.order = 0, ev->have &= ~RS_HAVE_ORDER));
+		FIXED(bad_nid(ev->kswapd.nid), nid, "kswapd nid outside -1..1023",
+		      (ev->kswapd.nid = -1, ev->have &= ~RS_HAVE_NID));
+		break;
+	case RS_EV_RECLAIM_BEGIN:
+		FIXED(bad_order(ev, ev->reclaim.order), order, "reclaim_begin order outside 0..31",
+		      (ev->reclaim.order = 0, ev->have &= ~RS_HAVE_ORDER));
+		FIXED(bad_nid(ev->reclaim.nid), nid, "node_reclaim_begin nid outside -1..1023",
+		      (ev->reclaim.nid = -1, ev->have &= ~RS_HAVE_NID));
+		break;
+	case RS_EV_RECLAIM_END:
+		DROP(bad_count(ev->reclaim.nr_reclaimed),
+		     "reclaim_end nr_reclaimed is not a page count (negative or above 2^40)");
+		break;
+	case RS_EV_LRU_ISOLATE:
+		DROP(bad_count(ev->isolate.nr_requested) || bad_count(ev->isolate.nr_scanned) ||
+		     bad_count(ev->isolate.nr_skipped) || bad_count(ev->isolate.nr_taken),
+		     "lru_isolate count is not a page count (negative or above 2^40)");
+		FIXED(bad_order(ev, ev->isolate.order), order, "lru_isolate order outside 0..31",
+		      (ev->isolate.order = 0, ev->have &= ~RS_HAVE_ORDER));
+		FIXED(bad_nid(ev->isolate.nid), nid, "lru_isolate nid outside -1..1023",
+		      (ev->isolate.nid = -1, ev->have &= ~RS_HAVE_NID));
+		break;
+	case RS_EV_SHRINK_INACTIVE:
+	case RS_EV_RECLAIM_PAGES: {
+		const struct rs_ev_shrink_inactive *si = &ev->inactive;
+
+		DROP(bad_count(si->nr_scanned) || bad_count(si->nr_reclaimed) ||
+		     bad_count(si->nr_dirty) || bad_count(si->nr_writeback) ||
+		     bad_count(si->nr_congested) || bad_count(si->nr_immediate) ||
+		     bad_count(si->nr_activate_anon) || bad_count(si->nr_activate_file) ||
+		     bad_count(si->nr_ref_keep) || bad_count(si->nr_unmap_fail),
+		     "lru_shrink_inactive count is not a page count (negative or above 2^40)");
+		FIXED((ev->have & RS_HAVE_PRIORITY) && bad_prio(si->priority), prio,
+		      "lru_shrink_inactive priority outside 0..12",
+		      (ev->inactive.priority = -1, ev->have &= ~RS_HAVE_PRIORITY));
+		FIXED(bad_nid(si->nid), nid, "lru_shrink_inactive nid outside -1..1023",
+		      (ev->inactive.nid = -1, ev->have &= ~RS_HAVE_NID));
+		break;
+	}
+	case RS_EV_SHRINK_ACTIVE: {
+		const struct rs_ev_shrink_active *sa = &ev->active;
+
+		DROP(bad_count(sa->nr_taken) || bad_count(sa->nr_active) ||
+		     bad_count(sa->nr_deactivated) || bad_count(sa->nr_referenced),
+		     "lru_shrink_active count is not a page count (negative or above 2^40)");
+		FIXED((ev->have & RS_HAVE_PRIORITY) && bad_prio(sa->priority), prio,
+		      "lru_shrink_active priority outside 0..12",
+		      (ev->active.priority = -1, ev->have &= ~RS_HAVE_PRIORITY));
+		FIXED(bad_nid(sa->nid), nid, "lru_shrink_active nid outside -1..1023",
+		      (ev->active.nid = -1, ev->have &= ~RS_HAVE_NID));
+		break;
+	}
+	case RS_EV_SLAB_START:
+	case RS_EV_SLAB_END:
+		FIXED(bad_prio(ev->slab.priority), prio, "shrink_slab priority outside 0..12",
+		      ev->slab.priority = -1);
+		FIXED(bad_nid(ev->slab.nid), nid, "shrink_slab nid outside -1..1023",
+		      ev->slab.nid = -1);
+		break;
+	case RS_EV_THROTTLED:
+		FIXED(bad_nid(ev->throttled.nid), nid, "throttled nid outside -1..1023",
+		      ev->throttled.nid = -1);
+		break;
+	default:
+		break;
+	}
+#undef FIXED
+#undef DROP
+	return RS_NORM_OK;
+}
+
+int rs_normalize_check(struct rs_event *ev, const char **why)
+{
+	*why = NULL;
+	return check(ev, true, why);
+}
+
+bool rs_normalize_suspect(const struct rs_event *ev)
+{
+	const char *why;
+
+	/* with fix false nothing is written: the cast only lets one function serve both */
+	return check((struct rs_event *)ev, false, &why) != RS_NORM_OK;
 }
 
 static const char *const type_names[RS_EV_NR_TYPES] = {
@@ -551,6 +710,8 @@ static const char *const type_names[RS_EV_NR_TYPES] = {
 	[RS_EV_EXEC] = "sched_process_exec",
 	[RS_EV_EXIT] = "sched_process_exit",
 	[RS_EV_OOM_VICTIM] = "mark_victim",
+	[RS_EV_FILEMAP_DELETE] = "filemap_delete",
+	[RS_EV_FILEMAP_ADD] = "filemap_add",
 	[RS_EV_MARKER] = "print",
 	[RS_EV_META] = "marker_meta",
 	[RS_EV_ITEM_NAMES] = "marker_items",
@@ -575,6 +736,17 @@ const char *rs_reclaim_kind_name(enum rs_reclaim_kind k)
 	static const char *const names[RS_RK_NR] = { "direct", "memcg", "softlimit", "node" };
 
 	return (unsigned int)k < RS_RK_NR ? names[k] : "unknown";
+}
+
+const char *rs_ws_item_name(int item)
+{
+	static const char *const names[RS_WS_NR] = {
+		"workingset_refault_anon", "workingset_refault_file", "workingset_activate_anon",
+		"workingset_activate_file", "workingset_restore_anon", "workingset_restore_file",
+		"workingset_nodereclaim", "pswpin", "pswpout",
+	};
+
+	return item >= 0 && item < RS_WS_NR ? names[item] : "unknown";
 }
 
 const char *rs_hopeless_reason_name(int reason)

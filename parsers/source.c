@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "rs_file.h"
+#include "rs_normalize.h"
 #include "rs_warn.h"
 #include "source_state.h"
 
@@ -97,24 +98,60 @@ static int see_shape(const struct rs_event *ev, void *ctx)
 {
 	struct shape_pass *sp = ctx;
 
-	rs_lru_shape_see(sp->shape, ev);
+	if (sp->shape)
+		rs_lru_shape_see(sp->shape, ev);
 	return sp->fn(ev, sp->ctx);
+}
+
+/*
+ * The last normalisation step, for every backend and thread count: fields out of range are
+ * made unknown, events whose counts are not counts are skipped, each with a warning
+ * (rs_normalize_check). The common event is passed on as it is.
+ */
+struct check_pass {
+	struct rs_source *src;
+	rs_event_fn fn;
+	void *ctx;
+};
+
+static int checked(const struct rs_event *ev, void *ctx)
+{
+	struct check_pass *cp = ctx;
+	struct rs_event fixed;
+	const char *why;
+	int r;
+
+	if (!rs_normalize_suspect(ev))
+		return cp->fn(ev, cp->ctx);
+	fixed = *ev;
+	/* one field a call; a fixed field is in range, so this ends (a few fields an event) */
+	while ((r = rs_normalize_check(&fixed, &why)) == RS_NORM_FIXED)
+		rs_warn(cp->src->info.warnings, "%s: read as unknown", why);
+	if (r == RS_NORM_DROP) {
+		rs_warn(cp->src->info.warnings, "%s: event skipped", why);
+		return 0;
+	}
+	return cp->fn(&fixed, cp->ctx);
 }
 
 int rs_source_stream(struct rs_source *src, uint64_t from_ns, uint64_t to_ns, rs_event_fn fn,
 		     void *ctx, struct rs_error *err)
 {
 	struct shape_pass sp = { .shape = &src->shape, .fn = fn, .ctx = ctx };
+	struct check_pass cp = { .src = src, .fn = see_shape, .ctx = &sp };
 	int ret;
 
-	if (from_ns || to_ns != UINT64_MAX)
-		return src->ops->stream(src, from_ns, to_ns, fn, ctx, err);
+	if (from_ns || to_ns != UINT64_MAX) {
+		sp.shape = NULL;
+		return src->ops->stream(src, from_ns, to_ns, checked, &cp, err);
+	}
 	rs_lru_shape_reset(&src->shape);
-	ret = src->ops->stream(src, from_ns, to_ns, see_shape, &sp, err);
+	ret = src->ops->stream(src, from_ns, to_ns, checked, &cp, err);
 	if (ret == 0) {
 		src->info.mglru = rs_lru_shape_verdict(&src->shape, src->mglru_how,
 						       sizeof(src->mglru_how));
 		src->info.mglru_how = src->mglru_how;
+		src->info.isolates_empty = src->shape.isolates_empty;
 	}
 	return ret;
 }

@@ -14,6 +14,16 @@ struct rs_markers;
 /* Distinct event names we count; more in a hostile text trace go to one overflow entry. */
 #define RS_MAX_EVENT_NAMES 4096
 
+/*
+ * Is ts at or past a stream's end? to_ns UINT64_MAX means "no end", and a record whose
+ * timestamp is exactly 2^64-1 (a corrupt or wrapped page time) is still in the stream: ending
+ * there lost the rest of the file with no word (issue 21).
+ */
+static inline bool rs_past_end(uint64_t ts, uint64_t to_ns)
+{
+	return to_ns != UINT64_MAX && ts >= to_ns;
+}
+
 struct rs_source {
 	const struct rs_source_ops *ops;
 	void *priv;			/* the backend's */

@@ -77,9 +77,10 @@ static const struct entry cgroup_entries[] = {
 	{ "victim", "reclaimed from it", ".victim.reclaimed", RS_UNIT_PAGES },
 	{ "victim", "scanned from it", ".victim.scanned", RS_UNIT_PAGES },
 	{ NULL, "its tasks stalled", ".trigger.stalled_us", RS_UNIT_US },
-	{ NULL, "memcg episodes", ".trigger.memcg.episodes", RS_UNIT_COUNT },
-	{ NULL, "memcg p99", ".trigger.memcg.latency_us.p99", RS_UNIT_US },
-	{ NULL, "memcg max", ".trigger.memcg.latency_us.max", RS_UNIT_US },
+	/* the trigger's own figures are its memcg (limit/high) reclaim's */
+	{ NULL, "memcg episodes", ".trigger.episodes", RS_UNIT_COUNT },
+	{ NULL, "memcg p99", ".trigger.latency_us.p99", RS_UNIT_US },
+	{ NULL, "memcg max", ".trigger.latency_us.max", RS_UNIT_US },
 	{ NULL, "direct p99", ".trigger.direct.latency_us.p99", RS_UNIT_US },
 	{ NULL, "direct max", ".trigger.direct.latency_us.max", RS_UNIT_US },
 };

@@ -38,6 +38,8 @@ struct cg_rtask {
 	int pid;
 	bool kswapd, selected, known;
 	int win_trig;			/* trigger at its open isolate (cgroup index, RS_CG_KSWAPD) */
+	bool slab_open;			/* a 7.1+ shrink_slab_start of a memcg waits for its end */
+	uint64_t slab_ts, slab_fn;
 	struct cg_open_ep eps[CG_TASK_EPS];
 };
 

@@ -17,7 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "replay_input_state.h"
+#include "replay_build.h"
+#include "replay_calls.h"
+#include "replay_memcgs.h"
+#include "replay_report.h"
 
 struct wb {			/* build state */
 	struct rs_replay_input *ri;
@@ -958,10 +961,16 @@ static void set_refusal(struct rs_replay_input *ri)
 	char buf[512];
 	const struct rs_ri_report *r = &ri->rep;
 
-	if (r->mglru)
-		snprintf(buf, sizeof(buf), "the recorded kernel ran MGLRU (lru_gen enabled=0x%04x "
-			 "in %s): the classic-LRU models (get_scan_count(), shrink_lruvec()) do not "
-			 "describe it; record with /sys/kernel/mm/lru_gen/enabled at 0",
+	if (r->mglru && r->mglru_shape)
+		snprintf(buf, sizeof(buf), "MGLRU: the recorded kernel ran MGLRU (told by the "
+			 "trace: %s): the classic-LRU models (get_scan_count(), shrink_lruvec()) do "
+			 "not describe it; record with /sys/kernel/mm/lru_gen/enabled at 0",
+			 r->mglru_shape);
+	else if (r->mglru)
+		snprintf(buf, sizeof(buf), "MGLRU: the recorded kernel ran MGLRU (lru_gen "
+			 "enabled=0x%04x in %s): the classic-LRU models (get_scan_count(), "
+			 "shrink_lruvec()) do not describe it; record with "
+			 "/sys/kernel/mm/lru_gen/enabled at 0",
 			 r->mglru_mask, r->header ? r->header : "the header");
 	else if (!r->memcg_snapshots && !r->node_snapshots && !r->delta_events)
 		snprintf(buf, sizeof(buf), "no LRU sizes: the trace has no memcg_stat/node_stat "

@@ -22,7 +22,9 @@
 #include <string.h>
 
 #include "memcg_attrib.h"
-#include "replay_input_state.h"
+#include "replay_calls.h"
+#include "replay_memcgs.h"
+#include "replay_report.h"
 
 #define RI_DROPPED	(RI_NO_CALL - 1)	/* a call over the cap: swallow its events */
 

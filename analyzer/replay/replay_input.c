@@ -3,8 +3,10 @@
  * The replay input's consumer of the analysis stream (include/replay_input.h): the header,
  * item names, memcg identities (cgroup_map, cgroup_mkdir/rmdir, cgroup_attach_task, task
  * memcgs), the list sizes (memcg_stat and node_stat snapshots, mod_memcg_lruvec_state deltas,
- * coalesced between invocations), workingset counters, swap evidence. Reclaim invocations and
- * their victims are analyzer/replay/replay_calls.c; the world is built by analyzer/replay/replay_build.c.
+ * coalesced between invocations), workingset counters. Calls go one way: this file ->
+ * replay_calls.c (reclaim invocations and what they took), replay_build.c (the world at the
+ * end) -> replay_memcgs.c (the memcg table, coalesced updates) -> replay_report.c (warnings,
+ * sources, swap evidence); each has its own header.
  *
  * Sizes of a memcg's lruvec come from one of two sources, decided at the end (docs/replay.md):
  * with LRU deltas, size = offset + deltas so far, snapshots then only checked; the offset is 0
@@ -22,7 +24,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "replay_input_state.h"
+#include "replay_build.h"
+#include "replay_calls.h"
+#include "replay_memcgs.h"
+#include "replay_report.h"
+#include "trace_source.h"
 
 static const char *const tgt_names[RS_RI_TGT_NR] = {
 	[RS_RI_TGT_KERNEL] = "memcg_id", [RS_RI_TGT_VICTIMS] = "victims", [RS_RI_TGT_LIMITED] = "limited-ancestor",
@@ -44,202 +50,6 @@ const char *rs_ri_want_src_name(int s)
 	return s >= 0 && s < RS_RI_WANT_NR ? want_names[s] : "?";
 }
 
-void ri_warn(struct rs_replay_input *ri, const char *fmt, ...)
-{
-	char buf[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	for (size_t i = 0; i < ri->nwarn; i++)
-		if (!strcmp(ri->warn[i], buf))
-			return;
-	if (ri->nwarn < RI_MAX_WARN) {
-		ri->warn[ri->nwarn] = strdup(buf);
-		if (ri->warn[ri->nwarn])
-			ri->nwarn++;
-	}
-}
-
-void ri_source_note(struct rs_ri_source *s, const struct rs_event *ev)
-{
-	if (!s->events++) {
-		s->first_ts = ev->ts;
-		s->first_offset = ev->offset;
-	}
-	s->last_ts = ev->ts;
-	s->last_offset = ev->offset;
-}
-
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-	size_t n;
-	void *np;
-
-	if (need <= *cap)
-		return 0;
-	n = *cap ? *cap * 2 : 64;
-	while (n < need)
-		n *= 2;
-	np = realloc(*p, n * elem);
-	if (!np)
-		return -1;
-	*p = np;
-	*cap = n;
-	return 0;
-}
-
-/* ---- memcg table: id (or path hash | 1 << 63) -> index ---- */
-
-static size_t hash64(uint64_t k)
-{
-	k ^= k >> 33;
-	k *= 0xff51afd7ed558ccdull;
-	k ^= k >> 33;
-	return (size_t)k;
-}
-
-static uint64_t path_key(const char *p)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	for (; *p; p++)
-		h = (h ^ (unsigned char)*p) * 0x100000001b3ull;
-	return h | (UINT64_C(1) << 63);
-}
-
-static int map_find(const struct rs_replay_input *ri, uint64_t key)
-{
-	if (!ri->map_slots)
-		return -1;
-	for (size_t s = hash64(key) & (ri->map_slots - 1); ri->map_keys[s];
-	     s = (s + 1) & (ri->map_slots - 1))
-		if (ri->map_keys[s] == key)
-			return ri->map_vals[s];
-	return -1;
-}
-
-static int map_put(struct rs_replay_input *ri, uint64_t key, int val)
-{
-	size_t s;
-
-	if ((ri->nmc + 1) * 2 > (int)ri->map_slots) {
-		size_t n = ri->map_slots ? ri->map_slots * 2 : 256;
-		uint64_t *k = calloc(n, sizeof(*k));
-		int *v = calloc(n, sizeof(*v));
-
-		if (!k || !v) {
-			free(k);
-			free(v);
-			return -1;
-		}
-		for (size_t i = 0; i < ri->map_slots; i++) {
-			if (!ri->map_keys[i])
-				continue;
-			for (s = hash64(ri->map_keys[i]) & (n - 1); k[s]; s = (s + 1) & (n - 1))
-				;
-			k[s] = ri->map_keys[i];
-			v[s] = ri->map_vals[i];
-		}
-		free(ri->map_keys);
-		free(ri->map_vals);
-		ri->map_keys = k;
-		ri->map_vals = v;
-		ri->map_slots = n;
-	}
-	for (s = hash64(key) & (ri->map_slots - 1); ri->map_keys[s];
-	     s = (s + 1) & (ri->map_slots - 1))
-		if (ri->map_keys[s] == key)
-			break;
-	ri->map_keys[s] = key;
-	ri->map_vals[s] = val;
-	return 0;
-}
-
-static int memcg_new(struct rs_replay_input *ri, uint64_t key)
-{
-	struct ri_memcg *m;
-	size_t cap = (size_t)ri->capmc;
-
-	if (ri->nmc >= RS_RI_MAX_MEMCGS) {
-		ri->rep.memcgs_untracked++;
-		return -1;
-	}
-	if (grow((void **)&ri->mc, &cap, (size_t)ri->nmc + 1, sizeof(*ri->mc)) ||
-	    map_put(ri, key, ri->nmc)) {
-		ri->oom = true;
-		return -1;
-	}
-	ri->capmc = (int)cap;
-	m = &ri->mc[ri->nmc];
-	memset(m, 0, sizeof(*m));
-	m->hroot = -1;
-	m->seq = (uint32_t)ri->nmc;
-	m->swappiness = -1;
-	m->limit = m->soft = RS_UNLIMITED;
-	m->merged = -1;
-	m->world = -1;
-	m->samp_step = 1;
-	return ri->nmc++;
-}
-
-int ri_memcg_by_id(struct rs_replay_input *ri, uint64_t id, bool create)
-{
-	int i;
-
-	if (!id || id >> 63)
-		return -1;
-	i = map_find(ri, id);
-	if (i >= 0 || !create)
-		return i;
-	i = memcg_new(ri, id);
-	if (i >= 0)
-		ri->mc[i].id = id;
-	return i;
-}
-
-static int memcg_by_path(struct rs_replay_input *ri, const char *path, bool create)
-{
-	uint64_t key = path_key(path);
-	int i = map_find(ri, key);
-
-	if (i >= 0 && ri->mc[i].path && !strcmp(ri->mc[i].path, path))
-		return i;
-	if (i >= 0) {	/* hash collision: look the slow way */
-		for (int k = 0; k < ri->nmc; k++)
-			if ((ri->mc[k].flags & RI_MF_PATHONLY) && ri->mc[k].path &&
-			    !strcmp(ri->mc[k].path, path))
-				return k;
-	}
-	if (!create)
-		return -1;
-	i = memcg_new(ri, key);
-	if (i < 0)
-		return -1;
-	ri->mc[i].path = strdup(path);
-	if (!ri->mc[i].path)
-		ri->oom = true;
-	ri->mc[i].flags |= RI_MF_PATHONLY;
-	return i;
-}
-
-static void memcg_set_path(struct rs_replay_input *ri, int i, const char *path, int hroot)
-{
-	struct ri_memcg *m = &ri->mc[i];
-
-	if (!path || !*path)
-		return;
-	if (m->path && !strcmp(m->path, path) && (hroot < 0 || m->hroot == hroot))
-		return;
-	free(m->path);
-	m->path = strdup(path);
-	if (!m->path)
-		ri->oom = true;
-	if (hroot >= 0 || m->hroot < 0)
-		m->hroot = hroot;
-}
-
 /* ---- tasks: pid -> index, capped ---- */
 
 struct ri_task *ri_task_get(struct rs_replay_input *ri, int pid, bool create)
@@ -252,7 +62,7 @@ struct ri_task *ri_task_get(struct rs_replay_input *ri, int pid, bool create)
 	if (pid == ri->last_pid && ri->last_task >= 0)
 		return &ri->task[ri->last_task];
 	if (ri->tmap_slots) {
-		for (s = hash64((uint64_t)pid) & (ri->tmap_slots - 1); ri->tmap_keys[s];
+		for (s = ri_hash64((uint64_t)pid) & (ri->tmap_slots - 1); ri->tmap_keys[s];
 		     s = (s + 1) & (ri->tmap_slots - 1)) {
 			if (ri->tmap_keys[s] == pid + 1) {
 				ri->last_pid = pid;
@@ -280,7 +90,7 @@ struct ri_task *ri_task_get(struct rs_replay_input *ri, int pid, bool create)
 		for (size_t i = 0; i < ri->tmap_slots; i++) {
 			if (!ri->tmap_keys[i])
 				continue;
-			for (s = hash64((uint64_t)ri->tmap_keys[i] - 1) & (n - 1); k[s];
+			for (s = ri_hash64((uint64_t)ri->tmap_keys[i] - 1) & (n - 1); k[s];
 			     s = (s + 1) & (n - 1))
 				;
 			k[s] = ri->tmap_keys[i];
@@ -293,12 +103,12 @@ struct ri_task *ri_task_get(struct rs_replay_input *ri, int pid, bool create)
 		ri->tmap_slots = n;
 	}
 	cap = (size_t)ri->captask;
-	if (grow((void **)&ri->task, &cap, (size_t)ri->ntask + 1, sizeof(*ri->task))) {
+	if (ri_grow((void **)&ri->task, &cap, (size_t)ri->ntask + 1, sizeof(*ri->task))) {
 		ri->oom = true;
 		return NULL;
 	}
 	ri->captask = (int)cap;
-	for (s = hash64((uint64_t)pid) & (ri->tmap_slots - 1); ri->tmap_keys[s];
+	for (s = ri_hash64((uint64_t)pid) & (ri->tmap_slots - 1); ri->tmap_keys[s];
 	     s = (s + 1) & (ri->tmap_slots - 1))
 		;
 	ri->tmap_keys[s] = pid + 1;
@@ -329,71 +139,6 @@ static void task_set_cg(struct rs_replay_input *ri, struct ri_task *t, int hroot
 	t->cg[i].hroot = hroot;
 	t->cg[i].id = id;
 	t->cg[i].seq = ++ri->cg_seq;
-}
-
-/* ---- updates ---- */
-
-int ri_add_update(struct rs_replay_input *ri, const struct rs_world_update *u)
-{
-	if (grow((void **)&ri->upd, &ri->capupd, ri->nupd + 1, sizeof(*ri->upd))) {
-		ri->oom = true;
-		return -1;
-	}
-	ri->upd[ri->nupd++] = *u;
-	return 0;
-}
-
-static void update(struct rs_replay_input *ri, uint64_t ts, uint64_t off, int field, int op,
-		   int src, int memcg, int nid, int lru, int64_t v)
-{
-	struct rs_world_update u = {
-		.ts = ts, .field = (uint8_t)field, .op = (uint8_t)op, .src = (uint8_t)src,
-		.lru = (uint8_t)lru, .memcg = memcg, .nid = nid, .value = v, .ev_offset = off,
-	};
-
-	ri_add_update(ri, &u);
-}
-
-void ri_flush_deltas(struct rs_replay_input *ri)
-{
-	for (int d = 0; d < ri->ndirty; d++) {
-		int i = ri->dirty[d];
-		struct ri_memcg *m = &ri->mc[i];
-
-		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
-			if (!m->pend[l])
-				continue;
-			update(ri, m->pend_ts, m->delta.last_offset, RS_WF_LRU, RS_WOP_ADD,
-			       RS_WSRC_DELTA, i, 0, l, m->pend[l]);
-			ri->rep.delta_updates++;
-			m->pend[l] = 0;
-		}
-		for (int k = 0; k < 4; k++) {
-			if (!m->ws_pend[k])
-				continue;
-			update(ri, m->ws_ts, m->ws.last_offset,
-			       k < 2 ? RS_WF_WS_ACTIVATE : RS_WF_WS_RESTORE, RS_WOP_ADD,
-			       RS_WSRC_DELTA, i, 0, k & 1, m->ws_pend[k]);
-			m->ws_pend[k] = 0;
-		}
-		m->dirty = false;
-	}
-	ri->ndirty = 0;
-}
-
-static void mark_dirty(struct rs_replay_input *ri, int i)
-{
-	size_t cap = (size_t)ri->capdirty;
-
-	if (ri->mc[i].dirty)
-		return;
-	if (grow((void **)&ri->dirty, &cap, (size_t)ri->ndirty + 1, sizeof(int))) {
-		ri->oom = true;
-		return;
-	}
-	ri->capdirty = (int)cap;
-	ri->dirty[ri->ndirty++] = i;
-	ri->mc[i].dirty = true;
 }
 
 /* ---- header and item names ---- */
@@ -555,7 +300,7 @@ static void anchor(struct rs_replay_input *ri, struct ri_memcg *m, int i,
 
 		if (!add)
 			continue;
-		update(ri, ev->ts, ev->offset, RS_WF_LRU, RS_WOP_ADD, RS_WSRC_SNAPSHOT, i, 0, l,
+		ri_update(ri, ev->ts, ev->offset, RS_WF_LRU, RS_WOP_ADD, RS_WSRC_SNAPSHOT, i, 0, l,
 		       add);
 		m->corr[l] += add;
 		any = true;
@@ -574,14 +319,14 @@ static void on_snap_memcg(struct rs_replay_input *ri, const struct rs_event *ev)
 	if (s->id)
 		i = ri_memcg_by_id(ri, s->id, true);
 	else if (s->path)
-		i = memcg_by_path(ri, s->path, true);
+		i = ri_memcg_by_path(ri, s->path, true);
 	else
 		return;
 	if (i < 0)
 		return;
 	ri->rep.memcg_snapshots++;
 	if (s->path && s->id)
-		memcg_set_path(ri, i, s->path, -1);
+		ri_memcg_set_path(ri, i, s->path, -1);
 	m = &ri->mc[i];
 	if (m->path && !strcmp(m->path, "/")) {
 		ri_warn(ri, "memcg_stat of the root ignored: the root's own lists are node_stat "
@@ -595,12 +340,12 @@ static void on_snap_memcg(struct rs_replay_input *ri, const struct rs_event *ev)
 	 * now on. The deltas so far go out first, so that the flush sees them and no later one.
 	 */
 	ri_flush_deltas(ri);
-	update(ri, ev->ts, ev->offset, RS_WF_WS_FLUSH, RS_WOP_SET, RS_WSRC_SNAPSHOT, i, -1, 0, 0);
+	ri_update(ri, ev->ts, ev->offset, RS_WF_WS_FLUSH, RS_WOP_SET, RS_WSRC_SNAPSHOT, i, -1, 0, 0);
 	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 		lru[l] = (int64_t)pages(ri, s->lru_bytes[l]);
 		d[l] = lru[l] - m->cum[l];	/* cum includes what is pending */
 		/* the size it sets unless the memcg turns out to have deltas */
-		update(ri, ev->ts, ev->offset, RS_WF_LRU, RS_WOP_SET, RS_WSRC_SNAPSHOT, i, 0, l,
+		ri_update(ri, ev->ts, ev->offset, RS_WF_LRU, RS_WOP_SET, RS_WSRC_SNAPSHOT, i, 0, l,
 		       lru[l]);
 	}
 	memcpy(m->snap_lru, lru, sizeof(lru));
@@ -621,16 +366,16 @@ static void on_snap_memcg(struct rs_replay_input *ri, const struct rs_event *ev)
 		ri->saw_soft = true;
 	}
 	if (!m->have_usage || m->usage != usage)
-		update(ri, ev->ts, ev->offset, RS_WF_USAGE, RS_WOP_SET, RS_WSRC_SNAPSHOT, i, -1,
+		ri_update(ri, ev->ts, ev->offset, RS_WF_USAGE, RS_WOP_SET, RS_WSRC_SNAPSHOT, i, -1,
 		       0, (int64_t)usage);
 	if (!m->have_usage || m->limit != limit)
-		update(ri, ev->ts, ev->offset, RS_WF_LIMIT, RS_WOP_SET, RS_WSRC_SNAPSHOT, i, -1,
+		ri_update(ri, ev->ts, ev->offset, RS_WF_LIMIT, RS_WOP_SET, RS_WSRC_SNAPSHOT, i, -1,
 		       0, (int64_t)limit);
 	if (m->soft_recorded && (!m->have_usage || m->soft != soft))
-		update(ri, ev->ts, ev->offset, RS_WF_SOFT_LIMIT, RS_WOP_SET, RS_WSRC_SNAPSHOT, i,
+		ri_update(ri, ev->ts, ev->offset, RS_WF_SOFT_LIMIT, RS_WOP_SET, RS_WSRC_SNAPSHOT, i,
 		       -1, 0, (int64_t)soft);
 	if (s->swappiness >= 0 && (!m->have_usage || m->swappiness != s->swappiness))
-		update(ri, ev->ts, ev->offset, RS_WF_SWAPPINESS, RS_WOP_SET, RS_WSRC_SNAPSHOT, i,
+		ri_update(ri, ev->ts, ev->offset, RS_WF_SWAPPINESS, RS_WOP_SET, RS_WSRC_SNAPSHOT, i,
 		       -1, 0, s->swappiness);
 	if (!m->have_usage)
 		m->usage_first = usage;
@@ -664,15 +409,15 @@ static void on_snap_node(struct rs_replay_input *ri, const struct rs_event *ev)
 	ri->rep.node_snapshots++;
 	/* the root's own deltas so far go before the snapshot that re-anchors its lists */
 	ri_flush_deltas(ri);
-	update(ri, ev->ts, ev->offset, RS_WF_NODE_FREE, RS_WOP_SET, RS_WSRC_SNAPSHOT, -1, s->nid,
+	ri_update(ri, ev->ts, ev->offset, RS_WF_NODE_FREE, RS_WOP_SET, RS_WSRC_SNAPSHOT, -1, s->nid,
 	       0, (int64_t)s->free_pages);
 	if (s->wmark_high) {
 		ri->rep.have_wmark = true;
 		ri_source_note(&ri->rep.wmark, ev);
-		update(ri, ev->ts, ev->offset, RS_WF_NODE_WMARK_HIGH, RS_WOP_SET,
+		ri_update(ri, ev->ts, ev->offset, RS_WF_NODE_WMARK_HIGH, RS_WOP_SET,
 		       RS_WSRC_SNAPSHOT, -1, s->nid, 0, (int64_t)s->wmark_high);
 	}
-	if (grow((void **)&ri->root, &ri->caproot, ri->nroot + 1, sizeof(*ri->root))) {
+	if (ri_grow((void **)&ri->root, &ri->caproot, ri->nroot + 1, sizeof(*ri->root))) {
 		ri->oom = true;
 		return;
 	}
@@ -724,7 +469,7 @@ static void on_lruvec(struct rs_replay_input *ri, const struct rs_event *ev)
 		if (!(m->flags & RI_MF_DELTA)) {
 			size_t cap = ri->capdelta;
 
-			if (grow((void **)&ri->delta_order, &cap, ri->ndelta + 1, sizeof(int))) {
+			if (ri_grow((void **)&ri->delta_order, &cap, ri->ndelta + 1, sizeof(int))) {
 				ri->oom = true;
 				return;
 			}
@@ -743,13 +488,7 @@ static void on_lruvec(struct rs_replay_input *ri, const struct rs_event *ev)
 		m->ws_ts = ev->ts;
 		ri->rep.ws_events++;
 	}
-	mark_dirty(ri, i);
-}
-
-void ri_swap_evidence(struct rs_replay_input *ri, int lru, uint64_t pages_)
-{
-	if (lru == RS_LRU_INACTIVE_ANON || lru == RS_LRU_ACTIVE_ANON)
-		ri->rep.swap_anon_scanned += pages_;
+	ri_mark_dirty(ri, i);
 }
 
 static void on_marker(struct rs_replay_input *ri, const struct rs_event *ev)
@@ -765,7 +504,7 @@ static void on_marker(struct rs_replay_input *ri, const struct rs_event *ev)
 		return;
 	ri->rep.swap = RS_RI_SWAP_MARKER;
 	ri_source_note(&ri->rep.swap_marker, ev);
-	update(ri, ev->ts, ev->offset, RS_WF_SWAP_FREE, RS_WOP_SET, RS_WSRC_SNAPSHOT, -1, -1, 0,
+	ri_update(ri, ev->ts, ev->offset, RS_WF_SWAP_FREE, RS_WOP_SET, RS_WSRC_SNAPSHOT, -1, -1, 0,
 	       (int64_t)(strtoull(v, NULL, 10) * 1024 / (ri->page_size ? ri->page_size : 4096)));
 }
 
@@ -782,7 +521,7 @@ static void on_cgroup(struct rs_replay_input *ri, const struct rs_event *ev)
 		struct ri_task *t = ri_task_get(ri, c->pid, true);
 
 		m->flags |= RI_MF_ATTACH;
-		memcg_set_path(ri, i, c->path, c->root);
+		ri_memcg_set_path(ri, i, c->path, c->root);
 		if (t)
 			task_set_cg(ri, t, c->root, c->id);
 		return;
@@ -792,7 +531,7 @@ static void on_cgroup(struct rs_replay_input *ri, const struct rs_event *ev)
 		m->flags |= RI_MF_MKDIR;
 		m->mkdir_ts = ev->ts;
 		m->mkdir_off = ev->offset;
-		memcg_set_path(ri, i, c->path, c->root);
+		ri_memcg_set_path(ri, i, c->path, c->root);
 		break;
 	case RS_CG_RMDIR:
 		if (m->hroot < 0 || m->hroot == c->root) {
@@ -800,10 +539,10 @@ static void on_cgroup(struct rs_replay_input *ri, const struct rs_event *ev)
 			m->rmdir_ts = ev->ts;
 			m->rmdir_off = ev->offset;
 		}
-		memcg_set_path(ri, i, c->path, c->root);
+		ri_memcg_set_path(ri, i, c->path, c->root);
 		break;
 	case RS_CG_RENAME:
-		memcg_set_path(ri, i, c->path, c->root);
+		ri_memcg_set_path(ri, i, c->path, c->root);
 		break;
 	default:
 		break;
@@ -839,7 +578,7 @@ static int ri_event(void *arg, const struct rs_event *ev, const struct rs_ctx *c
 		i = ri_memcg_by_id(ri, ev->cgroup_map.id, true);
 		if (i >= 0) {
 			ri->mc[i].flags |= RI_MF_MAP;
-			memcg_set_path(ri, i, ev->cgroup_map.path, -1);
+			ri_memcg_set_path(ri, i, ev->cgroup_map.path, -1);
 		}
 		return 0;
 	case RS_EV_TASK_CGROUP:
@@ -848,7 +587,7 @@ static int ri_event(void *arg, const struct rs_event *ev, const struct rs_ctx *c
 			task_set_cg(ri, t, -1, ev->task_cgroup.id);
 			i = ri_memcg_by_id(ri, ev->task_cgroup.id, true);
 			if (i >= 0)
-				memcg_set_path(ri, i, ev->task_cgroup.path, -1);
+				ri_memcg_set_path(ri, i, ev->task_cgroup.path, -1);
 		}
 		return 0;
 	case RS_EV_CGROUP:
@@ -993,6 +732,18 @@ struct rs_world *rs_replay_input_world(struct rs_replay_input *ri, struct rs_err
 	return ri->world;
 }
 
+/*
+ * MGLRU told from the trace's shape (parsers/lru_shape.c) counts as much as the marker: a
+ * trace-cmd recording without markers, or a marker that disagrees with the events.
+ */
+void rs_replay_input_lru_shape(struct rs_replay_input *ri, const struct rs_trace_info *ti)
+{
+	if (ti->mglru > 0 && ti->mglru_how) {
+		ri->rep.mglru = true;
+		ri->rep.mglru_shape = ti->mglru_how;
+	}
+}
+
 const char *rs_replay_input_refusal(const struct rs_replay_input *ri)
 {
 	return ri->refusal;
@@ -1017,6 +768,7 @@ int rs_replay_input_build(const char *path, const struct rs_analysis_opts *ao,
 	opts.nr_consumers = n;
 	if (rs_analysis_run(path, &opts, &out->a, err) < 0)
 		goto fail;
+	rs_replay_input_lru_shape(out->ri, rs_source_info(rs_analysis_source(out->a)));
 	out->w = rs_replay_input_world(out->ri, err);
 	if (!out->w)
 		goto fail;

@@ -202,22 +202,7 @@ struct rs_replay_input {
 };
 
 
-/* replay_input.c */
-void ri_warn(struct rs_replay_input *ri, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void ri_source_note(struct rs_ri_source *s, const struct rs_event *ev);
-int ri_memcg_by_id(struct rs_replay_input *ri, uint64_t id, bool create);
-int ri_add_update(struct rs_replay_input *ri, const struct rs_world_update *u);
-void ri_flush_deltas(struct rs_replay_input *ri);
+/* replay_input.c: tasks */
 struct ri_task *ri_task_get(struct rs_replay_input *ri, int pid, bool create);
-void ri_swap_evidence(struct rs_replay_input *ri, int lru, uint64_t pages);
-
-/* replay_calls.c */
-void ri_calls_event(struct rs_replay_input *ri, const struct rs_event *ev, const struct rs_ctx *ctx,
-		    struct ri_task *t);
-void ri_calls_finish(struct rs_replay_input *ri);
-void ri_call_free(struct ri_call *c);
-
-/* replay_build.c */
-int ri_build_world(struct rs_replay_input *ri, struct rs_error *err);
 
 #endif

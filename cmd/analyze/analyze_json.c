@@ -376,13 +376,17 @@ static const char *health_kind_name(enum rs_health_kind k)
  * kswapd.balance_pgdat and kswapd.reclaim_fail: null when the trace has none of the 7.x
  * kswapd events (an older kernel, or kswapd never ran), never a made-up 0.
  */
-static void kswapd_health_json(json_t *o, const struct rs_analysis *a)
+static void kswapd_health_json(json_t *o, const struct rs_analysis *a,
+			       const struct rs_trace_info *ti)
 {
 	const struct rs_kswapd_health *h = rs_analysis_kswapd_health(a);
 	json_t *runs, *fail, *rn = json_array(), *fn = json_array();
 	uint64_t nruns = 0, reclaimed = 0, nothing = 0, fails = 0, hopeless = 0;
+	/* a trace.dat says which events its kernel has; a text trace only what happened */
+	bool has = ti->formats_known ? !!(ti->format_types & (1ull << RS_EV_BALANCE_END)) :
+		   h->seen;
 
-	if (!h->seen) {
+	if (!has) {
 		json_decref(rn);
 		json_decref(fn);
 		json_object_set_new(o, "balance_pgdat", json_null());
@@ -439,7 +443,7 @@ static void kswapd_health_json(json_t *o, const struct rs_analysis *a)
 	json_object_set_new(o, "reclaim_fail", fail);
 }
 
-static json_t *kswapd_json(const struct rs_analysis *a)
+static json_t *kswapd_json(const struct rs_analysis *a, const struct rs_trace_info *ti)
 {
 	const struct rs_episode_stats *e = rs_analysis_episode_stats(a, RS_CTX_KSWAPD);
 	uint64_t wakes = 0, rewakes = 0, sleeps = 0, awake = 0, cut = 0, periods = 0, unm = 0;
@@ -498,7 +502,7 @@ static json_t *kswapd_json(const struct rs_analysis *a)
 	json_object_set_new(o, "approximate", json_boolean(e->latency.approximate));
 	json_object_set_new(o, "awake_period_us", rs_latency_json(&e->latency));
 	json_object_set_new(o, "instances", inst);
-	kswapd_health_json(o, a);
+	kswapd_health_json(o, a, ti);
 	return o;
 }
 
@@ -755,7 +759,7 @@ json_t *rs_analysis_json(const struct rs_analysis *a, const struct rs_source *sr
 	json_object_set_new(root, "writeback", writeback_json(a));
 	json_object_set_new(root, "reclaim_pages", reclaim_pages_json(a, secs));
 	json_object_set_new(root, "episodes", episodes_json(a));
-	json_object_set_new(root, "kswapd", kswapd_json(a));
+	json_object_set_new(root, "kswapd", kswapd_json(a, rs_source_info(src)));
 	json_object_set_new(root, "wakeup_kswapd", wakeup_json(a));
 	json_object_set_new(root, "tasks", tasks_json(a));
 	json_object_set_new(root, "slab", slab_json(a));

@@ -110,8 +110,8 @@ void rs_findings_text(FILE *f, const struct rs_findings *fd, bool with_cgroups)
 			snprintf(fail, sizeof(fail), "-");
 		else
 			snprintf(fail, sizeof(fail), "%" PRId64, fd->reclaim_fail);
-		line(f, "kswapd", "KSWAPD", "awake %s of %.3f s: %.3f s, %.3f s of it cut by the "
-		     "trace", pct1(b[0], 48, fd->awake_pct), fd->span_s * fd->kswapds,
+		line(f, "kswapd", "KSWAPD", "awake %s of %.3f s: %.3f s, %.3f s of it cut at the edges",
+		     pct1(b[0], 48, fd->awake_pct), fd->span_s * fd->kswapds,
 		     (double)(fd->awake_ns + fd->awake_cut_ns) / 1e9,
 		     (double)fd->awake_cut_ns / 1e9);
 		line(f, "", NULL, "%" PRIu64 " wakes, %" PRIu64 " sleeps, %" PRIu64 " re-wakes; "
@@ -145,6 +145,20 @@ void rs_findings_text(FILE *f, const struct rs_findings *fd, bool with_cgroups)
 		line(f, "caused most", with_cgroups ? "TRIGGER SIDE" : "cmd: cgroups", "%.40s: %"
 		     PRIu64 " pages reclaimed by its tasks", fd->caused_most.name,
 		     fd->caused_most.pages);
+	if (fd->refaults.set && !fd->refaults.recorded)
+		line(f, "refaults", "REFAULTS", "-: no filemap events in the trace");
+	else if (fd->refaults.set)
+		line(f, "refaults", "REFAULTS", "%" PRIu64 "%s of %" PRIu64 " evicted pages back (%s), "
+		     "%s in 1 s", fd->refaults.refaulted_pages,
+		     fd->refaults.lower_bound ? "+" : "", fd->refaults.evicted_pages,
+		     pct1(b[0], 48, fd->refaults.evicted_pages ? rs_pct(fd->refaults.refaulted_pages,
+		     fd->refaults.evicted_pages) : NAN),
+		     pct1(b[1], 48, fd->refaults.observable_1s_pages ?
+			  rs_pct(fd->refaults.within_1s_pages, fd->refaults.observable_1s_pages) :
+			  NAN));
+	if (fd->refaults.set && fd->refaults.thrash_name[0])
+		line(f, "thrashing", "REFAULTS", "%.40s: %.2f s of quick refaults (the most)",
+		     fd->refaults.thrash_name, fd->refaults.thrash_s);
 	if (fd->lost_records || fd->lost_unknown)
 		snprintf(b[4], 48, "%" PRIu64 " events lost%s", fd->lost_events,
 			 fd->lost_unknown ? " (+uncounted)" : "");
@@ -236,6 +250,27 @@ json_t *rs_findings_json(const struct rs_findings *fd)
 		"caused_most", fd->caused_most.valid ? json_pack("{s:s,s:I,s:I}", "path",
 			fd->caused_most.name, "reclaimed", (json_int_t)fd->caused_most.pages,
 			"scanned", (json_int_t)fd->caused_most.scanned) : json_null()));
+	if (fd->refaults.set && fd->refaults.recorded) {
+		json_t *r = json_object();
+
+		json_object_set_new(r, "evicted_pages", JI(fd->refaults.evicted_pages));
+		json_object_set_new(r, "refaulted_pages", JI(fd->refaults.refaulted_pages));
+		json_object_set_new(r, "refaulted_folios", JI(fd->refaults.refaulted_folios));
+		json_object_set_new(r, "refaulted_pct", real_or_null(fd->refaults.evicted_pages ?
+			rs_pct(fd->refaults.refaulted_pages, fd->refaults.evicted_pages) : NAN));
+		json_object_set_new(r, "within_1s_pct", real_or_null(
+			fd->refaults.observable_1s_pages ? rs_pct(fd->refaults.within_1s_pages,
+			fd->refaults.observable_1s_pages) : NAN));
+		json_object_set_new(r, "lower_bound", json_boolean(fd->refaults.lower_bound));
+		json_object_set_new(r, "swapin_pages", fd->refaults.swapins_known ?
+				    JI(fd->refaults.swapin_pages) : json_null());
+		json_object_set_new(r, "thrashing_most", fd->refaults.thrash_name[0] ?
+				    json_string(fd->refaults.thrash_name) : json_null());
+		json_object_set_new(r, "thrashing_s", rs_json_real(fd->refaults.thrash_s));
+		json_object_set_new(o, "refaults", r);
+	} else {
+		json_object_set_new(o, "refaults", json_null());
+	}
 	json_object_set_new(o, "losses", json_pack("{s:I,s:I,s:b,s:I,s:I,s:I}",
 		"lost_events", (json_int_t)fd->lost_events,
 		"lost_records", (json_int_t)fd->lost_records, "lost_uncounted", fd->lost_unknown,

@@ -15,6 +15,7 @@
 #include "rs_warn.h"
 #include "series.h"
 #include "trace_source.h"
+#include "text_escape.h"
 
 #define SPARK_W 60
 
@@ -23,6 +24,8 @@ struct out {
 	const struct rs_analysis *a;
 	double secs;
 	bool utf8;
+	bool mglru;		/* trace.mglru: the reports speak MGLRU */
+	uint64_t isolates_empty;
 };
 
 /* An unsigned count in at most `w` characters. */
@@ -70,6 +73,21 @@ static const char *list_name(int l)
 	return l == RS_LIST_UNKNOWN ? "unknown" : rs_lru_name(l);
 }
 
+/* Under MGLRU the "inactive" list lru_isolate names is the oldest generation of a type. */
+static const char *list_label(const struct out *o, int l)
+{
+	if (o->mglru && l == RS_LRU_INACTIVE_ANON)
+		return "anon";
+	if (o->mglru && l == RS_LRU_INACTIVE_FILE)
+		return "file";
+	return list_name(l);
+}
+
+static bool mglru_skip(const struct out *o, int l)
+{
+	return o->mglru && (l == RS_LRU_ACTIVE_ANON || l == RS_LRU_ACTIVE_FILE);
+}
+
 static bool is_inactive(int l)
 {
 	return l == RS_LRU_INACTIVE_ANON || l == RS_LRU_INACTIVE_FILE || l == RS_LIST_UNKNOWN;
@@ -85,7 +103,8 @@ static void lru_row(struct out *o, const char *node, int list, const char *ctx,
 {
 	char b[6][48];
 
-	fprintf(o->f, "%-4s %-13s %-9s %11s %11s %11s %6s %12s %9s\n", node, list_name(list), ctx,
+	fprintf(o->f, "%-4s %-13s %-9s %11s %11s %11s %6s %12s %9s\n", node, list_label(o, list),
+		ctx,
 		cnt(b[0], 11, c->scanned), cnt(b[1], 11, c->taken),
 		is_inactive(list) ? cnt(b[2], 11, c->reclaimed) : "-",
 		is_inactive(list) && c->scanned ? real(b[3], 6, 1, rs_pct(c->reclaimed, c->scanned)) :
@@ -99,8 +118,13 @@ static void section_lru(struct out *o)
 	const struct rs_analysis *a = o->a;
 	char node[16];
 
-	heading(o, "LRU SCAN PRESSURE (lru_isolate, lru_shrink_inactive, write_folio; "
-		   "efficiency = reclaimed / scanned)");
+	if (o->mglru)
+		heading(o, "EVICTION BY TYPE (MGLRU: lru_isolate of the oldest generation, "
+			   "lru_shrink_inactive of evict_folios(), write_folio; efficiency = "
+			   "reclaimed / scanned)");
+	else
+		heading(o, "LRU SCAN PRESSURE (lru_isolate, lru_shrink_inactive, write_folio; "
+			   "efficiency = reclaimed / scanned)");
 	fprintf(o->f, "%-4s %-13s %-9s %11s %11s %11s %6s %12s %9s\n", "", "", "", "scanned",
 		"taken", "reclaimed", "eff.", "velocity", "written");
 	fprintf(o->f, "%-4s %-13s %-9s %11s %11s %11s %6s %12s %9s\n", "node", "list", "context",
@@ -111,6 +135,8 @@ static void section_lru(struct out *o)
 		rs_analysis_lru_sum(a, -1, l, -1, -1, &c);
 		if (l >= RS_LRU_UNEVICTABLE && !c.isolates && !c.inactive_shrinks &&
 		    !c.write_anon && !c.write_file)
+			continue;
+		if (mglru_skip(o, l) && !c.isolates && !c.active_shrinks)
 			continue;
 		lru_row(o, "all", l, "all", &c);
 		for (int n = 0; n < rs_analysis_nr_node_slots(a); n++) {
@@ -129,6 +155,19 @@ static void section_lru(struct out *o)
 	if (rs_analysis_node_used(a, 0))
 		fprintf(o->f, "node ? = not known: an isolate with no shrink event after it, or a "
 			"write outside one\n");
+	if (o->mglru) {
+		char line[600];
+		int n = snprintf(line, sizeof(line), "MGLRU evicts by type (anon, file) from the "
+				 "oldest generation, which lru_isolate names as that type's "
+				 "inactive list; there are no active lists. Aging (folios moving to "
+				 "younger generations) emits no event: not traced. %" PRIu64
+				 " lru_isolate took no page: scan_folios() moved every folio it "
+				 "looked at to a younger generation (referenced, or being written) "
+				 "instead of isolating it.", o->isolates_empty);
+
+		rs_report_put_wrapped(o->f, line, n < (int)sizeof(line) ? (size_t)n :
+				      sizeof(line) - 1);
+	}
 }
 
 static void section_rotation(struct out *o)
@@ -136,8 +175,12 @@ static void section_rotation(struct out *o)
 	unsigned int lack = rs_analysis_lacks(o->a);
 	char b[8][48];
 
-	heading(o, "INACTIVE LISTS (lru_shrink_inactive, pages; written: write_folio sync/async, "
-		   "folios)");
+	if (o->mglru)
+		heading(o, "EVICTION OUTCOMES BY TYPE (MGLRU: lru_shrink_inactive of "
+			   "evict_folios(), pages; written: write_folio sync/async, folios)");
+	else
+		heading(o, "INACTIVE LISTS (lru_shrink_inactive, pages; written: write_folio "
+			   "sync/async, folios)");
 	fprintf(o->f, "%-14s %10s %9s %10s %8s %9s %9s %9s %13s\n", "list", "activated",
 		"kept-ref", "unmap-fail", "dirty", "writeback", "congested", "immediate",
 		"written s/as");
@@ -152,7 +195,7 @@ static void section_rotation(struct out *o)
 			continue;
 		snprintf(sa, sizeof(sa), "%s/%s", cnt(b[6], 6, c.write_sync),
 			 cnt(b[7], 7, c.write_async));
-		fprintf(o->f, "%-14s %10s %9s %10s %8s %9s %9s %9s %13s\n", list_name(l),
+		fprintf(o->f, "%-14s %10s %9s %10s %8s %9s %9s %9s %13s\n", list_label(o, l),
 			opt_cnt(b[0], 10, c.activate_anon + c.activate_file, lack,
 				RS_HAVE_ACTIVATE),
 			opt_cnt(b[1], 9, c.ref_keep, lack, RS_HAVE_REF_KEEP),
@@ -164,6 +207,11 @@ static void section_rotation(struct out *o)
 	}
 	if (lack & (RS_LACK_FIELDS & ~RS_HAVE_SKIPPED))
 		fprintf(o->f, "- = not traced by this kernel (no lru_shrink_inactive field for it)\n");
+	if (o->mglru) {
+		heading(o, "ACTIVE LISTS: none under MGLRU (generations instead; their aging is not "
+			   "traced)");
+		return;
+	}
 	heading(o, "ACTIVE LISTS (lru_shrink_active, pages)");
 	fprintf(o->f, "%-14s %12s %12s %12s %12s\n", "list", "taken", "kept-active", "deactivated",
 		"referenced");
@@ -389,7 +437,7 @@ static void section_tasks(struct out *o, int top)
 		snprintf(io, sizeof(io), "%s/%s", cnt(b[7], 4, t->write_sync),
 			 cnt(b[8], 6, t->write_async));
 		fprintf(o->f, "%-7d %-15s %6s %6s %6s %5s %6s %9s %9s %11s %9s\n", t->pid,
-			t->comm, cnt(b[0], 6, t->episodes[RS_RK_DIRECT]),
+			rs_esc(t->comm), cnt(b[0], 6, t->episodes[RS_RK_DIRECT]),
 			cnt(b[1], 6, t->episodes[RS_RK_MEMCG]),
 			cnt(b[2], 6, t->episodes[RS_RK_SOFTLIMIT]),
 			cnt(b[3], 5, t->episodes[RS_RK_NODE]), cnt(b[4], 6, t->wakeup_kswapd),
@@ -411,7 +459,7 @@ static void kswapd_health_lines(struct out *o)
 	const struct rs_kswapd_health *h = rs_analysis_kswapd_health(o->a);
 
 	if (!h->seen)
-		return;
+		return;		/* before 7.x, or kswapd never ran */
 	for (int i = 0; i < h->nr_nodes; i++) {
 		const struct rs_kswapd_node_health *n = &h->nodes[i];
 		int shown = 0;
@@ -465,7 +513,7 @@ static void section_kswapd(struct out *o)
 
 		/* awake is all of it: complete periods and the parts of cut ones in the trace */
 		fprintf(o->f, "%s (pid %d, node %d): %" PRIu64 " wakes, %" PRIu64 " re-wakes, %"
-			PRIu64 " sleeps\n", t->comm, t->pid, k->nid, k->wakes, k->rewakes,
+			PRIu64 " sleeps\n", rs_esc(t->comm), t->pid, k->nid, k->wakes, k->rewakes,
 			k->sleeps);
 		fprintf(o->f, "  awake %.3f s: %.3f s in %" PRIu64 " complete periods, %.3f s in "
 			"periods cut by the trace's start or end\n",
@@ -545,7 +593,7 @@ static void section_slab(struct out *o)
 		v[i] = rs_analysis_shrinker(o->a, i);
 	qsort(v, n, sizeof(*v), shrinker_cmp);
 	for (int i = 0; i < n && i < 8; i++)
-		fprintf(o->f, "  %-32.32s %10s %12s %14s %14s\n", v[i]->name,
+		fprintf(o->f, "  %-32.32s %10s %12s %14s %14s\n", rs_esc(v[i]->name),
 			cnt(b[0], 10, v[i]->s.calls), real(b[1], 12, 3, ms(v[i]->s.ns)),
 			cnt(b[2], 14, v[i]->s.freed), cnt(b[3], 14, v[i]->s.to_scan));
 	free(v);
@@ -572,7 +620,7 @@ static void section_throttle_oom(struct out *o)
 		const struct rs_oom_kill *k = rs_analysis_oom(o->a, i);
 
 		fprintf(o->f, "  %.6f s  victim pid %d %s, by %s-%d\n", rs_ns_to_s(k->ts), k->pid,
-			k->comm, k->by_comm, k->by_pid);
+			rs_esc(k->comm), rs_esc(k->by_comm), k->by_pid);
 	}
 }
 
@@ -716,6 +764,10 @@ static void report(FILE *f, const struct rs_analysis *a, const struct rs_source 
 	const struct rs_analysis_opts *ao = rs_analysis_opts(a);
 	uint64_t t0 = rs_analysis_first_ts(a), t1 = rs_analysis_last_ts(a);
 	struct out o = { .f = f, .a = a, .utf8 = opts && opts->utf8 };
+	const struct rs_trace_info *ti = src ? rs_source_info(src) : NULL;
+
+	o.mglru = ti && ti->mglru > 0;
+	o.isolates_empty = ti ? ti->isolates_empty : 0;
 	int top = opts && opts->top_tasks > 0 ? opts->top_tasks : 20;
 
 	if (ao->from_ns && ao->from_ns < t0)
@@ -732,7 +784,7 @@ static void report(FILE *f, const struct rs_analysis *a, const struct rs_source 
 		if (ao->pid >= 0)
 			fprintf(f, " pid %d", ao->pid);
 		if (ao->comm)
-			fprintf(f, "%s comm %s", ao->pid >= 0 ? " and" : "", ao->comm);
+			fprintf(f, "%s comm %s", ao->pid >= 0 ? " and" : "", rs_esc(ao->comm));
 	}
 	fputc('\n', f);
 	if (opts && opts->findings)

@@ -20,6 +20,8 @@
 #include "cmd.h"
 #include "cmd_args.h"
 #include "findings.h"
+#include "refaults.h"
+#include "refaults_output.h"
 #include "report.h"
 #include "trace_source.h"
 
@@ -33,7 +35,7 @@ static bool utf8_locale(void)
 	return cs && (!strcasecmp(cs, "UTF-8") || !strcasecmp(cs, "utf8"));
 }
 
-enum { O_JSON = 256, O_PID, O_COMM, O_TOP, O_SUMMARY, O_WITH_CGROUPS };
+enum { O_JSON = 256, O_PID, O_COMM, O_TOP, O_SUMMARY, O_WITH_CGROUPS, O_MAX_EVICTED, O_THRASH };
 
 static const struct rs_cmd_opt analyze_opts[] = {
 	{ "json", 0, no_argument, O_JSON, NULL, "print the analysis as JSON (sorted keys)" },
@@ -44,6 +46,10 @@ static const struct rs_cmd_opt analyze_opts[] = {
 	{ "pid", 0, required_argument, O_PID, "N", "count only the task with this pid" },
 	{ "comm", 0, required_argument, O_COMM, "NAME", "count only tasks with this name" },
 	{ "top", 0, required_argument, O_TOP, "N", "rows in the per-task tables (default 20)" },
+	{ "max-evicted", 0, required_argument, O_MAX_EVICTED, "N",
+	  "refaults: keep at most N evicted ranges (default 1048576; then lower bounds)" },
+	{ "thrash-distance", 0, required_argument, O_THRASH, "MS",
+	  "refaults: back within MS of eviction counts as thrashing (default 1000)" },
 	RS_ANALYSIS_OPTS,
 	RS_CMD_OPT_END,
 };
@@ -56,14 +62,16 @@ const struct rs_cmd rs_cmd_analyze = {
 	.summary = "per-LRU scan pressure, reclaim episodes, stalls, kswapd, over time",
 	.synopsis = "[--json] [--summary] [--with-cgroups] [--bucket MS] [--from S] [--to S]\n"
 		    "  [--pid N] [--comm NAME] [--top N] [--max-tasks N] [--max-buckets N]\n"
-		    "  [--threads N] FILE",
+		    "  [--threads N] [--max-evicted N] [--thrash-distance MS] FILE",
 	.description =
 		"Reads a trace (trace.dat of any version, or trace-cmd report or ftrace text) "
 		"and reports which LRU lists were scanned how hard, by whom, at which priority "
 		"and how efficiently; who stalled in reclaim (direct, memcg limit, soft limit), "
 		"how often and for how long, with exact percentiles; what kswapd did (wakes, "
 		"re-wakes, awake time); slab shrinking, write IO from reclaim, throttling, OOM "
-		"kills; and how all of it moved over time. A SUMMARY opens the report: the worst "
+		"kills; refaults: which evicted file pages came back, how soon, whose they were and "
+		"who brought them back (docs/refaults.md); and how all of it moved over time. A "
+		"SUMMARY opens the report: the worst "
 		"stall, stalls by kind, kswapd, scanning and efficiency, swap-out and writeback, "
 		"the cgroups that paid and caused most, losses; each line names the section with "
 		"the details. The per-cgroup sections are reclaimscope-cgroups(1)'s "
@@ -84,6 +92,8 @@ static int cmd_analyze(int argc, char **argv)
 	struct rs_cgroups_opts co = { 0 };
 	struct rs_cgroups_text_opts cto = { 0 };
 	struct rs_cgroups *cg = NULL;
+	struct rs_refaults_opts ro = { 0 };
+	struct rs_refaults *rf = NULL;
 	struct rs_source *src = NULL;
 	struct rs_analysis *a = NULL;
 	struct rs_error err = { "" };
@@ -122,6 +132,18 @@ static int cmd_analyze(int argc, char **argv)
 						   "not '%s'", optarg);
 			to.top_tasks = (int)v;
 			break;
+		case O_MAX_EVICTED:
+			if (rs_arg_count(optarg, 1, 1ll << 30, &v))
+				return rs_cmd_fail("analyze", RS_EXIT_USAGE, "--max-evicted wants a "
+						   "count of ranges, 1..2^30, not '%s'", optarg);
+			ro.max_evicted = (size_t)v;
+			break;
+		case O_THRASH:
+			if (rs_arg_count(optarg, 1, 3600000, &v))
+				return rs_cmd_fail("analyze", RS_EXIT_USAGE, "--thrash-distance wants "
+						   "milliseconds, 1..3600000, not '%s'", optarg);
+			ro.thrash_distance_ns = (uint64_t)v * 1000000ull;
+			break;
 		default:
 			ret = rs_analysis_opt("analyze", c, optarg, &ao);
 			if (ret < 0)
@@ -137,21 +159,25 @@ static int cmd_analyze(int argc, char **argv)
 	if (ret)
 		return ret;
 	ao.progress = rs_cmd_show_progress(argv[optind]);
-	/* the analysis with the per-cgroup attribution as a consumer (docs/cgroups.md) */
-	if (rs_cgroups_analysis_run(argv[optind], &ao, &co, &a, &cg, &src, &err) < 0)
+	/* the analysis with the per-cgroup attribution (docs/cgroups.md) and the refaults
+	   (docs/refaults.md) as consumers */
+	if (rs_refaults_analysis_run(argv[optind], &ao, &co, &ro, &a, &cg, &rf, &src, &err) < 0)
 		return rs_cmd_fail("analyze", RS_EXIT_INPUT, "%s", err.msg);
 	ret = rs_analysis_selection_check("analyze", a, src);
 	if (ret) {
+		rs_refaults_free(rf);
 		rs_cgroups_free(cg);
 		rs_analysis_free(a);
 		rs_source_close(src);
 		return ret;
 	}
 	rs_findings_of(a, cg, src, &fd);
+	rs_refaults_findings(rf, &fd);
 	if (json) {
 		json_t *root = rs_analysis_json(a, src);
 
-		if (root && rs_cgroups_json_add(root, cg) < 0) {
+		if (root && (rs_cgroups_json_add(root, cg) < 0 ||
+			     rs_refaults_json_add(root, rf, cg) < 0)) {
 			json_decref(root);
 			root = NULL;
 		}
@@ -176,9 +202,12 @@ static int cmd_analyze(int argc, char **argv)
 		rs_analysis_text(stdout, a, src, &to);
 		if (to.with_cgroups && !to.summary_only)
 			rs_cgroups_text(stdout, cg, &cto);
+		if (!to.summary_only)
+			rs_refaults_text(stdout, rf, cg);
 		ret = RS_EXIT_OK;
 	}
 	ret = rs_cmd_finish_stdout("analyze", ret);
+	rs_refaults_free(rf);
 	rs_cgroups_free(cg);
 	rs_analysis_free(a);
 	rs_source_close(src);

@@ -20,6 +20,8 @@
 #include "analyze_output.h"
 #include "cgroups.h"
 #include "cgroups_output.h"
+#include "refaults.h"
+#include "refaults_output.h"
 #include "cmd.h"
 #include "compare.h"
 #include "diff_output.h"
@@ -53,6 +55,8 @@ static json_t *analysis_json_of_trace(const char *path, struct rs_error *err)
 {
 	struct rs_analysis_opts ao = { .pid = -1 };
 	struct rs_cgroups_opts co = { 0 };
+	struct rs_refaults_opts ro = { 0 };
+	struct rs_refaults *rf = NULL;
 	struct rs_analysis *a = NULL;
 	struct rs_cgroups *cg = NULL;
 	struct rs_source *src = NULL;
@@ -61,14 +65,14 @@ static json_t *analysis_json_of_trace(const char *path, struct rs_error *err)
 
 	ao.progress = isatty(STDERR_FILENO) && !stat(path, &st) &&
 		      st.st_size >= PROGRESS_MIN_BYTES;
-	if (rs_cgroups_analysis_run(path, &ao, &co, &a, &cg, &src, err) < 0) {
+	if (rs_refaults_analysis_run(path, &ao, &co, &ro, &a, &cg, &rf, &src, err) < 0) {
 		/* name the file once */
 		if (strncmp(err->msg, path, strlen(path)))
 			rs_error_prefix(err, "%s: ", path);
 		return NULL;
 	}
 	j = rs_analysis_json(a, src);
-	if (j && rs_cgroups_json_add(j, cg) < 0) {
+	if (j && (rs_cgroups_json_add(j, cg) < 0 || rs_refaults_json_add(j, rf, cg) < 0)) {
 		json_decref(j);
 		j = NULL;
 	}
@@ -76,11 +80,13 @@ static json_t *analysis_json_of_trace(const char *path, struct rs_error *err)
 		struct rs_findings fd;
 
 		rs_findings_of(a, cg, src, &fd);
+		rs_refaults_findings(rf, &fd);
 		if (json_object_set_new(j, "summary", rs_findings_json(&fd)) < 0) {
 			json_decref(j);
 			j = NULL;
 		}
 	}
+	rs_refaults_free(rf);
 	rs_cgroups_free(cg);
 	rs_analysis_free(a);
 	rs_source_close(src);
@@ -477,7 +483,7 @@ static void put_left_out(FILE *f, const struct rs_compare *c, const char *const 
 }
 
 /* The run lines and the notes on kernels and events: the head of every text form. */
-static void put_head(FILE *f, const struct rs_compare *c, const char *const labels[])
+static void put_head(FILE *f, const struct rs_compare *c, const char *const labels[], bool seed)
 {
 	put_run_line(f, c, RS_SIDE_BASE, labels[RS_SIDE_BASE]);
 	put_run_line(f, c, RS_SIDE_NEW, labels[RS_SIDE_NEW]);
@@ -498,8 +504,12 @@ static void put_head(FILE *f, const struct rs_compare *c, const char *const labe
 		fprintf(f, "NOTE      events recorded only in %s:", labels[s]);
 		for (size_t i = 0; i < ne; i++)
 			fprintf(f, "%s %s", i ? "," : "", rs_compare_event_only(c, s, i));
-		fprintf(f, "\n          metrics built on them cannot be compared: left out below, "
-			   "or 0 on the other side\n");
+		if (seed)
+			fprintf(f, "\n          metrics built on them cannot be compared: left out "
+				   "below, or 0 on the other side\n");
+		else
+			fprintf(f, "\n          figures built on them are left out (--format seed "
+				   "lists them) or 0 on the other side\n");
 	}
 }
 
@@ -512,7 +522,7 @@ static void put_text(FILE *f, const struct rs_compare *c, const char *const labe
 	for (size_t i = 0; i < n; i++)
 		shown += o->only_changed < 0 || rs_metric_diff_changed(rs_compare_metric(c, i),
 									 o->only_changed);
-	put_head(f, c, labels);
+	put_head(f, c, labels, true);
 	fprintf(f, "stats     over runs; std = population standard deviation; [P%%] = new as "
 		   "%% of base\n");
 	if (testable)
@@ -554,7 +564,7 @@ static void put_wrapped_report(FILE *f, const struct rs_compare *c, const struct
 	FILE *m = open_memstream(&buf, &size);
 	FILE *out = m ? m : f;
 
-	put_head(out, c, labels);
+	put_head(out, c, labels, false);
 	if (format == FMT_MMTESTS)
 		rs_diff_mmtests(out, c, r, labels);
 	else

@@ -153,9 +153,9 @@ static void note_victims(FILE *f, const struct rs_ranking *r, const char *const 
 	double ex[RS_NR_SIDES];
 
 	if (rs_ranking_victims_skipped(r, ex))
-		fprintf(f, "(pages taken from each cgroup not compared: %s matched %.1f%% of its "
-			"reclaimed pages to a cgroup, %s %.1f%%; reclaimscope cgroups says why)\n",
-			labels[RS_SIDE_BASE], ex[RS_SIDE_BASE], labels[RS_SIDE_NEW], ex[RS_SIDE_NEW]);
+		fprintf(f, "(pages taken per cgroup not compared: reclaimed pages matched to a "
+			"cgroup: %s %.1f%%, %s %.1f%%)\n", labels[RS_SIDE_BASE], ex[RS_SIDE_BASE],
+			labels[RS_SIDE_NEW], ex[RS_SIDE_NEW]);
 }
 
 void rs_diff_table(FILE *f, const struct rs_compare *c, const struct rs_ranking *r,
@@ -240,7 +240,7 @@ static void mm_row(FILE *f, const char *prefix, const struct rs_rank_row *w, dou
 		snprintf(pc, sizeof(pc), "[n/a]");
 	else if ((pct = new / base * 100), 1)
 		snprintf(pc, sizeof(pc), "[%.1f%%]", pct);
-	fprintf(f, "%-46.46s %16s %16s %s\n", label, b, n, pc);
+	fprintf(f, "%-40.40s %20s %20s %s\n", label, b, n, pc);
 }
 
 void rs_diff_mmtests(FILE *f, const struct rs_compare *c, const struct rs_ranking *r,
@@ -249,9 +249,11 @@ void rs_diff_mmtests(FILE *f, const struct rs_compare *c, const struct rs_rankin
 	bool multi = rs_compare_nr_runs(c, RS_SIDE_BASE) > 1 || rs_compare_nr_runs(c, RS_SIDE_NEW) > 1;
 	const char *group = NULL;
 
-	fprintf(f, "%-46s %16.16s %16.16s\n", "", rs_compare_kernel(c, RS_SIDE_BASE, 0),
-		rs_compare_kernel(c, RS_SIDE_NEW, 0));
-	fprintf(f, "%-46s %16.16s %16.16s\n", "", labels[RS_SIDE_BASE], labels[RS_SIDE_NEW]);
+	/* MMTests' two header rows: the kernels (when they differ), then the names */
+	if (rs_compare_kernels_differ(c))
+		fprintf(f, "%-40s %20.20s %20.20s\n", "", rs_compare_kernel(c, RS_SIDE_BASE, 0),
+			rs_compare_kernel(c, RS_SIDE_NEW, 0));
+	fprintf(f, "%-40s %20.20s %20.20s\n", "", labels[RS_SIDE_BASE], labels[RS_SIDE_NEW]);
 	for (size_t i = 0; i < rs_ranking_count(r); i++) {
 		const struct rs_rank_row *w = rs_ranking_row(r, i);
 		double ref = fmax(fabs(w->base), fabs(w->new));

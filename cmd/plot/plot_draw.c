@@ -115,7 +115,13 @@ static int trace_entries(const struct plot_trace *t, int n, bool markers,
 
 /* ---- scan and reclaim per list over time ---- */
 
-static const struct { int metric; const char *name; int color; } scan_series[] = {
+struct series_def {
+	int metric;			/* enum rs_ts_metric */
+	const char *name;
+	int color;
+};
+
+static const struct series_def scan_series[] = {
 	{ RS_TS_SCANNED_IA, "inactive_anon", 0 },
 	{ RS_TS_SCANNED_AA, "active_anon", 5 },
 	{ RS_TS_SCANNED_IF, "inactive_file", 1 },
@@ -172,7 +178,7 @@ static double scan_height(cairo_t *cr, const struct plot_trace *t, int n)
 }
 
 static void scan_frame(cairo_t *cr, struct plot_frame *f, const struct plot_trace *t, int n,
-		       const __typeof__(scan_series[0]) *ser, int ns, const char *ylabel,
+		       const struct series_def *ser, int ns, const char *ylabel,
 		       const char *empty)
 {
 	int metrics[8];
@@ -303,7 +309,8 @@ static void stalls_draw(cairo_t *cr, double y, const struct plot_trace *t, int n
 	}
 	f.xa = time_axis(t, n);
 	f.ya = (struct plot_axis){ .lo = lo ? (double)lo : 1, .hi = (double)hi, .log = true,
-				   .unit = PLOT_UNIT_NS_TIME, .label = "stall: end - begin, log scale" };
+				   .unit = PLOT_UNIT_NS_TIME,
+				   .label = "stall: end - begin, log scale" };
 	plot_axis_nice(&f.ya);
 	plot_frame_draw(cr, &f);
 	oom_lines(cr, &f, t, n);
@@ -372,8 +379,10 @@ static void stalls_draw(cairo_t *cr, double y, const struct plot_trace *t, int n
 			cairo_arc(cr, x, yy, 6.5, 0, 2 * M_PI);
 			cairo_stroke(cr);
 			snprintf(lab, sizeof(lab), "%zu", (size_t)i * WORST_MARKED + j + 1);
-			plot_text(cr, x + 3 + 6.0 * (double)(j % 3), yy - 9 - 11.0 * (double)(j % 2),
-				  PLOT_FONT_SIZE - 2, true, 0, lab);
+			/* staggered, so that the numbers of stalls close together stay legible */
+			plot_text(cr, x + 3 + 6.0 * (double)(j % 3),
+				  yy - 9 - 11.0 * (double)(j % 2), PLOT_FONT_SIZE - 2, true, 0,
+				  lab);
 		}
 	}
 	for (int kind = 0; kind < RS_RK_NR; kind++) {
@@ -395,7 +404,8 @@ static void stalls_draw(cairo_t *cr, double y, const struct plot_trace *t, int n
 		if (!rs_analysis_nr_oom_listed(t[i].a))
 			continue;
 		e[ne] = (struct plot_legend_entry){ .sample = PLOT_SAMPLE_NONE };
-		snprintf(e[ne++].text, sizeof(e[0].text), "red dashes: OOM kills (oom:mark_victim)");
+		snprintf(e[ne++].text, sizeof(e[0].text),
+			 "red dashes: OOM kills (oom:mark_victim)");
 		break;
 	}
 	plot_legend(cr, MARGIN_L, f.y + f.h + AXIS_H - 4, f.w, e, ne);
@@ -495,12 +505,14 @@ static void latency_draw(cairo_t *cr, double y, const struct plot_trace *t, int 
 			plot_color(cr, kind_color(k), 1);
 			plot_dash(cr, i);
 			/* a staircase: the share jumps at each quantile */
-			cairo_move_to(cr, plot_px(&f, q[0] ? (double)q[0] : f.xa.lo), plot_py(&f, 0));
+			cairo_move_to(cr, plot_px(&f, q[0] ? (double)q[0] : f.xa.lo),
+				      plot_py(&f, 0));
 			for (size_t j = 0; j < m; j++) {
 				double x = plot_px(&f, q[j] ? (double)q[j] : f.xa.lo);
+				double share = 100.0 / (double)m;
 
-				cairo_line_to(cr, x, plot_py(&f, 100.0 * (double)j / (double)m));
-				cairo_line_to(cr, x, plot_py(&f, 100.0 * (double)(j + 1) / (double)m));
+				cairo_line_to(cr, x, plot_py(&f, share * (double)j));
+				cairo_line_to(cr, x, plot_py(&f, share * (double)(j + 1)));
 			}
 			cairo_stroke(cr);
 		}
@@ -591,7 +603,8 @@ static void kswapd_draw(cairo_t *cr, double y, const struct plot_trace *t, int n
 			snprintf(lab, sizeof(lab), "%s%s%s (pid %d, node %s): %" PRIu64 " wakes, "
 				 "awake %s of %s s (%.1f %%)%s", n > 1 ? t[i].label : "",
 				 n > 1 ? ": " : "", ts ? ts->comm : "kswapd", ts ? ts->pid : -1,
-				 ks->nid >= 0 ? (snprintf(nid, sizeof(nid), "%d", ks->nid), nid) : "?",
+				 ks->nid >= 0 ? (snprintf(nid, sizeof(nid), "%d", ks->nid), nid) :
+				 "?",
 				 ks->wakes, (snprintf(aw, sizeof(aw), "%.3g s", awake), aw),
 				 plot_fmt(b, sizeof(b), span, PLOT_UNIT_SECONDS),
 				 span > 0 ? 100 * awake / span : 0,
@@ -685,24 +698,24 @@ static int cg_color(int j, int ntop)
 	return j < ntop ? colors[j] : 6;
 }
 
-static void cgroups_frame(cairo_t *cr, struct plot_frame *f, const struct plot_trace *t, int n,
-			  int i, const struct cg_rank *top, int ntop)
+/*
+ * One trace's layers as rates, stacked: layer j (a top cgroup, or ntop for the rest) of bucket b
+ * is at [(j + 1) * len + b], the sum of layers 0..j; row 0 is the base. NULL when out of memory.
+ */
+static double *cg_stack(const struct plot_trace *ti, const struct cg_rank *top, int ntop,
+			double *peak)
 {
-	const struct rs_cgroups *cg = t[i].cg;
+	const struct rs_cgroups *cg = ti->cg;
 	size_t len = cg ? rs_cgroups_series_len(cg) : 0;
 	double w = cg ? (double)rs_cgroups_series_width(cg) / 1e9 : 1;
-	double off = cg ? ((double)rs_cgroups_series_t0(cg) - (double)trace_t0(&t[i])) / 1e9 : 0;
 	double *stack = calloc((len + 1) * (size_t)(ntop + 2), sizeof(*stack));
-	double peak = 0;
 	char buf[96];
 
-	f->xa = time_axis(t, n);
-	f->ya = (struct plot_axis){ .lo = 0, .unit = PLOT_UNIT_PLAIN,
-				    .label = "victim pages reclaimed/s" };
-	/* layer j of bucket b at stack[(j + 1) * len + b]: the sum of layers 0..j */
+	*peak = 0;
 	for (int c = 0; stack && cg && c < rs_cgroups_count(cg); c++) {
 		const int64_t *v = rs_cgroups_series(cg, c, RS_CG_TS_VICTIM_RECLAIMED);
 		int j = cg_top_index(top, ntop, rs_cgroups_name(cg, c, buf, sizeof(buf)));
+
 		for (size_t b = 0; v && b < len; b++)
 			if (v[b] > 0)
 				stack[(size_t)(j + 1) * len + b] += (double)v[b] / w;
@@ -710,13 +723,28 @@ static void cgroups_frame(cairo_t *cr, struct plot_frame *f, const struct plot_t
 	for (size_t b = 0; stack && b < len; b++) {
 		for (int j = 1; j <= ntop + 1; j++)
 			stack[(size_t)j * len + b] += stack[(size_t)(j - 1) * len + b];
-		if (stack[(size_t)(ntop + 1) * len + b] > peak)
-			peak = stack[(size_t)(ntop + 1) * len + b];
+		if (stack[(size_t)(ntop + 1) * len + b] > *peak)
+			*peak = stack[(size_t)(ntop + 1) * len + b];
 	}
-	f->ya.hi = peak;
+	return stack;
+}
+
+/* One trace's frame; y_hi: the axis' top, shared by the traces so that heights compare. */
+static void cgroups_frame(cairo_t *cr, struct plot_frame *f, const struct plot_trace *t, int n,
+			  int i, const struct cg_rank *top, int ntop, double y_hi)
+{
+	const struct rs_cgroups *cg = t[i].cg;
+	size_t len = cg ? rs_cgroups_series_len(cg) : 0;
+	double w = cg ? (double)rs_cgroups_series_width(cg) / 1e9 : 1;
+	double off = cg ? ((double)rs_cgroups_series_t0(cg) - (double)trace_t0(&t[i])) / 1e9 : 0;
+	double peak, *stack = cg_stack(&t[i], top, ntop, &peak);
+
+	f->xa = time_axis(t, n);
+	f->ya = (struct plot_axis){ .lo = 0, .hi = y_hi, .unit = PLOT_UNIT_PLAIN,
+				    .label = "victim pages reclaimed/s" };
 	plot_axis_nice(&f->ya);
 	plot_frame_draw(cr, f);
-	if (!(peak > 0)) {
+	if (!stack || !(peak > 0)) {
 		plot_frame_note(cr, f, cg ? "no victim pages matched to a cgroup" :
 				"cgroups not analysed");
 		free(stack);
@@ -732,10 +760,12 @@ static void cgroups_frame(cairo_t *cr, struct plot_frame *f, const struct plot_t
 		cairo_move_to(cr, plot_px(f, off), plot_py(f, bot[0]));
 		for (size_t b = 0; b < len; b++) {
 			cairo_line_to(cr, plot_px(f, off + (double)b * w), plot_py(f, top_l[b]));
-			cairo_line_to(cr, plot_px(f, off + (double)(b + 1) * w), plot_py(f, top_l[b]));
+			cairo_line_to(cr, plot_px(f, off + (double)(b + 1) * w),
+				      plot_py(f, top_l[b]));
 		}
 		for (size_t b = len; b-- > 0;) {
-			cairo_line_to(cr, plot_px(f, off + (double)(b + 1) * w), plot_py(f, bot[b]));
+			cairo_line_to(cr, plot_px(f, off + (double)(b + 1) * w),
+				      plot_py(f, bot[b]));
 			cairo_line_to(cr, plot_px(f, off + (double)b * w), plot_py(f, bot[b]));
 		}
 		cairo_close_path(cr);
@@ -758,14 +788,22 @@ static void cgroups_draw(cairo_t *cr, double y, const struct plot_trace *t, int 
 	struct cg_rank top[TOP_CGROUPS];
 	int ntop = cg_top(t, n, top), ne = 0;
 	bool other = false;
+	double y_hi = 0;
 
 	panel_title(cr, y, "Victim cgroups: pages reclaimed from each cgroup's LRUs, stacked "
 		    "(docs/cgroups.md)");
 	for (int i = 0; i < n; i++) {
+		double peak;
+
+		free(cg_stack(&t[i], top, ntop, &peak));
+		if (peak > y_hi)
+			y_hi = peak;
+	}
+	for (int i = 0; i < n; i++) {
 		struct plot_frame f = { .x = MARGIN_L + i * (fw + gap), .y = y + TITLE_H, .w = fw,
 					.h = FRAME_H };
 
-		cgroups_frame(cr, &f, t, n, i, top, ntop);
+		cgroups_frame(cr, &f, t, n, i, top, ntop, y_hi);
 	}
 	for (int j = 0; j < ntop; j++) {
 		e[ne] = (struct plot_legend_entry){ .sample = PLOT_SAMPLE_BOX,
@@ -815,8 +853,6 @@ int plot_what_parse(const char *list, unsigned int *mask, char *bad, size_t n)
 		for (i = 0; i < NR_PANELS; i++)
 			if (strlen(panels[i].name) == len && !strncmp(panels[i].name, p, len))
 				break;
-		if (!len && !strcmp(list, "all"))
-			i = NR_PANELS;
 		if (len == 3 && !strncmp(p, "all", 3)) {
 			*mask |= plot_what_all();
 		} else if (i == NR_PANELS) {
@@ -875,7 +911,8 @@ static void header_draw(cairo_t *cr, const struct plot_trace *t, int n)
 	for (int i = 0; i < n; i++) {
 		const struct rs_trace_info *in = t[i].info;
 
-		e = (struct plot_legend_entry){ .sample = n > 1 ? PLOT_SAMPLE_LINE : PLOT_SAMPLE_BOX,
+		e = (struct plot_legend_entry){ .sample = n > 1 ? PLOT_SAMPLE_LINE :
+							  PLOT_SAMPLE_BOX,
 						.color = n > 1 ? -1 : 7, .dash = i };
 		snprintf(e.text, sizeof(e.text), "%s%s%s  (kernel %s%s%s, %.3f s analysed, %"
 			 PRIu64 " events)", n > 1 ? t[i].label : "", n > 1 ? ": " : "",

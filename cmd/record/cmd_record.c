@@ -20,6 +20,7 @@
 #include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -121,7 +122,7 @@ static char *find_in_path(const char *name)
 }
 
 enum { OPT_CGROUP = 256, OPT_LIMIT, OPT_SOFT, OPT_INTERVAL, OPT_FILE_VERSION, OPT_DURATION,
-       OPT_WATCH, OPT_ALL_ITEMS, OPT_KEEP, OPT_OWN, OPT_BUFFER };
+       OPT_WATCH, OPT_ALL_ITEMS, OPT_KEEP, OPT_OWN, OPT_BUFFER, OPT_NO_FILEMAP, OPT_FILEMAP_DEV };
 
 static const struct rs_cmd_opt record_opts[] = {
 	{ "output", 'o', required_argument, 'o', "FILE", "the trace to write (default trace.dat)" },
@@ -148,6 +149,10 @@ static const struct rs_cmd_opt record_opts[] = {
 	  "trace.dat layout trace-cmd writes (default: trace-cmd's own)" },
 	{ "duration", 0, required_argument, OPT_DURATION, "S",
 	  "stop after S seconds (the workload gets SIGTERM, SIGKILL 5 s later)" },
+	{ "no-filemap", 0, no_argument, OPT_NO_FILEMAP, NULL,
+	  "leave out the page cache events (filemap add/delete) refaults need" },
+	{ "filemap-dev", 0, required_argument, OPT_FILEMAP_DEV, "PATH",
+	  "keep only the filemap events of PATH's filesystem (repeatable)" },
 	RS_CMD_OPT_END,
 };
 
@@ -160,10 +165,12 @@ const struct rs_cmd rs_cmd_record = {
 	.synopsis = "[-o FILE] [--cgroup PATH [--limit BYTES] [--soft-limit BYTES]]\n"
 		    "  [--own-memcgs] [--keep-cgroup] [--watch PATH]... [--interval MS]\n"
 		    "  [-e SYSTEM[:EVENT]]... [--all-memcg-items] [--buffer-kb KB]\n"
+		    "  [--no-filemap | --filemap-dev PATH...]\n"
 		    "  [--file-version 6|7] [--duration S] [-- COMMAND [ARG...]]",
 	.description =
 		"Runs trace-cmd record with the vmscan, memcg, cgroup, oom and sched "
-		"tracepoints, writes into the same trace the facts no tracepoint carries "
+		"tracepoints and the page cache's filemap add/delete events (for refaults), "
+		"writes into the same trace the facts no tracepoint carries "
 		"(kernel enum names from BTF, the cgroup map, list sizes, limits and watermarks "
 		"every interval, as trace_marker lines), optionally runs a workload in a memory "
 		"cgroup, and puts tracefs back as it was.\n\n"
@@ -256,6 +263,20 @@ static int parse_opts(struct rec *r, int argc, char **argv, const char **cgroup_
 				return usage_error("--buffer-kb takes kilobytes per CPU, 0..4194304, "
 						   "not '%s'", optarg);
 			break;
+		case OPT_NO_FILEMAP:
+			r->no_filemap = 1;
+			break;
+		case OPT_FILEMAP_DEV: {
+			struct stat sb;
+
+			/* the kernel's dev_t: major << 20 | minor (MINORBITS 20) */
+			if (stat(optarg, &sb))
+				return usage_error("--filemap-dev: cannot stat '%s': %s", optarg,
+						   strerror(errno));
+			r->filemap_devs[r->nr_filemap_devs++] =
+				((uint64_t)major(sb.st_dev) << 20) | minor(sb.st_dev);	/* sized argc */
+			break;
+		}
 		case ':':
 			return usage_error("option '%s' needs a value", argv[optind - 1]);
 		default:
@@ -268,6 +289,8 @@ static int parse_opts(struct rec *r, int argc, char **argv, const char **cgroup_
 		return usage_error("%s needs --cgroup", r->limit >= 0 ? "--limit" : "--soft-limit");
 	if (r->own_memcgs && !*cgroup_arg)
 		return usage_error("%s needs --cgroup", "--own-memcgs");
+	if (r->no_filemap && r->nr_filemap_devs)
+		return usage_error("--filemap-dev and --no-filemap contradict each other");
 	return 0;
 }
 
@@ -527,6 +550,7 @@ static void free_rec(struct rec *r)
 		free(r->watch[i]);
 	free(r->watch);
 	free(r->events);
+	free(r->filemap_devs);
 	free((char *)r->trace_cmd);
 	free((char *)r->workload_path);
 	free(r->created_top);
@@ -708,7 +732,8 @@ static int cmd_record(int argc, char **argv)
 	r.events = calloc((size_t)argc + 1, sizeof(*r.events));
 	watch_args = calloc((size_t)argc + 1, sizeof(*watch_args));
 	r.watch = calloc((size_t)argc + 1, sizeof(*r.watch));
-	if (!r.events || !watch_args || !r.watch) {
+	r.filemap_devs = calloc((size_t)argc + 1, sizeof(*r.filemap_devs));
+	if (!r.events || !watch_args || !r.watch || !r.filemap_devs) {
 		ret = rs_cmd_fail(CMD, RS_EXIT_INPUT, "out of memory");
 		goto out;
 	}

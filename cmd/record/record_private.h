@@ -67,6 +67,9 @@ struct rec {
 	int keep_cgroup;
 	int own_memcgs;			/* filter memcg:* to ids >= memcg_min_id */
 	uint64_t memcg_min_id;
+	int no_filemap;			/* leave the filemap page-cache events out */
+	uint64_t *filemap_devs;		/* --filemap-dev: kernel s_dev values to keep */
+	size_t nr_filemap_devs;
 	char **argv;			/* workload, NULL when none */
 	const char *workload_path;	/* argv[0] resolved through PATH */
 

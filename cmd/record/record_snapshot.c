@@ -6,6 +6,7 @@
  * clock with the events around it. Formats: docs/markers.md.
  */
 #include <ctype.h>
+#include <stdbool.h>
 #include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
@@ -56,6 +57,51 @@ static int read_stat(const char *path, const char *prefix, const char *const *na
 	return 0;
 }
 
+/*
+ * Refault and swap-in counters of memory.stat, written only when the file has them (v1 has
+ * workingset_refault_anon/file; v2 also activate, restore, nodereclaim, pswpin/pswpout).
+ * Counts, not bytes. The names are the kernel's; docs/markers.md.
+ */
+static const char *const ws_names[] = {
+	"workingset_refault_anon", "workingset_refault_file", "workingset_activate_anon",
+	"workingset_activate_file", "workingset_restore_anon", "workingset_restore_file",
+	"workingset_nodereclaim", "pswpin", "pswpout",
+};
+#define NR_WS (sizeof(ws_names) / sizeof(ws_names[0]))
+
+/* " name=value" for each counter present, the cgroup's own lines (not total_*). */
+static void read_ws(const char *path, char *out, size_t len)
+{
+	char line[256], key[128];
+	unsigned long long v;
+	size_t used = 0;
+	bool seen[NR_WS] = { false };
+	FILE *f;
+
+	out[0] = '\0';
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%127s %llu", key, &v) != 2)
+			continue;
+		for (size_t i = 0; i < NR_WS; i++) {
+			int n;
+
+			if (seen[i] || strcmp(key, ws_names[i]))
+				continue;
+			seen[i] = true;
+			n = snprintf(out + used, len - used, " %s=%llu", key, v);
+			if (n < 0 || (size_t)n >= len - used) {
+				out[used] = '\0';
+				break;
+			}
+			used += (size_t)n;
+		}
+	}
+	fclose(f);
+}
+
 static int cg_bytes(struct rec *r, const char *rel, const char *file, unsigned long long *out)
 {
 	char path[PATH_MAX];
@@ -72,7 +118,7 @@ static void snap_memcg(struct rec *r, const char *rel)
 {
 	unsigned long long lru[NR_LRU], usage, limit, a, b;
 	uint64_t swappiness;
-	char path[PATH_MAX], esc[3 * 256], tail[128];
+	char path[PATH_MAX], esc[3 * 256], tail[128], ws[400];
 	uint64_t id = rec_cgroup_id(&r->mem, rel);
 
 	if (!id)
@@ -82,6 +128,7 @@ static void snap_memcg(struct rec *r, const char *rel)
 	/* v1 memory.stat has this cgroup's own lists first, total_* (with children) later. */
 	if (read_stat(path, "", lru_names, NR_LRU, lru))
 		return;
+	read_ws(path, ws, sizeof(ws));
 	rec_escape_path(rel, esc, sizeof(esc));
 	if (r->mem.v2) {
 		if (cg_bytes(r, rel, "memory.current", &usage) ||
@@ -105,9 +152,9 @@ static void snap_memcg(struct rec *r, const char *rel)
 		swappiness = 0;
 	rec_mark(r, "memcg_stat cg=%s id=%llu usage=%llu limit=%llu %s swappiness=%llu "
 		 "inactive_anon=%llu active_anon=%llu inactive_file=%llu active_file=%llu "
-		 "unevictable=%llu", esc, (unsigned long long)id, usage, limit, tail,
+		 "unevictable=%llu%s", esc, (unsigned long long)id, usage, limit, tail,
 		 (unsigned long long)swappiness,
-		 lru[0], lru[1], lru[2], lru[3], lru[4]);
+		 lru[0], lru[1], lru[2], lru[3], lru[4], ws);
 }
 
 /* Sum min/low/high over the zones of each node from /proc/zoneinfo; wm[nid][0..2]. */

@@ -334,6 +334,47 @@ static int arg_memcg_events(struct rec *r, struct argv_buf *a, struct rs_error *
 	return ret;
 }
 
+/*
+ * The page cache's own events, for refaults (docs/refaults.md). On 6.18 and 7.x they carry
+ * s_dev, i_ino, index, order and pfn but no memcg, and a deletion by reclaim runs in kswapd or
+ * in whichever task reclaims, so neither a memcg nor a pid filter can keep "our cgroups' pages":
+ * the only in-kernel filter is the device (--filemap-dev), which the kernel encodes as
+ * major << 20 | minor.
+ */
+static void arg_filemap_events(struct rec *r, struct argv_buf *a)
+{
+	static const char *const events[] = {
+		"mm_filemap_delete_from_page_cache", "mm_filemap_add_to_page_cache",
+	};
+	char *f = NULL;
+
+	for (size_t k = 0; k < r->nr_filemap_devs; k++) {
+		char *n = NULL;
+
+		if (asprintf(&n, "%s%ss_dev==%llu", f ? f : "", f ? "||" : "",
+			     (unsigned long long)r->filemap_devs[k]) < 0) {
+			a->oom = 1;
+			free(f);
+			return;
+		}
+		free(f);
+		f = n;
+	}
+	for (size_t i = 0; i < sizeof(events) / sizeof(events[0]); i++) {
+		char spec[128];
+
+		snprintf(spec, sizeof(spec), "filemap:%s", events[i]);
+		if (!rec_event_exists(r, spec))
+			continue;
+		arg_event(r, a, "filemap", events[i]);
+		if (f) {
+			arg(a, "-f");
+			arg(a, f);
+		}
+	}
+	free(f);
+}
+
 char **rec_trace_cmd_argv(struct rec *r, struct rs_error *err)
 {
 	struct argv_buf a = { 0 };
@@ -365,6 +406,8 @@ char **rec_trace_cmd_argv(struct rec *r, struct rs_error *err)
 	for (size_t i = 0; i < sizeof(sched_events) / sizeof(sched_events[0]); i++)
 		arg_event(r, &a, "sched", sched_events[i]);
 	arg_event(r, &a, "oom", NULL);
+	if (!r->no_filemap)
+		arg_filemap_events(r, &a);
 	for (size_t i = 0; i < r->nr_events; i++) {
 		arg(&a, "-e");
 		arg(&a, r->events[i]);
@@ -482,6 +525,8 @@ static unsigned long long cpu_stat(struct rec *r, const char *field, bool max)
  * among them, stay in its half-filled page until more events fill it. Fill it: write a
  * page's worth of padding markers from every CPU.
  */
+#define PADS_PER_CPU	8
+
 static void pad_pages(struct rec *r)
 {
 	cpu_set_t saved, one;
@@ -500,7 +545,7 @@ static void pad_pages(struct rec *r)
 		if (sched_setaffinity(0, sizeof(one), &one))
 			continue;
 		/* a page is 4 KiB of events: 8 markers of ~940 bytes more than fill it */
-		for (int i = 0; i < 8; i++)
+		for (int i = 0; i < PADS_PER_CPU; i++)
 			rec_mark(r, "reclaimscope_pad %s", pad);
 	}
 	sched_setaffinity(0, sizeof(saved), &saved);
@@ -544,8 +589,16 @@ unsigned long long rec_tracefs_drain(struct rec *r, int timeout_ms)
 	if (!tpath(r, path, sizeof(path), "tracing_on"))
 		rec_write_file(path, "0");
 	for (int waited = 0; waited < timeout_ms; waited += 20) {
-		/* less than a page left on every CPU: only the half-filled page of padding */
-		if (cpu_stat(r, "bytes", true) < (unsigned long long)page) {
+		/*
+		 * less than a page left on every CPU: only the half-filled page of padding. Or
+		 * no more unread events on any CPU than the padding written there: unread
+		 * events are the newest, so they are padding (or came after it). "bytes" alone
+		 * can stay above a page: events a filter discarded (the filemap events with
+		 * --filemap-dev) still take room in the page, and then the wait ran into its
+		 * timeout and the padding stayed, counted as unread.
+		 */
+		if (cpu_stat(r, "bytes", true) < (unsigned long long)page ||
+		    cpu_stat(r, "entries", true) <= PADS_PER_CPU) {
 			drained = true;
 			break;
 		}

@@ -13,6 +13,7 @@
 
 #include "replay_output.h"
 #include "report.h"
+#include "text_escape.h"
 
 #define U(v) ((unsigned long long)(v))
 
@@ -378,7 +379,7 @@ static void memcg_inputs(FILE *f, const struct rs_ri_memcg *m)
 	struct line l = { .n = 0 };
 	char b1[32], b2[32];
 
-	out(f, 4, "  %s (id %llu)%s%s", m->path, U(m->id), m->mkdir ? ", made in the trace" : "",
+	out(f, 4, "  %s (id %llu)%s%s", rs_esc(m->path), U(m->id), m->mkdir ? ", made in the trace" : "",
 	    m->rmdir ? ", removed in the trace (offline after)" : "");
 	if (m->world == 0) {
 		add(&l, "    own lists = node_stat - tracked memcgs: ");
@@ -447,10 +448,12 @@ void rs_replay_inputs_text(FILE *f, const struct rs_replay_report *r)
 	else
 		add(&l, "header     no begin marker: ");
 	add(&l, "vm swappiness %d%s, cgroup %s (%s), %d node%s%s, page size %llu, MGLRU %s "
-	    "(mglru=0x%04x)", in->vm_swappiness, in->swappiness_assumed ? " (assumed)" : "",
+	    "(%s mglru=0x%04x)", in->vm_swappiness, in->swappiness_assumed ? " (assumed)" : "",
 	    in->cgroup_v1 ? "v1" : "v2", in->cgroup_src ? in->cgroup_src : "-", in->nr_nodes,
 	    in->nr_nodes == 1 ? "" : "s", in->nodes_assumed ? " (node 0 assumed)" : "",
-	    U(in->page_size), in->mglru ? "on" : "off", in->mglru_mask);
+	    U(in->page_size), in->mglru ? "on" : "off",
+	    in->mglru_shape ? "told by the trace's events; marker" : in->header ? "marker" :
+	    "no marker:", in->mglru_mask);
 	flush(f, &l, 11);
 	add(&l, "calls      %zu replayed:", in->world_calls);
 	for (int c = 0; c < RS_CALL_NR; c++) {

@@ -1063,9 +1063,9 @@ static int textlog_stream(struct rs_source *src, uint64_t from_ns, uint64_t to_n
 			continue;
 		}
 		last_read = h.ts;
-		if (h.ts < from_ns || h.ts >= to_ns) {
+		if (h.ts < from_ns || rs_past_end(h.ts, to_ns)) {
 			tl->pending[h.cpu].set = false;
-			if (h.ts >= to_ns && tl->sorted)
+			if (rs_past_end(h.ts, to_ns) && tl->sorted)
 				break;
 			continue;
 		}
@@ -1105,7 +1105,7 @@ static int textlog_stream(struct rs_source *src, uint64_t from_ns, uint64_t to_n
 	}
 	/* losses after the last event of their CPU: at the time of the last event read */
 	for (int c = 0; c < src->info.cpus && !ret; c++)
-		if (tl->pending[c].set && last_read >= from_ns && last_read < to_ns)
+		if (tl->pending[c].set && last_read >= from_ns && !rs_past_end(last_read, to_ns))
 			ret = deliver_lost(&tl->pending[c], c, last_read, fn, ctx);
 	if (ret)
 		goto out;

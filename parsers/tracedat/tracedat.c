@@ -282,12 +282,16 @@ static int build_formats(struct rs_source *src, struct tracedat *td, struct rs_e
 		f->name = e->name;
 		k = rs_kevent_find(e->system, e->name);
 		f->ke = rs_kevent_get(k);
-		if (f->ke)
+		if (f->ke) {
 			fmt_resolve(src, f, e);
+			if (f->ke->type < 64)
+				src->info.format_types |= 1ull << f->ke->type;
+		}
 		if (e->id > max_id)
 			max_id = e->id;
 		td->nr_fmts++;
 	}
+	src->info.formats_known = true;
 	qsort(td->fmts, td->nr_fmts, sizeof(*td->fmts), fmt_cmp);
 	/* Ids are small in practice; a direct map makes the per-record lookup one load. */
 	if (max_id >= 0 && max_id < 65536) {

@@ -290,6 +290,9 @@ static size_t union_len(enum rs_ev_type type)
 		return sizeof(ev->task);
 	case RS_EV_OOM_VICTIM:
 		return sizeof(ev->oom);
+	case RS_EV_FILEMAP_DELETE:
+	case RS_EV_FILEMAP_ADD:
+		return sizeof(ev->filemap);
 	case RS_EV_MARKER:
 		return sizeof(ev->marker);
 	case RS_EV_LOST:
@@ -352,7 +355,7 @@ static bool segment_record(struct segrun *sr, const struct tep_record *rec)
 
 	if (rec->ts < sr->from)
 		return true;		/* skipped, as the single-threaded stream does */
-	f = rec->ts < sr->to ? tracedat_fmt_find(td, tracedat_record_type(td, w->rd.tep, rec)) :
+	f = !rs_past_end(rec->ts, sr->to) ? tracedat_fmt_find(td, tracedat_record_type(td, w->rd.tep, rec)) :
 			       NULL;
 	if (!room(sr, (f && f->ke ? (size_t)f->nr_str * RS_STR_MAX : 0) + 2 * PAR_WARN_MAX))
 		return false;
@@ -361,7 +364,7 @@ static bool segment_record(struct segrun *sr, const struct tep_record *rec)
 		entry(sr, PE_MARK, sr->pending_ts, sr->pending_off, 0);
 	sr->pending = false;
 	n0 = sr->b->used;
-	if (rec->ts >= sr->to) {
+	if (rs_past_end(rec->ts, sr->to)) {
 		struct par *p = w->p;
 
 		/* the merge stops at the CPU's first record from to_ns on */
@@ -628,7 +631,7 @@ static int merge(struct par *p, rs_event_fn fn, void *ctx, struct rs_error *err)
 		const char *text;
 		int a;
 
-		if (e->ts >= p->to)
+		if (rs_past_end(e->ts, p->to))
 			break;
 		if (e->check && e->ts < pc->last_ts)
 			rs_warn(src->info.warnings, TRACEDAT_WARN_BACKWARDS, e->cpu,

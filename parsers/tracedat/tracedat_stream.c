@@ -462,7 +462,7 @@ int tracedat_stream(struct rs_source *src, uint64_t from_ns, uint64_t to_ns, rs_
 		size_t used;
 		int id;
 
-		if (rec->ts >= to_ns)
+		if (rs_past_end(rec->ts, to_ns))
 			break;
 		if (rec->ts < from_ns)
 			goto next;

@@ -36,4 +36,59 @@ timeout 60 "$RS_BIN" diff "$TMP/bom.json" "$V6" >"$TMP/out" 2>"$TMP/err" ||
 grep -q 'bom.json (trace)' "$TMP/out" &&
 	fail "diff with a BOM: read as a trace: $(head -n 3 "$TMP/out")"
 
+# 2. terminal escapes in the trace (task names, the kernel release of the recorder's marker, a
+# shrinker name, an event name) are escaped in every text output and error message: no ESC,
+# BEL, CR or C1 CSI (0x9b) byte reaches the terminal, and the names are still there, escaped
+e=tests/fuzz/regress/text-terminal-escapes
+for c in events analyze cgroups replay; do
+	LC_ALL=C "$RS_BIN" $c "$e" >"$TMP/esc" 2>&1
+	n=$(LC_ALL=C tr -dc '\033\007\015\233' <"$TMP/esc" | wc -c)
+	expect_eq "$c $e: control bytes in the output" "$n" 0
+done
+LC_ALL=C "$RS_BIN" analyze "$e" >"$TMP/esc"
+grep -q 'ev\\x1b\[1Ail' "$TMP/esc" || fail "analyze $e: the task name is not shown escaped"
+grep -q 'kernel 6.1.0\\x1b\[2J' "$TMP/esc" || fail "analyze $e: the kernel is not shown escaped"
+"$RS_BIN" analyze --comm "$(printf 'x\033[2J')" "$e" >/dev/null 2>"$TMP/err"
+n=$(LC_ALL=C tr -dc '\033' <"$TMP/err" | wc -c)
+expect_eq "error message quoting --comm: control bytes" "$n" 0
+
+# 3. a record whose timestamp is exactly 2^64-1 (the reader's "no end") does not end the
+# stream: v6.dat with CPU 1's first page time set to 2^64-1 (its first event's delta is 0);
+# every event trace-cmd reads is read, with one thread and with two
+if command -v trace-cmd >/dev/null; then
+	cp "$V6" "$TMP/tsmax.dat"
+	off=$(trace-cmd report --stat "$V6" 2>/dev/null |
+		sed -n 's/^CPU1 data recorded at offset=\(0x[0-9a-f]*\).*/\1/p')
+	printf '\377\377\377\377\377\377\377\377' |
+		dd of="$TMP/tsmax.dat" bs=1 seek=$((off)) conv=notrunc 2>/dev/null
+	want=$(trace-cmd report "$TMP/tsmax.dat" 2>/dev/null | grep -c '^ *[^ ].*\[[0-9]*\] ')
+	for th in 1 2; do
+		got=$("$RS_BIN" events --json --threads $th "$TMP/tsmax.dat" | jq .trace.events)
+		expect_eq "2^64-1 timestamp, --threads $th: events read" "$got" "$want"
+	done
+fi
+
+# 4. fields out of range (order -1 or 64, priority 99, nid -7 or 5000, nr_reclaimed -5 or
+# 2^64-1) are validated when the events are normalized: unknown or skipped, with a warning,
+# never negative totals or an efficiency of 1.6e16 %. The oracle: awk over the lines whose
+# counts are all non-negative.
+r=tests/fuzz/regress/text-fields-out-of-range
+"$RS_BIN" analyze --json "$r" >"$TMP/r.json" 2>"$TMP/err" || fail "analyze $r: exit $?"
+for l in inactive_file inactive_anon; do
+	t=$(echo $l | sed 's/inactive_//' | tr a-z A-Z)
+	want=$(awk -v t="RECLAIM_WB_$t" '/lru_shrink_inactive:/ && $0 ~ t && !/nr_[a-z_01]+=-/ {
+		match($0, /nr_reclaimed=[0-9]+/); s += substr($0, RSTART + 13, RLENGTH - 13) }
+		END { print s + 0 }' "$r")
+	expect_eq "$r: $l reclaimed" "$(jq ".lru.$l.reclaimed" "$TMP/r.json")" "$want"
+done
+jq -e '.scan.efficiency_pct <= 100' "$TMP/r.json" >/dev/null || fail "$r: efficiency above 100 %"
+for w in "order outside 0..31: read as unknown" "priority outside 0..12: read as unknown" \
+	 "nid outside -1..1023: read as unknown" "is not a page count"; do
+	jq -e --arg w "$w" '[.trace.warnings[] | select(contains($w))] | length > 0' \
+		"$TMP/r.json" >/dev/null || fail "$r: no warning '$w'"
+done
+for c in replay cgroups; do
+	"$RS_BIN" $c "$r" >/dev/null 2>"$TMP/err" || fail "$c $r: exit $?: $(head -c 200 "$TMP/err")"
+done
+
 finish

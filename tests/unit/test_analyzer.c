@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "findings.h"
 #include "latency.h"
 #include "rs_warn.h"
 #include "series.h"
@@ -375,6 +376,69 @@ static int test_nested_softlimit(void)
 	UT_ASSERT_EQ(k->wakes, 1);
 	UT_ASSERT_EQ(k->periods, 1);
 	UT_ASSERT_EQ(k->awake_ns, 8 * MS);
+	rs_analysis_free(a);
+	return UT_OK;
+}
+
+/*
+ * The findings (analyze's SUMMARY): the worst stall is the longest episode a task stalled in,
+ * not kswapd's soft-limit pass (longer here); kswapd awake counts the period the trace cut;
+ * the priority mean is scanned-weighted. Right answers by hand.
+ */
+static int test_findings(void)
+{
+	struct rs_analysis *a = new_analysis(NULL);
+	struct rs_findings f;
+
+	UT_ASSERT(a);
+	/* kswapd: one complete period of 60 ms with a 50 ms soft-limit pass inside */
+	kswapd(a, RS_EV_KSWAPD_WAKE, T0, 45, 0);
+	begin(a, T0 + 5 * MS, 0, 45, "kswapd0", RS_RK_SOFTLIMIT, 0);
+	isolate(a, T0 + 6 * MS, 0, 45, "kswapd0", RS_LRU_INACTIVE_ANON, 300, 300);
+	shrink_inactive(a, T0 + 7 * MS, 0, 45, "kswapd0", 0, 0, false, 300, 30);
+	end(a, T0 + 55 * MS, 0, 45, "kswapd0", RS_RK_SOFTLIMIT, 30);
+	kswapd(a, RS_EV_KSWAPD_SLEEP, T0 + 60 * MS, 45, 0);
+	/* dd: 10 ms of direct reclaim with a 3 ms soft-limit pass inside */
+	begin(a, T0 + 70 * MS, 1, 9, "dd", RS_RK_DIRECT, 0);
+	begin(a, T0 + 71 * MS, 1, 9, "dd", RS_RK_SOFTLIMIT, 0);
+	isolate(a, T0 + 72 * MS, 1, 9, "dd", RS_LRU_INACTIVE_FILE, 100, 100);
+	shrink_inactive(a, T0 + 73 * MS, 1, 9, "dd", 0, 12, true, 100, 90);
+	end(a, T0 + 74 * MS, 1, 9, "dd", RS_RK_SOFTLIMIT, 90);
+	end(a, T0 + 80 * MS, 1, 9, "dd", RS_RK_DIRECT, 90);
+	/* cat: 7 ms of memcg reclaim; kswapd wakes again and the trace ends 20 ms later */
+	begin(a, T0 + 81 * MS, 0, 11, "cat", RS_RK_MEMCG, 0);
+	end(a, T0 + 88 * MS, 0, 11, "cat", RS_RK_MEMCG, 0);
+	kswapd(a, RS_EV_KSWAPD_WAKE, T0 + 100 * MS, 45, 0);
+	kswapd(a, RS_EV_KSWAPD_WAKE, T0 + 120 * MS, 45, 0);
+	UT_ASSERT_EQ(finish(a), 0);
+
+	rs_findings_of(a, NULL, NULL, &f);
+	UT_ASSERT(f.worst_valid);
+	UT_ASSERT_EQ(f.worst_kind, RS_RK_DIRECT);
+	UT_ASSERT_EQ(f.worst_ns, 10 * MS);
+	UT_ASSERT_EQ(f.worst_pid, 9);
+	UT_ASSERT(!strcmp(f.worst_comm, "dd"));
+	UT_ASSERT_EQ(f.worst_begin_ts, T0 + 70 * MS);
+	/* the episode kinds keep every episode: the soft-limit max is kswapd's 50 ms pass */
+	UT_ASSERT_EQ(f.stall[RS_RK_SOFTLIMIT].count, 2);
+	UT_ASSERT_EQ(f.stall[RS_RK_SOFTLIMIT].max_ns, 50 * MS);
+	UT_ASSERT_EQ(f.stall[RS_RK_MEMCG].total_ns, 7 * MS);
+	/* awake: 60 ms complete + 20 ms cut at the end, of a 120 ms window */
+	UT_ASSERT_EQ(f.kswapds, 1);
+	UT_ASSERT_EQ(f.awake_ns, 60 * MS);
+	UT_ASSERT_EQ(f.awake_cut_ns, 20 * MS);
+	UT_ASSERT(f.awake_pct > 66.66 && f.awake_pct < 66.67);
+	UT_ASSERT_EQ(f.wakes, 2);
+	UT_ASSERT_EQ(f.rewakes, 1);
+	UT_ASSERT_EQ(f.sleeps, 1);
+	UT_ASSERT_EQ(f.reclaim_fail, -1);
+	/* 300 anon pages at priority 0, 100 file pages at 12: mean 3, anon 75% */
+	UT_ASSERT_EQ(f.scanned_anon, 300);
+	UT_ASSERT_EQ(f.scanned_file, 100);
+	UT_ASSERT(f.prio_mean == 3.0);
+	UT_ASSERT(f.anon_pct == 75.0);
+	UT_ASSERT(f.efficiency_pct == 30.0);	/* (30 + 90) / 400 */
+	UT_ASSERT(!f.paid_most.valid && !f.caused_most.valid);
 	rs_analysis_free(a);
 	return UT_OK;
 }
@@ -820,6 +884,7 @@ const struct unit_test analyzer_tests[] = {
 	{ "analyzer: lost events mark episodes broken", test_lost_events },
 	{ "analyzer: begin while open is a missed end", test_missed_end },
 	{ "analyzer: softlimit nested in kswapd and direct", test_nested_softlimit },
+	{ "analyzer: findings (worst stall, kswapd awake with cut, priority)", test_findings },
 	{ "analyzer: isolate completed by the next shrink", test_isolate_completion },
 	{ "analyzer: old-format isolate with only file", test_isolate_old_format },
 	{ "analyzer: kswapd wakes, re-wakes, periods", test_kswapd_periods },

@@ -56,5 +56,6 @@ extern const struct unit_test timeline_tests[];
 extern const struct unit_test cgroups_tests[];
 extern const struct unit_test replay_input_tests[];
 extern const struct unit_test episode_log_tests[];
+extern const struct unit_test refaults_tests[];
 
 #endif

@@ -1,0 +1,162 @@
+#!/bin/sh
+# Kernel 7.x and MGLRU (issue 23) on the guest fixtures of tests/fixtures/kernel7/ (recorded by
+# tests/fixtures/guest/vm.sh): every trace is read (the 7.x print formats are no longer
+# refused), and the figures are checked against independent sums over the raw fields of
+# `trace-cmd report -R` (trace-cmd 3.1.6 cannot print these formats; -R still prints the
+# fields): event counts, per-list scanning, reclaim episodes, the 7.x kswapd runs and health,
+# and MGLRU told from the trace's own shape.
+. tests/lib-e2e.sh
+command -v trace-cmd >/dev/null || { echo "trace-cmd not installed"; exit 77; }
+command -v jq >/dev/null || { echo "jq not installed"; exit 77; }
+n=0
+for f in "$TOP"/tests/fixtures/kernel7/*.dat; do
+	[ -f "$f" ] || continue
+	n=$((n + 1))
+	b=$(basename "$f")
+	trace-cmd report -R -i "$f" 2>/dev/null >"$TMP/raw" || { fail "$b: trace-cmd report -R"; continue; }
+	"$RS_BIN" events --json "$f" >"$TMP/ev.json" || { fail "$b: events exit $?"; continue; }
+	"$RS_BIN" analyze --json "$f" >"$TMP/an.json" || { fail "$b: analyze exit $?"; continue; }
+	for c in cgroups replay; do
+		"$RS_BIN" $c "$f" >/dev/null 2>&1 || fail "$b: $c exit $?"
+	done
+
+	# raw lines: "comm-pid [cpu] ts: name: key=value ..." -> one "name key=value..." per line
+	awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^[a-z_0-9]+:$/ && $(i - 1) ~ /^[0-9.]+:$/) {
+			name = substr($i, 1, length($i) - 1); line = name
+			for (j = i + 1; j <= NF; j++) line = line " " $j
+			print line; break } }' "$TMP/raw" >"$TMP/ev"
+
+	# every event count (the formats with the 7.x in-irq conditional included)
+	awk '{ c[$1]++ } END { for (k in c) print k, c[k] }' "$TMP/ev" | sort >"$TMP/want"
+	jq -r '.trace.events_by_name | to_entries[] | "\(.key) \(.value)"' "$TMP/ev.json" |
+		sort >"$TMP/got"
+	cmp -s "$TMP/want" "$TMP/got" || fail "$b: event counts differ from trace-cmd report -R:
+$(diff "$TMP/want" "$TMP/got" | head -5)"
+
+	# per list: lru_isolate count, nr_scanned; lru_shrink_inactive nr_reclaimed by the
+	# RECLAIM_WB_FILE bit (0x2)
+	for l in 0:inactive_anon 1:active_anon 2:inactive_file 3:active_file; do
+		want=$(awk -v L="${l%%:*}" '$1 == "mm_vmscan_lru_isolate" {
+			for (i = 2; i <= NF; i++) { split($i, a, "="); v[a[1]] = a[2] }
+			if (v["lru"] == L) { n++; s += v["nr_scanned"] } }
+			END { print n + 0, s + 0 }' "$TMP/ev")
+		got=$(jq -r --arg l "${l#*:}" '"\(.lru[$l].isolates // 0) \(.lru[$l].scanned // 0)"' \
+			"$TMP/an.json")
+		expect_eq "$b: ${l#*:} isolates, scanned" "$got" "$want"
+	done
+	want=$(awk '$1 == "mm_vmscan_lru_shrink_inactive" {
+		for (i = 2; i <= NF; i++) { split($i, a, "="); v[a[1]] = a[2] }
+		if (int(v["reclaim_flags"] / 2) % 2) f += v["nr_reclaimed"]; else an += v["nr_reclaimed"] }
+		END { print an + 0, f + 0 }' "$TMP/ev")
+	got=$(jq -r '"\(.lru.inactive_anon.reclaimed // 0) \(.lru.inactive_file.reclaimed // 0)"' \
+		"$TMP/an.json")
+	expect_eq "$b: reclaimed anon, file" "$got" "$want"
+
+	# reclaim episodes: begin count and the ends' nr_reclaimed (7.x: with memcg_id)
+	for k in direct memcg; do
+		want=$(awk -v K="mm_vmscan_${k}_reclaim" '$1 == K "_begin" { n++ }
+			$1 == K "_end" { for (i = 2; i <= NF; i++) { split($i, a, "=")
+				if (a[1] == "nr_reclaimed") r += a[2] } }
+			END { print n + 0, r + 0 }' "$TMP/ev")
+		got=$(jq -r --arg k "$k" '"\(.episodes[$k].count) \(.episodes[$k].reclaimed)"' \
+			"$TMP/an.json")
+		expect_eq "$b: $k episodes, reclaimed" "$got" "$want"
+	done
+
+	# kswapd runs (balance_pgdat_end): count, nr_reclaimed, runs reclaiming nothing; null
+	# (not 0) when the kernel has no such event (its format is not in the file)
+	has7=$(trace-cmd dump --events -i "$f" 2>/dev/null |
+		grep -c '^name: mm_vmscan_balance_pgdat_end$')
+	want=$(awk '$1 == "mm_vmscan_balance_pgdat_end" { n++; for (i = 2; i <= NF; i++) {
+		split($i, a, "="); if (a[1] == "nr_reclaimed") { r += a[2]; z += a[2] == 0 } } }
+		END { print n + 0, r + 0, z + 0 }' "$TMP/ev")
+	got=$(jq -r '.kswapd.balance_pgdat | "\(.runs) \(.reclaimed) \(.reclaimed_nothing)"' \
+		"$TMP/an.json")
+	[ "$has7" = 1 ] || want="null null null"
+	expect_eq "$b: balance_pgdat runs, reclaimed, reclaimed nothing" "$got" "$want"
+	[ "$has7" = 1 ] || expect_eq "$b: reclaim_fail without the 7.x events" \
+		"$(jq -c .kswapd.reclaim_fail "$TMP/an.json")" null
+
+	# kswapd health: reclaim_fail events, the largest failure count, clears by reason
+	want=$(awk '$1 == "mm_vmscan_kswapd_reclaim_fail" { n++; for (i = 2; i <= NF; i++) {
+		split($i, a, "="); if (a[1] == "failures" && a[2] + 0 > m) m = a[2] + 0 } }
+		$1 == "mm_vmscan_kswapd_clear_hopeless" { for (i = 2; i <= NF; i++) {
+		split($i, a, "="); if (a[1] == "reason") c[a[2] + 0]++ } }
+		END { print n + 0, m + 0, c[1] + 0, c[2] + 0, c[3] + 0, c[0] + 0 }' "$TMP/ev")
+	[ "$has7" = 1 ] || want=null
+	got=$(jq -r '.kswapd.reclaim_fail | if . == null then "null" else "\(.events) \([.nodes[].max_failures] | max // 0) " +
+		"\([.nodes[].clears_by_reason.KSWAPD] | add // 0) " +
+		"\([.nodes[].clears_by_reason.DIRECT] | add // 0) " +
+		"\([.nodes[].clears_by_reason.PCP] | add // 0) " +
+		"\([.nodes[].clears_by_reason.OTHER] | add // 0)" end' "$TMP/an.json")
+	expect_eq "$b: reclaim_fail events, max failures, clears KSWAPD DIRECT PCP OTHER" "$got" \
+		"$want"
+
+	# MGLRU from the shape: a batch above 32 pages (SWAP_CLUSTER_MAX) -> true; an active list
+	# isolated or shrunk -> false; neither -> the recorder's mglru= marker, else null
+	want=$(awk '$1 == "mm_vmscan_lru_isolate" { for (i = 2; i <= NF; i++) { split($i, a, "=")
+			if (a[1] == "nr_requested" && a[2] + 0 > 32) big++
+			if (a[1] == "lru" && (a[2] == 1 || a[2] == 3)) cl++ } }
+		$1 == "mm_vmscan_lru_shrink_active" { cl++ }
+		$1 == "print" && /reclaimscope_begin/ { for (i = 2; i <= NF; i++)
+			if ($i ~ /^mglru=/) mk = substr($i, 7) }
+		END { if (big && cl) print "null"; else if (big) print "true"
+			else if (cl) print "false"
+			else if (mk != "") {	# bit 0 of a hex mask: its last digit odd
+				d = index("0123456789abcdef", tolower(substr(mk, length(mk)))) - 1
+				print (d % 2 ? "true" : "false") }
+			else print "null" }' "$TMP/ev")
+	for j in "$TMP/ev.json" "$TMP/an.json"; do
+		expect_eq "$b: trace.mglru ($(basename "$j"))" "$(jq -r .trace.mglru "$j")" "$want"
+	done
+	case $b in
+	*mglru*) expect_eq "$b: recorded with MGLRU" "$want" true ;;
+	*) expect_eq "$b: recorded with the classic LRU" "$want" false ;;
+	esac
+	"$RS_BIN" analyze "$f" >"$TMP/text" || fail "$b: analyze exit $?"
+	grep -q '^lru       ' "$TMP/text" || fail "$b: no lru line in the text head"
+	w=$(wc -L <"$TMP/text")
+	[ "$w" -le 100 ] || fail "$b: text report is $w columns wide"
+	if [ "$want" = true ]; then
+		# the report speaks MGLRU: eviction by type, no active-list rows, aging not
+		# traced, and the isolates that took nothing counted
+		grep -q '^lru       MGLRU' "$TMP/text" || fail "$b: the head does not say MGLRU"
+		grep -q '^EVICTION BY TYPE (MGLRU' "$TMP/text" || fail "$b: no eviction by type"
+		! grep -q '^ACTIVE LISTS (lru_shrink_active' "$TMP/text" ||
+			fail "$b: active-list rows under MGLRU"
+		! grep -Eq '^(all|[0-9?]) +active_(anon|file) ' "$TMP/text" ||
+			fail "$b: active-list rows under MGLRU"
+		empty=$(awk '$1 == "mm_vmscan_lru_isolate" { for (i = 2; i <= NF; i++) {
+			split($i, a, "="); if (a[1] == "nr_taken" && a[2] == 0) n++ } }
+			END { print n + 0 }' "$TMP/ev")
+		tr '\n' ' ' <"$TMP/text" | sed 's/  */ /g' |
+			grep -q "not traced. $empty lru_isolate took no page" ||
+			fail "$b: the $empty isolates that took no page are not explained"
+	else
+		grep -q '^lru       classic LRU' "$TMP/text" || fail "$b: the head does not say classic"
+	fi
+
+	# replay refuses MGLRU and says so
+	if [ "$want" = true ]; then
+		"$RS_BIN" replay "$f" 2>&1 | grep -q MGLRU || fail "$b: replay does not say MGLRU"
+	fi
+done
+[ "$n" -gt 0 ] || { echo "no kernel 7 fixtures"; exit 77; }
+
+# record --cgroup on v2 (issue 23 item 5): the workload ran in rs_parent/rs_workload and made
+# rs_parent/rs_a with its own memory.max; memcg reclaim of rs_a's own limit proves rs_a had the
+# memory controller (on v2 it could not, had the workload run in rs_parent itself)
+f=$TOP/tests/fixtures/kernel7/k72-cgroup-children.dat
+if [ -f "$f" ]; then
+	trace-cmd report -R -i "$f" 2>/dev/null >"$TMP/raw"
+	grep -q 'reclaimscope_begin .*cgroup_path=/rs_parent .*workload_cgroup=/rs_parent/rs_workload' \
+		"$TMP/raw" || fail "children: the begin marker does not name the workload's leaf"
+	grep -q 'reclaimscope_end status=0' "$TMP/raw" || fail "children: the workload failed"
+	id=$(awk '/cgroup_mkdir:/ && /path=\/rs_parent\/rs_a( |$)/ { for (i = 1; i <= NF; i++)
+		if ($i ~ /^id=/) print substr($i, 4) }' "$TMP/raw" | head -1)
+	[ -n "$id" ] || fail "children: no cgroup_mkdir of rs_parent/rs_a"
+	nr=$(grep -c "mm_vmscan_memcg_reclaim_begin:.* memcg_id=$id " "$TMP/raw")
+	[ "$nr" -gt 0 ] || fail "children: no memcg reclaim of rs_a's own limit"
+fi
+echo "$n traces checked"
+finish
