@@ -14,6 +14,7 @@
 #include "cmd.h"
 #include "cmd_args.h"
 #include "rs_error.h"
+#include "text_escape.h"
 
 /* Progress is worth showing from this size on (a few seconds of reading). */
 #define PROGRESS_MIN_BYTES (64ll << 20)
@@ -126,7 +127,8 @@ static void some_tasks(const struct rs_episodes *e, char *buf, size_t n)
 
 		len = strlen(buf);
 		if (t && t->pid >= 0) {
-			snprintf(buf + len, n - len, "%s %s %d", shown ? "," : "", t->comm, t->pid);
+			snprintf(buf + len, n - len, "%s %s %d", shown ? "," : "", rs_esc(t->comm),
+				 t->pid);
 			shown++;
 		}
 	}

@@ -36,6 +36,22 @@ timeout 60 "$RS_BIN" diff "$TMP/bom.json" "$V6" >"$TMP/out" 2>"$TMP/err" ||
 grep -q 'bom.json (trace)' "$TMP/out" &&
 	fail "diff with a BOM: read as a trace: $(head -n 3 "$TMP/out")"
 
+# 2. terminal escapes in the trace (task names, the kernel release of the recorder's marker, a
+# shrinker name, an event name) are escaped in every text output and error message: no ESC,
+# BEL, CR or C1 CSI (0x9b) byte reaches the terminal, and the names are still there, escaped
+e=tests/fuzz/regress/text-terminal-escapes
+for c in events analyze cgroups replay; do
+	LC_ALL=C "$RS_BIN" $c "$e" >"$TMP/esc" 2>&1
+	n=$(LC_ALL=C tr -dc '\033\007\015\233' <"$TMP/esc" | wc -c)
+	expect_eq "$c $e: control bytes in the output" "$n" 0
+done
+LC_ALL=C "$RS_BIN" analyze "$e" >"$TMP/esc"
+grep -q 'ev\\x1b\[1Ail' "$TMP/esc" || fail "analyze $e: the task name is not shown escaped"
+grep -q 'kernel 6.1.0\\x1b\[2J' "$TMP/esc" || fail "analyze $e: the kernel is not shown escaped"
+"$RS_BIN" analyze --comm "$(printf 'x\033[2J')" "$e" >/dev/null 2>"$TMP/err"
+n=$(LC_ALL=C tr -dc '\033' <"$TMP/err" | wc -c)
+expect_eq "error message quoting --comm: control bytes" "$n" 0
+
 # 3. a record whose timestamp is exactly 2^64-1 (the reader's "no end") does not end the
 # stream: v6.dat with CPU 1's first page time set to 2^64-1 (its first event's delta is 0);
 # every event trace-cmd reads is read, with one thread and with two
