@@ -284,21 +284,25 @@ void cg_on_shrink(struct rs_cgroups *cg, const struct rs_event *ev, const struct
 		credit(cg, &tk, v);
 }
 
-static void grow_items(struct rs_cgroups *cg, struct rs_cgroup *c, int item)
+/* Room in a per-item sum array for `item`; false when out of memory. */
+static bool grow_items(struct rs_cgroups *cg, int64_t **items, int *nr, int item)
 {
 	int n = (item / 64 + 1) * 64;
 	int64_t *v;
 
+	if (item < *nr)
+		return true;
 	if (n > RS_CG_MAX_ITEMS)
 		n = RS_CG_MAX_ITEMS;
-	v = realloc(c->items, (size_t)n * sizeof(*v));
+	v = realloc(*items, (size_t)n * sizeof(*v));
 	if (!v) {
 		cg->oom = true;
-		return;
+		return false;
 	}
-	memset(v + c->nr_items, 0, (size_t)(n - c->nr_items) * sizeof(*v));
-	c->items = v;
-	c->nr_items = n;
+	memset(v + *nr, 0, (size_t)(n - *nr) * sizeof(*v));
+	*items = v;
+	*nr = n;
+	return item < n;
 }
 
 void cg_on_count(struct rs_cgroups *cg, const struct rs_event *ev, const struct rs_ctx *ctx)
@@ -317,9 +321,7 @@ void cg_on_count(struct rs_cgroups *cg, const struct rs_event *ev, const struct 
 	if (ctx->selected && in_range) {
 		struct rs_cgroup *c = &cg->cgs[row];
 
-		if (item >= c->nr_items)
-			grow_items(cg, c, item);
-		if (item < c->nr_items)
+		if (grow_items(cg, &c->items, &c->nr_items, item))
 			c->items[item] += ev->memcg.val;
 		c->item_events++;
 	}
@@ -331,6 +333,13 @@ void cg_on_lruvec(struct rs_cgroups *cg, const struct rs_event *ev, const struct
 	struct rs_cgroup *c;
 
 	cg->at.lruvec_events++;
+	/* 7.x: the reclaim counters that became node-stat items, summed as count_memcg_events */
+	if (row >= 0 && ctx->selected && rs_memcgs_node_item_was_vm_event(cg->mc, ev->memcg.item)) {
+		c = &cg->cgs[row];
+		if (grow_items(cg, &c->node_items, &c->nr_node_items, ev->memcg.item))
+			c->node_items[ev->memcg.item] += ev->memcg.val;
+		c->active = true;
+	}
 	if (list < 0 || row < 0)
 		return;
 	/* LRU sizes are the cgroup's state: every task's changes count, filter or not */

@@ -48,8 +48,17 @@ struct mc_ep {
 	struct rs_memcg_root root;
 };
 
+/*
+ * Scan-side counters of a task while no window is open: MGLRU counts PGSCAN_* and PGREFILL in
+ * scan_folios() before its lru_isolate event (the classic LRU counts them after), so they seed
+ * the next window. Its PGSTEAL_* comes after the shrink event, too late for the window.
+ */
+#define MC_PRE 4
+
 struct mc_task {
 	struct mc_window win;
+	struct mc_cnt pre[MC_PRE];
+	int npre;
 	struct mc_ep eps[MC_TASK_EPS];
 };
 
@@ -83,6 +92,8 @@ struct rs_memcgs {
 	int nr_node_names;
 	int8_t lru_of_item[RS_MEMCG_MAX_ITEMS];	/* lruvec item -> list, -1 */
 	uint8_t node_cls[RS_MEMCG_MAX_ITEMS];	/* lruvec item -> class (7.x reclaim items) */
+	bool node_moved[RS_MEMCG_MAX_ITEMS];	/* 7.x pgscan_* / pgsteal_* / pgrefill: vm events
+						   before, node-stat items now */
 	bool have_lru_names, node_reclaim_items;
 
 	/* reclaiming tasks, by the episodes module's task index */

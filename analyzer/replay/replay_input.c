@@ -31,7 +31,7 @@
 #include "trace_source.h"
 
 static const char *const tgt_names[RS_RI_TGT_NR] = {
-	[RS_RI_TGT_VICTIMS] = "victims", [RS_RI_TGT_LIMITED] = "limited-ancestor",
+	[RS_RI_TGT_KERNEL] = "memcg_id", [RS_RI_TGT_VICTIMS] = "victims", [RS_RI_TGT_LIMITED] = "limited-ancestor",
 	[RS_RI_TGT_TASK] = "task", [RS_RI_TGT_HEADER] = "header", [RS_RI_TGT_ROOT] = "root",
 };
 

@@ -131,6 +131,7 @@ struct ri_call {
 	 * priority, or the same again): pgdat_balanced() was false there, true after the last.
 	 */
 	uint64_t balance_lo;
+	uint64_t root_id;		/* the begin event's memcg_id (7.1+), 0: none */
 	uint64_t iter_lo;		/* the same from loop iterations alone */
 	uint32_t soft_episodes;
 	uint32_t windows;

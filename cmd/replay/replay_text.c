@@ -469,9 +469,9 @@ void rs_replay_inputs_text(FILE *f, const struct rs_replay_report *r)
 	    "without any lru_isolate %llu; soft-limit episodes inside %llu",
 	    U(in->calls_cut_start), U(in->calls_cut_end), U(in->calls_dropped),
 	    U(in->calls_without_scan), U(in->soft_episodes));
-	out(f, 11, "           memcg reclaim roots: victims' LCA %llu, its nearest limited "
-	    "ancestor %llu, task's memcg %llu, header %llu, root %llu",
-	    U(in->target_src[RS_RI_TGT_VICTIMS]), U(in->target_src[RS_RI_TGT_LIMITED]),
+	out(f, 11, "           memcg reclaim roots: memcg_id %llu, victims' LCA %llu, its nearest "
+	    "limited ancestor %llu, task's memcg %llu, header %llu, root %llu",
+	    U(in->target_src[RS_RI_TGT_KERNEL]), U(in->target_src[RS_RI_TGT_VICTIMS]), U(in->target_src[RS_RI_TGT_LIMITED]),
 	    U(in->target_src[RS_RI_TGT_TASK]), U(in->target_src[RS_RI_TGT_HEADER]),
 	    U(in->target_src[RS_RI_TGT_ROOT]));
 	out(f, 11, "           pages wanted: memcg calls their charge-size goal 32<<k (%llu, freed "
