@@ -120,6 +120,9 @@ struct rs_cgroup {
 	int nr_items;			/* raw item numbers counted: items[0..nr_items) */
 	int64_t *items;			/* sum of count_memcg_events.val by raw item */
 	uint64_t item_events;		/* count_memcg_events events */
+	int nr_node_items;		/* 7.x: node-stat items that were vm events (pgscan_*,
+					   pgsteal_*, pgrefill): node_items[0..nr) */
+	int64_t *node_items;		/* sum of mod_memcg_lruvec_state.val by raw item */
 	struct rs_cg_pages pages[RS_CTX_NR][RS_LRU_NR];
 	uint64_t exact, fallback;	/* shrink events attributed to it */
 	uint64_t fallback_by[RS_CGR_FIRST_UNMATCHED];
@@ -242,6 +245,8 @@ const char *rs_cgroups_name(const struct rs_cgroups *cg, int i, char *buf, size_
 /* Indices sorted by name (then id); *out is owned by cg. */
 int rs_cgroups_sorted(const struct rs_cgroups *cg, const int **out);
 
+/* Names of mod_memcg_lruvec_state (node-stat) items: NULL when the trace did not name it. */
+const char *rs_cgroups_node_item_name(const struct rs_cgroups *cg, int item);
 /* Names of count_memcg_events items: NULL when the trace did not name it. */
 const char *rs_cgroups_item_name(const struct rs_cgroups *cg, int item);
 bool rs_cgroups_have_item_names(const struct rs_cgroups *cg);

@@ -340,12 +340,13 @@ void rs_cgroups_free(struct rs_cgroups *cg)
 			rs_latency_free(cg->priv[i].lat[k]);
 		free(cg->priv[i].ts);
 		free(cg->cgs[i].items);
+		free(cg->cgs[i].node_items);
 	}
 	free(cg->cgs);
 	free(cg->priv);
 	free(cg->rt);
 	free(cg->cells);
-	cg_map_free(&cg->by_cell);
+	rs_u64map_free(&cg->by_cell);
 	free(cg->sorted);
 	rs_warnings_free(cg->own_warnings);
 	free(cg);
@@ -528,6 +529,11 @@ int rs_cgroups_sorted(const struct rs_cgroups *cg, const int **out)
 const char *rs_cgroups_item_name(const struct rs_cgroups *cg, int item)
 {
 	return rs_memcgs_item_name(cg->mc, item);
+}
+
+const char *rs_cgroups_node_item_name(const struct rs_cgroups *cg, int item)
+{
+	return rs_memcgs_node_item_name(cg->mc, item);
 }
 
 bool rs_cgroups_have_item_names(const struct rs_cgroups *cg)

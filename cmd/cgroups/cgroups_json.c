@@ -118,6 +118,16 @@ static int64_t item_sum(const struct rs_cgroups *cg, const struct rs_cgroup *c,
 			if (!strcmp(n, *w))
 				sum += c->items[i];
 	}
+	/* 7.x: pgscan_*, pgsteal_*, pgrefill are node-stat items */
+	for (int i = 0; i < c->nr_node_items; i++) {
+		const char *n = rs_cgroups_node_item_name(cg, i);
+
+		if (!n || !c->node_items[i])
+			continue;
+		for (const char *const *w = names; *w; w++)
+			if (!strcmp(n, *w))
+				sum += c->node_items[i];
+	}
 	return sum;
 }
 
@@ -177,6 +187,9 @@ static json_t *victim_json(const struct rs_cgroups *cg, const struct rs_cgroup *
 				    json_string_value(key), JI(c->items[i]));
 		json_decref(key);
 	}
+	for (int i = 0; i < c->nr_node_items; i++)	/* 7.x: node-stat pgscan_* ... */
+		if (c->node_items[i] && rs_cgroups_node_item_name(cg, i))
+			json_object_set_new(o, rs_cgroups_node_item_name(cg, i), JI(c->node_items[i]));
 	for (int x = 0; x < RS_CTX_NR; x++) {
 		json_t *xj = json_object();
 

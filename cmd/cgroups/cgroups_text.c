@@ -16,6 +16,7 @@
 #include "report.h"
 #include "rs_warn.h"
 #include "trace_source.h"
+#include "text_escape.h"
 
 #define PATH_W 24
 
@@ -33,7 +34,7 @@ static const char *name(const struct rs_cgroups *cg, int i, char *buf, size_t w)
 {
 	char tmp[48];
 
-	return shorten(rs_cgroups_name(cg, i, tmp, sizeof(tmp)), buf, w);
+	return shorten(rs_esc(rs_cgroups_name(cg, i, tmp, sizeof(tmp))), buf, w);
 }
 
 static double ms(uint64_t ns)

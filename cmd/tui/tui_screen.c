@@ -24,6 +24,7 @@
 #include <wchar.h>
 
 #include "tui.h"
+#include "text_escape.h"
 
 struct tui_screen {
 	SCREEN *scr;
@@ -242,21 +243,14 @@ int tui_screen_key(struct tui_screen *s, int timeout_ms)
 
 /* ---- drawing helpers ---- */
 
-/*
- * Every string goes to the screen through here: a control character (task names, paths and
- * markers come from the trace) is drawn as '?', never sent to the terminal as a control.
- */
+/* Every string goes to the screen through here: strings from the trace (task names, paths,
+ * markers) must not drive the terminal (text_escape.h). */
 static void put(int y, int x, int maxw, const char *str)
 {
-	char buf[1024];
-	size_t i;
+	char buf[4096];
 
-	if (maxw <= 0)
-		return;
-	for (i = 0; str[i] && i < sizeof(buf) - 1; i++)
-		buf[i] = (unsigned char)str[i] < 0x20 || str[i] == 0x7f ? '?' : str[i];
-	buf[i] = '\0';
-	mvaddnstr(y, x, buf, maxw);
+	if (maxw > 0)
+		mvaddnstr(y, x, rs_escape(buf, sizeof(buf), str), maxw);
 }
 
 /* A line padded to the width, in reverse video. */
