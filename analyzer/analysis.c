@@ -711,8 +711,10 @@ int rs_analysis_finish(struct rs_analysis *a, struct rs_error *err)
 		if (a->consumers[i].finish && a->consumers[i].finish(a->consumers[i].arg, err) < 0)
 			return -1;
 	}
-	if (a->oom || rs_memcgs_oom(a->memcgs))
-		return rs_error_set(err, "out of memory during the analysis");
+	if (a->oom || rs_memcgs_oom(a->memcgs) || rs_series_failed(a->series))
+		return rs_error_set(err, "out of memory during the analysis%s",
+				    rs_series_failed(a->series) ? " (time buckets: try a larger "
+				    "--bucket or a smaller --max-buckets)" : "");
 	return 0;
 }
 

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Complete reclaim episodes and kswapd awake periods one by one, bounded (include/episode_log.h). */
+/* Complete reclaim episodes and kswapd awake periods one by one, bounded (episode_log.h). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "episode_log.h"
 
-#define JOIN_GAP_FIRST	1000ull		/* 1 us: the first gap tried when periods must join */
+#define JOIN_GAP_FIRST	1000ull		/* 1 us: the first gap tried to join periods */
 
 struct rs_episode_log {
 	size_t max_stalls, max_periods;

@@ -2,6 +2,7 @@
 /* Option values shared by the commands that read a trace (include/cmd_args.h). */
 #include <errno.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -14,6 +15,7 @@
 #include "cmd.h"
 #include "cmd_args.h"
 #include "rs_error.h"
+#include "text_escape.h"
 
 /* Progress is worth showing from this size on (a few seconds of reading). */
 #define PROGRESS_MIN_BYTES (64ll << 20)
@@ -107,10 +109,46 @@ int rs_analysis_opt(const char *cmd, int c, const char *arg, struct rs_analysis_
 	}
 }
 
+/* Half of what this process may use: physical memory, or a lower address-space limit. */
+static uint64_t memory_budget(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), ps = sysconf(_SC_PAGESIZE);
+	uint64_t m = pages > 0 && ps > 0 ? (uint64_t)pages * (uint64_t)ps : UINT64_MAX;
+	struct rlimit rl;
+
+	if (!getrlimit(RLIMIT_AS, &rl) && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < m)
+		m = rl.rlim_cur;
+	return m / 2;
+}
+
+/*
+ * Worst-case bytes of one time bucket and of one task, with their JSON (every metric of a
+ * bucket becomes a JSON number, ~40 bytes in jansson): a cap is refused when what it allows
+ * cannot fit, instead of failing gigabytes into the run.
+ */
+#define BUCKET_BYTES	((uint64_t)RS_TS_NR * 48)
+#define TASK_BYTES	4096ull
+
 int rs_analysis_opts_check(const char *cmd, const struct rs_analysis_opts *ao)
 {
+	uint64_t budget = memory_budget();
+
 	if (ao->to_ns && ao->to_ns <= ao->from_ns)
 		return rs_cmd_fail(cmd, RS_EXIT_USAGE, "--to must be after --from");
+	if (ao->max_buckets && ao->max_buckets > budget / BUCKET_BYTES)
+		return rs_cmd_fail(cmd, RS_EXIT_USAGE, "--max-buckets %zu could need %llu MB, "
+				   "more than half the memory this process may use (%llu MB): at "
+				   "most %llu", ao->max_buckets,
+				   (unsigned long long)(ao->max_buckets * BUCKET_BYTES >> 20),
+				   (unsigned long long)(budget >> 20),
+				   (unsigned long long)(budget / BUCKET_BYTES));
+	if (ao->max_tasks && ao->max_tasks > budget / TASK_BYTES)
+		return rs_cmd_fail(cmd, RS_EXIT_USAGE, "--max-tasks %zu could need %llu MB, "
+				   "more than half the memory this process may use (%llu MB): at "
+				   "most %llu", ao->max_tasks,
+				   (unsigned long long)(ao->max_tasks * TASK_BYTES >> 20),
+				   (unsigned long long)(budget >> 20),
+				   (unsigned long long)(budget / TASK_BYTES));
 	return 0;
 }
 
@@ -126,7 +164,8 @@ static void some_tasks(const struct rs_episodes *e, char *buf, size_t n)
 
 		len = strlen(buf);
 		if (t && t->pid >= 0) {
-			snprintf(buf + len, n - len, "%s %s %d", shown ? "," : "", t->comm, t->pid);
+			snprintf(buf + len, n - len, "%s %s %d", shown ? "," : "", rs_esc(t->comm),
+				 t->pid);
 			shown++;
 		}
 	}

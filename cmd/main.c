@@ -15,7 +15,9 @@
 
 #include "cmd.h"
 #include "replay.h"
+#include "report.h"
 #include "rs_error.h"
+#include "text_escape.h"
 
 static const struct rs_cmd *const commands[] = {
 	&rs_cmd_record,
@@ -49,11 +51,15 @@ int rs_cmd_fail(const char *cmd, int code, const char *fmt, ...)
 {
 	va_list ap;
 
+	char msg[2048];
+
 	fflush(stdout);
 	fprintf(stderr, "reclaimscope: %s%s", cmd ? cmd : "", cmd ? ": " : "");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	/* messages quote paths and trace strings: no terminal control from them */
+	rs_escape_write(stderr, msg, strlen(msg));
 	fputc('\n', stderr);
 	return code;
 }
@@ -144,6 +150,7 @@ int main(int argc, char **argv)
 
 	/* A closed pipe is a write error (EPIPE) rs_cmd_finish_stdout() handles, not a death. */
 	signal(SIGPIPE, SIG_IGN);
+	rs_report_json_watch();
 	if (argc < 2) {
 		usage(stderr);
 		return RS_EXIT_USAGE;

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The `trace` section: what file, which kernel, which events, what was lost, what we warn of. */
 #include <math.h>
+#include <stdlib.h>
 #include <stdbool.h>
 #include <string.h>
 
 #include "report.h"
 #include "rs_warn.h"
+#include "text_escape.h"
 #include "trace_source.h"
 
 json_t *rs_json_real(double v)
@@ -100,9 +102,9 @@ static void put_cpu_loss(FILE *f, int c, const struct rs_cpu_loss *l)
 /* The first two lines of a report's head: the file, its format and kernel. */
 static void put_trace_lines(FILE *f, const struct rs_trace_info *ti)
 {
-	fprintf(f, "trace     %s\n", ti->path);
+	fprintf(f, "trace     %s\n", rs_esc(ti->path));
 	fprintf(f, "format    %s, kernel %s, %d CPUs\n", ti->format ? ti->format : "unknown",
-		ti->kernel ? ti->kernel : "unknown", ti->cpus);
+		rs_esc(ti->kernel ? ti->kernel : "unknown"), ti->cpus);
 }
 
 /* MGLRU or the classic LRU, and what told (after a full stream only). */
@@ -130,9 +132,9 @@ static void put_warnings(FILE *f, const struct rs_trace_info *ti, bool gap)
 		if (i == 0 && gap)
 			fprintf(f, "\n");
 		if (times_seen > 1)
-			fprintf(f, "warning: %s (%lu times)\n", w, times_seen);
+			fprintf(f, "warning: %s (%lu times)\n", rs_esc(w), times_seen);
 		else
-			fprintf(f, "warning: %s\n", w);
+			fprintf(f, "warning: %s\n", rs_esc(w));
 	}
 }
 
@@ -174,19 +176,46 @@ void rs_report_trace_text(FILE *f, const struct rs_source *src, int per_event)
 	if (per_event && n) {
 		fprintf(f, "\n%-44s %12s %16s %16s\n", "event", "count", "first (s)", "last (s)");
 		for (size_t i = 0; i < n; i++)
-			fprintf(f, "%-44s %12llu %16.6f %16.6f\n", counts[i].name,
+			fprintf(f, "%-44s %12llu %16.6f %16.6f\n", rs_esc(counts[i].name),
 				(unsigned long long)counts[i].count, rs_ns_to_s(counts[i].first_ts),
 				rs_ns_to_s(counts[i].last_ts));
 	}
 	put_warnings(f, ti, true);
 }
 
+static bool json_alloc_failed;
+static long json_alloc_budget = -1;	/* RS_TEST_JSON_ALLOCS: fail after that many (tests) */
+
+static void *json_watch_malloc(size_t n)
+{
+	void *p = json_alloc_budget == 0 ? NULL : malloc(n);
+
+	if (json_alloc_budget > 0)
+		json_alloc_budget--;
+	if (!p)
+		json_alloc_failed = true;
+	return p;
+}
+
+void rs_report_json_watch(void)
+{
+	const char *t = getenv("RS_TEST_JSON_ALLOCS");
+
+	if (t && *t)
+		json_alloc_budget = strtol(t, NULL, 10);
+	json_set_alloc_funcs(json_watch_malloc, free);
+}
+
 int rs_report_json_dump(json_t *root)
 {
 	int ret;
 
-	if (!root)
+	if (!root || json_alloc_failed) {
+		json_decref(root);
+		fprintf(stderr, "reclaimscope: out of memory while building the JSON: nothing "
+			"printed rather than a document with members missing\n");
 		return -1;
+	}
 	ret = json_dumpf(root, stdout, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(10));
 	json_decref(root);
 	if (ret == 0)
@@ -239,7 +268,7 @@ void rs_report_put_wrapped(FILE *f, const char *s, size_t len)
 			brk--;
 		if (brk == 0)
 			brk = cut;	/* one long word (a path): hard break */
-		fwrite(s, 1, brk, f);
+		rs_escape_write(f, s, brk);
 		fputc('\n', f);
 		while (brk < len && s[brk] == ' ')
 			brk++;
@@ -248,6 +277,6 @@ void rs_report_put_wrapped(FILE *f, const char *s, size_t len)
 		fputs(WRAP_INDENT, f);
 		cols = TEXT_COLS - strlen(WRAP_INDENT);
 	}
-	fwrite(s, 1, len, f);
+	rs_escape_write(f, s, len);
 	fputc('\n', f);
 }

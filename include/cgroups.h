@@ -113,11 +113,16 @@ struct rs_cgroup {
 	uint64_t roots_kernel;		/* of them: roots the kernel named (memcg_id, 7.1+) */
 	uint64_t target_episodes;	/* complete memcg episodes whose memcg_id (7.1+) is this
 					   cgroup: the target of its limit reclaim */
+	uint64_t slab_calls, slab_ns, slab_freed;	/* 7.1+ shrink_slab of its memcg_id:
+					   start/end pairs, their time, end retval sum */
 
 	/* victim side */
 	int nr_items;			/* raw item numbers counted: items[0..nr_items) */
 	int64_t *items;			/* sum of count_memcg_events.val by raw item */
 	uint64_t item_events;		/* count_memcg_events events */
+	int nr_node_items;		/* 7.x: node-stat items that were vm events (pgscan_*,
+					   pgsteal_*, pgrefill): node_items[0..nr) */
+	int64_t *node_items;		/* sum of mod_memcg_lruvec_state.val by raw item */
 	struct rs_cg_pages pages[RS_CTX_NR][RS_LRU_NR];
 	uint64_t exact, fallback;	/* shrink events attributed to it */
 	uint64_t fallback_by[RS_CGR_FIRST_UNMATCHED];
@@ -240,6 +245,8 @@ const char *rs_cgroups_name(const struct rs_cgroups *cg, int i, char *buf, size_
 /* Indices sorted by name (then id); *out is owned by cg. */
 int rs_cgroups_sorted(const struct rs_cgroups *cg, const int **out);
 
+/* Names of mod_memcg_lruvec_state (node-stat) items: NULL when the trace did not name it. */
+const char *rs_cgroups_node_item_name(const struct rs_cgroups *cg, int item);
 /* Names of count_memcg_events items: NULL when the trace did not name it. */
 const char *rs_cgroups_item_name(const struct rs_cgroups *cg, int item);
 bool rs_cgroups_have_item_names(const struct rs_cgroups *cg);
@@ -259,6 +266,11 @@ uint64_t rs_cgroups_series_t0(const struct rs_cgroups *cg);
 uint64_t rs_cgroups_series_width(const struct rs_cgroups *cg);
 bool rs_cgroups_series_shared(const struct rs_cgroups *cg);	/* same as the analysis' */
 const int64_t *rs_cgroups_series(const struct rs_cgroups *cg, int i, int metric);
+
+/* 7.1+: reclaim roots are the kernel's memcg_id (target_episodes), and shrink_slab names its
+   memcg (slab_*); false: those figures are absent. */
+bool rs_cgroups_have_targets(const struct rs_cgroups *cg);
+bool rs_cgroups_have_slab_memcgs(const struct rs_cgroups *cg);
 
 uint64_t rs_cgroups_page_size(const struct rs_cgroups *cg);
 const char *rs_cgroups_hierarchy(const struct rs_cgroups *cg);	/* "v1", "v2" or NULL */

@@ -30,14 +30,14 @@ struct rs_stall {
 	uint64_t ns;			/* end - begin */
 	int pid;
 	uint8_t kind;			/* enum rs_reclaim_kind (== rs_ctx_kind) */
-	uint8_t parent;			/* enum rs_ctx_kind it began in (RS_CTX_OTHER: not nested) */
+	uint8_t parent;			/* context it began in (RS_CTX_OTHER: not nested) */
 };
 
 /* One kswapd awake period (or several joined, see above). */
 struct rs_awake {
-	uint64_t begin_ts, end_ts;	/* ns; a period cut by the window starts or ends at its edge */
+	uint64_t begin_ts, end_ts;	/* ns; one cut by the window starts or ends at its edge */
 	int kswapd;			/* rs_analysis_kswapd() index */
-	bool cut;			/* begins or ends at the window's edge, not at a wake/sleep */
+	bool cut;			/* begins or ends at the window's edge, not wake/sleep */
 };
 
 struct rs_episode_log;

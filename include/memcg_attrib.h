@@ -138,7 +138,7 @@ struct rs_memcg_ctx {
 	const struct rs_memcgs *memcgs;	/* rows and lookups (readers below) */
 	int task;			/* row of the task's memcg now, -1 unknown */
 	int named;			/* row a memcg counter / LRU delta / cgroup event / snapshot
-					   names, -1 */
+					   / 7.1+ shrink_slab names, -1 */
 	int item_class;			/* memcg counters: enum rs_memcg_item_class (7.x node-stat
 					   reclaim items too), RS_MIC_OTHER otherwise */
 	int lru;			/* mod_memcg_lruvec_state: the LRU list its item is, -1 */
@@ -182,8 +182,14 @@ bool rs_memcgs_have_item_names(const struct rs_memcgs *m);
 bool rs_memcgs_item_is_reclaim(const struct rs_memcgs *m, int item);
 bool rs_memcgs_have_lru_names(const struct rs_memcgs *m);
 const char *rs_memcgs_node_item_name(const struct rs_memcgs *m, int item);	/* NULL */
+/* 7.x: a node-stat item that was a vm event (count_memcg_events) before: pgscan_*, pgsteal_*,
+   pgrefill. */
+bool rs_memcgs_node_item_was_vm_event(const struct rs_memcgs *m, int item);
 /* 7.x: pgscan_* / pgsteal_* / pgrefill were node-stat items of this trace. */
 bool rs_memcgs_node_reclaim_items(const struct rs_memcgs *m);
+/* 7.1+: reclaim begin/end carry memcg_id (roots are the kernel's), shrink_slab too. */
+bool rs_memcgs_kernel_roots(const struct rs_memcgs *m);
+bool rs_memcgs_slab_memcgs(const struct rs_memcgs *m);
 
 /*
  * The outcome of a task's still-open window (matched on the scan side alone), for a consumer

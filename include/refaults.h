@@ -108,6 +108,8 @@ const char *rs_rf_ts_name(int m);	/* "evicted_pages", ... */
 struct rs_rf_episode {
 	uint64_t serial;			/* rs_ctx.serial / rs_episode.serial */
 	uint8_t ctx;				/* enum rs_ctx_kind */
+	int pid;				/* the reclaiming task */
+	uint64_t first_ts;			/* its first eviction */
 	uint64_t evicted_pages[RS_RF_NR_LISTS];
 	uint64_t refaulted_pages[RS_RF_NR_LISTS];
 	uint64_t refaulted_1s_pages[RS_RF_NR_LISTS];

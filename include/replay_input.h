@@ -61,6 +61,7 @@ enum rs_ri_swap {
 
 /* How a memcg call's target (reclaim root) was found. */
 enum rs_ri_target_src {
+	RS_RI_TGT_KERNEL,	/* the begin event's memcg_id (7.1+): the kernel's reclaim root */
 	RS_RI_TGT_VICTIMS,	/* lowest common ancestor of the task's memcg and the victims */
 	RS_RI_TGT_LIMITED,	/* ... then its nearest ancestor with a hard limit */
 	RS_RI_TGT_TASK,		/* no victims: the task's memcg (or its nearest limited one) */

@@ -88,7 +88,7 @@ enum rs_lru {
 #define RS_HAVE_FILE		(1u << 3)	/* lru_isolate.file (3.3-4.10) */
 #define RS_HAVE_ACTIVATE_SPLIT	(1u << 4)	/* nr_activate0/1, else one nr_activate */
 #define RS_HAVE_SHRINK_DETAIL	(1u << 5)	/* nr_dirty..nr_unmap_fail (4.11+) */
-#define RS_HAVE_MEMCG_ID	(1u << 6)	/* 7.1+ reclaim begin/end memcg_id */
+#define RS_HAVE_MEMCG_ID	(1u << 6)	/* 7.1+ reclaim begin/end, shrink_slab memcg_id */
 #define RS_HAVE_GFP		(1u << 7)
 #define RS_HAVE_SKIPPED		(1u << 8)	/* lru_isolate.nr_skipped (4.11+) */
 #define RS_HAVE_PRIORITY	(1u << 9)
@@ -180,6 +180,8 @@ struct rs_ev_slab {
 	int64_t total_scan;
 	int64_t unused_scan, new_scan;	/* end */
 	int retval;			/* end: objects freed by the last call */
+	uint64_t memcg_id;		/* 7.1+, when RS_HAVE_MEMCG_ID: the memcg whose slab
+					   objects are shrunk (0: the root / not memcg aware) */
 };
 
 struct rs_ev_throttled {

@@ -25,11 +25,16 @@
  *  - costs start at 0 when the trace starts; they then grow from the model's own rotations and
  *    pageouts (scan x observed rates) and from the recorded workingset_restore deltas (refault
  *    cost, 32 per page, as lru_note_cost_refault()); may_deactivate compares the target's
- *    recorded workingset_activate with the model's own snapshot_refaults();
+ *    recorded workingset_activate, as its last stats flush left it, with the model's own
+ *    snapshot_refaults();
  *  - zones are merged into their node: kswapd's nr_to_reclaim is max(node high watermark, 32)
  *    rather than a per-zone sum, reclaim_idx and lowmem zones are ignored;
- *  - kswapd runs until it has freed the invocation's nr_to_reclaim (the pages the recorded run
- *    freed: what the allocations needed) instead of testing watermarks the trace only samples;
+ *  - kswapd runs until it has freed the invocation's nr_to_reclaim: just past what the recorded
+ *    run had freed before its last pass, where pgdat_balanced() turned true. pgdat_balanced()
+ *    itself is per zone (any eligible zone at its own high watermark, boost included, at the
+ *    run's order until compact_gap()) and the node-summed sampled watermarks cannot decide it:
+ *    tried on the 7.2 guest traces, from free pages interpolated to each run's start, it was
+ *    +27.7% and +50.1% off (docs/models.md);
  *  - not modelled: memory.low/min protection, watermark boosting, reclaim/compaction for high
  *    orders (should_continue_reclaim), MGLRU (init refuses an MGLRU recording), slab.
  * What a trace cannot show it: which pages are referenced (only the observed fractions), dirty
@@ -661,8 +666,8 @@ const struct rs_policy_ops rs_policy_mainline = {
 	.recorded_kernel = true,
 	.stands_for = "Linux 6.x mm/vmscan.c get_scan_count()/shrink_lruvec()/balance_pgdat() "
 		      "(classic LRU), the recorded kernel's own",
-	.approximates = "anon/file costs start at 0; zones merged per node; kswapd runs until it "
-			"frees what the recorded run freed; memory.low not modelled",
+	.approximates = "anon/file costs start at 0; zones merged per node; a kswapd run ends "
+			"where the recorded run was balanced; memory.low not modelled",
 	.init = mainline_init,
 	.invoke = mainline_invoke,
 	.free = mainline_free,

@@ -58,16 +58,16 @@ static const struct rs_slot shrink_active_slots[] = {
 enum { WF_PFN, WF_FLAGS };
 static const struct rs_slot write_slots[] = { N("pfn"), N("reclaim_flags|flags") };
 
-enum { SS_SHR, SS_FN, SS_NID, SS_OBJS, SS_ITEMS, SS_DELTA, SS_TOTAL, SS_PRIO };
+enum { SS_SHR, SS_FN, SS_NID, SS_OBJS, SS_ITEMS, SS_DELTA, SS_TOTAL, SS_PRIO, SS_MEMCG };
 static const struct rs_slot slab_start_slots[] = {
 	N("shr"), N("shrink"), N("nid"), N("nr_objects_to_shrink"), N("cache_items"),
-	N("delta"), N("total_scan"), N("priority"),
+	N("delta"), N("total_scan"), N("priority"), N("memcg_id"),
 };
 
-enum { SE_SHR, SE_FN, SE_NID, SE_UNUSED, SE_NEW, SE_RET, SE_TOTAL };
+enum { SE_SHR, SE_FN, SE_NID, SE_UNUSED, SE_NEW, SE_RET, SE_TOTAL, SE_MEMCG };
 static const struct rs_slot slab_end_slots[] = {
 	N("shr"), N("shrink"), N("nid"), N("unused_scan"), N("new_scan"), N("retval"),
-	N("total_scan"),
+	N("total_scan"), N("memcg_id"),
 };
 
 enum { TH_NID, TH_TIMEOUT, TH_DELAYED, TH_REASON };
@@ -362,6 +362,8 @@ static void normalize_slab(const struct rs_slotvals *v, struct rs_event *ev, boo
 		sl->delta = num(v, SS_DELTA, 0);
 		sl->total_scan = (int64_t)num(v, SS_TOTAL, 0);
 		sl->priority = inum(v, SS_PRIO, -1);
+		sl->memcg_id = num(v, SS_MEMCG, 0);
+		ev->have |= has(v, SS_MEMCG) ? RS_HAVE_MEMCG_ID : 0;
 	} else {
 		sl->shrinker = num(v, SE_SHR, 0);
 		sl->shrink_fn = num(v, SE_FN, 0);
@@ -371,6 +373,8 @@ static void normalize_slab(const struct rs_slotvals *v, struct rs_event *ev, boo
 		sl->retval = inum(v, SE_RET, 0);
 		sl->total_scan = (int64_t)num(v, SE_TOTAL, 0);
 		sl->priority = -1;
+		sl->memcg_id = num(v, SE_MEMCG, 0);
+		ev->have |= has(v, SE_MEMCG) ? RS_HAVE_MEMCG_ID : 0;
 	}
 }
 

@@ -14,86 +14,6 @@
 #include "cgroup_victim.h"
 #include "rs_warn.h"
 
-/* ---- the matrix' cell map ---- */
-
-static size_t hash64(uint64_t k)
-{
-	k ^= k >> 33;
-	k *= 0xff51afd7ed558ccdull;
-	k ^= k >> 33;
-	return (size_t)k;
-}
-
-int cg_map_get(const struct cg_map *m, uint64_t key)
-{
-	if (!m->slots)
-		return -1;
-	for (size_t s = hash64(key) & (m->slots - 1); m->keys[s]; s = (s + 1) & (m->slots - 1))
-		if (m->keys[s] == key)
-			return m->vals[s];
-	return -1;
-}
-
-static int map_grow(struct cg_map *m)
-{
-	size_t n = m->slots ? m->slots * 2 : 256;
-	uint64_t *k = calloc(n, sizeof(*k));
-	int *v = calloc(n, sizeof(*v));
-
-	if (!k || !v) {
-		free(k);
-		free(v);
-		return -1;
-	}
-	for (size_t i = 0; i < m->slots; i++) {
-		size_t s;
-
-		if (!m->keys[i])
-			continue;
-		for (s = hash64(m->keys[i]) & (n - 1); k[s]; s = (s + 1) & (n - 1))
-			;
-		k[s] = m->keys[i];
-		v[s] = m->vals[i];
-	}
-	free(m->keys);
-	free(m->vals);
-	m->keys = k;
-	m->vals = v;
-	m->slots = n;
-	return 0;
-}
-
-int cg_map_put(struct cg_map *m, uint64_t key, int val)
-{
-	size_t s;
-
-	if (m->slots) {
-		for (s = hash64(key) & (m->slots - 1); m->keys[s]; s = (s + 1) & (m->slots - 1)) {
-			if (m->keys[s] == key) {
-				m->vals[s] = val;
-				return 0;
-			}
-		}
-	}
-	if (m->max_used && m->used >= m->max_used)
-		return -1;
-	if ((m->used + 1) * 2 > m->slots && map_grow(m) < 0)
-		return -1;
-	for (s = hash64(key) & (m->slots - 1); m->keys[s]; s = (s + 1) & (m->slots - 1))
-		;
-	m->keys[s] = key;
-	m->vals[s] = val;
-	m->used++;
-	return 0;
-}
-
-void cg_map_free(struct cg_map *m)
-{
-	free(m->keys);
-	free(m->vals);
-	memset(m, 0, sizeof(*m));
-}
-
 /* ---- the matrix ---- */
 
 
@@ -101,7 +21,7 @@ static struct rs_cg_cell *matrix_cell(struct rs_cgroups *cg, int trig, int victi
 {
 	uint64_t key = ((uint64_t)(uint32_t)(trig + 3) << 32) |
 		       ((uint64_t)(uint32_t)(victim + 2) << 8) | (uint64_t)ctx;
-	int i = cg_map_get(&cg->by_cell, key);
+	int i = rs_u64map_get(&cg->by_cell, key);
 	struct rs_cg_cell *c;
 
 	if (i >= 0)
@@ -125,7 +45,7 @@ static struct rs_cg_cell *matrix_cell(struct rs_cgroups *cg, int trig, int victi
 		cg->cells = n;
 		cg->cap_cells = cap;
 	}
-	if (cg_map_put(&cg->by_cell, key, cg->nr_cells) < 0) {
+	if (rs_u64map_put(&cg->by_cell, key, cg->nr_cells) < 0) {
 		cg->oom = true;
 		return NULL;
 	}
@@ -284,21 +204,25 @@ void cg_on_shrink(struct rs_cgroups *cg, const struct rs_event *ev, const struct
 		credit(cg, &tk, v);
 }
 
-static void grow_items(struct rs_cgroups *cg, struct rs_cgroup *c, int item)
+/* Room in a per-item sum array for `item`; false when out of memory. */
+static bool grow_items(struct rs_cgroups *cg, int64_t **items, int *nr, int item)
 {
 	int n = (item / 64 + 1) * 64;
 	int64_t *v;
 
+	if (item < *nr)
+		return true;
 	if (n > RS_CG_MAX_ITEMS)
 		n = RS_CG_MAX_ITEMS;
-	v = realloc(c->items, (size_t)n * sizeof(*v));
+	v = realloc(*items, (size_t)n * sizeof(*v));
 	if (!v) {
 		cg->oom = true;
-		return;
+		return false;
 	}
-	memset(v + c->nr_items, 0, (size_t)(n - c->nr_items) * sizeof(*v));
-	c->items = v;
-	c->nr_items = n;
+	memset(v + *nr, 0, (size_t)(n - *nr) * sizeof(*v));
+	*items = v;
+	*nr = n;
+	return item < n;
 }
 
 void cg_on_count(struct rs_cgroups *cg, const struct rs_event *ev, const struct rs_ctx *ctx)
@@ -317,9 +241,7 @@ void cg_on_count(struct rs_cgroups *cg, const struct rs_event *ev, const struct 
 	if (ctx->selected && in_range) {
 		struct rs_cgroup *c = &cg->cgs[row];
 
-		if (item >= c->nr_items)
-			grow_items(cg, c, item);
-		if (item < c->nr_items)
+		if (grow_items(cg, &c->items, &c->nr_items, item))
 			c->items[item] += ev->memcg.val;
 		c->item_events++;
 	}
@@ -331,6 +253,13 @@ void cg_on_lruvec(struct rs_cgroups *cg, const struct rs_event *ev, const struct
 	struct rs_cgroup *c;
 
 	cg->at.lruvec_events++;
+	/* 7.x: the reclaim counters that became node-stat items, summed as count_memcg_events */
+	if (row >= 0 && ctx->selected && rs_memcgs_node_item_was_vm_event(cg->mc, ev->memcg.item)) {
+		c = &cg->cgs[row];
+		if (grow_items(cg, &c->node_items, &c->nr_node_items, ev->memcg.item))
+			c->node_items[ev->memcg.item] += ev->memcg.val;
+		c->active = true;
+	}
 	if (list < 0 || row < 0)
 		return;
 	/* LRU sizes are the cgroup's state: every task's changes count, filter or not */

@@ -74,6 +74,31 @@ static void on_meta(struct rs_cgroups *cg, const struct rs_event *ev)
 
 /* ---- the consumer ---- */
 
+/* 7.1+ shrink_slab of a memcg: paired per task as the analysis pairs them (start, then the
+   end of the same shrinker function). */
+static void on_slab(struct rs_cgroups *cg, const struct rs_event *ev, const struct rs_ctx *ctx)
+{
+	struct cg_rtask *rt = cg_rtask(cg, ctx->task, ev->pid);
+	struct rs_cgroup *c = &cg->cgs[ctx->memcg->named];
+
+	c->active = true;
+	if (ev->type == RS_EV_SLAB_START) {
+		if (rt) {
+			rt->slab_open = true;
+			rt->slab_ts = ev->ts;
+			rt->slab_fn = ev->slab.shrink_fn;
+		}
+		return;
+	}
+	if (rt && rt->slab_open && rt->slab_fn == ev->slab.shrink_fn) {
+		c->slab_calls++;
+		c->slab_ns += ev->ts > rt->slab_ts ? ev->ts - rt->slab_ts : 0;
+	}
+	if (rt)
+		rt->slab_open = false;
+	c->slab_freed += ev->slab.retval > 0 ? (uint64_t)ev->slab.retval : 0;
+}
+
 static int on_event(void *arg, const struct rs_event *ev, const struct rs_ctx *ctx)
 {
 	struct rs_cgroups *cg = arg;
@@ -150,6 +175,11 @@ static int on_event(void *arg, const struct rs_event *ev, const struct rs_ctx *c
 		break;
 	case RS_EV_META:
 		on_meta(cg, ev);
+		break;
+	case RS_EV_SLAB_START:
+	case RS_EV_SLAB_END:
+		if (ctx->memcg->named >= 0 && ctx->selected)
+			on_slab(cg, ev, ctx);
 		break;
 	default:
 		break;
@@ -310,12 +340,13 @@ void rs_cgroups_free(struct rs_cgroups *cg)
 			rs_latency_free(cg->priv[i].lat[k]);
 		free(cg->priv[i].ts);
 		free(cg->cgs[i].items);
+		free(cg->cgs[i].node_items);
 	}
 	free(cg->cgs);
 	free(cg->priv);
 	free(cg->rt);
 	free(cg->cells);
-	cg_map_free(&cg->by_cell);
+	rs_u64map_free(&cg->by_cell);
 	free(cg->sorted);
 	rs_warnings_free(cg->own_warnings);
 	free(cg);
@@ -500,6 +531,11 @@ const char *rs_cgroups_item_name(const struct rs_cgroups *cg, int item)
 	return rs_memcgs_item_name(cg->mc, item);
 }
 
+const char *rs_cgroups_node_item_name(const struct rs_cgroups *cg, int item)
+{
+	return rs_memcgs_node_item_name(cg->mc, item);
+}
+
 bool rs_cgroups_have_item_names(const struct rs_cgroups *cg)
 {
 	return rs_memcgs_have_item_names(cg->mc);
@@ -528,6 +564,16 @@ const struct rs_cg_cell *rs_cgroups_cell(const struct rs_cgroups *cg, int i)
 const struct rs_cg_attrib *rs_cgroups_attrib(const struct rs_cgroups *cg)
 {
 	return &cg->at;
+}
+
+bool rs_cgroups_have_targets(const struct rs_cgroups *cg)
+{
+	return rs_memcgs_kernel_roots(cg->mc);
+}
+
+bool rs_cgroups_have_slab_memcgs(const struct rs_cgroups *cg)
+{
+	return rs_memcgs_slab_memcgs(cg->mc);
 }
 
 uint64_t rs_cgroups_page_size(const struct rs_cgroups *cg)

@@ -12,17 +12,11 @@
 
 #include "cgroups.h"
 #include "memcg_attrib.h"
+#include "u64map.h"
 
 struct rs_warnings;
 struct rs_latency;
 
-/* u64 key -> int map, open addressing, growing to a cap. Key 0 is "empty". */
-struct cg_map {
-	uint64_t *keys;
-	int *vals;
-	size_t slots, used;		/* slots: power of two */
-	size_t max_used;		/* cap on entries */
-};
 
 /* An episode of a task still open, as this module sees it. */
 struct cg_open_ep {
@@ -38,6 +32,8 @@ struct cg_rtask {
 	int pid;
 	bool kswapd, selected, known;
 	int win_trig;			/* trigger at its open isolate (cgroup index, RS_CG_KSWAPD) */
+	bool slab_open;			/* a 7.1+ shrink_slab_start of a memcg waits for its end */
+	uint64_t slab_ts, slab_fn;
 	struct cg_open_ep eps[CG_TASK_EPS];
 };
 
@@ -82,7 +78,7 @@ struct rs_cgroups {
 	/* matrix */
 	struct rs_cg_cell *cells;
 	int nr_cells, cap_cells;
-	struct cg_map by_cell;
+	struct rs_u64map by_cell;
 	bool warned_cells;
 	bool warned_item_range;
 

@@ -141,6 +141,7 @@ static void mc_item_names(struct rs_memcgs *m, const struct rs_ev_items *it)
 		m->node_names = copy_names(m, it, n, &m->nr_node_names);
 		memset(m->lru_of_item, -1, sizeof(m->lru_of_item));
 		memset(m->node_cls, RS_MIC_OTHER, sizeof(m->node_cls));
+		memset(m->node_moved, 0, sizeof(m->node_moved));
 		m->node_reclaim_items = false;
 		for (int i = 0; i < m->nr_node_names; i++) {
 			const char *s = m->node_names[i];
@@ -150,6 +151,8 @@ static void mc_item_names(struct rs_memcgs *m, const struct rs_ev_items *it)
 				if (!strcmp(s, lru_names[l]))
 					m->lru_of_item[i] = (int8_t)l;
 			c = *s ? classify(s, &unused) : RS_MIC_OTHER;
+			m->node_moved[i] = !strncmp(s, "pgscan_", 7) || !strncmp(s, "pgsteal_", 8) ||
+					   !strcmp(s, "pgrefill");
 			/* 7.x: pgscan_*, pgsteal_*, pgrefill are node-stat items */
 			if (c == RS_MIC_SCAN || c == RS_MIC_STEAL || c == RS_MIC_REFILL) {
 				m->node_cls[i] = (uint8_t)c;
@@ -222,6 +225,20 @@ static void window_open(struct mc_window *w, const struct rs_event *ev, const st
 	w->ncount = 0;
 	w->lruvec_row = -1;
 	w->any_memcg = false;
+}
+
+static void window_count(struct mc_window *w, int row, int cls, int64_t val);
+
+/* A counter of a task with no window open: kept when it is a scan-side one (MGLRU's order). */
+static void pre_count(struct mc_task *t, int row, int cls, int64_t val)
+{
+	if (cls != RS_MIC_SCAN && cls != RS_MIC_REFILL)
+		return;
+	if (t->npre == MC_PRE) {
+		memmove(t->pre, t->pre + 1, (MC_PRE - 1) * sizeof(t->pre[0]));
+		t->npre--;
+	}
+	t->pre[t->npre++] = (struct mc_cnt){ .row = row, .cls = (uint8_t)cls, .val = val };
 }
 
 static void window_count(struct mc_window *w, int row, int cls, int64_t val)
@@ -450,6 +467,9 @@ static void on_isolate(struct rs_memcgs *m, const struct rs_event *ev, const str
 		credit_episode(m, t, &out->closed, out->closed.ctx, out->closed.serial);
 	}
 	window_open(&t->win, ev, ctx);
+	for (int i = 0; i < t->npre; i++)
+		window_count(&t->win, t->pre[i].row, t->pre[i].cls, t->pre[i].val);
+	t->npre = 0;
 }
 
 static void on_shrink(struct rs_memcgs *m, const struct rs_event *ev, const struct rs_ctx *ctx,
@@ -488,6 +508,7 @@ static void on_shrink(struct rs_memcgs *m, const struct rs_event *ev, const stru
 	window_match(w, active, active ? w->w.nr_scanned : ev->inactive.nr_scanned, true,
 		     active ? ev->active.nr_deactivated : ev->inactive.nr_reclaimed, v);
 	w->open = false;
+	t->npre = 0;
 	credit_episode(m, t, v, ctx->kind, ctx->serial);
 }
 
@@ -504,6 +525,8 @@ static void on_count(struct rs_memcgs *m, const struct rs_event *ev, const struc
 	t = task_of(m, ctx->task, false);
 	if (out->named >= 0 && t && t->win.open)
 		window_count(&t->win, out->named, out->item_class, ev->memcg.val);
+	else if (out->named >= 0 && t)
+		pre_count(t, out->named, out->item_class, ev->memcg.val);
 }
 
 static void on_lruvec(struct rs_memcgs *m, const struct rs_event *ev, const struct rs_ctx *ctx,
@@ -520,8 +543,12 @@ static void on_lruvec(struct rs_memcgs *m, const struct rs_event *ev, const stru
 		return;
 	out->named = mc_of_id(m, ev->memcg.id);
 	t = task_of(m, ctx->task, false);
-	if (out->named < 0 || !t || !t->win.open)
+	if (out->named < 0 || !t)
 		return;
+	if (!t->win.open) {
+		pre_count(t, out->named, out->item_class, ev->memcg.val);
+		return;
+	}
 	if (out->item_class != RS_MIC_OTHER) {
 		window_count(&t->win, out->named, out->item_class, ev->memcg.val);
 	} else if (ev->memcg.val < 0) {
@@ -588,6 +615,19 @@ void rs_memcgs_event(struct rs_memcgs *m, const struct rs_event *ev, const struc
 		break;
 	case RS_EV_RECLAIM_BEGIN:
 		on_begin(m, ev, ctx);
+		break;
+	case RS_EV_RECLAIM_END:
+		if (ev->have & RS_HAVE_MEMCG_ID)
+			m->kernel_roots = true;
+		break;
+	case RS_EV_SLAB_START:
+	case RS_EV_SLAB_END:
+		/* 7.1+: the memcg whose slab objects are shrunk (0: not memcg aware) */
+		if (ev->have & RS_HAVE_MEMCG_ID) {
+			m->slab_memcgs = true;
+			if (ev->slab.memcg_id)
+				out->named = mc_of_id(m, ev->slab.memcg_id);
+		}
 		break;
 	default:
 		break;
@@ -710,9 +750,24 @@ const char *rs_memcgs_node_item_name(const struct rs_memcgs *m, int item)
 	return m->node_names[item];
 }
 
+bool rs_memcgs_node_item_was_vm_event(const struct rs_memcgs *m, int item)
+{
+	return item >= 0 && item < m->nr_node_names && m->node_moved[item];
+}
+
 bool rs_memcgs_node_reclaim_items(const struct rs_memcgs *m)
 {
 	return m->node_reclaim_items;
+}
+
+bool rs_memcgs_kernel_roots(const struct rs_memcgs *m)
+{
+	return m->kernel_roots;
+}
+
+bool rs_memcgs_slab_memcgs(const struct rs_memcgs *m)
+{
+	return m->slab_memcgs;
 }
 
 bool rs_memcgs_oom(const struct rs_memcgs *m)

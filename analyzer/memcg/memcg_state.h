@@ -9,14 +9,8 @@
 
 #include "episodes.h"
 #include "memcg_attrib.h"
+#include "u64map.h"
 
-/* u64 key -> int map, open addressing, growing to a cap. Key 0 is "empty". */
-struct mc_map {
-	uint64_t *keys;
-	int *vals;
-	size_t slots, used;		/* slots: power of two */
-	size_t max_used;		/* cap on entries */
-};
 
 
 /* One memcg counter of a task inside its isolate..shrink window. */
@@ -48,8 +42,17 @@ struct mc_ep {
 	struct rs_memcg_root root;
 };
 
+/*
+ * Scan-side counters of a task while no window is open: MGLRU counts PGSCAN_* and PGREFILL in
+ * scan_folios() before its lru_isolate event (the classic LRU counts them after), so they seed
+ * the next window. Its PGSTEAL_* comes after the shrink event, too late for the window.
+ */
+#define MC_PRE 4
+
 struct mc_task {
 	struct mc_window win;
+	struct mc_cnt pre[MC_PRE];
+	int npre;
 	struct mc_ep eps[MC_TASK_EPS];
 };
 
@@ -62,7 +65,7 @@ struct rs_memcgs {
 	struct rs_memcg *rows;
 	char **paths;			/* owned; rows[i].path points here */
 	int nr, cap;
-	struct mc_map by_id;		/* id + 1 -> row */
+	struct rs_u64map by_id;		/* id + 1 -> row */
 	int *path_slots;		/* path hash -> row + 1 */
 	size_t path_nslots, path_used;
 	int overflow_row, unknown_row;	/* -1 until needed */
@@ -71,7 +74,7 @@ struct rs_memcgs {
 	uint32_t roots_seen_mask;
 	bool warned_roots;
 	bool prefeeding;
-	struct mc_map tasks;		/* pid + 1 -> row */
+	struct rs_u64map tasks;		/* pid + 1 -> row */
 	bool warned_tasks;
 
 	/* item names (memcg_match.c) */
@@ -83,12 +86,15 @@ struct rs_memcgs {
 	int nr_node_names;
 	int8_t lru_of_item[RS_MEMCG_MAX_ITEMS];	/* lruvec item -> list, -1 */
 	uint8_t node_cls[RS_MEMCG_MAX_ITEMS];	/* lruvec item -> class (7.x reclaim items) */
+	bool node_moved[RS_MEMCG_MAX_ITEMS];	/* 7.x pgscan_* / pgsteal_* / pgrefill: vm events
+						   before, node-stat items now */
 	bool have_lru_names, node_reclaim_items;
 
 	/* reclaiming tasks, by the episodes module's task index */
 	struct mc_task *t;
 	int nr_t;
 	bool kernel_roots;		/* reclaim events carry memcg_id (7.1+) */
+	bool slab_memcgs;		/* shrink_slab events carry memcg_id (7.1+) */
 	struct rs_memcg_root closing_root;
 };
 

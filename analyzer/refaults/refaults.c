@@ -256,7 +256,8 @@ static struct rf_task *task_of(struct rs_refaults *rf, int task)
 }
 
 /* The per-episode record of the task's current episode, made on its first eviction. */
-static int32_t episode_rec(struct rs_refaults *rf, struct rf_task *t, const struct rs_ctx *ctx)
+static int32_t episode_rec(struct rs_refaults *rf, struct rf_task *t, const struct rs_ctx *ctx,
+			   const struct rs_event *ev)
 {
 	struct rs_rf_episode *e;
 
@@ -284,6 +285,8 @@ static int32_t episode_rec(struct rs_refaults *rf, struct rf_task *t, const stru
 	memset(e, 0, sizeof(*e));
 	e->serial = ctx->serial;
 	e->ctx = (uint8_t)ctx->kind;
+	e->pid = ev->pid;
+	e->first_ts = ev->ts;
 	t->ep_serial = ctx->serial;
 	t->ep_rec = (int32_t)rf->nr_ep;
 	return (int32_t)rf->nr_ep++;
@@ -525,7 +528,7 @@ static void on_delete(struct rs_refaults *rf, const struct rs_event *ev, const s
 	} else if (tk && tk->slab) {
 		in.list = RS_RF_LIST_SLAB;
 	}
-	evict(rf, fm, ev->ts, ctx->kind, &in, episode_rec(rf, tk, ctx));
+	evict(rf, fm, ev->ts, ctx->kind, &in, episode_rec(rf, tk, ctx, ev));
 }
 
 static void on_add(struct rs_refaults *rf, const struct rs_event *ev, const struct rs_ctx *ctx)

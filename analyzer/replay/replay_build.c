@@ -36,6 +36,7 @@ struct wb {			/* build state */
 	uint64_t *w_id;
 	int *w_parent;
 	int *w_depth;
+	struct v2snaps *v2;	/* cgroup v2: [world memcg] its (hierarchical) snapshots */
 	struct rs_memcg_lists *ml;	/* scratch for one call */
 	struct ri_victim *mv;		/* scratch: victims merged by world memcg */
 };
@@ -394,6 +395,11 @@ static int call_target(struct wb *b, const struct ri_call *c)
 {
 	int t = task_world(b, c), l = -1, lim;
 
+	/* the kernel says it (7.1+ memcg_id), when that memcg is in the world */
+	if (c->root_id && world_of_id(b, c->root_id) > 0) {
+		b->ri->rep.target_src[RS_RI_TGT_KERNEL]++;
+		return world_of_id(b, c->root_id);
+	}
 	/* victims with sizes of their own (an unattributed or folded one says nothing) */
 	for (uint32_t i = 0; i < c->nv; i++) {
 		int w = c->v[i].id ? world_of_id(b, c->v[i].id) : 0;
@@ -690,11 +696,99 @@ static int add_calls(struct wb *b, int nr_nodes, struct rs_error *err)
 	return 0;
 }
 
+/*
+ * cgroup v2's memory.stat is hierarchical: a memcg's own lists are its snapshot minus its
+ * children's (hierarchical too), each child's taken nearest in time (the recorder reads the
+ * parent, then the children, a few ms apart); v1's inactive_anon etc. are the memcg's own. The
+ * 7.2 guest's memory.high trace: /rs_high's snapshots counted /rs_high/rs_workload's pages twice
+ * once the kernel's memcg_id made /rs_high the reclaim root.
+ */
+struct v2snap {
+	uint64_t ts;
+	int64_t v[RS_NR_EVICTABLE];
+};
+
+struct v2snaps {
+	struct v2snap *s;
+	size_t n, cap;
+};
+
+static int v2_collect(struct wb *b, struct v2snaps *vs)
+{
+	struct rs_replay_input *ri = b->ri;
+
+	for (size_t i = 0; i < ri->nupd; i++) {
+		const struct rs_world_update *u = &ri->upd[i];
+		struct v2snaps *x;
+		int e, w;
+
+		if (u->memcg < 0 || u->field != RS_WF_LRU || u->src != RS_WSRC_SNAPSHOT ||
+		    u->op != RS_WOP_SET)
+			continue;
+		e = resolve(ri, u->memcg);
+		if (e < 0 || !(w = b->w_of[e]) || w >= b->nrm)
+			continue;
+		x = &vs[w];
+		if (!x->n || x->s[x->n - 1].ts != u->ts) {
+			if (x->n == x->cap) {
+				size_t nc = x->cap ? x->cap * 2 : 64;
+				struct v2snap *ns = realloc(x->s, nc * sizeof(*ns));
+
+				if (!ns)
+					return -1;
+				x->s = ns;
+				x->cap = nc;
+			}
+			memset(&x->s[x->n], 0, sizeof(x->s[x->n]));
+			x->s[x->n++].ts = u->ts;
+		}
+		x->s[x->n - 1].v[u->lru] = u->value;
+	}
+	return 0;
+}
+
+static int64_t v2_nearest(const struct v2snaps *x, uint64_t ts, int l)
+{
+	size_t lo = 0, hi = x->n;
+
+	if (!x->n)
+		return 0;
+	while (hi - lo > 1) {	/* last snapshot with ts <= the parent's */
+		size_t mid = (lo + hi) / 2;
+
+		if (x->s[mid].ts <= ts)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	/* lo is the last at or before ts, or the first when all are after: the nearer one */
+	if (x->s[lo].ts <= ts && lo + 1 < x->n && x->s[lo + 1].ts - ts < ts - x->s[lo].ts)
+		lo++;
+	return x->s[lo].v[l];
+}
+
+static int64_t v2_own(const struct wb *b, const struct v2snaps *vs, int wm, int l, uint64_t ts,
+		      int64_t v)
+{
+	int64_t own = v;
+
+	for (int c = 1; c < b->nrm; c++)
+		if (b->w_parent[c] == wm)
+			own -= v2_nearest(&vs[c], ts, l);
+	return own > 0 ? own : 0;
+}
+
 static int add_updates(struct wb *b, int nr_nodes, struct rs_error *err)
 {
 	struct rs_replay_input *ri = b->ri;
+	struct v2snaps *vs = NULL;
 	int64_t *prefix;
 
+	if (!ri->rep.cgroup_v1) {
+		vs = b->v2 = calloc((size_t)b->nrm + 1, sizeof(*vs));
+		if (!vs || v2_collect(b, vs))
+			return rs_error_set(err, "out of memory");
+	}
 	for (size_t i = 0; i < ri->nupd; i++) {
 		struct rs_world_update u = ri->upd[i];
 
@@ -718,6 +812,9 @@ static int add_updates(struct wb *b, int nr_nodes, struct rs_error *err)
 			if (e < 0 || !b->w_of[e])
 				continue;	/* counted in the root: its own lists hold it */
 			u.memcg = b->w_of[e];
+			if (vs && u.field == RS_WF_LRU && u.src == RS_WSRC_SNAPSHOT &&
+			    u.op == RS_WOP_SET && u.memcg < b->nrm)
+				u.value = v2_own(b, vs, u.memcg, u.lru, u.ts, u.value);
 			/* reading memory.stat flushes the stats: what the kernel then reads */
 			if (u.field == RS_WF_LRU && u.src == RS_WSRC_SNAPSHOT &&
 			    u.op == RS_WOP_SET) {
@@ -865,12 +962,12 @@ static void set_refusal(struct rs_replay_input *ri)
 	const struct rs_ri_report *r = &ri->rep;
 
 	if (r->mglru && r->mglru_shape)
-		snprintf(buf, sizeof(buf), "MGLRU: the recorded kernel ran MGLRU (told by the "
+		snprintf(buf, sizeof(buf), "the recorded kernel ran MGLRU (told by the "
 			 "trace: %s): the classic-LRU models (get_scan_count(), shrink_lruvec()) do "
 			 "not describe it; record with /sys/kernel/mm/lru_gen/enabled at 0",
 			 r->mglru_shape);
 	else if (r->mglru)
-		snprintf(buf, sizeof(buf), "MGLRU: the recorded kernel ran MGLRU (lru_gen "
+		snprintf(buf, sizeof(buf), "the recorded kernel ran MGLRU (lru_gen "
 			 "enabled=0x%04x in %s): the classic-LRU models (get_scan_count(), "
 			 "shrink_lruvec()) do not describe it; record with "
 			 "/sys/kernel/mm/lru_gen/enabled at 0",
@@ -961,6 +1058,10 @@ out:
 	free(b.rm);
 	free(b.w_limit);
 	free(b.w_id);
+	if (b.v2)
+		for (int i = 0; i <= b.nrm; i++)
+			free(b.v2[i].s);
+	free(b.v2);
 	free(b.w_parent);
 	free(b.w_depth);
 	free(b.ml);

@@ -404,6 +404,11 @@ void ri_calls_event(struct rs_replay_input *ri, const struct rs_event *ev, const
 			c->c.order = ev->reclaim.order;
 		if (ev->have & RS_HAVE_GFP)
 			c->c.gfp_flags = ev->reclaim.gfp_flags;
+		/* 7.1+: the memcg whose limit is reclaimed, the walk's root (0: global) */
+		if (k == RS_CALL_MEMCG && (ev->have & RS_HAVE_MEMCG_ID) && ev->reclaim.memcg_id) {
+			c->root_id = ev->reclaim.memcg_id;
+			ri_memcg_by_id(ri, c->root_id, true);
+		}
 		if (k == RS_CALL_NODE && (ev->have & RS_HAVE_NID))
 			c->c.nid = ev->reclaim.nid;
 		ri_source_note(&ri->rep.call_src[k], ev);

@@ -11,6 +11,7 @@
 #include "analysis.h"
 #include "replay.h"
 #include "replay_input.h"
+#include "u64map.h"
 
 #define RI_NO_CALL	UINT32_MAX
 #define RI_MAX_SAMPLES	4096	/* snapshot - deltas samples per memcg, decimated past it */
@@ -131,6 +132,7 @@ struct ri_call {
 	 * priority, or the same again): pgdat_balanced() was false there, true after the last.
 	 */
 	uint64_t balance_lo;
+	uint64_t root_id;		/* the begin event's memcg_id (7.1+), 0: none */
 	uint64_t iter_lo;		/* the same from loop iterations alone */
 	uint32_t soft_episodes;
 	uint32_t windows;
@@ -171,9 +173,7 @@ struct rs_replay_input {
 	/* memcgs */
 	struct ri_memcg *mc;
 	int nmc, capmc;
-	uint64_t *map_keys;		/* id or path hash | 1 << 63 -> index */
-	int *map_vals;
-	size_t map_slots;
+	struct rs_u64map memcg_map;	/* id or path hash | 1 << 63 -> index */
 	int *dirty;			/* memcgs with pending deltas */
 	int ndirty, capdirty;
 

@@ -15,6 +15,7 @@
 #include "rs_warn.h"
 #include "series.h"
 #include "trace_source.h"
+#include "text_escape.h"
 
 #define SPARK_W 60
 
@@ -436,7 +437,7 @@ static void section_tasks(struct out *o, int top)
 		snprintf(io, sizeof(io), "%s/%s", cnt(b[7], 4, t->write_sync),
 			 cnt(b[8], 6, t->write_async));
 		fprintf(o->f, "%-7d %-15s %6s %6s %6s %5s %6s %9s %9s %11s %9s\n", t->pid,
-			t->comm, cnt(b[0], 6, t->episodes[RS_RK_DIRECT]),
+			rs_esc(t->comm), cnt(b[0], 6, t->episodes[RS_RK_DIRECT]),
 			cnt(b[1], 6, t->episodes[RS_RK_MEMCG]),
 			cnt(b[2], 6, t->episodes[RS_RK_SOFTLIMIT]),
 			cnt(b[3], 5, t->episodes[RS_RK_NODE]), cnt(b[4], 6, t->wakeup_kswapd),
@@ -512,7 +513,7 @@ static void section_kswapd(struct out *o)
 
 		/* awake is all of it: complete periods and the parts of cut ones in the trace */
 		fprintf(o->f, "%s (pid %d, node %d): %" PRIu64 " wakes, %" PRIu64 " re-wakes, %"
-			PRIu64 " sleeps\n", t->comm, t->pid, k->nid, k->wakes, k->rewakes,
+			PRIu64 " sleeps\n", rs_esc(t->comm), t->pid, k->nid, k->wakes, k->rewakes,
 			k->sleeps);
 		fprintf(o->f, "  awake %.3f s: %.3f s in %" PRIu64 " complete periods, %.3f s in "
 			"periods cut by the trace's start or end\n",
@@ -592,7 +593,7 @@ static void section_slab(struct out *o)
 		v[i] = rs_analysis_shrinker(o->a, i);
 	qsort(v, n, sizeof(*v), shrinker_cmp);
 	for (int i = 0; i < n && i < 8; i++)
-		fprintf(o->f, "  %-32.32s %10s %12s %14s %14s\n", v[i]->name,
+		fprintf(o->f, "  %-32.32s %10s %12s %14s %14s\n", rs_esc(v[i]->name),
 			cnt(b[0], 10, v[i]->s.calls), real(b[1], 12, 3, ms(v[i]->s.ns)),
 			cnt(b[2], 14, v[i]->s.freed), cnt(b[3], 14, v[i]->s.to_scan));
 	free(v);
@@ -619,7 +620,7 @@ static void section_throttle_oom(struct out *o)
 		const struct rs_oom_kill *k = rs_analysis_oom(o->a, i);
 
 		fprintf(o->f, "  %.6f s  victim pid %d %s, by %s-%d\n", rs_ns_to_s(k->ts), k->pid,
-			k->comm, k->by_comm, k->by_pid);
+			rs_esc(k->comm), rs_esc(k->by_comm), k->by_pid);
 	}
 }
 
@@ -783,7 +784,7 @@ static void report(FILE *f, const struct rs_analysis *a, const struct rs_source 
 		if (ao->pid >= 0)
 			fprintf(f, " pid %d", ao->pid);
 		if (ao->comm)
-			fprintf(f, "%s comm %s", ao->pid >= 0 ? " and" : "", ao->comm);
+			fprintf(f, "%s comm %s", ao->pid >= 0 ? " and" : "", rs_esc(ao->comm));
 	}
 	fputc('\n', f);
 	if (opts && opts->findings)

@@ -118,6 +118,16 @@ static int64_t item_sum(const struct rs_cgroups *cg, const struct rs_cgroup *c,
 			if (!strcmp(n, *w))
 				sum += c->items[i];
 	}
+	/* 7.x: pgscan_*, pgsteal_*, pgrefill are node-stat items */
+	for (int i = 0; i < c->nr_node_items; i++) {
+		const char *n = rs_cgroups_node_item_name(cg, i);
+
+		if (!n || !c->node_items[i])
+			continue;
+		for (const char *const *w = names; *w; w++)
+			if (!strcmp(n, *w))
+				sum += c->node_items[i];
+	}
 	return sum;
 }
 
@@ -177,6 +187,9 @@ static json_t *victim_json(const struct rs_cgroups *cg, const struct rs_cgroup *
 				    json_string_value(key), JI(c->items[i]));
 		json_decref(key);
 	}
+	for (int i = 0; i < c->nr_node_items; i++)	/* 7.x: node-stat pgscan_* ... */
+		if (c->node_items[i] && rs_cgroups_node_item_name(cg, i))
+			json_object_set_new(o, rs_cgroups_node_item_name(cg, i), JI(c->node_items[i]));
 	for (int x = 0; x < RS_CTX_NR; x++) {
 		json_t *xj = json_object();
 
@@ -392,6 +405,13 @@ static json_t *row_json(const struct rs_cgroups *cg, int row, json_t *by_trigger
 			    json_null());
 	json_object_set_new(o, "active", json_boolean(c->active));
 	json_object_set_new(o, "trigger", trigger_json(cg, c));
+	/* 7.1+ memcg_id; absent (null) before */
+	json_object_set_new(o, "target_episodes", rs_cgroups_have_targets(cg) ?
+			    JI(c->target_episodes) : json_null());
+	json_object_set_new(o, "slab", rs_cgroups_have_slab_memcgs(cg) ?
+			    json_pack("{s:I,s:I,s:I}", "calls", (json_int_t)c->slab_calls,
+				      "us", (json_int_t)rs_ns_to_us(c->slab_ns),
+				      "freed", (json_int_t)c->slab_freed) : json_null());
 	json_object_set_new(o, "victim", victim_json(cg, c, by_trigger));
 	json_object_set_new(o, "soft_limit", soft_json(cg, c));
 	json_object_set_new(o, "lru_size", lru_json(cg, c));
@@ -470,6 +490,8 @@ static json_t *attribution_json(const struct rs_cgroups *cg)
 	json_t *o = json_object(), *reasons = json_object();
 
 	json_object_set_new(o, "items_named", json_boolean(rs_cgroups_have_item_names(cg)));
+	json_object_set_new(o, "reclaim_roots_from", json_string(rs_cgroups_have_targets(cg) ?
+			    "memcg_id" : "victims"));
 	json_object_set_new(o, "lru_items_named", json_boolean(rs_cgroups_have_lru_names(cg)));
 	json_object_set_new(o, "hierarchy", h ? json_string(h) : json_null());
 	json_object_set_new(o, "page_size", JI(rs_cgroups_page_size(cg)));

@@ -16,6 +16,7 @@
 #include "report.h"
 #include "rs_warn.h"
 #include "trace_source.h"
+#include "text_escape.h"
 
 #define PATH_W 24
 
@@ -33,7 +34,7 @@ static const char *name(const struct rs_cgroups *cg, int i, char *buf, size_t w)
 {
 	char tmp[48];
 
-	return shorten(rs_cgroups_name(cg, i, tmp, sizeof(tmp)), buf, w);
+	return shorten(rs_esc(rs_cgroups_name(cg, i, tmp, sizeof(tmp))), buf, w);
 }
 
 static double ms(uint64_t ns)
@@ -128,6 +129,51 @@ static void section_trigger(FILE *f, const struct rs_cgroups *cg, int top)
 			PATH_W, name(cg, o[i].row, b, PATH_W), m->episodes, ms(m->ns), q50, q99,
 			m->reclaimed, d->episodes, ms(d->ns), c->trig[RS_RK_SOFTLIMIT].episodes,
 			c->throttled, c->oom_kills);
+	}
+	more(f, shown, n);
+	free(o);
+}
+
+static uint64_t target_key(const struct rs_cgroups *cg, const struct rs_cgroup *c)
+{
+	return c->target_episodes + c->slab_calls;
+}
+
+/* 7.1+: memcg_id of reclaim and of shrink_slab. Absent before 7.1: not printed at all. */
+static void section_targets(FILE *f, const struct rs_cgroups *cg, int top)
+{
+	bool tg = rs_cgroups_have_targets(cg), sl = rs_cgroups_have_slab_memcgs(cg);
+	struct order *o;
+	int n, shown = 0;
+	char b[PATH_W + 1];
+
+	if (!tg && !sl)
+		return;
+	n = rows_by(cg, target_key, &o);
+	fprintf(f, "\nTARGETS (7.1+ memcg_id: the memcg whose limit a memcg reclaim episode "
+		   "reclaims, and whose slab shrink_slab shrinks)\n");
+	if (!n) {
+		fprintf(f, "no memcg reclaim episode and no shrink_slab of a memcg\n");
+		free(o);
+		return;
+	}
+	fprintf(f, "%-*s %12s %10s %10s %10s\n", PATH_W, "", "target of", "slab", "slab",
+		"slab");
+	fprintf(f, "%-*s %12s %10s %10s %10s\n", PATH_W, "cgroup", "episodes", "calls", "ms",
+		"freed");
+	for (int i = 0; i < n && shown < top; i++, shown++) {
+		const struct rs_cgroup *c = rs_cgroups_get(cg, o[i].row);
+		char t[24] = "-", sc[24] = "-", sm[24] = "-", sf[24] = "-";
+
+		if (tg)
+			snprintf(t, sizeof(t), "%" PRIu64, c->target_episodes);
+		if (sl) {
+			snprintf(sc, sizeof(sc), "%" PRIu64, c->slab_calls);
+			snprintf(sm, sizeof(sm), "%.3f", ms(c->slab_ns));
+			snprintf(sf, sizeof(sf), "%" PRIu64, c->slab_freed);
+		}
+		fprintf(f, "%-*s %12s %10s %10s %10s\n", PATH_W, name(cg, o[i].row, b, PATH_W), t,
+			sc, sm, sf);
 	}
 	more(f, shown, n);
 	free(o);
@@ -385,6 +431,7 @@ void rs_cgroups_text(FILE *f, const struct rs_cgroups *cg, const struct rs_cgrou
 
 	section_summary(f, cg);
 	section_trigger(f, cg, top);
+	section_targets(f, cg, top);
 	section_victim(f, cg, top);
 	section_matrix(f, cg, top);
 	section_soft(f, cg, top);

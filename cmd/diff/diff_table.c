@@ -169,10 +169,25 @@ void rs_diff_table(FILE *f, const struct rs_compare *c, const struct rs_ranking 
 	for (size_t i = 0; i < rs_ranking_count(r); i++)
 		if (!rs_ranking_row(r, i)->changed)
 			hidden++;
+	if (!rs_ranking_count(r)) {
+		size_t moved = 0;
+
+		for (size_t i = 0; i < rs_compare_nr_metrics(c); i++) {
+			const struct rs_metric_diff *d = rs_compare_metric(c, i);
+
+			moved += d->side[RS_SIDE_BASE].avg != d->side[RS_SIDE_NEW].avg;
+		}
+		fprintf(f, "no figure of the ranked table here (no `summary`: an older analyze?); "
+			"%zu of %zu metrics differ (--format seed)\n",
+			moved, rs_compare_nr_metrics(c));
+		return;
+	}
 	if (!rs_ranking_changed(r)) {
 		fprintf(f, "no figure moved by %g%% or more (percentages: %g points)%s; --all shows "
-			"all %zu\n", rs_ranking_threshold(r), rs_ranking_threshold(r) / 2,
-			multi ? " significantly" : "", rs_ranking_count(r));
+			"all %zu, --format seed every metric\n", rs_ranking_threshold(r),
+			rs_ranking_threshold(r) / 2, multi ? " significantly" : "",
+			rs_ranking_count(r));
+		note_victims(f, r, labels);
 		return;
 	}
 	fprintf(f, "\n%-*s %*.*s %*.*s %9s%s\n", lw + 2, "what changed (biggest move first)", vw,
@@ -240,7 +255,7 @@ static void mm_row(FILE *f, const char *prefix, const struct rs_rank_row *w, dou
 		snprintf(pc, sizeof(pc), "[n/a]");
 	else if ((pct = new / base * 100), 1)
 		snprintf(pc, sizeof(pc), "[%.1f%%]", pct);
-	fprintf(f, "%-46.46s %16s %16s %s\n", label, b, n, pc);
+	fprintf(f, "%-40.40s %20s %20s %s\n", label, b, n, pc);
 }
 
 void rs_diff_mmtests(FILE *f, const struct rs_compare *c, const struct rs_ranking *r,
@@ -249,9 +264,11 @@ void rs_diff_mmtests(FILE *f, const struct rs_compare *c, const struct rs_rankin
 	bool multi = rs_compare_nr_runs(c, RS_SIDE_BASE) > 1 || rs_compare_nr_runs(c, RS_SIDE_NEW) > 1;
 	const char *group = NULL;
 
-	fprintf(f, "%-46s %16.16s %16.16s\n", "", rs_compare_kernel(c, RS_SIDE_BASE, 0),
-		rs_compare_kernel(c, RS_SIDE_NEW, 0));
-	fprintf(f, "%-46s %16.16s %16.16s\n", "", labels[RS_SIDE_BASE], labels[RS_SIDE_NEW]);
+	/* MMTests' two header rows: the kernels (when they differ), then the names */
+	if (rs_compare_kernels_differ(c))
+		fprintf(f, "%-40s %20.20s %20.20s\n", "", rs_compare_kernel(c, RS_SIDE_BASE, 0),
+			rs_compare_kernel(c, RS_SIDE_NEW, 0));
+	fprintf(f, "%-40s %20.20s %20.20s\n", "", labels[RS_SIDE_BASE], labels[RS_SIDE_NEW]);
 	for (size_t i = 0; i < rs_ranking_count(r); i++) {
 		const struct rs_rank_row *w = rs_ranking_row(r, i);
 		double ref = fmax(fabs(w->base), fabs(w->new));

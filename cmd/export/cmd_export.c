@@ -48,7 +48,8 @@ const struct rs_cmd rs_cmd_export = {
 		"kernel, for DuckDB, ClickHouse or Spark. The file is written only when "
 		"complete.\n\n"
 		"  reclaimscope export --format perfetto -o reclaim.json trace.dat\n"
-		"  reclaimscope export --format jsonl -o - trace.dat | jq -c 'select(.type==\"episode\")'",
+		"  reclaimscope export --format jsonl -o - trace.dat |\n"
+		"      jq -c 'select(.type==\"episode\")'",
 	.opts = export_opts,
 };
 
@@ -97,8 +98,9 @@ static int cmd_export(int argc, char **argv)
 	if (optind != argc - 1)
 		return rs_cmd_usage("export", stderr);
 	if (!format || (strcmp(format, "perfetto") && strcmp(format, "jsonl")))
-		return rs_cmd_fail("export", RS_EXIT_USAGE, "--format wants perfetto or jsonl%s%s%s",
-				   format ? ", not '" : "", format ? format : "", format ? "'" : "");
+		return rs_cmd_fail("export", RS_EXIT_USAGE, "--format wants perfetto or "
+				   "jsonl%s%s%s", format ? ", not '" : "", format ? format : "",
+				   format ? "'" : "");
 	if (!output)
 		return rs_cmd_fail("export", RS_EXIT_USAGE, "-o FILE is needed (- for stdout)");
 	perfetto = !strcmp(format, "perfetto");

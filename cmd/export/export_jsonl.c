@@ -67,7 +67,7 @@ static void episode_row(struct jw *w, const struct rs_episode *ep)
 	json_object_set_new(row, "status", json_string(rs_ep_status_name(ep->status)));
 	json_object_set_new(row, "pid", JI(ep->pid));
 	json_object_set_new(row, "comm", ti ? json_string(ti->comm) : json_null());
-	/* 0 is "not seen" for begin_ts: the episode began before the trace, or its begin was lost */
+	/* begin_ts 0 is "not seen": it began before the trace, or its begin was lost */
 	json_object_set_new(row, "begin_ns", int_or_null(ep->begin_ts != 0, (int64_t)ep->begin_ts));
 	json_object_set_new(row, "end_ns", JI(ep->end_ts));
 	json_object_set_new(row, "duration_ns", int_or_null(whole, (int64_t)(ep->end_ts -
@@ -154,8 +154,8 @@ static void cgroup_rows(struct jw *w)
 								   g->offset_pages[l] : 0)));
 			}
 			v = rs_cgroups_series(cg, c, RS_CG_TS_USAGE);
-			json_object_set_new(row, "usage_bytes", int_or_null(v && v[b] != RS_CG_TS_NONE,
-								   v ? v[b] : 0));
+			json_object_set_new(row, "usage_bytes",
+					    int_or_null(v && v[b] != RS_CG_TS_NONE, v ? v[b] : 0));
 			v = rs_cgroups_series(cg, c, RS_CG_TS_SOFT);
 			json_object_set_new(row, "soft_limit_bytes",
 					    int_or_null(v && v[b] != RS_CG_TS_NONE, v ? v[b] : 0));

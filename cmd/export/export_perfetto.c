@@ -167,8 +167,9 @@ static void lru_counters(struct pw *w, const struct rs_analysis *a)
 			int64_t vs = b < len ? (int64_t)sc[b] : 0;
 
 			if (re)
-				counter(w, PID_LRU, lists[l].name, t0 + b * width, "reclaimed_pages",
-					b < len ? (int64_t)re[b] : 0, "scanned_pages", vs);
+				counter(w, PID_LRU, lists[l].name, t0 + b * width,
+					"reclaimed_pages", b < len ? (int64_t)re[b] : 0,
+					"scanned_pages", vs);
 			else
 				counter(w, PID_LRU, lists[l].name, t0 + b * width, "scanned_pages",
 					vs, NULL, 0);

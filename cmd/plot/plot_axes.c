@@ -29,7 +29,8 @@ void plot_color(cairo_t *cr, int i, double alpha)
 
 void plot_dash(cairo_t *cr, int i)
 {
-	static const double dashed[] = { 7, 4 }, dotted[] = { 1.5, 3 }, dashdot[] = { 7, 3, 1.5, 3 };
+	static const double dashed[] = { 7, 4 }, dotted[] = { 1.5, 3 };
+	static const double dashdot[] = { 7, 3, 1.5, 3 };
 
 	switch (i % PLOT_NR_DASHES) {
 	case 0:
@@ -295,7 +296,6 @@ double plot_legend(cairo_t *cr, double x, double y, double w,
 	cairo_save(cr);
 	for (int i = 0; i < n; i++) {
 		double tw = plot_text_width(cr, PLOT_FONT_SIZE, false, e[i].text);
-		double sw = e[i].sample == PLOT_SAMPLE_NONE ? -6 : sample;
 
 		if (e[i].sample == PLOT_SAMPLE_NONE) {
 			if (cx > x && cx + tw > x + w) {
@@ -307,7 +307,6 @@ double plot_legend(cairo_t *cr, double x, double y, double w,
 			cx += tw + gap;
 			continue;
 		}
-		(void)sw;
 		if (cx > x && cx + sample + 6 + tw > x + w) {
 			cx = x;
 			cy += row;

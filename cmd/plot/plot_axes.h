@@ -72,7 +72,7 @@ struct plot_legend_entry {
 	enum plot_sample sample;
 	int color;			/* -1: black */
 	int dash;			/* trace line style */
-	int marker;			/* PLOT_SAMPLE_DOT: marker shape (plot_marker); 4: a ring */
+	int marker;			/* PLOT_SAMPLE_DOT: plot_marker() shape; 4: a ring */
 	char text[160];
 };
 double plot_legend(cairo_t *cr, double x, double y, double w,

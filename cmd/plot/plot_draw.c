@@ -115,7 +115,13 @@ static int trace_entries(const struct plot_trace *t, int n, bool markers,
 
 /* ---- scan and reclaim per list over time ---- */
 
-static const struct { int metric; const char *name; int color; } scan_series[] = {
+struct series_def {
+	int metric;			/* enum rs_ts_metric */
+	const char *name;
+	int color;
+};
+
+static const struct series_def scan_series[] = {
 	{ RS_TS_SCANNED_IA, "inactive_anon", 0 },
 	{ RS_TS_SCANNED_AA, "active_anon", 5 },
 	{ RS_TS_SCANNED_IF, "inactive_file", 1 },
@@ -172,7 +178,7 @@ static double scan_height(cairo_t *cr, const struct plot_trace *t, int n)
 }
 
 static void scan_frame(cairo_t *cr, struct plot_frame *f, const struct plot_trace *t, int n,
-		       const __typeof__(scan_series[0]) *ser, int ns, const char *ylabel,
+		       const struct series_def *ser, int ns, const char *ylabel,
 		       const char *empty)
 {
 	int metrics[8];
@@ -303,7 +309,8 @@ static void stalls_draw(cairo_t *cr, double y, const struct plot_trace *t, int n
 	}
 	f.xa = time_axis(t, n);
 	f.ya = (struct plot_axis){ .lo = lo ? (double)lo : 1, .hi = (double)hi, .log = true,
-				   .unit = PLOT_UNIT_NS_TIME, .label = "stall: end - begin, log scale" };
+				   .unit = PLOT_UNIT_NS_TIME,
+				   .label = "stall: end - begin, log scale" };
 	plot_axis_nice(&f.ya);
 	plot_frame_draw(cr, &f);
 	oom_lines(cr, &f, t, n);
@@ -372,8 +379,10 @@ static void stalls_draw(cairo_t *cr, double y, const struct plot_trace *t, int n
 			cairo_arc(cr, x, yy, 6.5, 0, 2 * M_PI);
 			cairo_stroke(cr);
 			snprintf(lab, sizeof(lab), "%zu", (size_t)i * WORST_MARKED + j + 1);
-			plot_text(cr, x + 3 + 6.0 * (double)(j % 3), yy - 9 - 11.0 * (double)(j % 2),
-				  PLOT_FONT_SIZE - 2, true, 0, lab);
+			/* staggered, so that the numbers of stalls close together stay legible */
+			plot_text(cr, x + 3 + 6.0 * (double)(j % 3),
+				  yy - 9 - 11.0 * (double)(j % 2), PLOT_FONT_SIZE - 2, true, 0,
+				  lab);
 		}
 	}
 	for (int kind = 0; kind < RS_RK_NR; kind++) {
@@ -395,7 +404,8 @@ static void stalls_draw(cairo_t *cr, double y, const struct plot_trace *t, int n
 		if (!rs_analysis_nr_oom_listed(t[i].a))
 			continue;
 		e[ne] = (struct plot_legend_entry){ .sample = PLOT_SAMPLE_NONE };
-		snprintf(e[ne++].text, sizeof(e[0].text), "red dashes: OOM kills (oom:mark_victim)");
+		snprintf(e[ne++].text, sizeof(e[0].text),
+			 "red dashes: OOM kills (oom:mark_victim)");
 		break;
 	}
 	plot_legend(cr, MARGIN_L, f.y + f.h + AXIS_H - 4, f.w, e, ne);
@@ -495,12 +505,14 @@ static void latency_draw(cairo_t *cr, double y, const struct plot_trace *t, int 
 			plot_color(cr, kind_color(k), 1);
 			plot_dash(cr, i);
 			/* a staircase: the share jumps at each quantile */
-			cairo_move_to(cr, plot_px(&f, q[0] ? (double)q[0] : f.xa.lo), plot_py(&f, 0));
+			cairo_move_to(cr, plot_px(&f, q[0] ? (double)q[0] : f.xa.lo),
+				      plot_py(&f, 0));
 			for (size_t j = 0; j < m; j++) {
 				double x = plot_px(&f, q[j] ? (double)q[j] : f.xa.lo);
+				double share = 100.0 / (double)m;
 
-				cairo_line_to(cr, x, plot_py(&f, 100.0 * (double)j / (double)m));
-				cairo_line_to(cr, x, plot_py(&f, 100.0 * (double)(j + 1) / (double)m));
+				cairo_line_to(cr, x, plot_py(&f, share * (double)j));
+				cairo_line_to(cr, x, plot_py(&f, share * (double)(j + 1)));
 			}
 			cairo_stroke(cr);
 		}
@@ -591,7 +603,8 @@ static void kswapd_draw(cairo_t *cr, double y, const struct plot_trace *t, int n
 			snprintf(lab, sizeof(lab), "%s%s%s (pid %d, node %s): %" PRIu64 " wakes, "
 				 "awake %s of %s s (%.1f %%)%s", n > 1 ? t[i].label : "",
 				 n > 1 ? ": " : "", ts ? ts->comm : "kswapd", ts ? ts->pid : -1,
-				 ks->nid >= 0 ? (snprintf(nid, sizeof(nid), "%d", ks->nid), nid) : "?",
+				 ks->nid >= 0 ? (snprintf(nid, sizeof(nid), "%d", ks->nid), nid) :
+				 "?",
 				 ks->wakes, (snprintf(aw, sizeof(aw), "%.3g s", awake), aw),
 				 plot_fmt(b, sizeof(b), span, PLOT_UNIT_SECONDS),
 				 span > 0 ? 100 * awake / span : 0,
@@ -747,10 +760,12 @@ static void cgroups_frame(cairo_t *cr, struct plot_frame *f, const struct plot_t
 		cairo_move_to(cr, plot_px(f, off), plot_py(f, bot[0]));
 		for (size_t b = 0; b < len; b++) {
 			cairo_line_to(cr, plot_px(f, off + (double)b * w), plot_py(f, top_l[b]));
-			cairo_line_to(cr, plot_px(f, off + (double)(b + 1) * w), plot_py(f, top_l[b]));
+			cairo_line_to(cr, plot_px(f, off + (double)(b + 1) * w),
+				      plot_py(f, top_l[b]));
 		}
 		for (size_t b = len; b-- > 0;) {
-			cairo_line_to(cr, plot_px(f, off + (double)(b + 1) * w), plot_py(f, bot[b]));
+			cairo_line_to(cr, plot_px(f, off + (double)(b + 1) * w),
+				      plot_py(f, bot[b]));
 			cairo_line_to(cr, plot_px(f, off + (double)b * w), plot_py(f, bot[b]));
 		}
 		cairo_close_path(cr);
@@ -838,8 +853,6 @@ int plot_what_parse(const char *list, unsigned int *mask, char *bad, size_t n)
 		for (i = 0; i < NR_PANELS; i++)
 			if (strlen(panels[i].name) == len && !strncmp(panels[i].name, p, len))
 				break;
-		if (!len && !strcmp(list, "all"))
-			i = NR_PANELS;
 		if (len == 3 && !strncmp(p, "all", 3)) {
 			*mask |= plot_what_all();
 		} else if (i == NR_PANELS) {
@@ -898,7 +911,8 @@ static void header_draw(cairo_t *cr, const struct plot_trace *t, int n)
 	for (int i = 0; i < n; i++) {
 		const struct rs_trace_info *in = t[i].info;
 
-		e = (struct plot_legend_entry){ .sample = n > 1 ? PLOT_SAMPLE_LINE : PLOT_SAMPLE_BOX,
+		e = (struct plot_legend_entry){ .sample = n > 1 ? PLOT_SAMPLE_LINE :
+							  PLOT_SAMPLE_BOX,
 						.color = n > 1 ? -1 : 7, .dash = i };
 		snprintf(e.text, sizeof(e.text), "%s%s%s  (kernel %s%s%s, %.3f s analysed, %"
 			 PRIu64 " events)", n > 1 ? t[i].label : "", n > 1 ? ": " : "",

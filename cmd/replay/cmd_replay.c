@@ -19,7 +19,9 @@
 #include "analysis.h"
 #include "cmd.h"
 #include "cmd_args.h"
+#include "refaults_replay.h"
 #include "replay_output.h"
+#include "replay_refaults.h"
 #include "report.h"
 
 #define MAX_POLICIES		16
@@ -74,6 +76,11 @@ static int cmd_replay(int argc, char **argv)
 	struct rs_policy_claims *claims = NULL;
 	bool have_id = false;
 	struct rs_replay_build b;
+	struct rs_refaults_opts rfo = { 0 };
+	struct rs_refaults *rf = NULL;
+	struct rs_rf_policy *rfp = NULL;
+	struct rs_consumer rfc;
+	struct rs_replay_opts rpo = { .keep_calls = true };
 	struct rs_error err = { "" };
 	const char *policy_arg = NULL;
 	bool json = false;
@@ -117,8 +124,17 @@ static int cmd_replay(int argc, char **argv)
 		return rs_cmd_fail("replay", RS_EXIT_USAGE, "--policy: %s", err.msg);
 
 	ao.progress = rs_cmd_show_progress(argv[optind]);
-	if (rs_replay_input_build(argv[optind], &ao, &ro, &b, &err) < 0)
+	/* the refaults ride along: refaults avoided per policy (include/refaults_replay.h) */
+	rf = rs_refaults_new(&rfo, &err);
+	if (!rf)
 		return rs_cmd_fail("replay", RS_EXIT_INPUT, "%s", err.msg);
+	rs_refaults_consumer(rf, &rfc);
+	ao.consumers = &rfc;
+	ao.nr_consumers = 1;
+	if (rs_replay_input_build(argv[optind], &ao, &ro, &b, &err) < 0) {
+		rs_refaults_free(rf);
+		return rs_cmd_fail("replay", RS_EXIT_INPUT, "%s", err.msg);
+	}
 
 	rep.src = rs_analysis_source(b.a);
 	rep.ri = b.ri;
@@ -141,13 +157,20 @@ static int cmd_replay(int argc, char **argv)
 	}
 	rep.rec = rec;
 	if (!rep.refusal) {
-		if (rs_replay_run(b.w, pol, n, NULL, &res, &err) < 0) {
+		if (rs_replay_run(b.w, pol, n, &rpo, &res, &err) < 0) {
 			ret = rs_cmd_fail("replay", RS_EXIT_INPUT, "%s", err.msg);
 			goto out;
 		}
 		rep.res = res;
 		rep.n = n;
 		rep.identity = rs_policy_identity_index(pol, n);
+		rfp = calloc((size_t)n, sizeof(*rfp));
+		if (!rfp) {
+			ret = rs_cmd_fail("replay", RS_EXIT_INPUT, "out of memory");
+			goto out;
+		}
+		for (int i = 0; i < n; i++)
+			rs_refaults_replay(rf, b.w, &res[i], &rfp[i]);
 	}
 	if (rep.identity >= 0) {
 		/* per cgroup only when (nearly) every shrink window names its memcg */
@@ -188,9 +211,16 @@ static int cmd_replay(int argc, char **argv)
 	if (json) {
 		json_t *root = rs_replay_json(&rep);
 
+		if (root && rfp && json_object_set_new(root, "refaults",
+				rs_replay_refaults_json(rf, rfp, res, n)) < 0) {
+			json_decref(root);
+			root = NULL;
+		}
 		ret = !root || rs_report_json_dump(root) ? RS_EXIT_INPUT : RS_EXIT_OK;
 	} else {
 		rs_replay_text(stdout, &rep);
+		if (rfp)
+			rs_replay_refaults_text(stdout, rf, rfp, res, n);
 		ret = RS_EXIT_OK;
 	}
 	ret = rs_cmd_finish_stdout("replay", ret);
@@ -200,6 +230,8 @@ out:
 	if (have_id)
 		rs_identity_free(&id);
 	free(claims);
+	free(rfp);
 	rs_replay_build_free(&b);
+	rs_refaults_free(rf);
 	return ret;
 }

@@ -13,6 +13,7 @@
 
 #include "replay_output.h"
 #include "report.h"
+#include "text_escape.h"
 
 #define U(v) ((unsigned long long)(v))
 
@@ -378,7 +379,7 @@ static void memcg_inputs(FILE *f, const struct rs_ri_memcg *m)
 	struct line l = { .n = 0 };
 	char b1[32], b2[32];
 
-	out(f, 4, "  %s (id %llu)%s%s", m->path, U(m->id), m->mkdir ? ", made in the trace" : "",
+	out(f, 4, "  %s (id %llu)%s%s", rs_esc(m->path), U(m->id), m->mkdir ? ", made in the trace" : "",
 	    m->rmdir ? ", removed in the trace (offline after)" : "");
 	if (m->world == 0) {
 		add(&l, "    own lists = node_stat - tracked memcgs: ");
@@ -468,9 +469,9 @@ void rs_replay_inputs_text(FILE *f, const struct rs_replay_report *r)
 	    "without any lru_isolate %llu; soft-limit episodes inside %llu",
 	    U(in->calls_cut_start), U(in->calls_cut_end), U(in->calls_dropped),
 	    U(in->calls_without_scan), U(in->soft_episodes));
-	out(f, 11, "           memcg reclaim roots: victims' LCA %llu, its nearest limited "
-	    "ancestor %llu, task's memcg %llu, header %llu, root %llu",
-	    U(in->target_src[RS_RI_TGT_VICTIMS]), U(in->target_src[RS_RI_TGT_LIMITED]),
+	out(f, 11, "           memcg reclaim roots: memcg_id %llu, victims' LCA %llu, its nearest "
+	    "limited ancestor %llu, task's memcg %llu, header %llu, root %llu",
+	    U(in->target_src[RS_RI_TGT_KERNEL]), U(in->target_src[RS_RI_TGT_VICTIMS]), U(in->target_src[RS_RI_TGT_LIMITED]),
 	    U(in->target_src[RS_RI_TGT_TASK]), U(in->target_src[RS_RI_TGT_HEADER]),
 	    U(in->target_src[RS_RI_TGT_ROOT]));
 	out(f, 11, "           pages wanted: memcg calls their charge-size goal 32<<k (%llu, freed "

@@ -24,6 +24,7 @@
 #include <wchar.h>
 
 #include "tui.h"
+#include "text_escape.h"
 
 struct tui_screen {
 	SCREEN *scr;
@@ -203,8 +204,11 @@ int tui_screen_key(struct tui_screen *s, int timeout_ms)
 
 static void put(int y, int x, int maxw, const char *str)
 {
+	char buf[4096];
+
+	/* strings from the trace must not drive the terminal (text_escape.h) */
 	if (maxw > 0)
-		mvaddnstr(y, x, str, maxw);
+		mvaddnstr(y, x, rs_escape(buf, sizeof(buf), str), maxw);
 }
 
 /* A line padded to the width, in reverse video. */

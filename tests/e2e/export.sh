@@ -30,103 +30,138 @@ report_pairs() {
 
 # Trace Event Format checks on $1; $2 names it in messages
 check_format() {
-	jq -e '.traceEvents | type == "array"' "$1" >/dev/null || { fail "$2: no traceEvents array"; return; }
-	bad=$(jq -c '[.traceEvents[] | select((has("ph") and has("ts") and has("pid") and has("tid")
-		and (.ts | type) == "number" and (.pid | type) == "number" and (.tid | type) == "number"
-		and (.ph | IN("B","E","X","i","I","C","M","b","e","n","s","t","f","P","O","N","D"))) | not)]
-		| length' "$1")
+	if ! jq -e '.traceEvents | type == "array"' "$1" >/dev/null; then
+		fail "$2: no traceEvents array"
+		return
+	fi
+	bad=$(jq -c '[.traceEvents[] | select((has("ph") and has("ts") and has("pid") and
+		has("tid") and (.ts | type) == "number" and (.pid | type) == "number" and
+		(.tid | type) == "number" and
+		(.ph | IN("B","E","X","i","I","C","M","b","e","n","s","t","f","P","O","N","D")))
+		| not)] | length' "$1")
 	expect_eq "$2: events without ph/ts/pid/tid or with an unknown ph" "$bad" 0
-	expect_eq "$2: X with a negative or missing dur" "$(jq '[.traceEvents[] | select(.ph == "X" and
-		((.dur | type) != "number" or .dur < 0))] | length' "$1")" 0
+	expect_eq "$2: X with a negative or missing dur" "$(jq '[.traceEvents[] |
+		select(.ph == "X" and ((.dur | type) != "number" or .dur < 0))] | length' "$1")" 0
 	expect_eq "$2: M without args.name" "$(jq '[.traceEvents[] | select(.ph == "M" and
 		(.args.name | type) != "string")] | length' "$1")" 0
 	expect_eq "$2: i without a scope" "$(jq '[.traceEvents[] | select(.ph == "i" and
 		(.s | IN("g","p","t") | not))] | length' "$1")" 0
 	expect_eq "$2: C with non-number values" "$(jq '[.traceEvents[] | select(.ph == "C") |
 		.args[] | select(type != "number")] | length' "$1")" 0
-	expect_eq "$2: unbalanced B/E" "$(jq '[.traceEvents[] | select(.ph == "B" or .ph == "E")] |
-		group_by([.pid, .tid]) | map(select((map(select(.ph == "B")) | length) !=
-		(map(select(.ph == "E")) | length))) | length' "$1")" 0
+	expect_eq "$2: unbalanced B/E" "$(jq '[.traceEvents[] | select(.ph == "B" or
+		.ph == "E")] | group_by([.pid, .tid]) | map(select((map(select(.ph == "B")) |
+		length) != (map(select(.ph == "E")) | length))) | length' "$1")" 0
 	# nesting: one event a line; ts and dur in us with 3 decimals, read exactly as ns
-	grep '"ph":"X"' "$1" | sed -E 's/.*"dur":([0-9]+)\.([0-9]{3}).*"pid":([0-9]+),"tid":(-?[0-9]+),"ts":([0-9]+)\.([0-9]{3}).*/\3 \4 \5\6 \1\2/' |
-		awk '{ print $1, $2, $3 + 0, $3 + $4 }' | sort -k1,1n -k2,2n -k3,3n -k4,4nr |
+	x='s/.*"dur":([0-9]+)\.([0-9]{3}).*"pid":([0-9]+),"tid":(-?[0-9]+),'
+	x=$x'"ts":([0-9]+)\.([0-9]{3}).*/\3 \4 \5\6 \1\2/'
+	grep '"ph":"X"' "$1" | sed -E "$x" | awk '{ print $1, $2, $3 + 0, $3 + $4 }' |
+		sort -k1,1n -k2,2n -k3,3n -k4,4nr |
 		awk '{ key = $1 " " $2
 		       if (key != last) { sp = 0; last = key }
 		       while (sp > 0 && $3 >= st[sp]) sp--
-		       if (sp > 0 && $4 > st[sp]) { print "slice at " $3 " ends after its parent"; exit 1 }
-		       st[++sp] = $4 }' >"$TMP/nest" || fail "$2: X slices do not nest: $(cat "$TMP/nest")"
+		       if (sp > 0 && $4 > st[sp]) {
+			       print "slice at " $3 " ends after its parent"; exit 1
+		       }
+		       st[++sp] = $4 }' >"$TMP/nest" ||
+		fail "$2: X slices do not nest: $(cat "$TMP/nest")"
 }
+
+A=$TMP/a.json P=$TMP/p.json R=$TMP/r.jsonl
+# events of the perfetto export that match a jq condition
+events() { jq "[.traceEvents[] | select($1)] | length" "$P"; }
+# rows of the jsonl export that match a jq condition
+rows() { jq -c "select($1)" "$R" | wc -l; }
+ALL_EPISODES='[.episodes[] | .count + .cut_start + .cut_end + .unmatched_end + .missed_end] | add'
+SLICED='[.episodes[] | .count + .cut_start + .cut_end + .missed_end] | add'
+RECLAIM_X='.ph == "X" and .cat == "reclaim" and .name != "kswapd awake"'
+KSWAPD_X='.ph == "X" and .name == "kswapd awake"'
 
 for f in $(real_traces); do
 	name=$(basename "$f" .dat)
-	"$RS_BIN" analyze --json "$f" >"$TMP/a.json" || { fail "$name: analyze"; continue; }
-	"$RS_BIN" export --format perfetto -o "$TMP/p.json" "$f" 2>"$TMP/err" ||
-		{ fail "$name: export perfetto exit $?: $(tail -n 1 "$TMP/err")"; continue; }
-	check_format "$TMP/p.json" "$name"
-	want=$(jq '[.episodes[] | .count + .cut_start + .cut_end + .missed_end] | add' "$TMP/a.json")
-	got=$(jq '[.traceEvents[] | select(.ph == "X" and .cat == "reclaim" and .name != "kswapd awake")] | length' "$TMP/p.json")
-	expect_eq "$name: reclaim slices = analyze's episodes" "$got" "$want"
+	"$RS_BIN" analyze --json "$f" >"$A" || { fail "$name: analyze"; continue; }
+	if ! "$RS_BIN" export --format perfetto -o "$P" "$f" 2>"$TMP/err"; then
+		fail "$name: export perfetto exit $?: $(tail -n 1 "$TMP/err")"
+		continue
+	fi
+	check_format "$P" "$name"
+	expect_eq "$name: reclaim slices = analyze's episodes" "$(events "$RECLAIM_X")" \
+		"$(jq "$SLICED" "$A")"
 	set -- $(report_pairs "$f")
-	expect_eq "$name: complete slices = begin/end pairs in the report" "$(jq '[.traceEvents[] |
-		select(.ph == "X" and .name != "kswapd awake" and .args.status == "complete")] | length' "$TMP/p.json")" "$1"
-	expect_eq "$name: complete kswapd awake slices = wake/sleep pairs" "$(jq '[.traceEvents[] |
-		select(.ph == "X" and .name == "kswapd awake" and .args.status == "complete")] | length' "$TMP/p.json")" "$2"
-	expect_eq "$name: kswapd slices = analyze's periods" "$(jq '[.traceEvents[] |
-		select(.ph == "X" and .name == "kswapd awake" and .args.status == "complete")] | length' "$TMP/p.json")" \
-		"$(jq .kswapd.periods "$TMP/a.json")"
-	expect_eq "$name: OOM instants" "$(jq '[.traceEvents[] | select(.ph == "i" and .cat == "oom")] | length' "$TMP/p.json")" \
-		"$(jq .oom.kills "$TMP/a.json")"
-	expect_eq "$name: throttle instants" "$(jq '[.traceEvents[] | select(.ph == "i" and .cat == "throttle")] | length' "$TMP/p.json")" \
-		"$(jq .throttled.count "$TMP/a.json")"
-	expect_eq "$name: LRU counter samples" "$(jq '[.traceEvents[] | select(.ph == "C" and .pid == 2)] | length' "$TMP/p.json")" \
-		"$(jq '4 * (.timeline.buckets + 1)' "$TMP/a.json")"
-	expect_eq "$name: counters sum to analyze's scanned" "$(jq '[.traceEvents[] | select(.ph == "C" and .name == "inactive_file") | .args.scanned_pages] | add' "$TMP/p.json")" \
-		"$(jq '.lru.inactive_file.scanned' "$TMP/a.json")"
-	expect_eq "$name: otherData.trace" "$(jq -r .otherData.trace "$TMP/p.json")" "$f"
+	expect_eq "$name: complete slices = begin/end pairs in the report" \
+		"$(events "$RECLAIM_X and .args.status == \"complete\"")" "$1"
+	expect_eq "$name: complete kswapd awake slices = wake/sleep pairs" \
+		"$(events "$KSWAPD_X and .args.status == \"complete\"")" "$2"
+	expect_eq "$name: kswapd slices = analyze's periods" \
+		"$(events "$KSWAPD_X and .args.status == \"complete\"")" \
+		"$(jq .kswapd.periods "$A")"
+	expect_eq "$name: OOM instants" "$(events '.ph == "i" and .cat == "oom"')" \
+		"$(jq .oom.kills "$A")"
+	expect_eq "$name: throttle instants" "$(events '.ph == "i" and .cat == "throttle"')" \
+		"$(jq .throttled.count "$A")"
+	expect_eq "$name: LRU counter samples" "$(events '.ph == "C" and .pid == 2')" \
+		"$(jq '4 * (.timeline.buckets + 1)' "$A")"
+	expect_eq "$name: counters sum to analyze's scanned" "$(jq '[.traceEvents[] |
+		select(.ph == "C" and .name == "inactive_file") | .args.scanned_pages] |
+		add' "$P")" \
+		"$(jq '.lru.inactive_file.scanned' "$A")"
+	expect_eq "$name: otherData.trace" "$(jq -r .otherData.trace "$P")" "$f"
 	# some Perfetto versions read ts in displayTimeUnit: it must not say ns while ts is in us
-	expect_eq "$name: no displayTimeUnit" "$(jq 'has("displayTimeUnit")' "$TMP/p.json")" false
+	expect_eq "$name: no displayTimeUnit" "$(jq 'has("displayTimeUnit")' "$P")" false
 
 	# jsonl: rows per type, the common columns, sums
-	"$RS_BIN" export --format jsonl -o "$TMP/r.jsonl" "$f" 2>/dev/null || { fail "$name: jsonl exit $?"; continue; }
-	jq -e . "$TMP/r.jsonl" >/dev/null || fail "$name: jsonl rows are not JSON"
-	expect_eq "$name: episode rows" "$(grep -c '"type":"episode"' "$TMP/r.jsonl")" \
-		"$(jq '[.episodes[] | .count + .cut_start + .cut_end + .unmatched_end + .missed_end] | add' "$TMP/a.json")"
-	expect_eq "$name: complete episode rows = report pairs" "$(jq -c 'select(.type == "episode" and .status == "complete")' "$TMP/r.jsonl" | wc -l)" "$1"
-	expect_eq "$name: bucket rows" "$(grep -c '"type":"bucket"' "$TMP/r.jsonl")" "$(jq .analysis.buckets "$TMP/a.json")"
-	expect_eq "$name: cgroup_bucket rows" "$(grep -c '"type":"cgroup_bucket"' "$TMP/r.jsonl")" \
-		"$(jq '([.cgroups[] | select(.series != null)] | length) * .cgroup_attribution.series.buckets' "$TMP/a.json")"
-	expect_eq "$name: kswapd_awake complete rows" "$(jq -c 'select(.type == "kswapd_awake" and .status == "complete")' "$TMP/r.jsonl" | wc -l)" \
-		"$(jq .kswapd.periods "$TMP/a.json")"
-	expect_eq "$name: rows without host/trace/kernel" "$(jq -c 'select((has("host") and has("kernel") and .trace == "'"$f"'") | not)' "$TMP/r.jsonl" | wc -l)" 0
+	if ! "$RS_BIN" export --format jsonl -o "$R" "$f" 2>/dev/null; then
+		fail "$name: jsonl exit $?"
+		continue
+	fi
+	jq -e . "$R" >/dev/null || fail "$name: jsonl rows are not JSON"
+	expect_eq "$name: episode rows" "$(rows '.type == "episode"')" "$(jq "$ALL_EPISODES" "$A")"
+	expect_eq "$name: complete episode rows = report pairs" \
+		"$(rows '.type == "episode" and .status == "complete"')" "$1"
+	expect_eq "$name: bucket rows" "$(rows '.type == "bucket"')" "$(jq .analysis.buckets "$A")"
+	expect_eq "$name: cgroup_bucket rows" "$(rows '.type == "cgroup_bucket"')" \
+		"$(jq '([.cgroups[] | select(.series != null)] | length) *
+			.cgroup_attribution.series.buckets' "$A")"
+	expect_eq "$name: kswapd_awake complete rows" \
+		"$(rows '.type == "kswapd_awake" and .status == "complete"')" \
+		"$(jq .kswapd.periods "$A")"
+	expect_eq "$name: rows without host/trace/kernel" \
+		"$(rows "(has(\"host\") and has(\"kernel\") and .trace == \"$f\") | not")" 0
 	expect_eq "$name: episode rows' nr_reclaimed (complete) = analyze's" \
-		"$(jq -s '[.[] | select(.type == "episode" and .status == "complete") | .nr_reclaimed] | add // 0' "$TMP/r.jsonl")" \
-		"$(jq '[.episodes[] | .reclaimed] | add' "$TMP/a.json")"
+		"$(jq -s '[.[] | select(.type == "episode" and .status == "complete") |
+			.nr_reclaimed] | add // 0' "$R")" \
+		"$(jq '[.episodes[] | .reclaimed] | add' "$A")"
 	expect_eq "$name: bucket rows' scanned_inactive_file = analyze's" \
-		"$(jq -s '[.[] | select(.type == "bucket") | .scanned_inactive_file] | add' "$TMP/r.jsonl")" \
-		"$(jq '.lru.inactive_file.scanned' "$TMP/a.json")"
+		"$(jq -s '[.[] | select(.type == "bucket") | .scanned_inactive_file] | add' "$R")" \
+		"$(jq '.lru.inactive_file.scanned' "$A")"
 	# the docs' jq version of the fleet query runs and counts the complete direct stalls
-	expect_eq "$name: docs query" "$(jq -s -c 'map(select(.type == "episode" and .kind == "direct" and
-		.status == "complete")) | group_by(.kernel) | map(.[0].kernel + " " + (length | tostring)) | .[]' "$TMP/r.jsonl")" \
-		"$(jq -c 'if .episodes.direct.count > 0 then .trace.kernel + " " + (.episodes.direct.count | tostring) else empty end' "$TMP/a.json")"
+	expect_eq "$name: docs query" "$(jq -s -c 'map(select(.type == "episode" and
+		.kind == "direct" and .status == "complete")) | group_by(.kernel) |
+		map(.[0].kernel + " " + (length | tostring)) | .[]' "$R")" \
+		"$(jq -c 'if .episodes.direct.count > 0 then .trace.kernel + " " +
+			(.episodes.direct.count | tostring) else empty end' "$A")"
 done
 
 # a range: episodes cut by it are slices too, with their status, and still nest
 g="$SHARED_TRACE"
+range="--from 755.3 --to 756"
 if [ -f "$g" ]; then
-	"$RS_BIN" analyze --json --from 755.3 --to 756 "$g" >"$TMP/a.json"
-	"$RS_BIN" export --format perfetto --from 755.3 --to 756 -o "$TMP/p.json" "$g" || fail "range: exit $?"
-	check_format "$TMP/p.json" "range"
-	expect_eq "range: reclaim slices" "$(jq '[.traceEvents[] | select(.ph == "X" and .name != "kswapd awake")] | length' "$TMP/p.json")" \
-		"$(jq '[.episodes[] | .count + .cut_start + .cut_end + .missed_end] | add' "$TMP/a.json")"
-	expect_eq "range: cut slices" "$(jq '[.traceEvents[] | select(.ph == "X" and (.args.status | startswith("cut")) and .name != "kswapd awake")] | length' "$TMP/p.json")" \
-		"$(jq '[.episodes[] | .cut_start + .cut_end] | add' "$TMP/a.json")"
-	[ "$(jq '[.episodes[] | .cut_end] | add' "$TMP/a.json")" -gt 0 ] || fail "range: no cut episode to check"
+	"$RS_BIN" analyze --json $range "$g" >"$A"
+	"$RS_BIN" export --format perfetto $range -o "$P" "$g" || fail "range: exit $?"
+	check_format "$P" "range"
+	expect_eq "range: reclaim slices" "$(events "$RECLAIM_X")" "$(jq "$SLICED" "$A")"
+	expect_eq "range: cut slices" \
+		"$(events "$RECLAIM_X and (.args.status | startswith(\"cut\"))")" \
+		"$(jq '[.episodes[] | .cut_start + .cut_end] | add' "$A")"
+	[ "$(jq '[.episodes[] | .cut_end] | add' "$A")" -gt 0 ] ||
+		fail "range: no cut episode to check"
 	# --max-slices: exactly N, a warning, the rest counted
-	total=$(jq '.otherData.slices' "$TMP/p.json")
-	"$RS_BIN" export --format perfetto --from 755.3 --to 756 --max-slices 10 -o "$TMP/m.json" "$g" 2>"$TMP/err" ||
-		fail "--max-slices: exit $?"
-	expect_eq "--max-slices: slices and instants" "$(jq '[.traceEvents[] | select(.ph == "X" or .ph == "i")] | length' "$TMP/m.json")" 10
-	expect_eq "--max-slices: dropped" "$(jq '.otherData.slices_dropped' "$TMP/m.json")" "$((total - 10))"
+	total=$(jq '.otherData.slices' "$P")
+	"$RS_BIN" export --format perfetto $range --max-slices 10 -o "$TMP/m.json" "$g" \
+		2>"$TMP/err" || fail "--max-slices: exit $?"
+	expect_eq "--max-slices: slices and instants" "$(jq '[.traceEvents[] |
+		select(.ph == "X" or .ph == "i")] | length' "$TMP/m.json")" 10
+	expect_eq "--max-slices: dropped" "$(jq '.otherData.slices_dropped' "$TMP/m.json")" \
+		"$((total - 10))"
 	grep -q "warning: --max-slices 10" "$TMP/err" || fail "--max-slices: no warning"
 	check_format "$TMP/m.json" "--max-slices"
 	# the same bytes with two reading threads (the episodes come in the same order)
@@ -138,7 +173,8 @@ if [ -f "$g" ]; then
 fi
 
 # stdout, and bad input: a message, a non-zero exit, no file left
-"$RS_BIN" export --format jsonl -o - tests/fixtures/v6.dat | jq -e -s 'length > 0' >/dev/null || fail "-o -: no rows"
+"$RS_BIN" export --format jsonl -o - tests/fixtures/v6.dat | jq -e -s 'length > 0' >/dev/null ||
+	fail "-o -: no rows"
 : >"$TMP/empty.txt"
 mkdir "$TMP/out"
 "$RS_BIN" export --format nosuch -o "$TMP/out/x" tests/fixtures/v6.dat 2>"$TMP/err"
@@ -152,14 +188,16 @@ grep -q nosuchdir "$TMP/err" || fail "unwritable output: message"
 "$RS_BIN" export --format perfetto -o "$TMP/out/x.json" "$TMP/empty.txt" 2>"$TMP/err"
 expect_eq "empty trace: exit" "$?" 1
 echo keep >"$TMP/out/kept.json"
-"$RS_BIN" export --format jsonl --from 999999 -o "$TMP/out/kept.json" tests/fixtures/v6.dat 2>"$TMP/err"
+"$RS_BIN" export --format jsonl --from 999999 -o "$TMP/out/kept.json" tests/fixtures/v6.dat \
+	2>"$TMP/err"
 expect_eq "nothing in range: exit" "$?" 1
 expect_eq "existing output kept" "$(cat "$TMP/out/kept.json")" keep
 expect_eq "files left after failures" "$(ls -A "$TMP/out" | grep -v -x kept.json)" ""
 # hostile input: every input the fuzzers once broke the loaders with, and their seeds
 for f in tests/fuzz/regress/* tests/fuzz/seeds/*; do
 	[ -f "$f" ] || continue
-	timeout 300 "$RS_BIN" export --format perfetto -o "$TMP/fz.json" "$f" >/dev/null 2>"$TMP/err"
+	timeout 300 "$RS_BIN" export --format perfetto -o "$TMP/fz.json" "$f" >/dev/null \
+		2>"$TMP/err"
 	r=$?
 	[ $r -le 1 ] || fail "export $f: exit $r: $(head -c 300 "$TMP/err")"
 done

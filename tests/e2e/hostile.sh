@@ -36,6 +36,22 @@ timeout 60 "$RS_BIN" diff "$TMP/bom.json" "$V6" >"$TMP/out" 2>"$TMP/err" ||
 grep -q 'bom.json (trace)' "$TMP/out" &&
 	fail "diff with a BOM: read as a trace: $(head -n 3 "$TMP/out")"
 
+# 2. terminal escapes in the trace (task names, the kernel release of the recorder's marker, a
+# shrinker name, an event name) are escaped in every text output and error message: no ESC,
+# BEL, CR or C1 CSI (0x9b) byte reaches the terminal, and the names are still there, escaped
+e=tests/fuzz/regress/text-terminal-escapes
+for c in events analyze cgroups replay; do
+	LC_ALL=C "$RS_BIN" $c "$e" >"$TMP/esc" 2>&1
+	n=$(LC_ALL=C tr -dc '\033\007\015\233' <"$TMP/esc" | wc -c)
+	expect_eq "$c $e: control bytes in the output" "$n" 0
+done
+LC_ALL=C "$RS_BIN" analyze "$e" >"$TMP/esc"
+grep -q 'ev\\x1b\[1Ail' "$TMP/esc" || fail "analyze $e: the task name is not shown escaped"
+grep -q 'kernel 6.1.0\\x1b\[2J' "$TMP/esc" || fail "analyze $e: the kernel is not shown escaped"
+"$RS_BIN" analyze --comm "$(printf 'x\033[2J')" "$e" >/dev/null 2>"$TMP/err"
+n=$(LC_ALL=C tr -dc '\033' <"$TMP/err" | wc -c)
+expect_eq "error message quoting --comm: control bytes" "$n" 0
+
 # 3. a record whose timestamp is exactly 2^64-1 (the reader's "no end") does not end the
 # stream: v6.dat with CPU 1's first page time set to 2^64-1 (its first event's delta is 0);
 # every event trace-cmd reads is read, with one thread and with two
@@ -74,5 +90,31 @@ done
 for c in replay cgroups; do
 	"$RS_BIN" $c "$r" >/dev/null 2>"$TMP/err" || fail "$c $r: exit $?: $(head -c 200 "$TMP/err")"
 done
+
+# 5. out of memory: a JSON document whose building lost an allocation is not printed (exit 1)
+# instead of printed with members missing and exit 0 (RS_TEST_JSON_ALLOCS fails jansson's
+# allocations after that many); caps that cannot fit in memory are refused up front
+for c in events analyze cgroups; do
+	RS_TEST_JSON_ALLOCS=50 "$RS_BIN" $c --json "$V6" >"$TMP/oom.json" 2>"$TMP/err"
+	expect_eq "$c --json with failing allocations: exit" "$?" 1
+	[ -s "$TMP/oom.json" ] && fail "$c --json with failing allocations: printed a document"
+	grep -q "out of memory" "$TMP/err" || fail "$c --json out of memory: no message"
+done
+"$RS_BIN" analyze --max-buckets 67108864 "$V6" >/dev/null 2>"$TMP/err"
+expect_eq "--max-buckets 2^26: exit" "$?" 2
+grep -q "more than half the memory" "$TMP/err" || fail "--max-buckets 2^26: $(cat "$TMP/err")"
+( ulimit -v 1048576 2>/dev/null; exec "$RS_BIN" analyze --max-tasks 1000000 "$V6" ) \
+	>/dev/null 2>"$TMP/err"
+expect_eq "--max-tasks 10^6 under a 1 GB limit: exit" "$?" 2
+
+# 6. diff tells duplicate labels apart by sorting, not by comparing every pair: 300,000 items
+# of one label (quadratic: 100,000 took 10 s, 200,000 42 s) finish well inside 60 s, and every
+# item is its own metric
+awk 'BEGIN { printf "{\"trace\":{\"path\":\"x\",\"kernel\":\"k\"},\"items\":[";
+	for (i = 0; i < 300000; i++) printf "%s{\"name\":\"same\",\"v\":%d}", i ? "," : "", i % 7
+	print "]}" }' >"$TMP/big.json"
+timeout 60 "$RS_BIN" diff --json "$TMP/big.json" "$TMP/big.json" >"$TMP/big.out" 2>"$TMP/err"
+expect_eq "diff of 300,000 duplicate labels: exit" "$?" 0
+grep -q 'same#300000' "$TMP/big.out" || fail "diff: the 300,000th duplicate is not named #300000"
 
 finish

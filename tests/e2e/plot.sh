@@ -2,12 +2,13 @@
 # `reclaimscope plot`: on every real trace the SVG parses as XML and holds the expected series,
 # counted by the style cairo gives each kind of mark (docs/plot.md): 4 scan lines per trace
 # when the report has pages scanned, 2 reclaim lines when it has pages reclaimed; a dashed line
-# per OOM kill (mark_victim); one CDF line per (trace, kind) with complete episodes, the kinds found by pairing
-# *_reclaim_begin/_end per pid with awk over `trace-cmd report`; min(5, episodes) numbered rings
-# per trace; kswapd bars only when the report has kswapd_wake. The PNG decodes (cairo's libpng
-# loader, build/tools/pngcheck) and is not blank. Overlays of two traces double the lines.
-# Bad input: unknown --what, unwritable outputs, empty traces fail with a message and leave no
-# file (nor a temporary one), and an existing output is left as it was.
+# per OOM kill (mark_victim); one CDF line per (trace, kind) with complete episodes, the kinds
+# found by pairing *_reclaim_begin/_end per pid with awk over `trace-cmd report`; min(5,
+# episodes) numbered rings per trace; kswapd bars only when the report has kswapd_wake. The PNG
+# decodes (cairo's libpng loader, build/tools/pngcheck) and is not blank. Overlays of two traces
+# double the lines. Bad input: unknown --what, unwritable outputs, empty traces fail with a
+# message and leave no file (nor a temporary one), and an existing output is left as it was;
+# fuzz inputs exit 0 or 1.
 . tests/lib-e2e.sh
 need xmllint trace-cmd
 PNGCHECK=${RS_TOOLS:-build/tools}/pngcheck
@@ -55,8 +56,14 @@ OOM='fill:none;stroke-width:1.6;'
 for f in $(real_traces); do
 	name=$(basename "$f" .dat)
 	svg="$TMP/$name.svg"
-	"$RS_BIN" plot -o "$svg" "$f" 2>"$TMP/err" || { fail "$name: plot exit $?: $(tail -n 1 "$TMP/err")"; continue; }
-	xmllint --noout "$svg" 2>"$TMP/xml" || { fail "$name: SVG is not XML: $(head -n 2 "$TMP/xml")"; continue; }
+	if ! "$RS_BIN" plot -o "$svg" "$f" 2>"$TMP/err"; then
+		fail "$name: plot exit $?: $(tail -n 1 "$TMP/err")"
+		continue
+	fi
+	if ! xmllint --noout "$svg" 2>"$TMP/xml"; then
+		fail "$name: SVG is not XML: $(head -n 2 "$TMP/xml")"
+		continue
+	fi
 	expect_eq "$name: root element" "$(xmllint --xpath 'name(/*)' "$svg")" svg
 	complete_kinds "$f" >"$TMP/kinds"
 	kinds=$(wc -l <"$TMP/kinds")
@@ -65,11 +72,13 @@ for f in $(real_traces); do
 	lines=$(( ($1 > 0 ? 4 : 0) + ($2 > 0 ? 2 : 0) ))
 	expect_eq "$name: scan/reclaim lines" "$(count_style "$svg" "$LINE")" "$lines"
 	expect_eq "$name: OOM kill lines" "$(count_style "$svg" "$OOM")" "$3"
-	expect_eq "$name: CDF lines (kinds with complete episodes)" "$(count_style "$svg" "$CDF")" "$kinds"
+	expect_eq "$name: CDF lines (kinds with complete episodes)" \
+		"$(count_style "$svg" "$CDF")" "$kinds"
 	rings=$((episodes < 5 ? episodes : 5))
 	expect_eq "$name: rings around the worst stalls" "$(count_style "$svg" "$RING")" "$rings"
 	if has_kswapd "$f"; then
-		[ "$(count_style "$svg" "$KSWAPD_BAR")" -ge 1 ] || fail "$name: kswapd woke, no awake bar"
+		[ "$(count_style "$svg" "$KSWAPD_BAR")" -ge 1 ] ||
+			fail "$name: kswapd woke, no awake bar"
 	else
 		expect_eq "$name: kswapd bars" "$(count_style "$svg" "$KSWAPD_BAR")" 0
 	fi
@@ -90,7 +99,8 @@ xmllint --noout "$TMP/cmp.svg" || fail "overlay: not XML"
 expect_eq "overlay: scan/reclaim lines" "$(count_style "$TMP/cmp.svg" "$LINE")" 12
 expect_eq "overlay: CDF lines" "$(count_style "$TMP/cmp.svg" "$CDF")" 2
 expect_eq "overlay: rings" "$(count_style "$TMP/cmp.svg" "$RING")" 10
-"$RS_BIN" plot --what latency -o "$TMP/lat.svg" "$a" "$b" 2>/dev/null || fail "--what latency: exit $?"
+"$RS_BIN" plot --what latency -o "$TMP/lat.svg" "$a" "$b" 2>/dev/null ||
+	fail "--what latency: exit $?"
 expect_eq "--what latency: no scan lines" "$(count_style "$TMP/lat.svg" "$LINE")" 0
 expect_eq "--what latency: CDF lines" "$(count_style "$TMP/lat.svg" "$CDF")" 2
 

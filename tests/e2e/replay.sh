@@ -125,7 +125,7 @@ if [ "$f1" = true ] && [ "$f2" = true ]; then
 	# only global-dev may lack inputs; the fixtures (6.18, deltas, memcg reclaim) lack none
 	others=$(grep -v '^global-dev ' "$TMP/identity.unclaimed")
 	[ -z "$others" ] || fail "identity not claimed on a fixture that records every input: $others"
-	for n in memcg-stream v6 v7 contention anon-stream-swap; do
+	for n in memcg-stream v6 v7 contention anon-stream-swap anon-2stream-busy; do
 		[ "$(jq '.replay.identity.checked' "$TMP/$n.json")" -ge 1 ] ||
 			fail "identity: $n has no checked list"
 		[ "$(jq '.replay.identity.trace_lacks | length' "$TMP/$n.json")" -eq 0 ] ||
@@ -135,6 +135,11 @@ if [ "$f1" = true ] && [ "$f2" = true ]; then
 	jq -e '.replay.identity.lists.inactive_anon | .checked and .claimed and .within_target' \
 		"$TMP/anon-stream-swap.json" >/dev/null ||
 		fail "identity: anon-stream-swap inactive_anon not within 5%"
+	# anon-2stream-busy: all four lists checked and claimed (the active ones need the flushed
+	# refault counters: +73.6% active file before them)
+	jq -e '[.replay.identity.lists[] | .checked and .claimed and .within_target] | all' \
+		"$TMP/anon-2stream-busy.json" >/dev/null ||
+		fail "identity: anon-2stream-busy: $(jq -c '[.replay.identity.lists | to_entries[] | {(.key): .value.error_pct.scanned}]' "$TMP/anon-2stream-busy.json")"
 else
 	fail "identity: the world lacks folio sizes or the flushed-stats view (docs/replay.md)"
 fi
@@ -193,6 +198,34 @@ if command -v trace-cmd >/dev/null; then
 	"$RS_BIN" replay --policy mainline "$TMP/novictim.txt" 2>&1 |
 		grep -q "^per cgroup: not checked: [0-9]* of [0-9]* shrink windows name no memcg" ||
 		fail "no victims: the text does not say per-cgroup identity is not checked"
+fi
+
+# Pages reclaimed extrapolated from a small sample (issue 18 item 3): on every fixture and policy,
+# an inactive list scanned past twice the recording's sample carries a range, unknown past ten
+# times (or under 32 pages sampled), and the range holds the figure at the sample's own rate.
+for f in $(real_traces); do
+	j="$TMP/$(basename "$f" .dat).json"
+	[ -f "$j" ] || continue
+	bad=$(jq -r '.recorded.in_calls.lru as $rec | .policies | to_entries[] | .key as $p |
+		.value.lru | to_entries[] | select(.key | startswith("inactive")) |
+		.key as $l | .value as $v | $rec[$l] as $r |
+		(if $v.scanned > 2 * $r.scanned then
+			(if ($v.scanned > 10 * $r.scanned or $r.scanned < 32) then
+				(if ($v.reclaimed_range.unknown != true) then "\($p) \($l): not unknown" else empty end)
+			 else
+				($v.scanned * $r.reclaimed / $r.scanned) as $pt |
+				(if ($v.reclaimed_range.unknown != false or $v.reclaimed_range.lo > $pt or
+				     $v.reclaimed_range.hi < $pt) then "\($p) \($l): range \($v.reclaimed_range) misses \($pt)" else empty end)
+			 end)
+		 elif $v.reclaimed_range != null then "\($p) \($l): a range within 2x" else empty end)' "$j")
+	[ -z "$bad" ] || fail "$(basename "$f"): extrapolated ranges: $bad"
+done
+b="$TMP/anon-2stream-busy.txt"
+if [ -f "$TMP/anon-2stream-busy.all.txt" ]; then
+	sed -n '/^splitlru:/,/^softlimit-tree:/p' "$TMP/anon-2stream-busy.all.txt" >"$TMP/busy.splitlru"
+	grep -q "^  inactive_anon .* unknown " "$TMP/busy.splitlru" &&
+		grep -q "^  anon swapped out: unknown" "$TMP/busy.splitlru" ||
+		fail "anon-2stream-busy: splitlru's inactive anon reclaimed is not unknown in the text"
 fi
 
 # Direction (seeds 004, 000/003) on the real traces that show them.
@@ -254,7 +287,7 @@ EOF
 "$RS_BIN" replay --json "$TMP/mglru.txt" >"$TMP/mglru.json" 2>&1 || fail "mglru: exit status"
 jq -e '.replay.refused | test("MGLRU")' "$TMP/mglru.json" >/dev/null ||
 	fail "mglru: not refused: $(head -c 300 "$TMP/mglru.json")"
-"$RS_BIN" replay "$TMP/mglru.txt" | grep -q "^CANNOT REPLAY: the recorded kernel ran MGLRU" ||
+"$RS_BIN" replay "$TMP/mglru.txt" | grep -q "^CANNOT REPLAY: MGLRU: the recorded kernel ran MGLRU" ||
 	fail "mglru: the text does not say why"
 "$RS_BIN" replay --json tests/fixtures/text/synthetic-5x.txt >"$TMP/nosizes.json" 2>&1 ||
 	fail "no sizes: exit status"

@@ -17,8 +17,8 @@ static int test_stall_log_bound(void)
 
 	UT_ASSERT(l);
 	for (int i = 0; i < 100; i++) {
-		struct rs_stall st = { .begin_ts = 1000 + (uint64_t)i, .ns = (uint64_t)(i * 37 % 101),
-				       .pid = i };
+		struct rs_stall st = { .begin_ts = 1000 + (uint64_t)i,
+				       .ns = (uint64_t)(i * 37 % 101), .pid = i };
 
 		UT_ASSERT(rs_episode_log_add_stall(l, &st));
 	}
@@ -51,7 +51,8 @@ static int test_stall_log_whole(void)
 
 	for (int i = 0; i < 1000; i++) {
 		struct rs_stall st = { .begin_ts = (uint64_t)i, .ns = 5 };
-		struct rs_awake a = { .begin_ts = (uint64_t)i * 10, .end_ts = (uint64_t)i * 10 + 3 };
+		struct rs_awake a = { .begin_ts = (uint64_t)i * 10,
+				      .end_ts = (uint64_t)i * 10 + 3 };
 
 		UT_ASSERT(rs_episode_log_add_stall(l, &st));
 		UT_ASSERT(rs_episode_log_add_awake(l, &a));
@@ -88,7 +89,8 @@ static int test_awake_join(void)
 	UT_ASSERT(n >= 2);
 	UT_ASSERT(gap > 0);
 	for (size_t i = 0; i < n; i++)
-		for (size_t j = i + 1; j < n; j++)	/* same kswapd: no two closer than the gap */
+		/* one kswapd's periods: no two closer than the gap */
+		for (size_t j = i + 1; j < n; j++)
 			if (p[j].kswapd == p[i].kswapd)
 				UT_ASSERT(p[j].begin_ts >= p[i].end_ts + gap ||
 					  p[i].begin_ts >= p[j].end_ts + gap);

@@ -323,6 +323,56 @@ static int test_delta_offset_and_root(void)
 }
 
 /*
+ * Cgroup v2, 7.1+: /p (limit 1000) and its child /p/b (CG_B). memory.stat is hierarchical: /p
+ * reads IF 1000 at 1 ms, /p/b IF 700 at 2 ms and 650 at 102 ms, /p 900 at 101 ms: /p's own
+ * lists are 1000 - 700 = 300, then 900 - 650 = 250 (each child snapshot nearest in time). A
+ * memcg call whose begin names /p (memcg_id) and which scanned only /p/b: the kernel's reclaim
+ * root /p, not the victims' /p/b.
+ */
+static int test_v2_own_and_memcg_id(void)
+{
+	const struct rs_reclaim_call *c;
+	struct rs_event ev;
+	struct tr t;
+	int p, b;
+
+	UT_ASSERT(tr_new(&t) == 0);
+	header(&t, "version=1 swappiness=60 mglru=0x0000 cgroup=v2 nodes=1");
+	item_names(&t);
+	cgmap(&t, 1, "/");
+	cgmap(&t, CG_A, "/p");
+	cgmap(&t, CG_B, "/p/b");
+	snap(&t, T0 + 1 * MS, CG_A, "/p", 0, 0, 1000, 0, 1000, 1000, 0);
+	snap(&t, T0 + 2 * MS, CG_B, "/p/b", 0, 0, 700, 0, 700, 0, 0);
+	snap(&t, T0 + 101 * MS, CG_A, "/p", 0, 0, 900, 0, 900, 1000, 0);
+	snap(&t, T0 + 102 * MS, CG_B, "/p/b", 0, 0, 650, 0, 650, 0, 0);
+	ev = ev0(&t, RS_EV_RECLAIM_BEGIN, T0 + 110 * MS, 200, "w");
+	ev.reclaim.kind = RS_RK_MEMCG;
+	ev.reclaim.memcg_id = CG_A;
+	ev.have = RS_HAVE_ORDER | RS_HAVE_GFP | RS_HAVE_MEMCG_ID;
+	feed(&t, &ev);
+	window(&t, T0 + 111 * MS, 200, "w", CG_B, RS_LRU_INACTIVE_FILE, 32, 32, 32, 12, false);
+	rend(&t, T0 + 112 * MS, 200, "w", RS_RK_MEMCG, 32);
+	UT_ASSERT(tr_finish(&t) == 0);
+	p = rs_world_find_memcg(t.w, CG_A);
+	b = rs_world_find_memcg(t.w, CG_B);
+	UT_ASSERT(p > 0 && b > 0);
+	rs_world_rewind(t.w);
+	rs_world_advance(t.w, T0 + 50 * MS);
+	UT_ASSERT_EQ(rs_world_lru(t.w, p, 0, RS_LRU_INACTIVE_FILE), 300);
+	UT_ASSERT_EQ(rs_world_lru(t.w, b, 0, RS_LRU_INACTIVE_FILE), 700);
+	rs_world_advance(t.w, T0 + 105 * MS);
+	UT_ASSERT_EQ(rs_world_lru(t.w, p, 0, RS_LRU_INACTIVE_FILE), 250);
+	UT_ASSERT_EQ(rs_world_lru_stat(t.w, p, 0, RS_LRU_INACTIVE_FILE), 250);
+	c = call_of(&t, 0);
+	UT_ASSERT_EQ(c->target, p);
+	UT_ASSERT_EQ(rs_replay_input_report(t.ri)->target_src[RS_RI_TGT_KERNEL], 1);
+	UT_ASSERT_EQ(rs_replay_input_report(t.ri)->target_src[RS_RI_TGT_VICTIMS], 0);
+	tr_free(&t);
+	return UT_OK;
+}
+
+/*
  * The root memcg's own deltas (a global recording: every task in the root) move the root's
  * lists between node snapshots, which set them: IF 1000 at 5 ms, -100 at 10 ms: 900 for the
  * call at 20 ms (the snapshot alone said 1000); the snapshot at 30 ms sets 2000 whatever the
@@ -663,6 +713,7 @@ const struct unit_test replay_input_tests[] = {
 	{ "replay input: delta offsets and the root's own lists", test_delta_offset_and_root },
 	{ "replay input: snapshots re-anchor the deltas", test_delta_reanchor },
 	{ "replay input: the root's own deltas between node snapshots", test_root_deltas },
+	{ "replay input: v2 own lists, the kernel's reclaim root", test_v2_own_and_memcg_id },
 	{ "replay input: one kswapd call per balance_pgdat run", test_kswapd_runs },
 	{ "replay input: soft-limit part of a direct call, swap inferred",
 	  test_soft_inside_direct_and_swap },
