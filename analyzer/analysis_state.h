@@ -34,6 +34,7 @@ struct task_priv {
 	int64_t slab_to_scan;
 };
 
+#define NAME_SLOTS 65536		/* pids named; past half full, new pids are not kept */
 #define NODE_CELLS (RS_NR_LISTS * RS_CTX_NR * RS_NR_PRIO)
 #define SHRINKER_HASH 4096		/* slots; at most half used */
 #define MAX_SHRINKERS (SHRINKER_HASH / 2)
@@ -86,6 +87,13 @@ struct rs_analysis {
 	/* RS_HAVE_* bits seen on shrink_inactive/reclaim_pages and on lru_isolate events */
 	unsigned int shrink_have, isolate_have;
 	bool shrink_seen, isolate_seen;
+	/*
+	 * Task names from sched events (switch, wakeup, fork, exec, exit), for tasks whose
+	 * reclaim events carry no name ("<...>": not in trace-cmd's saved cmdlines). Open
+	 * addressing by pid, NAME_SLOTS at most, allocated on the first name.
+	 */
+	struct task_name { int pid; char comm[16]; } *names;
+	size_t nr_names;
 	struct rs_episode_log *log;	/* o.keep_episodes only */
 };
 

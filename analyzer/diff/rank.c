@@ -68,6 +68,13 @@ static const struct entry catalogue[] = {
 	{ "kswapd", "kswapd scanned", "summary.kswapd.scanned", RS_UNIT_PAGES },
 	{ "kswapd", "kswapd reclaimed", "summary.kswapd.reclaimed", RS_UNIT_PAGES },
 	{ "kswapd", "wakeup_kswapd requests", "wakeup_kswapd.count", RS_UNIT_COUNT },
+	/* docs/refaults.md: what evicting cost */
+	{ "refaults", "file pages back", "summary.refaults.refaulted_pages", RS_UNIT_PAGES },
+	{ "refaults", "back, of evicted", "summary.refaults.refaulted_pct", RS_UNIT_PCT },
+	{ "refaults", "back within 1 s", "summary.refaults.within_1s_pct", RS_UNIT_PCT },
+	{ "refaults", "file pages evicted", "summary.refaults.evicted_pages", RS_UNIT_PAGES },
+	{ "refaults", "thrashing (longest memcg)", "summary.refaults.thrashing_s", RS_UNIT_S },
+	{ "refaults", "swap-ins (pswpin)", "summary.refaults.swapin_pages", RS_UNIT_PAGES },
 };
 
 static const char *const kinds[] = { "direct", "memcg", "softlimit", "node" };
