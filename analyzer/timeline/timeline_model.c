@@ -464,7 +464,7 @@ static bool lane_has_data(const struct tl_model *m, int lane)
 	case TL_L_THROTTLE:
 		return CNT(TL_S_THROTTLE);
 	case TL_L_MARKS:
-		return CNT(TL_S_OOM) + CNT(TL_S_LOST);
+		return CNT(TL_S_OOM) + CNT(TL_S_LOST) + CNT(TL_S_KFAIL) + CNT(TL_S_KCLEAR);
 	default:
 		return false;
 	}

@@ -389,7 +389,8 @@ static bool cell_look(struct tl_model *m, const struct tl_row *r, const struct t
 	lk->mark = NULL;
 	switch (r->scale) {
 	case TL_SCALE_MARK:
-		lk->mark = c->flags & TL_CELL_OOM ? "X" : c->flags & TL_CELL_LOST ? "!" : NULL;
+		lk->mark = c->flags & TL_CELL_OOM ? "X" : c->flags & TL_CELL_LOST ? "!" :
+			   c->flags & TL_CELL_KFAIL ? "F" : c->flags & TL_CELL_KCLEAR ? "C" : NULL;
 		return lk->mark != NULL;
 	case TL_SCALE_PRIORITY:
 		if (c->flags & TL_CELL_DATA)
@@ -934,7 +935,8 @@ static void draw_help(struct tui_state *st, int w, int h)
 	addl(&ls, "                (Enter: per task or cgroup, g switches; the axis row's");
 	addl(&ls, "                label names the grouping)");
 	addl(&ls, "  priority      lowest reclaim priority reached (p0 = hardest)");
-	addl(&ls, "  write, throttle, marks (X = OOM kill, ! = lost events)");
+	addl(&ls, "  write, throttle, marks (X = OOM kill, ! = lost events, F = a kswapd run");
+	addl(&ls, "                failed, C = kswapd's hopeless state cleared: kernel 7.x)");
 	addl(&ls, "%s", "");
 	addl(&ls, "A label's figure says what it is: 'max 1.2M/s' is the largest rate in");
 	addl(&ls, "view, to which every cell of the lane is scaled; 'avg 54%%' the average");

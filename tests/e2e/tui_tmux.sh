@@ -194,13 +194,14 @@ fi
 
 # quitting while the trace loads: on a trace big enough to take seconds, else (CI: only the
 # committed fixtures, which load in under a second) on a fixture the loader is slowed down on
-# (RS_TUI_LOAD_DELAY, a test hook: 50 ms every 4096 events, about 4 s for contention.dat)
+# (RS_TUI_LOAD_DELAY, a test hook: 250 ms every 4096 events, about 20 s for contention.dat, so
+# that even a starved test run sends its key before the load ends; the quit itself is prompt)
 BIG=${RS_TUI_BIG_TRACE:-$TOP/bench/out/bench.dat}
 if [ -f "$BIG" ]; then
 	quit_loading bigq "$BIG" q
 	quit_loading bigterm "$BIG" TERM 143
 fi
-RUN_ENV="RS_TUI_LOAD_DELAY=50"
+RUN_ENV="RS_TUI_LOAD_DELAY=250"
 quit_loading slowq "$FIX" q
 quit_loading slowhelp "$FIX" "? q"
 quit_loading slowctrlc "$FIX" C-c
