@@ -301,6 +301,7 @@ static void task_set(struct rs_memcgs *m, int pid, int row)
 {
 	if (pid < 0 || row < 0)
 		return;
+	m->task_gen++;
 	if (rs_u64map_put(&m->tasks, (uint64_t)pid + 1, row) < 0 && !m->warned_tasks) {
 		rs_warn(m->o.warnings, "more than %zu tasks with a known cgroup: further tasks' "
 			"reclaim is triggered by \"(unknown)\" (raise --max-tasks)",

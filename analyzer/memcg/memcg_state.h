@@ -93,6 +93,9 @@ struct rs_memcgs {
 	/* reclaiming tasks, by the episodes module's task index */
 	struct mc_task *t;
 	int nr_t;
+	int last_pid, last_row;		/* the last event's task and its memcg row */
+	uint64_t last_gen;		/* task_gen when last_row was looked up */
+	uint64_t task_gen;		/* bumped by every change of the task map */
 	bool kernel_roots;		/* reclaim events carry memcg_id (7.1+) */
 	bool slab_memcgs;		/* shrink_slab events carry memcg_id (7.1+) */
 	struct rs_memcg_root closing_root;

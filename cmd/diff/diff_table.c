@@ -177,8 +177,8 @@ void rs_diff_table(FILE *f, const struct rs_compare *c, const struct rs_ranking 
 
 			moved += d->side[RS_SIDE_BASE].avg != d->side[RS_SIDE_NEW].avg;
 		}
-		fprintf(f, "no figure of the ranked table here (no `summary`: an older analyze?); "
-			"%zu of %zu metrics differ (--format seed)\n",
+		fprintf(f, "no `summary` to rank (an older analyze?): %zu of %zu metrics differ; "
+			"--format seed lists them\n",
 			moved, rs_compare_nr_metrics(c));
 		return;
 	}

@@ -359,7 +359,7 @@ run_ok "multi-run table" --base "$TMP/m1.json" "$TMP/m2.json" "$TMP/m3.json" \
 # analyses without a summary (an older analyze): the table says so and counts what differs
 run_ok "no summary" "$TMP/a.json" "$TMP/b.json" && {
 	want=$(jq '[.metrics[] | select(.base.avg != .new.avg)] | length' "$TMP/all.json")
-	grep -q "^no figure of the ranked table here .* $want of [0-9]* metrics differ (--format seed)$" \
+	grep -q "^no .summary. to rank (an older analyze?): $want of [0-9]* metrics differ; --format seed lists them$" \
 		"$TMP/out" || fail "no summary: $(tail -n 2 "$TMP/out")"
 }
 # per cgroup (matched by path): the victim figures only when both sides attributed 90%+ of

@@ -102,7 +102,7 @@ trace-cmd report -i "$TMP/t.dat" >"$TMP/report" 2>/dev/null || fail "trace-cmd r
 for m in "reclaimscope_begin version=1 " "vm_event_items source=" "node_stat_items source=" \
 	 "cgroup_map id=[0-9]* path=/$" "cgroup_map id=[0-9]* path=/rs_test$" \
 	 "memcg_stat cg=/rs_test id=[0-9]* usage=" "node_stat nid=0 " \
-	 "reclaimscope_end status=143"; do
+	 "swap total=[0-9]* free=[0-9]*$" "reclaimscope_end status=143"; do
 	grep -q "tracing_mark_write: $m" "$TMP/report" || fail "marker '$m' missing"
 done
 grep -q "reclaimscope_begin .*cgroup_path=/rs_test limit=33554432" "$TMP/report" ||
