@@ -117,4 +117,10 @@ timeout 60 "$RS_BIN" diff --json "$TMP/big.json" "$TMP/big.json" >"$TMP/big.out"
 expect_eq "diff of 300,000 duplicate labels: exit" "$?" 0
 grep -q 'same#300000' "$TMP/big.out" || fail "diff: the 300,000th duplicate is not named #300000"
 
+# 7. --alpha 0.5% is 0.005 (it was read as 0.5); 100% is refused
+"$RS_BIN" diff --json --alpha 0.5% "$V6" "$V6" >"$TMP/a.json" || fail "diff --alpha 0.5%"
+expect_eq "diff --alpha 0.5%" "$(jq '.. | .alpha? // empty' "$TMP/a.json" | head -n 1)" 0.005
+"$RS_BIN" diff --alpha 100% "$V6" "$V6" >/dev/null 2>&1
+expect_eq "diff --alpha 100%: exit" "$?" 2
+
 finish
