@@ -273,8 +273,9 @@ static int parse_opts(struct rec *r, int argc, char **argv, const char **cgroup_
 			if (stat(optarg, &sb))
 				return usage_error("--filemap-dev: cannot stat '%s': %s", optarg,
 						   strerror(errno));
+			/* filemap_devs is sized argc */
 			r->filemap_devs[r->nr_filemap_devs++] =
-				((uint64_t)major(sb.st_dev) << 20) | minor(sb.st_dev);	/* sized argc */
+				((uint64_t)major(sb.st_dev) << 20) | minor(sb.st_dev);
 			break;
 		}
 		case ':':
