@@ -608,6 +608,8 @@ int rs_analysis_feed(struct rs_analysis *a, const struct rs_event *ev)
 		a->last_ts = ev->ts;
 	if (ev->type >= RS_EV_BALANCE_BEGIN && ev->type <= RS_EV_KSWAPD_CLEAR_HOPELESS)
 		rs_kswapd_health_feed(a->health, ev);
+	else if (ev->type == RS_EV_MARKER)
+		rs_mglru_gens_feed(a->gens, ev->ts, ev->marker);
 	if (!fed)
 		learn_names(a, ev);
 	if (fed) {
@@ -657,7 +659,8 @@ struct rs_analysis *rs_analysis_new(const struct rs_analysis_opts *o, struct rs_
 	}
 	a->o = *o;
 	a->health = calloc(1, sizeof(*a->health));
-	if (!a->health) {
+	a->gens = calloc(1, sizeof(*a->gens));
+	if (!a->health || !a->gens) {
 		rs_error_set(err, "out of memory");
 		goto out_free;
 	}
@@ -800,6 +803,7 @@ void rs_analysis_free(struct rs_analysis *a)
 	rs_memcgs_free(a->memcgs);
 	rs_series_free(a->series);
 	free(a->health);
+	free(a->gens);
 	rs_episode_log_free(a->log);
 	free(a->tasks);
 	free(a->tpriv);
@@ -910,6 +914,11 @@ const struct rs_episodes *rs_analysis_episodes_ctx(const struct rs_analysis *a)
 uint64_t rs_analysis_first_ts(const struct rs_analysis *a)
 {
 	return a->first_ts;
+}
+
+const struct rs_mglru_gens *rs_analysis_mglru_gens(const struct rs_analysis *a)
+{
+	return a->gens;
 }
 
 const struct rs_kswapd_health *rs_analysis_kswapd_health(const struct rs_analysis *a)

@@ -8,6 +8,7 @@
 #define RS_ANALYSIS_IMPL_H
 
 #include "kswapd_health.h"
+#include "mglru_gens.h"
 #include "analysis.h"
 #include "series.h"
 
@@ -84,6 +85,7 @@ struct rs_analysis {
 	struct rs_attrib_stats at;
 	struct rs_series *series;
 	struct rs_kswapd_health *health;	/* 7.x balance_pgdat, reclaim_fail, clear_hopeless */
+	struct rs_mglru_gens *gens;		/* the recorder's lru_gen markers */
 	/* RS_HAVE_* bits seen on shrink_inactive/reclaim_pages and on lru_isolate events */
 	unsigned int shrink_have, isolate_have;
 	bool shrink_seen, isolate_seen;

@@ -191,8 +191,13 @@ void cg_on_shrink(struct rs_cgroups *cg, const struct rs_event *ev, const struct
 			cg_isolate_only(cg, rt, &ctx->memcg->closed);
 		tk.trig = trigger_of(cg, rt, ctx->outer, ctx->serial);
 		if (v->had_isolate) {
-			if (active)
-				tk.scanned = v->nr_scanned;
+			/*
+			 * The isolate's nr_scanned, as analyze's LRU table counts: under MGLRU
+			 * evict_folios() adds progress marks to the shrink event's nr_scanned
+			 * (+1 when try_to_inc_min_seq() or a min-gen list), pages nobody scanned.
+			 * On the classic LRU the two are the same number.
+			 */
+			tk.scanned = v->nr_scanned;
 			if (v->lru >= 0)
 				tk.list = v->lru;
 		}

@@ -134,6 +134,16 @@ awk '
 cmp -s "$TMP/names.want" "$TMP/names.got" ||
 	fail "task names from sched events: $(diff "$TMP/names.want" "$TMP/names.got" | tr '\n' ' ')"
 
+# 6d. MGLRU adds progress marks to lru_shrink_inactive's nr_scanned (evict_folios: +1 after
+# try_to_inc_min_seq()); the cgroups matrix and the LRU table both count the isolates' pages,
+# so they are one number: the sum of lru_isolate nr_scanned
+t=$FX/mglru-plus1-6x.txt
+want=$(awk '/lru_isolate:/ { match($0, /nr_scanned=[0-9]+/); s += substr($0, RSTART + 11,
+	RLENGTH - 11) } END { print s }' "$t")
+"$RS_BIN" analyze --json "$t" >"$TMP/p1.json" || fail "analyze $t"
+expect_eq "MGLRU: LRU table scanned" "$(jq '[.lru[].scanned] | add' "$TMP/p1.json")" "$want"
+expect_eq "MGLRU: matrix scanned" "$(jq '[.cgroup_matrix[].scanned] | add' "$TMP/p1.json")" "$want"
+
 # 5. a selection that selects nothing says what the trace spans or which tasks it has, exit 1
 V6=tests/fixtures/v6.dat
 if command -v trace-cmd >/dev/null; then

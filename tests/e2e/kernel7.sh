@@ -190,6 +190,13 @@ if [ -f "$f" ]; then
 	grep -q 'lru_gen_enabled enabled=0x0007' "$TMP/rep" || fail "mglru: no lru_gen_enabled marker"
 	grep -Eq 'lru_gen css_id=[0-9]+ cg=/ node=0 gens=[0-9]+:[0-9]+:[0-9]+:[0-9]+(,|$)' \
 		"$TMP/rep" || fail "mglru: no lru_gen generations marker"
+	# analyze reads them: snapshots of / node 0 and its last generations
+	want=$(awk '/ lru_gen css_id=[0-9]+ cg=\/ node=0 / { n++; g = $NF } END { print n + 0, g }' \
+		"$TMP/rep")
+	got=$("$RS_BIN" analyze --json "$f" | jq -r '.mglru_generations[] | select(.cgroup == "/"
+		and .nid == 0) | "\(.snapshots) gens=\([.last[] | "\(.seq):\(.age_ms):\(.anon):" +
+		"\(.file)"] | join(","))"')
+	expect_eq "mglru: lru_gen snapshots and last generations of / node 0" "$got" "$want"
 fi
 
 # record --cgroup on v2 (issue 23 item 5): the workload ran in rs_parent/rs_workload and made
