@@ -109,7 +109,8 @@ void rs_findings_text(FILE *f, const struct rs_findings *fd, bool with_cgroups)
 		if (fd->reclaim_fail < 0)
 			snprintf(fail, sizeof(fail), "-");
 		else
-			snprintf(fail, sizeof(fail), "%" PRId64, fd->reclaim_fail);
+			snprintf(fail, sizeof(fail), "%" PRId64 " (hopeless %" PRId64 ")",
+				 fd->reclaim_fail, fd->hopeless);
 		line(f, "kswapd", "KSWAPD", "awake %s of %.3f s: %.3f s, %.3f s of it cut at the edges",
 		     pct1(b[0], 48, fd->awake_pct), fd->span_s * fd->kswapds,
 		     (double)(fd->awake_ns + fd->awake_cut_ns) / 1e9,
@@ -205,7 +206,7 @@ json_t *rs_findings_json(const struct rs_findings *fd)
 	}
 	json_object_set_new(o, "stalls", stalls);
 	json_object_set_new(o, "kswapd", json_pack(
-		"{s:i,s:o,s:o,s:o,s:o,s:I,s:I,s:I,s:I,s:o,s:I,s:I}", "instances", fd->kswapds,
+		"{s:i,s:o,s:o,s:o,s:o,s:I,s:I,s:I,s:I,s:o,s:o,s:I,s:I}", "instances", fd->kswapds,
 		"awake_s", rs_json_real(rs_ns_to_s(fd->awake_ns)),
 		"awake_cut_s", rs_json_real(rs_ns_to_s(fd->awake_cut_ns)),
 		"awake_total_s", rs_json_real(rs_ns_to_s(fd->awake_ns + fd->awake_cut_ns)),
@@ -213,6 +214,7 @@ json_t *rs_findings_json(const struct rs_findings *fd)
 		"rewakes", (json_int_t)fd->rewakes, "sleeps", (json_int_t)fd->sleeps,
 		"unmatched_sleeps", (json_int_t)fd->unmatched_sleeps,
 		"reclaim_fail", fd->reclaim_fail < 0 ? json_null() : JI(fd->reclaim_fail),
+		"hopeless", fd->hopeless < 0 ? json_null() : JI(fd->hopeless),
 		"scanned", (json_int_t)fd->kswapd_scanned,
 		"reclaimed", (json_int_t)fd->kswapd_reclaimed));
 	for (int l = 0; l < RS_LRU_NR; l++)
