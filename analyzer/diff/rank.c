@@ -65,6 +65,7 @@ static const struct entry catalogue[] = {
 	{ "kswapd", "sleeps", "summary.kswapd.sleeps", RS_UNIT_COUNT },
 	{ "kswapd", "re-wakes", "summary.kswapd.rewakes", RS_UNIT_COUNT },
 	{ "kswapd", "reclaim failures", "summary.kswapd.reclaim_fail", RS_UNIT_COUNT },
+	{ "kswapd", "nodes made hopeless", "summary.kswapd.hopeless", RS_UNIT_COUNT },
 	{ "kswapd", "kswapd scanned", "summary.kswapd.scanned", RS_UNIT_PAGES },
 	{ "kswapd", "kswapd reclaimed", "summary.kswapd.reclaimed", RS_UNIT_PAGES },
 	{ "kswapd", "wakeup_kswapd requests", "wakeup_kswapd.count", RS_UNIT_COUNT },

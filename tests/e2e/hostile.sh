@@ -117,4 +117,22 @@ timeout 60 "$RS_BIN" diff --json "$TMP/big.json" "$TMP/big.json" >"$TMP/big.out"
 expect_eq "diff of 300,000 duplicate labels: exit" "$?" 0
 grep -q 'same#300000' "$TMP/big.out" || fail "diff: the 300,000th duplicate is not named #300000"
 
+# 7. --alpha 0.5% is 0.005 (it was read as 0.5); 100% is refused
+"$RS_BIN" diff --json --alpha 0.5% "$V6" "$V6" >"$TMP/a.json" || fail "diff --alpha 0.5%"
+expect_eq "diff --alpha 0.5%" "$(jq '.. | .alpha? // empty' "$TMP/a.json" | head -n 1)" 0.005
+"$RS_BIN" diff --alpha 100% "$V6" "$V6" >/dev/null 2>&1
+expect_eq "diff --alpha 100%: exit" "$?" 2
+
+# 7. record -o with an empty name or an existing directory is refused by the pre-checks,
+# before anything is traced (a missing workload would be the next check: it never runs)
+if [ "$(id -u)" = 0 ]; then
+	for o in "" "$TMP"; do
+		"$RS_BIN" record -o "$o" -- rs-no-such-workload >/dev/null 2>"$TMP/err"
+		r=$?
+		[ $r -ne 0 ] || fail "record -o '$o': exit 0"
+		grep -q "empty string\|a directory" "$TMP/err" ||
+			fail "record -o '$o': not refused for the name: $(head -c 200 "$TMP/err")"
+	done
+fi
+
 finish
