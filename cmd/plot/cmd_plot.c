@@ -28,8 +28,7 @@ static const struct rs_cmd_opt plot_opts[] = {
 	{ "output", 'o', required_argument, 'o', "FILE",
 	  "write FILE.svg or FILE.png (default: the first trace's name, .svg)" },
 	{ "what", 0, required_argument, O_WHAT, "LIST",
-	  "figures: scan, stalls, latency, kswapd, cgroups, refaults, all (default), "
-	  "comma-separated" },
+	  "figures, comma-separated: scan, stalls, latency, kswapd, cgroups, refaults, all" },
 	{ "labels", 0, required_argument, O_LABELS, "A,B...",
 	  "names of the traces in the legends (default: base,new for two; file names)" },
 	RS_ANALYSIS_OPTS,
