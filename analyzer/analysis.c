@@ -529,6 +529,70 @@ static void account(struct rs_analysis *a, const struct rs_event *ev, const stru
 	}
 }
 
+static size_t name_slot(int pid)
+{
+	return (size_t)((uint32_t)pid * 2654435761u) & (NAME_SLOTS - 1);
+}
+
+/* Remember pid's name (a pointer into the event: copied). */
+static void learn_name(struct rs_analysis *a, int pid, const char *comm)
+{
+	size_t s;
+
+	if (pid <= 0 || !comm || !*comm || !strcmp(comm, "<...>"))
+		return;
+	if (!a->names) {
+		a->names = calloc(NAME_SLOTS, sizeof(*a->names));
+		if (!a->names)
+			return;		/* names are a nicety: no failure for want of them */
+	}
+	for (s = name_slot(pid); a->names[s].pid; s = (s + 1) & (NAME_SLOTS - 1))
+		if (a->names[s].pid == pid)
+			break;
+	if (!a->names[s].pid) {
+		if (a->nr_names >= NAME_SLOTS / 2)
+			return;
+		a->names[s].pid = pid;
+		a->nr_names++;
+	}
+	snprintf(a->names[s].comm, sizeof(a->names[s].comm), "%s", comm);
+}
+
+static const char *known_name(const struct rs_analysis *a, int pid)
+{
+	if (!a->names || pid <= 0)
+		return NULL;
+	for (size_t s = name_slot(pid); a->names[s].pid; s = (s + 1) & (NAME_SLOTS - 1))
+		if (a->names[s].pid == pid)
+			return a->names[s].comm;
+	return NULL;
+}
+
+/* The names sched events give: fork's child, exec's new image (its basename), switch's two. */
+static void learn_names(struct rs_analysis *a, const struct rs_event *ev)
+{
+	const char *base;
+
+	switch (ev->type) {
+	case RS_EV_FORK:
+	case RS_EV_SCHED_NAME:
+		learn_name(a, ev->task.pid, ev->task.comm);
+		learn_name(a, ev->task.child_pid, ev->task.child_comm);
+		break;
+	case RS_EV_EXIT:
+		learn_name(a, ev->task.pid, ev->task.comm);
+		break;
+	case RS_EV_EXEC:
+		if (!ev->task.filename)
+			break;
+		base = strrchr(ev->task.filename, '/');
+		learn_name(a, ev->task.pid, base ? base + 1 : ev->task.filename);
+		break;
+	default:
+		break;
+	}
+}
+
 int rs_analysis_feed(struct rs_analysis *a, const struct rs_event *ev)
 {
 	struct rs_ctx ctx;
@@ -544,6 +608,10 @@ int rs_analysis_feed(struct rs_analysis *a, const struct rs_event *ev)
 		a->last_ts = ev->ts;
 	if (ev->type >= RS_EV_BALANCE_BEGIN && ev->type <= RS_EV_KSWAPD_CLEAR_HOPELESS)
 		rs_kswapd_health_feed(a->health, ev);
+	else if (ev->type == RS_EV_MARKER)
+		rs_mglru_gens_feed(a->gens, ev->ts, ev->marker);
+	if (!fed)
+		learn_names(a, ev);
 	if (fed) {
 		rs_episodes_feed(a->eps, ev, &ctx);
 		if (ev->type == RS_EV_LOST) {
@@ -591,7 +659,8 @@ struct rs_analysis *rs_analysis_new(const struct rs_analysis_opts *o, struct rs_
 	}
 	a->o = *o;
 	a->health = calloc(1, sizeof(*a->health));
-	if (!a->health) {
+	a->gens = calloc(1, sizeof(*a->gens));
+	if (!a->health || !a->gens) {
 		rs_error_set(err, "out of memory");
 		goto out_free;
 	}
@@ -693,7 +762,12 @@ int rs_analysis_finish(struct rs_analysis *a, struct rs_error *err)
 		if (a->tpriv[i].slab_open)
 			a->at.slab_starts_unfinished++;
 		if (ti) {
+			const char *name = known_name(a, ti->pid);
+
 			memcpy(a->tasks[i].comm, ti->comm, sizeof(a->tasks[i].comm));
+			/* "<...>": the trace had no name with its events; a sched event may have */
+			if (name && !strcmp(ti->comm, "<...>"))
+				snprintf(a->tasks[i].comm, sizeof(a->tasks[i].comm), "%s", name);
 			a->tasks[i].kswapd = ti->kswapd;
 		}
 	}
@@ -711,8 +785,10 @@ int rs_analysis_finish(struct rs_analysis *a, struct rs_error *err)
 		if (a->consumers[i].finish && a->consumers[i].finish(a->consumers[i].arg, err) < 0)
 			return -1;
 	}
-	if (a->oom || rs_memcgs_oom(a->memcgs))
-		return rs_error_set(err, "out of memory during the analysis");
+	if (a->oom || rs_memcgs_oom(a->memcgs) || rs_series_failed(a->series))
+		return rs_error_set(err, "out of memory during the analysis%s",
+				    rs_series_failed(a->series) ? " (time buckets: try a larger "
+				    "--bucket or a smaller --max-buckets)" : "");
 	return 0;
 }
 
@@ -727,6 +803,7 @@ void rs_analysis_free(struct rs_analysis *a)
 	rs_memcgs_free(a->memcgs);
 	rs_series_free(a->series);
 	free(a->health);
+	free(a->gens);
 	rs_episode_log_free(a->log);
 	free(a->tasks);
 	free(a->tpriv);
@@ -735,6 +812,7 @@ void rs_analysis_free(struct rs_analysis *a)
 	free(a->shrinkers);
 	free(a->shrinker_slots);
 	free(a->comm);
+	free(a->names);
 	if (a->own_warnings)
 		rs_warnings_free(a->warnings);
 	if (a->src)
@@ -836,6 +914,11 @@ const struct rs_episodes *rs_analysis_episodes_ctx(const struct rs_analysis *a)
 uint64_t rs_analysis_first_ts(const struct rs_analysis *a)
 {
 	return a->first_ts;
+}
+
+const struct rs_mglru_gens *rs_analysis_mglru_gens(const struct rs_analysis *a)
+{
+	return a->gens;
 }
 
 const struct rs_kswapd_health *rs_analysis_kswapd_health(const struct rs_analysis *a)

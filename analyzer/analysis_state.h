@@ -8,6 +8,7 @@
 #define RS_ANALYSIS_IMPL_H
 
 #include "kswapd_health.h"
+#include "mglru_gens.h"
 #include "analysis.h"
 #include "series.h"
 
@@ -34,6 +35,7 @@ struct task_priv {
 	int64_t slab_to_scan;
 };
 
+#define NAME_SLOTS 65536		/* pids named; past half full, new pids are not kept */
 #define NODE_CELLS (RS_NR_LISTS * RS_CTX_NR * RS_NR_PRIO)
 #define SHRINKER_HASH 4096		/* slots; at most half used */
 #define MAX_SHRINKERS (SHRINKER_HASH / 2)
@@ -83,9 +85,17 @@ struct rs_analysis {
 	struct rs_attrib_stats at;
 	struct rs_series *series;
 	struct rs_kswapd_health *health;	/* 7.x balance_pgdat, reclaim_fail, clear_hopeless */
+	struct rs_mglru_gens *gens;		/* the recorder's lru_gen markers */
 	/* RS_HAVE_* bits seen on shrink_inactive/reclaim_pages and on lru_isolate events */
 	unsigned int shrink_have, isolate_have;
 	bool shrink_seen, isolate_seen;
+	/*
+	 * Task names from sched events (switch, wakeup, fork, exec, exit), for tasks whose
+	 * reclaim events carry no name ("<...>": not in trace-cmd's saved cmdlines). Open
+	 * addressing by pid, NAME_SLOTS at most, allocated on the first name.
+	 */
+	struct task_name { int pid; char comm[16]; } *names;
+	size_t nr_names;
 	struct rs_episode_log *log;	/* o.keep_episodes only */
 };
 

@@ -7,6 +7,7 @@
 #include "analysis.h"
 #include "cgroups.h"
 #include "findings.h"
+#include "kswapd_health.h"
 #include "rs_warn.h"
 #include "trace_source.h"
 
@@ -150,14 +151,18 @@ void rs_findings_of(const struct rs_analysis *a, const struct rs_cgroups *cg,
 	}
 	findings_kswapd(a, f);
 	findings_scan(a, f);
-	f->reclaim_fail = -1;
-	if (src) {
-		const struct rs_event_count *ec;
-		size_t n = rs_source_event_counts(src, &ec);
+	/* 7.x kswapd health: absent (-1) when the trace has none of its events */
+	f->reclaim_fail = f->hopeless = -1;
+	if (rs_analysis_kswapd_health(a) && rs_analysis_kswapd_health(a)->seen) {
+		const struct rs_kswapd_health *h = rs_analysis_kswapd_health(a);
 
-		for (size_t i = 0; i < n; i++)
-			if (!strcmp(ec[i].name, "mm_vmscan_kswapd_reclaim_fail"))
-				f->reclaim_fail = (int64_t)ec[i].count;
+		f->reclaim_fail = f->hopeless = 0;
+		for (int n = 0; n < h->nr_nodes; n++) {
+			f->reclaim_fail += (int64_t)h->nodes[n].reclaim_fail;
+			f->hopeless += (int64_t)h->nodes[n].hopeless;
+		}
+	}
+	if (src) {
 		for (int c = 0; c < rs_source_info(src)->cpus; c++)
 			if (rs_source_info(src)->loss && rs_source_info(src)->loss[c].missed_unknown)
 				f->lost_unknown = true;

@@ -21,6 +21,7 @@ struct rs_series {
 	uint64_t **v;			/* [nr_metrics][cap] */
 	struct rs_warnings *warnings;
 	bool warned;
+	bool failed;			/* a resize failed: no more values (rs_series_failed) */
 };
 
 struct rs_series *rs_series_new(const struct rs_series_opts *o)
@@ -98,6 +99,8 @@ static void merge_pairs(struct rs_series *s)
 /* Make bucket `idx` exist; false when memory ran out (the value is then dropped). */
 static bool reserve(struct rs_series *s, uint64_t *idx)
 {
+	if (s->failed)
+		return false;
 	while (*idx >= s->max_buckets || (s->auto_width && *idx >= 2 * s->target)) {
 		if (!s->auto_width && !s->warned && s->warnings) {
 			rs_warn(s->warnings, "more than %zu time buckets: buckets widened (see "
@@ -117,8 +120,11 @@ static bool reserve(struct rs_series *s, uint64_t *idx)
 		for (int m = 0; m < s->nr_metrics; m++) {
 			uint64_t *n = realloc(s->v[m], cap * sizeof(*n));
 
-			if (!n)
+			if (!n) {
+				/* once: a retry on every later event took 100x longer to fail */
+				s->failed = true;
 				return false;
+			}
 			memset(n + s->cap, 0, (cap - s->cap) * sizeof(*n));
 			s->v[m] = n;
 		}
@@ -180,6 +186,11 @@ void rs_series_finish(struct rs_series *s, uint64_t end)
 		return;
 	idx = index_of(s, end);
 	reserve(s, &idx);
+}
+
+bool rs_series_failed(const struct rs_series *s)
+{
+	return s->failed;
 }
 
 size_t rs_series_len(const struct rs_series *s)

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <sched.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -127,10 +128,46 @@ int rs_analysis_opt(const char *cmd, int c, const char *arg, struct rs_analysis_
 	}
 }
 
+/* Half of what this process may use: physical memory, or a lower address-space limit. */
+static uint64_t memory_budget(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), ps = sysconf(_SC_PAGESIZE);
+	uint64_t m = pages > 0 && ps > 0 ? (uint64_t)pages * (uint64_t)ps : UINT64_MAX;
+	struct rlimit rl;
+
+	if (!getrlimit(RLIMIT_AS, &rl) && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < m)
+		m = rl.rlim_cur;
+	return m / 2;
+}
+
+/*
+ * Worst-case bytes of one time bucket and of one task, with their JSON (every metric of a
+ * bucket becomes a JSON number, ~40 bytes in jansson): a cap is refused when what it allows
+ * cannot fit, instead of failing gigabytes into the run.
+ */
+#define BUCKET_BYTES	((uint64_t)RS_TS_NR * 48)
+#define TASK_BYTES	4096ull
+
 int rs_analysis_opts_check(const char *cmd, const struct rs_analysis_opts *ao)
 {
+	uint64_t budget = memory_budget();
+
 	if (ao->to_ns && ao->to_ns <= ao->from_ns)
 		return rs_cmd_fail(cmd, RS_EXIT_USAGE, "--to must be after --from");
+	if (ao->max_buckets && ao->max_buckets > budget / BUCKET_BYTES)
+		return rs_cmd_fail(cmd, RS_EXIT_USAGE, "--max-buckets %zu could need %llu MB, "
+				   "more than half the memory this process may use (%llu MB): at "
+				   "most %llu", ao->max_buckets,
+				   (unsigned long long)(ao->max_buckets * BUCKET_BYTES >> 20),
+				   (unsigned long long)(budget >> 20),
+				   (unsigned long long)(budget / BUCKET_BYTES));
+	if (ao->max_tasks && ao->max_tasks > budget / TASK_BYTES)
+		return rs_cmd_fail(cmd, RS_EXIT_USAGE, "--max-tasks %zu could need %llu MB, "
+				   "more than half the memory this process may use (%llu MB): at "
+				   "most %llu", ao->max_tasks,
+				   (unsigned long long)(ao->max_tasks * TASK_BYTES >> 20),
+				   (unsigned long long)(budget >> 20),
+				   (unsigned long long)(budget / TASK_BYTES));
 	return 0;
 }
 

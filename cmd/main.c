@@ -15,6 +15,7 @@
 
 #include "cmd.h"
 #include "replay.h"
+#include "report.h"
 #include "rs_error.h"
 #include "text_escape.h"
 
@@ -149,6 +150,7 @@ int main(int argc, char **argv)
 
 	/* A closed pipe is a write error (EPIPE) rs_cmd_finish_stdout() handles, not a death. */
 	signal(SIGPIPE, SIG_IGN);
+	rs_report_json_watch();
 	if (argc < 2) {
 		usage(stderr);
 		return RS_EXIT_USAGE;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The `trace` section: what file, which kernel, which events, what was lost, what we warn of. */
 #include <math.h>
+#include <stdlib.h>
 #include <stdbool.h>
 #include <string.h>
 
@@ -182,12 +183,39 @@ void rs_report_trace_text(FILE *f, const struct rs_source *src, int per_event)
 	put_warnings(f, ti, true);
 }
 
+static bool json_alloc_failed;
+static long json_alloc_budget = -1;	/* RS_TEST_JSON_ALLOCS: fail after that many (tests) */
+
+static void *json_watch_malloc(size_t n)
+{
+	void *p = json_alloc_budget == 0 ? NULL : malloc(n);
+
+	if (json_alloc_budget > 0)
+		json_alloc_budget--;
+	if (!p)
+		json_alloc_failed = true;
+	return p;
+}
+
+void rs_report_json_watch(void)
+{
+	const char *t = getenv("RS_TEST_JSON_ALLOCS");
+
+	if (t && *t)
+		json_alloc_budget = strtol(t, NULL, 10);
+	json_set_alloc_funcs(json_watch_malloc, free);
+}
+
 int rs_report_json_dump(json_t *root)
 {
 	int ret;
 
-	if (!root)
+	if (!root || json_alloc_failed) {
+		json_decref(root);
+		fprintf(stderr, "reclaimscope: out of memory while building the JSON: nothing "
+			"printed rather than a document with members missing\n");
 		return -1;
+	}
 	ret = json_dumpf(root, stdout, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(10));
 	json_decref(root);
 	if (ret == 0)

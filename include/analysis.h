@@ -288,6 +288,9 @@ int rs_analysis_nr_kswapd(const struct rs_analysis *a);
 /* kswapd runs and health per node from the 7.x events (kswapd_health.h). */
 struct rs_kswapd_health;
 const struct rs_kswapd_health *rs_analysis_kswapd_health(const struct rs_analysis *a);
+/* MGLRU generations from the recorder's lru_gen markers (mglru_gens.h). */
+struct rs_mglru_gens;
+const struct rs_mglru_gens *rs_analysis_mglru_gens(const struct rs_analysis *a);
 const struct rs_kswapd_stats *rs_analysis_kswapd(const struct rs_analysis *a, int i);
 /* The task row of the i-th kswapd. */
 const struct rs_task_stats *rs_analysis_kswapd_task(const struct rs_analysis *a, int i);

@@ -29,6 +29,7 @@ struct rs_run_info {
 	char *path;
 	char *input;		/* "trace" or "analysis" (a saved `analyze --json`) */
 	char *kernel;		/* trace.kernel, or "unknown" */
+	int mglru;		/* trace.mglru: 1, 0, or -1 (null: nothing told) */
 };
 
 struct rs_metric_diff {

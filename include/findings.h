@@ -51,7 +51,8 @@ struct rs_findings {
 	uint64_t awake_ns, awake_cut_ns;	/* complete periods; parts of cut ones */
 	double awake_pct;		/* (awake + cut) / (span x kswapds) x 100; NaN: no kswapd */
 	uint64_t wakes, rewakes, sleeps, unmatched_sleeps;
-	int64_t reclaim_fail;		/* mm_vmscan_kswapd_reclaim_fail events; -1 not recorded */
+	int64_t reclaim_fail;		/* kswapd_reclaim_fail events (7.x); -1: no 7.x health events */
+	int64_t hopeless;		/* times a node's failures made kswapd hopeless; -1 as above */
 	uint64_t kswapd_scanned, kswapd_reclaimed;
 
 	/* scanning: lru_isolate nr_scanned per list, reclaimed per type */
@@ -90,8 +91,8 @@ struct rs_findings {
 };
 
 /*
- * Fill *f from a finished analysis; cg (NULL: no cgroup lines) and src (NULL: no event counts,
- * reclaim_fail -1) are optional.
+ * Fill *f from a finished analysis; cg (NULL: no cgroup lines) and src (NULL: losses without
+ * a count are not known) are optional.
  */
 void rs_findings_of(const struct rs_analysis *a, const struct rs_cgroups *cg,
 		    const struct rs_source *src, struct rs_findings *f);

@@ -44,7 +44,7 @@
 #define RS_RF_MAX_CGROUPS		4096
 #define RS_RF_SERIES_CGROUPS		64	/* cgroups with time series (first seen) */
 #define RS_RF_THRASH_DISTANCE_DEFAULT	1000000000ull	/* 1 s */
-#define RS_RF_THRASH_MIN_PAGES		32	/* quick refaults in a bucket to call it thrashing */
+#define RS_RF_THRASH_MIN_PAGES		32	/* quick refaults in a bucket: thrashing */
 
 /* Lists of an eviction: enum rs_lru, then these. */
 #define RS_RF_LIST_SLAB		RS_LRU_NR	/* inside shrink_slab (inode shrinker) */
@@ -82,7 +82,7 @@ struct rs_rf_thrash {
 struct rs_rf_cgroup {
 	uint64_t id;				/* memcg id (cgroup inode); 0 unknown */
 	struct rs_rf_counts victim;		/* its pages: evicted, and come back */
-	uint64_t faulted_folios, faulted_pages;	/* refaults by its tasks (the adder's memcg) */
+	uint64_t faulted_folios, faulted_pages;	/* refaults its tasks added (adder) */
 	uint64_t swapins;			/* count_memcg_events(pswpin) sum, pages */
 	uint64_t swapin_events;
 	/* memcg_stat snapshot counters: first and last value, -1 when never recorded */
@@ -191,6 +191,8 @@ size_t rs_refaults_series_len(const struct rs_refaults *rf);
 uint64_t rs_refaults_series_t0(const struct rs_refaults *rf);
 uint64_t rs_refaults_series_width(const struct rs_refaults *rf);
 const uint64_t *rs_refaults_series(const struct rs_refaults *rf, int cgroup, int metric);
+/* The same summed over every memcg (those past the series cap and id 0 included). */
+const uint64_t *rs_refaults_series_all(const struct rs_refaults *rf, int metric);
 
 /* Per-episode eviction and refault pages (replay's interface), in order of first eviction. */
 size_t rs_refaults_nr_episodes(const struct rs_refaults *rf);

@@ -27,8 +27,15 @@ void rs_report_range_text(FILE *f, const struct rs_source *src);
  */
 void rs_report_put_wrapped(FILE *f, const char *s, size_t len);
 
-/* Write `root` as sorted, indented JSON plus a newline to stdout; steals the reference. */
+/*
+ * Write `root` as sorted, indented JSON plus a newline to stdout; steals the reference. Fails
+ * (-1, nothing written) when root is NULL or when any allocation by jansson failed since
+ * rs_report_json_watch(): builders that ignore a failed json_object_set_new() would otherwise
+ * print a document with members silently missing, and exit 0.
+ */
 int rs_report_json_dump(json_t *root);
+/* Route jansson's allocations through a wrapper that remembers a failure (once, in main). */
+void rs_report_json_watch(void);
 
 /* Seconds from trace nanoseconds. */
 static inline double rs_ns_to_s(uint64_t ns)

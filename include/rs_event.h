@@ -52,6 +52,7 @@ enum rs_ev_type {
 	RS_EV_BALANCE_END,		/* vmscan:mm_vmscan_balance_pgdat_end */
 	RS_EV_KSWAPD_FAIL,		/* vmscan:mm_vmscan_kswapd_reclaim_fail (7.x) */
 	RS_EV_KSWAPD_CLEAR_HOPELESS,	/* vmscan:mm_vmscan_kswapd_clear_hopeless (7.x) */
+	RS_EV_SCHED_NAME,		/* sched:sched_switch / sched_wakeup*: task names (.task) */
 	RS_EV_NR_TYPES
 };
 
@@ -207,6 +208,7 @@ struct rs_ev_cgroup {
 };
 
 struct rs_ev_task {
+	/* sched_switch: prev in pid/comm, next in child_pid/child_comm; wakeup: the woken task */
 	int pid;			/* fork: parent; exec/exit: the task */
 	int child_pid;			/* fork */
 	const char *comm;		/* fork: parent; exit: task */

@@ -13,6 +13,7 @@
 #define RS_SERIES_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 struct rs_warnings;
@@ -39,6 +40,11 @@ void rs_series_add_span(struct rs_series *s, int metric, uint64_t from, uint64_t
 /* Extend the series to cover `end` (trailing empty buckets included). */
 void rs_series_finish(struct rs_series *s, uint64_t end);
 
+/*
+ * Did growing the buckets fail for want of memory? Then the series stopped taking values at
+ * that moment (it does not retry on every later value) and the caller must fail.
+ */
+bool rs_series_failed(const struct rs_series *s);
 size_t rs_series_len(const struct rs_series *s);
 uint64_t rs_series_t0(const struct rs_series *s);
 uint64_t rs_series_width(const struct rs_series *s);

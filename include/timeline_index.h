@@ -57,6 +57,8 @@ enum tl_series {
 	TL_S_THROTTLE,			/* throttled: sum = usec_delayed, cnt = events */
 	TL_S_OOM,			/* oom:mark_victim */
 	TL_S_LOST,			/* RS_EV_LOST: events lost (1 when unknown) */
+	TL_S_KFAIL,			/* 7.x mm_vmscan_kswapd_reclaim_fail: a kswapd run failed */
+	TL_S_KCLEAR,			/* 7.x mm_vmscan_kswapd_clear_hopeless */
 	TL_S_EVENTS,			/* every event */
 	TL_S_NR
 };

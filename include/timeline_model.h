@@ -53,7 +53,7 @@ enum tl_lane {
 	TL_L_PRIORITY,				/* lowest priority reached */
 	TL_L_WRITE,				/* write_folio, folios/s */
 	TL_L_THROTTLE,				/* mm_vmscan_throttled */
-	TL_L_MARKS,				/* OOM kills, lost events */
+	TL_L_MARKS,				/* OOM kills, lost events, kswapd failures */
 	TL_L_NR
 };
 
@@ -71,6 +71,8 @@ enum tl_scale {
 #define TL_CELL_LOST	0x04
 #define TL_CELL_THROT	0x08
 #define TL_CELL_SEL	0x10	/* the selected episode covers the column */
+#define TL_CELL_KFAIL	0x20	/* 7.x: a kswapd run failed (mm_vmscan_kswapd_reclaim_fail) */
+#define TL_CELL_KCLEAR	0x40	/* 7.x: kswapd's hopeless state cleared */
 
 struct tl_cell {
 	double v;		/* by the row's scale */

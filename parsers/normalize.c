@@ -104,6 +104,14 @@ static const struct rs_slot fork_slots[] = {
 	S("parent_comm|comm"), NR("parent_pid|pid"), S("child_comm"), NR("child_pid"),
 };
 
+enum { SW_PCOMM, SW_PPID, SW_NCOMM, SW_NPID };
+static const struct rs_slot switch_slots[] = {
+	S("prev_comm"), NR("prev_pid"), S("next_comm"), NR("next_pid"),
+};
+
+enum { WK_COMM, WK_PID };
+static const struct rs_slot wakeup_slots[] = { S("comm"), NR("pid") };
+
 enum { EX_FILE, EX_PID };
 static const struct rs_slot exec_slots[] = { S("filename"), NR("pid") };
 
@@ -175,6 +183,9 @@ static const struct rs_kevent kevents[] = {
 	KE("sched", "sched_process_fork", RS_EV_FORK, 0, fork_slots),
 	KE("sched", "sched_process_exec", RS_EV_EXEC, 0, exec_slots),
 	KE("sched", "sched_process_exit", RS_EV_EXIT, 0, exit_slots),
+	KE("sched", "sched_switch", RS_EV_SCHED_NAME, 0, switch_slots),
+	KE("sched", "sched_wakeup", RS_EV_SCHED_NAME, 1, wakeup_slots),
+	KE("sched", "sched_wakeup_new", RS_EV_SCHED_NAME, 1, wakeup_slots),
 	KE("oom", "mark_victim", RS_EV_OOM_VICTIM, 0, oom_victim_slots),
 	KE("filemap", "mm_filemap_delete_from_page_cache", RS_EV_FILEMAP_DELETE, 0,
 	   filemap_slots),
@@ -525,6 +536,20 @@ void rs_normalize(const struct rs_kevent *ke, const struct rs_slotvals *v, struc
 		ev->task.child_pid = -1;
 		ev->task.child_comm = ev->task.filename = NULL;
 		break;
+	case RS_EV_SCHED_NAME:
+		ev->task.filename = NULL;
+		if (ke->subkind == 0) {
+			ev->task.comm = str(v, SW_PCOMM);
+			ev->task.pid = inum(v, SW_PPID, -1);
+			ev->task.child_comm = str(v, SW_NCOMM);
+			ev->task.child_pid = inum(v, SW_NPID, -1);
+		} else {
+			ev->task.comm = str(v, WK_COMM);
+			ev->task.pid = inum(v, WK_PID, -1);
+			ev->task.child_comm = NULL;
+			ev->task.child_pid = -1;
+		}
+		break;
 	case RS_EV_OOM_VICTIM:
 		ev->oom.pid = inum(v, OV_PID, -1);
 		ev->oom.comm = str(v, OV_COMM);
@@ -724,6 +749,7 @@ static const char *const type_names[RS_EV_NR_TYPES] = {
 	[RS_EV_BALANCE_END] = "balance_pgdat_end",
 	[RS_EV_KSWAPD_FAIL] = "kswapd_reclaim_fail",
 	[RS_EV_KSWAPD_CLEAR_HOPELESS] = "kswapd_clear_hopeless",
+	[RS_EV_SCHED_NAME] = "sched_switch",
 };
 
 const char *rs_ev_type_name(enum rs_ev_type t)

@@ -14,10 +14,16 @@ for t in tests/e2e/*.sh; do
 	[ -f "$t" ] || continue
 	name=$(basename "$t" .sh)
 	t0=$(date +%s)
+	times >"$log/times0"
 	if sh "$t" >"$log/$name.out" 2>&1; then r=0; else r=$?; fi
+	times >"$log/times1"
 	secs=$(($(date +%s) - t0))
+	# CPU seconds (user + system) of the script and all it ran: the load-independent cost
+	cpu=$(awk 'FNR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, p, /[ms]/);
+		t += p[1] * 60 + p[2] } s[++n] = t } END { printf "%.0f", s[2] - s[1] }' \
+		"$log/times0" "$log/times1")
 	case $r in
-	0) pass=$((pass + 1)); echo "OK   $name ($secs s)" ;;
+	0) pass=$((pass + 1)); echo "OK   $name ($secs s, cpu $cpu s)" ;;
 	77) skip=$((skip + 1)); echo "SKIP $name: $(tail -n 1 "$log/$name.out")" ;;
 	*) fail=$((fail + 1)); echo "FAIL $name (exit $r, $secs s)"; sed 's/^/    /' "$log/$name.out" | tail -n 40 ;;
 	esac

@@ -145,6 +145,11 @@ int rs_compare_add_run(struct rs_compare *c, enum rs_side side, const json_t *an
 	runs->path = strdup(path ? path : "");
 	runs->input = strdup(input ? input : "analysis");
 	runs->kernel = strdup(kernel);
+	{
+		const json_t *m = json_object_get(json_object_get(analysis, "trace"), "mglru");
+
+		runs->mglru = json_is_boolean(m) ? json_is_true(m) : -1;
+	}
 	sd->sets[sd->nr_runs++] = set;
 	if (!runs->path || !runs->input || !runs->kernel)
 		return rs_error_set(err, "%s", strerror(ENOMEM));	/* freed with c */
@@ -511,9 +516,11 @@ static json_t *side_json(const struct rs_compare *c, enum rs_side s, const char 
 	int bad = !o || !runs || !kernels || !events;
 
 	for (size_t i = 0; !bad && i < sd->nr_runs; i++)
-		bad = json_array_append_new(runs, json_pack("{s:o,s:s,s:o}",
+		bad = json_array_append_new(runs, json_pack("{s:o,s:s,s:o,s:o}",
 				"path", str_json(sd->runs[i].path), "input", sd->runs[i].input,
-				"kernel", str_json(sd->runs[i].kernel)));
+				"kernel", str_json(sd->runs[i].kernel), "mglru",
+				sd->runs[i].mglru < 0 ? json_null() :
+				json_boolean(sd->runs[i].mglru)));
 	for (size_t i = 0; !bad && i < sd->nr_kernels; i++)
 		bad = json_array_append_new(kernels, str_json(sd->kernels[i]));
 	for (size_t i = 0; !bad && i < sd->nr_events_only; i++)

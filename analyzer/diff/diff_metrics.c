@@ -133,7 +133,8 @@ static int array_key(const json_t *arr)
 	return -1;
 }
 
-static char *item_label(const json_t *arr, size_t i, int k)
+/* Item i's label; `shared` says its comm is shared by another item (then comm/pid). */
+static char *item_label(const json_t *arr, size_t i, int k, bool shared)
 {
 	const json_t *it = json_array_get(arr, i);
 	const json_t *kv = json_object_get(it, array_keys[k].key);
@@ -147,50 +148,101 @@ static char *item_label(const json_t *arr, size_t i, int k)
 		return s;
 	}
 	pid = json_object_get(it, "pid");
-	if (!strcmp(array_keys[k].key, "comm") && json_is_integer(pid)) {
+	if (shared && !strcmp(array_keys[k].key, "comm") && json_is_integer(pid)) {
 		/* A comm shared by several items is told apart by pid. */
-		for (size_t j = 0; j < json_array_size(arr); j++) {
-			const json_t *o = json_object_get(json_array_get(arr, j), "comm");
-
-			if (j != i && !strcmp(json_string_value(o), json_string_value(kv))) {
-				if (asprintf(&s, "%s/%" JSON_INTEGER_FORMAT, json_string_value(kv),
-					     json_integer_value(pid)) < 0)
-					return NULL;
-				return s;
-			}
-		}
+		if (asprintf(&s, "%s/%" JSON_INTEGER_FORMAT, json_string_value(kv),
+			     json_integer_value(pid)) < 0)
+			return NULL;
+		return s;
 	}
 	return strdup(json_string_value(kv));
+}
+
+/* Indexes 0..n-1 sorted by their string, equal strings in index order (qsort_r). */
+static int by_string(const void *x, const void *y, void *arg)
+{
+	const char *const *str = arg;
+	size_t a = *(const size_t *)x, b = *(const size_t *)y;
+	int r = strcmp(str[a], str[b]);
+
+	return r ? r : (a > b) - (a < b);
+}
+
+/*
+ * How many times each string occurred up to and including it (rank[i], 1 for the first) and
+ * in all (total[i]): by sorting, O(n log n). Duplicate counting by pairs was quadratic: 100,000
+ * items took 10 s in `diff`, 200,000 took 42 s.
+ */
+static int occurrences(const char *const *str, size_t n, unsigned int *rank, unsigned int *total)
+{
+	size_t *idx = malloc((n ? n : 1) * sizeof(*idx));
+
+	if (!idx)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		idx[i] = i;
+	qsort_r(idx, n, sizeof(*idx), by_string, (void *)str);
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+
+		while (j < n && !strcmp(str[idx[j]], str[idx[i]]))
+			j++;
+		for (size_t r = i; r < j; r++) {
+			if (rank)
+				rank[idx[r]] = (unsigned int)(r - i + 1);
+			if (total)
+				total[idx[r]] = (unsigned int)(j - i);
+		}
+		i = j;
+	}
+	free(idx);
+	return 0;
 }
 
 static int walk_array(struct rs_metric_set *set, const json_t *arr, const char *name)
 {
 	int k = array_key(arr);
 	size_t n = json_array_size(arr);
+	const char **comms = NULL;
+	unsigned int *seen = NULL, *shared = NULL;
 	char **labels;
 	int ret = 0;
 
 	if (k < 0)
 		return 0;
 	labels = calloc(n, sizeof(*labels));
-	if (!labels)
-		return -1;
+	seen = calloc(n, sizeof(*seen));
+	shared = calloc(n, sizeof(*shared));
+	comms = calloc(n, sizeof(*comms));
+	if (!labels || !seen || !shared || !comms) {
+		ret = -1;
+		goto out_free;
+	}
+	if (array_keys[k].string) {
+		for (size_t i = 0; i < n; i++)
+			comms[i] = json_string_value(json_object_get(json_array_get(arr, i),
+								     array_keys[k].key));
+		if (occurrences(comms, n, NULL, shared) < 0) {
+			ret = -1;
+			goto out_free;
+		}
+	}
 	for (size_t i = 0; i < n; i++) {
-		labels[i] = item_label(arr, i, k);
+		labels[i] = item_label(arr, i, k, shared[i] > 1);
 		if (!labels[i]) {
 			ret = -1;
 			goto out_free;
 		}
 	}
+	if (occurrences((const char *const *)labels, n, seen, NULL) < 0) {
+		ret = -1;
+		goto out_free;
+	}
 	for (size_t i = 0; i < n && ret == 0; i++) {
-		unsigned int seen = 1;
 		char *item;
 
-		for (size_t j = 0; j < i; j++)
-			if (!strcmp(labels[j], labels[i]))
-				seen++;
-		if (seen > 1 ? asprintf(&item, "%s[%s#%u]", name, labels[i], seen) < 0 :
-			       asprintf(&item, "%s[%s]", name, labels[i]) < 0) {
+		if (seen[i] > 1 ? asprintf(&item, "%s[%s#%u]", name, labels[i], seen[i]) < 0 :
+				  asprintf(&item, "%s[%s]", name, labels[i]) < 0) {
 			ret = -1;
 			break;
 		}
@@ -198,9 +250,12 @@ static int walk_array(struct rs_metric_set *set, const json_t *arr, const char *
 		free(item);
 	}
 out_free:
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; labels && i < n; i++)
 		free(labels[i]);
 	free(labels);
+	free(seen);
+	free(shared);
+	free(comms);
 	return ret;
 }
 

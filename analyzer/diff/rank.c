@@ -65,9 +65,17 @@ static const struct entry catalogue[] = {
 	{ "kswapd", "sleeps", "summary.kswapd.sleeps", RS_UNIT_COUNT },
 	{ "kswapd", "re-wakes", "summary.kswapd.rewakes", RS_UNIT_COUNT },
 	{ "kswapd", "reclaim failures", "summary.kswapd.reclaim_fail", RS_UNIT_COUNT },
+	{ "kswapd", "nodes made hopeless", "summary.kswapd.hopeless", RS_UNIT_COUNT },
 	{ "kswapd", "kswapd scanned", "summary.kswapd.scanned", RS_UNIT_PAGES },
 	{ "kswapd", "kswapd reclaimed", "summary.kswapd.reclaimed", RS_UNIT_PAGES },
 	{ "kswapd", "wakeup_kswapd requests", "wakeup_kswapd.count", RS_UNIT_COUNT },
+	/* docs/refaults.md: what evicting cost */
+	{ "refaults", "file pages back", "summary.refaults.refaulted_pages", RS_UNIT_PAGES },
+	{ "refaults", "back, of evicted", "summary.refaults.refaulted_pct", RS_UNIT_PCT },
+	{ "refaults", "back within 1 s", "summary.refaults.within_1s_pct", RS_UNIT_PCT },
+	{ "refaults", "file pages evicted", "summary.refaults.evicted_pages", RS_UNIT_PAGES },
+	{ "refaults", "thrashing (longest memcg)", "summary.refaults.thrashing_s", RS_UNIT_S },
+	{ "refaults", "swap-ins (pswpin)", "summary.refaults.swapin_pages", RS_UNIT_PAGES },
 };
 
 static const char *const kinds[] = { "direct", "memcg", "softlimit", "node" };
@@ -258,22 +266,20 @@ static int add_cgroups(struct rs_ranking *r, const struct rs_compare *c,
 	return 0;
 }
 
-static int group_rank(const struct rs_ranking *r, const char *group, double *best)
-{
-	*best = 0;
-	for (size_t i = 0; i < r->nr; i++)
-		if (!strcmp(r->rows[i].group, group) && r->rows[i].changed &&
-		    r->rows[i].score > *best)
-			*best = r->rows[i].score;
-	return 0;
-}
-
 struct keyed {
 	struct rs_rank_row row;
-	double gscore;
+	double gscore;		/* the group's largest score among shown rows */
 	size_t gfirst;		/* the group's first catalogue position */
 	size_t pos;
 };
+
+static int cmp_group(const void *x, const void *y)
+{
+	const struct keyed *a = x, *b = y;
+	int r = strcmp(a->row.group, b->row.group);
+
+	return r ? r : (a->pos > b->pos) - (a->pos < b->pos);
+}
 
 static int cmp_keyed(const void *x, const void *y)
 {
@@ -287,9 +293,10 @@ static int cmp_keyed(const void *x, const void *y)
 		return a->row.changed ? -1 : 1;
 	if (a->row.score != b->row.score)
 		return a->row.score < b->row.score ? 1 : -1;
-	return a->pos < b->pos ? -1 : a->pos > b->pos;
+	return (a->pos > b->pos) - (a->pos < b->pos);
 }
 
+/* Groups by their largest move, rows by theirs: O(n log n) with thousands of cgroups. */
 static int sort_rows(struct rs_ranking *r)
 {
 	struct keyed *k = calloc(r->nr ? r->nr : 1, sizeof(*k));
@@ -299,12 +306,18 @@ static int sort_rows(struct rs_ranking *r)
 	for (size_t i = 0; i < r->nr; i++) {
 		k[i].row = r->rows[i];
 		k[i].pos = i;
-		group_rank(r, r->rows[i].group, &k[i].gscore);
-		for (size_t j = 0; j <= i; j++)
-			if (!strcmp(r->rows[j].group, r->rows[i].group)) {
-				k[i].gfirst = j;
-				break;
-			}
+	}
+	qsort(k, r->nr, sizeof(*k), cmp_group);
+	for (size_t i = 0, j; i < r->nr; i = j) {
+		double best = 0;
+
+		for (j = i; j < r->nr && !strcmp(k[j].row.group, k[i].row.group); j++)
+			if (k[j].row.changed && k[j].row.score > best)
+				best = k[j].row.score;
+		for (size_t m = i; m < j; m++) {
+			k[m].gscore = best;
+			k[m].gfirst = k[i].pos;		/* sorted by pos within the group */
+		}
 	}
 	qsort(k, r->nr, sizeof(*k), cmp_keyed);
 	for (size_t i = 0; i < r->nr; i++)

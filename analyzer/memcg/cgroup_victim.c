@@ -14,86 +14,6 @@
 #include "cgroup_victim.h"
 #include "rs_warn.h"
 
-/* ---- the matrix' cell map ---- */
-
-static size_t hash64(uint64_t k)
-{
-	k ^= k >> 33;
-	k *= 0xff51afd7ed558ccdull;
-	k ^= k >> 33;
-	return (size_t)k;
-}
-
-int cg_map_get(const struct cg_map *m, uint64_t key)
-{
-	if (!m->slots)
-		return -1;
-	for (size_t s = hash64(key) & (m->slots - 1); m->keys[s]; s = (s + 1) & (m->slots - 1))
-		if (m->keys[s] == key)
-			return m->vals[s];
-	return -1;
-}
-
-static int map_grow(struct cg_map *m)
-{
-	size_t n = m->slots ? m->slots * 2 : 256;
-	uint64_t *k = calloc(n, sizeof(*k));
-	int *v = calloc(n, sizeof(*v));
-
-	if (!k || !v) {
-		free(k);
-		free(v);
-		return -1;
-	}
-	for (size_t i = 0; i < m->slots; i++) {
-		size_t s;
-
-		if (!m->keys[i])
-			continue;
-		for (s = hash64(m->keys[i]) & (n - 1); k[s]; s = (s + 1) & (n - 1))
-			;
-		k[s] = m->keys[i];
-		v[s] = m->vals[i];
-	}
-	free(m->keys);
-	free(m->vals);
-	m->keys = k;
-	m->vals = v;
-	m->slots = n;
-	return 0;
-}
-
-int cg_map_put(struct cg_map *m, uint64_t key, int val)
-{
-	size_t s;
-
-	if (m->slots) {
-		for (s = hash64(key) & (m->slots - 1); m->keys[s]; s = (s + 1) & (m->slots - 1)) {
-			if (m->keys[s] == key) {
-				m->vals[s] = val;
-				return 0;
-			}
-		}
-	}
-	if (m->max_used && m->used >= m->max_used)
-		return -1;
-	if ((m->used + 1) * 2 > m->slots && map_grow(m) < 0)
-		return -1;
-	for (s = hash64(key) & (m->slots - 1); m->keys[s]; s = (s + 1) & (m->slots - 1))
-		;
-	m->keys[s] = key;
-	m->vals[s] = val;
-	m->used++;
-	return 0;
-}
-
-void cg_map_free(struct cg_map *m)
-{
-	free(m->keys);
-	free(m->vals);
-	memset(m, 0, sizeof(*m));
-}
-
 /* ---- the matrix ---- */
 
 
@@ -101,7 +21,7 @@ static struct rs_cg_cell *matrix_cell(struct rs_cgroups *cg, int trig, int victi
 {
 	uint64_t key = ((uint64_t)(uint32_t)(trig + 3) << 32) |
 		       ((uint64_t)(uint32_t)(victim + 2) << 8) | (uint64_t)ctx;
-	int i = cg_map_get(&cg->by_cell, key);
+	int i = rs_u64map_get(&cg->by_cell, key);
 	struct rs_cg_cell *c;
 
 	if (i >= 0)
@@ -125,7 +45,7 @@ static struct rs_cg_cell *matrix_cell(struct rs_cgroups *cg, int trig, int victi
 		cg->cells = n;
 		cg->cap_cells = cap;
 	}
-	if (cg_map_put(&cg->by_cell, key, cg->nr_cells) < 0) {
+	if (rs_u64map_put(&cg->by_cell, key, cg->nr_cells) < 0) {
 		cg->oom = true;
 		return NULL;
 	}
@@ -271,8 +191,13 @@ void cg_on_shrink(struct rs_cgroups *cg, const struct rs_event *ev, const struct
 			cg_isolate_only(cg, rt, &ctx->memcg->closed);
 		tk.trig = trigger_of(cg, rt, ctx->outer, ctx->serial);
 		if (v->had_isolate) {
-			if (active)
-				tk.scanned = v->nr_scanned;
+			/*
+			 * The isolate's nr_scanned, as analyze's LRU table counts: under MGLRU
+			 * evict_folios() adds progress marks to the shrink event's nr_scanned
+			 * (+1 when try_to_inc_min_seq() or a min-gen list), pages nobody scanned.
+			 * On the classic LRU the two are the same number.
+			 */
+			tk.scanned = v->nr_scanned;
 			if (v->lru >= 0)
 				tk.list = v->lru;
 		}

@@ -7,12 +7,6 @@
 
 #include "cgroups_state.h"
 
-/* the matrix' cells */
-int cg_map_get(const struct cg_map *m, uint64_t key);	/* -1 when absent */
-/* Insert or replace; -1 when the cap is reached or memory ran out. */
-int cg_map_put(struct cg_map *m, uint64_t key, int val);
-void cg_map_free(struct cg_map *m);
-
 void cg_on_isolate(struct rs_cgroups *cg, const struct rs_event *ev, const struct rs_ctx *ctx);
 void cg_on_shrink(struct rs_cgroups *cg, const struct rs_event *ev, const struct rs_ctx *ctx);
 void cg_on_count(struct rs_cgroups *cg, const struct rs_event *ev, const struct rs_ctx *ctx);

@@ -346,7 +346,7 @@ void rs_cgroups_free(struct rs_cgroups *cg)
 	free(cg->priv);
 	free(cg->rt);
 	free(cg->cells);
-	cg_map_free(&cg->by_cell);
+	rs_u64map_free(&cg->by_cell);
 	free(cg->sorted);
 	rs_warnings_free(cg->own_warnings);
 	free(cg);

@@ -12,17 +12,11 @@
 
 #include "cgroups.h"
 #include "memcg_attrib.h"
+#include "u64map.h"
 
 struct rs_warnings;
 struct rs_latency;
 
-/* u64 key -> int map, open addressing, growing to a cap. Key 0 is "empty". */
-struct cg_map {
-	uint64_t *keys;
-	int *vals;
-	size_t slots, used;		/* slots: power of two */
-	size_t max_used;		/* cap on entries */
-};
 
 /* An episode of a task still open, as this module sees it. */
 struct cg_open_ep {
@@ -84,7 +78,7 @@ struct rs_cgroups {
 	/* matrix */
 	struct rs_cg_cell *cells;
 	int nr_cells, cap_cells;
-	struct cg_map by_cell;
+	struct rs_u64map by_cell;
 	bool warned_cells;
 	bool warned_item_range;
 

@@ -31,84 +31,6 @@
 #include "memcg_ids.h"
 #include "rs_warn.h"
 
-static size_t hash64(uint64_t k)
-{
-	k ^= k >> 33;
-	k *= 0xff51afd7ed558ccdull;
-	k ^= k >> 33;
-	return (size_t)k;
-}
-
-int mc_map_get(const struct mc_map *m, uint64_t key)
-{
-	if (!m->slots)
-		return -1;
-	for (size_t s = hash64(key) & (m->slots - 1); m->keys[s]; s = (s + 1) & (m->slots - 1))
-		if (m->keys[s] == key)
-			return m->vals[s];
-	return -1;
-}
-
-static int map_grow(struct mc_map *m)
-{
-	size_t n = m->slots ? m->slots * 2 : 256;
-	uint64_t *k = calloc(n, sizeof(*k));
-	int *v = calloc(n, sizeof(*v));
-
-	if (!k || !v) {
-		free(k);
-		free(v);
-		return -1;
-	}
-	for (size_t i = 0; i < m->slots; i++) {
-		size_t s;
-
-		if (!m->keys[i])
-			continue;
-		for (s = hash64(m->keys[i]) & (n - 1); k[s]; s = (s + 1) & (n - 1))
-			;
-		k[s] = m->keys[i];
-		v[s] = m->vals[i];
-	}
-	free(m->keys);
-	free(m->vals);
-	m->keys = k;
-	m->vals = v;
-	m->slots = n;
-	return 0;
-}
-
-int mc_map_put(struct mc_map *m, uint64_t key, int val)
-{
-	size_t s;
-
-	if (m->slots) {
-		for (s = hash64(key) & (m->slots - 1); m->keys[s]; s = (s + 1) & (m->slots - 1)) {
-			if (m->keys[s] == key) {
-				m->vals[s] = val;
-				return 0;
-			}
-		}
-	}
-	if (m->max_used && m->used >= m->max_used)
-		return -1;
-	if ((m->used + 1) * 2 > m->slots && map_grow(m) < 0)
-		return -1;
-	for (s = hash64(key) & (m->slots - 1); m->keys[s]; s = (s + 1) & (m->slots - 1))
-		;
-	m->keys[s] = key;
-	m->vals[s] = val;
-	m->used++;
-	return 0;
-}
-
-void mc_map_free(struct mc_map *m)
-{
-	free(m->keys);
-	free(m->vals);
-	memset(m, 0, sizeof(*m));
-}
-
 /* ---- paths ---- */
 
 static size_t hash_str(const char *s)
@@ -117,7 +39,7 @@ static size_t hash_str(const char *s)
 
 	for (; *s; s++)
 		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return hash64(h);
+	return rs_u64map_hash(h);
 }
 
 int rs_memcgs_find_path(const struct rs_memcgs *m, const char *path)
@@ -236,7 +158,7 @@ static int new_row(struct rs_memcgs *m, uint64_t id, const char *path)
 	m->gen++;
 	if (path)
 		set_path(m, i, path);
-	if (id && mc_map_put(&m->by_id, id + 1, i) < 0)
+	if (id && rs_u64map_put(&m->by_id, id + 1, i) < 0)
 		m->oom = true;
 	return i;
 }
@@ -278,7 +200,7 @@ int rs_memcgs_unknown_row(struct rs_memcgs *m)
 
 int rs_memcgs_find_id(const struct rs_memcgs *m, uint64_t id)
 {
-	return mc_map_get(&m->by_id, id + 1);
+	return rs_u64map_get(&m->by_id, id + 1);
 }
 
 int mc_of_id(struct rs_memcgs *m, uint64_t id)
@@ -324,7 +246,7 @@ int mc_learn(struct rs_memcgs *m, uint64_t id, const char *path, unsigned int fl
 	if (j >= 0 && (!id || !m->rows[j].id)) {
 		if (id) {
 			m->rows[j].id = id;
-			if (mc_map_put(&m->by_id, id + 1, j) < 0)
+			if (rs_u64map_put(&m->by_id, id + 1, j) < 0)
 				m->oom = true;
 		}
 		m->rows[j].flags |= flag;
@@ -372,14 +294,15 @@ static bool accept_root(struct rs_memcgs *m, int root, uint64_t id, const char *
 
 int rs_memcgs_task(const struct rs_memcgs *m, int pid)
 {
-	return pid < 0 ? -1 : mc_map_get(&m->tasks, (uint64_t)pid + 1);
+	return pid < 0 ? -1 : rs_u64map_get(&m->tasks, (uint64_t)pid + 1);
 }
 
 static void task_set(struct rs_memcgs *m, int pid, int row)
 {
 	if (pid < 0 || row < 0)
 		return;
-	if (mc_map_put(&m->tasks, (uint64_t)pid + 1, row) < 0 && !m->warned_tasks) {
+	m->task_gen++;
+	if (rs_u64map_put(&m->tasks, (uint64_t)pid + 1, row) < 0 && !m->warned_tasks) {
 		rs_warn(m->o.warnings, "more than %zu tasks with a known cgroup: further tasks' "
 			"reclaim is triggered by \"(unknown)\" (raise --max-tasks)",
 			m->tasks.max_used);
@@ -459,6 +382,6 @@ void mc_ids_free(struct rs_memcgs *m)
 	free(m->rows);
 	free(m->paths);
 	free(m->path_slots);
-	mc_map_free(&m->by_id);
-	mc_map_free(&m->tasks);
+	rs_u64map_free(&m->by_id);
+	rs_u64map_free(&m->tasks);
 }

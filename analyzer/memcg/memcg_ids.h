@@ -8,10 +8,6 @@
 
 #include "memcg_state.h"
 
-int mc_map_get(const struct mc_map *m, uint64_t key);	/* -1 when absent */
-int mc_map_put(struct mc_map *m, uint64_t key, int val);	/* -1: cap or memory */
-void mc_map_free(struct mc_map *m);
-
 int mc_of_id(struct rs_memcgs *m, uint64_t id);		/* made unnamed when new */
 int mc_learn(struct rs_memcgs *m, uint64_t id, const char *path, unsigned int flag);
 /* An identity event (markers, cgroup events, snapshots, forks); the row it names or -1. */

@@ -632,7 +632,13 @@ void rs_memcgs_event(struct rs_memcgs *m, const struct rs_event *ev, const struc
 	default:
 		break;
 	}
-	out->task = rs_memcgs_task(m, ev->pid);
+	/* the task's memcg: cached per pid until the task map changes (most events repeat a pid) */
+	if (ev->pid != m->last_pid || m->last_gen != m->task_gen) {
+		m->last_pid = ev->pid;
+		m->last_gen = m->task_gen;
+		m->last_row = rs_memcgs_task(m, ev->pid);
+	}
+	out->task = m->last_row;
 	if (ctx->serial && (t = task_of(m, ctx->task, false))) {
 		struct mc_ep *e = ep_find(t, ctx->serial);
 
@@ -673,6 +679,8 @@ struct rs_memcgs *rs_memcgs_new(const struct rs_memcgs_opts *o)
 	m->o = *o;
 	m->overflow_row = m->unknown_row = -1;
 	m->mem_root = -1;
+	m->last_pid = -1;
+	m->last_gen = UINT64_MAX;
 	m->tasks.max_used = o->max_tasks ? o->max_tasks : RS_EPISODES_MAX_TASKS;
 	mc_items_init(m);
 	return m;

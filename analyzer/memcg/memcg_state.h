@@ -9,14 +9,8 @@
 
 #include "episodes.h"
 #include "memcg_attrib.h"
+#include "u64map.h"
 
-/* u64 key -> int map, open addressing, growing to a cap. Key 0 is "empty". */
-struct mc_map {
-	uint64_t *keys;
-	int *vals;
-	size_t slots, used;		/* slots: power of two */
-	size_t max_used;		/* cap on entries */
-};
 
 
 /* One memcg counter of a task inside its isolate..shrink window. */
@@ -71,7 +65,7 @@ struct rs_memcgs {
 	struct rs_memcg *rows;
 	char **paths;			/* owned; rows[i].path points here */
 	int nr, cap;
-	struct mc_map by_id;		/* id + 1 -> row */
+	struct rs_u64map by_id;		/* id + 1 -> row */
 	int *path_slots;		/* path hash -> row + 1 */
 	size_t path_nslots, path_used;
 	int overflow_row, unknown_row;	/* -1 until needed */
@@ -80,7 +74,7 @@ struct rs_memcgs {
 	uint32_t roots_seen_mask;
 	bool warned_roots;
 	bool prefeeding;
-	struct mc_map tasks;		/* pid + 1 -> row */
+	struct rs_u64map tasks;		/* pid + 1 -> row */
 	bool warned_tasks;
 
 	/* item names (memcg_match.c) */
@@ -99,6 +93,9 @@ struct rs_memcgs {
 	/* reclaiming tasks, by the episodes module's task index */
 	struct mc_task *t;
 	int nr_t;
+	int last_pid, last_row;		/* the last event's task and its memcg row */
+	uint64_t last_gen;		/* task_gen when last_row was looked up */
+	uint64_t task_gen;		/* bumped by every change of the task map */
 	bool kernel_roots;		/* reclaim events carry memcg_id (7.1+) */
 	bool slab_memcgs;		/* shrink_slab events carry memcg_id (7.1+) */
 	struct rs_memcg_root closing_root;

@@ -120,7 +120,7 @@ static struct rs_series *make_series(struct rs_refaults *rf, uint64_t t0, uint64
 				     uint64_t width, size_t max_buckets)
 {
 	struct rs_series_opts so = {
-		.nr_metrics = RS_RF_SERIES_CGROUPS * RS_RF_TS_NR,
+		.nr_metrics = (RS_RF_SERIES_CGROUPS + 1) * RS_RF_TS_NR,	/* + the totals */
 		.t0 = t0, .t1 = t1, .width = width, .max_buckets = max_buckets,
 		.warnings = rf->warnings,
 	};
@@ -228,9 +228,13 @@ static int cg_of(struct rs_refaults *rf, uint64_t id)
 	return rf->nr_cg++;
 }
 
+/* Into the memcg's series (when it has one) and the totals (every memcg, id 0 included). */
 static void series_add(struct rs_refaults *rf, int cg, int metric, uint64_t ts, uint64_t v)
 {
-	if (rf->series && cg >= 0 && rf->cg[cg].series >= 0)
+	if (!rf->series)
+		return;
+	rs_series_add(rf->series, RS_RF_SERIES_CGROUPS * RS_RF_TS_NR + metric, ts, v);
+	if (cg >= 0 && rf->cg[cg].series >= 0)
 		rs_series_add(rf->series, rf->cg[cg].series * RS_RF_TS_NR + metric, ts, v);
 }
 
@@ -267,8 +271,9 @@ static int32_t episode_rec(struct rs_refaults *rf, struct rf_task *t, const stru
 		return t->ep_rec;
 	if (rf->nr_ep >= RS_RF_MAX_EPISODES) {
 		if (!rf->warned_episodes)
-			rs_warn(rf->warnings, "refaults: more than %u reclaim episodes evicted file "
-				"pages; later ones have no per-episode record", RS_RF_MAX_EPISODES);
+			rs_warn(rf->warnings, "refaults: more than %u reclaim episodes evicted "
+				"file pages; later ones have no per-episode record",
+				RS_RF_MAX_EPISODES);
 		rf->warned_episodes = true;
 		return -1;
 	}
@@ -659,7 +664,8 @@ static int on_event(void *arg, const struct rs_event *ev, const struct rs_ctx *c
 			t->slab = 0;
 		break;
 	case RS_EV_MEMCG_COUNT:
-		if (rf->pswpin_item >= 0 && ev->memcg.item == rf->pswpin_item && ev->memcg.val > 0) {
+		if (rf->pswpin_item >= 0 && ev->memcg.item == rf->pswpin_item &&
+		    ev->memcg.val > 0) {
 			int i = cg_of(rf, ev->memcg.id);
 
 			rf->tot.swapins += (uint64_t)ev->memcg.val;
@@ -667,8 +673,8 @@ static int on_event(void *arg, const struct rs_event *ev, const struct rs_ctx *c
 			if (i >= 0) {
 				rf->cg[i].swapins += (uint64_t)ev->memcg.val;
 				rf->cg[i].swapin_events++;
-				series_add(rf, i, RS_RF_TS_SWAPIN, ev->ts, (uint64_t)ev->memcg.val);
 			}
+			series_add(rf, i, RS_RF_TS_SWAPIN, ev->ts, (uint64_t)ev->memcg.val);
 		}
 		note_victim(rf, ev, ctx);
 		break;
@@ -721,8 +727,8 @@ static void find_thrash(struct rs_refaults *rf)
 				continue;
 			}
 			if (!run) {
-				struct rs_rf_thrash *p = realloc(c->thrash, (size_t)(c->nr_thrash + 1) *
-								 sizeof(*p));
+				size_t sz = (size_t)(c->nr_thrash + 1) * sizeof(*run);
+				struct rs_rf_thrash *p = realloc(c->thrash, sz);
 
 				if (!p)
 					break;
@@ -828,6 +834,13 @@ const uint64_t *rs_refaults_series(const struct rs_refaults *rf, int cgroup, int
 	    metric < 0 || metric >= RS_RF_TS_NR)
 		return NULL;
 	return rs_series_values(rf->series, rf->cg[cgroup].series * RS_RF_TS_NR + metric);
+}
+
+const uint64_t *rs_refaults_series_all(const struct rs_refaults *rf, int metric)
+{
+	if (!rf->series || metric < 0 || metric >= RS_RF_TS_NR)
+		return NULL;
+	return rs_series_values(rf->series, RS_RF_SERIES_CGROUPS * RS_RF_TS_NR + metric);
 }
 
 size_t rs_refaults_nr_episodes(const struct rs_refaults *rf)

@@ -962,12 +962,12 @@ static void set_refusal(struct rs_replay_input *ri)
 	const struct rs_ri_report *r = &ri->rep;
 
 	if (r->mglru && r->mglru_shape)
-		snprintf(buf, sizeof(buf), "MGLRU: the recorded kernel ran MGLRU (told by the "
+		snprintf(buf, sizeof(buf), "the recorded kernel ran MGLRU (told by the "
 			 "trace: %s): the classic-LRU models (get_scan_count(), shrink_lruvec()) do "
 			 "not describe it; record with /sys/kernel/mm/lru_gen/enabled at 0",
 			 r->mglru_shape);
 	else if (r->mglru)
-		snprintf(buf, sizeof(buf), "MGLRU: the recorded kernel ran MGLRU (lru_gen "
+		snprintf(buf, sizeof(buf), "the recorded kernel ran MGLRU (lru_gen "
 			 "enabled=0x%04x in %s): the classic-LRU models (get_scan_count(), "
 			 "shrink_lruvec()) do not describe it; record with "
 			 "/sys/kernel/mm/lru_gen/enabled at 0",

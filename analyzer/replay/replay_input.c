@@ -28,6 +28,7 @@
 #include "replay_calls.h"
 #include "replay_memcgs.h"
 #include "replay_report.h"
+#include "u64map.h"
 #include "trace_source.h"
 
 static const char *const tgt_names[RS_RI_TGT_NR] = {
@@ -62,7 +63,7 @@ struct ri_task *ri_task_get(struct rs_replay_input *ri, int pid, bool create)
 	if (pid == ri->last_pid && ri->last_task >= 0)
 		return &ri->task[ri->last_task];
 	if (ri->tmap_slots) {
-		for (s = ri_hash64((uint64_t)pid) & (ri->tmap_slots - 1); ri->tmap_keys[s];
+		for (s = rs_u64map_hash((uint64_t)pid) & (ri->tmap_slots - 1); ri->tmap_keys[s];
 		     s = (s + 1) & (ri->tmap_slots - 1)) {
 			if (ri->tmap_keys[s] == pid + 1) {
 				ri->last_pid = pid;
@@ -90,7 +91,7 @@ struct ri_task *ri_task_get(struct rs_replay_input *ri, int pid, bool create)
 		for (size_t i = 0; i < ri->tmap_slots; i++) {
 			if (!ri->tmap_keys[i])
 				continue;
-			for (s = ri_hash64((uint64_t)ri->tmap_keys[i] - 1) & (n - 1); k[s];
+			for (s = rs_u64map_hash((uint64_t)ri->tmap_keys[i] - 1) & (n - 1); k[s];
 			     s = (s + 1) & (n - 1))
 				;
 			k[s] = ri->tmap_keys[i];
@@ -108,7 +109,7 @@ struct ri_task *ri_task_get(struct rs_replay_input *ri, int pid, bool create)
 		return NULL;
 	}
 	ri->captask = (int)cap;
-	for (s = ri_hash64((uint64_t)pid) & (ri->tmap_slots - 1); ri->tmap_keys[s];
+	for (s = rs_u64map_hash((uint64_t)pid) & (ri->tmap_slots - 1); ri->tmap_keys[s];
 	     s = (s + 1) & (ri->tmap_slots - 1))
 		;
 	ri->tmap_keys[s] = pid + 1;
@@ -694,8 +695,7 @@ void rs_replay_input_free(struct rs_replay_input *ri)
 		free(ri->warn[i]);
 	free((void *)ri->rep.memcg);
 	free(ri->mc);
-	free(ri->map_keys);
-	free(ri->map_vals);
+	rs_u64map_free(&ri->memcg_map);
 	free(ri->dirty);
 	free(ri->task);
 	free(ri->tmap_keys);

@@ -11,6 +11,7 @@
 #include "analysis.h"
 #include "replay.h"
 #include "replay_input.h"
+#include "u64map.h"
 
 #define RI_NO_CALL	UINT32_MAX
 #define RI_MAX_SAMPLES	4096	/* snapshot - deltas samples per memcg, decimated past it */
@@ -172,9 +173,7 @@ struct rs_replay_input {
 	/* memcgs */
 	struct ri_memcg *mc;
 	int nmc, capmc;
-	uint64_t *map_keys;		/* id or path hash | 1 << 63 -> index */
-	int *map_vals;
-	size_t map_slots;
+	struct rs_u64map memcg_map;	/* id or path hash | 1 << 63 -> index */
 	int *dirty;			/* memcgs with pending deltas */
 	int ndirty, capdirty;
 

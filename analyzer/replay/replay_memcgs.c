@@ -9,6 +9,7 @@
 
 #include "replay_memcgs.h"
 #include "replay_report.h"
+#include "u64map.h"
 
 /* ---- memcg table: id (or path hash | 1 << 63) -> index ---- */
 
@@ -21,54 +22,6 @@ static uint64_t path_key(const char *p)
 	return h | (UINT64_C(1) << 63);
 }
 
-static int map_find(const struct rs_replay_input *ri, uint64_t key)
-{
-	if (!ri->map_slots)
-		return -1;
-	for (size_t s = ri_hash64(key) & (ri->map_slots - 1); ri->map_keys[s];
-	     s = (s + 1) & (ri->map_slots - 1))
-		if (ri->map_keys[s] == key)
-			return ri->map_vals[s];
-	return -1;
-}
-
-static int map_put(struct rs_replay_input *ri, uint64_t key, int val)
-{
-	size_t s;
-
-	if ((ri->nmc + 1) * 2 > (int)ri->map_slots) {
-		size_t n = ri->map_slots ? ri->map_slots * 2 : 256;
-		uint64_t *k = calloc(n, sizeof(*k));
-		int *v = calloc(n, sizeof(*v));
-
-		if (!k || !v) {
-			free(k);
-			free(v);
-			return -1;
-		}
-		for (size_t i = 0; i < ri->map_slots; i++) {
-			if (!ri->map_keys[i])
-				continue;
-			for (s = ri_hash64(ri->map_keys[i]) & (n - 1); k[s]; s = (s + 1) & (n - 1))
-				;
-			k[s] = ri->map_keys[i];
-			v[s] = ri->map_vals[i];
-		}
-		free(ri->map_keys);
-		free(ri->map_vals);
-		ri->map_keys = k;
-		ri->map_vals = v;
-		ri->map_slots = n;
-	}
-	for (s = ri_hash64(key) & (ri->map_slots - 1); ri->map_keys[s];
-	     s = (s + 1) & (ri->map_slots - 1))
-		if (ri->map_keys[s] == key)
-			break;
-	ri->map_keys[s] = key;
-	ri->map_vals[s] = val;
-	return 0;
-}
-
 static int memcg_new(struct rs_replay_input *ri, uint64_t key)
 {
 	struct ri_memcg *m;
@@ -79,7 +32,7 @@ static int memcg_new(struct rs_replay_input *ri, uint64_t key)
 		return -1;
 	}
 	if (ri_grow((void **)&ri->mc, &cap, (size_t)ri->nmc + 1, sizeof(*ri->mc)) ||
-	    map_put(ri, key, ri->nmc)) {
+	    rs_u64map_put(&ri->memcg_map, key, ri->nmc)) {
 		ri->oom = true;
 		return -1;
 	}
@@ -102,7 +55,7 @@ int ri_memcg_by_id(struct rs_replay_input *ri, uint64_t id, bool create)
 
 	if (!id || id >> 63)
 		return -1;
-	i = map_find(ri, id);
+	i = rs_u64map_get(&ri->memcg_map, id);
 	if (i >= 0 || !create)
 		return i;
 	i = memcg_new(ri, id);
@@ -114,7 +67,7 @@ int ri_memcg_by_id(struct rs_replay_input *ri, uint64_t id, bool create)
 int ri_memcg_by_path(struct rs_replay_input *ri, const char *path, bool create)
 {
 	uint64_t key = path_key(path);
-	int i = map_find(ri, key);
+	int i = rs_u64map_get(&ri->memcg_map, key);
 
 	if (i >= 0 && ri->mc[i].path && !strcmp(ri->mc[i].path, path))
 		return i;

@@ -62,11 +62,3 @@ void ri_swap_evidence(struct rs_replay_input *ri, int lru, uint64_t pages_)
 	if (lru == RS_LRU_INACTIVE_ANON || lru == RS_LRU_ACTIVE_ANON)
 		ri->rep.swap_anon_scanned += pages_;
 }
-
-size_t ri_hash64(uint64_t k)
-{
-	k ^= k >> 33;
-	k *= 0xff51afd7ed558ccdull;
-	k ^= k >> 33;
-	return (size_t)k;
-}

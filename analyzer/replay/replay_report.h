@@ -12,6 +12,5 @@ void ri_source_note(struct rs_ri_source *s, const struct rs_event *ev);
 void ri_swap_evidence(struct rs_replay_input *ri, int lru, uint64_t pages);
 /* Grow *p (cap elements of elem bytes) to hold need; 0, or -1 out of memory. */
 int ri_grow(void **p, size_t *cap, size_t need, size_t elem);
-size_t ri_hash64(uint64_t k);
 
 #endif

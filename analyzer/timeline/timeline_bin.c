@@ -342,6 +342,10 @@ static void lane_cells(struct tl_model *m, struct tl_row *r, struct tl_cell *cl)
 				x->flags |= TL_CELL_OOM | TL_CELL_DATA;
 			if (CB(m, TL_S_LOST, c)->cnt)
 				x->flags |= TL_CELL_LOST | TL_CELL_DATA;
+			if (CB(m, TL_S_KFAIL, c)->cnt)
+				x->flags |= TL_CELL_KFAIL | TL_CELL_DATA;
+			if (CB(m, TL_S_KCLEAR, c)->cnt)
+				x->flags |= TL_CELL_KCLEAR | TL_CELL_DATA;
 			r->sum += CB(m, TL_S_OOM, c)->cnt;
 			continue;
 		default:
@@ -711,7 +715,7 @@ uint64_t tl_model_first_activity(const struct tl_model *m, uint64_t t0, uint64_t
 {
 	static const int series[] = {
 		TL_S_BASE + RS_LRU_ACTIVE_ANON, TL_S_BASE + RS_LRU_ACTIVE_FILE, TL_S_WRITE,
-		TL_S_THROTTLE, TL_S_OOM, TL_S_LOST,
+		TL_S_THROTTLE, TL_S_OOM, TL_S_LOST, TL_S_KFAIL, TL_S_KCLEAR,
 	};
 	uint64_t T0 = tl_index_t0(m->ix), w = tl_index_width(m->ix, 0);
 	size_t nb = tl_index_nbuckets(m->ix, 0);

@@ -147,6 +147,12 @@ int tl_classify(const struct rs_event *ev, int ck, struct tl_add out[TL_MAX_ADDS
 	case RS_EV_LOST:
 		out[n++] = (struct tl_add){ TL_S_LOST, ev->lost > 0 ? (uint64_t)ev->lost : 1 };
 		break;
+	case RS_EV_KSWAPD_FAIL:
+		out[n++] = (struct tl_add){ TL_S_KFAIL, 1 };
+		break;
+	case RS_EV_KSWAPD_CLEAR_HOPELESS:
+		out[n++] = (struct tl_add){ TL_S_KCLEAR, 1 };
+		break;
 	default:
 		break;
 	}

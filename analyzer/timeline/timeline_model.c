@@ -20,8 +20,8 @@ static const char *const metric_names[TL_M_NR] = {
 };
 static const char *const group_names[TL_G_NR] = { "task", "trigger cgroup", "victim cgroup" };
 static const char *const lane_names[TL_L_NR] = {
-	"IA", "AA", "IF", "AF", "reclaimed", "efficiency", "kswapd", "direct", "memcg",
-	"softlimit", "node", "priority", "write", "throttle", "marks"
+	"inactive_anon", "active_anon", "inactive_file", "active_file", "reclaimed", "efficiency",
+	"kswapd", "direct", "memcg", "softlimit", "node", "priority", "write", "throttle", "marks"
 };
 
 const char *tl_metric_name(int metric)
@@ -464,7 +464,7 @@ static bool lane_has_data(const struct tl_model *m, int lane)
 	case TL_L_THROTTLE:
 		return CNT(TL_S_THROTTLE);
 	case TL_L_MARKS:
-		return CNT(TL_S_OOM) + CNT(TL_S_LOST);
+		return CNT(TL_S_OOM) + CNT(TL_S_LOST) + CNT(TL_S_KFAIL) + CNT(TL_S_KCLEAR);
 	default:
 		return false;
 	}

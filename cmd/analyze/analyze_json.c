@@ -11,6 +11,7 @@
 
 #include "analysis.h"
 #include "kswapd_health.h"
+#include "mglru_gens.h"
 #include "analyze_output.h"
 #include "report.h"
 #include "series.h"
@@ -443,6 +444,35 @@ static void kswapd_health_json(json_t *o, const struct rs_analysis *a,
 	json_object_set_new(o, "reclaim_fail", fail);
 }
 
+/* mglru_generations: null without the recorder's lru_gen markers */
+static json_t *mglru_gens_json(const struct rs_analysis *a)
+{
+	const struct rs_mglru_gens *g = rs_analysis_mglru_gens(a);
+	json_t *arr;
+
+	if (!g->nr)
+		return json_null();
+	arr = json_array();
+	for (int i = 0; i < g->nr; i++) {
+		const struct rs_gens_series *s = &g->s[i];
+		json_t *last = json_array();
+
+		for (int j = 0; j < s->nr_last; j++)
+			json_array_append_new(last, json_pack("{s:o,s:o,s:o,s:o}",
+				"seq", JI(s->last[j].seq), "age_ms", JI(s->last[j].age_ms),
+				"anon", JI(s->last[j].anon), "file", JI(s->last[j].file)));
+		json_array_append_new(arr, json_pack("{s:s,s:i,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}",
+			"cgroup", s->cg, "nid", s->nid, "snapshots", JI(s->snapshots),
+			"first_s", rs_json_real(rs_ns_to_s(s->first_ts)),
+			"last_s", rs_json_real(rs_ns_to_s(s->last_ts)),
+			"first_min_seq", JI(s->first_min_seq), "first_max_seq", JI(s->first_max_seq),
+			"last_min_seq", JI(s->nr_last ? s->last[0].seq : 0),
+			"last_max_seq", JI(s->nr_last ? s->last[s->nr_last - 1].seq : 0),
+			"max_anon", JI(s->max_anon), "max_file", JI(s->max_file), "last", last));
+	}
+	return arr;
+}
+
 static json_t *kswapd_json(const struct rs_analysis *a, const struct rs_trace_info *ti)
 {
 	const struct rs_episode_stats *e = rs_analysis_episode_stats(a, RS_CTX_KSWAPD);
@@ -760,6 +790,7 @@ json_t *rs_analysis_json(const struct rs_analysis *a, const struct rs_source *sr
 	json_object_set_new(root, "reclaim_pages", reclaim_pages_json(a, secs));
 	json_object_set_new(root, "episodes", episodes_json(a));
 	json_object_set_new(root, "kswapd", kswapd_json(a, rs_source_info(src)));
+	json_object_set_new(root, "mglru_generations", mglru_gens_json(a));
 	json_object_set_new(root, "wakeup_kswapd", wakeup_json(a));
 	json_object_set_new(root, "tasks", tasks_json(a));
 	json_object_set_new(root, "slab", slab_json(a));

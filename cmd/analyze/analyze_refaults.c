@@ -143,10 +143,11 @@ static json_t *file_json(struct rs_refaults *rf)
 	json_object_set_new(o, "pages", JI(t->all.refaulted_pages));
 	json_object_set_new(o, "reclaim", counts_json(&t->all));
 	for (int c = 0; c < RS_CTX_NR; c++) {
-		json_t *l = json_object();
+		json_t *l;
 
 		if (!t->by_ctx[c].evicted_folios)
 			continue;
+		l = json_object();
 		x = counts_json(&t->by_ctx[c]);
 		for (int k = 0; k < RS_RF_NR_LISTS; k++)
 			if (t->by_ctx_list[c][k].evicted_folios)
@@ -310,7 +311,8 @@ void rs_refaults_text(FILE *f, struct rs_refaults *rf, const struct rs_cgroups *
 			for (int k = 0; k < RS_RF_NR_LISTS; k++) {
 				if (!t->by_ctx_list[c][k].evicted_folios)
 					continue;
-				snprintf(sb, sizeof(sb), "%s/%s", rs_ctx_name(c), rs_rf_list_name(k));
+				snprintf(sb, sizeof(sb), "%s/%s", rs_ctx_name(c),
+					 rs_rf_list_name(k));
 				counts_row(f, sb, &t->by_ctx_list[c][k]);
 			}
 		fprintf(f, "  deleted not by reclaim (truncate, unlink, invalidate): %" PRIu64
@@ -335,11 +337,12 @@ void rs_refaults_text(FILE *f, struct rs_refaults *rf, const struct rs_cgroups *
 	for (int k = 0; k < n; k++) {
 		const struct rs_rf_cgroup *c = rs_refaults_cgroup(rf, idx[k]);
 		int64_t wsf = c->ws_first[RS_WS_REFAULT_FILE];
+		const char *path = rs_refaults_path(rf, c->id, b1, sizeof(b1));
 
 		if (!c->victim.evicted_pages && !c->faulted_pages && !c->swapins && wsf < 0)
 			continue;
-		fprintf(f, "  %-28s %9" PRIu64 " %9" PRIu64, tail(safe(rs_refaults_path(rf, c->id, b1,
-			sizeof(b1)), pb, sizeof(pb)), sb, 28), c->victim.evicted_pages,
+		fprintf(f, "  %-28s %9" PRIu64 " %9" PRIu64,
+			tail(safe(path, pb, sizeof(pb)), sb, 28), c->victim.evicted_pages,
 			c->victim.refaulted_pages);
 		put_share(f, c->victim.refaulted_within_pages[0], c->victim.observable_pages[0], 7);
 		fprintf(f, " %9" PRIu64, c->faulted_pages);
@@ -354,14 +357,16 @@ void rs_refaults_text(FILE *f, struct rs_refaults *rf, const struct rs_cgroups *
 		fprintf(f, " %9.2f\n", rs_ns_to_s(c->thrash_ns));
 	}
 	fprintf(f, "  evicted/refaulted: pages of that memcg; faulted: pages its tasks brought "
-		"back;\n  ws_rf_fil: workingset_refault_file change in its memory.stat snapshots\n");
+		"back;\n  ws_rf_fil: workingset_refault_file change in its memory.stat "
+		"snapshots\n");
 	for (int k = 0; k < n; k++) {
 		const struct rs_rf_cgroup *c = rs_refaults_cgroup(rf, idx[k]);
 
 		for (int r = 0; r < c->nr_thrash; r++)
 			fprintf(f, "  thrashing %s %.3f-%.3f s: %" PRIu64 " pages back within %s, %"
-				PRIu64 " evicted\n", tail(safe(rs_refaults_path(rf, c->id, b1, sizeof(b1)),
-				pb, sizeof(pb)), sb, 28), rs_ns_to_s(c->thrash[r].from_ns),
+				PRIu64 " evicted\n",
+				tail(safe(rs_refaults_path(rf, c->id, b1, sizeof(b1)), pb,
+					  sizeof(pb)), sb, 28), rs_ns_to_s(c->thrash[r].from_ns),
 				rs_ns_to_s(c->thrash[r].to_ns), c->thrash[r].quick_pages,
 				dur(rs_refaults_thrash_distance(rf), b2, sizeof(b2)),
 				c->thrash[r].evicted_pages);
@@ -393,7 +398,7 @@ void rs_refaults_summary_line(FILE *f, struct rs_refaults *rf, const struct rs_c
 		t->all.evicted_pages);
 	if (worst >= 0)
 		fprintf(f, ", thrashing %.2f s in %s", rs_ns_to_s(worst_ns),
-			safe(rs_refaults_path(rf, rs_refaults_cgroup(rf, worst)->id, b, sizeof(b)), pb,
-			     sizeof(pb)));
+			safe(rs_refaults_path(rf, rs_refaults_cgroup(rf, worst)->id, b,
+						sizeof(b)), pb, sizeof(pb)));
 	fputc('\n', f);
 }

@@ -109,7 +109,8 @@ void rs_findings_text(FILE *f, const struct rs_findings *fd, bool with_cgroups)
 		if (fd->reclaim_fail < 0)
 			snprintf(fail, sizeof(fail), "-");
 		else
-			snprintf(fail, sizeof(fail), "%" PRId64, fd->reclaim_fail);
+			snprintf(fail, sizeof(fail), "%" PRId64 " (hopeless %" PRId64 ")",
+				 fd->reclaim_fail, fd->hopeless);
 		line(f, "kswapd", "KSWAPD", "awake %s of %.3f s: %.3f s, %.3f s of it cut at the edges",
 		     pct1(b[0], 48, fd->awake_pct), fd->span_s * fd->kswapds,
 		     (double)(fd->awake_ns + fd->awake_cut_ns) / 1e9,
@@ -119,16 +120,18 @@ void rs_findings_text(FILE *f, const struct rs_findings *fd, bool with_cgroups)
 	} else {
 		line(f, "kswapd", "KSWAPD", "no kswapd activity");
 	}
-	line(f, "scanned anon", "LRU SCAN PRESSURE", "%" PRIu64 " pages, %s (inactive %" PRIu64
-	     ", active %" PRIu64 ")", fd->scanned_anon, pct1(b[0], 48, fd->anon_pct),
-	     fd->scanned[RS_LRU_INACTIVE_ANON], fd->scanned[RS_LRU_ACTIVE_ANON]);
-	line(f, "scanned file", "LRU SCAN PRESSURE", "%" PRIu64 " pages, %s (inactive %" PRIu64
-	     ", active %" PRIu64 ")", fd->scanned_file,
+	line(f, "anon pages", "LRU SCAN PRESSURE", "scanned %" PRIu64 " (%s; active %" PRIu64 "), "
+	     "reclaimed %" PRIu64 ", eff. %s", fd->scanned_anon, pct1(b[0], 48, fd->anon_pct),
+	     fd->scanned[RS_LRU_ACTIVE_ANON], fd->reclaimed_anon,
+	     pct1(b[1], 48, fd->efficiency_anon_pct));
+	line(f, "file pages", "LRU SCAN PRESSURE", "scanned %" PRIu64 " (%s; active %" PRIu64 "), "
+	     "reclaimed %" PRIu64 ", eff. %s", fd->scanned_file,
 	     pct1(b[0], 48, isnan(fd->anon_pct) ? NAN : 100.0 - fd->anon_pct),
-	     fd->scanned[RS_LRU_INACTIVE_FILE], fd->scanned[RS_LRU_ACTIVE_FILE]);
-	line(f, "reclaimed", "SCAN BALANCE", "%" PRIu64 " pages, efficiency %s: anon %s, file %s",
-	     fd->reclaimed_anon + fd->reclaimed_file, pct1(b[0], 48, fd->efficiency_pct),
-	     pct1(b[1], 48, fd->efficiency_anon_pct), pct1(b[2], 48, fd->efficiency_file_pct));
+	     fd->scanned[RS_LRU_ACTIVE_FILE], fd->reclaimed_file,
+	     pct1(b[1], 48, fd->efficiency_file_pct));
+	line(f, "efficiency", "SCAN BALANCE", "%s: %" PRIu64 " pages reclaimed of %" PRIu64
+	     " inactive scanned", pct1(b[0], 48, fd->efficiency_pct),
+	     fd->reclaimed_anon + fd->reclaimed_file, fd->scanned_inactive);
 	if (known)
 		line(f, "priority", "PRIORITY", "mean %.1f; at 12: %s, 11-7: %s, 6-1: %s, 0: %s",
 		     fd->prio_mean, pct1(b[0], 48, rs_pct(fd->by_prio[12], known)),
@@ -203,7 +206,7 @@ json_t *rs_findings_json(const struct rs_findings *fd)
 	}
 	json_object_set_new(o, "stalls", stalls);
 	json_object_set_new(o, "kswapd", json_pack(
-		"{s:i,s:o,s:o,s:o,s:o,s:I,s:I,s:I,s:I,s:o,s:I,s:I}", "instances", fd->kswapds,
+		"{s:i,s:o,s:o,s:o,s:o,s:I,s:I,s:I,s:I,s:o,s:o,s:I,s:I}", "instances", fd->kswapds,
 		"awake_s", rs_json_real(rs_ns_to_s(fd->awake_ns)),
 		"awake_cut_s", rs_json_real(rs_ns_to_s(fd->awake_cut_ns)),
 		"awake_total_s", rs_json_real(rs_ns_to_s(fd->awake_ns + fd->awake_cut_ns)),
@@ -211,6 +214,7 @@ json_t *rs_findings_json(const struct rs_findings *fd)
 		"rewakes", (json_int_t)fd->rewakes, "sleeps", (json_int_t)fd->sleeps,
 		"unmatched_sleeps", (json_int_t)fd->unmatched_sleeps,
 		"reclaim_fail", fd->reclaim_fail < 0 ? json_null() : JI(fd->reclaim_fail),
+		"hopeless", fd->hopeless < 0 ? json_null() : JI(fd->hopeless),
 		"scanned", (json_int_t)fd->kswapd_scanned,
 		"reclaimed", (json_int_t)fd->kswapd_reclaimed));
 	for (int l = 0; l < RS_LRU_NR; l++)

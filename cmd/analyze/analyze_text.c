@@ -10,6 +10,8 @@
 
 #include "analysis.h"
 #include "kswapd_health.h"
+#include "mglru_gens.h"
+#include "text_escape.h"
 #include "analyze_output.h"
 #include "report.h"
 #include "rs_warn.h"
@@ -113,6 +115,37 @@ static void lru_row(struct out *o, const char *node, int list, const char *ctx,
 		cnt(b[5], 9, c->write_anon + c->write_file));
 }
 
+/* Generations over time from the recorder's lru_gen markers (aging the events do not show). */
+static void mglru_gens_lines(struct out *o)
+{
+	const struct rs_mglru_gens *g = rs_analysis_mglru_gens(o->a);
+	char esc[RS_GENS_CG_LEN * 4];
+
+	if (!g->nr)
+		return;
+	fprintf(o->f, "generations (the recorder's lru_gen snapshots; seq numbers rise as the "
+		"kernel ages and evicts):\n");
+	for (int i = 0; i < g->nr && i < 8; i++) {
+		const struct rs_gens_series *s = &g->s[i];
+		uint64_t mn = s->nr_last ? s->last[0].seq : 0;
+		uint64_t mx = s->nr_last ? s->last[s->nr_last - 1].seq : 0;
+
+		fprintf(o->f, "  %s node %d: %" PRIu64 " snapshots; max_seq %" PRIu64 " -> %"
+			PRIu64 " (%" PRIu64 " generations made), min_seq %" PRIu64 " -> %" PRIu64
+			" (%" PRIu64 " evicted whole)\n", rs_escape(esc, sizeof(esc), s->cg), s->nid,
+			s->snapshots, s->first_max_seq, mx, mx >= s->first_max_seq ?
+			mx - s->first_max_seq : 0, s->first_min_seq, mn,
+			mn >= s->first_min_seq ? mn - s->first_min_seq : 0);
+		fprintf(o->f, "    last, oldest first (seq:age ms:anon:file pages):");
+		for (int j = 0; j < s->nr_last; j++)
+			fprintf(o->f, " %" PRIu64 ":%" PRIu64 ":%" PRIu64 ":%" PRIu64, s->last[j].seq,
+				s->last[j].age_ms, s->last[j].anon, s->last[j].file);
+		fputc('\n', o->f);
+	}
+	if (g->nr > 8)
+		fprintf(o->f, "  ... %d more memcg/node series in the JSON\n", g->nr - 8);
+}
+
 static void section_lru(struct out *o)
 {
 	const struct rs_analysis *a = o->a;
@@ -168,6 +201,7 @@ static void section_lru(struct out *o)
 		rs_report_put_wrapped(o->f, line, n < (int)sizeof(line) ? (size_t)n :
 				      sizeof(line) - 1);
 	}
+	mglru_gens_lines(o);
 }
 
 static void section_rotation(struct out *o)

@@ -183,15 +183,38 @@ static char *label_of(const char *path)
 	return strdup(base);
 }
 
-static int parse_pct(const char *s, double *out)
+/* A number >= 0 with an optional '%'; *pct says whether it had one (NULL: ignored). */
+static int parse_num_pct(const char *s, double *out, bool *pct)
 {
 	char *end;
 
 	errno = 0;
 	*out = strtod(s, &end);
-	if (end != s && *end == '%')
+	if (pct)
+		*pct = false;
+	if (end != s && *end == '%') {
 		end++;
+		if (pct)
+			*pct = true;
+	}
 	return end == s || *end || errno || !isfinite(*out) || *out < 0 ? -1 : 0;
+}
+
+static int parse_pct(const char *s, double *out)
+{
+	return parse_num_pct(s, out, NULL);
+}
+
+/* --alpha: a probability; "0.5%" is 0.005, not 0.5 */
+static int parse_alpha(const char *s, double *out)
+{
+	bool pct;
+
+	if (parse_num_pct(s, out, &pct) < 0)
+		return -1;
+	if (pct)
+		*out /= 100.0;
+	return *out > 0 && *out < 1 ? 0 : -1;
 }
 
 static int add_input(struct diff_opts *o, int side, const char *path)
@@ -291,9 +314,10 @@ static int parse_args(int argc, char **argv, struct diff_opts *o)
 						   "want a percentage >= 0", optarg);
 			break;
 		case OPT_ALPHA:
-			if (parse_pct(optarg, &o->alpha) < 0 || !(o->alpha > 0 && o->alpha < 1))
+			if (parse_alpha(optarg, &o->alpha) < 0)
 				return rs_cmd_fail("diff", RS_EXIT_USAGE, "--alpha '%s': want a "
-						   "number between 0 and 1, e.g. 0.05", optarg);
+						   "number between 0 and 1, e.g. 0.05 (or 5%%)",
+						   optarg);
 			break;
 		case OPT_LABELS:
 			comma = strchr(optarg, ',');

@@ -169,10 +169,25 @@ void rs_diff_table(FILE *f, const struct rs_compare *c, const struct rs_ranking 
 	for (size_t i = 0; i < rs_ranking_count(r); i++)
 		if (!rs_ranking_row(r, i)->changed)
 			hidden++;
+	if (!rs_ranking_count(r)) {
+		size_t moved = 0;
+
+		for (size_t i = 0; i < rs_compare_nr_metrics(c); i++) {
+			const struct rs_metric_diff *d = rs_compare_metric(c, i);
+
+			moved += d->side[RS_SIDE_BASE].avg != d->side[RS_SIDE_NEW].avg;
+		}
+		fprintf(f, "no `summary` to rank (an older analyze?): %zu of %zu metrics differ; "
+			"--format seed lists them\n",
+			moved, rs_compare_nr_metrics(c));
+		return;
+	}
 	if (!rs_ranking_changed(r)) {
 		fprintf(f, "no figure moved by %g%% or more (percentages: %g points)%s; --all shows "
-			"all %zu\n", rs_ranking_threshold(r), rs_ranking_threshold(r) / 2,
-			multi ? " significantly" : "", rs_ranking_count(r));
+			"all %zu, --format seed every metric\n", rs_ranking_threshold(r),
+			rs_ranking_threshold(r) / 2, multi ? " significantly" : "",
+			rs_ranking_count(r));
+		note_victims(f, r, labels);
 		return;
 	}
 	fprintf(f, "\n%-*s %*.*s %*.*s %9s%s\n", lw + 2, "what changed (biggest move first)", vw,

@@ -16,6 +16,7 @@
 #include "cmd_args.h"
 #include "cmd_outfile.h"
 #include "plot_draw.h"
+#include "refaults.h"
 #include "rs_warn.h"
 #include "trace_source.h"
 
@@ -27,7 +28,7 @@ static const struct rs_cmd_opt plot_opts[] = {
 	{ "output", 'o', required_argument, 'o', "FILE",
 	  "write FILE.svg or FILE.png (default: the first trace's name, .svg)" },
 	{ "what", 0, required_argument, O_WHAT, "LIST",
-	  "figures: scan, stalls, latency, kswapd, cgroups, all (default), comma-separated" },
+	  "figures, comma-separated: scan, stalls, latency, kswapd, cgroups, refaults, all" },
 	{ "labels", 0, required_argument, O_LABELS, "A,B...",
 	  "names of the traces in the legends (default: base,new for two; file names)" },
 	RS_ANALYSIS_OPTS,
@@ -62,6 +63,7 @@ struct plot_run {
 	struct plot_trace t[MAX_TRACES];
 	struct rs_analysis *a[MAX_TRACES];
 	struct rs_cgroups *cg[MAX_TRACES];
+	struct rs_refaults *rf[MAX_TRACES];
 	struct rs_source *src[MAX_TRACES];
 	char *labels[MAX_TRACES];
 	int n;
@@ -70,6 +72,7 @@ struct plot_run {
 static void plot_run_free(struct plot_run *r)
 {
 	for (int i = 0; i < r->n; i++) {
+		rs_refaults_free(r->rf[i]);
 		rs_cgroups_free(r->cg[i]);
 		rs_analysis_free(r->a[i]);
 		rs_source_close(r->src[i]);
@@ -168,6 +171,7 @@ static int cmd_plot(int argc, char **argv)
 {
 	struct rs_analysis_opts ao = { .pid = -1, .threads = rs_threads_auto(), .keep_episodes = true };
 	struct rs_cgroups_opts co = { 0 };
+	struct rs_refaults_opts rfo = { 0 };
 	struct plot_run r = { .n = 0 };
 	const char *output = NULL, *labels = NULL;
 	unsigned int mask = plot_what_all();
@@ -224,8 +228,8 @@ static int cmd_plot(int argc, char **argv)
 		const char *path = argv[optind + i];
 
 		ao.progress = rs_cmd_show_progress(path);
-		if (rs_cgroups_analysis_run(path, &ao, &co, &r.a[i], &r.cg[i], &r.src[i],
-					    &err) < 0) {
+		if (rs_refaults_analysis_run(path, &ao, &co, &rfo, &r.a[i], &r.cg[i], &r.rf[i],
+					     &r.src[i], &err) < 0) {
 			ret = rs_cmd_fail("plot", RS_EXIT_INPUT, "%s", err.msg);
 			goto out;
 		}
@@ -245,7 +249,7 @@ static int cmd_plot(int argc, char **argv)
 		}
 		r.t[i] = (struct plot_trace){ .label = r.labels[i],
 					      .info = rs_source_info(r.src[i]),
-					      .a = r.a[i], .cg = r.cg[i] };
+					      .a = r.a[i], .cg = r.cg[i], .rf = r.rf[i] };
 	}
 	if (rs_outfile_open(&out, output) < 0) {
 		ret = rs_cmd_fail("plot", RS_EXIT_INPUT, "%s", out.err);

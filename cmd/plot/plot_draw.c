@@ -829,6 +829,121 @@ static void cgroups_draw(cairo_t *cr, double y, const struct plot_trace *t, int 
 	plot_legend(cr, MARGIN_L, y + TITLE_H + FRAME_H + AXIS_H - 4, all_w, e, ne);
 }
 
+/* ---- refaults over time ---- */
+
+static const struct series_def refault_series[] = {
+	{ RS_RF_TS_EVICTED, "evicted by reclaim", 1 },
+	{ RS_RF_TS_REFAULTED, "back (refaulted)", 3 },
+	{ RS_RF_TS_QUICK, "back within the thrash distance", 0 },
+	{ RS_RF_TS_SWAPIN, "swapped in (pswpin)", 5 },
+};
+#define NR_REFAULT_SERIES (int)(sizeof(refault_series) / sizeof(refault_series[0]))
+
+static double refaults_height(cairo_t *cr, const struct plot_trace *t, int n)
+{
+	return TITLE_H + FRAME_H + AXIS_H + 44 + 19.0 * (n > 1 ? (n + 1) / 2 : 0) + PANEL_GAP;
+}
+
+/* One summed refault series as a line through the bucket midpoints, as a rate. */
+static void refault_line(cairo_t *cr, const struct plot_frame *f, const struct plot_trace *t,
+			 int metric)
+{
+	const uint64_t *v = rs_refaults_series_all(t->rf, metric);
+	size_t len = rs_refaults_series_len(t->rf);
+	double w = (double)rs_refaults_series_width(t->rf) / 1e9;
+	double off = (double)(rs_refaults_series_t0(t->rf) - trace_t0(t)) / 1e9;
+
+	if (!v || !(w > 0))
+		return;
+	for (size_t b = 0; b < len; b++) {
+		double x = plot_px(f, off + ((double)b + 0.5) * w), y = plot_py(f, v[b] / w);
+
+		if (b)
+			cairo_line_to(cr, x, y);
+		else
+			cairo_move_to(cr, x, y);
+	}
+	cairo_stroke(cr);
+}
+
+static void refaults_draw(cairo_t *cr, double y, const struct plot_trace *t, int n)
+{
+	struct plot_frame f = { .x = MARGIN_L, .y = y + TITLE_H,
+				.w = PLOT_WIDTH - MARGIN_L - MARGIN_R, .h = FRAME_H };
+	struct plot_legend_entry e[16];
+	double peak = 0;
+	bool any = false;
+	int ne = 0;
+
+	panel_title(cr, y, "Refaults: file pages evicted by reclaim and added back, swap-ins; "
+		    "shaded: thrashing (docs/refaults.md)");
+	for (int i = 0; i < n; i++) {
+		double w;
+
+		if (!t[i].rf)
+			continue;
+		any |= rs_refaults_recorded(t[i].rf) || rs_refaults_totals(t[i].rf)->swapins;
+		w = (double)rs_refaults_series_width(t[i].rf) / 1e9;
+		for (int m = 0; m < NR_REFAULT_SERIES && w > 0; m++) {
+			int metric = refault_series[m].metric;
+			const uint64_t *v = rs_refaults_series_all(t[i].rf, metric);
+
+			for (size_t b = 0; v && b < rs_refaults_series_len(t[i].rf); b++)
+				if (v[b] / w > peak)
+					peak = v[b] / w;
+		}
+	}
+	f.xa = time_axis(t, n);
+	f.ya = (struct plot_axis){ .lo = 0, .hi = peak, .unit = PLOT_UNIT_PLAIN,
+				   .label = "pages/s" };
+	plot_axis_nice(&f.ya);
+	plot_frame_draw(cr, &f);
+	if (!any || !(peak > 0)) {
+		plot_frame_note(cr, &f, any ? "no page evicted, refaulted or swapped in" :
+				"no filemap events (record without --no-filemap) and no swap-ins");
+		return;
+	}
+	cairo_save(cr);
+	cairo_rectangle(cr, f.x, f.y, f.w, f.h);
+	cairo_clip(cr);
+	/* thrashing intervals of every memcg, under the lines */
+	for (int i = 0; i < n; i++) {
+		for (int c = 0; t[i].rf && c < rs_refaults_nr_cgroups(t[i].rf); c++) {
+			const struct rs_rf_cgroup *g = rs_refaults_cgroup(t[i].rf, c);
+
+			for (int k = 0; k < g->nr_thrash; k++) {
+				uint64_t t0 = trace_t0(&t[i]);
+				double x0 = plot_px(&f, (double)(g->thrash[k].from_ns - t0) / 1e9);
+				double x1 = plot_px(&f, (double)(g->thrash[k].to_ns - t0) / 1e9);
+
+				plot_color(cr, 0, 0.12);
+				cairo_rectangle(cr, x0, f.y, x1 - x0, f.h);
+				cairo_fill(cr);
+			}
+		}
+	}
+	/* 1.7, not the scan panel's 1.8: tests/e2e/plot.sh counts each panel's lines by style */
+	cairo_set_line_width(cr, 1.7);
+	cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+	for (int i = 0; i < n; i++) {
+		if (!t[i].rf)
+			continue;
+		plot_dash(cr, i);
+		for (int m = 0; m < NR_REFAULT_SERIES; m++) {
+			plot_color(cr, refault_series[m].color, 0.95);
+			refault_line(cr, &f, &t[i], refault_series[m].metric);
+		}
+	}
+	cairo_restore(cr);
+	for (int m = 0; m < NR_REFAULT_SERIES; m++) {
+		e[ne] = (struct plot_legend_entry){ .sample = PLOT_SAMPLE_LINE,
+						    .color = refault_series[m].color };
+		snprintf(e[ne++].text, sizeof(e[0].text), "%s", refault_series[m].name);
+	}
+	ne += trace_entries(t, n, false, e + ne);
+	plot_legend(cr, f.x, y + TITLE_H + FRAME_H + AXIS_H - 4, f.w, e, ne);
+}
+
 /*
  * The panels in page order. A new figure is one more row (and its --what name in docs/plot.md).
  */
@@ -838,6 +953,7 @@ static const struct panel panels[] = {
 	{ "latency", "stall latency CDF", latency_height, latency_draw },
 	{ "kswapd", "kswapd awake periods", kswapd_height, kswapd_draw },
 	{ "cgroups", "victim cgroups", cgroups_height, cgroups_draw },
+	{ "refaults", "refaults and thrashing", refaults_height, refaults_draw },
 };
 #define NR_PANELS (int)(sizeof(panels) / sizeof(panels[0]))
 
@@ -874,7 +990,7 @@ int plot_what_parse(const char *list, unsigned int *mask, char *bad, size_t n)
 
 const char *plot_what_names(void)
 {
-	return "scan, stalls, latency, kswapd, cgroups, all";
+	return "scan, stalls, latency, kswapd, cgroups, refaults, all";
 }
 
 unsigned int plot_what_all(void)

@@ -16,6 +16,7 @@
 
 #include "analysis.h"
 #include "cgroups.h"
+#include "refaults.h"
 #include "trace_source.h"
 
 /* One trace's finished results, as the plot reads them (nothing here is owned). */
@@ -24,13 +25,14 @@ struct plot_trace {
 	const struct rs_trace_info *info;
 	const struct rs_analysis *a;		/* made with keep_episodes */
 	const struct rs_cgroups *cg;		/* per-cgroup victims; NULL: not analysed */
+	const struct rs_refaults *rf;		/* refaults (docs/refaults.md); NULL: none */
 };
 
 #define PLOT_WIDTH	1100.0		/* device units: pt in SVG, px in PNG */
 
 /* Parse a comma-separated --what list into a panel mask; -1 and *bad the unknown name. */
 int plot_what_parse(const char *list, unsigned int *mask, char *bad, size_t n);
-/* "scan, stalls, latency, kswapd, cgroups" */
+/* "scan, stalls, latency, kswapd, cgroups, refaults" */
 const char *plot_what_names(void);
 unsigned int plot_what_all(void);
 

@@ -273,8 +273,9 @@ static int parse_opts(struct rec *r, int argc, char **argv, const char **cgroup_
 			if (stat(optarg, &sb))
 				return usage_error("--filemap-dev: cannot stat '%s': %s", optarg,
 						   strerror(errno));
+			/* filemap_devs is sized argc */
 			r->filemap_devs[r->nr_filemap_devs++] =
-				((uint64_t)major(sb.st_dev) << 20) | minor(sb.st_dev);	/* sized argc */
+				((uint64_t)major(sb.st_dev) << 20) | minor(sb.st_dev);
 			break;
 		}
 		case ':':
@@ -485,12 +486,23 @@ static int wait_live(struct rec *r, pid_t tc, int *tc_status, int *reaped, struc
 			    LIVE_TIMEOUT_MS / 1000);
 }
 
+/*
+ * The output must be a file we can create or replace: caught here, before tracing is set up,
+ * not by trace-cmd after it (an empty name, an existing directory, a FIFO).
+ */
 static int check_output(const char *output, struct rs_error *err)
 {
-	char *copy = strdup(output);
+	struct stat st;
+	char *copy;
 	const char *dir;
 	int ret = 0;
 
+	if (!*output)
+		return rs_error_set(err, "-o wants a file name, not an empty string");
+	if (!stat(output, &st) && !S_ISREG(st.st_mode))
+		return rs_error_set(err, "cannot write %s: it is %s, not a file", output,
+				    S_ISDIR(st.st_mode) ? "a directory" : "not a regular file");
+	copy = strdup(output);
 	if (!copy)
 		return rs_error_set(err, "out of memory");
 	dir = dirname(copy);
@@ -507,6 +519,8 @@ static int preconditions(struct rec *r, struct rs_error *err)
 	if (geteuid() != 0)
 		return rs_error_set(err, "must be run as root: tracing and memory cgroups "
 				    "need it");
+	if (check_output(r->output, err))
+		return -1;
 	r->trace_cmd = find_in_path("trace-cmd");
 	if (!r->trace_cmd)
 		return rs_error_set(err, "trace-cmd not found in PATH; install it (Debian: "
@@ -522,9 +536,7 @@ static int preconditions(struct rec *r, struct rs_error *err)
 	if (!r->tracing_dir)
 		return rs_error_set(err, "tracefs is not mounted and could not be mounted "
 				    "(mount -t tracefs nodev /sys/kernel/tracing)");
-	if (rec_memcg_find(&r->mem, err))
-		return -1;
-	return check_output(r->output, err);
+	return rec_memcg_find(&r->mem, err);
 }
 
 static void print_summary(struct rec *r, int status)

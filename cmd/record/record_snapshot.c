@@ -235,6 +235,20 @@ static void snap_nodes(struct rec *r)
 	free(wm);
 }
 
+/*
+ * Swap space (KB, /proc/meminfo): whether reclaim may scan anon at all is a world input of the
+ * replay (can_reclaim_anon_pages()); without it the replay infers swap from anon scanning, and a
+ * kernel that never scanned anon (cache_trim_mode) looks swapless to it.
+ */
+static void snap_swap(struct rec *r)
+{
+	static const char *const names[] = { "SwapTotal:", "SwapFree:" };
+	unsigned long long v[2];
+
+	if (!read_stat("/proc/meminfo", "", names, 2, v))
+		rec_mark(r, "swap total=%llu free=%llu", v[0], v[1]);
+}
+
 void rec_snapshot_once(struct rec *r)
 {
 	char *rels[REC_MAX_INTEREST];
@@ -245,6 +259,7 @@ void rec_snapshot_once(struct rec *r)
 		free(rels[i]);
 	}
 	snap_nodes(r);
+	snap_swap(r);
 	rec_snapshot_lru_gen(r);
 }
 

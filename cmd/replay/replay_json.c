@@ -99,6 +99,7 @@ static json_t *inputs_json(const struct rs_replay_report *r)
 	json_object_set_new(c, "memcg_want_from", cc);
 	json_object_set_new(c, "memcg_goal_overshoot", JI(in->goal_overshoot));
 	json_object_set_new(c, "kswapd_want", JI(in->kswapd_want));
+	json_object_set_new(c, "kswapd_overshoot", JI(in->kswapd_overshoot));
 	json_object_set_new(o, "calls", c);
 
 	json_object_set_new(rec, "scanned", lists4(in->scanned));

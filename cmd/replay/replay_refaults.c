@@ -29,16 +29,16 @@ void rs_replay_refaults_text(FILE *f, const struct rs_refaults *rf, const struct
 	fprintf(f, "  %-18s %12s %10s %10s  %s\n", "policy", "file evicted", "calls <", "calls >",
 		"refaults avoided (pages)");
 	for (int i = 0; i < n; i++)
-		fprintf(f, "  %-18s %12" PRIu64 " %10" PRIu64 " %10" PRIu64 "  %" PRIu64 "..%" PRIu64
-			"%s\n", res[i].policy ? res[i].policy->name : "?", p[i].policy_pages,
+		fprintf(f, "  %-18s %12" PRIu64 " %10" PRIu64 " %10" PRIu64 "  %" PRIu64 "..%"
+			PRIu64 "%s\n", res[i].policy ? res[i].policy->name : "?", p[i].policy_pages,
 			p[i].calls_fewer, p[i].calls_more, p[i].avoided_min, p[i].avoided_max,
 			res[i].policy && res[i].policy->recorded_kernel ?
 			"  (the recorded kernel: replay error)" : "");
-	fprintf(f, "  calls <: the policy evicted fewer file pages than the recording in that call;"
-		"\n  it keeps some of the recorded evictions, and between the bounds of them came "
-		"back\n  (which ones it keeps is in no trace). calls >: it evicts pages the "
-		"recording kept;\n  their later use is in no trace, so refaults it causes cannot be "
-		"known.\n");
+	fprintf(f, "  calls <: the policy evicted fewer file pages than the recording in that "
+		"call;\n  it keeps some of the recorded evictions, and between the bounds of them "
+		"came back\n  (which ones it keeps is in no trace). calls >: it evicts pages the "
+		"recording kept;\n  their later use is in no trace, so refaults it causes cannot "
+		"be known.\n");
 	if (p[0].unmatched_refaulted)
 		fprintf(f, "  %" PRIu64 " refaulted pages were evicted outside any replayed call\n",
 			p[0].unmatched_refaulted);

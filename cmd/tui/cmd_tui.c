@@ -244,6 +244,202 @@ static int list_cb(const struct rs_event *ev, void *arg)
 	return 0;
 }
 
+/* ---- the event list pane ---- */
+
+struct lst_ctx {
+	struct tui_state *st;
+	int limit;
+	uint64_t seen, max_scan;
+	bool ring;			/* keep the last `limit` lines (reading back) */
+	int head;			/* ring: next slot */
+	uint64_t stop_ts, stop_off;	/* ring: stop after this event */
+	bool stopped;
+};
+
+/* The list shows what the filter or the open episode selects. */
+static bool lst_wanted(const struct tui_state *st, const struct rs_event *ev)
+{
+	const char *f = tl_model_filter(st->m);
+
+	if (st->nest && ev->pid != st->nest_pid)
+		return false;
+	if (!st->all_events && !tui_event_listed(ev))
+		return false;
+	if (f[0]) {
+		char pid[16];
+
+		snprintf(pid, sizeof(pid), "%d", ev->pid);
+		if (!strcasestr(ev->comm ? ev->comm : "", f) && !strstr(pid, f))
+			return false;
+	}
+	return true;
+}
+
+static void lst_line(struct tui_evline *l, const struct rs_event *ev)
+{
+	char ts[32], what[168];
+
+	tui_fmt_ts(ts, sizeof(ts), ev->ts, 6);
+	tui_fmt_event(what, sizeof(what), ev);
+	/* trace-cmd report's layout: comm-pid [cpu] time: event: fields */
+	snprintf(l->text, TUI_EVLINE, "%15.15s-%-7d [%03d] %s: %s", ev->comm ? ev->comm : "<...>",
+		 ev->pid, ev->cpu, ts, what);
+	l->ts = ev->ts;
+	l->offset = ev->offset;
+	l->pid = ev->pid;
+	l->episode = ev->type == RS_EV_RECLAIM_BEGIN || ev->type == RS_EV_RECLAIM_END;
+}
+
+static int lst_cb(const struct rs_event *ev, void *arg)
+{
+	struct lst_ctx *lc = arg;
+	struct tui_state *st = lc->st;
+
+	if (++lc->seen > lc->max_scan) {
+		st->lst_more = true;
+		return 1;
+	}
+	if (!lst_wanted(st, ev))
+		return 0;
+	if (lc->ring) {
+		lst_line(&st->lst[lc->head], ev);
+		lc->head = (lc->head + 1) % lc->limit;
+		if (st->nlst < lc->limit)
+			st->nlst++;
+		if (ev->ts == lc->stop_ts && ev->offset == lc->stop_off) {
+			lc->stopped = true;
+			return 1;
+		}
+		return 0;
+	}
+	if (st->nlst >= lc->limit) {
+		st->lst_more = true;
+		return 1;
+	}
+	lst_line(&st->lst[st->nlst++], ev);
+	return 0;
+}
+
+static int lst_find(const struct tui_state *st, uint64_t ts, uint64_t off)
+{
+	for (int i = 0; i < st->nlst; i++)
+		if (st->lst[i].ts == ts && st->lst[i].offset == off)
+			return i;
+	return -1;
+}
+
+static uint64_t lst_end(const struct tui_state *st)
+{
+	return st->nest ? st->nest_t1 + 1 : UINT64_MAX;
+}
+
+/* Read forward from t0: the pane's lines. */
+static void lst_read(struct tui_state *st, struct rs_source *src, uint64_t t0, int limit)
+{
+	struct lst_ctx lc = { .st = st, .limit = limit, .max_scan = SCAN_PANE * 4 };
+	struct rs_error err;
+
+	st->nlst = 0;
+	st->lst_more = false;
+	st->lst_valid = true;
+	st->list_anchor = t0;
+	if (src && t0 < lst_end(st) && rs_source_stream(src, t0, lst_end(st), lst_cb, &lc,
+							&err) < 0)
+		snprintf(st->msg, sizeof(st->msg), "cannot read the events: %s", err.msg);
+}
+
+/*
+ * Read back from the selected event: the lines before it (the trace is read forward only, so
+ * a window before it is read, four times wider each try, keeping the last lines in a ring).
+ */
+static void lst_read_back(struct tui_state *st, struct rs_source *src, int limit)
+{
+	uint64_t ts = st->list_sel_ts, off = st->list_sel_off, first, end, back;
+	uint64_t from = st->nest ? st->nest_t0 : 0;
+	struct lst_ctx lc;
+	struct rs_error err;
+	int i;
+
+	tl_model_extent(st->m, &first, &end);
+	if (from < first)
+		from = first;
+	/* 1 us first, then 4x: a dense trace has the previous event close by, and each try
+	   reads at most SCAN_PANE * 4 events, so a key stays cheap */
+	back = 1000;
+	for (int tries = 0; tries < 28; tries++, back *= 4) {
+		uint64_t t0 = ts > from + back ? ts - back : from;
+
+		lc = (struct lst_ctx){ .st = st, .limit = limit, .max_scan = SCAN_PANE * 4,
+				       .ring = true, .stop_ts = ts, .stop_off = off };
+		st->nlst = 0;
+		if (!src || rs_source_stream(src, t0, ts + 1, lst_cb, &lc, &err) < 0)
+			break;
+		/* the ring, in order */
+		if (st->nlst == limit && lc.head) {
+			struct tui_evline *tmp = malloc((size_t)limit * sizeof(*tmp));
+
+			if (!tmp)
+				break;
+			memcpy(tmp, st->lst + lc.head, (size_t)(limit - lc.head) * sizeof(*tmp));
+			memcpy(tmp + limit - lc.head, st->lst, (size_t)lc.head * sizeof(*tmp));
+			memcpy(st->lst, tmp, (size_t)limit * sizeof(*tmp));
+			free(tmp);
+		}
+		i = lst_find(st, ts, off);
+		if (!lc.stopped && lc.seen > lc.max_scan)
+			break;		/* too many events to read back through: at the cursor */
+		if ((i > 0 || t0 == from) && lc.stopped) {
+			st->list_anchor = st->lst[0].ts;
+			st->lst_more = true;
+			st->lst_valid = true;
+			st->list_sel = i > 0 ? i - 1 : 0;
+			if (i <= 0)
+				snprintf(st->msg, sizeof(st->msg), "%s", st->nest ?
+					 "the start of the episode" : "the first event of the trace");
+			return;
+		}
+	}
+	st->lst_valid = false;	/* read it again at the cursor */
+}
+
+/* Bring the event list up to date: at the cursor, or on from / back from its selection. */
+static void refresh_list(struct tui_state *st, struct rs_source *src, const struct tui_layout *l)
+{
+	int limit = TUI_MAX_LIST, i;
+	uint64_t c0;
+
+	if (st->view != TUI_MAIN || !st->list_on || l->list_h < 2)
+		return;
+	if (st->list_step > 0 && st->lst_valid) {
+		lst_read(st, src, st->list_sel_ts, limit);
+		i = lst_find(st, st->list_sel_ts, st->list_sel_off);
+		st->list_sel = i >= 0 && i + 1 < st->nlst ? i + 1 : i >= 0 ? i : 0;
+	} else if (st->list_step < 0 && st->lst_valid) {
+		lst_read_back(st, src, limit);
+	} else if (st->list_follow || !st->lst_valid) {
+		/* from the cursor's own time: a wide column can hold more events before it
+		   than the list keeps */
+		c0 = tl_model_cursor_ts(st->m);
+		if (st->nest && (c0 < st->nest_t0 || c0 > st->nest_t1))
+			c0 = st->nest_t0;
+		lst_read(st, src, c0, limit);
+		for (i = 0; i < st->nlst && st->lst[i].ts < tl_model_cursor_ts(st->m); i++)
+			;
+		st->list_sel = i < st->nlst ? i : st->nlst ? st->nlst - 1 : 0;
+		st->list_top = st->list_sel;
+	}
+	st->list_step = 0;
+	st->list_follow = false;
+	if (st->nlst) {
+		if (st->list_sel >= st->nlst)
+			st->list_sel = st->nlst - 1;
+		st->list_sel_ts = st->lst[st->list_sel].ts;
+		st->list_sel_off = st->lst[st->list_sel].offset;
+		if (st->list_focus)
+			tl_model_cursor_set(st->m, st->list_sel_ts);
+	}
+}
+
 static void fetch_events(struct tui_state *st, struct rs_source *src, uint64_t t0, uint64_t t1,
 			 int limit)
 {
@@ -277,7 +473,25 @@ static int ev_limit(const struct tui_state *st, const struct tui_layout *l)
 {
 	if (st->view == TUI_DETAILS)
 		return TUI_MAX_EVLINES;
-	return st->view == TUI_MAIN ? l->details_h : 0;
+	/* with the event list shown, the pane lists no events of its own */
+	return st->view == TUI_MAIN && !l->list_h ? l->details_h : 0;
+}
+
+/* Bin the view: from the index, or from the events of the window when zoomed below it. */
+static void bin_view(struct tui_state *st, struct rs_source *src)
+{
+	uint64_t a, b;
+
+	tl_model_update(st->m);
+	if (src && tl_model_needs_range(st->m, &a, &b)) {
+		struct rs_error err;
+
+		tl_model_raw_begin(st->m);
+		if (rs_source_stream(src, a, b, raw_cb, st->m, &err) < 0)
+			snprintf(st->msg, sizeof(st->msg), "cannot re-read the range: %s", err.msg);
+		tl_model_raw_end(st->m);
+		tl_model_update(st->m);
+	}
 }
 
 /* Bring the model and the details up to date and draw. Called with the index locked. */
@@ -290,7 +504,7 @@ static void refresh_screen(struct tui_screen *scr, struct tui_state *st, struct 
 	int lim;
 
 	tui_screen_size(scr, &st->width, &st->height);
-	tui_layout(st->width, st->height, &l);
+	tui_layout(st, tl_model_nrows(st->m), &l);
 	st->loading = !atomic_load(&L->done);
 	st->events = tl_index_events(L->ix);
 	st->dropped = tl_index_dropped(L->ix);
@@ -302,16 +516,9 @@ static void refresh_screen(struct tui_screen *scr, struct tui_state *st, struct 
 	if (!st->loading && L->ret && !st->load_error[0])
 		snprintf(st->load_error, sizeof(st->load_error), "loading stopped: %s", L->err.msg);
 	tl_model_set_columns(st->m, l.plot_w);
-	tl_model_update(st->m);
-	if (src && tl_model_needs_range(st->m, &a, &b)) {
-		struct rs_error err;
-
-		tl_model_raw_begin(st->m);
-		if (rs_source_stream(src, a, b, raw_cb, st->m, &err) < 0)
-			snprintf(st->msg, sizeof(st->msg), "cannot re-read the range: %s", err.msg);
-		tl_model_raw_end(st->m);
-		tl_model_update(st->m);
-	}
+	bin_view(st, src);
+	refresh_list(st, src, &l);
+	bin_view(st, src);		/* the list's selection may have moved the cursor */
 	lim = ev_limit(st, &l);
 	tui_details_range(st, &a, &b, &marked);
 	if (lim > 0 && (!st->ev_valid || st->ev_t0 != a || st->ev_t1 != b || lim > *last_limit)) {
@@ -391,6 +598,8 @@ static int run_interactive(struct tui_screen *scr, struct tui_state *st, struct 
 			timing_key(tm, kn, t0);
 		}
 		key = tui_screen_key(scr, drawn_loaded ? KEY_POLL_MS : LOAD_REFRESH_MS);
+		if (key == TK_MOUSE)
+			tui_screen_mouse(scr, &st->mouse);
 	}
 	return 0;
 }
@@ -453,6 +662,10 @@ static int run_script(struct tui_screen *scr, struct tui_state *st, struct rs_so
 		} else {
 			if (key == TK_RESIZE)
 				tui_screen_resize(scr, w, h);
+			if (key == TK_MOUSE)
+				st->mouse = (struct tui_mouse){ tok[0] == 'c' ? TB_CLICK :
+					!strncmp(tok, "wheelup", 7) ? TB_WHEEL_UP : TB_WHEEL_DOWN,
+					w, h };
 			flags = tui_dispatch(st, key);
 		}
 		if (flags & TUI_QUIT) {
@@ -627,7 +840,10 @@ static int cmd_tui(int argc, char **argv)
 	st.utf8 = tui_screen_utf8(scr);
 	st.color = tui_screen_color(scr);
 	st.ev = calloc(TUI_MAX_EVLINES, sizeof(*st.ev));
-	if (!st.ev) {
+	st.lst = calloc(TUI_MAX_LIST, sizeof(*st.lst));
+	st.list_on = true;
+	st.all_events = true;		/* every event, as trace-cmd report lists them */
+	if (!st.ev || !st.lst) {
 		ret = rs_cmd_fail("tui", RS_EXIT_INPUT, "out of memory");
 		goto out_stop;
 	}
@@ -674,6 +890,7 @@ out_free:
 	if (scr)
 		tui_screen_close(scr);
 	free(st.ev);
+	free(st.lst);
 	tl_model_free(st.m);
 	tl_index_free(L.ix);
 	rs_source_close(src);

@@ -36,6 +36,14 @@ enum tui_key {
 	TK_BACKSPACE = 127,
 	TK_LEFT = 0x10000, TK_RIGHT, TK_UP, TK_DOWN, TK_HOME, TK_END, TK_PGUP, TK_PGDN,
 	TK_SLEFT, TK_SRIGHT, TK_DELETE, TK_RESIZE, TK_TIMEOUT,
+	TK_MOUSE,			/* st->mouse says where and which button */
+};
+
+/* A mouse event, translated by the screen (tui_screen_key) */
+enum tui_button { TB_NONE, TB_CLICK, TB_WHEEL_UP, TB_WHEEL_DOWN };
+struct tui_mouse {
+	enum tui_button button;
+	int x, y;
 };
 
 /* Flags an action returns */
@@ -50,8 +58,13 @@ enum tui_view { TUI_MAIN, TUI_HELP, TUI_DETAILS };
 #define TUI_EVLINE 200
 struct tui_evline {
 	char text[TUI_EVLINE];
+	uint64_t ts;			/* the event's time and record offset: what a list */
+	uint64_t offset;		/* selection keeps across re-reads */
+	int pid;
+	bool episode;			/* a reclaim begin or end: Enter lists its events */
 };
 #define TUI_MAX_EVLINES 400
+#define TUI_MAX_LIST 512
 
 struct tui_state {
 	struct tl_model *m;
@@ -80,6 +93,27 @@ struct tui_state {
 	bool ev_capped;			/* the list stopped early (either reason) */
 	uint64_t ev_t0, ev_t1;		/* the range they come from */
 	bool ev_valid;
+	/* the event list pane (main view): events from list_anchor on, the selected one
+	   (list_sel) is where the cursor is; with the list focused, moving the selection moves
+	   the cursor (tui_list_* in tui_keys.c, the re-reads in cmd_tui.c) */
+	struct tui_evline *lst;		/* [TUI_MAX_LIST] the pane's lines */
+	int nlst;
+	bool lst_more;			/* more events after the last line read */
+	bool lst_valid;
+	bool list_on;			/* the pane shows */
+	int list_rows;			/* its height asked for with ( and ); 0: automatic */
+	bool list_focus;		/* keys move the list's selection, not the lanes' */
+	int list_sel, list_top;		/* index in ev[]; first shown */
+	uint64_t list_anchor;		/* the list is read from here */
+	bool list_follow;		/* re-anchor at the cursor on the next refresh */
+	int list_step;			/* +1 / -1: the selection left the lines read: the command
+					   reads on (or back) from the selected event */
+	uint64_t list_sel_ts, list_sel_off;	/* the selected event, kept across re-reads */
+	/* Enter on an episode's begin or end: the list shows that task's events inside it */
+	bool nest;
+	int nest_pid;
+	uint64_t nest_t0, nest_t1;
+	struct tui_mouse mouse;		/* of the last TK_MOUSE */
 	/* screen geometry, from tui_layout() */
 	int width, height;
 };
@@ -88,12 +122,21 @@ struct tui_layout {
 	bool too_small;
 	int label_w;			/* label columns, separator included */
 	int plot_x, plot_w;		/* model columns */
-	int lanes_y, lanes_h;		/* lane rows */
+	int lanes_y, lanes_h;		/* screen rows of the lanes */
+	int lane_h;			/* rows of one lane (1..TUI_LANE_MAX_H): grows with the
+					   terminal */
+	int list_y, list_h;		/* the event list pane, its title bar included; 0 rows:
+					   hidden */
 	int details_y, details_h;	/* 0 rows: no details pane */
 	int status_y;
 };
 
-void tui_layout(int width, int height, struct tui_layout *l);
+#define TUI_LANE_MAX_H 3
+
+/* The screen's geometry for st's size, pane settings and nrows lanes. */
+void tui_layout(const struct tui_state *st, int nrows, struct tui_layout *l);
+/* The lane row (model row index) at a screen line of the lanes, or -1. */
+int tui_layout_lane_at(const struct tui_state *st, const struct tui_layout *l, int y);
 
 /* The range the details describe: A-B when both markers are set, else the cursor column. */
 void tui_details_range(const struct tui_state *st, uint64_t *t0, uint64_t *t1, bool *marked);
@@ -132,6 +175,8 @@ void tui_screen_size(struct tui_screen *s, int *w, int *h);
 void tui_screen_resize(struct tui_screen *s, int w, int h);	/* headless */
 /* Next key, TK_TIMEOUT after timeout_ms (-1: wait). */
 int tui_screen_key(struct tui_screen *s, int timeout_ms);
+/* Where and which button, after tui_screen_key() returned TK_MOUSE. */
+void tui_screen_mouse(const struct tui_screen *s, struct tui_mouse *m);
 void tui_screen_draw(struct tui_screen *s, struct tui_state *st);
 /* The screen's text, one line a row, trailing blanks dropped. */
 int tui_screen_dump(struct tui_screen *s, FILE *f);

@@ -8,7 +8,7 @@
 
 void tui_fmt_ts(char *buf, size_t n, uint64_t ns, int decimals)
 {
-	uint64_t div = 1;
+	uint64_t div = 1, sec, frac;
 
 	if (decimals < 0)
 		decimals = 0;
@@ -16,11 +16,15 @@ void tui_fmt_ts(char *buf, size_t n, uint64_t ns, int decimals)
 		decimals = 9;
 	for (int i = decimals; i < 9; i++)
 		div *= 10;
+	/* rounded to the last digit shown, as trace-cmd report prints times */
+	if (ns <= UINT64_MAX - div / 2)
+		ns += div / 2;
+	sec = ns / UINT64_C(1000000000);
+	frac = (ns % UINT64_C(1000000000)) / div;
 	if (!decimals)
-		snprintf(buf, n, "%" PRIu64, ns / UINT64_C(1000000000));
+		snprintf(buf, n, "%" PRIu64, sec);
 	else
-		snprintf(buf, n, "%" PRIu64 ".%0*" PRIu64, ns / UINT64_C(1000000000), decimals,
-			 (ns % UINT64_C(1000000000)) / div);
+		snprintf(buf, n, "%" PRIu64 ".%0*" PRIu64, sec, decimals, frac);
 }
 
 void tui_fmt_dur(char *buf, size_t n, uint64_t ns)
@@ -58,89 +62,217 @@ void tui_fmt_num(char *buf, size_t n, double v)
 		snprintf(buf, n, "%.0f%c", v, suffix[i]);
 }
 
-static const char *lru_short(int lru)
+/* reclaim_flags as the kernel's show_reclaim_flags() prints them */
+static const char *wb_flags(unsigned int f, char *buf, size_t n)
 {
-	static const char *const n[] = { "IA", "AA", "IF", "AF", "unevictable" };
+	static const struct { unsigned int bit; const char *name; } fl[] = {
+		{ RS_RECLAIM_WB_ANON, "RECLAIM_WB_ANON" }, { RS_RECLAIM_WB_FILE, "RECLAIM_WB_FILE" },
+		{ RS_RECLAIM_WB_MIXED, "RECLAIM_WB_MIXED" }, { RS_RECLAIM_WB_SYNC, "RECLAIM_WB_SYNC" },
+		{ RS_RECLAIM_WB_ASYNC, "RECLAIM_WB_ASYNC" },
+	};
+	size_t len = 0;
 
-	return lru >= 0 && lru < 5 ? n[lru] : "?";
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(fl) / sizeof(fl[0]); i++)
+		if (f & fl[i].bit)
+			len += (size_t)snprintf(buf + len, len < n ? n - len : 0, "%s%s",
+						len ? "|" : "", fl[i].name);
+	if (!len)
+		snprintf(buf, n, "RECLAIM_WB_NONE");
+	return buf;
 }
 
+static const char *reclaim_event(int kind)
+{
+	static const char *const names[RS_RK_NR] = {
+		"mm_vmscan_direct_reclaim", "mm_vmscan_memcg_reclaim",
+		"mm_vmscan_memcg_softlimit_reclaim", "mm_vmscan_node_reclaim",
+	};
+
+	return kind >= 0 && kind < RS_RK_NR ? names[kind] : "mm_vmscan_reclaim";
+}
+
+static const char *throttle_reason(int reason)
+{
+	switch (reason) {
+	case 1: return "VMSCAN_THROTTLE_WRITEBACK";
+	case 2: return "VMSCAN_THROTTLE_ISOLATED";
+	case 4: return "VMSCAN_THROTTLE_NOPROGRESS";
+	case 8: return "VMSCAN_THROTTLE_CONGESTED";
+	default: return "?";
+	}
+}
+
+static const char *memcg_event(int type)
+{
+	return type == RS_EV_MEMCG_COUNT ? "count_memcg_events" :
+	       type == RS_EV_MEMCG_LRUVEC ? "mod_memcg_lruvec_state" : "mod_memcg_state";
+}
+
+static const char *cgroup_event(int op)
+{
+	static const char *const names[] = { "cgroup_mkdir", "cgroup_rmdir", "cgroup_rename",
+					     "cgroup_release" };
+
+	return op >= 0 && op <= RS_CG_RELEASE ? names[op] : "cgroup";
+}
+
+#define U(x) ((unsigned long long)(x))
+
+/*
+ * An event as `trace-cmd report` names it: the kernel's event name and field names, with the
+ * values we read (fields a kernel era lacks are left out, as its format lacks them).
+ */
 void tui_fmt_event(char *buf, size_t n, const struct rs_event *ev)
 {
+	char fl[96];
+
 	switch (ev->type) {
+	case RS_EV_KSWAPD_SLEEP:
+		snprintf(buf, n, "mm_vmscan_kswapd_sleep: nid=%d", ev->kswapd.nid);
+		break;
+	case RS_EV_KSWAPD_WAKE:
+		snprintf(buf, n, "mm_vmscan_kswapd_wake: nid=%d zid=%d order=%d", ev->kswapd.nid,
+			 ev->kswapd.zid, ev->kswapd.order);
+		break;
+	case RS_EV_WAKEUP_KSWAPD:
+		snprintf(buf, n, "mm_vmscan_wakeup_kswapd: nid=%d zid=%d order=%d gfp_flags=%#llx",
+			 ev->kswapd.nid, ev->kswapd.zid, ev->kswapd.order, U(ev->kswapd.gfp_flags));
+		break;
+	case RS_EV_RECLAIM_BEGIN:
+		snprintf(buf, n, "%s_begin: order=%d gfp_flags=%#llx", reclaim_event(ev->reclaim.kind),
+			 ev->reclaim.order, U(ev->reclaim.gfp_flags));
+		if (ev->have & RS_HAVE_MEMCG_ID)
+			snprintf(buf + strlen(buf), n - strlen(buf), " memcg_id=%llu",
+				 U(ev->reclaim.memcg_id));
+		break;
+	case RS_EV_RECLAIM_END:
+		snprintf(buf, n, "%s_end: nr_reclaimed=%llu", reclaim_event(ev->reclaim.kind),
+			 U(ev->reclaim.nr_reclaimed));
+		if (ev->have & RS_HAVE_MEMCG_ID)
+			snprintf(buf + strlen(buf), n - strlen(buf), " memcg_id=%llu",
+				 U(ev->reclaim.memcg_id));
+		break;
 	case RS_EV_LRU_ISOLATE:
-		if (ev->have & RS_HAVE_LRU)
-			snprintf(buf, n, "lru_isolate %s scanned=%" PRIu64 " taken=%" PRIu64,
-				 lru_short(ev->isolate.lru), ev->isolate.nr_scanned,
-				 ev->isolate.nr_taken);
-		else
-			snprintf(buf, n, "lru_isolate file=%d scanned=%" PRIu64 " taken=%" PRIu64,
-				 ev->isolate.file, ev->isolate.nr_scanned, ev->isolate.nr_taken);
+		snprintf(buf, n, "mm_vmscan_lru_isolate: order=%d nr_requested=%llu nr_scanned=%llu "
+			 "nr_taken=%llu lru=%s", ev->isolate.order, U(ev->isolate.nr_requested),
+			 U(ev->isolate.nr_scanned), U(ev->isolate.nr_taken),
+			 ev->have & RS_HAVE_LRU ? rs_lru_name(ev->isolate.lru) :
+			 ev->isolate.file ? "file" : "anon");
 		break;
 	case RS_EV_SHRINK_INACTIVE:
 	case RS_EV_RECLAIM_PAGES:
-		snprintf(buf, n, "%s %s scanned=%" PRIu64 " reclaimed=%" PRIu64 " prio=%d",
-			 ev->type == RS_EV_RECLAIM_PAGES ? "reclaim_pages" : "shrink_inactive",
-			 (ev->inactive.reclaim_flags & RS_RECLAIM_WB_FILE) ? "file" : "anon",
-			 ev->inactive.nr_scanned, ev->inactive.nr_reclaimed,
-			 ev->inactive.priority);
+		snprintf(buf, n, "%s: nid=%d nr_scanned=%llu nr_reclaimed=%llu priority=%d flags=%s",
+			 ev->type == RS_EV_RECLAIM_PAGES ? "mm_vmscan_reclaim_pages" :
+			 "mm_vmscan_lru_shrink_inactive", ev->inactive.nid,
+			 U(ev->inactive.nr_scanned), U(ev->inactive.nr_reclaimed),
+			 ev->inactive.priority, wb_flags(ev->inactive.reclaim_flags, fl, sizeof(fl)));
 		break;
 	case RS_EV_SHRINK_ACTIVE:
-		snprintf(buf, n, "shrink_active %s taken=%" PRIu64 " deactivated=%" PRIu64
-			 " prio=%d", (ev->active.reclaim_flags & RS_RECLAIM_WB_FILE) ? "file" :
-			 "anon", ev->active.nr_taken, ev->active.nr_deactivated,
-			 ev->active.priority);
-		break;
-	case RS_EV_RECLAIM_BEGIN:
-		snprintf(buf, n, "%s_reclaim_begin order=%d",
-			 rs_reclaim_kind_name(ev->reclaim.kind), ev->reclaim.order);
-		break;
-	case RS_EV_RECLAIM_END:
-		snprintf(buf, n, "%s_reclaim_end reclaimed=%" PRIu64,
-			 rs_reclaim_kind_name(ev->reclaim.kind), ev->reclaim.nr_reclaimed);
-		break;
-	case RS_EV_KSWAPD_WAKE:
-	case RS_EV_WAKEUP_KSWAPD:
-		snprintf(buf, n, "%s nid=%d order=%d", ev->type == RS_EV_KSWAPD_WAKE ?
-			 "kswapd_wake" : "wakeup_kswapd", ev->kswapd.nid, ev->kswapd.order);
+		snprintf(buf, n, "mm_vmscan_lru_shrink_active: nid=%d nr_taken=%llu nr_active=%llu "
+			 "nr_deactivated=%llu nr_referenced=%llu priority=%d flags=%s",
+			 ev->active.nid, U(ev->active.nr_taken), U(ev->active.nr_active),
+			 U(ev->active.nr_deactivated), U(ev->active.nr_referenced),
+			 ev->active.priority, wb_flags(ev->active.reclaim_flags, fl, sizeof(fl)));
 		break;
 	case RS_EV_WRITE_FOLIO:
-		snprintf(buf, n, "write_folio %s %s",
-			 (ev->write.reclaim_flags & RS_RECLAIM_WB_FILE) ? "file" : "anon",
-			 (ev->write.reclaim_flags & RS_RECLAIM_WB_SYNC) ? "sync" : "async");
+		snprintf(buf, n, "mm_vmscan_write_folio: pfn=%#llx flags=%s", U(ev->write.pfn),
+			 wb_flags(ev->write.reclaim_flags, fl, sizeof(fl)));
 		break;
 	case RS_EV_THROTTLED:
-		snprintf(buf, n, "throttled reason=%d delayed=%dus", ev->throttled.reason,
-			 ev->throttled.usec_delayed);
+		snprintf(buf, n, "mm_vmscan_throttled: nid=%d usec_timeout=%d usect_delayed=%d "
+			 "reason=%s", ev->throttled.nid, ev->throttled.usec_timeout,
+			 ev->throttled.usec_delayed, throttle_reason(ev->throttled.reason));
+		break;
+	case RS_EV_SLAB_START:
+		snprintf(buf, n, "mm_shrink_slab_start: %s nid=%d objects_to_shrink=%lld "
+			 "cache_items=%llu delta=%llu total_scan=%lld priority=%d",
+			 ev->slab.shrink_name ? ev->slab.shrink_name : "?", ev->slab.nid,
+			 (long long)ev->slab.nr_objects_to_shrink, U(ev->slab.cache_items),
+			 U(ev->slab.delta), (long long)ev->slab.total_scan, ev->slab.priority);
+		break;
+	case RS_EV_SLAB_END:
+		snprintf(buf, n, "mm_shrink_slab_end: %s nid=%d unused_scan=%lld new_scan=%lld "
+			 "total_scan=%lld retval=%d", ev->slab.shrink_name ? ev->slab.shrink_name :
+			 "?", ev->slab.nid, (long long)ev->slab.unused_scan,
+			 (long long)ev->slab.new_scan, (long long)ev->slab.total_scan,
+			 ev->slab.retval);
 		break;
 	case RS_EV_MEMCG_COUNT:
 	case RS_EV_MEMCG_LRUVEC:
 	case RS_EV_MEMCG_STATE:
-		snprintf(buf, n, "%s memcg=%" PRIu64 " item=%d val=%" PRId64,
-			 rs_ev_type_name(ev->type), ev->memcg.id, ev->memcg.item, ev->memcg.val);
+		snprintf(buf, n, "%s: memcg_id=%llu item=%d val=%lld", memcg_event(ev->type),
+			 U(ev->memcg.id), ev->memcg.item, (long long)ev->memcg.val);
+		break;
+	case RS_EV_CGROUP:
+		snprintf(buf, n, "%s: root=%d id=%llu level=%d path=%s",
+			 cgroup_event(ev->cgroup.op), ev->cgroup.root, U(ev->cgroup.id),
+			 ev->cgroup.level, ev->cgroup.path ? ev->cgroup.path : "");
+		break;
+	case RS_EV_CGROUP_ATTACH:
+		snprintf(buf, n, "cgroup_attach_task: dst_id=%llu dst_path=%s pid=%d comm=%s",
+			 U(ev->cgroup.id), ev->cgroup.path ? ev->cgroup.path : "", ev->cgroup.pid,
+			 ev->cgroup.comm ? ev->cgroup.comm : "");
+		break;
+	case RS_EV_FORK:
+		snprintf(buf, n, "sched_process_fork: comm=%s pid=%d child_comm=%s child_pid=%d",
+			 ev->task.comm ? ev->task.comm : "", ev->task.pid,
+			 ev->task.child_comm ? ev->task.child_comm : "", ev->task.child_pid);
+		break;
+	case RS_EV_EXEC:
+		snprintf(buf, n, "sched_process_exec: filename=%s pid=%d",
+			 ev->task.filename ? ev->task.filename : "", ev->task.pid);
+		break;
+	case RS_EV_EXIT:
+		snprintf(buf, n, "sched_process_exit: comm=%s pid=%d",
+			 ev->task.comm ? ev->task.comm : "", ev->task.pid);
 		break;
 	case RS_EV_OOM_VICTIM:
-		snprintf(buf, n, "oom_victim pid=%d%s%s", ev->oom.pid, ev->oom.comm ? " " : "",
+		snprintf(buf, n, "mark_victim: pid=%d%s%s", ev->oom.pid, ev->oom.comm ? " comm=" : "",
 			 ev->oom.comm ? ev->oom.comm : "");
+		break;
+	case RS_EV_FILEMAP_DELETE:
+	case RS_EV_FILEMAP_ADD:
+		snprintf(buf, n, "%s: dev %llu:%llu ino %llx pfn=%#llx ofs=%llu order=%d",
+			 ev->type == RS_EV_FILEMAP_ADD ? "mm_filemap_add_to_page_cache" :
+			 "mm_filemap_delete_from_page_cache", U(ev->filemap.dev >> 20),
+			 U(ev->filemap.dev & 0xfffff), U(ev->filemap.ino), U(ev->filemap.pfn),
+			 U(ev->filemap.index) * 4096, ev->filemap.order);
+		break;
+	case RS_EV_BALANCE_BEGIN:
+		snprintf(buf, n, "mm_vmscan_balance_pgdat_begin: nid=%d order=%d highest_zoneidx=%d",
+			 ev->balance.nid, ev->balance.order, ev->balance.zid);
+		break;
+	case RS_EV_BALANCE_END:
+		snprintf(buf, n, "mm_vmscan_balance_pgdat_end: nid=%d order=%d highest_zoneidx=%d "
+			 "nr_reclaimed=%llu", ev->balance.nid, ev->balance.order, ev->balance.zid,
+			 U(ev->balance.nr_reclaimed));
+		break;
+	case RS_EV_KSWAPD_FAIL:
+		snprintf(buf, n, "mm_vmscan_kswapd_reclaim_fail: nid=%d failures=%d",
+			 ev->health.nid, ev->health.failures);
+		break;
+	case RS_EV_KSWAPD_CLEAR_HOPELESS:
+		snprintf(buf, n, "mm_vmscan_kswapd_clear_hopeless: nid=%d reason=%s", ev->health.nid,
+			 rs_hopeless_reason_name(ev->health.reason));
+		break;
+	case RS_EV_MARKER:
+		snprintf(buf, n, "print: %s", ev->marker ? ev->marker : "");
 		break;
 	case RS_EV_LOST:
 		if (ev->lost > 0)
-			snprintf(buf, n, "LOST %" PRId64 " events", ev->lost);
+			snprintf(buf, n, "[LOST %lld EVENTS]", (long long)ev->lost);
 		else
-			snprintf(buf, n, "LOST events (count unknown)");
-		break;
-	case RS_EV_SLAB_START:
-		snprintf(buf, n, "shrink_slab_start %s", ev->slab.shrink_name ?
-			 ev->slab.shrink_name : "?");
-		break;
-	case RS_EV_SLAB_END:
-		snprintf(buf, n, "shrink_slab_end freed=%d", ev->slab.retval);
+			snprintf(buf, n, "[LOST EVENTS]");
 		break;
 	default:
-		snprintf(buf, n, "%s", rs_ev_type_name(ev->type));
+		/* the recorder's markers (ftrace print) and anything else we read */
+		snprintf(buf, n, "print: reclaimscope %s", rs_ev_type_name(ev->type));
 		break;
 	}
 }
+
+#undef U
 
 bool tui_event_listed(const struct rs_event *ev)
 {
@@ -166,24 +298,71 @@ bool tui_event_listed(const struct rs_event *ev)
 	}
 }
 
-void tui_layout(int width, int height, struct tui_layout *l)
+void tui_layout(const struct tui_state *st, int nrows, struct tui_layout *l)
 {
+	int width = st->width, height = st->height, avail, lanes;
+
 	memset(l, 0, sizeof(*l));
 	l->too_small = width < 20 || height < 6;
-	l->label_w = width >= 120 ? 18 : width >= 80 ? 13 : width >= 60 ? 11 : 7;
+	/* wide enough for the kernel's list names and the figure's meaning ("max 1.2M/s") */
+	l->label_w = width >= 160 ? 30 : width >= 120 ? 26 : width >= 100 ? 24 : width >= 80 ? 20 :
+		     width >= 60 ? 11 :
+		     7;
 	l->plot_x = l->label_w;
 	l->plot_w = width - l->label_w;
 	if (l->plot_w < 1)
 		l->plot_w = 1;
 	l->lanes_y = 3;
 	l->status_y = height - 1;
-	l->details_h = height >= 30 ? 8 : height >= 20 ? 6 : 0;
+	l->lane_h = 1;
+	if (nrows < 1)
+		nrows = 1;
+	if (st->list_on && height >= 20)
+		l->details_h = height >= 30 ? 5 : 4;	/* the figures; events are in the list */
+	else
+		l->details_h = height >= 30 ? 8 : height >= 20 ? 6 : 0;
 	l->details_y = l->status_y - l->details_h;
-	l->lanes_h = l->details_y - l->lanes_y;
+	avail = l->details_y - l->lanes_y;
+	if (st->list_on && avail >= 8) {
+		/* the lanes first (up to TUI_LANE_MAX_H rows each), the list the rest but at
+		   least a quarter; ( and ) set its height instead */
+		int list_min = avail / 4 > 6 ? avail / 4 : 6;
+
+		if (st->list_rows) {
+			list_min = st->list_rows < avail - 3 ? st->list_rows : avail - 3;
+			if (list_min < 4)
+				list_min = 4;
+		}
+		lanes = avail - list_min;
+		l->lane_h = lanes / nrows;
+		if (l->lane_h > TUI_LANE_MAX_H)
+			l->lane_h = TUI_LANE_MAX_H;
+		if (l->lane_h < 1)
+			l->lane_h = 1;
+		if (l->lane_h * nrows < lanes && !st->list_rows)
+			lanes = l->lane_h * nrows;
+		l->list_h = avail - lanes;
+		l->list_y = l->lanes_y + lanes;
+	} else {
+		lanes = avail;
+		l->lane_h = lanes / nrows;
+		if (l->lane_h > TUI_LANE_MAX_H)
+			l->lane_h = TUI_LANE_MAX_H;
+		if (l->lane_h < 1)
+			l->lane_h = 1;
+	}
+	l->lanes_h = lanes;
 	if (l->lanes_h < 1) {
 		l->lanes_h = 0;
 		l->too_small = true;
 	}
+}
+
+int tui_layout_lane_at(const struct tui_state *st, const struct tui_layout *l, int y)
+{
+	if (y < l->lanes_y || y >= l->lanes_y + l->lanes_h || l->lane_h < 1)
+		return -1;
+	return st->row_top + (y - l->lanes_y) / l->lane_h;
 }
 
 void tui_details_range(const struct tui_state *st, uint64_t *t0, uint64_t *t1, bool *marked)

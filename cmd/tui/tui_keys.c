@@ -13,12 +13,23 @@
 
 #define MOVE (TUI_REDRAW | TUI_RECOMPUTE)
 
+/* Lanes that fit on the screen at once */
 static int lanes_h(const struct tui_state *st)
 {
 	struct tui_layout l;
+	int n;
 
-	tui_layout(st->width, st->height, &l);
-	return l.lanes_h > 1 ? l.lanes_h : 1;
+	tui_layout(st, tl_model_nrows(st->m), &l);
+	n = l.lane_h > 0 ? l.lanes_h / l.lane_h : 0;
+	return n > 1 ? n : 1;
+}
+
+static int list_rows(const struct tui_state *st)
+{
+	struct tui_layout l;
+
+	tui_layout(st, tl_model_nrows(st->m), &l);
+	return l.list_h > 2 ? l.list_h - 1 : 1;
 }
 
 static int act_quit(struct tui_state *st, int key)
@@ -35,6 +46,11 @@ static int act_help(struct tui_state *st, int key)
 
 static int act_back(struct tui_state *st, int key)
 {
+	if (st->view == TUI_MAIN && st->nest) {
+		st->nest = false;
+		st->lst_valid = false;
+		return TUI_REDRAW | TUI_FETCH;
+	}
 	if (st->view == TUI_MAIN) {
 		st->msg[0] = '\0';
 		return TUI_REDRAW;
@@ -111,11 +127,45 @@ static int act_home_end(struct tui_state *st, int key)
 	return MOVE;
 }
 
+/* The list's selection moves; the cursor goes to the selected event. */
+static int list_move(struct tui_state *st, int d)
+{
+	int sel = st->list_sel + d;
+
+	st->list_follow = false;
+	if (!st->lst_valid || !st->nlst)
+		return TUI_REDRAW;
+	if (sel < 0) {
+		st->list_step = -1;	/* read back from the selected event */
+		return TUI_REDRAW | TUI_FETCH;
+	}
+	if (sel >= st->nlst) {
+		if (!st->lst_more) {
+			snprintf(st->msg, sizeof(st->msg), "%s", st->nest ?
+				 "the end of the episode" : "the last event of the trace");
+			sel = st->nlst - 1;
+		} else {
+			st->list_step = 1;	/* read on from the selected event */
+			return TUI_REDRAW | TUI_FETCH;
+		}
+	}
+	st->list_sel = sel;
+	st->list_sel_ts = st->lst[sel].ts;
+	st->list_sel_off = st->lst[sel].offset;
+	tl_model_cursor_set(st->m, st->lst[sel].ts);
+	return MOVE;
+}
+
 static int act_row(struct tui_state *st, int key)
 {
 	int d = key == 'k' || key == TK_UP ? -1 : key == 'j' || key == TK_DOWN ? 1 :
 		key == TK_PGUP ? -lanes_h(st) : lanes_h(st);
 
+	if (st->view == TUI_MAIN && st->list_on && st->list_focus) {
+		int page = list_rows(st);
+
+		return list_move(st, key == TK_PGUP ? -page : key == TK_PGDN ? page : d);
+	}
 	if (st->view != TUI_MAIN) {
 		st->scroll += d;
 		if (st->scroll < 0)
@@ -126,8 +176,45 @@ static int act_row(struct tui_state *st, int key)
 	return TUI_REDRAW;
 }
 
+/* Enter in the list: the events of the selected task's innermost episode at that time */
+static int list_enter(struct tui_state *st)
+{
+	const struct tl_index *ix = tl_model_index(st->m);
+	const struct tl_span *sp = tl_index_spans(ix), *best = NULL;
+	const struct tui_evline *e;
+	size_t n = tl_index_nspans(ix);
+
+	if (!st->lst_valid || st->list_sel < 0 || st->list_sel >= st->nlst)
+		return TUI_REDRAW;
+	e = &st->lst[st->list_sel];
+	for (size_t i = 0; i < n; i++)
+		if (sp[i].pid == e->pid && sp[i].begin <= e->ts && e->ts <= sp[i].end &&
+		    (!best || sp[i].end - sp[i].begin < best->end - best->begin))
+			best = &sp[i];
+	/* another task's event inside the selected stall: the selected stall's events */
+	if (!best && tl_model_selected_span(st->m) &&
+	    tl_model_selected_span(st->m)->begin <= e->ts &&
+	    e->ts <= tl_model_selected_span(st->m)->end)
+		best = tl_model_selected_span(st->m);
+	if (!best) {
+		snprintf(st->msg, sizeof(st->msg), "pid %d is in no reclaim episode or kswapd run "
+			 "at this event", e->pid);
+		return TUI_REDRAW;
+	}
+	st->nest = true;
+	st->nest_pid = best->pid;
+	st->nest_t0 = best->begin;
+	st->nest_t1 = best->end;
+	st->lst_valid = false;
+	st->list_follow = true;
+	tl_model_cursor_set(st->m, best->begin);
+	return MOVE | TUI_FETCH;
+}
+
 static int act_expand(struct tui_state *st, int key)
 {
+	if (st->list_on && st->list_focus && key == TK_ENTER)
+		return list_enter(st);
 	if (!tl_model_toggle_expand(st->m)) {
 		snprintf(st->msg, sizeof(st->msg), "only the kswapd, direct, memcg, softlimit and "
 			 "node lanes have sub-lanes");
@@ -242,6 +329,78 @@ static int act_all_events(struct tui_state *st, int key)
 	return TUI_REDRAW | TUI_FETCH;
 }
 
+static int act_list(struct tui_state *st, int key)
+{
+	st->list_on = !st->list_on;
+	if (!st->list_on)
+		st->list_focus = false;
+	st->lst_valid = false;
+	snprintf(st->msg, sizeof(st->msg), "%s", st->list_on ? "event list shown (Tab: focus, "
+		 "( ): size)" : "event list hidden (v shows it)");
+	return MOVE | TUI_FETCH;
+}
+
+static int act_focus(struct tui_state *st, int key)
+{
+	if (!st->list_on) {
+		snprintf(st->msg, sizeof(st->msg), "the event list is hidden (v shows it)");
+		return TUI_REDRAW;
+	}
+	st->list_focus = !st->list_focus;
+	snprintf(st->msg, sizeof(st->msg), "%s", st->list_focus ?
+		 "keys move in the event list (j/k, PgUp/PgDn, Enter: an episode's events)" :
+		 "keys move in the lanes");
+	return TUI_REDRAW;
+}
+
+static int act_list_size(struct tui_state *st, int key)
+{
+	struct tui_layout l;
+
+	if (!st->list_on)
+		return TUI_REDRAW;
+	tui_layout(st, tl_model_nrows(st->m), &l);
+	st->list_rows = l.list_h + (key == ')' ? 2 : -2);
+	if (st->list_rows < 4)
+		st->list_rows = 4;
+	return MOVE | TUI_FETCH;
+}
+
+/* A click moves the cursor to the column (and selects the lane or the list line); the wheel
+ * zooms around the column under the pointer. */
+static int act_mouse(struct tui_state *st, int key)
+{
+	struct tui_layout l;
+	const struct tui_mouse *ms = &st->mouse;
+	int col, row;
+
+	if (st->view != TUI_MAIN)
+		return TUI_REDRAW;
+	tui_layout(st, tl_model_nrows(st->m), &l);
+	col = ms->x - l.plot_x;
+	if (ms->button == TB_CLICK && l.list_h && ms->y > l.list_y &&
+	    ms->y < l.list_y + l.list_h) {
+		int i = st->list_top + ms->y - l.list_y - 1;
+
+		st->list_focus = true;
+		if (st->lst_valid && i >= 0 && i < st->nlst)
+			return list_move(st, i - st->list_sel);
+		return TUI_REDRAW;
+	}
+	if (col < 0 || col >= l.plot_w || ms->y < l.lanes_y - 2 || ms->y >= l.lanes_y + l.lanes_h)
+		return TUI_REDRAW;
+	tl_model_cursor_set(st->m, tl_model_col_ts(st->m, col));
+	if (ms->button == TB_WHEEL_UP || ms->button == TB_WHEEL_DOWN) {
+		tl_model_zoom(st->m, ms->button == TB_WHEEL_UP ? 1 : -1);
+		return MOVE;
+	}
+	row = tui_layout_lane_at(st, &l, ms->y);
+	if (row >= 0 && row < tl_model_nrows(st->m))
+		tl_model_select_row(st->m, row - tl_model_selected_row(st->m));
+	st->list_focus = false;
+	return MOVE;
+}
+
 static int act_redraw(struct tui_state *st, int key)
 {
 	return TUI_REDRAW | TUI_RECOMPUTE;
@@ -257,9 +416,17 @@ static const struct tui_keydef table[] = {
 	{ { '?' }, "?", "help (this screen); again or Esc to leave", TUI_IN_ALL, act_help },
 	{ { 'q', 'Q' }, "q", "quit", TUI_IN_ALL, act_quit },
 	{ { TK_CTRL_C }, "Ctrl-C", "quit, also from the filter prompt", TUI_IN_ALL, act_quit },
-	{ { TK_ESC }, "Esc", "back to the timeline; clear the message", TUI_IN_ALL, act_back },
-	{ { 'd', TK_TAB }, "d Tab", "details of the cursor column or of A-B (lists, contexts, "
-	  "cgroups, events)", TUI_IN_MAIN | TUI_IN_DETAILS, act_details },
+	{ { TK_ESC }, "Esc", "back: from an episode's events, to the timeline; clear the message",
+	  TUI_IN_ALL, act_back },
+	{ { 'd' }, "d", "details of the cursor column or of A-B (lists, contexts, cgroups, "
+	  "events)", TUI_IN_MAIN | TUI_IN_DETAILS, act_details },
+	{ { 'v' }, "v", "show / hide the event list", TUI_IN_MAIN, act_list },
+	{ { TK_TAB }, "Tab", "keys move in the lanes or in the event list (Enter there: the "
+	  "episode's events)", TUI_IN_MAIN, act_focus },
+	{ { TK_TAB }, NULL, NULL, TUI_IN_DETAILS, act_details },
+	{ { '(', ')' }, "( )", "event list smaller / larger", TUI_IN_MAIN, act_list_size },
+	{ { TK_MOUSE }, "mouse", "click: cursor and lane (or list line); wheel: zoom",
+	  TUI_IN_MAIN, act_mouse },
 	{ { '+', '=' }, "+ =", "zoom in (x2, around the cursor)", TUI_IN_MAIN, act_zoom },
 	{ { '-', '_' }, "-", "zoom out", TUI_IN_MAIN, act_zoom },
 	{ { '0' }, "0", "the whole trace", TUI_IN_MAIN, act_zoom_all },
@@ -272,7 +439,8 @@ static const struct tui_keydef table[] = {
 	{ { TK_HOME, TK_END }, "Home End", "cursor to the start / end of the trace", TUI_IN_MAIN,
 	  act_home_end },
 	{ { TK_HOME, TK_END }, NULL, NULL, TUI_IN_HELP | TUI_IN_DETAILS, act_scroll_home_end },
-	{ { 'k', TK_UP, 'j', TK_DOWN }, "j k Up Down", "select a lane (help, details: scroll)",
+	{ { 'k', TK_UP, 'j', TK_DOWN }, "j k Up Down", "select a lane or, list focused, an "
+	  "event (help, details: scroll)",
 	  TUI_IN_ALL, act_row },
 	{ { TK_PGUP, TK_PGDN }, "PgUp PgDn", "a page of lanes (help, details: scroll)",
 	  TUI_IN_ALL, act_row },
@@ -358,6 +526,7 @@ int tui_dispatch(struct tui_state *st, int key)
 		return prompt_key(st, key);
 	if (key != TK_RESIZE)
 		st->msg[0] = '\0';
+	st->list_follow = true;		/* list_move() clears it: the list leads the cursor */
 	for (int i = 0; i < NR_KEYS; i++) {
 		if (!(table[i].views & view))
 			continue;
@@ -374,17 +543,26 @@ int tui_dispatch(struct tui_state *st, int key)
 void tui_keep_visible(struct tui_state *st, const struct tui_layout *l)
 {
 	int sel = tl_model_selected_row(st->m), n = tl_model_nrows(st->m);
+	int shown = l->lane_h > 0 ? l->lanes_h / l->lane_h : 0, rows = l->list_h - 1;
 
-	if (l->lanes_h <= 0)
-		return;
-	if (sel < st->row_top)
-		st->row_top = sel;
-	if (sel >= st->row_top + l->lanes_h)
-		st->row_top = sel - l->lanes_h + 1;
-	if (st->row_top > n - l->lanes_h)
-		st->row_top = n - l->lanes_h;
-	if (st->row_top < 0)
-		st->row_top = 0;
+	if (shown > 0) {
+		if (sel < st->row_top)
+			st->row_top = sel;
+		if (sel >= st->row_top + shown)
+			st->row_top = sel - shown + 1;
+		if (st->row_top > n - shown)
+			st->row_top = n - shown;
+		if (st->row_top < 0)
+			st->row_top = 0;
+	}
+	if (rows > 0) {
+		if (st->list_sel < st->list_top)
+			st->list_top = st->list_sel;
+		if (st->list_sel >= st->list_top + rows)
+			st->list_top = st->list_sel - rows + 1;
+		if (st->list_top < 0)
+			st->list_top = 0;
+	}
 }
 
 static const struct { const char *name; int key; } named[] = {
@@ -409,6 +587,14 @@ int tui_key_parse(const char *tok, int *w, int *h)
 	}
 	if (!strncmp(tok, "type:", 5))
 		return TK_NONE;
+	if (!strncmp(tok, "click:", 6) || !strncmp(tok, "wheelup:", 8) ||
+	    !strncmp(tok, "wheeldown:", 10)) {
+		/* the position goes back in w, h; the button in the token's name */
+		if (sscanf(strchr(tok, ':') + 1, "%d,%d", w, h) != 2 || *w < 0 || *h < 0 ||
+		    *w > 1000 || *h > 1000)
+			return -2;
+		return TK_MOUSE;
+	}
 	if (tok[0] && !tok[1])
 		return (unsigned char)tok[0];
 	for (size_t i = 0; i < sizeof(named) / sizeof(named[0]); i++)

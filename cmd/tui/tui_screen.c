@@ -30,7 +30,13 @@ struct tui_screen {
 	SCREEN *scr;
 	FILE *out, *in;
 	bool headless, utf8, color;
+	struct tui_mouse mouse;		/* of the last KEY_MOUSE */
 };
+
+void tui_screen_mouse(const struct tui_screen *s, struct tui_mouse *m)
+{
+	*m = s->mouse;
+}
 
 enum { P_ANON = 1, P_FILE, P_STALL, P_KSWAPD, P_MARK, P_OTHER };
 
@@ -94,10 +100,28 @@ struct tui_screen *tui_screen_open(bool headless, int w, int h, struct rs_error 
 		}
 	}
 	set_term(s->scr);
+	if (!headless) {
+		const char *cup = tigetstr("cup");
+
+		/* TERM=dumb and the like: curses could only scroll lines out */
+		if (!cup || cup == (char *)-1) {
+			rs_error_set(err, "the terminal '%s' cannot move the cursor, which the "
+				     "browser needs; set TERM to one that can (xterm, vt100), or "
+				     "use `reclaimscope analyze` for a text report",
+				     getenv("TERM") ? getenv("TERM") : "");
+			endwin();
+			delscreen(s->scr);
+			s->scr = NULL;
+			goto out_free;
+		}
+	}
 	raw();			/* Ctrl-C is a key: the terminal is always restored */
 	noecho();
 	nonl();
 	keypad(stdscr, TRUE);
+	/* clicks and the wheel (buttons 4 and 5), as KernelShark users expect */
+	mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
+	mouseinterval(0);
 	set_escdelay(25);
 	curs_set(0);
 	if (headless)
@@ -185,6 +209,23 @@ int tui_screen_key(struct tui_screen *s, int timeout_ms)
 		case KEY_BACKSPACE: return TK_BACKSPACE;
 		case KEY_DC: return TK_DELETE;
 		case KEY_RESIZE: return TK_RESIZE;
+		case KEY_BTAB: return TK_TAB;
+		case KEY_MOUSE: {
+			MEVENT me;
+
+			if (getmouse(&me) != OK)
+				return TK_NONE;
+			s->mouse = (struct tui_mouse){ TB_NONE, me.x, me.y };
+			if (me.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED))
+				s->mouse.button = TB_CLICK;
+			else if (me.bstate & BUTTON4_PRESSED)
+				s->mouse.button = TB_WHEEL_UP;
+#ifdef BUTTON5_PRESSED
+			else if (me.bstate & BUTTON5_PRESSED)
+				s->mouse.button = TB_WHEEL_DOWN;
+#endif
+			return s->mouse.button == TB_NONE ? TK_NONE : TK_MOUSE;
+		}
 		default: return TK_NONE;
 		}
 	}
@@ -202,11 +243,12 @@ int tui_screen_key(struct tui_screen *s, int timeout_ms)
 
 /* ---- drawing helpers ---- */
 
+/* Every string goes to the screen through here: strings from the trace (task names, paths,
+ * markers) must not drive the terminal (text_escape.h). */
 static void put(int y, int x, int maxw, const char *str)
 {
 	char buf[4096];
 
-	/* strings from the trace must not drive the terminal (text_escape.h) */
 	if (maxw > 0)
 		mvaddnstr(y, x, rs_escape(buf, sizeof(buf), str), maxw);
 }
@@ -242,34 +284,43 @@ static bool is_span_lane(int lane)
 	return lane >= TL_L_KSWAPD && lane <= TL_L_NODE;
 }
 
-/* The short figure a lane's label shows for the view. */
-static void row_figure(struct tl_model *m, const struct tl_row *r, char *buf, size_t n)
+/*
+ * The figure a lane's label shows for the view, with what it is: the peak rate in view for
+ * rates ("max 1.2M/s": every cell is scaled to it), the average share for shares ("avg 54%"),
+ * the lowest priority reached, a count of marks. `words` false: the short form ("1.2M/s").
+ */
+static void row_figure(struct tl_model *m, const struct tl_row *r, bool words, char *buf,
+		       size_t n)
 {
 	uint64_t t0, t1;
+	char v[16];
 
 	tl_model_window(m, &t0, &t1);
 	buf[0] = '\0';
 	switch (r->scale) {
 	case TL_SCALE_RATE:
-		if (r->max > 0)
-			tui_fmt_num(buf, n, r->max);
+		if (r->max > 0) {
+			tui_fmt_num(v, sizeof(v), r->max);
+			snprintf(buf, n, "%s%s/s", words ? "max " : "", v);
+		}
 		break;
 	case TL_SCALE_FRACTION:
 		if (r->lane == TL_L_EFFICIENCY || tl_model_metric(m) == TL_M_EFFICIENCY) {
 			if (r->lane != TL_L_THROTTLE && (r->sum > 0 || r->max > 0))
-				snprintf(buf, n, "%.0f%%", r->sum * 100);
+				snprintf(buf, n, "%s%.0f%%", words ? "avg " : "", r->sum * 100);
 		} else if (r->lane == TL_L_THROTTLE) {
 			if (r->max > 0)
-				snprintf(buf, n, "%.0f%%", r->max * 100);
+				snprintf(buf, n, "%s%.0f%%", words ? "max " : "", r->max * 100);
 		} else if (r->sum > 0) {
 			double pct = r->sum * 100 / (double)(t1 - t0);
 
-			snprintf(buf, n, pct >= 9.5 ? "%.0f%%" : "%.1f%%", pct);
+			snprintf(buf, n, pct >= 9.5 ? "%s%.0f%%" : "%s%.1f%%", words ? "avg " : "",
+				 pct);
 		}
 		break;
 	case TL_SCALE_PRIORITY:
 		if (r->max > 0)
-			snprintf(buf, n, "p%d", RS_PRIO_DEF + 1 - (int)r->max);
+			snprintf(buf, n, "%sp%d", words ? "min " : "", RS_PRIO_DEF + 1 - (int)r->max);
 		break;
 	case TL_SCALE_MARK:
 		if (r->sum > 0)
@@ -281,7 +332,7 @@ static void row_figure(struct tl_model *m, const struct tl_row *r, char *buf, si
 /* Label text of a row: selection mark, name (basename for cgroups), figure. */
 static void row_label(struct tl_model *m, const struct tl_row *r, bool sel, int w, char *out)
 {
-	char name[TL_NAME_MAX + 2], fig[16] = "";
+	char name[TL_NAME_MAX + 2], fig[24] = "";
 	const char *nm = r->name;
 	int namew;
 
@@ -301,10 +352,15 @@ static void row_label(struct tl_model *m, const struct tl_row *r, bool sel, int 
 			snprintf(name, sizeof(name), " %s", nm);
 		}
 	} else {
+		const char *lane = tl_lane_name(r->lane), *exp = r->expandable ?
+			(r->expanded ? "-" : "+") : "";
+
 		if (w >= 9)
-			row_figure(m, r, fig, sizeof(fig));
-		snprintf(name, sizeof(name), "%s%s", w > 12 ? tl_lane_name(r->lane) :
-			 short_names[r->lane], r->expandable ? (r->expanded ? "-" : "+") : "");
+			row_figure(m, r, w >= 25, fig, sizeof(fig));
+		/* the kernel's list name where it fits beside the figure, else the short one */
+		if ((int)(strlen(lane) + strlen(exp) + strlen(fig)) + 2 > w)
+			lane = short_names[r->lane];
+		snprintf(name, sizeof(name), "%s%s", lane, exp);
 	}
 	namew = w - 1 - (int)strlen(fig);
 	if (fig[0])
@@ -315,48 +371,65 @@ static void row_label(struct tl_model *m, const struct tl_row *r, bool sel, int 
 		 fig[0] ? " " : "", fig);
 }
 
-static int level_of(double frac)
-{
-	int l;
+/*
+ * What one cell shows: a bar filled to frac (0..1] of the lane's height, a mark, or a span
+ * with no value of the metric ('~'). Returns false for a blank cell.
+ */
+struct cell_look {
+	double frac;		/* > 0: a bar */
+	const char *mark;	/* else this glyph, in the lane's bottom row */
+};
 
-	if (frac <= 0)
-		return 1;
-	l = 1 + (int)(frac * 7.999);
-	return l > 8 ? 8 : l;
-}
-
-/* The glyph of one cell, or NULL for blank. */
-static const char *cell_glyph(struct tl_model *m, const struct tl_row *r,
-			      const struct tl_cell *c, bool utf8)
+static bool cell_look(struct tl_model *m, const struct tl_row *r, const struct tl_cell *c,
+		      bool utf8, struct cell_look *lk)
 {
-	const char *const *ramp = utf8 ? ramp_utf8 : ramp_ascii;
 	bool span = is_span_lane(r->lane);
 
+	lk->frac = 0;
+	lk->mark = NULL;
 	switch (r->scale) {
 	case TL_SCALE_MARK:
-		if (c->flags & TL_CELL_OOM)
-			return "X";
-		if (c->flags & TL_CELL_LOST)
-			return "!";
-		return NULL;
+		lk->mark = c->flags & TL_CELL_OOM ? "X" : c->flags & TL_CELL_LOST ? "!" :
+			   c->flags & TL_CELL_KFAIL ? "F" : c->flags & TL_CELL_KCLEAR ? "C" : NULL;
+		return lk->mark != NULL;
 	case TL_SCALE_PRIORITY:
-		return (c->flags & TL_CELL_DATA) ? ramp[level_of((c->v - 1) / 12.0)] : NULL;
+		if (c->flags & TL_CELL_DATA)
+			lk->frac = c->v / 13.0;
+		break;
 	case TL_SCALE_RATE:
 		if (c->v > 0 && r->max > 0)
-			return ramp[level_of(c->v / r->max)];
+			lk->frac = c->v / r->max;
 		break;
 	case TL_SCALE_FRACTION:
 		if (span && tl_model_metric(m) == TL_M_STALL)
-			return c->cover > 0 ? ramp[level_of(c->cover)] : NULL;
-		if (c->flags & TL_CELL_DATA && (!span || r->lane == TL_L_THROTTLE ||
-						tl_model_metric(m) == TL_M_EFFICIENCY) &&
-		    (c->v > 0 || !span || r->sub < 0))
-			return ramp[level_of(c->v > 1 ? 1 : c->v)];
+			lk->frac = c->cover;
+		else if (c->flags & TL_CELL_DATA && (!span || r->lane == TL_L_THROTTLE ||
+						     tl_model_metric(m) == TL_M_EFFICIENCY) &&
+			 (c->v > 0 || !span || r->sub < 0))
+			lk->frac = c->v > 0 ? c->v : 1e-9;
 		break;
 	}
+	if (lk->frac > 1)
+		lk->frac = 1;
+	if (lk->frac > 0)
+		return true;
 	if (span && c->cover > 0)
-		return utf8 ? "\u2500" : "~";
-	return NULL;
+		lk->mark = utf8 ? "\u2500" : "~";
+	return lk->mark != NULL;
+}
+
+/* The glyph of row `k` (0: the top) of a bar of `h` rows filled to frac; NULL for blank. */
+static const char *bar_glyph(double frac, int k, int h, bool utf8)
+{
+	const char *const *ramp = utf8 ? ramp_utf8 : ramp_ascii;
+	int eighths = (int)(frac * 8 * h + 0.999), below = (h - 1 - k) * 8, in;
+
+	if (eighths < 1)
+		eighths = 1;
+	in = eighths - below;
+	if (in <= 0)
+		return NULL;
+	return ramp[in > 8 ? 8 : in];
 }
 
 /* A nice tick step (1, 2, 5 x 10^k ns) of at least `min` ns, and its decimals in seconds. */
@@ -408,11 +481,28 @@ static void draw_axis(struct tui_state *st, const struct tui_layout *l)
 			next_free = c + (int)strlen(lab) + 1;
 		}
 	}
+	/* the selected stall's edges */
+	if (tl_model_selected_span(m)) {
+		const struct tl_span *sp = tl_model_selected_span(m);
+
+		if (sp->begin >= t0 && sp->begin < t1)
+			mvaddstr(2, l->plot_x + (int)((sp->begin - t0) / cw), "[");
+		if (sp->end >= t0 && sp->end < t1)
+			mvaddstr(2, l->plot_x + (int)((sp->end - t0) / cw), "]");
+	}
 	for (int w = 0; w < 2; w++) {
 		int c = tl_model_marker_col(m, w);
 
 		if (c >= 0 && c < l->plot_w)
 			mvaddstr(2, l->plot_x + c, w ? "B" : "A");
+	}
+	/* what the lanes are grouped by and what their figures mean */
+	{
+		char hd[64];
+
+		snprintf(hd, sizeof(hd), l->label_w >= 25 ? "lanes by %s" : "by %s",
+			 tl_group_name(tl_model_group(m)));
+		put(2, 0, l->label_w - 1, hd);
 	}
 	if (cur >= 0 && cur < l->plot_w) {
 		attron(A_BOLD);
@@ -451,49 +541,121 @@ static void draw_header(struct tui_state *st, int w)
 	bar(0, w, line);
 }
 
+/* The selected stall's row: the one its episode is drawn in (its sub-lane when expanded). */
+static bool is_sel_row(const struct tl_row *r, const struct tl_cell *cells, int ncols)
+{
+	for (int c = 0; c < ncols; c++)
+		if (cells[c].flags & TL_CELL_SEL)
+			return r != NULL;
+	return false;
+}
+
 static void draw_lanes(struct tui_state *st, const struct tui_layout *l)
 {
 	struct tl_model *m = st->m;
 	int n = tl_model_nrows(m), sel = tl_model_selected_row(m), cur = tl_model_cursor_col(m);
-	const char *sep = st->utf8 ? "\u2502" : "|";
+	int ncols = tl_model_columns(m), mark[2];
+	const char *sep = st->utf8 ? "\u2502" : "|", *vline = st->utf8 ? "\u2502" : "|";
 	char label[64];
 
 	if (!n) {
 		put(l->lanes_y, 0, l->plot_x + l->plot_w, "(no lanes: T shows them all)");
 		return;
 	}
-	for (int y = 0; y < l->lanes_h; y++) {
-		int i = st->row_top + y;
+	for (int w = 0; w < 2; w++)
+		mark[w] = tl_model_marker_col(m, w);
+	for (int y = 0; y + l->lane_h <= l->lanes_h; y += l->lane_h) {
+		int i = st->row_top + y / l->lane_h;
 		const struct tl_row *r = tl_model_row(m, i);
 		const struct tl_cell *cells = tl_model_cells(m, i);
+		bool band;
 		int pair = 0;
 
 		if (!r || !cells)
 			break;
 		pair = st->color ? lane_pair(r->lane) : 0;
+		band = is_sel_row(r, cells, ncols);
 		row_label(m, r, i == sel, l->label_w - 1, label);
 		if (i == sel)
 			attron(A_BOLD);
 		put(l->lanes_y + y, 0, l->label_w - 1, label);
 		if (i == sel)
 			attroff(A_BOLD);
-		mvaddstr(l->lanes_y + y, l->label_w - 1, sep);
-		for (int c = 0; c < l->plot_w && c < tl_model_columns(m); c++) {
-			const char *g = cell_glyph(m, r, &cells[c], st->utf8);
-			attr_t at = 0;
+		for (int k = 0; k < l->lane_h; k++)
+			mvaddstr(l->lanes_y + y + k, l->label_w - 1, sep);
+		for (int c = 0; c < l->plot_w && c < ncols; c++) {
+			struct cell_look lk;
+			bool has = cell_look(m, r, &cells[c], st->utf8, &lk);
 
-			if (pair)
-				at |= COLOR_PAIR(pair);
-			if (cells[c].flags & TL_CELL_SEL)
-				at |= A_BOLD | A_UNDERLINE;
-			if (c == cur)
-				at |= A_REVERSE;
-			if (at)
-				attron(at);
-			mvaddstr(l->lanes_y + y, l->plot_x + c, g ? g : " ");
-			if (at)
-				attroff(at);
+			for (int k = 0; k < l->lane_h; k++) {
+				const char *g = NULL;
+				attr_t at = 0;
+
+				if (has && lk.frac > 0)
+					g = bar_glyph(lk.frac, k, l->lane_h, st->utf8);
+				else if (has && k == l->lane_h - 1)
+					g = lk.mark;
+				/* markers A and B: a line through every lane */
+				if (!g && (c == mark[0] || c == mark[1]))
+					g = vline;
+				if (pair)
+					at |= COLOR_PAIR(pair);
+				/* the selected stall: a band from its begin to its end */
+				if (band && cells[c].flags & TL_CELL_SEL)
+					at |= A_REVERSE;
+				if (c == cur)
+					at ^= A_REVERSE;
+				if (at)
+					attron(at);
+				mvaddstr(l->lanes_y + y + k, l->plot_x + c, g ? g : " ");
+				if (at)
+					attroff(at);
+			}
 		}
+	}
+}
+
+/* The event list pane: a title bar, then the events from the list's anchor on. */
+static void draw_list(struct tui_state *st, const struct tui_layout *l, int w)
+{
+	char title[256], t[32], d[32];
+	int rows = l->list_h - 1;
+
+	if (st->nest) {
+		tui_fmt_ts(t, sizeof(t), st->nest_t0, 6);
+		tui_fmt_dur(d, sizeof(d), st->nest_t1 - st->nest_t0);
+		snprintf(title, sizeof(title), " events of pid %d in its episode from %s s (%s)%s"
+			 "  Esc: all events", st->nest_pid, t, d, st->list_focus ? "  [focus]" : "");
+	} else {
+		tui_fmt_ts(t, sizeof(t), st->list_anchor, 6);
+		snprintf(title, sizeof(title), " events from %s s (%s%s)%s  Tab: %s  v: hide",
+			 t, st->all_events ? "every event" : "reclaim events",
+			 tl_model_filter(st->m)[0] ? ", filtered" : "",
+			 st->list_focus ? "  [focus: j/k move, Enter: episode]" : "",
+			 st->list_focus ? "lanes" : "focus");
+	}
+	bar(l->list_y, w, title);
+	if (!st->lst_valid) {
+		put(l->list_y + 1, 0, w, "  (not read)");
+		return;
+	}
+	if (!st->nlst) {
+		put(l->list_y + 1, 0, w, "  (no event from here on)");
+		return;
+	}
+	for (int i = 0; i < rows && st->list_top + i < st->nlst; i++) {
+		int k = st->list_top + i;
+		bool s = k == st->list_sel;
+
+		/* the selected event: '>' (no colour needed), reverse video when focused */
+		if (s)
+			attron(st->list_focus ? A_REVERSE : A_BOLD);
+		if (s && st->list_focus)
+			mvhline(l->list_y + 1 + i, 0, ' ', w);
+		put(l->list_y + 1 + i, 0, 1, s ? ">" : " ");
+		put(l->list_y + 1 + i, 1, w - 1, st->lst[k].text);
+		if (s)
+			attroff(st->list_focus ? A_REVERSE : A_BOLD);
 	}
 }
 
@@ -537,8 +699,12 @@ static void span_line(struct tl_model *m, const struct tl_span *s, char *out, si
 	for (int i = 0; i < s->nr_victims && strlen(vic) < sizeof(vic) - 40; i++)
 		snprintf(vic + strlen(vic), sizeof(vic) - strlen(vic), "%s%s %s", i ? ", " : "",
 			 tl_model_cgroup_name(m, v[i].cg), num(b1, v[i].scanned));
-	snprintf(out, n, "%s %s %s, scanned %s, reclaimed %s, trigger %s%s%s, victims %s%s%s",
-		 rs_ctx_name(s->kind), tn, d, num(b1, s->scanned), num(b2, s->reclaimed),
+	/* scanned: its own shrink events (a nested soft-limit pass counts in its own episode);
+	   reclaimed: the end event's nr_reclaimed, which counts nested passes and slab too */
+	snprintf(out, n, "%s %s %s, scanned %s by itself, nr_reclaimed %s%s, trigger %s%s%s, "
+		 "victims %s%s%s", rs_ctx_name(s->kind), tn, d, num(b1, s->scanned),
+		 num(b2, s->reclaimed), s->kind != RS_CTX_KSWAPD && s->status == RS_EP_COMPLETE ?
+		 " (end event: nested passes, slab too)" : "",
 		 tl_model_cgroup_name(m, s->trigger), s->target ? ", target " : "",
 		 s->target ? tl_model_cgroup_name(m, s->target) : "", s->nr_victims ? vic : "unknown",
 		 s->status != RS_EP_COMPLETE ? ", " : "",
@@ -550,7 +716,8 @@ static void details_lines(struct tui_state *st, struct lines *ls, bool full)
 {
 	struct tl_model *m = st->m;
 	const struct tl_span *sel = tl_model_selected_span(m);
-	static const char *const lists[4] = { "IA", "AA", "IF", "AF" };
+	static const char *const lists[4] = { "inactive_anon", "active_anon", "inactive_file",
+					      "active_file" };
 	static const int ctxs[] = { RS_CTX_KSWAPD, RS_CTX_DIRECT, RS_CTX_MEMCG, RS_CTX_SOFTLIMIT,
 				    RS_CTX_NODE, RS_CTX_OTHER };
 	struct tl_stats s;
@@ -715,7 +882,7 @@ static void draw_pane(struct tui_state *st, const struct tui_layout *l, int w)
 	bar(l->details_y, w, ls.l[0]);
 	for (int i = 1; i < l->details_h && i < ls.n; i++)
 		put(l->details_y + i, 0, w, ls.l[i]);
-	if (ls.n < l->details_h) {
+	if (ls.n < l->details_h && !l->list_h) {
 		int first = ls.n;
 
 		ls.n = 0;
@@ -760,19 +927,32 @@ static void draw_help(struct tui_state *st, int w, int h)
 			addl(&ls, "  %-15s %s", k[i].name, k[i].help);
 	addl(&ls, "%s", "");
 	addl(&ls, "Lanes");
-	addl(&ls, "  IA AA IF AF   per LRU list: pages scanned/s (metric 1), reclaimed or");
-	addl(&ls, "                deactivated/s (2), efficiency (3), scanned in stalls/s (4)");
+	addl(&ls, "  inactive_anon active_anon inactive_file active_file (IA AA IF AF when");
+	addl(&ls, "                narrow): per LRU list, pages scanned/s (metric 1), reclaimed");
+	addl(&ls, "                or deactivated/s (2), efficiency (3), scanned in stalls/s (4)");
 	addl(&ls, "  reclaimed     pages reclaimed/s; efficiency: reclaimed / scanned");
 	addl(&ls, "  kswapd        awake periods; direct, memcg, softlimit, node: stalls");
-	addl(&ls, "                (Enter: per task or cgroup, g switches)");
+	addl(&ls, "                (Enter: per task or cgroup, g switches; the axis row's");
+	addl(&ls, "                label names the grouping)");
 	addl(&ls, "  priority      lowest reclaim priority reached (p0 = hardest)");
-	addl(&ls, "  write, throttle, marks (X = OOM kill, ! = lost events)");
+	addl(&ls, "  write, throttle, marks (X = OOM kill, ! = lost events, F = a kswapd run");
+	addl(&ls, "                failed, C = kswapd's hopeless state cleared: kernel 7.x)");
 	addl(&ls, "%s", "");
-	addl(&ls, "Cells are scaled to the lane's largest value in view (the label's");
-	addl(&ls, "figure: per second, or %% of the time); %s marks a span with no such",
+	addl(&ls, "A label's figure says what it is: 'max 1.2M/s' is the largest rate in");
+	addl(&ls, "view, to which every cell of the lane is scaled; 'avg 54%%' the average");
+	addl(&ls, "share of the view (efficiency, time in stalls or awake); 'min p0' the");
+	addl(&ls, "lowest priority. Narrow labels drop the word. %s marks a span with no",
 	     st->utf8 ? "\u2500" : "~");
-	addl(&ls, "value. %s in the axis is the cursor, A and B the markers.",
+	addl(&ls, "value of the metric. %s in the axis is the cursor, A and B the markers",
 	     st->utf8 ? "\u25bc" : "v");
+	addl(&ls, "(a line through every lane), [ ] the selected stall's edges (its band");
+	addl(&ls, "is drawn in reverse video).");
+	addl(&ls, "%s", "");
+	addl(&ls, "Event list (v): the events from the cursor on, as trace-cmd report");
+	addl(&ls, "names them. Tab puts the keys there: j/k move the selection and the");
+	addl(&ls, "cursor with it; Enter lists the events of the selected task's episode");
+	addl(&ls, "at that time; Esc goes back. The / filter applies to it (task name or");
+	addl(&ls, "pid); e switches between every event and reclaim events.");
 	addl(&ls, "Esc or ? returns, q quits.");
 	draw_scrolled(st, &ls, w, h, "reclaimscope tui: help");
 	free(buf);
@@ -794,6 +974,7 @@ static void draw_details(struct tui_state *st, int w, int h)
 static void draw_status(struct tui_state *st, const struct tui_layout *l, int w)
 {
 	char line[256];
+	uint64_t a, b;
 
 	if (st->prompt) {
 		snprintf(line, sizeof(line), "filter (task, pid or cgroup): %s_   Enter: apply  "
@@ -805,7 +986,28 @@ static void draw_status(struct tui_state *st, const struct tui_layout *l, int w)
 		snprintf(line, sizeof(line), "%s", st->msg);
 	else if (st->load_error[0])
 		snprintf(line, sizeof(line), "%s", st->load_error);
-	else if (st->view == TUI_MAIN)
+	else if (st->view == TUI_MAIN && tl_model_marked_range(st->m, &a, &b)) {
+		/* the A-B window: its length and what happened in it */
+		struct tl_stats s;
+		char d[32], sc[16], rc[16], tt[32];
+		uint64_t n = 0, ns = 0;
+
+		tl_model_stats(st->m, a, b, &s);
+		for (int k = 0; k < RS_CTX_NR; k++)
+			if (k != RS_CTX_KSWAPD && k != RS_CTX_OTHER) {
+				n += s.episodes[k];
+				ns += s.span_ns[k];
+			}
+		tui_fmt_dur(d, sizeof(d), b - a);
+		tui_fmt_num(sc, sizeof(sc), s.scanned[0] + s.scanned[1] + s.scanned[2] +
+			    s.scanned[3]);
+		tui_fmt_num(rc, sizeof(rc), s.reclaimed[0] + s.reclaimed[2]);
+		tui_fmt_dur(tt, sizeof(tt), ns);
+		snprintf(line, sizeof(line), "A-B %s: scanned %s, reclaimed %s, %llu stall%s begun "
+			 "(%s stalled), kswapd awake %.0f%%   x: clear", d, sc, rc,
+			 (unsigned long long)n, n == 1 ? "" : "s", tt,
+			 pct((double)s.span_ns[RS_CTX_KSWAPD], (double)(b - a)));
+	} else if (st->view == TUI_MAIN)
 		snprintf(line, sizeof(line), "?:help q:quit +/-:zoom h/l:cursor H/L:pan "
 			 "n/N/w:stall a/b:marks /:filter m:metric d:details");
 	else
@@ -820,7 +1022,9 @@ void tui_screen_draw(struct tui_screen *s, struct tui_state *st)
 
 	tui_screen_size(s, &w, &h);
 	erase();
-	tui_layout(w, h, &l);
+	st->width = w;
+	st->height = h;
+	tui_layout(st, tl_model_nrows(st->m), &l);
 	if (l.too_small) {
 		put(0, 0, w, "terminal too small");
 		if (h > 1)
@@ -839,6 +1043,8 @@ void tui_screen_draw(struct tui_screen *s, struct tui_state *st)
 		draw_header(st, w);
 		draw_axis(st, &l);
 		draw_lanes(st, &l);
+		if (l.list_h)
+			draw_list(st, &l, w);
 		if (l.details_h)
 			draw_pane(st, &l, w);
 		break;

@@ -64,6 +64,7 @@ expect() {
 		# the SUMMARY worst stall: the longest pair of any kind not run by a kswapd
 		if (!(pid in kswapd) && (!wset || d > worst)) { worst = d; wpid = pid; wset = 1 }
 	}
+	ev == "mm_vmscan_kswapd_reclaim_fail" { fails++ }
 	ev == "mm_vmscan_write_folio" {
 		if (rest ~ /RECLAIM_WB_ANON/) swapout++; else if (rest ~ /RECLAIM_WB_FILE/) filew++
 	}
@@ -102,6 +103,8 @@ expect() {
 		}
 		printf "summary.kswapd.wakes %d\nsummary.kswapd.rewakes %d\n", wakes, rewakes
 		printf "summary.kswapd.sleeps %d\n", sleeps
+		# 7.x: kswapd_reclaim_fail events (traces without 7.x events: null, checked in unit tests)
+		if (fails) printf "summary.kswapd.reclaim_fail %d\n", fails
 		for (i = 1; i <= 4; i++)
 			printf "summary.scan.scanned.%s %d\n", L[i], scanned[L[i]]
 		printf "summary.scan.scanned_anon %d\n", scanned["inactive_anon"] + scanned["active_anon"]

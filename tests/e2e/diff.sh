@@ -356,6 +356,12 @@ run_ok "multi-run table" --base "$TMP/m1.json" "$TMP/m2.json" "$TMP/m3.json" \
 		fail "multi-run: scanned anon row (p=$p): $(grep 'scanned anon' "$TMP/out")"
 }
 
+# analyses without a summary (an older analyze): the table says so and counts what differs
+run_ok "no summary" "$TMP/a.json" "$TMP/b.json" && {
+	want=$(jq '[.metrics[] | select(.base.avg != .new.avg)] | length' "$TMP/all.json")
+	grep -q "^no .summary. to rank (an older analyze?): $want of [0-9]* metrics differ; --format seed lists them$" \
+		"$TMP/out" || fail "no summary: $(tail -n 2 "$TMP/out")"
+}
 # per cgroup (matched by path): the victim figures only when both sides attributed 90%+ of
 # their reclaimed pages exactly; the trigger's memcg figures
 mk_cg() {	# FILE EXACT_PCT RECLAIMED P99 MAX

@@ -114,6 +114,36 @@ expect_eq "cgroups p50 p99 of no memcg episode" "$(cat "$TMP/p50")" "- -"
 	>"$TMP/lat"
 expect_eq "analyze: memcg latency of no episode" "$(cat "$TMP/lat")" "[null,null,0]"
 
+# 6c. tasks that trace-cmd shows as <...> are named from the sched events that name them (fork's
+# child_comm, exec's filename, sched_switch's next_comm, sched_wakeup's comm); a task no event
+# names stays <...>. The oracle: the same names taken from the text by awk.
+t=$FX/sched-names-6x.txt
+awk '
+	function val(k,   r) { if (!match($0, " " k "=[^=]*( [a-z_]+=|$)")) return ""
+		r = substr($0, RSTART + length(k) + 2, RLENGTH - length(k) - 2)
+		sub(/ [a-z_]+=$/, "", r); return r }
+	/sched_process_fork:/ { name[val("child_pid")] = val("child_comm") }
+	/sched_process_exec:/ { f = val("filename"); sub(/ .*/, "", f); sub(/.*\//, "", f)
+		name[val("pid")] = f }
+	/sched_switch:/ { name[val("next_pid")] = val("next_comm") }
+	/sched_wakeup:/ { p = val("pid"); sub(/ .*/, "", p); name[p] = val("comm") }
+	/mm_vmscan_/ { match($0, /-[0-9]+ +\[/); pid = substr($0, RSTART + 1, RLENGTH - 3) + 0
+		seen[pid] = 1 }
+	END { for (p in seen) print p, (p in name ? name[p] : "<...>") }' "$t" | sort -n >"$TMP/names.want"
+"$RS_BIN" analyze --json "$t" | jq -r '.tasks[] | "\(.pid) \(.comm)"' | sort -n >"$TMP/names.got"
+cmp -s "$TMP/names.want" "$TMP/names.got" ||
+	fail "task names from sched events: $(diff "$TMP/names.want" "$TMP/names.got" | tr '\n' ' ')"
+
+# 6d. MGLRU adds progress marks to lru_shrink_inactive's nr_scanned (evict_folios: +1 after
+# try_to_inc_min_seq()); the cgroups matrix and the LRU table both count the isolates' pages,
+# so they are one number: the sum of lru_isolate nr_scanned
+t=$FX/mglru-plus1-6x.txt
+want=$(awk '/lru_isolate:/ { match($0, /nr_scanned=[0-9]+/); s += substr($0, RSTART + 11,
+	RLENGTH - 11) } END { print s }' "$t")
+"$RS_BIN" analyze --json "$t" >"$TMP/p1.json" || fail "analyze $t"
+expect_eq "MGLRU: LRU table scanned" "$(jq '[.lru[].scanned] | add' "$TMP/p1.json")" "$want"
+expect_eq "MGLRU: matrix scanned" "$(jq '[.cgroup_matrix[].scanned] | add' "$TMP/p1.json")" "$want"
+
 # 5. a selection that selects nothing says what the trace spans or which tasks it has, exit 1
 V6=tests/fixtures/v6.dat
 if command -v trace-cmd >/dev/null; then

@@ -7,6 +7,10 @@
 # (see tests/golden/README.md). The figures themselves are checked against trace-cmd by the
 # other e2e scripts; these files only say that nothing moved unnoticed.
 . tests/lib-e2e.sh
+# The goldens are written in a UTF-8 locale (sparklines in block characters): pinned, so that an
+# environment without a locale (C: ASCII sparklines; a minimal Debian, CI) compares the same bytes.
+LC_ALL=C.UTF-8
+export LC_ALL
 
 GOLDEN="$TOP/tests/golden"
 BIN=$RS_BIN

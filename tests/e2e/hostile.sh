@@ -91,4 +91,48 @@ for c in replay cgroups; do
 	"$RS_BIN" $c "$r" >/dev/null 2>"$TMP/err" || fail "$c $r: exit $?: $(head -c 200 "$TMP/err")"
 done
 
+# 5. out of memory: a JSON document whose building lost an allocation is not printed (exit 1)
+# instead of printed with members missing and exit 0 (RS_TEST_JSON_ALLOCS fails jansson's
+# allocations after that many); caps that cannot fit in memory are refused up front
+for c in events analyze cgroups; do
+	RS_TEST_JSON_ALLOCS=50 "$RS_BIN" $c --json "$V6" >"$TMP/oom.json" 2>"$TMP/err"
+	expect_eq "$c --json with failing allocations: exit" "$?" 1
+	[ -s "$TMP/oom.json" ] && fail "$c --json with failing allocations: printed a document"
+	grep -q "out of memory" "$TMP/err" || fail "$c --json out of memory: no message"
+done
+"$RS_BIN" analyze --max-buckets 67108864 "$V6" >/dev/null 2>"$TMP/err"
+expect_eq "--max-buckets 2^26: exit" "$?" 2
+grep -q "more than half the memory" "$TMP/err" || fail "--max-buckets 2^26: $(cat "$TMP/err")"
+( ulimit -v 1048576 2>/dev/null; exec "$RS_BIN" analyze --max-tasks 1000000 "$V6" ) \
+	>/dev/null 2>"$TMP/err"
+expect_eq "--max-tasks 10^6 under a 1 GB limit: exit" "$?" 2
+
+# 6. diff tells duplicate labels apart by sorting, not by comparing every pair: 300,000 items
+# of one label (quadratic: 100,000 took 10 s, 200,000 42 s) finish well inside 60 s, and every
+# item is its own metric
+awk 'BEGIN { printf "{\"trace\":{\"path\":\"x\",\"kernel\":\"k\"},\"items\":[";
+	for (i = 0; i < 300000; i++) printf "%s{\"name\":\"same\",\"v\":%d}", i ? "," : "", i % 7
+	print "]}" }' >"$TMP/big.json"
+timeout 60 "$RS_BIN" diff --json "$TMP/big.json" "$TMP/big.json" >"$TMP/big.out" 2>"$TMP/err"
+expect_eq "diff of 300,000 duplicate labels: exit" "$?" 0
+grep -q 'same#300000' "$TMP/big.out" || fail "diff: the 300,000th duplicate is not named #300000"
+
+# 7. --alpha 0.5% is 0.005 (it was read as 0.5); 100% is refused
+"$RS_BIN" diff --json --alpha 0.5% "$V6" "$V6" >"$TMP/a.json" || fail "diff --alpha 0.5%"
+expect_eq "diff --alpha 0.5%" "$(jq '.. | .alpha? // empty' "$TMP/a.json" | head -n 1)" 0.005
+"$RS_BIN" diff --alpha 100% "$V6" "$V6" >/dev/null 2>&1
+expect_eq "diff --alpha 100%: exit" "$?" 2
+
+# 7. record -o with an empty name or an existing directory is refused by the pre-checks,
+# before anything is traced (a missing workload would be the next check: it never runs)
+if [ "$(id -u)" = 0 ]; then
+	for o in "" "$TMP"; do
+		"$RS_BIN" record -o "$o" -- rs-no-such-workload >/dev/null 2>"$TMP/err"
+		r=$?
+		[ $r -ne 0 ] || fail "record -o '$o': exit 0"
+		grep -q "empty string\|a directory" "$TMP/err" ||
+			fail "record -o '$o': not refused for the name: $(head -c 200 "$TMP/err")"
+	done
+fi
+
 finish

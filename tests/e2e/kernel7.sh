@@ -92,6 +92,24 @@ $(diff "$TMP/want" "$TMP/got" | head -5)"
 	expect_eq "$b: reclaim_fail events, max failures, clears KSWAPD DIRECT PCP OTHER" "$got" \
 		"$want"
 
+	# mod_memcg_lruvec_state.val, a signed long on 7.x: per cgroup, the LRU items' (0-3:
+	# inactive/active anon/file) sums against lru_size.delta_pages
+	awk '$1 == "mod_memcg_lruvec_state" { for (i = 2; i <= NF; i++) { split($i, a, "=")
+		v[a[1]] = a[2] } if (v["item"] <= 3) s[v["id"] " " v["item"]] += v["val"] }
+		END { for (k in s) print k, s[k] }' "$TMP/ev" | sort >"$TMP/want"
+	jq -r '.cgroups[] | select(.lru_size.delta_pages != null) | .id as $i |
+		.lru_size.delta_pages | "\($i) 0 \(.inactive_anon)", "\($i) 1 \(.active_anon)",
+		"\($i) 2 \(.inactive_file)", "\($i) 3 \(.active_file)"' "$TMP/an.json" |
+		sort >"$TMP/got"
+	awk '{ print $1 "/" $2, $3 }' "$TMP/want" | sort >"$TMP/want2"
+	awk '{ print $1 "/" $2, $3 }' "$TMP/got" | sort >"$TMP/got2"
+	join -j1 "$TMP/want2" "$TMP/got2" |
+		awk '$2 != $3 { print; bad++ } END { exit bad > 0 }' >"$TMP/lrubad" ||
+		fail "$b: lru_size.delta_pages differs from the val sums: $(head -3 "$TMP/lrubad")"
+	[ -s "$TMP/want" ] && [ "$(join -j1 "$TMP/want2" "$TMP/got2" | wc -l)" -eq 0 ] &&
+		fail "$b: no cgroup of the val sums in the analysis"
+	[ -s "$TMP/want" ] && ! [ -s "$TMP/got" ] && fail "$b: no lru_size deltas in the analysis"
+
 	# MGLRU from the shape: a batch above 32 pages (SWAP_CLUSTER_MAX) -> true; an active list
 	# isolated or shrunk -> false; neither -> the recorder's mglru= marker, else null
 	want=$(awk '$1 == "mm_vmscan_lru_isolate" { for (i = 2; i <= NF; i++) { split($i, a, "=")
@@ -142,6 +160,44 @@ $(diff "$TMP/want" "$TMP/got" | head -5)"
 	fi
 done
 [ "$n" -gt 0 ] || { echo "no kernel 7 fixtures"; exit 77; }
+
+# diff with MGLRU on one side: the classic LRU's active-list figures are not comparable (set
+# apart, not compared as a change to 0), and the header says so
+d=$TOP/tests/fixtures/kernel7
+if [ -f "$d/k72-global-classic.dat" ] && [ -f "$d/k72-global-mglru.dat" ]; then
+	"$RS_BIN" diff --json "$d/k72-global-classic.dat" "$d/k72-global-mglru.dat" >"$TMP/diff.json" ||
+		fail "diff exit $?"
+	expect_eq "diff: mglru_differs" "$(jq -r .mglru_differs "$TMP/diff.json")" true
+	expect_eq "diff: MGLRU runs per side" \
+		"$(jq -r '"\(.base.mglru_runs) \(.new.mglru_runs)"' "$TMP/diff.json")" "0 1"
+	nc=$(jq -r '[.not_comparable[] | select(test("^lru\\.active_(anon|file)\\."))] | length' \
+		"$TMP/diff.json")
+	[ "$nc" -gt 0 ] || fail "diff: no active-list figure set apart"
+	left=$(jq -r '[(.metrics | keys[]), (.left_out[].metric)] |
+		map(select(test("^lru\\.active_(anon|file)\\."))) | length' "$TMP/diff.json")
+	expect_eq "diff: active-list figures compared or left out" "$left" 0
+	"$RS_BIN" diff "$d/k72-global-classic.dat" "$d/k72-global-mglru.dat" |
+		grep -q '^NOTE      MGLRU on one side only' || fail "diff: no MGLRU note"
+	"$RS_BIN" diff --json "$d/k72-global-classic.dat" "$d/k72-memcg-high.dat" |
+		jq -e '.mglru_differs == false and (.not_comparable | length) == 0' >/dev/null ||
+		fail "diff: two classic traces set figures apart"
+fi
+
+# the recorder's MGLRU snapshots: lru_gen_enabled, then lru_gen generations per memcg/node
+f=$d/k72-global-mglru.dat
+if [ -f "$f" ]; then
+	trace-cmd report -i "$f" 2>/dev/null >"$TMP/rep"
+	grep -q 'lru_gen_enabled enabled=0x0007' "$TMP/rep" || fail "mglru: no lru_gen_enabled marker"
+	grep -Eq 'lru_gen css_id=[0-9]+ cg=/ node=0 gens=[0-9]+:[0-9]+:[0-9]+:[0-9]+(,|$)' \
+		"$TMP/rep" || fail "mglru: no lru_gen generations marker"
+	# analyze reads them: snapshots of / node 0 and its last generations
+	want=$(awk '/ lru_gen css_id=[0-9]+ cg=\/ node=0 / { n++; g = $NF } END { print n + 0, g }' \
+		"$TMP/rep")
+	got=$("$RS_BIN" analyze --json "$f" | jq -r '.mglru_generations[] | select(.cgroup == "/"
+		and .nid == 0) | "\(.snapshots) gens=\([.last[] | "\(.seq):\(.age_ms):\(.anon):" +
+		"\(.file)"] | join(","))"')
+	expect_eq "mglru: lru_gen snapshots and last generations of / node 0" "$got" "$want"
+fi
 
 # record --cgroup on v2 (issue 23 item 5): the workload ran in rs_parent/rs_workload and made
 # rs_parent/rs_a with its own memory.max; memcg reclaim of rs_a's own limit proves rs_a had the

@@ -39,6 +39,26 @@ report_sums() {
 	/ mark_victim:/ { oom++ }
 	END { print sc + 0, re + 0, oom + 0 }'
 }
+# "FILEMAP_DELETES PSWPIN_PAGES": the refaults panel draws its 4 lines when either is non-zero
+refault_sums() {
+	trace_report "$1" | awk '
+	/tracing_mark_write: vm_event_items/ {
+		n = split($0, tok, " ")
+		seen = 0; at = 0	# names follow the tag; "@N" restarts at N (docs/markers.md)
+		for (i = 1; i <= n; i++) {
+			if (tok[i] == "vm_event_items") { seen = 1; continue }
+			if (tok[i] ~ /^@/) { at = substr(tok[i], 2) + 0; continue }
+			if (!seen || tok[i] ~ /=/) continue
+			if (tok[i] == "pswpin") sw = at
+			at++
+		}
+	}
+	/ mm_filemap_delete_from_page_cache:/ { del++ }
+	/ count_memcg_events:/ && sw != "" && $0 ~ (" item=" sw " ") {
+		v = $0; sub(/.* val=/, "", v); if (v + 0 > 0) swin += v
+	}
+	END { print del + 0, swin + 0 }'
+}
 has_kswapd() {
 	trace_report "$1" | grep -q 'mm_vmscan_kswapd_wake:'
 }
@@ -52,6 +72,7 @@ CDF='fill:none;stroke-width:2;'
 RING='fill:none;stroke-width:1.4;'
 KSWAPD_BAR='fill:rgb(90.196078%,62.352941%,0%);fill-opacity:1;'
 OOM='fill:none;stroke-width:1.6;'
+REFAULT_LINE='fill:none;stroke-width:1.7;'
 
 for f in $(real_traces); do
 	name=$(basename "$f" .dat)
@@ -72,6 +93,9 @@ for f in $(real_traces); do
 	lines=$(( ($1 > 0 ? 4 : 0) + ($2 > 0 ? 2 : 0) ))
 	expect_eq "$name: scan/reclaim lines" "$(count_style "$svg" "$LINE")" "$lines"
 	expect_eq "$name: OOM kill lines" "$(count_style "$svg" "$OOM")" "$3"
+	set -- $(refault_sums "$f")
+	expect_eq "$name: refault lines" "$(count_style "$svg" "$REFAULT_LINE")" \
+		$(( $1 + $2 > 0 ? 4 : 0 ))
 	expect_eq "$name: CDF lines (kinds with complete episodes)" \
 		"$(count_style "$svg" "$CDF")" "$kinds"
 	rings=$((episodes < 5 ? episodes : 5))

@@ -88,7 +88,7 @@ trap 'rm -rf "$TMP" "$DATA"; rmdir "$MEM/rs_test" 2>/dev/null' EXIT
 echo 1 >/proc/sys/vm/drop_caches
 tracefs_state >"$TMP/before"
 "$RS_BIN" record -o "$TMP/t.dat" --cgroup rs_test --limit 32M --own-memcgs --duration 1 \
-	-- "$WL" stream "$DATA" 1000 >"$TMP/out" 2>&1
+	--filemap-dev /var/tmp -- "$WL" stream "$DATA" 1000 >"$TMP/out" 2>&1
 expect_eq "record exit" "$?" 0
 grep -q "wrote $TMP/t.dat" "$TMP/out" || fail "record: no summary line"
 tracefs_state >"$TMP/after"
@@ -102,7 +102,7 @@ trace-cmd report -i "$TMP/t.dat" >"$TMP/report" 2>/dev/null || fail "trace-cmd r
 for m in "reclaimscope_begin version=1 " "vm_event_items source=" "node_stat_items source=" \
 	 "cgroup_map id=[0-9]* path=/$" "cgroup_map id=[0-9]* path=/rs_test$" \
 	 "memcg_stat cg=/rs_test id=[0-9]* usage=" "node_stat nid=0 " \
-	 "reclaimscope_end status=143"; do
+	 "swap total=[0-9]* free=[0-9]*$" "reclaimscope_end status=143"; do
 	grep -q "tracing_mark_write: $m" "$TMP/report" || fail "marker '$m' missing"
 done
 grep -q "reclaimscope_begin .*cgroup_path=/rs_test limit=33554432" "$TMP/report" ||
@@ -110,6 +110,19 @@ grep -q "reclaimscope_begin .*cgroup_path=/rs_test limit=33554432" "$TMP/report"
 # the workload ran in the cgroup and was reclaimed there
 grep -q "mm_vmscan_memcg_reclaim_begin" "$TMP/report" || fail "no memcg reclaim in the trace"
 grep -q "cgroup_attach_task:.*rs_test" "$TMP/report" || fail "workload not attached to rs_test"
+# the page cache events (docs/refaults.md), filtered in the kernel to /var/tmp's device (the
+# kernel's dev_t: major << 20 | minor, printed major:minor), and the snapshots' refault counter
+dev=$(stat -c '%d' /var/tmp)
+dev="$((dev >> 8 & 0xfff)):$((dev & 0xff | (dev >> 12 & 0xfff00)))"
+grep -q " mm_filemap_delete_from_page_cache: dev $dev " "$TMP/report" ||
+	fail "no page cache deletion of dev $dev (reclaim of the streamed file)"
+grep -q " mm_filemap_add_to_page_cache: dev $dev " "$TMP/report" ||
+	fail "no page cache add of dev $dev"
+other=$(grep -E " mm_filemap_(add_to|delete_from)_page_cache: " "$TMP/report" |
+	grep -vc " dev $dev ")
+expect_eq "filemap events of other devices (--filemap-dev)" "$other" 0
+grep -q "tracing_mark_write: memcg_stat cg=/rs_test .* workingset_refault_file=" "$TMP/report" ||
+	fail "memcg_stat lacks workingset_refault_file"
 awk '/tracing_mark_write:/ { sub(/.*tracing_mark_write: /, ""); if (length($0) >= 1000) bad++ }
      END { exit bad > 0 }' "$TMP/report" || fail "a marker is 1000 bytes or longer"
 # the first marker is the begin marker and the last is the end marker (then only the padding
@@ -126,7 +139,7 @@ expect_eq "last marker" "$last" "tracing_mark_write: reclaimscope_end"
 
 # Without a command: records until SIGINT, then stops cleanly. The signal is sent once the
 # recorder says it is recording.
-"$RS_BIN" record -o "$TMP/i.dat" >"$TMP/out" 2>&1 &
+"$RS_BIN" record -o "$TMP/i.dat" --no-filemap >"$TMP/out" 2>&1 &
 pid=$!
 i=0
 while ! grep -q "Ctrl-C to stop" "$TMP/out" && [ $i -lt 300 ] && kill -0 "$pid" 2>/dev/null; do
@@ -146,6 +159,10 @@ kill "$dog" 2>/dev/null
 expect_eq "record until SIGINT exit" "$st" 0
 trace-cmd report -i "$TMP/i.dat" 2>/dev/null |
 	grep -q "tracing_mark_write: reclaimscope_end status=0" || fail "SIGINT run: no end marker"
+trace-cmd report -i "$TMP/i.dat" 2>/dev/null | grep -q " mm_filemap_" &&
+	fail "--no-filemap recorded filemap events"
+"$RS_BIN" record --no-filemap --filemap-dev /var/tmp -o "$TMP/x.dat" >/dev/null 2>&1
+expect_eq "--no-filemap with --filemap-dev" "$?" 2
 tracefs_state >"$TMP/after2"
 cmp -s "$TMP/before" "$TMP/after2" || fail "tracefs state not restored after SIGINT"
 finish

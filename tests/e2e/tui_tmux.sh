@@ -100,9 +100,10 @@ start main "$FIX"
 if wait_for main "time (s)"; then
 	wait_for main "contention.dat"
 	wait_loaded main 120
-	screen main | grep -q '^>IA' || fail "main: no selected IA lane"
-	screen main | grep -q '^ IF ' || fail "main: no IF lane"
+	screen main | grep -q '^>inactive_anon ' || fail "main: no selected inactive_anon lane"
+	screen main | grep -q '^ inactive_file ' || fail "main: no inactive_file lane"
 	screen main | grep -q 'memcg+' || fail "main: no memcg lane"
+	screen main | grep -q '^ events from ' || fail "main: no event list pane"
 	keys main '?'; wait_for main "Keys"
 	keys main Escape; wait_for main "time (s)"
 	keys main d; wait_for main "LRU list"
@@ -132,7 +133,46 @@ start prompt "$FIX"; wait_for prompt "time (s)" && { keys prompt /; wait_for pro
 start empty "$TOP/tests/tui/empty.txt"
 wait_for empty "(no events)" && { keys empty + - w d Escape; keys empty q; quit_check empty; }
 start one "$TOP/tests/tui/one-event.txt"
-wait_for one "kswapd0-50 lru_isolate IF scanned=32" && { keys one q; quit_check one; }
+wait_for one "kswapd0-50      [000] 3000.100020: mm_vmscan_lru_isolate: order=0 nr_requested=32" &&
+	{ keys one q; quit_check one; }
+
+# the event list at three sizes: lanes grow with the terminal, the list follows the cursor and,
+# focused (Tab), moves it; Enter lists an episode's events, Esc goes back; the mouse
+for size in 80x24 120x40 200x60; do
+	w=${size%x*}; h=${size#*x}
+	start "list$w" "$FIX" "$w" "$h"
+	wait_for "list$w" "time (s)" || continue
+	wait_loaded "list$w" 120
+	[ "$(screen "list$w" | wc -l)" -eq "$h" ] || fail "list$w: not $h lines"
+	screen "list$w" | awk -v w="$w" 'length($0) > w { bad = 1 } END { exit bad }' ||
+		fail "list$w: a line wider than $w columns"
+	keys "list$w" w; wait_for "list$w" "sel memcg"
+	# the list starts at the stall's begin, the worst stall's own event
+	wait_for "list$w" "mm_vmscan_memcg_reclaim_begin"
+	keys "list$w" Tab; wait_for "list$w" "[focus"
+	keys "list$w" Enter; wait_for "list$w" "in its episode from"
+	keys "list$w" j j; wait_for "list$w" "[focus"
+	keys "list$w" Escape; wait_for "list$w" "events from"
+	keys "list$w" q; quit_check "list$w"
+done
+# lanes use the height: at 200x60 each lane takes more than one row
+start tall "$FIX" 200 60
+if wait_for tall "time (s)" && wait_loaded tall 120; then
+	screen tall | awk '/^>inactive_anon/ { getline; if (substr($0, 1, 20) ~ /^ *$/) ok = 1 }
+		END { exit !ok }' ||
+		fail "tall: the first lane is one row high at 200x60"
+	keys tall q; quit_check tall
+fi
+
+# a terminal that cannot move the cursor: a clear word and exit 1, not a status line alone
+T new-session -d -s dumb -x 80 -y 24 "sh -c 'env TERM=dumb \"$BIN\" tui \"$FIX\" \
+	2>\"$TMP/dumb.err\"; echo \$? >\"$TMP/dumb.rc\"; tmux wait-for -S dumb-done'"
+if timeout 60 tmux -L "$SOCK" -f "$TMP/tmux.conf" wait-for dumb-done; then
+	expect_eq "TERM=dumb exit status" "$(cat "$TMP/dumb.rc")" 1
+	grep -q "cannot move the cursor" "$TMP/dumb.err" || fail "TERM=dumb: $(cat "$TMP/dumb.err")"
+else
+	fail "TERM=dumb: still running"
+fi
 
 # a big trace: the first screen comes before the index is complete; keys work meanwhile, and
 # q while it loads stops the loader. Under a sanitizer build the pass is too slow to wait for.
@@ -154,13 +194,14 @@ fi
 
 # quitting while the trace loads: on a trace big enough to take seconds, else (CI: only the
 # committed fixtures, which load in under a second) on a fixture the loader is slowed down on
-# (RS_TUI_LOAD_DELAY, a test hook: 50 ms every 4096 events, about 4 s for contention.dat)
+# (RS_TUI_LOAD_DELAY, a test hook: 250 ms every 4096 events, about 20 s for contention.dat, so
+# that even a starved test run sends its key before the load ends; the quit itself is prompt)
 BIG=${RS_TUI_BIG_TRACE:-$TOP/bench/out/bench.dat}
 if [ -f "$BIG" ]; then
 	quit_loading bigq "$BIG" q
 	quit_loading bigterm "$BIG" TERM 143
 fi
-RUN_ENV="RS_TUI_LOAD_DELAY=50"
+RUN_ENV="RS_TUI_LOAD_DELAY=250"
 quit_loading slowq "$FIX" q
 quit_loading slowhelp "$FIX" "? q"
 quit_loading slowctrlc "$FIX" C-c

@@ -800,6 +800,142 @@ static int test_range_prefeed(void)
 	return UT_OK;
 }
 
+/* Node-stat items of a 7.x kernel (7.2: pgscan_*, pgsteal_*, pgrefill moved there). */
+enum { N7_PGSTEAL_DIRECT = 50, N7_PGSCAN_DIRECT = 56, N7_PGREFILL = 61, N7_NR = 64 };
+
+static void node_names_7x(struct fx *f)
+{
+	static const char *n[N7_NR];
+	struct rs_event ev = ev0(f, RS_EV_ITEM_NAMES, 1, "rs-tree");
+	static const char *const lru[] = { "nr_inactive_anon", "nr_active_anon",
+					   "nr_inactive_file", "nr_active_file", "nr_unevictable" };
+
+	for (int i = 0; i < N7_NR; i++)
+		n[i] = i < 5 ? lru[i] : "nr_other";
+	n[N7_PGSTEAL_DIRECT] = "pgsteal_direct";
+	n[N7_PGSCAN_DIRECT] = "pgscan_direct";
+	n[N7_PGREFILL] = "pgrefill";
+	ev.items.which = RS_ITEMS_NODE_STAT;
+	ev.items.count = N7_NR;
+	ev.items.names = n;
+	feed(f, &ev);
+}
+
+static void reclaim_7x(struct fx *f, enum rs_ev_type t, int pid, uint64_t memcg_id, uint64_t nr)
+{
+	struct rs_event ev = ev0(f, t, pid, "w");
+
+	ev.reclaim.kind = RS_RK_MEMCG;
+	ev.reclaim.nr_reclaimed = nr;
+	ev.reclaim.memcg_id = memcg_id;
+	ev.have = RS_HAVE_ORDER | RS_HAVE_MEMCG_ID;
+	feed(f, &ev);
+}
+
+static void slab_7x(struct fx *f, enum rs_ev_type t, int pid, uint64_t memcg_id, int retval)
+{
+	struct rs_event ev = ev0(f, t, pid, "w");
+
+	ev.slab.shrink_fn = 0xffffffff81000000ull;
+	ev.slab.memcg_id = memcg_id;
+	ev.slab.retval = retval;
+	ev.have = RS_HAVE_MEMCG_ID;
+	feed(f, &ev);
+}
+
+/*
+ * 7.x: the memcg_id of reclaim begin/end is the root (the target), never a victim; the victim
+ * comes from the node-stat pgscan/pgsteal items; shrink_slab names its memcg. Then MGLRU's
+ * order: the scan counter before the isolate, the steal counter after the shrink event.
+ */
+static int test_kernel7(void)
+{
+	struct fx f;
+	const struct rs_cg_attrib *at;
+	const struct rs_cgroup *p, *a, *b;
+
+	UT_ASSERT_EQ(fx_new(&f, NULL), 0);
+	vm_names(&f);
+	node_names_7x(&f);
+	cg_map(&f, 10, "/p");
+	cg_map(&f, 11, "/p/a");
+	cg_map(&f, 12, "/p/b");
+	task_cg(&f, 900, 11, "/p/a");
+	/* a task of /p/a hits /p's limit; the pages come from /p/b */
+	reclaim_7x(&f, RS_EV_RECLAIM_BEGIN, 900, 10, 0);
+	isolate(&f, 900, "w", RS_LRU_INACTIVE_FILE, 32, 32);
+	lruvec(&f, 900, "w", 12, RS_LRU_INACTIVE_FILE, -32);
+	lruvec(&f, 900, "w", 12, N7_PGSCAN_DIRECT, 32);
+	lruvec(&f, 900, "w", 12, RS_LRU_INACTIVE_FILE, 2);
+	lruvec(&f, 900, "w", 12, N7_PGSTEAL_DIRECT, 30);
+	shrink_in(&f, 900, "w", true, 32, 30);
+	slab_7x(&f, RS_EV_SLAB_START, 900, 11, 0);
+	slab_7x(&f, RS_EV_SLAB_END, 900, 11, 5);
+	reclaim_7x(&f, RS_EV_RECLAIM_END, 900, 10, 30);
+	/* MGLRU: PGSCAN before the isolate, PGSTEAL after the shrink event */
+	reclaim_7x(&f, RS_EV_RECLAIM_BEGIN, 900, 10, 0);
+	lruvec(&f, 900, "w", 12, N7_PGSCAN_DIRECT, 16);
+	isolate(&f, 900, "w", RS_LRU_INACTIVE_FILE, 16, 16);
+	shrink_in(&f, 900, "w", true, 16, 16);
+	lruvec(&f, 900, "w", 12, N7_PGSTEAL_DIRECT, 16);
+	reclaim_7x(&f, RS_EV_RECLAIM_END, 900, 10, 16);
+	UT_ASSERT_EQ(fx_finish(&f), 0);
+
+	at = rs_cgroups_attrib(f.cg);
+	UT_ASSERT_EQ(at->shrinks, 2);
+	UT_ASSERT_EQ(at->exact, 1);
+	UT_ASSERT_EQ(at->fallback, 1);
+	UT_ASSERT_EQ(at->by_reason[RS_CGR_SCAN_ONLY], 1);
+	p = row(f.cg, "/p");
+	a = row(f.cg, "/p/a");
+	b = row(f.cg, "/p/b");
+	UT_ASSERT(p && a && b);
+	UT_ASSERT(rs_cgroups_have_targets(f.cg));
+	UT_ASSERT(rs_cgroups_have_slab_memcgs(f.cg));
+	/* the root is the kernel's memcg_id, for both episodes; never a victim */
+	UT_ASSERT_EQ(p->target_episodes, 2);
+	UT_ASSERT_EQ(b->target_episodes, 0);
+	UT_ASSERT_EQ(p->exact + p->fallback, 0);
+	UT_ASSERT_EQ(a->trig[RS_RK_MEMCG].episodes, 2);
+	UT_ASSERT_EQ(a->roots_kernel, 2);
+	UT_ASSERT_EQ(a->nr_roots, 1);
+	UT_ASSERT_EQ(a->roots[0].len, 2);	/* "/p" */
+	UT_ASSERT_STR(rs_cgroups_get(f.cg, a->roots[0].cg)->path, "/p");
+	/* the victim, from the node-stat counters */
+	UT_ASSERT_EQ(b->exact, 1);
+	UT_ASSERT_EQ(b->fallback_by[RS_CGR_SCAN_ONLY], 1);
+	UT_ASSERT_EQ(b->pages[RS_CTX_MEMCG][RS_LRU_INACTIVE_FILE].scanned, 48);
+	UT_ASSERT_EQ(b->pages[RS_CTX_MEMCG][RS_LRU_INACTIVE_FILE].reclaimed, 46);
+	UT_ASSERT(b->nr_node_items > N7_PGSTEAL_DIRECT && b->nr_node_items > N7_PGSCAN_DIRECT);
+	UT_ASSERT_EQ(b->node_items[N7_PGSCAN_DIRECT], 48);
+	UT_ASSERT_EQ(b->node_items[N7_PGSTEAL_DIRECT], 46);
+	UT_ASSERT_STR(rs_cgroups_node_item_name(f.cg, N7_PGSCAN_DIRECT), "pgscan_direct");
+	/* shrink_slab of /p/a's memcg */
+	UT_ASSERT_EQ(a->slab_calls, 1);
+	UT_ASSERT_EQ(a->slab_freed, 5);
+	UT_ASSERT_EQ(a->slab_ns, 10000);
+	UT_ASSERT_EQ(p->slab_calls, 0);
+	fx_free(&f);
+	return UT_OK;
+}
+
+/* Before 7.1: no memcg_id, so no target and no per-memcg slab (absent, not 0). */
+static int test_no_kernel_roots(void)
+{
+	struct fx f;
+
+	UT_ASSERT_EQ(fx_new(&f, NULL), 0);
+	vm_names(&f);
+	reclaim(&f, RS_EV_RECLAIM_BEGIN, 950, "w", RS_RK_MEMCG, 0);
+	shrink_list(&f, 950, "w", 96, true, 8, 8, I_PGSCAN_DIRECT, I_PGSTEAL_DIRECT);
+	reclaim(&f, RS_EV_RECLAIM_END, 950, "w", RS_RK_MEMCG, 8);
+	UT_ASSERT_EQ(fx_finish(&f), 0);
+	UT_ASSERT(!rs_cgroups_have_targets(f.cg));
+	UT_ASSERT(!rs_cgroups_have_slab_memcgs(f.cg));
+	fx_free(&f);
+	return UT_OK;
+}
+
 const struct unit_test cgroups_tests[] = {
 	{ "cgroups: exact match, trigger x victim, reclaim root", test_exact_match },
 	{ "cgroups: mismatches fall back or stay unmatched", test_fallbacks },
@@ -811,5 +947,8 @@ const struct unit_test cgroups_tests[] = {
 	{ "cgroups: cgroup cap", test_cgroup_cap },
 	{ "cgroups: buckets shared with the analysis", test_series_shared },
 	{ "cgroups: a range takes identity from before it", test_range_prefeed },
+	{ "cgroups: 7.x memcg_id is the target, node-stat victims, slab, MGLRU order",
+	  test_kernel7 },
+	{ "cgroups: before 7.1 no target and no slab per memcg", test_no_kernel_roots },
 	{ NULL, NULL },
 };

@@ -193,8 +193,8 @@ static int test_3x(void)
 	UT_ASSERT_EQ(stream_all(src, &c), 0);
 
 	UT_ASSERT_EQ(ti->events, 24);		/* every event line, decoded or not */
-	/* less sched_switch and 2 lacking nr_scanned, plus 2 losses */
-	UT_ASSERT_EQ(c.n, 23);
+	/* less 2 lacking nr_scanned, plus 2 losses (sched_switch is decoded: it names tasks) */
+	UT_ASSERT_EQ(c.n, 24);
 	UT_ASSERT_EQ(ti->first_ts, 100000100000ull);
 	UT_ASSERT_EQ(ti->last_ts, 100700000000ull);
 	UT_ASSERT_EQ(warned(src, "without field 'nr_scanned'"), 2);
@@ -533,7 +533,7 @@ static int test_range_and_stop(void)
 	memset(&c, 0, sizeof(c));
 	UT_ASSERT_EQ(rs_source_stream(src, 100300000000ull, 100400000000ull, collect_cb, &c,
 				      &err), 0);
-	UT_ASSERT_EQ(c.n, 10);
+	UT_ASSERT_EQ(c.n, 11);
 	UT_ASSERT_EQ(c.s[0].ev.ts, 100300000000ull);
 	UT_ASSERT_EQ(c.s[2].ev.type, RS_EV_LOST);
 	UT_ASSERT_EQ(c.s[9].ev.ts, 100300310000ull);
@@ -558,7 +558,7 @@ static int test_range_and_stop(void)
 	/* a second full stream counts the same */
 	memset(&c, 0, sizeof(c));
 	UT_ASSERT_EQ(stream_all(src, &c), 0);
-	UT_ASSERT_EQ(c.n, 23);
+	UT_ASSERT_EQ(c.n, 24);
 	UT_ASSERT_EQ(ti->events, 24);
 	UT_ASSERT_EQ(count_of(src, "mm_vmscan_lru_shrink_inactive"), 6);
 	UT_ASSERT_EQ(ti->loss[0].missed, 12);

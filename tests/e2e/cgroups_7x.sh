@@ -1,0 +1,124 @@
+#!/bin/sh
+# reclaimscope cgroups on kernel 7.x traces, every figure against independent sums over the raw
+# fields of `trace-cmd report -R` (trace-cmd 3.1.6 cannot print the 7.x formats; -R still can):
+#   - target_episodes per memcg: complete mm_vmscan_memcg_reclaim_begin/_end pairs per pid, by
+#     the begin's memcg_id (7.1+: the memcg whose limit is reclaimed)
+#   - slab.{calls,freed} per memcg: mm_shrink_slab_start/_end pairs per pid (same shrinker
+#     function) by the end's memcg_id, and the sum of the ends' retval
+#   - victim.pgscan_* / pgsteal_* / pgrefill: sums of mod_memcg_lruvec_state val per memcg id
+#     and item, item names from the recorder's node_stat_items marker
+#   - where every shrink event matched exactly, the pages attributed to each victim equal those
+#     sums (victim.reconcile differences 0)
+# Runs on every real trace with memcg_id in its reclaim events (fixtures, the shared trace, and
+# the files named in RS_EXTRA_TRACES, e.g. the 7.x guest recordings of /work/traces); skips
+# when there is none.
+. tests/lib-e2e.sh
+
+command -v trace-cmd >/dev/null 2>&1 || { echo "trace-cmd not installed"; exit 77; }
+command -v jq >/dev/null 2>&1 || { echo "jq not installed"; exit 77; }
+
+# id scan steal refill target slab_calls slab_freed, one line per memcg id
+oracle() {
+	trace-cmd report -R -i "$1" 2>/dev/null | awk '
+	function field(name,   i) {
+		for (i = 1; i <= NF; i++)
+			if (index($i, name "=") == 1)
+				return substr($i, length(name) + 2)
+		return ""
+	}
+	function pid_of(   i, p) {
+		for (i = 1; i <= NF && $i !~ /^\[[0-9]+\]$/; i++)
+			p = $i
+		sub(/.*-/, "", p)
+		return p
+	}
+	/node_stat_items source=/ {
+		for (i = 1; i <= NF && $i !~ /^@[0-9]+$/; i++)
+			;
+		n = substr($i, 2) + 0
+		for (i++; i <= NF; i++)
+			item[n++] = $i
+		next
+	}
+	/ mod_memcg_lruvec_state: / {
+		id = field("id"); if (id == "") id = field("memcg_id")
+		nm = item[field("item") + 0]
+		if (nm ~ /^pgscan_(kswapd|direct|khugepaged|proactive)$/) scan[id] += field("val")
+		else if (nm ~ /^pgsteal_(kswapd|direct|khugepaged|proactive)$/) steal[id] += field("val")
+		else if (nm == "pgrefill") refill[id] += field("val")
+		else next
+		ids[id] = 1
+		next
+	}
+	/ mm_vmscan_memcg_reclaim_begin: / { open[pid_of()] = field("memcg_id"); next }
+	/ mm_vmscan_memcg_reclaim_end: / {
+		p = pid_of()
+		if (p in open) { target[open[p]]++; ids[open[p]] = 1; delete open[p] }
+		next
+	}
+	/ mm_shrink_slab_start: / {
+		p = pid_of(); sfn[p] = field("shrink"); sid[p] = field("memcg_id"); next
+	}
+	/ mm_shrink_slab_end: / {
+		p = pid_of(); id = field("memcg_id")
+		if (id == "" || id == 0) { delete sfn[p]; next }
+		if ((p in sfn) && sfn[p] == field("shrink") && sid[p] == id) calls[id]++
+		r = field("retval") + 0
+		if (r > 0) freed[id] += r
+		ids[id] = 1
+		delete sfn[p]
+		next
+	}
+	END {
+		for (id in ids)
+			printf "%s %d %d %d %d %d %d\n", id, scan[id], steal[id], refill[id],
+				target[id], calls[id], freed[id]
+	}' | sort -n
+}
+
+ours() {
+	"$RS_BIN" cgroups --json "$1" | jq -r '
+		.cgroup_attribution.exact_pct as $x |
+		.cgroups[] | select(.id != null) |
+		[.id,
+		 ([.victim | to_entries[] | select(.key | test("^pgscan_(kswapd|direct|khugepaged|proactive)$")) | .value] | add // 0),
+		 ([.victim | to_entries[] | select(.key | test("^pgsteal_(kswapd|direct|khugepaged|proactive)$")) | .value] | add // 0),
+		 (.victim.pgrefill // 0), (.target_episodes // "null"),
+		 (.slab.calls // "null"), (.slab.freed // "null"),
+		 (if $x == 100 then ([.victim.reconcile | .scanned_inactive.difference, .reclaimed.difference, .scanned_active.difference] | map(if . < 0 then -. else . end) | add) else 0 end)
+		] | map(tostring) | join(" ")' | sort -n
+}
+
+ran=0
+for f in $(real_traces) $RS_EXTRA_TRACES; do
+	[ -f "$f" ] || continue
+	trace-cmd report -R -i "$f" 2>/dev/null | grep -q ' mm_vmscan_.*_reclaim_begin: .*memcg_id=' ||
+		continue
+	ran=$((ran + 1))
+	name=$(basename "$f")
+	oracle "$f" >"$TMP/oracle"
+	ours "$f" >"$TMP/ours"
+	# every id the oracle names, with the same figures (ours has more rows: memcgs without them)
+	while read -r id scan steal refill target calls freed; do
+		line=$(awk -v id="$id" '$1 == id' "$TMP/ours")
+		[ -n "$line" ] || { fail "$name: memcg id $id not in cgroups[]"; continue; }
+		set -- $line
+		expect_eq "$name id $id pgscan_*" "$2" "$scan"
+		expect_eq "$name id $id pgsteal_*" "$3" "$steal"
+		expect_eq "$name id $id pgrefill" "$4" "$refill"
+		expect_eq "$name id $id target_episodes" "$5" "$target"
+		expect_eq "$name id $id slab.calls" "$6" "$calls"
+		expect_eq "$name id $id slab.freed" "$7" "$freed"
+		expect_eq "$name id $id reconcile differences (all exact)" "$8" 0
+	done <"$TMP/oracle"
+	# and no target, slab or counter sum the oracle does not have
+	awk '$5 != "null" && $5 > 0 || $6 != "null" && $6 > 0 || $2 > 0 {print $1}' "$TMP/ours" |
+	while read -r id; do
+		awk -v id="$id" '$1 == id {f = 1} END {exit !f}' "$TMP/oracle" ||
+			echo "$name: id $id has figures the raw events do not" >>"$TMP/extra"
+	done
+	[ -s "$TMP/extra" ] && { fail "$(cat "$TMP/extra")"; rm -f "$TMP/extra"; }
+	echo "$name: $(wc -l <"$TMP/oracle") memcgs, targets $(awk '{t += $5} END {print t + 0}' "$TMP/oracle") episodes, slab $(awk '{t += $6} END {print t + 0}' "$TMP/oracle") calls, pgscan $(awk '{t += $2} END {print t + 0}' "$TMP/oracle") pages agree"
+done
+[ "$ran" -gt 0 ] || { echo "no 7.1+ trace (memcg_id in reclaim events): set RS_EXTRA_TRACES"; exit 77; }
+finish
