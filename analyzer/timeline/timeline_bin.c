@@ -322,15 +322,7 @@ static void lane_cells(struct tl_model *m, struct tl_row *r, struct tl_cell *cl)
 				r->max = x->v;
 			continue;
 		}
-		case TL_L_WRITE:
-			s = TL_S_WRITE;
-			break;
-		case TL_L_REFAULT:
-			s = TL_S_REFAULT;
-			break;
-		case TL_L_THRASH:
-			s = TL_S_QUICK;
-			break;
+
 		case TL_L_THROTTLE: {
 			const struct colb *t = CB(m, TL_S_THROTTLE, c);
 
@@ -355,7 +347,11 @@ static void lane_cells(struct tl_model *m, struct tl_row *r, struct tl_cell *cl)
 			r->sum += CB(m, TL_S_OOM, c)->cnt;
 			continue;
 		default:
-			continue;
+			/* a rate lane of one series (tl_lane_def) */
+			s = tl_lane_def(r->lane)->series;
+			if (s < 0)
+				continue;
+			break;
 		}
 		if (s >= 0) {
 			num = CB(m, s, c)->sum + (s2 >= 0 ? CB(m, s2, c)->sum : 0);

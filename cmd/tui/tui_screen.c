@@ -264,20 +264,14 @@ static void bar(int y, int w, const char *str)
 
 static int lane_pair(int lane)
 {
-	switch (lane) {
-	case TL_L_IA: case TL_L_AA: return P_ANON;
-	case TL_L_IF: case TL_L_AF: return P_FILE;
-	case TL_L_KSWAPD: return P_KSWAPD;
-	case TL_L_DIRECT: case TL_L_MEMCG: case TL_L_SOFTLIMIT: case TL_L_NODE: return P_STALL;
-	case TL_L_MARKS: return P_MARK;
-	default: return P_OTHER;
-	}
+	static const int pairs[] = {
+		[TL_K_ANON] = P_ANON, [TL_K_FILE] = P_FILE, [TL_K_STALL] = P_STALL,
+		[TL_K_KSWAPD] = P_KSWAPD, [TL_K_MARK] = P_MARK, [TL_K_OTHER] = P_OTHER,
+	};
+
+	return pairs[tl_lane_def(lane)->kind];
 }
 
-static const char *const short_names[TL_L_NR] = {
-	"IA", "AA", "IF", "AF", "recl", "eff", "kswpd", "dir", "memcg", "soft", "node", "prio",
-	"write", "throt", "refl", "thrsh", "marks"
-};
 
 static bool is_span_lane(int lane)
 {
@@ -359,7 +353,7 @@ static void row_label(struct tl_model *m, const struct tl_row *r, bool sel, int 
 			row_figure(m, r, w >= 25, fig, sizeof(fig));
 		/* the kernel's list name where it fits beside the figure, else the short one */
 		if ((int)(strlen(lane) + strlen(exp) + strlen(fig)) + 2 > w)
-			lane = short_names[r->lane];
+			lane = tl_lane_def(r->lane)->short_name;
 		snprintf(name, sizeof(name), "%s%s", lane, exp);
 	}
 	namew = w - 1 - (int)strlen(fig);
