@@ -53,6 +53,8 @@ enum tl_lane {
 	TL_L_PRIORITY,				/* lowest priority reached */
 	TL_L_WRITE,				/* write_folio, folios/s */
 	TL_L_THROTTLE,				/* mm_vmscan_throttled */
+	TL_L_REFAULT,				/* file pages refaulted, pages/s */
+	TL_L_THRASH,				/* of them back within 1 s, pages/s */
 	TL_L_MARKS,				/* OOM kills, lost events, kswapd failures */
 	TL_L_NR
 };
@@ -116,6 +118,7 @@ struct tl_stats {
 					   lists: reclaimed = deactivated, base = taken */
 	double ctx_scanned[RS_CTX_NR], ctx_reclaimed[RS_CTX_NR], ctx_base[RS_CTX_NR];
 	double writes, throttled, throttled_us, ooms, lost, events;
+	double refaulted, quick_refaulted;	/* file pages refaulted; of them within 1 s */
 	int min_prio;			/* lowest priority reached, -1 none */
 	/* from the spans (exact; the filter applies) */
 	uint64_t episodes[RS_CTX_NR];	/* begun in the range (kswapd: awake periods) */

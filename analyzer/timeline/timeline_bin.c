@@ -325,6 +325,12 @@ static void lane_cells(struct tl_model *m, struct tl_row *r, struct tl_cell *cl)
 		case TL_L_WRITE:
 			s = TL_S_WRITE;
 			break;
+		case TL_L_REFAULT:
+			s = TL_S_REFAULT;
+			break;
+		case TL_L_THRASH:
+			s = TL_S_QUICK;
+			break;
 		case TL_L_THROTTLE: {
 			const struct colb *t = CB(m, TL_S_THROTTLE, c);
 
@@ -625,6 +631,8 @@ void tl_model_stats(struct tl_model *m, uint64_t t0, uint64_t t1, struct tl_stat
 	st->writes = SUM(TL_S_WRITE);
 	st->throttled_us = SUM(TL_S_THROTTLE);
 	st->ooms = SUM(TL_S_OOM);
+	st->refaulted = SUM(TL_S_REFAULT);
+	st->quick_refaulted = SUM(TL_S_QUICK);
 	st->lost = SUM(TL_S_LOST);
 	st->events = SUM(TL_S_EVENTS);
 	mx = 0;

@@ -21,7 +21,8 @@ static const char *const metric_names[TL_M_NR] = {
 static const char *const group_names[TL_G_NR] = { "task", "trigger cgroup", "victim cgroup" };
 static const char *const lane_names[TL_L_NR] = {
 	"inactive_anon", "active_anon", "inactive_file", "active_file", "reclaimed", "efficiency",
-	"kswapd", "direct", "memcg", "softlimit", "node", "priority", "write", "throttle", "marks"
+	"kswapd", "direct", "memcg", "softlimit", "node", "priority", "write", "throttle",
+	"refaults", "thrashing", "marks"
 };
 
 const char *tl_metric_name(int metric)
@@ -463,6 +464,10 @@ static bool lane_has_data(const struct tl_model *m, int lane)
 		return CNT(TL_S_WRITE);
 	case TL_L_THROTTLE:
 		return CNT(TL_S_THROTTLE);
+	case TL_L_REFAULT:
+		return CNT(TL_S_REFAULT);
+	case TL_L_THRASH:
+		return CNT(TL_S_QUICK);
 	case TL_L_MARKS:
 		return CNT(TL_S_OOM) + CNT(TL_S_LOST) + CNT(TL_S_KFAIL) + CNT(TL_S_KCLEAR);
 	default:
@@ -507,6 +512,8 @@ static enum tl_scale lane_scale(const struct tl_model *m, int lane)
 		return TL_SCALE_MARK;
 	case TL_L_RECLAIMED:
 	case TL_L_WRITE:
+	case TL_L_REFAULT:
+	case TL_L_THRASH:
 		return TL_SCALE_RATE;
 	default:
 		return m->metric == TL_M_EFFICIENCY ||

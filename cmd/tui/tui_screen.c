@@ -276,7 +276,7 @@ static int lane_pair(int lane)
 
 static const char *const short_names[TL_L_NR] = {
 	"IA", "AA", "IF", "AF", "recl", "eff", "kswpd", "dir", "memcg", "soft", "node", "prio",
-	"write", "throt", "marks"
+	"write", "throt", "refl", "thrsh", "marks"
 };
 
 static bool is_span_lane(int lane)
@@ -798,6 +798,9 @@ static void details_lines(struct tui_state *st, struct lines *ls, bool full)
 	addl(ls, "lowest prio %s  write %s folios  throttled %s (%s us)  OOM %s  lost %s",
 	     s.min_prio >= 0 ? z : "-", num(b[0], s.writes), num(b[1], s.throttled),
 	     num(b[2], s.throttled_us), num(b[3], s.ooms), num(b[4], s.lost));
+	if (tl_model_lane_visible(m, TL_L_REFAULT) || s.refaulted > 0)
+		addl(ls, "refaulted %.0f file pages (%.0f back within 1 s)", s.refaulted,
+		     s.quick_refaulted);
 	addl(ls, "%s", "");
 	addl(ls, "context      scanned  reclaimed  eff.  episodes       time      worst");
 	for (size_t i = 0; i < sizeof(ctxs) / sizeof(ctxs[0]); i++) {
@@ -935,6 +938,8 @@ static void draw_help(struct tui_state *st, int w, int h)
 	addl(&ls, "                (Enter: per task or cgroup, g switches; the axis row's");
 	addl(&ls, "                label names the grouping)");
 	addl(&ls, "  priority      lowest reclaim priority reached (p0 = hardest)");
+	addl(&ls, "  refaults      file pages refaulted/s (evicted, then added back: filemap");
+	addl(&ls, "                events); thrashing: those back within 1 s");
 	addl(&ls, "  write, throttle, marks (X = OOM kill, ! = lost events, F = a kswapd run");
 	addl(&ls, "                failed, C = kswapd's hopeless state cleared: kernel 7.x)");
 	addl(&ls, "%s", "");
