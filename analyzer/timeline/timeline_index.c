@@ -753,6 +753,21 @@ void tl_index_free(struct tl_index *ix)
 	free(ix);
 }
 
+void tl_index_refault(struct tl_index *ix, uint64_t ts, uint64_t pages, bool quick)
+{
+	size_t b;
+
+	if (!ix->events)
+		return;
+	b = bucket_of(ix, ts);
+	bucket_add(cell0(ix, b, TL_S_REFAULT), pages);
+	bucket_add(&ix->total[TL_S_REFAULT], pages);
+	if (quick) {
+		bucket_add(cell0(ix, b, TL_S_QUICK), pages);
+		bucket_add(&ix->total[TL_S_QUICK], pages);
+	}
+}
+
 static int consumer_event(void *arg, const struct rs_event *ev, const struct rs_ctx *ctx)
 {
 	return tl_index_event(arg, ev, ctx);

@@ -169,7 +169,7 @@ static char *default_output(const char *trace)
 
 static int cmd_plot(int argc, char **argv)
 {
-	struct rs_analysis_opts ao = { .pid = -1, .threads = 1, .keep_episodes = true };
+	struct rs_analysis_opts ao = { .pid = -1, .threads = rs_threads_auto(), .keep_episodes = true };
 	struct rs_cgroups_opts co = { 0 };
 	struct rs_refaults_opts rfo = { 0 };
 	struct plot_run r = { .n = 0 };
