@@ -144,27 +144,6 @@ static void task_set_cg(struct rs_replay_input *ri, struct ri_task *t, int hroot
 
 /* ---- header and item names ---- */
 
-static const char *kv(const char *text, const char *key, char *buf, size_t n)
-{
-	size_t kl = strlen(key);
-
-	for (const char *p = text; p && *p;) {
-		while (*p == ' ')
-			p++;
-		if (!strncmp(p, key, kl) && p[kl] == '=') {
-			size_t l = strcspn(p + kl + 1, " ");
-
-			if (l >= n)
-				l = n - 1;
-			memcpy(buf, p + kl + 1, l);
-			buf[l] = '\0';
-			return buf;
-		}
-		p = strchr(p, ' ');
-	}
-	return NULL;
-}
-
 static void on_meta(struct rs_replay_input *ri, const struct rs_event *ev)
 {
 	char b[256];
@@ -176,27 +155,27 @@ static void on_meta(struct rs_replay_input *ri, const struct rs_event *ev)
 	ri->rep.header = strstr(ev->meta.text ? ev->meta.text : "", "name=") ? "scenario_begin"
 									   : "reclaimscope_begin";
 	ri->rep.header_offset = ev->offset;
-	if ((v = kv(ev->meta.text, "swappiness", b, sizeof(b)))) {
+	if ((v = rs_meta_value(ev->meta.text, "swappiness", b, sizeof(b)))) {
 		ri->rep.vm_swappiness = atoi(v);
 		ri->have_swappiness = true;
 	}
-	if ((v = kv(ev->meta.text, "page_size", b, sizeof(b))) && atol(v) > 0)
+	if ((v = rs_meta_value(ev->meta.text, "page_size", b, sizeof(b))) && atol(v) > 0)
 		ri->page_size = (uint64_t)atol(v);
-	if ((v = kv(ev->meta.text, "mglru", b, sizeof(b)))) {
+	if ((v = rs_meta_value(ev->meta.text, "mglru", b, sizeof(b)))) {
 		ri->rep.mglru_mask = (unsigned int)strtoul(v, NULL, 0);
 		/* lru_gen/enabled bit 0 (LRU_GEN_CORE): the multi-gen LRU is on */
 		ri->rep.mglru = ri->rep.mglru_mask & 1;
 	}
-	if ((v = kv(ev->meta.text, "cgroup", b, sizeof(b)))) {
+	if ((v = rs_meta_value(ev->meta.text, "cgroup", b, sizeof(b)))) {
 		ri->rep.cgroup_v1 = !strcmp(v, "v1");
 		ri->have_cgroup_kind = true;
 		ri->rep.cgroup_src = "header";
 	}
-	if ((v = kv(ev->meta.text, "nodes", b, sizeof(b))) && atoi(v) > 0) {
+	if ((v = rs_meta_value(ev->meta.text, "nodes", b, sizeof(b))) && atoi(v) > 0) {
 		ri->rep.nr_nodes = atoi(v);
 		ri->have_nodes = true;
 	}
-	if ((v = kv(ev->meta.text, "cgroup_path", b, sizeof(b)))) {
+	if ((v = rs_meta_value(ev->meta.text, "cgroup_path", b, sizeof(b)))) {
 		free(ri->header_cgroup);
 		ri->header_cgroup = strdup(v);
 	}
@@ -500,7 +479,7 @@ static void on_marker(struct rs_replay_input *ri, const struct rs_event *ev)
 	/* `swap total=KB free=KB` (a marker the recorder may write; docs/replay.md) */
 	if (!t || strncmp(t, "swap ", 5))
 		return;
-	v = kv(t + 5, "free", b, sizeof(b));
+	v = rs_meta_value(t + 5, "free", b, sizeof(b));
 	if (!v)
 		return;
 	ri->rep.swap = RS_RI_SWAP_MARKER;
