@@ -55,22 +55,19 @@ const char *rs_ri_want_src_name(int s)
 
 struct ri_task *ri_task_get(struct rs_replay_input *ri, int pid, bool create)
 {
-	size_t s, cap;
+	size_t cap;
 	struct ri_task *t;
+	int i;
 
 	if (pid < 0)
 		return NULL;
 	if (pid == ri->last_pid && ri->last_task >= 0)
 		return &ri->task[ri->last_task];
-	if (ri->tmap_slots) {
-		for (s = rs_u64map_hash((uint64_t)pid) & (ri->tmap_slots - 1); ri->tmap_keys[s];
-		     s = (s + 1) & (ri->tmap_slots - 1)) {
-			if (ri->tmap_keys[s] == pid + 1) {
-				ri->last_pid = pid;
-				ri->last_task = ri->tmap_vals[s];
-				return &ri->task[ri->last_task];
-			}
-		}
+	i = rs_u64map_get(&ri->task_by_pid, (uint64_t)pid + 1);
+	if (i >= 0) {
+		ri->last_pid = pid;
+		ri->last_task = i;
+		return &ri->task[i];
 	}
 	if (!create)
 		return NULL;
@@ -78,42 +75,16 @@ struct ri_task *ri_task_get(struct rs_replay_input *ri, int pid, bool create)
 		ri->rep.untracked_events++;
 		return NULL;
 	}
-	if ((size_t)(ri->ntask + 1) * 2 > ri->tmap_slots) {
-		size_t n = ri->tmap_slots ? ri->tmap_slots * 2 : 1024;
-		int *k = calloc(n, sizeof(*k)), *v = calloc(n, sizeof(*v));
-
-		if (!k || !v) {
-			free(k);
-			free(v);
-			ri->oom = true;
-			return NULL;
-		}
-		for (size_t i = 0; i < ri->tmap_slots; i++) {
-			if (!ri->tmap_keys[i])
-				continue;
-			for (s = rs_u64map_hash((uint64_t)ri->tmap_keys[i] - 1) & (n - 1); k[s];
-			     s = (s + 1) & (n - 1))
-				;
-			k[s] = ri->tmap_keys[i];
-			v[s] = ri->tmap_vals[i];
-		}
-		free(ri->tmap_keys);
-		free(ri->tmap_vals);
-		ri->tmap_keys = k;
-		ri->tmap_vals = v;
-		ri->tmap_slots = n;
-	}
 	cap = (size_t)ri->captask;
 	if (ri_grow((void **)&ri->task, &cap, (size_t)ri->ntask + 1, sizeof(*ri->task))) {
 		ri->oom = true;
 		return NULL;
 	}
 	ri->captask = (int)cap;
-	for (s = rs_u64map_hash((uint64_t)pid) & (ri->tmap_slots - 1); ri->tmap_keys[s];
-	     s = (s + 1) & (ri->tmap_slots - 1))
-		;
-	ri->tmap_keys[s] = pid + 1;
-	ri->tmap_vals[s] = ri->ntask;
+	if (rs_u64map_put(&ri->task_by_pid, (uint64_t)pid + 1, ri->ntask) < 0) {
+		ri->oom = true;
+		return NULL;
+	}
 	t = &ri->task[ri->ntask];
 	memset(t, 0, sizeof(*t));
 	t->pid = pid;
@@ -677,8 +648,7 @@ void rs_replay_input_free(struct rs_replay_input *ri)
 	rs_u64map_free(&ri->memcg_map);
 	free(ri->dirty);
 	free(ri->task);
-	free(ri->tmap_keys);
-	free(ri->tmap_vals);
+	rs_u64map_free(&ri->task_by_pid);
 	free(ri->upd);
 	free(ri->root);
 	free(ri->delta_order);

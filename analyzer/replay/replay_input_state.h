@@ -187,9 +187,7 @@ struct rs_replay_input {
 	/* tasks */
 	struct ri_task *task;
 	int ntask, captask;
-	int *tmap_vals;
-	int *tmap_keys;			/* pid + 1; 0 empty */
-	size_t tmap_slots;
+	struct rs_u64map task_by_pid;	/* pid + 1 -> index in task[], capped by ntask */
 	int last_pid, last_task;
 	uint64_t cg_seq;
 
