@@ -402,31 +402,6 @@ static void on_oom(struct rs_analysis *a, const struct rs_event *ev)
 	}
 }
 
-/* Which events go through the episodes module (they may change reclaim state). */
-static bool feeds_episodes(enum rs_ev_type type)
-{
-	switch (type) {
-	case RS_EV_KSWAPD_SLEEP:
-	case RS_EV_KSWAPD_WAKE:
-	case RS_EV_WAKEUP_KSWAPD:
-	case RS_EV_RECLAIM_BEGIN:
-	case RS_EV_RECLAIM_END:
-	case RS_EV_LRU_ISOLATE:
-	case RS_EV_SHRINK_INACTIVE:
-	case RS_EV_SHRINK_ACTIVE:
-	case RS_EV_RECLAIM_PAGES:
-	case RS_EV_WRITE_FOLIO:
-	case RS_EV_SLAB_START:
-	case RS_EV_SLAB_END:
-	case RS_EV_THROTTLED:
-	case RS_EV_OOM_VICTIM:
-	case RS_EV_LOST:
-		return true;
-	default:
-		return false;
-	}
-}
-
 /* The analysis' own figures for one event of a selected task (or task -1). */
 static void account(struct rs_analysis *a, const struct rs_event *ev, const struct rs_ctx *ctx)
 {
@@ -597,7 +572,7 @@ int rs_analysis_feed(struct rs_analysis *a, const struct rs_event *ev)
 {
 	struct rs_ctx ctx;
 	struct rs_memcg_ctx mctx;
-	bool fed = feeds_episodes(ev->type);
+	bool fed = rs_episodes_wants(ev->type);
 
 	if (ev->type != RS_EV_LOST && !a->events++) {
 		a->first_ts = ev->ts;

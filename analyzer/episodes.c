@@ -419,6 +419,20 @@ static bool is_reclaim_work(enum rs_ev_type type)
 	}
 }
 
+bool rs_episodes_wants(enum rs_ev_type type)
+{
+	switch (type) {
+	case RS_EV_KSWAPD_SLEEP:
+	case RS_EV_KSWAPD_WAKE:
+	case RS_EV_WAKEUP_KSWAPD:
+	case RS_EV_OOM_VICTIM:
+	case RS_EV_LOST:
+		return true;
+	default:
+		return is_reclaim_work(type);
+	}
+}
+
 static void ctx_other(struct rs_ctx *ctx)
 {
 	memset(ctx, 0, sizeof(*ctx));

@@ -135,6 +135,9 @@ void rs_episodes_free(struct rs_episodes *e);
  */
 void rs_episodes_feed(struct rs_episodes *e, const struct rs_event *ev, struct rs_ctx *ctx);
 
+/* Must an event of this type go through rs_episodes_feed() (it may change reclaim state)? */
+bool rs_episodes_wants(enum rs_ev_type type);
+
 /* The context task `pid` is in now, without feeding an event (task -1 if never seen). */
 void rs_episodes_context(const struct rs_episodes *e, int pid, struct rs_ctx *ctx);
 
