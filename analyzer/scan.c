@@ -74,6 +74,22 @@ static bool list_is_inactive(int list)
 	return list == RS_LRU_INACTIVE_ANON || list == RS_LRU_INACTIVE_FILE;
 }
 
+/* One mm_vmscan_lru_shrink_inactive's (or reclaim_pages') counts, added to a cell. */
+static void count_shrink_inactive(struct rs_lru_counts *c, const struct rs_ev_shrink_inactive *si)
+{
+	c->inactive_shrinks++;
+	c->inactive_scanned += si->nr_scanned;
+	c->reclaimed += si->nr_reclaimed;
+	c->activate_anon += si->nr_activate_anon;
+	c->activate_file += si->nr_activate_file;
+	c->ref_keep += si->nr_ref_keep;
+	c->unmap_fail += si->nr_unmap_fail;
+	c->dirty += si->nr_dirty;
+	c->writeback += si->nr_writeback;
+	c->congested += si->nr_congested;
+	c->immediate += si->nr_immediate;
+}
+
 static void commit(struct rs_analysis *a, struct pend_isolate *p, int slot, int list, int prio,
 		   struct rs_task_stats *ts)
 {
@@ -192,17 +208,7 @@ void rs_scan_shrink(struct rs_analysis *a, const struct rs_event *ev, const stru
 	if (inactive) {
 		const struct rs_ev_shrink_inactive *si = &ev->inactive;
 
-		c->inactive_shrinks++;
-		c->inactive_scanned += si->nr_scanned;
-		c->reclaimed += si->nr_reclaimed;
-		c->activate_anon += si->nr_activate_anon;
-		c->activate_file += si->nr_activate_file;
-		c->ref_keep += si->nr_ref_keep;
-		c->unmap_fail += si->nr_unmap_fail;
-		c->dirty += si->nr_dirty;
-		c->writeback += si->nr_writeback;
-		c->congested += si->nr_congested;
-		c->immediate += si->nr_immediate;
+		count_shrink_inactive(c, si);
 		rs_series_add(a->series, file ? RS_TS_RECLAIMED_FILE : RS_TS_RECLAIMED_ANON, ev->ts,
 			      si->nr_reclaimed);
 		rs_series_add(a->series, RS_TS_RECLAIMED_CTX + c_ctx, ev->ts, si->nr_reclaimed);
@@ -273,19 +279,8 @@ void rs_scan_reclaim_pages(struct rs_analysis *a, const struct rs_event *ev,
 			   const struct rs_ctx *ctx)
 {
 	const struct rs_ev_shrink_inactive *si = &ev->inactive;
-	struct rs_lru_counts *c = &a->rp[ctx->kind];
 
-	c->inactive_shrinks++;
-	c->inactive_scanned += si->nr_scanned;
-	c->reclaimed += si->nr_reclaimed;
-	c->activate_anon += si->nr_activate_anon;
-	c->activate_file += si->nr_activate_file;
-	c->ref_keep += si->nr_ref_keep;
-	c->unmap_fail += si->nr_unmap_fail;
-	c->dirty += si->nr_dirty;
-	c->writeback += si->nr_writeback;
-	c->congested += si->nr_congested;
-	c->immediate += si->nr_immediate;
+	count_shrink_inactive(&a->rp[ctx->kind], si);
 }
 
 void rs_scan_free(struct rs_analysis *a)

@@ -3,12 +3,16 @@
 # event, bench/floor.c) and `trace-cmd report`, on a big real trace, and prints the ratios
 # issue 9 sets targets for. A benchmark, not a test: it never fails on a ratio.
 #
-# The trace is measured twice: as recorded (trace.dat v7, zstd) and converted to v6. On a v7
+# The trace is measured twice: as recorded (trace.dat v7, zstd) and converted to v6; the v6
+# copy compressed with zstd gives the decompression floor (`zstd -dc` of the same data), and
+# issue 22's targets compare the v7 reads with it: one thread within 1.2x of (decompression +
+# v6 analysis), two within 1.3x of the two-core limit (that CPU time over two cores). On a v7
 # file libtracecmd 1.3.1 keeps every decompressed chunk and searches that list for each page
 # (bench/README.md), so the floor, which is plain libtracecmd, reads it in quadratic time; the
 # uncompressed v6 copy is read through mmap, which makes its floor an honest one.
 #
 #   BENCH_TRACE=FILE  use this trace instead of recording bench/out/bench.dat (needs root)
+#   BENCH_RS=BIN      measure this reclaimscope binary (default: the one `make` built)
 #   BENCH_RUNS=N      runs per measurement, the fastest kept (default 3; the v7 floor and
 #                     trace-cmd report run once: they take minutes)
 #   BENCH_QUICK=1     skip the v7 floor and trace-cmd report on v7 (the slow ones)
@@ -17,7 +21,7 @@
 set -u
 cd "$(dirname "$0")/.." || exit 1
 TOP=$(pwd)
-RS=$TOP/reclaimscope
+RS=${BENCH_RS:-$TOP/reclaimscope}
 TOOLS=$TOP/build/tools
 FLOOR=$TOOLS/floor
 MEMSPLIT=$TOOLS/memsplit.so
@@ -113,11 +117,18 @@ for f in "$TRACE" "$V6"; do
 	fi
 	measure "$k.a1" "$RUNS" "$RS" analyze --json --threads 1 "$f"
 	measure "$k.a2" "$RUNS" "$RS" analyze --json --threads 2 "$f"
+	measure "$k.ad" "$RUNS" "$RS" analyze --json "$f"
 	# the two must agree byte for byte (tests/e2e/threads.sh checks the small traces)
 	"$RS" analyze --json --threads 1 "$f" >"$OUTDIR/$k.json"
 	"$RS" analyze --json --threads 2 "$f" | cmp -s - "$OUTDIR/$k.json" ||
 		echo "bench: $k: analyze --threads 2 differs from --threads 1!" >&2
 done
+# the decompression floor: the v6 copy's data through zstd (trace-cmd's default codec, level 3)
+ZST=$V6.zst
+if [ -f "$V6" ] && command -v zstd >/dev/null; then
+	[ -f "$ZST" ] || zstd -q -3 -T1 -c "$V6" >"$ZST" || rm -f "$ZST"
+	[ -f "$ZST" ] && measure unzstd "$RUNS" zstd -q -d -c -T1 "$ZST"
+fi
 k=$(basename "$TRACE" .dat)
 if "$RS" replay --help >/dev/null 2>&1; then
 	for p in $POLICIES; do
@@ -172,9 +183,32 @@ for f in "$TRACE" "$V6"; do
 		"x floor >= 1.0"
 	row "analyze, 2 threads" "$a2w" "$a2c" "$(ratio "$fw" "$a2w")" "$(ratio "$fc" "$a2c")" \
 		"x floor >= 1.7 (wall)"
+	row "analyze, default threads ($(nproc))" "$(get "$k.ad.wall")" "$(get "$k.ad.cpu")" \
+		"$(ratio "$fw" "$(get "$k.ad.wall")")" "$(ratio "$fc" "$(get "$k.ad.cpu")")" \
+		"x floor, as 2 threads on 2 CPUs"
 	row "trace-cmd report > /dev/null" "$rw" "$rc" "$(ratio "$rw" "$a1w")" \
 		"$(ratio "$rc" "$a1c")" "analyze 1 thread faster, >= 15"
 done
+# issue 22: v7 against the physical limit, decompression + the v6 analysis, in this run
+k=$(basename "$TRACE" .dat) k6=$(basename "$V6" .dat)
+zc=$(get unzstd.cpu) zw=$(get unzstd.wall)
+if [ "$zc" != - ] && [ -f "$V6" ]; then
+	lim=$(echo "$zc + $(get "$k6.a1.cpu")" | bc)
+	lim2=$(echo "scale=3; $lim / 2" | bc)
+	echo "-- physical limit: decompression (zstd -dc of $(basename "$V6"), 1 thread) + v6 analysis"
+	row "zstd -dc (decompression floor)" "$zw" "$zc" - - ""
+	row "limit, 1 CPU (zstd + v6 a1)" "$lim" "$lim" 1.00 1.00 "x limit"
+	row "v7 analyze, 1 thread" "$(get "$k.a1.wall")" "$(get "$k.a1.cpu")" \
+		"$(ratio "$(get "$k.a1.wall")" "$lim")" "$(ratio "$(get "$k.a1.cpu")" "$lim")" \
+		"time x limit <= 1.2"
+	row "limit, 2 CPUs (the same / 2)" "$lim2" "$lim" 1.00 1.00 "x limit"
+	row "v7 analyze, 2 threads" "$(get "$k.a2.wall")" "$(get "$k.a2.cpu")" \
+		"$(ratio "$(get "$k.a2.wall")" "$lim2")" "$(ratio "$(get "$k.a2.cpu")" "$lim")" \
+		"wall x 2-CPU limit <= 1.3"
+	row "v7 analyze, default threads" "$(get "$k.ad.wall")" "$(get "$k.ad.cpu")" \
+		"$(ratio "$(get "$k.ad.wall")" "$lim2")" "$(ratio "$(get "$k.ad.cpu")" "$lim")" \
+		"wall x 2-CPU limit"
+fi
 k=$(basename "$TRACE" .dat)	# the loop above left k at the v6 copy
 if [ -f "$OUTDIR/$k.replay-mainline.wall" ]; then
 	echo "-- $(basename "$TRACE"): replay (x = replay time / analyze 1 thread)"
@@ -195,12 +229,13 @@ for f in "$TRACE" "$V6" "$LARGE"; do
 	[ -f "$f" ] || continue
 	k=$(basename "$f" .dat)
 	[ "$f" = "$LARGE" ] && k="$k ($("$RS" events --json "$f" | jq .trace.events) events)"
-	for w in floor a1 a2; do
+	for w in floor a1 a2 ad; do
 		case $w in
 		floor)	[ "$f" != "$V6" ] && { [ "$QUICK" = 1 ] || [ "$f" = "$LARGE" ]; } && continue
 			set -- "$FLOOR" "$f"; label="floor" ;;
 		a1)	set -- "$RS" analyze --json --threads 1 "$f"; label="analyze, 1 thread" ;;
 		a2)	set -- "$RS" analyze --json --threads 2 "$f"; label="analyze, 2 threads" ;;
+		ad)	set -- "$RS" analyze --json "$f"; label="analyze, default threads" ;;
 		esac
 		bench/peakmem.sh "$OUTDIR/mem.out" "$@"
 		read -r anon rss _ <"$OUTDIR/mem.out"

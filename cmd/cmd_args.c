@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Option values shared by the commands that read a trace (include/cmd_args.h). */
 #include <errno.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -62,15 +63,33 @@ int rs_arg_count(const char *s, long long min, long long max, long long *out)
 	return 0;
 }
 
+int rs_threads_auto(void)
+{
+	cpu_set_t set;
+	long n = 0;
+
+	if (!sched_getaffinity(0, sizeof(set), &set))
+		n = CPU_COUNT(&set);
+	if (n < 1)
+		n = sysconf(_SC_NPROCESSORS_ONLN);
+	if (n < 1)
+		return 1;
+	return n > RS_MAX_THREADS ? RS_MAX_THREADS : (int)n;
+}
+
 int rs_threads_opt(const char *cmd, int c, const char *arg, int *threads)
 {
 	long long v;
 
 	if (c != RS_OPT_THREADS)
 		return -1;
+	if (!strcmp(arg, "auto")) {
+		*threads = rs_threads_auto();
+		return RS_EXIT_OK;
+	}
 	if (rs_arg_count(arg, 1, RS_MAX_THREADS, &v))
-		return rs_cmd_fail(cmd, RS_EXIT_USAGE, "--threads wants a count from 1 to %d, "
-				   "not '%s'", RS_MAX_THREADS, arg);
+		return rs_cmd_fail(cmd, RS_EXIT_USAGE, "--threads wants a count from 1 to %d or "
+				   "'auto', not '%s'", RS_MAX_THREADS, arg);
 	*threads = (int)v;
 	return RS_EXIT_OK;
 }

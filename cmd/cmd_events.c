@@ -44,7 +44,7 @@ const struct rs_cmd rs_cmd_events = {
 
 static int cmd_events(int argc, char **argv)
 {
-	struct rs_source_opts sopts = { .threads = 1 };
+	struct rs_source_opts sopts = { .threads = rs_threads_auto() };
 	struct rs_source *src = NULL;
 	struct rs_error err = { "" };
 	bool json = false;

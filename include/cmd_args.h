@@ -37,7 +37,8 @@ enum {
 /* --threads, with its help line */
 #define RS_THREADS_OPT								\
 	{ "threads", 0, required_argument, RS_OPT_THREADS, "N",			\
-	  "read a trace.dat with N threads (the output is the same with any N)" }
+	  "read a trace.dat with N threads, or 'auto': the CPUs available (the "	\
+	  "default; the output is the same with any N)" }
 
 /* The options of a command that analyses a range of a trace into time buckets. */
 #define RS_ANALYSIS_OPTS							\
@@ -60,8 +61,14 @@ enum {
  */
 int rs_analysis_opt(const char *cmd, int c, const char *arg, struct rs_analysis_opts *ao);
 
-/* --threads alone, for commands without a time range. Same returns. */
+/* --threads alone, for commands without a time range; "auto" is rs_threads_auto(). Same returns. */
 int rs_threads_opt(const char *cmd, int c, const char *arg, int *threads);
+
+/*
+ * --threads' default: the CPUs this process may run on (its affinity mask, else the CPUs
+ * online), from 1 to RS_MAX_THREADS.
+ */
+int rs_threads_auto(void);
 
 /* Checks after parsing: --to after --from. RS_EXIT_OK, or RS_EXIT_USAGE (reported). */
 int rs_analysis_opts_check(const char *cmd, const struct rs_analysis_opts *ao);

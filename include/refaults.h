@@ -120,6 +120,10 @@ struct rs_refaults_opts {
 	size_t max_evicted;		/* ranges; 0: RS_RF_MAX_EVICTED_DEFAULT */
 	uint64_t thrash_distance_ns;	/* 0: RS_RF_THRASH_DISTANCE_DEFAULT */
 	struct rs_warnings *warnings;	/* NULL: the analysis' (rs_refaults_bind) */
+	/* called at each refault (the add event's time, the pages that came back, their
+	   refault distance): the browser's refault lanes; NULL for none */
+	void (*refault_hook)(void *arg, uint64_t ts, uint64_t pages, uint64_t distance_ns);
+	void *hook_arg;
 };
 
 struct rs_refaults;

@@ -118,6 +118,12 @@ struct rs_obs {
 	uint64_t scanned, reclaimed, activated, pageout;
 	uint64_t taken, deactivated, referenced;
 	uint32_t folio;		/* pages per folio the window's isolates showed; 0: unknown (1) */
+	/*
+	 * false: the whole call (every priority). true: only its passes at `prio`, kept apart
+	 * from the whole-call windows; rs_world_rates() prefers it for a model pass at `prio`.
+	 */
+	bool one_prio;
+	int prio;
 };
 
 /* A fraction of the pages scanned, in units of 1/2^32. */
@@ -250,7 +256,13 @@ uint64_t rs_world_ws(const struct rs_world *w, enum rs_wfield f, int memcg, int 
  * has no flush.
  */
 uint64_t rs_world_ws_flushed(const struct rs_world *w, int memcg, int nid, int file);
-void rs_world_rates(const struct rs_world *w, int memcg, int nid, int lru, struct rs_rates *out);
+/*
+ * Reclaimability of a list now: the recorded call's window nearest in time; with prio >= 0 and
+ * that call's passes at prio recorded on the list, those passes' window alone (a kswapd run
+ * down to priority 2 reclaims differently at 12 than at 2). prio -1: the whole call.
+ */
+void rs_world_rates(const struct rs_world *w, int memcg, int nid, int lru, int prio,
+		    struct rs_rates *out);
 uint64_t rs_world_now(const struct rs_world *w);
 /* Changes whenever the world's values may have (each advance or rewind): for caches. */
 uint64_t rs_world_generation(const struct rs_world *w);

@@ -13,6 +13,7 @@
 #ifndef RS_EVENT_H
 #define RS_EVENT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 enum rs_ev_type {
@@ -332,5 +333,11 @@ const char *rs_ev_type_name(enum rs_ev_type t);
 const char *rs_reclaim_kind_name(enum rs_reclaim_kind k);	/* "direct", "memcg", ... */
 const char *rs_lru_name(int lru);				/* "inactive_anon", ... */
 const char *rs_hopeless_reason_name(int reason);		/* "KSWAPD", ... as the kernel */
+
+/*
+ * The value of "key=value" in a RS_EV_META text (values have no spaces), copied into buf
+ * (truncated to n - 1 bytes); NULL when the key is absent.
+ */
+const char *rs_meta_value(const char *text, const char *key, char *buf, size_t n);
 
 #endif

@@ -59,6 +59,8 @@ enum tl_series {
 	TL_S_LOST,			/* RS_EV_LOST: events lost (1 when unknown) */
 	TL_S_KFAIL,			/* 7.x mm_vmscan_kswapd_reclaim_fail: a kswapd run failed */
 	TL_S_KCLEAR,			/* 7.x mm_vmscan_kswapd_clear_hopeless */
+	TL_S_REFAULT,			/* pages refaulted (tl_index_refault, refaults.h) */
+	TL_S_QUICK,			/* of them, back within the thrash distance */
 	TL_S_EVENTS,			/* every event */
 	TL_S_NR
 };
@@ -146,6 +148,12 @@ int tl_index_finish(struct tl_index *ix, struct rs_error *err);
 bool tl_index_finished(const struct tl_index *ix);
 /* Events seen, and the first / last event time (0 when none). */
 uint64_t tl_index_events(const struct tl_index *ix);
+/*
+ * Refaulted pages at ts (the refaults consumer's hook, called while the event at ts is being
+ * indexed); quick: back within the thrash distance. The index's series only: a range re-read
+ * below the finest bucket has no history to join, so the refault lanes show the buckets.
+ */
+void tl_index_refault(struct tl_index *ix, uint64_t ts, uint64_t pages, bool quick);
 uint64_t tl_index_first_ts(const struct tl_index *ix);
 uint64_t tl_index_last_ts(const struct tl_index *ix);
 /* The span to show: the expected one while the pass runs, else first..last. */

@@ -53,9 +53,14 @@ enum tl_lane {
 	TL_L_PRIORITY,				/* lowest priority reached */
 	TL_L_WRITE,				/* write_folio, folios/s */
 	TL_L_THROTTLE,				/* mm_vmscan_throttled */
+	TL_L_REFAULT,				/* file pages refaulted, pages/s */
+	TL_L_THRASH,				/* of them back within 1 s, pages/s */
 	TL_L_MARKS,				/* OOM kills, lost events, kswapd failures */
 	TL_L_NR
 };
+
+/* What colour class a lane draws in (the screen maps it to its colours). */
+enum tl_lane_kind { TL_K_ANON, TL_K_FILE, TL_K_STALL, TL_K_KSWAPD, TL_K_MARK, TL_K_OTHER };
 
 /* How a row's values read. */
 enum tl_scale {
@@ -80,6 +85,23 @@ struct tl_cell {
 	uint32_t max;		/* largest single value in the column (series max) */
 	uint8_t flags;
 };
+
+/*
+ * What a lane is, one entry per lane in timeline_model.c (tl_lane_def): a simple rate lane
+ * binned from one index series is its entry and nothing else; the others (the LRU lists and
+ * reclaim contexts by metric, efficiency, priority, throttling, marks) are binned by name in
+ * timeline_bin.c.
+ */
+struct tl_lane_def {
+	const char *name;		/* as the kernel names it: "inactive_file", "kswapd" */
+	const char *short_name;		/* in a narrow label: "IF", "kswpd" */
+	enum tl_lane_kind kind;
+	int scale;			/* enum tl_scale, or -1: by the metric */
+	int series;			/* a rate lane of one TL_S_* series, else -1 */
+	int data[4];			/* TL_S_* series whose counts say the lane has data (up to
+					   4, -1 ends); none: always shown */
+};
+const struct tl_lane_def *tl_lane_def(int lane);
 
 #define TL_NAME_MAX 48
 
@@ -116,6 +138,7 @@ struct tl_stats {
 					   lists: reclaimed = deactivated, base = taken */
 	double ctx_scanned[RS_CTX_NR], ctx_reclaimed[RS_CTX_NR], ctx_base[RS_CTX_NR];
 	double writes, throttled, throttled_us, ooms, lost, events;
+	double refaulted, quick_refaulted;	/* file pages refaulted; of them within 1 s */
 	int min_prio;			/* lowest priority reached, -1 none */
 	/* from the spans (exact; the filter applies) */
 	uint64_t episodes[RS_CTX_NR];	/* begun in the range (kswapd: awake periods) */

@@ -117,6 +117,7 @@ void rs_sim_begin(struct rs_sim *s, struct rs_lrusim *ls, const struct rs_world 
 	s->w = w;
 	s->call = call;
 	s->out = out;
+	s->prio = -1;
 	out->prio_lowest = -1;
 	for (int m = 0; m < nm; m++) {
 		struct rs_memcg_state st;
@@ -216,10 +217,11 @@ static uint64_t *carry(struct rs_sim *s, int memcg, int nid, int lru, int kind)
 static const struct rs_rates *rates_of(struct rs_sim *s, int memcg, int nid, int lru)
 {
 	size_t i = (size_t)rs_lruvec(s, memcg, nid) * RS_NR_EVICTABLE + lru;
-	uint64_t gen = rs_world_generation(s->w) + 1;	/* never 0: 0 marks "not cached" */
+	/* never 0: 0 marks "not cached"; the pass's priority is part of the key */
+	uint64_t gen = ((rs_world_generation(s->w) + 1) << 4) | (uint64_t)(s->prio + 1);
 
 	if (s->ls->rates_gen[i] != gen) {
-		rs_world_rates(s->w, memcg, nid, lru, &s->ls->rates[i]);
+		rs_world_rates(s->w, memcg, nid, lru, s->prio, &s->ls->rates[i]);
 		s->ls->rates_gen[i] = gen;
 	}
 	return &s->ls->rates[i];

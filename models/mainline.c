@@ -189,7 +189,7 @@ static uint64_t folio_pages(struct ml_sc *sc, int memcg, int nid, int lru, uint6
 {
 	struct rs_rates r;
 
-	rs_world_rates(sc->s->w, memcg, nid, lru, &r);
+	rs_world_rates(sc->s->w, memcg, nid, lru, sc->s->prio, &r);
 	if (r.folio > 1)
 		return (n + r.folio - 1) / r.folio * r.folio;
 	return n;
@@ -224,6 +224,12 @@ static void shrink_lruvec(struct ml_sc *sc, int memcg, int nid)
 	uint64_t nr[RS_NR_EVICTABLE], targets[RS_NR_EVICTABLE], nr_reclaimed = 0;
 	bool proportional_reclaim;
 
+	/*
+	 * kswapd: the recorded run's passes at this priority, when there were (a run down to
+	 * priority 2 finds other folios at 12 than at 2). Memcg calls keep the whole call's
+	 * window (docs/models.md: per-pass windows made memcg fixtures worse).
+	 */
+	s->prio = sc->kswapd ? sc->priority : -1;
 	rs_world_memcg_state(s->w, memcg, &st);
 	for (int l = 0; l < RS_NR_EVICTABLE; l++)
 		in.size[l] = rs_sim_size(s, memcg, nid, l);

@@ -56,6 +56,8 @@ struct rs_world {
 	struct rs_obs *obs;
 	size_t cap_obs;
 	size_t *obs_start, *obs_count;	/* [lruvec][list] into obs, sorted by ts_start */
+	struct rs_obs *pobs;		/* one-priority windows, sorted by cmp_pobs */
+	size_t nr_pobs, cap_pobs;
 	struct obs_sum *node_sum;	/* [nid][list] */
 	struct obs_sum all_sum[RS_NR_EVICTABLE];
 
@@ -173,6 +175,7 @@ void rs_world_free(struct rs_world *w)
 	free(w->pre_to_memcg);
 	free(w->upd);
 	free(w->obs);
+	free(w->pobs);
 	free(w->obs_start);
 	free(w->obs_count);
 	free(w->node_sum);
@@ -285,6 +288,14 @@ int rs_world_add_obs(struct rs_world *w, const struct rs_obs *o, struct rs_error
 	    o->memcg < 0)
 		return rs_error_set(err, "world: observation for memcg %d node %d lru %d",
 				    o->memcg, o->nid, o->lru);
+	if (o->one_prio) {
+		if (o->prio < 0 || o->prio > RS_DEF_PRIORITY)
+			return rs_error_set(err, "world: observation at priority %d", o->prio);
+		if (grow((void **)&w->pobs, &w->cap_pobs, w->nr_pobs + 1, sizeof(*w->pobs), err))
+			return -1;
+		w->pobs[w->nr_pobs++] = *o;
+		return 0;
+	}
 	if (grow((void **)&w->obs, &w->cap_obs, n + 1, sizeof(*w->obs), err))
 		return -1;
 	w->obs[n] = *o;
@@ -346,6 +357,19 @@ static int cmp_obs(const void *a, const void *b)
 	if (x->ts_start != y->ts_start)
 		return x->ts_start < y->ts_start ? -1 : 1;
 	return 0;
+}
+
+/* One-priority windows: by list and call (ts_start, ts_end), then priority. */
+static int cmp_pobs(const void *a, const void *b)
+{
+	const struct rs_obs *x = a, *y = b;
+	int c = cmp_obs(a, b);
+
+	if (c)
+		return c;
+	if (x->ts_end != y->ts_end)
+		return x->ts_end < y->ts_end ? -1 : 1;
+	return x->prio < y->prio ? -1 : x->prio > y->prio;
 }
 
 static void sort_calls(struct rs_world *w)
@@ -461,6 +485,10 @@ int rs_world_finalize(struct rs_world *w, struct rs_error *err)
 		if (w->obs[i].memcg >= nm)
 			return rs_error_set(err, "world: observation for memcg %d of %d",
 					    w->obs[i].memcg, nm);
+	for (size_t i = 0; i < w->nr_pobs; i++)
+		if (w->pobs[i].memcg >= nm)
+			return rs_error_set(err, "world: observation for memcg %d of %d",
+					    w->pobs[i].memcg, nm);
 	for (size_t i = 0; i < w->info.nr_calls; i++) {
 		const struct rs_reclaim_call *c = &w->calls[i];
 
@@ -502,6 +530,16 @@ int rs_world_finalize(struct rs_world *w, struct rs_error *err)
 	}
 	if (w->info.nr_obs)
 		qsort(w->obs, w->info.nr_obs, sizeof(*w->obs), cmp_obs);
+	{
+		size_t k = 0;
+
+		for (size_t i = 0; i < w->nr_pobs; i++)
+			if (obs_counts(&w->pobs[i]))
+				w->pobs[k++] = w->pobs[i];
+		w->nr_pobs = k;
+	}
+	if (w->nr_pobs)
+		qsort(w->pobs, w->nr_pobs, sizeof(*w->pobs), cmp_pobs);
 	for (size_t i = 0; i < w->info.nr_obs; i++) {
 		const struct rs_obs *o = &w->obs[i];
 		size_t idx = ((size_t)o->memcg * nn + o->nid) * RS_NR_EVICTABLE + o->lru;
@@ -773,7 +811,19 @@ static void obs_to_sum(const struct rs_obs *o, struct obs_sum *s)
 	sum_obs(s, o);
 }
 
-void rs_world_rates(const struct rs_world *w, int memcg, int nid, int lru, struct rs_rates *out)
+/* The call's passes at `prio` on the list of window `o`, or NULL when none were recorded. */
+static const struct rs_obs *prio_window(const struct rs_world *w, const struct rs_obs *o, int prio)
+{
+	struct rs_obs key = *o;
+
+	if (prio < 0 || !w->nr_pobs)
+		return NULL;
+	key.prio = prio;
+	return bsearch(&key, w->pobs, w->nr_pobs, sizeof(*w->pobs), cmp_pobs);
+}
+
+void rs_world_rates(const struct rs_world *w, int memcg, int nid, int lru, int prio,
+		    struct rs_rates *out)
 {
 	size_t idx = lv(w, memcg, nid) * RS_NR_EVICTABLE + lru;
 	size_t n = w->obs_count[idx];
@@ -782,6 +832,7 @@ void rs_world_rates(const struct rs_world *w, int memcg, int nid, int lru, struc
 
 	if (n) {
 		const struct rs_obs *o = &w->obs[w->obs_start[idx]];
+		const struct rs_obs *near, *pass;
 		size_t lo = 0, hi = n;	/* first window with ts_start > now */
 
 		while (lo < hi) {
@@ -793,16 +844,18 @@ void rs_world_rates(const struct rs_world *w, int memcg, int nid, int lru, struc
 				hi = mid;
 		}
 		if (lo == 0) {
-			obs_to_sum(&o[0], &s);
+			near = &o[0];
 		} else if (lo == n || w->now <= o[lo - 1].ts_end) {
-			obs_to_sum(&o[lo - 1], &s);
+			near = &o[lo - 1];
 		} else {
 			/* between two windows: the nearer one */
 			uint64_t after = o[lo].ts_start - w->now;
 			uint64_t before = w->now - o[lo - 1].ts_end;
 
-			obs_to_sum(&o[before <= after ? lo - 1 : lo], &s);
+			near = &o[before <= after ? lo - 1 : lo];
 		}
+		pass = prio_window(w, near, prio);
+		obs_to_sum(pass ? pass : near, &s);
 		rates_from(&s, lru, RS_RATE_WINDOW, out);
 		return;
 	}

@@ -253,3 +253,24 @@ void rs_markers_decode(struct rs_source *src, const char *text, struct rs_event 
 			rs_source_set_kernel(src, k);
 	}
 }
+
+const char *rs_meta_value(const char *text, const char *key, char *buf, size_t n)
+{
+	size_t kl = strlen(key);
+
+	for (const char *p = text; p && *p;) {
+		while (*p == ' ')
+			p++;
+		if (!strncmp(p, key, kl) && p[kl] == '=') {
+			size_t l = strcspn(p + kl + 1, " ");
+
+			if (l >= n)
+				l = n - 1;
+			memcpy(buf, p + kl + 1, l);
+			buf[l] = '\0';
+			return buf;
+		}
+		p = strchr(p, ' ');
+	}
+	return NULL;
+}

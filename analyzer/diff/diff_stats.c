@@ -42,6 +42,19 @@ void rs_summary_of(const double *v, size_t n, struct rs_summary *out)
 #define BETACF_EPS	1e-16
 #define BETACF_TINY	1e-300
 
+/* One term aa of the continued fraction: update Lentz's c and d, return the factor for h. */
+static double lentz_step(double aa, double *c, double *d)
+{
+	*d = 1.0 + aa * *d;
+	if (fabs(*d) < BETACF_TINY)
+		*d = BETACF_TINY;
+	*c = 1.0 + aa / *c;
+	if (fabs(*c) < BETACF_TINY)
+		*c = BETACF_TINY;
+	*d = 1.0 / *d;
+	return *d * *c;
+}
+
 /* Continued fraction of I_x(a, b) (without its prefactor), by the modified Lentz method. */
 static double betacf(double a, double b, double x)
 {
@@ -58,24 +71,10 @@ static double betacf(double a, double b, double x)
 
 		/* even step: d_{2m} = m (b - m) x / ((a + 2m - 1)(a + 2m)) */
 		aa = m * (b - m) * x / ((qam + m2) * (a + m2));
-		d = 1.0 + aa * d;
-		if (fabs(d) < BETACF_TINY)
-			d = BETACF_TINY;
-		c = 1.0 + aa / c;
-		if (fabs(c) < BETACF_TINY)
-			c = BETACF_TINY;
-		d = 1.0 / d;
-		h *= d * c;
+		h *= lentz_step(aa, &c, &d);
 		/* odd step: d_{2m+1} = -(a + m)(a + b + m) x / ((a + 2m)(a + 2m + 1)) */
 		aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
-		d = 1.0 + aa * d;
-		if (fabs(d) < BETACF_TINY)
-			d = BETACF_TINY;
-		c = 1.0 + aa / c;
-		if (fabs(c) < BETACF_TINY)
-			c = BETACF_TINY;
-		d = 1.0 / d;
-		del = d * c;
+		del = lentz_step(aa, &c, &d);
 		h *= del;
 		if (fabs(del - 1.0) < BETACF_EPS)
 			break;

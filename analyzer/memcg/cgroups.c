@@ -34,41 +34,19 @@ const char *rs_cg_soft_state_name(int s)
 	return s >= 0 && s < RS_CG_SOFT_NR ? n[s] : "unknown";
 }
 
-/* "key=value" from a marker's text (values have no spaces); copied into buf. */
-static const char *meta_get(const char *text, const char *key, char *buf, size_t n)
-{
-	size_t kl = strlen(key);
-
-	for (const char *p = text; p && *p; ) {
-		while (*p == ' ')
-			p++;
-		if (!strncmp(p, key, kl) && p[kl] == '=') {
-			size_t l = strcspn(p + kl + 1, " ");
-
-			if (l >= n)
-				l = n - 1;
-			memcpy(buf, p + kl + 1, l);
-			buf[l] = '\0';
-			return buf;
-		}
-		p = strchr(p, ' ');
-	}
-	return NULL;
-}
-
 static void on_meta(struct rs_cgroups *cg, const struct rs_event *ev)
 {
 	char v[32];
 
 	if (!ev->meta.kind || strcmp(ev->meta.kind, "begin") || !ev->meta.text)
 		return;
-	if (meta_get(ev->meta.text, "page_size", v, sizeof(v))) {
+	if (rs_meta_value(ev->meta.text, "page_size", v, sizeof(v))) {
 		unsigned long long ps = strtoull(v, NULL, 10);
 
 		if (ps >= 512 && ps <= (1ull << 30))
 			cg->page_size = ps;
 	}
-	if (meta_get(ev->meta.text, "cgroup", v, sizeof(v)))
+	if (rs_meta_value(ev->meta.text, "cgroup", v, sizeof(v)))
 		cg->hierarchy = !strcmp(v, "v2") ? "v2" : !strcmp(v, "v1") ? "v1" : NULL;
 }
 

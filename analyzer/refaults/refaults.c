@@ -338,6 +338,8 @@ static void on_refault(void *arg, const struct rf_evict_info *in, uint64_t pages
 	if (vcg >= 0)
 		count_refault(&rf->cg[vcg].victim, pages, dist, in->flags);
 	series_add(rf, vcg, RS_RF_TS_REFAULTED, rf->add_ts, pages);
+	if (rf->o.refault_hook)
+		rf->o.refault_hook(rf->o.hook_arg, rf->add_ts, pages, dist);
 	if (dist <= rf->o.thrash_distance_ns)
 		series_add(rf, vcg, RS_RF_TS_QUICK, rf->add_ts, pages);
 	for (uint64_t i = 0; i < pages; i++)

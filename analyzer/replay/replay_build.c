@@ -463,30 +463,35 @@ static uint64_t memcg_want(struct rs_replay_input *ri, const struct ri_call *c, 
 	return got;
 }
 
-/* Victims of a call merged by world memcg (several ids can count in the root). */
-static int merge_victims(struct wb *b, const struct ri_call *c, int nr_nodes)
+/*
+ * Victims of a call (arr: ri_call.v, or its pass windows ri_call.pv) merged by world memcg,
+ * node and priority (several ids can count in the root).
+ */
+static int merge_victims(struct wb *b, const struct ri_victim *arr, uint32_t nv, int nr_nodes)
 {
 	int n = 0;
 
-	for (uint32_t i = 0; i < c->nv; i++) {
-		const struct ri_victim *v = &c->v[i];
+	for (uint32_t i = 0; i < nv; i++) {
+		const struct ri_victim *v = &arr[i];
 		int w = v->id ? world_of_id(b, v->id) : 0, nid = v->nid < nr_nodes ? v->nid : 0, k;
 		struct ri_victim *d;
 
-		if (v->id) {
+		if (v->id && v->prio < 0) {
 			int e = ri_memcg_by_id(b->ri, v->id, false);
 
 			if (e >= 0 && b->w_of[e] >= 0)
 				b->rm[b->w_of[e]].victim_events++;
 		}
 		for (k = 0; k < n; k++)
-			if (b->mv[k].id == (uint64_t)w && b->mv[k].nid == nid)
+			if (b->mv[k].id == (uint64_t)w && b->mv[k].nid == nid &&
+			    b->mv[k].prio == v->prio)
 				break;
 		d = &b->mv[k];
 		if (k == n) {
 			memset(d, 0, sizeof(*d));
 			d->id = (uint64_t)w;	/* the world index from here on */
 			d->nid = nid;
+			d->prio = v->prio;
 			n++;
 		}
 		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
@@ -518,7 +523,8 @@ static int add_obs(struct wb *b, const struct ri_call *c, const struct ri_victim
 		int t = l >= RS_LRU_INACTIVE_FILE;
 		bool active = l == RS_LRU_ACTIVE_ANON || l == RS_LRU_ACTIVE_FILE;
 		struct rs_obs o = { .ts_start = c->c.ts, .ts_end = c->c.ts_end, .memcg = (int)d->id,
-				    .nid = d->nid, .lru = l };
+				    .nid = d->nid, .lru = l, .one_prio = d->prio >= 0,
+				    .prio = d->prio };
 		struct rs_ri_obs_sum *s = &b->ri->rep.obs[l];
 
 		if (active) {
@@ -539,6 +545,8 @@ static int add_obs(struct wb *b, const struct ri_call *c, const struct ri_victim
 			o.folio = (uint32_t)((d->folio_w[l] + d->scanned[l] / 2) / d->scanned[l]);
 		if (rs_world_add_obs(b->w, &o, err))
 			return -1;
+		if (o.one_prio)
+			continue;	/* a part of a window counted already */
 		s->windows++;
 		s->scanned += o.scanned;
 		s->reclaimed += o.reclaimed;
@@ -607,9 +615,12 @@ static int add_calls(struct wb *b, int nr_nodes, struct rs_error *err)
 	struct rs_replay_input *ri = b->ri;
 	size_t maxv = 1;
 
-	for (size_t i = 0; i < ri->ncall; i++)
+	for (size_t i = 0; i < ri->ncall; i++) {
 		if (ri->call[i].nv > maxv)
 			maxv = ri->call[i].nv;
+		if (ri->call[i].npv > maxv)
+			maxv = ri->call[i].npv;
+	}
 	b->mv = calloc(maxv, sizeof(*b->mv));
 	b->ml = calloc(maxv, sizeof(*b->ml));
 	if (!b->mv || !b->ml)
@@ -617,7 +628,7 @@ static int add_calls(struct wb *b, int nr_nodes, struct rs_error *err)
 	for (size_t i = 0; i < ri->ncall; i++) {
 		struct ri_call *c = &ri->call[i];
 		struct rs_reclaim_call *rc = &c->c;
-		int nmv = merge_victims(b, c, nr_nodes);
+		int nmv = merge_victims(b, c->v, c->nv, nr_nodes);
 		uint64_t got = 0;
 
 		for (int l = 0; l < RS_NR_EVICTABLE; l++)
@@ -692,6 +703,11 @@ static int add_calls(struct wb *b, int nr_nodes, struct rs_error *err)
 		if (rs_world_add_call(b->w, rc, err))
 			return -1;
 		rc->rec.memcg = NULL;
+		/* the passes by priority: b->mv is free again (rec.memcg was copied) */
+		nmv = merge_victims(b, c->pv, c->npv, nr_nodes);
+		for (int k = 0; k < nmv; k++)
+			if (add_obs(b, c, &b->mv[k], err))
+				return -1;
 	}
 	return 0;
 }

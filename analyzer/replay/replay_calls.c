@@ -33,6 +33,9 @@ void ri_call_free(struct ri_call *c)
 	free(c->v);
 	c->v = NULL;
 	c->nv = c->capv = 0;
+	free(c->pv);
+	c->pv = NULL;
+	c->npv = c->cappv = 0;
 }
 
 static struct ri_call *open_call(struct rs_replay_input *ri, struct ri_task *t,
@@ -100,27 +103,35 @@ static void close_call(struct rs_replay_input *ri, struct ri_task *t, uint64_t t
 
 /* ---- windows ---- */
 
-static struct ri_victim *victim(struct rs_replay_input *ri, struct ri_call *c, uint64_t id,
-				int nid)
+/* The entry for (id, nid, prio) in a victim array, added when new; NULL out of memory. */
+static struct ri_victim *victim_in(struct rs_replay_input *ri, struct ri_victim **arr,
+				   uint32_t *nv, uint32_t *capv, uint64_t id, int nid, int prio)
 {
-	for (uint32_t i = 0; i < c->nv; i++)
-		if (c->v[i].id == id && c->v[i].nid == nid)
-			return &c->v[i];
-	if (c->nv == c->capv) {
-		uint32_t n = c->capv ? c->capv * 2 : 2;
-		struct ri_victim *v = realloc(c->v, n * sizeof(*v));
+	for (uint32_t i = 0; i < *nv; i++)
+		if ((*arr)[i].id == id && (*arr)[i].nid == nid && (*arr)[i].prio == prio)
+			return &(*arr)[i];
+	if (*nv == *capv) {
+		uint32_t n = *capv ? *capv * 2 : 2;
+		struct ri_victim *v = realloc(*arr, n * sizeof(*v));
 
 		if (!v) {
 			ri->oom = true;
 			return NULL;
 		}
-		c->v = v;
-		c->capv = n;
+		*arr = v;
+		*capv = n;
 	}
-	memset(&c->v[c->nv], 0, sizeof(c->v[0]));
-	c->v[c->nv].id = id;
-	c->v[c->nv].nid = nid;
-	return &c->v[c->nv++];
+	memset(&(*arr)[*nv], 0, sizeof((*arr)[0]));
+	(*arr)[*nv].id = id;
+	(*arr)[*nv].nid = nid;
+	(*arr)[*nv].prio = prio;
+	return &(*arr)[(*nv)++];
+}
+
+static struct ri_victim *victim(struct rs_replay_input *ri, struct ri_call *c, uint64_t id,
+				int nid)
+{
+	return victim_in(ri, &c->v, &c->nv, &c->capv, id, nid, -1);
 }
 
 static void mark_victim(struct rs_replay_input *ri, uint64_t id)
@@ -227,6 +238,29 @@ static uint64_t victim_id(struct rs_replay_input *ri, const struct rs_memcg_ctx 
 	return m->id;
 }
 
+/* Add one isolate window and its shrink event (NULL: none) to a victim's counts. */
+static void count_window(struct ri_victim *v, const struct ri_task *t, const struct rs_event *sh,
+			 int lru)
+{
+	v->scanned[lru] += t->win_scanned;
+	v->taken[lru] += t->win_taken;
+	v->folio_w[lru] += folio_estimate(t->win_req, t->win_scanned) * t->win_scanned;
+	if (sh && sh->type != RS_EV_SHRINK_ACTIVE) {
+		int type = lru == RS_LRU_INACTIVE_FILE;
+
+		v->reclaimed[lru] += sh->inactive.nr_reclaimed;
+		v->in_scanned[type] += sh->inactive.nr_scanned;
+		v->activated[type] += sh->inactive.nr_activate_anon + sh->inactive.nr_activate_file;
+		v->pageout[type] += type ? t->wr_file : t->wr_anon;
+	} else if (sh) {
+		int type = lru == RS_LRU_ACTIVE_FILE;
+
+		v->a_taken[type] += sh->active.nr_taken;
+		v->a_deact[type] += sh->active.nr_deactivated;
+		v->a_ref[type] += sh->active.nr_referenced;
+	}
+}
+
 /*
  * Close the task's window: with its shrink event `sh` (NULL when the isolate took nothing and
  * no shrink event followed, or another isolate came first). `v`: the loading stage's outcome
@@ -261,33 +295,26 @@ static void close_window(struct rs_replay_input *ri, struct ri_task *t, struct r
 		return;
 	if (c->c.nid < 0 && sh)
 		c->c.nid = nid;
-	v->scanned[lru] += t->win_scanned;
-	v->taken[lru] += t->win_taken;
-	v->folio_w[lru] += folio_estimate(t->win_req, t->win_scanned) * t->win_scanned;
+	count_window(v, t, sh, lru);
 	if (!v->implied[lru] && prio >= 0 && prio <= RS_DEF_PRIORITY && t->win_req) {
 		v->implied[lru] = t->win_req << prio;
 		v->implied_off[lru] = sh ? sh->offset : 0;
+	}
+	if (!t->win_soft && prio >= 0 && prio <= RS_DEF_PRIORITY) {
+		struct ri_victim *pv = victim_in(ri, &c->pv, &c->npv, &c->cappv, id, nid, prio);
+
+		if (pv)
+			count_window(pv, t, sh, lru);
 	}
 	rec->scanned[lru] += t->win_scanned;
 	if (t->win_soft)
 		rec->soft_scanned += t->win_scanned;
 	if (sh && !active) {
-		int type = lru == RS_LRU_INACTIVE_FILE;
 		uint64_t r = sh->inactive.nr_reclaimed;
 
-		v->reclaimed[lru] += r;
-		v->in_scanned[type] += sh->inactive.nr_scanned;
-		v->activated[type] += sh->inactive.nr_activate_anon + sh->inactive.nr_activate_file;
-		v->pageout[type] += type ? t->wr_file : t->wr_anon;
 		rec->reclaimed[lru] += r;
 		if (t->win_soft)
 			rec->soft_reclaimed += r;
-	} else if (sh) {
-		int type = lru == RS_LRU_ACTIVE_FILE;
-
-		v->a_taken[type] += sh->active.nr_taken;
-		v->a_deact[type] += sh->active.nr_deactivated;
-		v->a_ref[type] += sh->active.nr_referenced;
 	}
 	if (!t->win_soft)
 		note_pass(c, id, nid, prio, lru, t->win_req,

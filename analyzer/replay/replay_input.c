@@ -55,22 +55,19 @@ const char *rs_ri_want_src_name(int s)
 
 struct ri_task *ri_task_get(struct rs_replay_input *ri, int pid, bool create)
 {
-	size_t s, cap;
+	size_t cap;
 	struct ri_task *t;
+	int i;
 
 	if (pid < 0)
 		return NULL;
 	if (pid == ri->last_pid && ri->last_task >= 0)
 		return &ri->task[ri->last_task];
-	if (ri->tmap_slots) {
-		for (s = rs_u64map_hash((uint64_t)pid) & (ri->tmap_slots - 1); ri->tmap_keys[s];
-		     s = (s + 1) & (ri->tmap_slots - 1)) {
-			if (ri->tmap_keys[s] == pid + 1) {
-				ri->last_pid = pid;
-				ri->last_task = ri->tmap_vals[s];
-				return &ri->task[ri->last_task];
-			}
-		}
+	i = rs_u64map_get(&ri->task_by_pid, (uint64_t)pid + 1);
+	if (i >= 0) {
+		ri->last_pid = pid;
+		ri->last_task = i;
+		return &ri->task[i];
 	}
 	if (!create)
 		return NULL;
@@ -78,42 +75,16 @@ struct ri_task *ri_task_get(struct rs_replay_input *ri, int pid, bool create)
 		ri->rep.untracked_events++;
 		return NULL;
 	}
-	if ((size_t)(ri->ntask + 1) * 2 > ri->tmap_slots) {
-		size_t n = ri->tmap_slots ? ri->tmap_slots * 2 : 1024;
-		int *k = calloc(n, sizeof(*k)), *v = calloc(n, sizeof(*v));
-
-		if (!k || !v) {
-			free(k);
-			free(v);
-			ri->oom = true;
-			return NULL;
-		}
-		for (size_t i = 0; i < ri->tmap_slots; i++) {
-			if (!ri->tmap_keys[i])
-				continue;
-			for (s = rs_u64map_hash((uint64_t)ri->tmap_keys[i] - 1) & (n - 1); k[s];
-			     s = (s + 1) & (n - 1))
-				;
-			k[s] = ri->tmap_keys[i];
-			v[s] = ri->tmap_vals[i];
-		}
-		free(ri->tmap_keys);
-		free(ri->tmap_vals);
-		ri->tmap_keys = k;
-		ri->tmap_vals = v;
-		ri->tmap_slots = n;
-	}
 	cap = (size_t)ri->captask;
 	if (ri_grow((void **)&ri->task, &cap, (size_t)ri->ntask + 1, sizeof(*ri->task))) {
 		ri->oom = true;
 		return NULL;
 	}
 	ri->captask = (int)cap;
-	for (s = rs_u64map_hash((uint64_t)pid) & (ri->tmap_slots - 1); ri->tmap_keys[s];
-	     s = (s + 1) & (ri->tmap_slots - 1))
-		;
-	ri->tmap_keys[s] = pid + 1;
-	ri->tmap_vals[s] = ri->ntask;
+	if (rs_u64map_put(&ri->task_by_pid, (uint64_t)pid + 1, ri->ntask) < 0) {
+		ri->oom = true;
+		return NULL;
+	}
 	t = &ri->task[ri->ntask];
 	memset(t, 0, sizeof(*t));
 	t->pid = pid;
@@ -144,27 +115,6 @@ static void task_set_cg(struct rs_replay_input *ri, struct ri_task *t, int hroot
 
 /* ---- header and item names ---- */
 
-static const char *kv(const char *text, const char *key, char *buf, size_t n)
-{
-	size_t kl = strlen(key);
-
-	for (const char *p = text; p && *p;) {
-		while (*p == ' ')
-			p++;
-		if (!strncmp(p, key, kl) && p[kl] == '=') {
-			size_t l = strcspn(p + kl + 1, " ");
-
-			if (l >= n)
-				l = n - 1;
-			memcpy(buf, p + kl + 1, l);
-			buf[l] = '\0';
-			return buf;
-		}
-		p = strchr(p, ' ');
-	}
-	return NULL;
-}
-
 static void on_meta(struct rs_replay_input *ri, const struct rs_event *ev)
 {
 	char b[256];
@@ -176,27 +126,27 @@ static void on_meta(struct rs_replay_input *ri, const struct rs_event *ev)
 	ri->rep.header = strstr(ev->meta.text ? ev->meta.text : "", "name=") ? "scenario_begin"
 									   : "reclaimscope_begin";
 	ri->rep.header_offset = ev->offset;
-	if ((v = kv(ev->meta.text, "swappiness", b, sizeof(b)))) {
+	if ((v = rs_meta_value(ev->meta.text, "swappiness", b, sizeof(b)))) {
 		ri->rep.vm_swappiness = atoi(v);
 		ri->have_swappiness = true;
 	}
-	if ((v = kv(ev->meta.text, "page_size", b, sizeof(b))) && atol(v) > 0)
+	if ((v = rs_meta_value(ev->meta.text, "page_size", b, sizeof(b))) && atol(v) > 0)
 		ri->page_size = (uint64_t)atol(v);
-	if ((v = kv(ev->meta.text, "mglru", b, sizeof(b)))) {
+	if ((v = rs_meta_value(ev->meta.text, "mglru", b, sizeof(b)))) {
 		ri->rep.mglru_mask = (unsigned int)strtoul(v, NULL, 0);
 		/* lru_gen/enabled bit 0 (LRU_GEN_CORE): the multi-gen LRU is on */
 		ri->rep.mglru = ri->rep.mglru_mask & 1;
 	}
-	if ((v = kv(ev->meta.text, "cgroup", b, sizeof(b)))) {
+	if ((v = rs_meta_value(ev->meta.text, "cgroup", b, sizeof(b)))) {
 		ri->rep.cgroup_v1 = !strcmp(v, "v1");
 		ri->have_cgroup_kind = true;
 		ri->rep.cgroup_src = "header";
 	}
-	if ((v = kv(ev->meta.text, "nodes", b, sizeof(b))) && atoi(v) > 0) {
+	if ((v = rs_meta_value(ev->meta.text, "nodes", b, sizeof(b))) && atoi(v) > 0) {
 		ri->rep.nr_nodes = atoi(v);
 		ri->have_nodes = true;
 	}
-	if ((v = kv(ev->meta.text, "cgroup_path", b, sizeof(b)))) {
+	if ((v = rs_meta_value(ev->meta.text, "cgroup_path", b, sizeof(b)))) {
 		free(ri->header_cgroup);
 		ri->header_cgroup = strdup(v);
 	}
@@ -500,7 +450,7 @@ static void on_marker(struct rs_replay_input *ri, const struct rs_event *ev)
 	/* `swap total=KB free=KB` (a marker the recorder may write; docs/replay.md) */
 	if (!t || strncmp(t, "swap ", 5))
 		return;
-	v = kv(t + 5, "free", b, sizeof(b));
+	v = rs_meta_value(t + 5, "free", b, sizeof(b));
 	if (!v)
 		return;
 	ri->rep.swap = RS_RI_SWAP_MARKER;
@@ -698,8 +648,7 @@ void rs_replay_input_free(struct rs_replay_input *ri)
 	rs_u64map_free(&ri->memcg_map);
 	free(ri->dirty);
 	free(ri->task);
-	free(ri->tmap_keys);
-	free(ri->tmap_vals);
+	rs_u64map_free(&ri->task_by_pid);
 	free(ri->upd);
 	free(ri->root);
 	free(ri->delta_order);

@@ -94,6 +94,7 @@ struct ri_task {
 struct ri_victim {
 	uint64_t id;			/* cgroup id; 0 unattributed */
 	int nid;
+	int prio;			/* pass windows (ri_call.pv): the priority; -1 in ri_call.v */
 	uint64_t scanned[RS_NR_EVICTABLE], taken[RS_NR_EVICTABLE], reclaimed[RS_NR_EVICTABLE];
 	uint64_t in_scanned[2], activated[2], pageout[2];	/* inactive anon/file */
 	uint64_t a_taken[2], a_deact[2], a_ref[2];		/* active anon/file */
@@ -138,6 +139,12 @@ struct ri_call {
 	uint32_t windows;
 	struct ri_victim *v;		/* victims (memcg, node) */
 	uint32_t nv, capv;
+	/*
+	 * The same by priority (memcg, node, priority): the non-soft passes at each priority, for
+	 * reclaimability and folio size per pass (rs_obs.one_prio).
+	 */
+	struct ri_victim *pv;
+	uint32_t npv, cappv;
 };
 
 /* A node snapshot: the root's own lists before the delta memcgs' offsets are known. */
@@ -180,9 +187,7 @@ struct rs_replay_input {
 	/* tasks */
 	struct ri_task *task;
 	int ntask, captask;
-	int *tmap_vals;
-	int *tmap_keys;			/* pid + 1; 0 empty */
-	size_t tmap_slots;
+	struct rs_u64map task_by_pid;	/* pid + 1 -> index in task[], capped by ntask */
 	int last_pid, last_task;
 	uint64_t cg_seq;
 

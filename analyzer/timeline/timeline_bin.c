@@ -322,9 +322,7 @@ static void lane_cells(struct tl_model *m, struct tl_row *r, struct tl_cell *cl)
 				r->max = x->v;
 			continue;
 		}
-		case TL_L_WRITE:
-			s = TL_S_WRITE;
-			break;
+
 		case TL_L_THROTTLE: {
 			const struct colb *t = CB(m, TL_S_THROTTLE, c);
 
@@ -349,7 +347,11 @@ static void lane_cells(struct tl_model *m, struct tl_row *r, struct tl_cell *cl)
 			r->sum += CB(m, TL_S_OOM, c)->cnt;
 			continue;
 		default:
-			continue;
+			/* a rate lane of one series (tl_lane_def) */
+			s = tl_lane_def(r->lane)->series;
+			if (s < 0)
+				continue;
+			break;
 		}
 		if (s >= 0) {
 			num = CB(m, s, c)->sum + (s2 >= 0 ? CB(m, s2, c)->sum : 0);
@@ -625,6 +627,8 @@ void tl_model_stats(struct tl_model *m, uint64_t t0, uint64_t t1, struct tl_stat
 	st->writes = SUM(TL_S_WRITE);
 	st->throttled_us = SUM(TL_S_THROTTLE);
 	st->ooms = SUM(TL_S_OOM);
+	st->refaulted = SUM(TL_S_REFAULT);
+	st->quick_refaulted = SUM(TL_S_QUICK);
 	st->lost = SUM(TL_S_LOST);
 	st->events = SUM(TL_S_EVENTS);
 	mx = 0;

@@ -17,7 +17,7 @@
 
 #include "memcg_attrib.h"
 #include "timeline_index.h"
-#include "timeline_map.h"
+#include "u64map.h"
 
 #define ACC_DEPTH (RS_EPISODES_MAX_DEPTH + 1)	/* reclaim nesting + a kswapd period */
 
@@ -61,7 +61,7 @@ struct tl_index {
 	struct tl_task *tasks;
 	struct task_priv *tpriv;
 	int ntasks, cap_tasks;
-	struct tl_map pid_task;		/* pid -> task + 1 */
+	struct rs_u64map pid_task;	/* pid + 1 -> task */
 
 	const struct rs_memcgs *mc;	/* the loading stage's memcgs (cgroup indices), while
 					   the analysis runs; its names are copied at the finish */
@@ -268,7 +268,7 @@ static struct tl_task *task_get(struct tl_index *ix, int task, const struct rs_e
 		ix->ntasks = task + 1;
 	if (ev && t->pid != ev->pid && ev->pid >= 0) {
 		t->pid = ev->pid;
-		tl_map_set(&ix->pid_task, (uint64_t)ev->pid, (uint32_t)task + 1);
+		rs_u64map_put(&ix->pid_task, (uint64_t)ev->pid + 1, task);
 	}
 	if (ev && ev->comm && ix->tpriv[task].comm_ptr != ev->comm) {
 		ix->tpriv[task].comm_ptr = ev->comm;
@@ -573,7 +573,8 @@ void tl_index_episode(struct tl_index *ix, const struct rs_episode *ep)
 		sp->task = UINT32_MAX;
 	if (sp->task != UINT32_MAX && ix->tasks[sp->task].pid < 0) {
 		ix->tasks[sp->task].pid = ep->pid;
-		tl_map_set(&ix->pid_task, (uint64_t)ep->pid, sp->task + 1);
+		if (ep->pid >= 0)
+			rs_u64map_put(&ix->pid_task, (uint64_t)ep->pid + 1, (int)sp->task);
 	}
 	if (kind == RS_CTX_KSWAPD && sp->task != UINT32_MAX)
 		ix->tasks[sp->task].kswapd = true;
@@ -749,8 +750,23 @@ void tl_index_free(struct tl_index *ix)
 		free(ix->cgname[i]);
 	free(ix->cgname);
 	free(ix->cgid);
-	tl_map_free(&ix->pid_task);
+	rs_u64map_free(&ix->pid_task);
 	free(ix);
+}
+
+void tl_index_refault(struct tl_index *ix, uint64_t ts, uint64_t pages, bool quick)
+{
+	size_t b;
+
+	if (!ix->events)
+		return;
+	b = bucket_of(ix, ts);
+	bucket_add(cell0(ix, b, TL_S_REFAULT), pages);
+	bucket_add(&ix->total[TL_S_REFAULT], pages);
+	if (quick) {
+		bucket_add(cell0(ix, b, TL_S_QUICK), pages);
+		bucket_add(&ix->total[TL_S_QUICK], pages);
+	}
 }
 
 static int consumer_event(void *arg, const struct rs_event *ev, const struct rs_ctx *ctx)
@@ -897,9 +913,9 @@ const struct tl_task *tl_index_task(const struct tl_index *ix, uint32_t task)
 
 uint32_t tl_index_task_of_pid(const struct tl_index *ix, int pid)
 {
-	uint32_t v = pid >= 0 ? tl_map_get(&ix->pid_task, (uint64_t)pid) : 0;
+	int v = pid >= 0 ? rs_u64map_get(&ix->pid_task, (uint64_t)pid + 1) : -1;
 
-	return v ? v - 1 : UINT32_MAX;
+	return v >= 0 ? (uint32_t)v : UINT32_MAX;
 }
 
 uint32_t tl_index_cgroups(const struct tl_index *ix)

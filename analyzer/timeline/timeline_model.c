@@ -19,10 +19,44 @@ static const char *const metric_names[TL_M_NR] = {
 	"scanned", "reclaimed", "efficiency", "stall time"
 };
 static const char *const group_names[TL_G_NR] = { "task", "trigger cgroup", "victim cgroup" };
-static const char *const lane_names[TL_L_NR] = {
-	"inactive_anon", "active_anon", "inactive_file", "active_file", "reclaimed", "efficiency",
-	"kswapd", "direct", "memcg", "softlimit", "node", "priority", "write", "throttle", "marks"
+#define NONE { -1 }
+#define CTX(k) { TL_S_CTX_TIME + (k), TL_S_CTX_SCAN + (k), -1 }
+
+/* Every lane, in screen order (enum tl_lane). */
+static const struct tl_lane_def lanes[TL_L_NR] = {
+	[TL_L_IA] = { "inactive_anon", "IA", TL_K_ANON, -1, -1, NONE },
+	[TL_L_AA] = { "active_anon", "AA", TL_K_ANON, -1, -1, NONE },
+	[TL_L_IF] = { "inactive_file", "IF", TL_K_FILE, -1, -1, NONE },
+	[TL_L_AF] = { "active_file", "AF", TL_K_FILE, -1, -1, NONE },
+	[TL_L_RECLAIMED] = { "reclaimed", "recl", TL_K_OTHER, TL_SCALE_RATE, -1, NONE },
+	[TL_L_EFFICIENCY] = { "efficiency", "eff", TL_K_OTHER, TL_SCALE_FRACTION, -1,
+			      { TL_S_BASE + RS_LRU_INACTIVE_ANON, TL_S_BASE + RS_LRU_INACTIVE_FILE,
+				-1 } },
+	[TL_L_KSWAPD] = { "kswapd", "kswpd", TL_K_KSWAPD, -1, -1, CTX(RS_CTX_KSWAPD) },
+	[TL_L_DIRECT] = { "direct", "dir", TL_K_STALL, -1, -1, { TL_S_CTX_TIME + RS_CTX_DIRECT, -1 } },
+	[TL_L_MEMCG] = { "memcg", "memcg", TL_K_STALL, -1, -1, { TL_S_CTX_TIME + RS_CTX_MEMCG, -1 } },
+	[TL_L_SOFTLIMIT] = { "softlimit", "soft", TL_K_STALL, -1, -1,
+			     { TL_S_CTX_TIME + RS_CTX_SOFTLIMIT, -1 } },
+	[TL_L_NODE] = { "node", "node", TL_K_STALL, -1, -1, { TL_S_CTX_TIME + RS_CTX_NODE, -1 } },
+	[TL_L_PRIORITY] = { "priority", "prio", TL_K_OTHER, TL_SCALE_PRIORITY, -1, { TL_S_PRIO, -1 } },
+	[TL_L_WRITE] = { "write", "write", TL_K_OTHER, TL_SCALE_RATE, TL_S_WRITE, { TL_S_WRITE, -1 } },
+	[TL_L_THROTTLE] = { "throttle", "throt", TL_K_OTHER, TL_SCALE_FRACTION, -1,
+			    { TL_S_THROTTLE, -1 } },
+	[TL_L_REFAULT] = { "refaults", "refl", TL_K_FILE, TL_SCALE_RATE, TL_S_REFAULT,
+			   { TL_S_REFAULT, -1 } },
+	[TL_L_THRASH] = { "thrashing", "thrsh", TL_K_FILE, TL_SCALE_RATE, TL_S_QUICK,
+			  { TL_S_QUICK, -1 } },
+	[TL_L_MARKS] = { "marks", "marks", TL_K_MARK, TL_SCALE_MARK, -1,
+			 { TL_S_OOM, TL_S_LOST, TL_S_KFAIL, TL_S_KCLEAR } },
 };
+
+#undef NONE
+#undef CTX
+
+const struct tl_lane_def *tl_lane_def(int lane)
+{
+	return lane >= 0 && lane < TL_L_NR ? &lanes[lane] : NULL;
+}
 
 const char *tl_metric_name(int metric)
 {
@@ -36,7 +70,7 @@ const char *tl_group_name(int group)
 
 const char *tl_lane_name(int lane)
 {
-	return lane >= 0 && lane < TL_L_NR ? lane_names[lane] : "?";
+	return lane >= 0 && lane < TL_L_NR ? lanes[lane].name : "?";
 }
 /* ---- geometry ---- */
 
@@ -443,32 +477,14 @@ const char *tl_model_filter(const struct tl_model *m)
 
 static bool lane_has_data(const struct tl_model *m, int lane)
 {
-	const struct tl_index *ix = m->ix;
-#define CNT(s) (tl_index_total(ix, (s))->cnt)
+	const int *d = lanes[lane].data;
 
-	switch (lane) {
-	case TL_L_IA: case TL_L_AA: case TL_L_IF: case TL_L_AF:
-	case TL_L_RECLAIMED:
+	if (d[0] < 0)
 		return true;		/* the core lanes: empty says "nothing scanned" */
-	case TL_L_EFFICIENCY:
-		return CNT(TL_S_BASE + RS_LRU_INACTIVE_ANON) +
-		       CNT(TL_S_BASE + RS_LRU_INACTIVE_FILE);
-	case TL_L_KSWAPD:
-		return CNT(TL_S_CTX_TIME + RS_CTX_KSWAPD) + CNT(TL_S_CTX_SCAN + RS_CTX_KSWAPD);
-	case TL_L_DIRECT: case TL_L_MEMCG: case TL_L_SOFTLIMIT: case TL_L_NODE:
-		return CNT(TL_S_CTX_TIME + lane_ctx(lane));
-	case TL_L_PRIORITY:
-		return CNT(TL_S_PRIO);
-	case TL_L_WRITE:
-		return CNT(TL_S_WRITE);
-	case TL_L_THROTTLE:
-		return CNT(TL_S_THROTTLE);
-	case TL_L_MARKS:
-		return CNT(TL_S_OOM) + CNT(TL_S_LOST) + CNT(TL_S_KFAIL) + CNT(TL_S_KCLEAR);
-	default:
-		return false;
-	}
-#undef CNT
+	for (int i = 0; i < 4 && d[i] >= 0; i++)
+		if (tl_index_total(m->ix, d[i])->cnt)
+			return true;
+	return false;
 }
 
 bool tl_model_lane_visible(const struct tl_model *m, int lane)
@@ -497,22 +513,10 @@ static struct tl_row *add_row(struct tl_model *m)
 
 static enum tl_scale lane_scale(const struct tl_model *m, int lane)
 {
-	switch (lane) {
-	case TL_L_EFFICIENCY:
-	case TL_L_THROTTLE:
-		return TL_SCALE_FRACTION;
-	case TL_L_PRIORITY:
-		return TL_SCALE_PRIORITY;
-	case TL_L_MARKS:
-		return TL_SCALE_MARK;
-	case TL_L_RECLAIMED:
-	case TL_L_WRITE:
-		return TL_SCALE_RATE;
-	default:
-		return m->metric == TL_M_EFFICIENCY ||
-		       (m->metric == TL_M_STALL && span_lane(lane)) ? TL_SCALE_FRACTION :
-			TL_SCALE_RATE;
-	}
+	if (lanes[lane].scale >= 0)
+		return (enum tl_scale)lanes[lane].scale;
+	return m->metric == TL_M_EFFICIENCY || (m->metric == TL_M_STALL && span_lane(lane)) ?
+		TL_SCALE_FRACTION : TL_SCALE_RATE;
 }
 
 struct keytot {
@@ -644,7 +648,7 @@ void tlm_rebuild_rows(struct tl_model *m)
 		r->lane = lane;
 		r->sub = -1;
 		r->scale = lane_scale(m, lane);
-		snprintf(r->name, sizeof(r->name), "%s", lane_names[lane]);
+		snprintf(r->name, sizeof(r->name), "%s", lanes[lane].name);
 		if (span_lane(lane)) {
 			int l = lane - TL_L_KSWAPD;
 

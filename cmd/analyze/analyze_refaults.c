@@ -143,10 +143,11 @@ static json_t *file_json(struct rs_refaults *rf)
 	json_object_set_new(o, "pages", JI(t->all.refaulted_pages));
 	json_object_set_new(o, "reclaim", counts_json(&t->all));
 	for (int c = 0; c < RS_CTX_NR; c++) {
-		json_t *l = json_object();
+		json_t *l;
 
 		if (!t->by_ctx[c].evicted_folios)
 			continue;
+		l = json_object();
 		x = counts_json(&t->by_ctx[c]);
 		for (int k = 0; k < RS_RF_NR_LISTS; k++)
 			if (t->by_ctx_list[c][k].evicted_folios)

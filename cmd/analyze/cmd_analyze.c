@@ -87,7 +87,7 @@ const struct rs_cmd rs_cmd_analyze = {
 
 static int cmd_analyze(int argc, char **argv)
 {
-	struct rs_analysis_opts ao = { .pid = -1, .threads = 1 };
+	struct rs_analysis_opts ao = { .pid = -1, .threads = rs_threads_auto() };
 	struct rs_text_opts to = { 0 };
 	struct rs_cgroups_opts co = { 0 };
 	struct rs_cgroups_text_opts cto = { 0 };

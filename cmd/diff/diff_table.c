@@ -148,6 +148,17 @@ static const char *cell(char *buf, size_t n, const struct rs_rank_row *w, int si
 	return buf;
 }
 
+/* One side's min..max over its runs */
+static const char *range(char *buf, size_t n, const struct rs_rank_row *w, int side, double ref)
+{
+	char lo[48], hi[48];
+
+	fmt_value(lo, sizeof(lo), w->unit, w->d->side[side].min, ref);
+	fmt_value(hi, sizeof(hi), w->unit, w->d->side[side].max, ref);
+	snprintf(buf, n, "%s..%s", lo, hi);
+	return buf;
+}
+
 static void note_victims(FILE *f, const struct rs_ranking *r, const char *const labels[])
 {
 	double ex[RS_NR_SIDES];
@@ -210,6 +221,11 @@ void rs_diff_table(FILE *f, const struct rs_compare *c, const struct rs_ranking 
 			cell(b, sizeof(b), w, RS_SIDE_BASE, ref, multi), vw,
 			cell(n, sizeof(n), w, RS_SIDE_NEW, ref, multi),
 			fmt_move(m, sizeof(m), w), *p ? "  " : "", p);
+		/* several runs a side: the seeds' min and max under the mean */
+		if (multi && w->d)
+			fprintf(f, "  %-*s %*s %*s\n", lw, "    min..max", vw,
+				range(b, sizeof(b), w, RS_SIDE_BASE, ref), vw,
+				range(n, sizeof(n), w, RS_SIDE_NEW, ref));
 		shown++;
 	}
 	note_victims(f, r, labels);

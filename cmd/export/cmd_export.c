@@ -55,7 +55,7 @@ const struct rs_cmd rs_cmd_export = {
 
 static int cmd_export(int argc, char **argv)
 {
-	struct rs_analysis_opts ao = { .pid = -1, .threads = 1 };
+	struct rs_analysis_opts ao = { .pid = -1, .threads = rs_threads_auto() };
 	struct rs_cgroups_opts co = { 0 };
 	struct export_input in = { .max_slices = MAX_SLICES_DEFAULT };
 	struct export_result res;

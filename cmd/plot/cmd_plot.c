@@ -28,8 +28,7 @@ static const struct rs_cmd_opt plot_opts[] = {
 	{ "output", 'o', required_argument, 'o', "FILE",
 	  "write FILE.svg or FILE.png (default: the first trace's name, .svg)" },
 	{ "what", 0, required_argument, O_WHAT, "LIST",
-	  "figures: scan, stalls, latency, kswapd, cgroups, refaults, all (default), "
-	  "comma-separated" },
+	  "figures, comma-separated: scan, stalls, latency, kswapd, cgroups, refaults, all" },
 	{ "labels", 0, required_argument, O_LABELS, "A,B...",
 	  "names of the traces in the legends (default: base,new for two; file names)" },
 	RS_ANALYSIS_OPTS,
@@ -170,7 +169,7 @@ static char *default_output(const char *trace)
 
 static int cmd_plot(int argc, char **argv)
 {
-	struct rs_analysis_opts ao = { .pid = -1, .threads = 1, .keep_episodes = true };
+	struct rs_analysis_opts ao = { .pid = -1, .threads = rs_threads_auto(), .keep_episodes = true };
 	struct rs_cgroups_opts co = { 0 };
 	struct rs_refaults_opts rfo = { 0 };
 	struct plot_run r = { .n = 0 };

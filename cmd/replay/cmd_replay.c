@@ -69,7 +69,7 @@ static int cmd_replay(int argc, char **argv)
 {
 	const struct rs_policy_ops *pol[MAX_POLICIES];
 	struct rs_replay_input_opts ro = { 0 };
-	struct rs_analysis_opts ao = { .pid = -1, .threads = 1 };
+	struct rs_analysis_opts ao = { .pid = -1, .threads = rs_threads_auto() };
 	struct rs_replay_report rep = { .identity = -1 };
 	struct rs_replay_result *rec = NULL, *res = NULL;
 	struct rs_identity id = { 0 };

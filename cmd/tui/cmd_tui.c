@@ -39,6 +39,7 @@
 
 #include "analysis.h"
 #include "cmd.h"
+#include "refaults.h"
 #include "rs_warn.h"
 #include "timeline_index.h"
 #include "timeline_model.h"
@@ -153,18 +154,35 @@ static int loader_finish(void *arg, struct rs_error *err)
 	return tl_index_finish(L->ix, err);
 }
 
+/* The refaults consumer's hook: refaulted pages into the index (the refault lanes) */
+static void loader_refault(void *arg, uint64_t ts, uint64_t pages, uint64_t distance_ns)
+{
+	struct loader *L = arg;
+
+	tl_index_refault(L->ix, ts, pages, distance_ns <= RS_RF_THRASH_DISTANCE_DEFAULT);
+}
+
 static void *loader_main(void *arg)
 {
 	struct loader *L = arg;
-	struct rs_consumer c = {
+	struct rs_consumer c[2] = { {
 		.name = "timeline", .arg = L, .event = loader_event, .episode = loader_episode,
 		.finish = loader_finish,
-	};
-	struct rs_analysis_opts ao = { .pid = -1, .consumers = &c, .nr_consumers = 1 };
+	} };
+	struct rs_refaults_opts ro = { .refault_hook = loader_refault, .hook_arg = L };
+	struct rs_analysis_opts ao = { .pid = -1, .consumers = c, .nr_consumers = 1 };
+	struct rs_refaults *rf;
 	struct rs_analysis *a = NULL;
 	struct rs_error err = { "" };
 	sigset_t block;
 	int ret;
+
+	/* refaults joined as analyze joins them (refaults.h); the lanes stay empty without */
+	rf = rs_refaults_new(&ro, &err);
+	if (rf) {
+		rs_refaults_consumer(rf, &c[1]);
+		ao.nr_consumers = 2;
+	}
 
 	/* signals go to the screen's thread, whose key wait they cut short */
 	sigemptyset(&block);
@@ -184,6 +202,7 @@ static void *loader_main(void *arg)
 		L->warnings = rs_warnings_count(rs_analysis_warnings(a));
 	}
 	rs_analysis_free(a);		/* the index is all the TUI keeps */
+	rs_refaults_free(rf);
 	L->ret = ret;
 	L->err = err;
 	L->t_done_ns = now_ns();

@@ -264,20 +264,14 @@ static void bar(int y, int w, const char *str)
 
 static int lane_pair(int lane)
 {
-	switch (lane) {
-	case TL_L_IA: case TL_L_AA: return P_ANON;
-	case TL_L_IF: case TL_L_AF: return P_FILE;
-	case TL_L_KSWAPD: return P_KSWAPD;
-	case TL_L_DIRECT: case TL_L_MEMCG: case TL_L_SOFTLIMIT: case TL_L_NODE: return P_STALL;
-	case TL_L_MARKS: return P_MARK;
-	default: return P_OTHER;
-	}
+	static const int pairs[] = {
+		[TL_K_ANON] = P_ANON, [TL_K_FILE] = P_FILE, [TL_K_STALL] = P_STALL,
+		[TL_K_KSWAPD] = P_KSWAPD, [TL_K_MARK] = P_MARK, [TL_K_OTHER] = P_OTHER,
+	};
+
+	return pairs[tl_lane_def(lane)->kind];
 }
 
-static const char *const short_names[TL_L_NR] = {
-	"IA", "AA", "IF", "AF", "recl", "eff", "kswpd", "dir", "memcg", "soft", "node", "prio",
-	"write", "throt", "marks"
-};
 
 static bool is_span_lane(int lane)
 {
@@ -359,7 +353,7 @@ static void row_label(struct tl_model *m, const struct tl_row *r, bool sel, int 
 			row_figure(m, r, w >= 25, fig, sizeof(fig));
 		/* the kernel's list name where it fits beside the figure, else the short one */
 		if ((int)(strlen(lane) + strlen(exp) + strlen(fig)) + 2 > w)
-			lane = short_names[r->lane];
+			lane = tl_lane_def(r->lane)->short_name;
 		snprintf(name, sizeof(name), "%s%s", lane, exp);
 	}
 	namew = w - 1 - (int)strlen(fig);
@@ -798,6 +792,9 @@ static void details_lines(struct tui_state *st, struct lines *ls, bool full)
 	addl(ls, "lowest prio %s  write %s folios  throttled %s (%s us)  OOM %s  lost %s",
 	     s.min_prio >= 0 ? z : "-", num(b[0], s.writes), num(b[1], s.throttled),
 	     num(b[2], s.throttled_us), num(b[3], s.ooms), num(b[4], s.lost));
+	if (tl_model_lane_visible(m, TL_L_REFAULT) || s.refaulted > 0)
+		addl(ls, "refaulted %.0f file pages (%.0f back within 1 s)", s.refaulted,
+		     s.quick_refaulted);
 	addl(ls, "%s", "");
 	addl(ls, "context      scanned  reclaimed  eff.  episodes       time      worst");
 	for (size_t i = 0; i < sizeof(ctxs) / sizeof(ctxs[0]); i++) {
@@ -935,6 +932,8 @@ static void draw_help(struct tui_state *st, int w, int h)
 	addl(&ls, "                (Enter: per task or cgroup, g switches; the axis row's");
 	addl(&ls, "                label names the grouping)");
 	addl(&ls, "  priority      lowest reclaim priority reached (p0 = hardest)");
+	addl(&ls, "  refaults      file pages refaulted/s (evicted, then added back: filemap");
+	addl(&ls, "                events); thrashing: those back within 1 s");
 	addl(&ls, "  write, throttle, marks (X = OOM kill, ! = lost events, F = a kswapd run");
 	addl(&ls, "                failed, C = kswapd's hopeless state cleared: kernel 7.x)");
 	addl(&ls, "%s", "");

@@ -350,6 +350,8 @@ static void tracedat_close(struct rs_source *src)
 		return;
 	if (td->handle)
 		tracecmd_close(td->handle);
+	if (td->tep)
+		tep_unref(td->tep);
 	free(td->fmts);
 	free(td->by_id);
 	free(td->cpu_first_page);
@@ -493,6 +495,8 @@ int rs_tracedat_open(struct rs_source *src, struct rs_error *err)
 	td->tep = tracecmd_get_tep(td->handle);
 	if (!td->tep)
 		return rs_error_set(err, "%s: no event formats in the file", src->path);
+	/* the one tep with the file's kallsyms: it outlives the handle (reopens) */
+	tep_ref(td->tep);
 	cpus = tracecmd_cpus(td->handle);
 	if (rs_source_set_cpus(src, cpus, err) < 0)
 		return -1;

@@ -259,6 +259,26 @@ static int check_format_text(struct rd *r, struct format_scan *fs, const char *t
 
 		if (!semi)
 			break;
+		/*
+		 * event_read_fields() leaves the field without a name when a '[' is not closed
+		 * before the ';' ("char[ name;"), and the first lookup by name (__get_str(),
+		 * tep_find_field()) strcmp()s that NULL: brackets must pair, as the kernel's do.
+		 */
+		for (const char *b = p, *ob = NULL; b < semi; b++) {
+			if (*b == '[' && ob)
+				return bad(r, "event format at offset %llu has a field with nested '['",
+					   U(r->pos - n));
+			if (*b == '[')
+				ob = b;
+			else if (*b == ']' && !ob)
+				return bad(r, "event format at offset %llu has a field with ']' before "
+					   "'['", U(r->pos - n));
+			else if (*b == ']')
+				ob = NULL;
+			if (b + 1 == semi && ob)
+				return bad(r, "event format at offset %llu has a field whose '[' is "
+					   "not closed", U(r->pos - n));
+		}
 		q = semi;
 		if (q > p && q[-1] == ']')	/* NAME[N] */
 			while (q > p && *q != '[')

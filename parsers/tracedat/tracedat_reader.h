@@ -45,12 +45,16 @@ void *tracecmd_record_page(struct tracecmd_input *handle, struct tep_record *rec
  * 1.5.1). A 54 MB trace of 27 M events peaked at 830 MB and read at a third of the speed of a
  * small one. We bound both: after this many bytes of pages were mapped through one handle, it
  * is closed and opened again, and each CPU is put back at its next unread record with
- * tracecmd_set_cursor(). Each reopen costs ~85 ms of CPU (the file's kallsyms are parsed
- * again) and each mapped page a walk of the list, so the budget balances the two: on that
- * trace analyze took 7.3 s of CPU with 32 MB, 6.0 s with 48, 5.9 s with 64, 5.8 s with 96 and
- * 6.7 s with 128 (bench/README.md). Each decode thread has its handle and its budget.
+ * tracecmd_set_cursor(). Each reopen cost ~85 ms of CPU when the file's kallsyms were parsed
+ * again (no longer: tracedat_kallsyms.c) and each mapped page a walk of the list, so the
+ * budget balances the two: on that trace analyze took 7.3 s of CPU with 32 MB, 6.0 s with 48,
+ * 5.9 s with 64, 5.8 s with 96 and 6.7 s with 128 (bench/README.md). Decode threads each have
+ * a handle and share the budget (tracedat_parallel.c). A build may set it (-D), which tests
+ * use to reopen often.
  */
+#ifndef RS_ZCACHE_BUDGET
 #define RS_ZCACHE_BUDGET (48ull << 20)
+#endif
 
 #define RS_STR_MAX 4096		/* longest string field we copy (paths, marker text) */
 
@@ -71,7 +75,7 @@ struct slot_reader {
 /* One event format of the file. */
 struct fmt {
 	int id;
-	const char *system, *name;	/* owned by libtraceevent (the main handle's) */
+	const char *system, *name;	/* owned by libtraceevent (td->tep's) */
 	uint64_t count, first_ts, last_ts;
 	const struct rs_kevent *ke;	/* NULL: counted, not decoded */
 	bool usable;
@@ -101,7 +105,9 @@ struct name_cache {
 
 struct tracedat {
 	struct tracecmd_input *handle;	/* the main handle: opening, single-threaded streams */
-	struct tep_handle *tep;		/* the main handle's */
+	struct tep_handle *tep;		/* the first main handle's, kept (tep_ref) for the
+					 * source's life: formats, comms, kallsyms; the handles
+					 * opened later have no kallsyms */
 	struct fmt *fmts;		/* sorted by id */
 	int nr_fmts;
 	struct fmt **by_id;		/* direct map for ids < by_id_len */
@@ -271,7 +277,7 @@ struct tracedat_reader {
 	struct tracecmd_input *handle;
 	struct tep_handle *tep;
 	uint64_t mapped;		/* bytes of pages since the handle was opened */
-	bool is_main;			/* td->handle: a reopen updates td and its format names */
+	bool is_main;			/* td->handle: a reopen updates it */
 };
 
 /*
@@ -308,8 +314,14 @@ struct tracedat_cursor {
 	uint64_t loop_offset;		/* the record it went back from */
 };
 
-/* tracedat_open_handle(), one thread at a time (libtraceevent's parser is not reentrant). */
+/*
+ * tracedat_open_handle(), one thread at a time (libtraceevent's parser is not reentrant),
+ * without the file's kallsyms: names are looked up in td->tep (tracedat_kallsyms.c).
+ */
 struct tracecmd_input *tracedat_reader_open(struct rs_source *src, struct rs_error *err);
+
+/* While true, tracecmd_open() on the calling thread skips kallsyms (tracedat_kallsyms.c). */
+void tracedat_skip_kallsyms(bool skip);
 
 /* 0, or -1 when out of memory. The cursor is at no record. */
 int tracedat_cursor_init(struct tracedat_cursor *c, struct tracedat *td, int cpu);

@@ -25,7 +25,9 @@ struct tracecmd_input *tracedat_reader_open(struct rs_source *src, struct rs_err
 	struct tracecmd_input *h;
 
 	pthread_mutex_lock(&open_lock);
+	tracedat_skip_kallsyms(true);
 	h = tracedat_open_handle(src, err);
+	tracedat_skip_kallsyms(false);
 	pthread_mutex_unlock(&open_lock);
 	return h;
 }
@@ -349,17 +351,8 @@ int tracedat_reader_reopen(struct tracedat_reader *r, struct tracedat_cursor **c
 	r->mapped = 0;
 	r->handle = tracedat_reader_open(r->src, err);
 	r->tep = r->handle ? tracecmd_get_tep(r->handle) : NULL;
-	if (r->is_main) {
-		td->handle = r->handle;
-		td->tep = r->tep;
-		memset(&td->names, 0, sizeof(td->names));	/* its strings were the old tep's */
-		for (int f = 0; f < td->nr_fmts && r->tep; f++) {
-			struct tep_event *e = tep_find_event(r->tep, td->fmts[f].id);
-
-			td->fmts[f].system = e ? e->system : NULL;
-			td->fmts[f].name = e ? e->name : "unknown";
-		}
-	}
+	if (r->is_main)
+		td->handle = r->handle;	/* names stay td->tep's, the first handle's */
 	if (!r->handle) {
 		free(at);
 		return rs_error_prefix(err, "reopening to free decompressed data: ");
@@ -500,11 +493,11 @@ int tracedat_stream(struct rs_source *src, uint64_t from_ns, uint64_t to_ns, rs_
 			ev.cpu = cpu;
 			ev.offset = rec->offset;
 			ev.pid = tracedat_record_pid(td, r.tep, rec);
-			ev.comm = tracedat_comm(&td->names, r.tep, ev.pid);
+			ev.comm = tracedat_comm(&td->names, td->tep, ev.pid);
 			if (ev.type == RS_EV_MARKER && ev.marker)
 				rs_markers_decode(src, ev.marker, &ev);
 			else if (ev.type == RS_EV_SLAB_START || ev.type == RS_EV_SLAB_END)
-				ev.slab.shrink_name = tracedat_function(&td->names, r.tep,
+				ev.slab.shrink_name = tracedat_function(&td->names, td->tep,
 									ev.slab.shrink_fn);
 			ret = fn(&ev, ctx);
 			if (ret)

@@ -9,8 +9,9 @@
 #     and item, item names from the recorder's node_stat_items marker
 #   - where every shrink event matched exactly, the pages attributed to each victim equal those
 #     sums (victim.reconcile differences 0)
-# Runs on every real trace with memcg_id in its reclaim events (fixtures, the shared trace, and
-# the files named in RS_EXTRA_TRACES, e.g. the 7.x guest recordings of /work/traces); skips
+# Runs on every real trace with memcg_id in its reclaim events (fixtures, the shared trace, the
+# 7.x guest fixtures of tests/fixtures/kernel7/, and the files named in RS_EXTRA_TRACES, e.g. the
+# 7.x guest recordings of /work/traces); skips
 # when there is none.
 . tests/lib-e2e.sh
 
@@ -90,7 +91,7 @@ ours() {
 }
 
 ran=0
-for f in $(real_traces) $RS_EXTRA_TRACES; do
+for f in $(real_traces) "$TOP"/tests/fixtures/kernel7/*.dat $RS_EXTRA_TRACES; do
 	[ -f "$f" ] || continue
 	trace-cmd report -R -i "$f" 2>/dev/null | grep -q ' mm_vmscan_.*_reclaim_begin: .*memcg_id=' ||
 		continue

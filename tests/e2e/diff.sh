@@ -354,6 +354,11 @@ run_ok "multi-run table" --base "$TMP/m1.json" "$TMP/m2.json" "$TMP/m3.json" \
 	grep -q '^  direct max ' "$TMP/out" && fail "multi-run: a move that is not significant shown"
 	grep -q '^  scanned anon  *50200 ±81.6  *10200 ±81.6  *-79.7%  p<0.0001 \*$' "$TMP/out" ||
 		fail "multi-run: scanned anon row (p=$p): $(grep 'scanned anon' "$TMP/out")"
+	# the seeds' min and max under it: the runs' extremes by jq
+	lo=$(jq -r '.metrics["summary.scan.scanned_anon"] | "\(.base.min)..\(.base.max) \(.new.min)..\(.new.max)"' \
+		"$TMP/mr.json")
+	expect_eq "multi-run: min..max under scanned anon" \
+		"$(grep -A1 '^  scanned anon ' "$TMP/out" | sed -n '2s/^ *min\.\.max *//p' | tr -s ' ')" "$lo"
 }
 
 # analyses without a summary (an older analyze): the table says so and counts what differs

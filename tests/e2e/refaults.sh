@@ -195,6 +195,18 @@ for id in $(awk '$1 ~ /^(victim_rf|adder|swapins)_/ { sub(/^[a-z_]*_/, "", $1); 
 		"$(want swapins_$id | grep . || echo 0)"
 done
 [ "$(want pages)" -gt 10000 ] || fail "the fixture has too few refaults to test: $(want pages)"
+
+# The browser's refault lanes (the same join, fed to its index): the whole trace between
+# markers A and B, on the details screen, against the awk join
+if "$RS_BIN" tui --help >/dev/null 2>&1; then
+	LC_ALL=C NO_COLOR=1 RS_TUI_SCRIPT="Home a End b d dump" RS_TUI_SIZE=120x40 \
+		"$RS_BIN" tui "$FX" >"$TMP/tui" 2>&1 || fail "tui on the fixture"
+	expect_eq "tui: refaulted pages, whole trace" \
+		"$(sed -n 's/^refaulted \([0-9]*\) file pages.*/\1/p' "$TMP/tui" | head -n 1)" "$(want pages)"
+	expect_eq "tui: back within 1 s" \
+		"$(sed -n 's/^refaulted .*(\([0-9]*\) back within 1 s)/\1/p' "$TMP/tui" | head -n 1)" \
+		"$(want within1)"
+fi
 [ "$(want other_pages)" -gt 0 ] || fail "the fixture has no deletion outside reclaim"
 
 # replay: the recorded side of "refaults avoided" is the same join, per call; the bounds are

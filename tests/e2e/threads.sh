@@ -25,13 +25,27 @@ same() {
 	done
 	[ "$r1" = 0 ] || { fail "$what: exit $r1"; sed 's/^/    /' "$TMP/e1"; }
 }
+# same_default WHAT ARGS...: also without --threads (the default, the CPUs available) and with
+# --threads auto, against $TMP/t1 of the same() just before
+same_default() {
+	what=$1; shift
+	for t in default auto; do
+		if [ $t = default ]; then "$RS_BIN" "$@" >"$TMP/td" 2>"$TMP/ed"
+		else "$RS_BIN" "$@" --threads auto >"$TMP/td" 2>"$TMP/ed"; fi
+		expect_eq "$what: exit status with threads $t" $? 0
+		cmp -s "$TMP/t1" "$TMP/td" || { fail "$what: output differs with threads $t";
+			diff "$TMP/t1" "$TMP/td" | head -n 10; }
+	done
+}
 
 n=0
 for f in $(real_traces); do
 	n=$((n + 1))
 	b=$(basename "$f")
 	same "$b analyze --json" analyze --json "$f"
+	same_default "$b analyze --json" analyze --json "$f"
 	same "$b events --json" events --json "$f"
+	same_default "$b events --json" events --json "$f"
 	[ "$f" = "$SHARED_TRACE" ] && continue	# big: the rest on the fixtures only
 	first=$(jq -r .trace.first_s "$TMP/t1")
 	last=$(jq -r .trace.last_s "$TMP/t1")
@@ -90,8 +104,15 @@ else
 	echo "v6 fixture: page 1 does not start with a data event; backwards copy skipped"
 fi
 
-# the option itself
-for bad in 0 65 two ""; do
+# the option itself: the default is the CPUs available (the affinity mask), not 1; with one
+# CPU allowed the stream is the single-threaded one, which must give the same output too
+if command -v taskset >/dev/null && [ "$(nproc)" -ge 2 ]; then
+	taskset -c 0 "$RS_BIN" analyze --json "$V6" >"$TMP/tone" 2>/dev/null
+	expect_eq "analyze --json on one CPU: exit" $? 0
+	"$RS_BIN" analyze --json --threads 1 "$V6" | cmp -s - "$TMP/tone" ||
+		fail "analyze --json on one CPU differs from --threads 1"
+fi
+for bad in 0 65 two "" auto1; do
 	"$RS_BIN" analyze --threads "$bad" "$V6" >/dev/null 2>&1
 	expect_eq "analyze --threads '$bad'" $? 2
 	for cmd in events cgroups replay; do

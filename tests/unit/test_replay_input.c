@@ -494,6 +494,43 @@ static int test_kswapd_runs(void)
 }
 
 /*
+ * Per-pass windows: a kswapd run with passes at priority 12 (32 scanned, all reclaimed) and 10
+ * (64 scanned, 16 reclaimed). A model pass at 12 sees 32/32, at 10 16/64; at 11 (no recorded
+ * pass) and with no priority, the whole run: 48/96.
+ */
+static int test_pass_windows(void)
+{
+	struct tr t;
+	struct rs_rates rt;
+
+	UT_ASSERT(tr_new(&t) == 0);
+	header(&t, "swappiness=60 cgroup=v1 nodes=1");
+	item_names(&t);
+	cgmap(&t, 1, "/");
+	node_snap(&t, T0, 0, 0, 10000, 0, 100, 200);
+	kswapd_ev(&t, RS_EV_KSWAPD_WAKE, T0 + 1 * MS, 0);
+	window(&t, T0 + 2 * MS, 45, "kswapd0", 1, RS_LRU_INACTIVE_FILE, 32, 32, 32, 12, true);
+	window(&t, T0 + 3 * MS, 45, "kswapd0", 1, RS_LRU_INACTIVE_FILE, 32, 64, 16, 10, true);
+	kswapd_ev(&t, RS_EV_KSWAPD_SLEEP, T0 + 4 * MS, 0);
+	UT_ASSERT(tr_finish(&t) == 0);
+	UT_ASSERT_EQ(rs_replay_input_report(t.ri)->calls[RS_CALL_KSWAPD], 1);
+	rs_world_rates(t.w, 0, 0, RS_LRU_INACTIVE_FILE, 12, &rt);
+	UT_ASSERT_EQ(rt.src, RS_RATE_WINDOW);
+	UT_ASSERT_EQ(rt.reclaim, RS_RATE_ONE);
+	rs_world_rates(t.w, 0, 0, RS_LRU_INACTIVE_FILE, 10, &rt);
+	UT_ASSERT_EQ(rt.reclaim, RS_RATE_ONE / 4);
+	rs_world_rates(t.w, 0, 0, RS_LRU_INACTIVE_FILE, 11, &rt);
+	UT_ASSERT_EQ(rt.reclaim, RS_RATE_ONE / 2);
+	rs_world_rates(t.w, 0, 0, RS_LRU_INACTIVE_FILE, -1, &rt);
+	UT_ASSERT_EQ(rt.reclaim, RS_RATE_ONE / 2);
+	/* the report counts the run's window once, not its passes again */
+	UT_ASSERT_EQ(rs_replay_input_report(t.ri)->obs[RS_LRU_INACTIVE_FILE].windows, 1);
+	UT_ASSERT_EQ(rs_replay_input_report(t.ri)->obs[RS_LRU_INACTIVE_FILE].scanned, 96);
+	tr_free(&t);
+	return UT_OK;
+}
+
+/*
  * Soft-limit reclaim inside a direct call: its windows count in rec.soft_* and in the lists,
  * not in the rounds; the direct call wants 32. An isolate of inactive anon turns swap on.
  */
@@ -715,6 +752,7 @@ const struct unit_test replay_input_tests[] = {
 	{ "replay input: the root's own deltas between node snapshots", test_root_deltas },
 	{ "replay input: v2 own lists, the kernel's reclaim root", test_v2_own_and_memcg_id },
 	{ "replay input: one kswapd call per balance_pgdat run", test_kswapd_runs },
+	{ "replay input: reclaimability per priority pass", test_pass_windows },
 	{ "replay input: soft-limit part of a direct call, swap inferred",
 	  test_soft_inside_direct_and_swap },
 	{ "replay input: calls cut at the start", test_orphan_cut_start },
