@@ -58,7 +58,11 @@ wait_loaded() {
 		sleep 0.1
 		i=$((i + 1))
 	done
-	screen "$1" | head -n 1 | grep -q "loading" && { fail "$1: still loading"; return 1; }
+	if screen "$1" | head -n 1 | grep -q "loading"; then
+		fail "$1: still loading after ${2:-60} s; screen was:"
+		screen "$1" | sed 's/^/    | /'
+		return 1
+	fi
 	return 0
 }
 # quit_check NAME [STATUS [SECONDS]]: the TUI must end within SECONDS (60) with exit status
