@@ -280,3 +280,13 @@ void rs_report_put_wrapped(FILE *f, const char *s, size_t len)
 	rs_escape_write(f, s, len);
 	fputc('\n', f);
 }
+
+void rs_report_put_wrapped_lines(FILE *f, const char *buf, size_t len)
+{
+	for (const char *p = buf, *nl; p < buf + len; p = nl + 1) {
+		nl = memchr(p, '\n', (size_t)(buf + len - p));
+		if (!nl)
+			nl = buf + len;
+		rs_report_put_wrapped(f, p, (size_t)(nl - p));
+	}
+}

@@ -26,6 +26,8 @@ void rs_report_range_text(FILE *f, const struct rs_source *src);
  * characters, continuation lines indented; tables are made to fit instead.
  */
 void rs_report_put_wrapped(FILE *f, const char *s, size_t len);
+/* Every line of buf (a report written to memory first) through rs_report_put_wrapped(). */
+void rs_report_put_wrapped_lines(FILE *f, const char *buf, size_t len);
 
 /*
  * Write `root` as sorted, indented JSON plus a newline to stdout; steals the reference. Fails

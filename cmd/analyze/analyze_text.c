@@ -841,7 +841,7 @@ static void report(FILE *f, const struct rs_analysis *a, const struct rs_source 
 void rs_analysis_text(FILE *f, const struct rs_analysis *a, const struct rs_source *src,
 		      const struct rs_text_opts *opts)
 {
-	char *buf = NULL, *p, *nl;
+	char *buf = NULL;
 	size_t size = 0;
 	FILE *m = open_memstream(&buf, &size);
 
@@ -855,11 +855,6 @@ void rs_analysis_text(FILE *f, const struct rs_analysis *a, const struct rs_sour
 		report(f, a, src, opts);
 		return;
 	}
-	for (p = buf; p < buf + size; p = nl + 1) {
-		nl = memchr(p, '\n', (size_t)(buf + size - p));
-		if (!nl)
-			nl = buf + size;
-		rs_report_put_wrapped(f, p, (size_t)(nl - p));
-	}
+	rs_report_put_wrapped_lines(f, buf, size);
 	free(buf);
 }

@@ -416,12 +416,7 @@ void rs_cgroups_text_report(FILE *f, const struct rs_source *src, const struct r
 	header(m, src, o);
 	rs_cgroups_text(m, cg, o);
 	fclose(m);
-	for (char *s = buf, *e; s < buf + n; s = e + 1) {
-		e = memchr(s, '\n', (size_t)(buf + n - s));
-		if (!e)
-			e = buf + n;
-		rs_report_put_wrapped(f, s, (size_t)(e - s));
-	}
+	rs_report_put_wrapped_lines(f, buf, n);
 	free(buf);
 }
 

@@ -583,7 +583,7 @@ static void put_text(FILE *f, const struct rs_compare *c, const char *const labe
 static void put_wrapped_report(FILE *f, const struct rs_compare *c, const struct rs_ranking *r,
 			       const char *const labels[], enum diff_format format)
 {
-	char *buf = NULL, *p, *nl;
+	char *buf = NULL;
 	size_t size = 0;
 	FILE *m = open_memstream(&buf, &size);
 	FILE *out = m ? m : f;
@@ -597,12 +597,7 @@ static void put_wrapped_report(FILE *f, const struct rs_compare *c, const struct
 		free(buf);
 		return;
 	}
-	for (p = buf; p < buf + size; p = nl + 1) {
-		nl = memchr(p, '\n', (size_t)(buf + size - p));
-		if (!nl)
-			nl = buf + size;
-		rs_report_put_wrapped(f, p, (size_t)(nl - p));
-	}
+	rs_report_put_wrapped_lines(f, buf, size);
 	free(buf);
 }
 
