@@ -115,6 +115,17 @@ static void cgmap(struct tr *t, uint64_t id, const char *path)
 	feed(t, &ev);
 }
 
+/* The common start: a cgroup v1 trace, swappiness 60, one node, the item names, memcg 1 "/". */
+static int tr_new_v1(struct tr *t)
+{
+	if (tr_new(t) < 0)
+		return -1;
+	header(t, "swappiness=60 cgroup=v1 nodes=1");
+	item_names(t);
+	cgmap(t, 1, "/");
+	return 0;
+}
+
 /* memcg_stat in pages (x 4096 bytes); soft/limit in pages, 0 = not set */
 static void snap(struct tr *t, uint64_t ts, uint64_t id, const char *path, uint64_t ia,
 		 uint64_t aa, uint64_t inf, uint64_t af, uint64_t usage, uint64_t limit,
@@ -467,10 +478,7 @@ static int test_kswapd_runs(void)
 {
 	struct tr t;
 
-	UT_ASSERT(tr_new(&t) == 0);
-	header(&t, "swappiness=60 cgroup=v1 nodes=1");
-	item_names(&t);
-	cgmap(&t, 1, "/");
+	UT_ASSERT(tr_new_v1(&t) == 0);
 	node_snap(&t, T0, 0, 0, 10000, 0, 100, 200);
 	kswapd_ev(&t, RS_EV_KSWAPD_WAKE, T0 + 1 * MS, 0);
 	window(&t, T0 + 2 * MS, 45, "kswapd0", 1, RS_LRU_INACTIVE_FILE, 32, 32, 20, 12, true);
@@ -503,10 +511,7 @@ static int test_pass_windows(void)
 	struct tr t;
 	struct rs_rates rt;
 
-	UT_ASSERT(tr_new(&t) == 0);
-	header(&t, "swappiness=60 cgroup=v1 nodes=1");
-	item_names(&t);
-	cgmap(&t, 1, "/");
+	UT_ASSERT(tr_new_v1(&t) == 0);
 	node_snap(&t, T0, 0, 0, 10000, 0, 100, 200);
 	kswapd_ev(&t, RS_EV_KSWAPD_WAKE, T0 + 1 * MS, 0);
 	window(&t, T0 + 2 * MS, 45, "kswapd0", 1, RS_LRU_INACTIVE_FILE, 32, 32, 32, 12, true);
@@ -539,10 +544,7 @@ static int test_soft_inside_direct_and_swap(void)
 	struct tr t;
 	const struct rs_reclaim_call *c;
 
-	UT_ASSERT(tr_new(&t) == 0);
-	header(&t, "swappiness=60 cgroup=v1 nodes=1");
-	item_names(&t);
-	cgmap(&t, 1, "/");
+	UT_ASSERT(tr_new_v1(&t) == 0);
 	cgmap(&t, CG_A, "/a");
 	snap(&t, T0, CG_A, "/a", 500, 0, 100, 0, 600, 0, 10);
 	node_snap(&t, T0, 600, 0, 1000, 0, 100, 200);
@@ -575,10 +577,7 @@ static int test_orphan_cut_start(void)
 {
 	struct tr t;
 
-	UT_ASSERT(tr_new(&t) == 0);
-	header(&t, "swappiness=60 cgroup=v1 nodes=1");
-	item_names(&t);
-	cgmap(&t, 1, "/");
+	UT_ASSERT(tr_new_v1(&t) == 0);
 	node_snap(&t, T0, 0, 0, 1000, 0, 100, 200);
 	window(&t, T0 + 1 * MS, 200, "w", 1, RS_LRU_INACTIVE_FILE, 32, 32, 32, 12, false);
 	rend(&t, T0 + 2 * MS, 200, "w", RS_RK_DIRECT, 32);
@@ -606,10 +605,7 @@ static int test_memcg_goal(void)
 	struct tr t;
 	const struct rs_ri_report *r;
 
-	UT_ASSERT(tr_new(&t) == 0);
-	header(&t, "swappiness=60 cgroup=v1 nodes=1");
-	item_names(&t);
-	cgmap(&t, 1, "/");
+	UT_ASSERT(tr_new_v1(&t) == 0);
 	cgmap(&t, CG_A, "/a");
 	snap(&t, T0, CG_A, "/a", 0, 0, 5000, 0, 5000, 6000, 0);
 	node_snap(&t, T0, 0, 0, 6000, 0, 100, 200);
@@ -639,10 +635,7 @@ static int test_wmark_inferred(void)
 	const struct rs_ri_report *r;
 	struct rs_node_state ns;
 
-	UT_ASSERT(tr_new(&t) == 0);
-	header(&t, "swappiness=60 cgroup=v1 nodes=1");
-	item_names(&t);
-	cgmap(&t, 1, "/");
+	UT_ASSERT(tr_new_v1(&t) == 0);
 	node_snap(&t, T0, 0, 0, 100000, 0, 100, 0);
 	kswapd_ev(&t, RS_EV_KSWAPD_WAKE, T0 + 1 * MS, 0);
 	window(&t, T0 + 2 * MS, 45, "kswapd0", 1, RS_LRU_INACTIVE_FILE, 32, 512, 512, 12, true);
