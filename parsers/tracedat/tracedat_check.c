@@ -59,7 +59,12 @@ enum {
 
 /* libtraceevent's print-format parser state across formats (see check_format_text()) */
 struct format_scan {
-	bool flag_pending;	/* a __print_flags/__print_symbolic not yet matched with its field */
+	bool flag_pending;	/* a __print_flags/__print_symbolic whose lookup is still to come:
+				   the next REC-> in text order (exact for any format the library
+				   parses through) */
+	bool flag_maybe;	/* ... or may be, if the library gave up on a format before reaching
+				   the REC-> that cleared flag_pending: cleared only where the library
+				   surely reaches a field (see check_format_text()) */
 };
 
 struct rd {
@@ -220,9 +225,14 @@ static bool ident_char(char c)
  * REC->ent.pid and REC->common_flags: "ent" (struct trace_entry, whose members are the common_*
  * fields) is no field, but it is never the one looked up there, and the library only fails to
  * print such events (every field still reads by name). So a REC->name must name a field,
- * except REC->ent.MEMBER of struct trace_entry outside the flag's reach; the flag is taken as
- * cleared only by a field reached through nothing but "(" from the function name, and as
- * still set otherwise (a format that stops the parser in between leaves it set for the next).
+ * except REC->ent.MEMBER of struct trace_entry outside the flag's reach. Two states follow the
+ * library's flag: flag_pending, cleared by the next REC-> in text order, which must then name a
+ * field (kernel formats put casts, shifts and masks in between: "__print_flags((unsigned
+ * long)REC->flags", "__print_symbolic((((REC->ioprio) >> 13)"); and flag_maybe, for a format
+ * the library could give up on in between, cleared only by a field reached through nothing but
+ * "(" from the function name, or by the first REC-> of a later format. REC->ent is refused
+ * while either is set; a file is refused when it ends with flag_pending (the next file read
+ * would meet it).
  */
 
 static bool word_at(const char *p, const char *start, const char *end, const char *w)
@@ -247,6 +257,7 @@ static int check_format_text(struct rd *r, struct format_scan *fs, const char *t
 {
 	const char *end = text + n, *p = text, *fmt, *after_fn = NULL;
 	char names[256][64];
+	bool first_rec = true;
 	int nr = 0;
 
 	/* "field:TYPE NAME[N];" lines, up to "print fmt:" */
@@ -303,6 +314,7 @@ static int check_format_text(struct rd *r, struct format_scan *fs, const char *t
 
 		if (word_at(p, fmt, end, "__print_flags") || word_at(p, fmt, end, "__print_symbolic")) {
 			fs->flag_pending = true;
+			fs->flag_maybe = true;
 			p += p[8] == 'f' ? 13 : 16;
 			after_fn = p;
 			continue;
@@ -324,11 +336,15 @@ static int check_format_text(struct rd *r, struct format_scan *fs, const char *t
 			found = strlen(names[i]) == len && !memcmp(names[i], id, len);
 		p = id + len;
 		if (found) {
-			if (direct)
-				fs->flag_pending = false;
+			fs->flag_pending = false;
+			if (direct || first_rec)
+				fs->flag_maybe = false;
+			first_rec = false;
 			continue;
 		}
-		if (len == 3 && !memcmp(id, "ent", 3) && p < end && *p == '.' && !fs->flag_pending) {
+		first_rec = false;
+		if (len == 3 && !memcmp(id, "ent", 3) && p < end && *p == '.' && !fs->flag_pending &&
+		    !fs->flag_maybe) {
 			const char *m = p + 1;
 			size_t mlen = 0;
 
@@ -341,7 +357,8 @@ static int check_format_text(struct rd *r, struct format_scan *fs, const char *t
 		}
 		return bad(r, "event format at offset %llu prints REC->%.*s, which is not one of "
 			   "its fields%s", U(r->pos - n), (int)(len > 64 ? 64 : len), id,
-			   fs->flag_pending ? " (where libtraceevent looks it up)" : "");
+			   fs->flag_pending || fs->flag_maybe ? " (where libtraceevent may look it up)" :
+			   "");
 	}
 	return 0;
 }
