@@ -970,6 +970,16 @@ const struct rs_shrinker_stats *rs_analysis_shrinker(const struct rs_analysis *a
 	return i >= 0 && i < a->nr_shrinkers ? &a->shrinkers[i] : NULL;
 }
 
+int rs_shrinker_by_time_cmp(const void *x, const void *y)
+{
+	const struct rs_shrinker_stats *sa = *(const struct rs_shrinker_stats *const *)x;
+	const struct rs_shrinker_stats *sb = *(const struct rs_shrinker_stats *const *)y;
+
+	if (sa->s.ns != sb->s.ns)
+		return sa->s.ns < sb->s.ns ? 1 : -1;
+	return strcmp(sa->name, sb->name);
+}
+
 const struct rs_throttle_stats *rs_analysis_throttle(const struct rs_analysis *a)
 {
 	return &a->thr;

@@ -300,6 +300,8 @@ uint64_t rs_analysis_wakeup_kswapd(const struct rs_analysis *a, uint64_t by_orde
 const struct rs_slab_stats *rs_analysis_slab(const struct rs_analysis *a, int ctx);
 int rs_analysis_nr_shrinkers(const struct rs_analysis *a);
 const struct rs_shrinker_stats *rs_analysis_shrinker(const struct rs_analysis *a, int i);
+/* qsort() order of an array of shrinker pointers: most time first, then by name. */
+int rs_shrinker_by_time_cmp(const void *x, const void *y);
 
 const struct rs_throttle_stats *rs_analysis_throttle(const struct rs_analysis *a);
 uint64_t rs_analysis_oom_kills(const struct rs_analysis *a);

@@ -45,27 +45,36 @@ void rs_markers_free(struct rs_markers *m)
 	free(m);
 }
 
+/* The next space-separated word at *p, ended in place with a NUL; NULL at the end of the text. */
+static char *next_word(char **p)
+{
+	char *w = *p, *end;
+
+	while (*w == ' ')
+		w++;
+	if (!*w)
+		return NULL;
+	end = w + strcspn(w, " ");
+	if (*end)
+		*end++ = '\0';
+	*p = end;
+	return w;
+}
+
 /* Split m->line (after the tag) into key=value pairs in place. */
 static void split_pairs(struct rs_markers *m, char *p)
 {
-	m->nr_pairs = 0;
-	while (*p && m->nr_pairs < MAX_PAIRS) {
-		char *eq, *end;
+	char *w;
 
-		while (*p == ' ')
-			p++;
-		if (!*p)
-			break;
-		end = p + strcspn(p, " ");
-		if (*end)
-			*end++ = '\0';
-		eq = strchr(p, '=');
+	m->nr_pairs = 0;
+	while (m->nr_pairs < MAX_PAIRS && (w = next_word(&p))) {
+		char *eq = strchr(w, '=');
+
 		if (eq) {
 			*eq = '\0';
-			m->keys[m->nr_pairs] = p;
+			m->keys[m->nr_pairs] = w;
 			m->vals[m->nr_pairs++] = eq + 1;
 		}
-		p = end;
 	}
 }
 
@@ -113,20 +122,12 @@ static void decode_items(struct rs_source *src, struct rs_markers *m, enum rs_it
 {
 	struct item_list *l = &m->items[which];
 	int idx = 0;
+	char *w;
 
-	while (*p) {
-		char *end;
-
-		while (*p == ' ')
-			p++;
-		if (!*p)
-			break;
-		end = p + strcspn(p, " ");
-		if (*end)
-			*end++ = '\0';
-		if (*p == '@') {
-			idx = atoi(p + 1);
-		} else if (!strchr(p, '=')) {	/* skip source=btf and the like */
+	while ((w = next_word(&p))) {
+		if (*w == '@') {
+			idx = atoi(w + 1);
+		} else if (!strchr(w, '=')) {	/* skip source=btf and the like */
 			if (idx < 0 || idx >= MAX_ITEMS) {
 				rs_warn(src->info.warnings, "marker: item index %d out of range; "
 					"item names ignored past it", idx);
@@ -142,10 +143,9 @@ static void decode_items(struct rs_source *src, struct rs_markers *m, enum rs_it
 				l->count = idx + 1;
 			}
 			free(l->names[idx]);
-			l->names[idx] = strdup(p);
+			l->names[idx] = strdup(w);
 			idx++;
 		}
-		p = end;
 	}
 	/* unnamed holes get "" so consumers can index without NULL checks */
 	for (int i = 0; i < l->count; i++)

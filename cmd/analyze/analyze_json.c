@@ -611,16 +611,6 @@ static json_t *slab_stats_json(const struct rs_slab_stats *s)
 			 "to_scan", (json_int_t)s->to_scan);
 }
 
-static int shrinker_cmp(const void *x, const void *y)
-{
-	const struct rs_shrinker_stats *a = *(const struct rs_shrinker_stats *const *)x;
-	const struct rs_shrinker_stats *b = *(const struct rs_shrinker_stats *const *)y;
-
-	if (a->s.ns != b->s.ns)
-		return a->s.ns < b->s.ns ? 1 : -1;
-	return strcmp(a->name, b->name);
-}
-
 static json_t *slab_json(const struct rs_analysis *a)
 {
 	struct rs_slab_stats sum = { 0 };
@@ -642,7 +632,7 @@ static json_t *slab_json(const struct rs_analysis *a)
 	if (v) {
 		for (int i = 0; i < n; i++)
 			v[i] = rs_analysis_shrinker(a, i);
-		qsort(v, n, sizeof(*v), shrinker_cmp);
+		qsort(v, n, sizeof(*v), rs_shrinker_by_time_cmp);
 		for (int i = 0; i < n; i++) {
 			json_t *sj = slab_stats_json(&v[i]->s);
 

@@ -586,16 +586,6 @@ static void section_kswapd(struct out *o)
 	fputc('\n', o->f);
 }
 
-static int shrinker_cmp(const void *x, const void *y)
-{
-	const struct rs_shrinker_stats *a = *(const struct rs_shrinker_stats *const *)x;
-	const struct rs_shrinker_stats *b = *(const struct rs_shrinker_stats *const *)y;
-
-	if (a->s.ns != b->s.ns)
-		return a->s.ns < b->s.ns ? 1 : -1;
-	return strcmp(a->name, b->name);
-}
-
 static void section_slab(struct out *o)
 {
 	struct rs_slab_stats sum = { 0 };
@@ -625,7 +615,7 @@ static void section_slab(struct out *o)
 		return;
 	for (int i = 0; i < n; i++)
 		v[i] = rs_analysis_shrinker(o->a, i);
-	qsort(v, n, sizeof(*v), shrinker_cmp);
+	qsort(v, n, sizeof(*v), rs_shrinker_by_time_cmp);
 	for (int i = 0; i < n && i < 8; i++)
 		fprintf(o->f, "  %-32.32s %10s %12s %14s %14s\n", rs_esc(v[i]->name),
 			cnt(b[0], 10, v[i]->s.calls), real(b[1], 12, 3, ms(v[i]->s.ns)),
