@@ -37,8 +37,7 @@ enum {
 /* --threads, with its help line */
 #define RS_THREADS_OPT								\
 	{ "threads", 0, required_argument, RS_OPT_THREADS, "N",			\
-	  "read a trace.dat with N threads, or 'auto': the CPUs available (the "	\
-	  "default; the output is the same with any N)" }
+	  "threads reading a trace.dat, or auto (the CPUs; default): same output" }
 
 /* The options of a command that analyses a range of a trace into time buckets. */
 #define RS_ANALYSIS_OPTS							\
