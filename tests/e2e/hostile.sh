@@ -103,9 +103,14 @@ done
 "$RS_BIN" analyze --max-buckets 67108864 "$V6" >/dev/null 2>"$TMP/err"
 expect_eq "--max-buckets 2^26: exit" "$?" 2
 grep -q "more than half the memory" "$TMP/err" || fail "--max-buckets 2^26: $(cat "$TMP/err")"
-( ulimit -v 1048576 2>/dev/null; exec "$RS_BIN" analyze --max-tasks 1000000 "$V6" ) \
-	>/dev/null 2>"$TMP/err"
-expect_eq "--max-tasks 10^6 under a 1 GB limit: exit" "$?" 2
+# not under ASan, which reserves terabytes of address space and aborts under ulimit -v (the plain
+# round checks it; fuzz_regress.sh does the same)
+case $RS_BIN in
+*-san) ;;
+*)	( ulimit -v 1048576 2>/dev/null; exec "$RS_BIN" analyze --max-tasks 1000000 "$V6" ) \
+		>/dev/null 2>"$TMP/err"
+	expect_eq "--max-tasks 10^6 under a 1 GB limit: exit" "$?" 2 ;;
+esac
 
 # 6. diff tells duplicate labels apart by sorting, not by comparing every pair: 300,000 items
 # of one label (quadratic: 100,000 took 10 s, 200,000 42 s) finish well inside 60 s, and every
