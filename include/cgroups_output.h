@@ -22,6 +22,7 @@ int rs_cgroups_json_add(json_t *root, const struct rs_cgroups *cg);
 struct rs_cgroups_text_opts {
 	int top;		/* rows of the per-cgroup tables (0: 20; JSON has every row) */
 	bool range;		/* --from/--to: the source counted no events (report header) */
+	bool mglru;		/* trace.mglru: the tables speak MGLRU (no active lists) */
 };
 
 /* The text section; its tables fit 100 columns, its prose lines may not. */

@@ -199,6 +199,7 @@ static int cmd_analyze(int argc, char **argv)
 		to.utf8 = utf8_locale();
 		to.findings = &fd;
 		cto.top = to.top_tasks;
+		cto.mglru = rs_source_info(src)->mglru == 1;
 		rs_analysis_text(stdout, a, src, &to);
 		if (to.with_cgroups && !to.summary_only)
 			rs_cgroups_text(stdout, cg, &cto);

@@ -200,7 +200,7 @@ static uint64_t victim_key(const struct rs_cgroups *cg, const struct rs_cgroup *
 	return s || c->exact || c->fallback ? victim_total(c, -1, true) + 1 : 0;
 }
 
-static void section_victim(FILE *f, const struct rs_cgroups *cg, int top)
+static void section_victim(FILE *f, const struct rs_cgroups *cg, int top, bool mglru)
 {
 	static const int ctxs[] = { RS_CTX_KSWAPD, RS_CTX_DIRECT, RS_CTX_MEMCG, RS_CTX_SOFTLIMIT };
 	struct order *o;
@@ -228,8 +228,12 @@ static void section_victim(FILE *f, const struct rs_cgroups *cg, int top)
 		fprintf(f, " %6" PRIu64 " %6" PRIu64 "\n", c->exact, c->fallback);
 	}
 	more(f, shown, n);
-	fprintf(f, "scanned: pages isolated from the inactive and the active lists together "
-		"(pgscan + pgrefill); --json has them by list\n");
+	if (mglru)	/* no active list to refill: eviction scans the oldest generation */
+		fprintf(f, "scanned: pages MGLRU's eviction isolated from the oldest generation "
+			"(pgscan); aging moves pages between generations untraced\n");
+	else
+		fprintf(f, "scanned: pages isolated from the inactive and the active lists "
+			"together (pgscan + pgrefill); --json has them by list\n");
 	free(o);
 }
 
@@ -326,7 +330,7 @@ static uint64_t lru_key(const struct rs_cgroups *cg, const struct rs_cgroup *c)
 	return c->anchored && c->lru_events ? c->lru_events : 0;
 }
 
-static void section_lru(FILE *f, const struct rs_cgroups *cg, int top)
+static void section_lru(FILE *f, const struct rs_cgroups *cg, int top, bool mglru)
 {
 	struct order *o;
 	int n = rows_by(cg, lru_key, &o), shown = 0;
@@ -340,6 +344,9 @@ static void section_lru(FILE *f, const struct rs_cgroups *cg, int top)
 		free(o);
 		return;
 	}
+	if (mglru)
+		fprintf(f, "under MGLRU the kernel counts the folios of the two youngest generations "
+			"as active (lru_gen_is_active()), the others as inactive\n");
 	fprintf(f, "%-*s %-13s %9s %9s %6s %8s %8s %6s %8s\n", PATH_W, "", "", "last", "from",
 		"", "max", "mean", "", "step");
 	fprintf(f, "%-*s %-13s %9s %9s %6s %8s %8s %6s %8s\n", PATH_W, "cgroup", "list",
@@ -427,8 +434,8 @@ void rs_cgroups_text(FILE *f, const struct rs_cgroups *cg, const struct rs_cgrou
 	section_summary(f, cg);
 	section_trigger(f, cg, top);
 	section_targets(f, cg, top);
-	section_victim(f, cg, top);
+	section_victim(f, cg, top, o && o->mglru);
 	section_matrix(f, cg, top);
 	section_soft(f, cg, top);
-	section_lru(f, cg, top);
+	section_lru(f, cg, top, o && o->mglru);
 }

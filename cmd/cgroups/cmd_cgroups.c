@@ -102,6 +102,7 @@ static int cmd_cgroups(int argc, char **argv)
 	ao.progress = rs_cmd_show_progress(argv[optind]);
 	if (rs_cgroups_analysis_run(argv[optind], &ao, &co, &a, &cg, &src, &err) < 0)
 		return rs_cmd_fail("cgroups", RS_EXIT_INPUT, "%s", err.msg);
+	to.mglru = rs_source_info(src)->mglru == 1;
 	ret = rs_analysis_selection_check("cgroups", a, src);
 	if (ret) {
 		rs_cgroups_free(cg);

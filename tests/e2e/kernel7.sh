@@ -214,5 +214,16 @@ if [ -f "$f" ]; then
 	nr=$(grep -c "mm_vmscan_memcg_reclaim_begin:.* memcg_id=$id " "$TMP/raw")
 	[ "$nr" -gt 0 ] || fail "children: no memcg reclaim of rs_a's own limit"
 fi
+# the cgroups report speaks MGLRU on an MGLRU trace, the classic LRU on a classic one
+if [ -f "$d/k72-global-mglru.dat" ] && [ -f "$d/k72-global-classic.dat" ]; then
+	"$RS_BIN" cgroups "$d/k72-global-mglru.dat" >"$TMP/cg-mglru.txt" || fail "cgroups mglru"
+	grep -q "MGLRU's eviction isolated from the oldest generation" "$TMP/cg-mglru.txt" ||
+		fail "cgroups on MGLRU: no MGLRU wording"
+	grep -q "inactive and the active lists" "$TMP/cg-mglru.txt" &&
+		fail "cgroups on MGLRU: speaks of active lists"
+	"$RS_BIN" cgroups "$d/k72-global-classic.dat" >"$TMP/cg-classic.txt" || fail "cgroups classic"
+	grep -q "inactive and the active lists" "$TMP/cg-classic.txt" ||
+		fail "cgroups on the classic LRU: the classic wording is gone"
+fi
 echo "$n traces checked"
 finish
