@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -76,6 +77,7 @@ int rs_source_open(const char *path, const struct rs_source_opts *opts, struct r
 	src->info.path = src->path;
 	src->info.kernel = "unknown";
 	src->info.mglru = -1;
+	rs_lru_shape_reset(&src->range_shape);
 	ret = is_tracedat ? rs_tracedat_open(src, err) : rs_textlog_open(src, err);
 	if (ret < 0)
 		goto out_free;
@@ -142,12 +144,27 @@ int rs_source_stream(struct rs_source *src, uint64_t from_ns, uint64_t to_ns, rs
 	int ret;
 
 	if (from_ns || to_ns != UINT64_MAX) {
-		sp.shape = NULL;
-		return src->ops->stream(src, from_ns, to_ns, checked, &cp, err);
+		/* ranges tell MGLRU too (analyze --from/--to), from what every range read so
+		   far showed (the markers before the range, the isolates in it); a full
+		   stream's verdict is never replaced by theirs */
+		sp.shape = src->mglru_full ? NULL : &src->range_shape;
+		ret = src->ops->stream(src, from_ns, to_ns, checked, &cp, err);
+		if (ret == 0 && sp.shape) {
+			int v = rs_lru_shape_verdict(&src->range_shape, src->mglru_how,
+						     sizeof(src->mglru_how));
+			size_t len = strlen(src->mglru_how);
+
+			snprintf(src->mglru_how + len, sizeof(src->mglru_how) - len,
+				 " (in the ranges read)");
+			src->info.mglru = v;
+			src->info.mglru_how = v >= 0 ? src->mglru_how : NULL;
+		}
+		return ret;
 	}
 	rs_lru_shape_reset(&src->shape);
 	ret = src->ops->stream(src, from_ns, to_ns, checked, &cp, err);
 	if (ret == 0) {
+		src->mglru_full = true;
 		src->info.mglru = rs_lru_shape_verdict(&src->shape, src->mglru_how,
 						       sizeof(src->mglru_how));
 		src->info.mglru_how = src->mglru_how;

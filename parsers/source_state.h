@@ -35,6 +35,8 @@ struct rs_source {
 	size_t nr_counts, cap_counts;
 	struct rs_markers *markers;
 	struct rs_lru_shape shape;	/* of the last full stream */
+	struct rs_lru_shape range_shape;	/* of every range streamed (until a full one) */
+	bool mglru_full;		/* info.mglru comes from a full stream */
 	char mglru_how[512];
 };
 

@@ -214,6 +214,16 @@ if [ -f "$f" ]; then
 	nr=$(grep -c "mm_vmscan_memcg_reclaim_begin:.* memcg_id=$id " "$TMP/raw")
 	[ "$nr" -gt 0 ] || fail "children: no memcg reclaim of rs_a's own limit"
 fi
+# a --from/--to range tells MGLRU from its own isolates as a whole read does
+if [ -f "$d/k72-global-mglru.dat" ] && [ -f "$d/k72-global-classic.dat" ]; then
+	for f in mglru:true classic:false; do
+		t=$(trace_report "$d/k72-global-${f%:*}.dat" | awk '/lru_isolate/ { sub(":", "", $3);
+			if (!n++) a = $3; b = $3 } END { printf "%.6f %.6f", a, b + 0.000001 }')
+		got=$("$RS_BIN" analyze --json --from "${t% *}" --to "${t#* }" \
+			"$d/k72-global-${f%:*}.dat" | jq -r .trace.mglru)
+		expect_eq "${f%:*}: trace.mglru of a --from/--to range" "$got" "${f#*:}"
+	done
+fi
 # the cgroups report speaks MGLRU on an MGLRU trace, the classic LRU on a classic one
 if [ -f "$d/k72-global-mglru.dat" ] && [ -f "$d/k72-global-classic.dat" ]; then
 	"$RS_BIN" cgroups "$d/k72-global-mglru.dat" >"$TMP/cg-mglru.txt" || fail "cgroups mglru"
