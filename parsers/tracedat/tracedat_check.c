@@ -69,6 +69,11 @@ struct format_scan {
 				   surely reaches a field (see check_format_text()) */
 };
 
+struct fmt_store {
+	char *buf;
+	size_t len, cap;
+};
+
 struct rd {
 	int fd;
 	const uint8_t *mem;	/* a decompressed section, read instead of fd when set */
@@ -91,9 +96,9 @@ struct rd {
 	int nr_opt_seen;
 	struct format_scan formats;	/* libtraceevent's parser state across formats */
 	/* every event format text, as a 4-byte length then the text: parsed once more by
-	   libtraceevent in a child process (formats_survive()) */
-	char *fmtbuf;
-	size_t fmtlen, fmtcap;
+	   libtraceevent in a child process (formats_survive()); shared by the readers of
+	   decompressed sections, which are copies of this struct */
+	struct fmt_store *store;
 	struct rs_error *err;
 };
 
@@ -388,23 +393,23 @@ static int format(struct rd *r, const char *what)
 	ret = get(r, text, n, what);
 	if (!ret)
 		ret = check_format_text(r, &r->formats, text, n);
-	if (!ret && r->fmtlen + 4 + n > r->fmtcap) {
-		size_t cap = (r->fmtlen + 4 + n) * 2;
-		char *b = realloc(r->fmtbuf, cap);
+	if (!ret && r->store->len + 4 + n > r->store->cap) {
+		size_t cap = (r->store->len + 4 + n) * 2;
+		char *b = realloc(r->store->buf, cap);
 
 		if (!b) {
 			free(text);
 			return rs_error_set(r->err, "%s: out of memory", r->path);
 		}
-		r->fmtbuf = b;
-		r->fmtcap = cap;
+		r->store->buf = b;
+		r->store->cap = cap;
 	}
 	if (!ret) {
 		uint32_t len = (uint32_t)n;
 
-		memcpy(r->fmtbuf + r->fmtlen, &len, 4);
-		memcpy(r->fmtbuf + r->fmtlen + 4, text, n);
-		r->fmtlen += 4 + n;
+		memcpy(r->store->buf + r->store->len, &len, 4);
+		memcpy(r->store->buf + r->store->len + 4, text, n);
+		r->store->len += 4 + n;
 	}
 	free(text);
 	return ret;
@@ -419,10 +424,11 @@ static int format(struct rd *r, const char *what)
  */
 static int formats_survive(struct rd *r)
 {
+	const struct fmt_store *st = r->store;
 	int status = 0;
 	pid_t pid;
 
-	if (!r->fmtlen)
+	if (!st->len)
 		return 0;
 	fflush(NULL);
 	pid = fork();
@@ -431,11 +437,11 @@ static int formats_survive(struct rd *r)
 	if (pid == 0) {
 		struct tep_handle *tep = tep_alloc();
 
-		for (size_t off = 0; tep && off + 4 <= r->fmtlen; ) {
+		for (size_t off = 0; tep && off + 4 <= st->len; ) {
 			uint32_t len;
 
-			memcpy(&len, r->fmtbuf + off, 4);
-			tep_parse_event(tep, r->fmtbuf + off + 4, len, "check");
+			memcpy(&len, st->buf + off, 4);
+			tep_parse_event(tep, st->buf + off + 4, len, "check");
 			off += 4 + (size_t)len;
 		}
 		_exit(0);
@@ -1213,7 +1219,8 @@ static int check_v6(struct rd *r)
 
 int rs_tracedat_check(int fd, const char *path, struct rs_error *err)
 {
-	struct rd r = { .fd = fd, .path = path, .err = err };
+	struct fmt_store store = { 0 };
+	struct rd r = { .fd = fd, .path = path, .store = &store, .err = err };
 	uint8_t magic[10], hdr[2];
 	char version[16];
 	uint64_t page_size;
@@ -1246,7 +1253,7 @@ int rs_tracedat_check(int fd, const char *path, struct rs_error *err)
 	ret = r.v7 ? check_v7(&r) : check_v6(&r);
 	if (!ret)
 		ret = formats_survive(&r);
-	free(r.fmtbuf);
+	free(store.buf);
 	/* the library's flag outlives the file: the next file read would meet it */
 	if (!ret && r.formats.flag_pending)
 		ret = bad(&r, "a __print_flags or __print_symbolic in the last event formats is not "
