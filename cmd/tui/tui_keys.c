@@ -263,7 +263,10 @@ static int act_jump(struct tui_state *st, int key)
 
 	tui_fmt_dur(t, sizeof(t), tl_model_threshold(st->m));
 	if (r < 0) {
-		if (key == 'w')
+		if (st->loading)
+			snprintf(st->msg, sizeof(st->msg), "no such stall indexed yet: the trace is "
+				 "still loading (%.0f%%)", st->progress * 100);
+		else if (key == 'w')
 			snprintf(st->msg, sizeof(st->msg), "no stall%s in this trace",
 				 tl_model_filter(st->m)[0] ? " matching the filter" : "");
 		else

@@ -183,8 +183,11 @@ fi
 if [ -f "$SHARED_TRACE" ]; then
 	start big "$SHARED_TRACE"
 	if wait_for big "time (s)" 60; then
-		keys big w + l d Escape
-		# back on the timeline first: the details' top line never says "loading"
+		keys big w + l d
+		# back on the timeline first: the details' top line never says "loading" (and the
+		# old timeline's "time (s)" can still be on screen before d is read)
+		wait_for big "LRU list" 60
+		keys big Escape
 		wait_for big "time (s)" 60
 		case $RS_BIN in
 		*-san) ;;
