@@ -10,6 +10,7 @@
 #include "analysis.h"
 #include "replay_input.h"
 #include "unit.h"
+#include "ut_events.h"
 
 #define MS 1000000ull
 #define T0 (100ull * 1000000000ull)
@@ -31,13 +32,8 @@ struct tr {
 static struct rs_event ev0(struct tr *t, enum rs_ev_type type, uint64_t ts, int pid,
 			   const char *comm)
 {
-	struct rs_event ev;
+	struct rs_event ev = ut_event(type, ts, pid, comm);
 
-	memset(&ev, 0, sizeof(ev));
-	ev.type = type;
-	ev.ts = ts;
-	ev.pid = pid;
-	ev.comm = comm;
 	ev.offset = ++t->off;
 	return ev;
 }
@@ -50,16 +46,13 @@ static void feed(struct tr *t, const struct rs_event *ev)
 static int tr_new(struct tr *t)
 {
 	struct rs_consumer c;
-	struct rs_analysis_opts o = { .pid = -1 };
 
 	memset(t, 0, sizeof(*t));
 	t->ri = rs_replay_input_new(NULL, &t->err);
 	if (!t->ri)
 		return -1;
 	rs_replay_input_consumer(t->ri, &c);
-	o.consumers = &c;
-	o.nr_consumers = 1;
-	t->a = rs_analysis_new(&o, &t->err);
+	t->a = ut_analysis(&c, NULL, &t->err);
 	return t->a ? 0 : -1;
 }
 
@@ -716,15 +709,12 @@ UT_TEST(test_call_cap, "replay input: the call cap")
 	struct tr t;
 	struct rs_replay_input_opts o = { .max_calls = 2 };
 	struct rs_consumer c;
-	struct rs_analysis_opts ao = { .pid = -1 };
 
 	memset(&t, 0, sizeof(t));
 	t.ri = rs_replay_input_new(&o, &t.err);
 	UT_ASSERT(t.ri != NULL);
 	rs_replay_input_consumer(t.ri, &c);
-	ao.consumers = &c;
-	ao.nr_consumers = 1;
-	t.a = rs_analysis_new(&ao, &t.err);
+	t.a = ut_analysis(&c, NULL, &t.err);
 	UT_ASSERT(t.a != NULL);
 	header(&t, "swappiness=60 cgroup=v1 nodes=1");
 	node_snap(&t, T0, 0, 0, 1000, 0, 100, 200);
