@@ -769,12 +769,8 @@ static void on_start(void *arg, const struct rs_analysis *a)
 
 void rs_refaults_consumer(struct rs_refaults *rf, struct rs_consumer *out)
 {
-	memset(out, 0, sizeof(*out));
-	out->name = "refaults";
-	out->arg = rf;
-	out->start = on_start;
-	out->event = on_event;
-	out->finish = on_finish;
+	*out = (struct rs_consumer){ .name = "refaults", .arg = rf, .start = on_start,
+		.event = on_event, .finish = on_finish };
 }
 
 bool rs_refaults_recorded(const struct rs_refaults *rf)

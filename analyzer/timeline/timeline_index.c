@@ -786,12 +786,8 @@ static int consumer_finish(void *arg, struct rs_error *err)
 
 void tl_index_consumer(struct tl_index *ix, struct rs_consumer *out)
 {
-	memset(out, 0, sizeof(*out));
-	out->name = "timeline";
-	out->arg = ix;
-	out->event = consumer_event;
-	out->episode = consumer_episode;
-	out->finish = consumer_finish;
+	*out = (struct rs_consumer){ .name = "timeline", .arg = ix, .event = consumer_event,
+		.episode = consumer_episode, .finish = consumer_finish };
 }
 
 /* ---- readers ---- */
