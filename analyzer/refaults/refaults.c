@@ -13,6 +13,7 @@
 #include "findings.h"
 #include "memcg_attrib.h"
 #include "refaults.h"
+#include "rs_grow.h"
 #include "rs_warn.h"
 #include "series.h"
 
@@ -277,15 +278,8 @@ static int32_t episode_rec(struct rs_refaults *rf, struct rf_task *t, const stru
 		rf->warned_episodes = true;
 		return -1;
 	}
-	if (rf->nr_ep == rf->cap_ep) {
-		size_t n = rf->cap_ep ? 2 * rf->cap_ep : 256;
-		struct rs_rf_episode *p = realloc(rf->ep, n * sizeof(*p));
-
-		if (!p)
-			return -1;
-		rf->ep = p;
-		rf->cap_ep = n;
-	}
+	if (RS_GROW(rf->ep, rf->cap_ep, rf->nr_ep + 1, 256))
+		return -1;
 	e = &rf->ep[rf->nr_ep];
 	memset(e, 0, sizeof(*e));
 	e->serial = ctx->serial;
@@ -477,17 +471,10 @@ static void pend_add(struct rs_refaults *rf, const struct rs_event *ev)
 		if (pend_task(rf, ev->pid) < 0)
 			rf->pend_pid[rf->nr_pend_pid++] = ev->pid;
 	}
-	if (rf->nr_pend == rf->cap_pend) {
-		size_t n = rf->cap_pend ? 2 * rf->cap_pend : 256;
-		struct rf_pending *q = realloc(rf->pend, n * sizeof(*q));
-
-		if (!q) {
-			rf->tot.other_deletes++;
-			rf->tot.other_delete_pages += 1ull << ev->filemap.order;
-			return;
-		}
-		rf->pend = q;
-		rf->cap_pend = n;
+	if (RS_GROW(rf->pend, rf->cap_pend, rf->nr_pend + 1, 256)) {
+		rf->tot.other_deletes++;
+		rf->tot.other_delete_pages += 1ull << ev->filemap.order;
+		return;
 	}
 	p = &rf->pend[rf->nr_pend++];
 	p->pid = ev->pid;

@@ -24,6 +24,7 @@
 #include <sys/stat.h>
 
 #include "record_private.h"
+#include "rs_grow.h"
 
 #define TFILE_MAX	8192	/* longest value saved (filters are at most a page) */
 
@@ -76,15 +77,8 @@ static int save_one(struct rec *r, struct rec_tracefs_state *st, const char *rel
 	if (tpath(r, path, sizeof(path), rel) || rec_read_file(path, val, sizeof(val)) ||
 	    canonical(rel, val))
 		return 0;
-	if (st->nr == st->cap) {
-		size_t cap = st->cap ? st->cap * 2 : 1024;
-		struct rec_tfile *nf = realloc(st->files, cap * sizeof(*nf));
-
-		if (!nf)
-			return -1;
-		st->files = nf;
-		st->cap = cap;
-	}
+	if (RS_GROW(st->files, st->cap, st->nr + 1, 1024))
+		return -1;
 	f = &st->files[st->nr];
 	f->rel = strdup(rel);
 	f->val = strdup(val);
