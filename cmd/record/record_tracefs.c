@@ -459,30 +459,6 @@ int rec_tracefs_live(struct rec *r)
 	return 1;
 }
 
-unsigned long long rec_tracefs_lost(struct rec *r)
-{
-	char path[PATH_MAX], line[128];
-	unsigned long long lost = 0, v;
-
-	for (int cpu = 0; cpu < 8192; cpu++) {
-		FILE *f;
-
-		snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/stats", r->tracing_dir, cpu);
-		f = fopen(path, "re");
-		if (!f) {
-			if (errno == ENOENT && cpu > 0)
-				break;
-			continue;
-		}
-		while (fgets(line, sizeof(line), f))
-			if (sscanf(line, "overrun: %llu", &v) == 1 ||
-			    sscanf(line, "dropped events: %llu", &v) == 1)
-				lost += v;
-		fclose(f);
-	}
-	return lost;
-}
-
 /*
  * Sum over CPUs of a per_cpu/cpuN/stats field ("entries", "bytes"), or with max the largest
  * per-CPU value.
@@ -512,6 +488,11 @@ static unsigned long long cpu_stat(struct rec *r, const char *field, bool max)
 		fclose(f);
 	}
 	return total;
+}
+
+unsigned long long rec_tracefs_lost(struct rec *r)
+{
+	return cpu_stat(r, "overrun", false) + cpu_stat(r, "dropped events", false);
 }
 
 /*
