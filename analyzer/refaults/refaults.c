@@ -205,10 +205,8 @@ static int cg_of(struct rs_refaults *rf, uint64_t id)
 		h = (h + 1) & (CG_HASH_SIZE - 1);
 	}
 	if (rf->nr_cg >= RS_RF_MAX_CGROUPS) {
-		if (!rf->warned_cgroups)
-			rs_warn(rf->warnings, "refaults: more than %d memcgs; the others are not "
-				"listed per cgroup", RS_RF_MAX_CGROUPS);
-		rf->warned_cgroups = true;
+		rs_warn_once(rf->warnings, &rf->warned_cgroups, "refaults: more than %d memcgs; "
+			     "the others are not listed per cgroup", RS_RF_MAX_CGROUPS);
 		return -1;
 	}
 	if (!(rf->nr_cg & (rf->nr_cg - 1)) || !rf->cg) {
@@ -271,11 +269,9 @@ static int32_t episode_rec(struct rs_refaults *rf, struct rf_task *t, const stru
 	if (t->ep_rec >= 0 && t->ep_serial == ctx->serial)
 		return t->ep_rec;
 	if (rf->nr_ep >= RS_RF_MAX_EPISODES) {
-		if (!rf->warned_episodes)
-			rs_warn(rf->warnings, "refaults: more than %u reclaim episodes evicted "
-				"file pages; later ones have no per-episode record",
-				RS_RF_MAX_EPISODES);
-		rf->warned_episodes = true;
+		rs_warn_once(rf->warnings, &rf->warned_episodes, "refaults: more than %u reclaim "
+			     "episodes evicted file pages; later ones have no per-episode record",
+			     RS_RF_MAX_EPISODES);
 		return -1;
 	}
 	if (RS_GROW(rf->ep, rf->cap_ep, rf->nr_ep + 1, 256))
@@ -360,11 +356,10 @@ static void on_forget(void *arg, const struct rf_evict_info *in, uint64_t pages)
 
 	rf->tot.forgotten_ranges++;
 	rf->tot.forgotten_pages += pages;
-	if (!rf->warned_full)
-		rs_warn(rf->warnings, "refaults: the eviction table is full (--max-evicted %zu "
-			"ranges); the oldest evictions are forgotten from %.6f s on, so refault "
-			"counts are lower bounds", rf->o.max_evicted, (double)rf->add_ts / 1e9);
-	rf->warned_full = true;
+	rs_warn_once(rf->warnings, &rf->warned_full, "refaults: the eviction table is full "
+		     "(--max-evicted %zu ranges); the oldest evictions are forgotten from %.6f s on, "
+		     "so refault counts are lower bounds", rf->o.max_evicted,
+		     (double)rf->add_ts / 1e9);
 	rf->tot.table_full = true;
 }
 
