@@ -536,6 +536,41 @@ static int test_pass_windows(void)
 }
 
 /*
+ * Folios of a list, from its isolates. Inactive anon: 1 page for 1, 534 for 32 (22 pages and
+ * a 512-page THP that crossed the request), 32 for 32: 567 pages, 512 of them in one THP, 55
+ * single pages: folio 512 and a share of 1 in 56 folios (the model's expected take of a
+ * request: docs/models.md). Inactive file: 512 for 3 and 16 for 1, folios of two sizes: not two
+ * classes, the page-weighted average (512 x 512 + 16 x 16) / 528 = 497 for every folio.
+ */
+static int test_folio_classes(void)
+{
+	struct tr t;
+	struct rs_rates rt;
+
+	UT_ASSERT(tr_new_v1(&t) == 0);
+	node_snap(&t, T0, 10000, 0, 10000, 0, 100, 200);
+	kswapd_ev(&t, RS_EV_KSWAPD_WAKE, T0 + 1 * MS, 0);
+	window(&t, T0 + 2 * MS, 45, "kswapd0", 1, RS_LRU_INACTIVE_ANON, 1, 1, 0, 12, true);
+	window(&t, T0 + 3 * MS, 45, "kswapd0", 1, RS_LRU_INACTIVE_ANON, 32, 534, 0, 12, true);
+	window(&t, T0 + 4 * MS, 45, "kswapd0", 1, RS_LRU_INACTIVE_ANON, 32, 32, 0, 12, true);
+	window(&t, T0 + 5 * MS, 45, "kswapd0", 1, RS_LRU_INACTIVE_FILE, 3, 512, 512, 12, true);
+	window(&t, T0 + 6 * MS, 45, "kswapd0", 1, RS_LRU_INACTIVE_FILE, 1, 16, 16, 12, true);
+	kswapd_ev(&t, RS_EV_KSWAPD_SLEEP, T0 + 7 * MS, 0);
+	UT_ASSERT(tr_finish(&t) == 0);
+	rs_world_rates(t.w, 0, 0, RS_LRU_INACTIVE_ANON, -1, &rt);
+	UT_ASSERT_EQ(rt.folio, 512);
+	UT_ASSERT_EQ(rt.folio_share, RS_RATE_ONE / 56);
+	rs_world_rates(t.w, 0, 0, RS_LRU_INACTIVE_ANON, 12, &rt);
+	UT_ASSERT_EQ(rt.folio, 512);
+	UT_ASSERT_EQ(rt.folio_share, RS_RATE_ONE / 56);
+	rs_world_rates(t.w, 0, 0, RS_LRU_INACTIVE_FILE, -1, &rt);
+	UT_ASSERT_EQ(rt.folio, 497);
+	UT_ASSERT_EQ(rt.folio_share, RS_RATE_ONE);
+	tr_free(&t);
+	return UT_OK;
+}
+
+/*
  * Soft-limit reclaim inside a direct call: its windows count in rec.soft_* and in the lists,
  * not in the rounds; the direct call wants 32. An isolate of inactive anon turns swap on.
  */
@@ -746,6 +781,7 @@ const struct unit_test replay_input_tests[] = {
 	{ "replay input: v2 own lists, the kernel's reclaim root", test_v2_own_and_memcg_id },
 	{ "replay input: one kswapd call per balance_pgdat run", test_kswapd_runs },
 	{ "replay input: reclaimability per priority pass", test_pass_windows },
+	{ "replay input: single pages and THPs, folios of two sizes", test_folio_classes },
 	{ "replay input: soft-limit part of a direct call, swap inferred",
 	  test_soft_inside_direct_and_swap },
 	{ "replay input: calls cut at the start", test_orphan_cut_start },
