@@ -295,7 +295,7 @@ static bool warned(struct rs_warnings *w, const char *needle)
 }
 
 /* The contention fixture's shape: a sibling's limit reclaim takes two siblings' pages. */
-static int test_exact_match(void)
+UT_TEST(test_exact_match, "cgroups: exact match, trigger x victim, reclaim root")
 {
 	const struct rs_cg_attrib *at;
 	const struct rs_cgroup *a, *b, *c;
@@ -373,7 +373,7 @@ static int test_exact_match(void)
 }
 
 /* Counters that do not add up: fallbacks and unmatched, each with its reason. */
-static int test_fallbacks(void)
+UT_TEST(test_fallbacks, "cgroups: mismatches fall back or stay unmatched")
 {
 	const struct rs_cg_attrib *at;
 	struct fx f;
@@ -435,7 +435,7 @@ static int test_fallbacks(void)
 }
 
 /* No vm_event_items marker: one warning, raw items, matching by value still exact. */
-static int test_missing_names(void)
+UT_TEST(test_missing_names, "cgroups: missing item names warn once, raw items")
 {
 	const struct rs_cgroup *x;
 	struct fx f;
@@ -471,7 +471,7 @@ static int test_missing_names(void)
 }
 
 /* Removed cgroups keep their rows; an unknown id is id:N; an id made again gets a new row. */
-static int test_identity(void)
+UT_TEST(test_identity, "cgroups: rmdir'd kept, id:N, reused id, hierarchies")
 {
 	const struct rs_cgroup *old;
 	struct fx f;
@@ -522,7 +522,7 @@ static int test_identity(void)
 }
 
 /* A child starts in its parent's cgroup; an old-recorder snapshot names a path first. */
-static int test_fork_inheritance(void)
+UT_TEST(test_fork_inheritance, "cgroups: fork inheritance, path-only snapshot")
 {
 	struct fx f;
 
@@ -573,7 +573,7 @@ static void snap(struct fx *f, uint64_t id, const char *path, uint64_t usage, ui
 }
 
 /* Soft limits: pages taken while over / under, soft-limit episodes; kswapd as the trigger. */
-static int test_soft_limit(void)
+UT_TEST(test_soft_limit, "cgroups: soft limits, kswapd trigger, active lists")
 {
 	const uint64_t unlimited = 9223372036854771712ull;
 	const struct rs_cgroup *z, *y;
@@ -638,7 +638,7 @@ static int test_soft_limit(void)
 }
 
 /* LRU sizes: deltas from empty at mkdir against snapshots; missing increments are caught. */
-static int test_lru_sizes(void)
+UT_TEST(test_lru_sizes, "cgroups: LRU sizes against snapshots")
 {
 	const struct rs_cgroup *n, *m;
 	struct fx f;
@@ -681,7 +681,7 @@ static int test_lru_sizes(void)
 }
 
 /* The cgroup cap: further ids share one row, with a warning; nothing is lost. */
-static int test_cgroup_cap(void)
+UT_TEST(test_cgroup_cap, "cgroups: cgroup cap")
 {
 	struct rs_cgroups_opts o = { .max_cgroups = 2 };
 	const struct rs_cgroup *other;
@@ -703,7 +703,7 @@ static int test_cgroup_cap(void)
 }
 
 /* The per-cgroup buckets are the analysis' buckets. */
-static int test_series_shared(void)
+UT_TEST(test_series_shared, "cgroups: buckets shared with the analysis")
 {
 	struct rs_analysis_opts ao = {
 		.pid = -1, .span_first_ns = T0, .span_last_ns = T0 + 1000 * MS
@@ -753,7 +753,7 @@ static int test_series_shared(void)
 }
 
 /* A range: identity comes from the events before it, figures only from the range. */
-static int test_range_prefeed(void)
+UT_TEST(test_range_prefeed, "cgroups: a range takes identity from before it")
 {
 	struct rs_event ev;
 	struct fx f;
@@ -848,7 +848,7 @@ static void slab_7x(struct fx *f, enum rs_ev_type t, int pid, uint64_t memcg_id,
  * comes from the node-stat pgscan/pgsteal items; shrink_slab names its memcg. Then MGLRU's
  * order: the scan counter before the isolate, the steal counter after the shrink event.
  */
-static int test_kernel7(void)
+UT_TEST(test_kernel7, "cgroups: 7.x memcg_id is the target, node-stat victims, slab, MGLRU order")
 {
 	struct fx f;
 	const struct rs_cg_attrib *at;
@@ -920,7 +920,7 @@ static int test_kernel7(void)
 }
 
 /* Before 7.1: no memcg_id, so no target and no per-memcg slab (absent, not 0). */
-static int test_no_kernel_roots(void)
+UT_TEST(test_no_kernel_roots, "cgroups: before 7.1 no target and no slab per memcg")
 {
 	struct fx f;
 
@@ -935,20 +935,3 @@ static int test_no_kernel_roots(void)
 	fx_free(&f);
 	return UT_OK;
 }
-
-const struct unit_test cgroups_tests[] = {
-	{ "cgroups: exact match, trigger x victim, reclaim root", test_exact_match },
-	{ "cgroups: mismatches fall back or stay unmatched", test_fallbacks },
-	{ "cgroups: missing item names warn once, raw items", test_missing_names },
-	{ "cgroups: rmdir'd kept, id:N, reused id, hierarchies", test_identity },
-	{ "cgroups: fork inheritance, path-only snapshot", test_fork_inheritance },
-	{ "cgroups: soft limits, kswapd trigger, active lists", test_soft_limit },
-	{ "cgroups: LRU sizes against snapshots", test_lru_sizes },
-	{ "cgroups: cgroup cap", test_cgroup_cap },
-	{ "cgroups: buckets shared with the analysis", test_series_shared },
-	{ "cgroups: a range takes identity from before it", test_range_prefeed },
-	{ "cgroups: 7.x memcg_id is the target, node-stat victims, slab, MGLRU order",
-	  test_kernel7 },
-	{ "cgroups: before 7.1 no target and no slab per memcg", test_no_kernel_roots },
-	{ NULL, NULL },
-};

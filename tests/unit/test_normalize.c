@@ -27,7 +27,7 @@ static void set(struct rs_slotvals *v, const struct rs_kevent *ke, const char *n
 	}
 }
 
-static int test_aliases(void)
+UT_TEST(test_aliases, "normalize: slot aliases across eras")
 {
 	const struct rs_kevent *ke = ke_of("mm_vmscan_lru_isolate");
 
@@ -45,7 +45,7 @@ static int test_aliases(void)
 	return UT_OK;
 }
 
-static int test_required(void)
+UT_TEST(test_required, "normalize: required fields")
 {
 	const struct rs_kevent *ke = ke_of("mm_vmscan_lru_isolate");
 	struct rs_slotvals v = { 0 };
@@ -57,7 +57,7 @@ static int test_required(void)
 	return UT_OK;
 }
 
-static int test_isolate_eras(void)
+UT_TEST(test_isolate_eras, "normalize: lru_isolate 3.5-4.10 and 6.7+")
 {
 	const struct rs_kevent *ke = ke_of("mm_vmscan_lru_isolate");
 	struct rs_slotvals v = { 0 };
@@ -96,7 +96,7 @@ static int test_isolate_eras(void)
 	return UT_OK;
 }
 
-static int test_activate_eras(void)
+UT_TEST(test_activate_eras, "normalize: nr_activate single and split")
 {
 	const struct rs_kevent *ke = ke_of("mm_vmscan_lru_shrink_inactive");
 	struct rs_slotvals v = { 0 };
@@ -129,7 +129,7 @@ static int test_activate_eras(void)
 	return UT_OK;
 }
 
-static int test_memcg_sign(void)
+UT_TEST(test_memcg_sign, "normalize: memcg deltas are signed")
 {
 	const struct rs_kevent *ke = rs_kevent_get(rs_kevent_find("memcg",
 								   "mod_memcg_lruvec_state"));
@@ -149,12 +149,3 @@ static int test_memcg_sign(void)
 	UT_ASSERT_EQ(ev.memcg.id, 5777);
 	return UT_OK;
 }
-
-const struct unit_test normalize_tests[] = {
-	{ "normalize: slot aliases across eras", test_aliases },
-	{ "normalize: required fields", test_required },
-	{ "normalize: lru_isolate 3.5-4.10 and 6.7+", test_isolate_eras },
-	{ "normalize: nr_activate single and split", test_activate_eras },
-	{ "normalize: memcg deltas are signed", test_memcg_sign },
-	{ NULL, NULL },
-};

@@ -110,7 +110,7 @@ static void evict(struct fx *f, uint64_t ts, const int *io, int n)
 
 /* An order-4 folio comes back as order-0 and order-2 pieces, and two order-0 ones as one
    order-1 folio: pages and folios exact, the rest still evicted. */
-static int test_split_and_merge(void)
+UT_TEST(test_split_and_merge, "refaults: folios split and merged on the way back")
 {
 	static const int ev[] = { 16, 4, 40, 0, 41, 0 };	/* 16 + 1 + 1 pages */
 	struct fx f;
@@ -153,7 +153,7 @@ static int test_split_and_merge(void)
 
 /* Deletions outside reclaim: truncation is never matched; a task's deletions followed by its
    mm_vmscan_reclaim_pages are proactive evictions (context "other"). */
-static int test_truncate_and_proactive(void)
+UT_TEST(test_truncate_and_proactive, "refaults: truncation apart, proactive reclaim held")
 {
 	struct fx f;
 	const struct rs_rf_totals *t;
@@ -184,7 +184,7 @@ static int test_truncate_and_proactive(void)
 }
 
 /* A table of 2 ranges forgets the oldest: the count is a lower bound, flagged. */
-static int test_bounded_table(void)
+UT_TEST(test_bounded_table, "refaults: bounded eviction table")
 {
 	static const int ev[] = { 0, 0, 1, 0, 2, 0, 3, 0 };
 	struct fx f;
@@ -204,10 +204,3 @@ static int test_bounded_table(void)
 	fx_free(&f);
 	return UT_OK;
 }
-
-const struct unit_test refaults_tests[] = {
-	{ "refaults: folios split and merged on the way back", test_split_and_merge },
-	{ "refaults: truncation apart, proactive reclaim held", test_truncate_and_proactive },
-	{ "refaults: bounded eviction table", test_bounded_table },
-	{ NULL, NULL },
-};

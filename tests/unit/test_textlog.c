@@ -172,7 +172,7 @@ static void isolate_by_lru(const struct collect *c, uint64_t scanned[RS_LRU_NR])
 	}
 }
 
-static int test_3x(void)
+UT_TEST(test_3x, "textlog: 3.x field set, trace-cmd report")
 {
 	static struct collect c;
 	uint64_t sc[2], rc[2], aa[2], af[2], file_scanned[2] = { 0, 0 };
@@ -301,7 +301,7 @@ static int test_3x(void)
 	return UT_OK;
 }
 
-static int test_4x(void)
+UT_TEST(test_4x, "textlog: 4.14 field set, ns timestamps")
 {
 	static struct collect c;
 	uint64_t sc[2], rc[2], aa[2], af[2], lru[RS_LRU_NR];
@@ -402,7 +402,7 @@ static int test_4x(void)
 	return UT_OK;
 }
 
-static int test_5x_ftrace(void)
+UT_TEST(test_5x_ftrace, "textlog: 5.x field set, ftrace trace file")
 {
 	static struct collect c;
 	uint64_t sc[2], rc[2], aa[2], af[2], lru[RS_LRU_NR];
@@ -486,7 +486,7 @@ static int test_5x_ftrace(void)
 	return UT_OK;
 }
 
-static int test_garbage(void)
+UT_TEST(test_garbage, "textlog: garbage lines counted and skipped")
 {
 	static struct collect c;
 	const struct rs_trace_info *ti;
@@ -515,7 +515,7 @@ static int test_garbage(void)
 	return UT_OK;
 }
 
-static int test_range_and_stop(void)
+UT_TEST(test_range_and_stop, "textlog: time range, early stop, restream")
 {
 	static struct collect c;
 	struct rs_error err = { "" };
@@ -608,7 +608,7 @@ static int expect_refused(const char *content, size_t len, const char *what)
 	return UT_OK;
 }
 
-static int test_refused(void)
+UT_TEST(test_refused, "textlog: not text traces are refused")
 {
 	static const char gz[] = "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03";
 	static const char bin[] = "cpus=2\n\x01\x02\x00\x03 binary";
@@ -626,7 +626,7 @@ static int test_refused(void)
 	return UT_OK;
 }
 
-static int test_odd_files(void)
+UT_TEST(test_odd_files, "textlog: empty report, CRLF, overlong lines")
 {
 	static const char empty_report[] = "cpus=2\nCPU 0 is empty\nCPU 1 is empty\n";
 	static const char crlf[] =
@@ -698,7 +698,7 @@ static int test_odd_files(void)
 }
 
 /* Lines of other tools' dialects: trace-cmd report -l, -R, --ts-diff. */
-static int test_dialects(void)
+UT_TEST(test_dialects, "textlog: report -l, -R and --ts-diff lines")
 {
 	static const char txt[] =
 		"cpus=2\n"
@@ -732,15 +732,3 @@ static int test_dialects(void)
 	rs_source_close(src);
 	return UT_OK;
 }
-
-const struct unit_test textlog_tests[] = {
-	{ "textlog: 3.x field set, trace-cmd report", test_3x },
-	{ "textlog: 4.14 field set, ns timestamps", test_4x },
-	{ "textlog: 5.x field set, ftrace trace file", test_5x_ftrace },
-	{ "textlog: garbage lines counted and skipped", test_garbage },
-	{ "textlog: time range, early stop, restream", test_range_and_stop },
-	{ "textlog: not text traces are refused", test_refused },
-	{ "textlog: empty report, CRLF, overlong lines", test_odd_files },
-	{ "textlog: report -l, -R and --ts-diff lines", test_dialects },
-	{ NULL, NULL },
-};

@@ -184,7 +184,7 @@ static bool near(double a, double b)
 
 /* ---- tests ---- */
 
-static int test_classify(void)
+UT_TEST(test_classify, "timeline: classify events into series")
 {
 	struct tl_add o[TL_MAX_ADDS];
 	struct rs_event ev = { 0 };
@@ -236,7 +236,7 @@ static int test_classify(void)
 	return UT_OK;
 }
 
-static int test_index_buckets(void)
+UT_TEST(test_index_buckets, "timeline: index buckets, span time, pyramid")
 {
 	struct fx f;
 	const struct tl_index *ix;
@@ -284,7 +284,7 @@ static int test_index_buckets(void)
 	return UT_OK;
 }
 
-static int test_index_fold(void)
+UT_TEST(test_index_fold, "timeline: index folds when the span is unknown")
 {
 	struct fx f;
 	const struct tl_index *ix;
@@ -310,7 +310,7 @@ static int test_index_fold(void)
 	return UT_OK;
 }
 
-static int test_index_spans(void)
+UT_TEST(test_index_spans, "timeline: spans with task, trigger and victim cgroups")
 {
 	struct fx f;
 	const struct tl_span *s;
@@ -353,7 +353,7 @@ static int test_index_spans(void)
 	return UT_OK;
 }
 
-static int test_index_span_cap(void)
+UT_TEST(test_index_span_cap, "timeline: span cap keeps the longer half")
 {
 	struct fx f;
 	const struct tl_span *s;
@@ -374,7 +374,7 @@ static int test_index_span_cap(void)
 	return UT_OK;
 }
 
-static int test_model_zoom_pan(void)
+UT_TEST(test_model_zoom_pan, "timeline: zoom, pan, cursor, resize")
 {
 	struct fx f;
 	struct tl_model *m;
@@ -442,7 +442,7 @@ static int test_model_zoom_pan(void)
 	return UT_OK;
 }
 
-static int test_model_binning(void)
+UT_TEST(test_model_binning, "timeline: binning by level, metrics")
 {
 	struct fx f;
 	struct tl_model *m;
@@ -510,7 +510,7 @@ static int test_model_binning(void)
 	return UT_OK;
 }
 
-static int test_model_raw(void)
+UT_TEST(test_model_raw, "timeline: below the finest bucket, exact re-read")
 {
 	struct fx f;
 	struct tl_model *m;
@@ -569,7 +569,7 @@ static int test_model_raw(void)
 	return UT_OK;
 }
 
-static int test_model_markers_stats(void)
+UT_TEST(test_model_markers_stats, "timeline: markers and window statistics")
 {
 	struct fx f;
 	struct tl_model *m;
@@ -629,7 +629,7 @@ static int test_model_markers_stats(void)
 	return UT_OK;
 }
 
-static int test_model_jumps(void)
+UT_TEST(test_model_jumps, "timeline: next/previous/worst stall, filter")
 {
 	struct fx f;
 	struct tl_model *m;
@@ -677,7 +677,7 @@ static int test_model_jumps(void)
 	return UT_OK;
 }
 
-static int test_model_rows(void)
+UT_TEST(test_model_rows, "timeline: lanes, sub-lanes, grouping, filter")
 {
 	struct fx f;
 	struct tl_model *m;
@@ -746,7 +746,7 @@ static int test_model_rows(void)
 	return UT_OK;
 }
 
-static int test_model_empty(void)
+UT_TEST(test_model_empty, "timeline: empty trace")
 {
 	struct tl_index_opts io = { 0 };
 	struct rs_error err;
@@ -779,7 +779,7 @@ static int test_model_empty(void)
 	return UT_OK;
 }
 
-static int test_model_one_event(void)
+UT_TEST(test_model_one_event, "timeline: one event")
 {
 	struct tl_index_opts io = { 0 };
 	struct rs_error err;
@@ -822,7 +822,7 @@ static int test_model_one_event(void)
 }
 
 /* Cgroup names are the loading stage's memcg rows (memcg_attrib.h), as the index numbers them. */
-static int test_cgroup_names(void)
+UT_TEST(test_cgroup_names, "timeline: cgroup names are the loading stage's memcg rows")
 {
 	struct rs_analysis_opts ao = { .pid = -1 };
 	struct tl_index_opts o = { 0 };
@@ -882,7 +882,7 @@ static int test_cgroup_names(void)
 }
 
 /* Many columns and unsorted spans (the pass still running) give the same answers. */
-static int test_model_while_loading(void)
+UT_TEST(test_model_while_loading, "timeline: model while the index is built")
 {
 	struct fx f;
 	struct tl_model *m;
@@ -912,22 +912,3 @@ static int test_model_while_loading(void)
 	fx_close(&f);
 	return UT_OK;
 }
-
-const struct unit_test timeline_tests[] = {
-	{ "timeline: classify events into series", test_classify },
-	{ "timeline: index buckets, span time, pyramid", test_index_buckets },
-	{ "timeline: index folds when the span is unknown", test_index_fold },
-	{ "timeline: spans with task, trigger and victim cgroups", test_index_spans },
-	{ "timeline: span cap keeps the longer half", test_index_span_cap },
-	{ "timeline: zoom, pan, cursor, resize", test_model_zoom_pan },
-	{ "timeline: binning by level, metrics", test_model_binning },
-	{ "timeline: below the finest bucket, exact re-read", test_model_raw },
-	{ "timeline: markers and window statistics", test_model_markers_stats },
-	{ "timeline: next/previous/worst stall, filter", test_model_jumps },
-	{ "timeline: lanes, sub-lanes, grouping, filter", test_model_rows },
-	{ "timeline: empty trace", test_model_empty },
-	{ "timeline: one event", test_model_one_event },
-	{ "timeline: cgroup names are the loading stage's memcg rows", test_cgroup_names },
-	{ "timeline: model while the index is built", test_model_while_loading },
-	{ NULL, NULL },
-};
