@@ -42,6 +42,7 @@ static void fmt_resolve(struct rs_source *src, struct fmt *f, struct tep_event *
 {
 	const struct rs_kevent *ke = f->ke;
 	const char *missing;
+	bool ignored = false;	/* a field found but unreadable: warned, then missing */
 
 	for (int i = 0; i < ke->nr_slots; i++) {
 		const struct rs_slot *slot = &ke->slots[i];
@@ -74,6 +75,7 @@ static void fmt_resolve(struct rs_source *src, struct fmt *f, struct tep_event *
 				rs_warn(src->info.warnings, "%s:%s: field %s has size %d, not a "
 					"number we can read; ignored", ke->system, ke->name,
 					field->name, field->size);
+				ignored = true;
 				continue;
 			}
 		} else {
@@ -83,12 +85,15 @@ static void fmt_resolve(struct rs_source *src, struct fmt *f, struct tep_event *
 			if (rd->dynamic && field->size != 4) {
 				rs_warn(src->info.warnings, "%s:%s: dynamic field %s has size %d; "
 					"ignored", ke->system, ke->name, field->name, field->size);
+				ignored = true;
 				continue;
 			}
 		}
 		if (rd->offset < 0 || rd->size < 0 || rd->offset > 65536 || rd->size > 65536) {
-			rs_warn(src->info.warnings, "%s:%s: field %s has an absurd layout; ignored",
-				ke->system, ke->name, field->name);
+			rs_warn(src->info.warnings, "%s:%s: field %s has offset %d and size %d, "
+				"outside any record; ignored", ke->system, ke->name, field->name,
+				rd->offset, rd->size);
+			ignored = true;
 			continue;
 		}
 		f->present |= 1u << i;
@@ -100,8 +105,10 @@ static void fmt_resolve(struct rs_source *src, struct fmt *f, struct tep_event *
 	missing = rs_kevent_missing(ke, f->present);
 	f->usable = !missing;
 	if (missing)
-		rs_warn(src->info.warnings, "%s:%s has no field '%s' in this trace's format; "
-			"these events are counted but not analysed", ke->system, ke->name, missing);
+		rs_warn(src->info.warnings, "%s:%s has no %sfield '%s' in this trace's format%s; "
+			"these events are counted but not analysed", ke->system, ke->name,
+			ignored ? "usable " : "", missing, event->flags & TEP_EVENT_FL_FAILED ?
+			" (libtraceevent could not parse the format)" : "");
 }
 
 static uint64_t read_num(const uint8_t *p, int size, bool is_signed)
@@ -203,7 +210,10 @@ bool tracedat_decode(const struct fmt *f, const struct tep_record *rec, struct r
 	return true;
 }
 
-static void parse_cpustats(struct rs_source *src, const char *stats)
+/* read[cpu]: the `read events:` statistic, or STATS_NONE for a CPU without statistics */
+#define STATS_NONE	UINT64_MAX
+
+static void parse_cpustats(struct rs_source *src, const char *stats, uint64_t *read)
 {
 	int cpu = -1;
 
@@ -211,8 +221,13 @@ static void parse_cpustats(struct rs_source *src, const char *stats)
 		unsigned long long v;
 		int c;
 
-		if (sscanf(stats, "CPU: %d", &c) == 1)
+		if (sscanf(stats, "CPU: %d", &c) == 1) {
 			cpu = c;
+			if (cpu >= 0 && cpu < src->info.cpus)
+				read[cpu] = 0;
+		} else if (cpu >= 0 && cpu < src->info.cpus &&
+			   sscanf(stats, "read events: %llu", &v) == 1)
+			read[cpu] = v;
 		else if (cpu >= 0 && cpu < src->info.cpus && sscanf(stats, "overrun: %llu", &v) == 1)
 			src->loss[cpu].overrun = v;
 		else if (cpu >= 0 && cpu < src->info.cpus &&
@@ -224,6 +239,41 @@ static void parse_cpustats(struct rs_source *src, const char *stats)
 		if (stats)
 			stats++;
 	}
+}
+
+/*
+ * The CPUs the header counts (its CPUCOUNT) that the file holds no data for. trace-cmd v7 lists
+ * only the CPUs that wrote data, so a CPU whose statistics say it read no event was idle; one
+ * whose statistics say it read events lost them (a file cut or edited), and one without
+ * statistics may have (trace-cmd records them for every CPU).
+ */
+static void check_cpu_data(struct rs_source *src, struct tracedat *td, const uint64_t *read)
+{
+	int with_data = 0, lost = 0, unknown = 0, first_lost = -1, first_unknown = -1;
+	unsigned long long events = 0;
+
+	for (int c = 0; c < src->info.cpus; c++) {
+		if (tracedat_cpu_has_data(td, c)) {
+			with_data++;
+		} else if (read[c] == STATS_NONE) {
+			if (!unknown++)
+				first_unknown = c;
+		} else if (read[c]) {
+			if (!lost++)
+				first_lost = c;
+			events += read[c];
+		}
+	}
+	if (lost)
+		rs_warn(src->info.warnings, "%s: the header names %d CPUs, the file holds data for "
+			"%d: %d CPU(s) without data (CPU %d first) read %llu events by the recorder's "
+			"statistics, which are missing", src->path, src->info.cpus, with_data, lost,
+			first_lost, events);
+	if (unknown)
+		rs_warn(src->info.warnings, "%s: the header names %d CPUs, the file holds data for "
+			"%d: %d CPU(s) without data (CPU %d first) have no statistics saying they were "
+			"idle; their events may be missing", src->path, src->info.cpus, with_data,
+			unknown, first_unknown);
 }
 
 static bool common_field(struct tep_event *e, const char *name, int *offset, int *size)
@@ -304,6 +354,18 @@ static int build_formats(struct rs_source *src, struct tracedat *td, struct rs_e
 				td->by_id[td->fmts[i].id] = &td->fmts[i];
 	}
 	td->unknown.name = "unknown";
+	/* tep_data_type() and tep_data_pid() read every record at these, unchecked */
+	for (int i = 0; n && i < 2; i++) {
+		const char *name = i ? "common_pid" : "common_type";
+		struct tep_format_field *cf = tep_find_common_field(events[0], name);
+		int off, size;
+
+		if (cf && !common_field(events[0], name, &off, &size))
+			return rs_error_set(err, "%s: corrupt trace.dat: the format of %s:%s puts "
+					    "%s at offset %d, size %d, outside any record",
+					    src->path, events[0]->system, events[0]->name, name,
+					    cf->offset, cf->size);
+	}
 	resolve_layout(td, n ? events[0] : NULL);
 	return 0;
 }
@@ -478,6 +540,7 @@ int rs_tracedat_open(struct rs_source *src, struct rs_error *err)
 {
 	const char *zname = NULL, *zver = NULL, *uname;
 	struct tracedat *td;
+	uint64_t *cpu_read;
 	char fmtbuf[128];
 	int cpus;
 
@@ -526,7 +589,14 @@ int rs_tracedat_open(struct rs_source *src, struct rs_error *err)
 			 tracecmd_get_in_file_version(td->handle));
 	src->format = strdup(fmtbuf);
 	src->info.format = src->format ? src->format : "trace.dat";
-	parse_cpustats(src, tracecmd_get_cpustats(td->handle));
+	cpu_read = malloc((cpus ? cpus : 1) * sizeof(*cpu_read));
+	if (!cpu_read)
+		return rs_error_set(err, "%s: out of memory", src->path);
+	for (int c = 0; c < cpus; c++)
+		cpu_read[c] = STATS_NONE;
+	parse_cpustats(src, tracecmd_get_cpustats(td->handle), cpu_read);
+	check_cpu_data(src, td, cpu_read);
+	free(cpu_read);
 	if (build_formats(src, td, err) < 0)
 		return -1;
 	/*

@@ -529,6 +529,41 @@ UT_TEST(test_pass_windows, "replay input: reclaimability per priority pass")
 }
 
 /*
+ * Folios of a list, from its isolates. Inactive anon: 1 page for 1, 534 for 32 (22 pages and
+ * a 512-page THP that crossed the request), 32 for 32: 567 pages, 512 of them in one THP, 55
+ * single pages: folio 512 and a share of 1 in 56 folios (the model's expected take of a
+ * request: docs/models.md). Inactive file: 512 for 3 and 16 for 1, folios of two sizes: not two
+ * classes, the page-weighted average (512 x 512 + 16 x 16) / 528 = 497 for every folio.
+ */
+UT_TEST(test_folio_classes, "replay input: single pages and THPs, folios of two sizes")
+{
+	struct tr t;
+	struct rs_rates rt;
+
+	UT_ASSERT(tr_new_v1(&t) == 0);
+	node_snap(&t, T0, 10000, 0, 10000, 0, 100, 200);
+	kswapd_ev(&t, RS_EV_KSWAPD_WAKE, T0 + 1 * MS, 0);
+	window(&t, T0 + 2 * MS, 45, "kswapd0", 1, RS_LRU_INACTIVE_ANON, 1, 1, 0, 12, true);
+	window(&t, T0 + 3 * MS, 45, "kswapd0", 1, RS_LRU_INACTIVE_ANON, 32, 534, 0, 12, true);
+	window(&t, T0 + 4 * MS, 45, "kswapd0", 1, RS_LRU_INACTIVE_ANON, 32, 32, 0, 12, true);
+	window(&t, T0 + 5 * MS, 45, "kswapd0", 1, RS_LRU_INACTIVE_FILE, 3, 512, 512, 12, true);
+	window(&t, T0 + 6 * MS, 45, "kswapd0", 1, RS_LRU_INACTIVE_FILE, 1, 16, 16, 12, true);
+	kswapd_ev(&t, RS_EV_KSWAPD_SLEEP, T0 + 7 * MS, 0);
+	UT_ASSERT(tr_finish(&t) == 0);
+	rs_world_rates(t.w, 0, 0, RS_LRU_INACTIVE_ANON, -1, &rt);
+	UT_ASSERT_EQ(rt.folio, 512);
+	UT_ASSERT_EQ(rt.folio_share, RS_RATE_ONE / 56);
+	rs_world_rates(t.w, 0, 0, RS_LRU_INACTIVE_ANON, 12, &rt);
+	UT_ASSERT_EQ(rt.folio, 512);
+	UT_ASSERT_EQ(rt.folio_share, RS_RATE_ONE / 56);
+	rs_world_rates(t.w, 0, 0, RS_LRU_INACTIVE_FILE, -1, &rt);
+	UT_ASSERT_EQ(rt.folio, 497);
+	UT_ASSERT_EQ(rt.folio_share, RS_RATE_ONE);
+	tr_free(&t);
+	return UT_OK;
+}
+
+/*
  * Soft-limit reclaim inside a direct call: its windows count in rec.soft_* and in the lists,
  * not in the rounds; the direct call wants 32. An isolate of inactive anon turns swap on.
  */
@@ -669,6 +704,81 @@ UT_TEST(test_tree_from_paths, "replay input: ancestors by path")
 	UT_ASSERT_STR(rs_world_memcg(t.w, p)->path, "/p");
 	UT_ASSERT_EQ(rs_world_memcg(t.w, p)->id, 77);
 	UT_ASSERT_EQ(rs_world_memcg(t.w, p)->parent, 0);
+	tr_free(&t);
+	return UT_OK;
+}
+
+static void task_cg(struct tr *t, int pid, uint64_t id, const char *path)
+{
+	struct rs_event ev = ev0(t, RS_EV_TASK_CGROUP, T0, 1, "rs");
+
+	ev.task_cgroup.pid = pid;
+	ev.task_cgroup.id = id;
+	ev.task_cgroup.path = path;
+	feed(t, &ev);
+}
+
+static void attach(struct tr *t, uint64_t ts, int root, int pid, uint64_t id, const char *path)
+{
+	struct rs_event ev = ev0(t, RS_EV_CGROUP_ATTACH, ts, pid, "w");
+
+	ev.cgroup.root = root;
+	ev.cgroup.level = 1;
+	ev.cgroup.id = id;
+	ev.cgroup.path = path;
+	ev.cgroup.pid = pid;
+	feed(t, &ev);
+}
+
+/*
+ * Who a memcg is and which one a task is in are the loading stage's (memcg_attrib.h). Cgroup
+ * v1: task 100 is in /a (task_cgroup marker), then cgroup_attach_task moves it to /cpu on
+ * hierarchy 3 after hierarchy 4 was told to be the memory controller's (an attach to /p/b
+ * agreeing with cgroup_map): not a memcg move. Task 200 is forked from it: in /a. Its memcg
+ * call at 10 ms scans nothing, so its target is its task's memcg, /a (limit 1000 pages).
+ * An old recorder's memcg_stat names /a by path alone: IF 100 at 1 ms, before /a's first
+ * delta (-40 at 2 ms), is the offset of /a's deltas: 100 - 40 = 60 pages at the call.
+ */
+UT_TEST(test_memcgs_of_the_loading_stage,
+	"replay input: memcgs and task memcgs of the loading stage")
+{
+	const struct rs_reclaim_call *c;
+	const struct rs_ri_report *r;
+	struct rs_event ev;
+	struct tr t;
+	int a;
+
+	UT_ASSERT(tr_new_v1(&t) == 0);
+	cgmap(&t, CG_A, "/a");
+	cgmap(&t, CG_B, "/p/b");
+	task_cg(&t, 100, CG_A, "/a");
+	attach(&t, T0, 4, 300, CG_B, "/p/b");
+	attach(&t, T0, 3, 100, 555, "/cpu");
+	ev = ev0(&t, RS_EV_FORK, T0, 100, "w");
+	ev.task.pid = 100;
+	ev.task.child_pid = 200;
+	feed(&t, &ev);
+	snap(&t, T0 + 1 * MS, 0, "/a", 0, 0, 100, 0, 100, 1000, 0);
+	lruvec(&t, T0 + 2 * MS, 300, CG_A, RS_LRU_INACTIVE_FILE, -40);
+	node_snap(&t, T0 + 3 * MS, 0, 0, 1000, 0, 5000, 100);
+	rbegin(&t, T0 + 10 * MS, 200, "w", RS_RK_MEMCG);
+	rend(&t, T0 + 11 * MS, 200, "w", RS_RK_MEMCG, 0);
+	UT_ASSERT(tr_finish(&t) == 0);
+	r = rs_replay_input_report(t.ri);
+	a = rs_world_find_memcg(t.w, CG_A);
+	UT_ASSERT(a > 0);
+	UT_ASSERT_STR(rs_world_memcg(t.w, a)->path, "/a");
+	UT_ASSERT(rs_world_find_memcg(t.w, 555) < 0);
+	c = call_of(&t, 0);
+	UT_ASSERT(c != NULL);
+	UT_ASSERT_EQ(c->target, a);
+	UT_ASSERT_EQ(r->target_src[RS_RI_TGT_TASK], 1);
+	UT_ASSERT(r->memcg[a].offset_from_first);
+	UT_ASSERT_EQ(r->memcg[a].offset[RS_LRU_INACTIVE_FILE], 100);
+	UT_ASSERT_EQ(r->memcg[a].limit, 1000);
+	rs_world_rewind(t.w);
+	rs_world_advance(t.w, T0 + 10 * MS);
+	UT_ASSERT_EQ(rs_world_lru(t.w, a, 0, RS_LRU_INACTIVE_FILE), 60);
 	tr_free(&t);
 	return UT_OK;
 }
