@@ -293,10 +293,8 @@ static int shrinker_find(struct rs_analysis *a, uint64_t fn, const char *name)
 		if (a->shrinkers[a->shrinker_slots[s] - 1].fn == fn)
 			return a->shrinker_slots[s] - 1;
 	if (a->nr_shrinkers >= MAX_SHRINKERS) {
-		if (!a->warned_shrinkers)
-			rs_warn(a->warnings, "more than %d shrinker functions: the rest are only "
-				"in the slab totals", MAX_SHRINKERS);
-		a->warned_shrinkers = true;
+		rs_warn_once(a->warnings, &a->warned_shrinkers, "more than %d shrinker functions: "
+			     "the rest are only in the slab totals", MAX_SHRINKERS);
 		return -1;
 	}
 	sh = &a->shrinkers[a->nr_shrinkers];

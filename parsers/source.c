@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "rs_file.h"
+#include "rs_grow.h"
 #include "rs_normalize.h"
 #include "rs_warn.h"
 #include "source_state.h"
@@ -225,15 +226,8 @@ struct rs_event_count *rs_source_count_slot(struct rs_source *src, const char *s
 			if (!strcmp(src->counts[i].name, name) && !src->counts[i].system)
 				return &src->counts[i];
 	}
-	if (src->nr_counts == src->cap_counts) {
-		size_t cap = src->cap_counts ? src->cap_counts * 2 : 64;
-		struct rs_event_count *n = realloc(src->counts, cap * sizeof(*n));
-
-		if (!n)
-			return NULL;
-		src->counts = n;
-		src->cap_counts = cap;
-	}
+	if (RS_GROW(src->counts, src->cap_counts, src->nr_counts + 1, 64))
+		return NULL;
 	c = &src->counts[src->nr_counts];
 	memset(c, 0, sizeof(*c));
 	c->name = strdup(name);

@@ -406,6 +406,8 @@ static int merge_victims(struct wb *b, const struct ri_victim *arr, uint32_t nv,
 		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 			d->scanned[l] += v->scanned[l];
 			d->folio_w[l] += v->folio_w[l];
+			d->folio_big[l] += v->folio_big[l];
+			d->folio_size[l] = ri_folio_size_merge(d->folio_size[l], v->folio_size[l]);
 			d->taken[l] += v->taken[l];
 			d->reclaimed[l] += v->reclaimed[l];
 			if (v->implied[l] > d->implied[l]) {
@@ -452,6 +454,13 @@ static int add_obs(struct wb *b, const struct ri_call *c, const struct ri_victim
 		}
 		if (d->scanned[l])
 			o.folio = (uint32_t)((d->folio_w[l] + d->scanned[l] / 2) / d->scanned[l]);
+		/* single pages and folios of one size: the two classes (rs_obs.folio_one) */
+		if (d->folio_big[l] && d->folio_size[l] != UINT32_MAX &&
+		    d->scanned[l] > d->folio_big[l]) {
+			o.folio_one = d->folio_size[l];
+			o.folio_big = d->folio_big[l];
+			o.folio_scanned = d->scanned[l];
+		}
 		if (rs_world_add_obs(b->w, &o, err))
 			return -1;
 		if (o.one_prio)

@@ -92,6 +92,8 @@ struct ri_victim {
 	uint64_t in_scanned[2], activated[2], pageout[2];	/* inactive anon/file */
 	uint64_t a_taken[2], a_deact[2], a_ref[2];		/* active anon/file */
 	uint64_t folio_w[RS_NR_EVICTABLE];	/* sum of folio estimate x pages scanned */
+	uint64_t folio_big[RS_NR_EVICTABLE];	/* pages scanned in folios of more than a page */
+	uint32_t folio_size[RS_NR_EVICTABLE];	/* their size; UINT32_MAX: more than one */
 	uint64_t implied[RS_NR_EVICTABLE];	/* first isolate: nr_requested << priority */
 	uint64_t implied_off[RS_NR_EVICTABLE];
 };

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rs_grow.h"
 #include "timeline_model_state.h"
 
 /* ---- binning ---- */
@@ -79,15 +80,8 @@ void tl_model_raw_begin(struct tl_model *m)
 		memset(m->raw, 0, (size_t)TL_S_NR * (size_t)m->cols * sizeof(*m->raw));
 	m->nrs = 0;
 	FOR_SPANS_IN(m, t0, t1, s) {
-		if (m->nrs == m->cap_rs) {
-			size_t ncap = m->cap_rs ? m->cap_rs * 2 : 256;
-			struct cspan *n = realloc(m->rs, ncap * sizeof(*n));
-
-			if (!n)
-				break;
-			m->rs = n;
-			m->cap_rs = ncap;
-		}
+		if (RS_GROW(m->rs, m->cap_rs, m->nrs + 1, 256))
+			break;
 		m->rs[m->nrs++] = (struct cspan){ s->pid, s->kind, s->begin, s->end };
 	}
 	if (m->nrs > 1)

@@ -471,28 +471,6 @@ static void shed_spans(struct tl_index *ix)
 	ix->nvictims = kv;
 }
 
-static bool grow(void **p, size_t *cap, size_t need, size_t elem, size_t max)
-{
-	size_t ncap;
-	void *n;
-
-	if (need <= *cap)
-		return true;
-	ncap = *cap ? *cap * 2 : 1024;
-	while (ncap < need)
-		ncap *= 2;
-	if (ncap > max)
-		ncap = max;
-	if (ncap < need)
-		return false;
-	n = realloc(*p, ncap * elem);
-	if (!n)
-		return false;
-	*p = n;
-	*cap = ncap;
-	return true;
-}
-
 /* Add the time of [begin, end) to series s bucket by bucket; max = duration (us). */
 static void add_span_time(struct tl_index *ix, int s, uint64_t begin, uint64_t end)
 {
@@ -544,10 +522,10 @@ void tl_index_episode(struct tl_index *ix, const struct rs_episode *ep)
 		ix->dropped++;
 		goto out;
 	}
-	if (!grow((void **)&ix->spans, &ix->cap_spans, ix->nspans + 1, sizeof(*ix->spans),
-		  ix->o.max_spans) ||
-	    !grow((void **)&ix->victims, &ix->cap_victims, ix->nvictims + TL_SPAN_VICTIMS,
-		  sizeof(*ix->victims), (size_t)ix->o.max_spans * TL_SPAN_VICTIMS)) {
+	if (rs_grow((void **)&ix->spans, &ix->cap_spans, ix->nspans + 1, sizeof(*ix->spans),
+		    1024, ix->o.max_spans) ||
+	    rs_grow((void **)&ix->victims, &ix->cap_victims, ix->nvictims + TL_SPAN_VICTIMS,
+		    sizeof(*ix->victims), 1024, (size_t)ix->o.max_spans * TL_SPAN_VICTIMS)) {
 		ix->oom = true;
 		ix->dropped++;
 		goto out;
@@ -775,12 +753,8 @@ static int consumer_finish(void *arg, struct rs_error *err)
 
 void tl_index_consumer(struct tl_index *ix, struct rs_consumer *out)
 {
-	memset(out, 0, sizeof(*out));
-	out->name = "timeline";
-	out->arg = ix;
-	out->event = consumer_event;
-	out->episode = consumer_episode;
-	out->finish = consumer_finish;
+	*out = (struct rs_consumer){ .name = "timeline", .arg = ix, .event = consumer_event,
+		.episode = consumer_episode, .finish = consumer_finish };
 }
 
 /* ---- readers ---- */

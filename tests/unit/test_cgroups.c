@@ -13,6 +13,7 @@
 #include "rs_warn.h"
 #include "series.h"
 #include "unit.h"
+#include "ut_events.h"
 
 #define MS 1000000ull
 #define T0 (200ull * 1000000000ull)
@@ -47,10 +48,8 @@ static int fx_new(struct fx *f, const struct rs_cgroups_opts *opts)
 	if (!f->w || !f->cg)
 		return -1;
 	rs_cgroups_consumer(f->cg, &c);
-	ao.consumers = &c;
-	ao.nr_consumers = 1;
 	ao.warnings = f->w;
-	f->a = rs_analysis_new(&ao, &err);
+	f->a = ut_analysis(&c, &ao, &err);
 	if (!f->a)
 		return -1;
 	rs_cgroups_bind(f->cg, f->a);
@@ -74,14 +73,8 @@ static int fx_finish(struct fx *f)
 
 static struct rs_event ev0(struct fx *f, enum rs_ev_type t, int pid, const char *comm)
 {
-	struct rs_event ev;
-
-	memset(&ev, 0, sizeof(ev));
-	ev.type = t;
-	ev.ts = (f->ts += 10000);	/* 10 us apart */
-	ev.pid = pid;
-	ev.comm = comm;
-	return ev;
+	f->ts += 10000;		/* 10 us apart */
+	return ut_event(t, f->ts, pid, comm);
 }
 
 static void feed(struct fx *f, const struct rs_event *ev)
@@ -722,10 +715,8 @@ UT_TEST(test_series_shared, "cgroups: buckets shared with the analysis")
 	cg = rs_cgroups_new(&co, &err);
 	UT_ASSERT(w && cg);
 	rs_cgroups_consumer(cg, &c);
-	ao.consumers = &c;
-	ao.nr_consumers = 1;
 	ao.warnings = w;
-	a = rs_analysis_new(&ao, &err);
+	a = ut_analysis(&c, &ao, &err);
 	UT_ASSERT(a);
 	rs_cgroups_bind(cg, a);
 	memset(&f, 0, sizeof(f));

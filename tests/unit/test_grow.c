@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * analyzer/grow.c: tables of parallel arrays that grow by doubling.
+ * parsers/rs_grow.c: tables of parallel arrays that grow by doubling (rs_grow_rows).
  */
 #include <stdint.h>
 #include <stdlib.h>
