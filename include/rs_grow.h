@@ -19,4 +19,20 @@ int rs_grow(void **p, size_t *cap, size_t need, size_t elem, size_t first, size_
 #define RS_GROW(arr, cap, need, first) \
 	rs_grow((void **)&(arr), &(cap), (need), sizeof(*(arr)), (first), 0)
 
+/*
+ * Tables of rows kept in parallel arrays with one capacity (a public and a private row per
+ * task in the analysis and the browser's index): one of the arrays, and its element size.
+ */
+struct rs_grow_array {
+	void **p;
+	size_t elem;
+};
+
+/*
+ * Room for row `row` in the n arrays of capacity *cap, grown by rs_grow()'s rule (doubling from
+ * first), the new room of every array zeroed. 0, or -1 when out of memory (the rows there were
+ * stay; *cap unchanged).
+ */
+int rs_grow_rows(int *cap, int row, int first, const struct rs_grow_array *arr, int n);
+
 #endif

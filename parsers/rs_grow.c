@@ -2,6 +2,7 @@
 /* The doubling growth of collected arrays (include/rs_grow.h). */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "rs_grow.h"
 
@@ -24,5 +25,23 @@ int rs_grow(void **p, size_t *cap, size_t need, size_t elem, size_t first, size_
 		return -1;
 	*p = np;
 	*cap = ncap;
+	return 0;
+}
+
+int rs_grow_rows(int *cap, int row, int first, const struct rs_grow_array *arr, int n)
+{
+	size_t old = (size_t)(*cap > 0 ? *cap : 0), ncap = old;
+
+	if (row < *cap)
+		return 0;
+	if (row < 0 || row == INT32_MAX)
+		return -1;
+	for (int k = 0; k < n; k++) {
+		ncap = old;
+		if (rs_grow(arr[k].p, &ncap, (size_t)row + 1, arr[k].elem, (size_t)first, INT32_MAX))
+			return -1;
+		memset((char *)*arr[k].p + old * arr[k].elem, 0, (ncap - old) * arr[k].elem);
+	}
+	*cap = (int)ncap;
 	return 0;
 }

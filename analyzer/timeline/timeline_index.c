@@ -244,25 +244,16 @@ static struct tl_task *task_get(struct tl_index *ix, int task, const struct rs_e
 	if (task < 0)
 		return NULL;
 	if (task >= ix->cap_tasks) {
-		int ncap = ix->cap_tasks ? ix->cap_tasks : 64;
-		struct tl_task *nt;
-		struct task_priv *np;
+		int old = ix->cap_tasks;
 
-		while (ncap <= task)
-			ncap *= 2;
-		nt = realloc(ix->tasks, (size_t)ncap * sizeof(*nt));
-		if (!nt)
-			goto oom;
-		ix->tasks = nt;
-		np = realloc(ix->tpriv, (size_t)ncap * sizeof(*np));
-		if (!np)
-			goto oom;
-		ix->tpriv = np;
-		memset(nt + ix->cap_tasks, 0, (size_t)(ncap - ix->cap_tasks) * sizeof(*nt));
-		memset(np + ix->cap_tasks, 0, (size_t)(ncap - ix->cap_tasks) * sizeof(*np));
-		for (int i = ix->cap_tasks; i < ncap; i++)
-			nt[i].pid = -1;
-		ix->cap_tasks = ncap;
+		if (rs_grow_rows(&ix->cap_tasks, task, 64, (const struct rs_grow_array[]){
+				{ (void **)&ix->tasks, sizeof(*ix->tasks) },
+				{ (void **)&ix->tpriv, sizeof(*ix->tpriv) } }, 2)) {
+			ix->oom = true;
+			return NULL;
+		}
+		for (int i = old; i < ix->cap_tasks; i++)
+			ix->tasks[i].pid = -1;
 	}
 	t = &ix->tasks[task];
 	if (task >= ix->ntasks)
@@ -277,9 +268,6 @@ static struct tl_task *task_get(struct tl_index *ix, int task, const struct rs_e
 		t->comm[sizeof(t->comm) - 1] = '\0';
 	}
 	return t;
-oom:
-	ix->oom = true;
-	return NULL;
 }
 
 static struct acc *acc_find(struct tl_index *ix, int task, uint64_t serial, bool create)
