@@ -82,7 +82,7 @@ int rs_threads_opt(const char *cmd, int c, const char *arg, int *threads)
 	long long v;
 
 	if (c != RS_OPT_THREADS)
-		return -1;
+		return rs_cmd_usage(cmd, stderr);
 	if (!strcmp(arg, "auto")) {
 		*threads = rs_threads_auto();
 		return RS_EXIT_OK;

@@ -290,26 +290,25 @@ int rs_source_set_cpus(struct rs_source *src, int cpus, struct rs_error *err)
 	return 0;
 }
 
+/* Replace an owned string of the source (own) and what the info shows of it (shown). */
+static int set_owned(char **own, const char **shown, const char *s)
+{
+	char *d = strdup(s);
+
+	if (!d)
+		return -1;
+	free(*own);
+	*own = d;
+	*shown = d;
+	return 0;
+}
+
 int rs_source_set_host(struct rs_source *src, const char *host)
 {
-	char *h = strdup(host);
-
-	if (!h)
-		return -1;
-	free(src->host);
-	src->host = h;
-	src->info.host = h;
-	return 0;
+	return set_owned(&src->host, &src->info.host, host);
 }
 
 int rs_source_set_kernel(struct rs_source *src, const char *release)
 {
-	char *k = strdup(release);
-
-	if (!k)
-		return -1;
-	free(src->kernel);
-	src->kernel = k;
-	src->info.kernel = k;
-	return 0;
+	return set_owned(&src->kernel, &src->info.kernel, release);
 }

@@ -816,6 +816,18 @@ size_t tl_index_nbuckets(const struct tl_index *ix, int level)
 	return level == 0 && !ix->finished ? ix->used0 : ix->nb[level];
 }
 
+size_t tl_buckets_in(uint64_t T0, uint64_t w, size_t nb, uint64_t t0, uint64_t t1, size_t *b0)
+{
+	size_t b1;
+
+	*b0 = 0;
+	if (!nb || t1 <= T0)
+		return 0;
+	*b0 = t0 > T0 ? (size_t)((t0 - T0) / w) : 0;
+	b1 = (size_t)((t1 - T0 + w - 1) / w);
+	return b1 < nb ? b1 : nb;
+}
+
 const struct tl_bucket *tl_index_bucket(const struct tl_index *ix, int level, size_t b, int s)
 {
 	if (level < 0 || level >= ix->nr_levels || s < 0 || s >= TL_S_NR ||

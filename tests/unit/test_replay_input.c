@@ -32,14 +32,13 @@ struct tr {
 static struct rs_event ev0(struct tr *t, enum rs_ev_type type, uint64_t ts, int pid,
 			   const char *comm)
 {
-	struct rs_event ev = ut_event(type, ts, pid, comm);
-
-	ev.offset = ++t->off;
-	return ev;
+	return ut_event(type, ts, pid, comm);
 }
 
-static void feed(struct tr *t, const struct rs_event *ev)
+/* Events are fed in the order they are made: the offset numbers them. */
+static void feed(struct tr *t, struct rs_event *ev)
 {
+	ev->offset = ++t->off;
 	rs_analysis_feed(t->a, ev);
 }
 
@@ -83,28 +82,23 @@ static void header(struct tr *t, const char *text)
 
 static void item_names(struct tr *t)
 {
+	static const struct ut_item named[] = {
+		{ IT_PGSCAN_DIRECT, "pgscan_direct" }, { IT_PGSTEAL_DIRECT, "pgsteal_direct" },
+		{ IT_PGSCAN_KSWAPD, "pgscan_kswapd" }, { IT_PGSTEAL_KSWAPD, "pgsteal_kswapd" },
+		{ IT_PSWPOUT, "pswpout" }, { 0, NULL }
+	};
 	static const char *names[IT_NR];
-	struct rs_event ev = ev0(t, RS_EV_ITEM_NAMES, T0, 1, "rs");
+	struct rs_event ev;
 
-	for (int i = 0; i < IT_NR; i++)
-		names[i] = "other";
-	names[IT_PGSCAN_DIRECT] = "pgscan_direct";
-	names[IT_PGSTEAL_DIRECT] = "pgsteal_direct";
-	names[IT_PGSCAN_KSWAPD] = "pgscan_kswapd";
-	names[IT_PGSTEAL_KSWAPD] = "pgsteal_kswapd";
-	names[IT_PSWPOUT] = "pswpout";
-	ev.items.which = RS_ITEMS_VM_EVENT;
-	ev.items.count = IT_NR;
-	ev.items.names = names;
+	ut_name_items(names, IT_NR, "other", named);
+	ev = ut_items(T0, 1, "rs", RS_ITEMS_VM_EVENT, IT_NR, names);
 	feed(t, &ev);
 }
 
 static void cgmap(struct tr *t, uint64_t id, const char *path)
 {
-	struct rs_event ev = ev0(t, RS_EV_CGROUP_MAP, T0, 1, "rs");
+	struct rs_event ev = ut_cgroup_map(T0, 1, "rs", id, path);
 
-	ev.cgroup_map.id = id;
-	ev.cgroup_map.path = path;
 	feed(t, &ev);
 }
 
@@ -156,29 +150,22 @@ static void node_snap(struct tr *t, uint64_t ts, uint64_t ia, uint64_t aa, uint6
 
 static void lruvec(struct tr *t, uint64_t ts, int pid, uint64_t id, int item, int64_t val)
 {
-	struct rs_event ev = ev0(t, RS_EV_MEMCG_LRUVEC, ts, pid, "w");
+	struct rs_event ev = ut_memcg(RS_EV_MEMCG_LRUVEC, ts, pid, "w", id, item, val);
 
-	ev.memcg.id = id;
-	ev.memcg.item = item;
-	ev.memcg.val = val;
 	feed(t, &ev);
 }
 
 static void count(struct tr *t, uint64_t ts, int pid, uint64_t id, int item, int64_t val)
 {
-	struct rs_event ev = ev0(t, RS_EV_MEMCG_COUNT, ts, pid, "w");
+	struct rs_event ev = ut_memcg(RS_EV_MEMCG_COUNT, ts, pid, "w", id, item, val);
 
-	ev.memcg.id = id;
-	ev.memcg.item = item;
-	ev.memcg.val = val;
 	feed(t, &ev);
 }
 
 static void rbegin(struct tr *t, uint64_t ts, int pid, const char *comm, enum rs_reclaim_kind k)
 {
-	struct rs_event ev = ev0(t, RS_EV_RECLAIM_BEGIN, ts, pid, comm);
+	struct rs_event ev = ut_reclaim(RS_EV_RECLAIM_BEGIN, ts, pid, comm, k, 0);
 
-	ev.reclaim.kind = k;
 	ev.have = RS_HAVE_ORDER | RS_HAVE_GFP;
 	feed(t, &ev);
 }
@@ -186,39 +173,26 @@ static void rbegin(struct tr *t, uint64_t ts, int pid, const char *comm, enum rs
 static void rend(struct tr *t, uint64_t ts, int pid, const char *comm, enum rs_reclaim_kind k,
 		 uint64_t nr)
 {
-	struct rs_event ev = ev0(t, RS_EV_RECLAIM_END, ts, pid, comm);
+	struct rs_event ev = ut_reclaim(RS_EV_RECLAIM_END, ts, pid, comm, k, nr);
 
-	ev.reclaim.kind = k;
-	ev.reclaim.nr_reclaimed = nr;
 	feed(t, &ev);
 }
 
 static void iso(struct tr *t, uint64_t ts, int pid, const char *comm, int lru, uint64_t req,
 		uint64_t scanned)
 {
-	struct rs_event ev = ev0(t, RS_EV_LRU_ISOLATE, ts, pid, comm);
+	struct rs_event ev = ut_isolate(ts, pid, comm, lru, req, scanned, scanned);
 
-	ev.isolate.nid = -1;
-	ev.isolate.lru = lru;
 	ev.isolate.file = -1;
-	ev.isolate.nr_requested = req;
-	ev.isolate.nr_scanned = scanned;
-	ev.isolate.nr_taken = scanned;
-	ev.have = RS_HAVE_LRU | RS_HAVE_ORDER;
 	feed(t, &ev);
 }
 
 static void shr(struct tr *t, uint64_t ts, int pid, const char *comm, int prio, bool file,
 		uint64_t scanned, uint64_t reclaimed)
 {
-	struct rs_event ev = ev0(t, RS_EV_SHRINK_INACTIVE, ts, pid, comm);
+	struct rs_event ev = ut_shrink_inactive(ts, pid, comm, prio, file ? RS_RECLAIM_WB_FILE :
+						RS_RECLAIM_WB_ANON, scanned, reclaimed);
 
-	ev.inactive.nid = 0;
-	ev.inactive.priority = prio;
-	ev.inactive.reclaim_flags = file ? RS_RECLAIM_WB_FILE : RS_RECLAIM_WB_ANON;
-	ev.inactive.nr_scanned = scanned;
-	ev.inactive.nr_reclaimed = reclaimed;
-	ev.have = RS_HAVE_NID | RS_HAVE_PRIORITY | RS_HAVE_ACTIVATE_SPLIT;
 	feed(t, &ev);
 }
 
