@@ -17,13 +17,14 @@ TABLE(cgroups_tests)
 TABLE(replay_input_tests)
 TABLE(episode_log_tests)
 TABLE(refaults_tests)
+TABLE(tracedat_chunks_tests)
 
 int main(int argc, char **argv)
 {
 	const struct unit_test *const tables[] = {
 		normalize_tests, textlog_tests, analyzer_tests, models_tests, diff_tests,
 		timeline_tests, cgroups_tests,
-		replay_input_tests, episode_log_tests, refaults_tests,
+		replay_input_tests, episode_log_tests, refaults_tests, tracedat_chunks_tests,
 	};
 	int passed = 0, failed = 0, skipped = 0;
 

@@ -57,5 +57,6 @@ extern const struct unit_test cgroups_tests[];
 extern const struct unit_test replay_input_tests[];
 extern const struct unit_test episode_log_tests[];
 extern const struct unit_test refaults_tests[];
+extern const struct unit_test tracedat_chunks_tests[];
 
 #endif
