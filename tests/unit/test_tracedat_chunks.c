@@ -145,22 +145,22 @@ static int test_good(enum tracedat_codec codec, bool big)
 	return r;
 }
 
-static int test_zstd(void)
+UT_TEST(test_zstd, "tracedat chunks: zstd table reads back page by page")
 {
 	return test_good(TRACEDAT_CODEC_ZSTD, false);
 }
 
-static int test_zlib(void)
+UT_TEST(test_zlib, "tracedat chunks: zlib table reads back page by page")
 {
 	return test_good(TRACEDAT_CODEC_ZLIB, false);
 }
 
-static int test_big_endian(void)
+UT_TEST(test_big_endian, "tracedat chunks: big-endian table")
 {
 	return test_good(TRACEDAT_CODEC_ZSTD, true);
 }
 
-static int test_empty(void)
+UT_TEST(test_empty, "tracedat chunks: no chunks")
 {
 	struct tracedat_chunks c;
 	const char *why = NULL;
@@ -190,7 +190,7 @@ static int refused(struct tfile *t, const char *want)
 	return UT_OK;
 }
 
-static int test_absurd_count(void)
+UT_TEST(test_absurd_count, "tracedat chunks: absurd count refused")
 {
 	struct tfile t;
 
@@ -200,7 +200,7 @@ static int test_absurd_count(void)
 	return refused(&t, "the chunk count does not fit in the data");
 }
 
-static int test_count_above_chunks(void)
+UT_TEST(test_count_above_chunks, "tracedat chunks: count above the chunks present")
 {
 	struct tfile t;
 
@@ -212,7 +212,7 @@ static int test_count_above_chunks(void)
 	return refused(&t, "a chunk header lies past the end of the data");
 }
 
-static int test_truncated_chunk(void)
+UT_TEST(test_truncated_chunk, "tracedat chunks: truncated chunk")
 {
 	struct tfile t;
 
@@ -224,7 +224,7 @@ static int test_truncated_chunk(void)
 	return refused(&t, "a chunk's compressed size is 0 or runs past the end of the data");
 }
 
-static int test_partial_page(void)
+UT_TEST(test_partial_page, "tracedat chunks: chunk of part of a page")
 {
 	struct tfile t;
 
@@ -233,7 +233,7 @@ static int test_partial_page(void)
 	return refused(&t, "a chunk does not uncompress to whole pages");
 }
 
-static int test_huge_rsize(void)
+UT_TEST(test_huge_rsize, "tracedat chunks: chunk above 16 MiB")
 {
 	struct tfile t;
 
@@ -242,7 +242,7 @@ static int test_huge_rsize(void)
 	return refused(&t, "a chunk does not uncompress to whole pages");
 }
 
-static int test_zero_sizes(void)
+UT_TEST(test_zero_sizes, "tracedat chunks: zero compressed size")
 {
 	struct tfile t;
 
@@ -252,7 +252,7 @@ static int test_zero_sizes(void)
 	return refused(&t, "a chunk's compressed size is 0 or runs past the end of the data");
 }
 
-static int test_past_file(void)
+UT_TEST(test_past_file, "tracedat chunks: table past the file, CPU size past it or short")
 {
 	struct tracedat_chunks c;
 	const char *why = NULL;
@@ -277,7 +277,7 @@ static int test_past_file(void)
 }
 
 /* The header says two pages; the frame holds one: refused when the chunk is read. */
-static int test_size_mismatch(void)
+UT_TEST(test_size_mismatch, "tracedat chunks: uncompressed size mismatch")
 {
 	struct tracedat_zpage z = { 0 };
 	struct tracedat_chunks c;
@@ -305,7 +305,7 @@ static int test_size_mismatch(void)
 	return UT_OK;
 }
 
-static int test_garbage_frame(void)
+UT_TEST(test_garbage_frame, "tracedat chunks: bytes that are no frame")
 {
 	struct tracedat_zpage z = { 0 };
 	struct tracedat_chunks c;
@@ -326,20 +326,3 @@ static int test_garbage_frame(void)
 	fclose(t.f);
 	return UT_OK;
 }
-
-const struct unit_test tracedat_chunks_tests[] = {
-	{ "tracedat chunks: zstd table reads back page by page", test_zstd },
-	{ "tracedat chunks: zlib table reads back page by page", test_zlib },
-	{ "tracedat chunks: big-endian table", test_big_endian },
-	{ "tracedat chunks: no chunks", test_empty },
-	{ "tracedat chunks: absurd count refused", test_absurd_count },
-	{ "tracedat chunks: count above the chunks present", test_count_above_chunks },
-	{ "tracedat chunks: truncated chunk", test_truncated_chunk },
-	{ "tracedat chunks: chunk of part of a page", test_partial_page },
-	{ "tracedat chunks: chunk above 16 MiB", test_huge_rsize },
-	{ "tracedat chunks: zero compressed size", test_zero_sizes },
-	{ "tracedat chunks: table past the file, CPU size past it or short", test_past_file },
-	{ "tracedat chunks: uncompressed size mismatch", test_size_mismatch },
-	{ "tracedat chunks: bytes that are no frame", test_garbage_frame },
-	{ NULL, NULL },
-};
