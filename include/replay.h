@@ -119,6 +119,13 @@ struct rs_obs {
 	uint64_t taken, deactivated, referenced;
 	uint32_t folio;		/* pages per folio the window's isolates showed; 0: unknown (1) */
 	/*
+	 * A list of single pages and folios of one size (order-0 anon pages and PMD THPs): that
+	 * size, and of the pages its isolates scanned (folio_scanned) those in such folios
+	 * (folio_big). 0: not such a list (`folio` describes it).
+	 */
+	uint32_t folio_one;
+	uint64_t folio_scanned, folio_big;
+	/*
 	 * false: the whole call (every priority). true: only its passes at `prio`, kept apart
 	 * from the whole-call windows; rs_world_rates() prefers it for a model pass at `prio`.
 	 */
@@ -141,6 +148,11 @@ struct rs_rates {
 	uint64_t reclaim, activate, pageout;	/* inactive list */
 	uint64_t deactivate, referenced;	/* active list; kept active = ONE - deactivate */
 	uint32_t folio;				/* pages per folio, >= 1 */
+	/*
+	 * The share of the list's folios that have `folio` pages, the rest having one page each:
+	 * RS_RATE_ONE for a list of `folio`-page folios (the average of the recording's).
+	 */
+	uint64_t folio_share;
 	enum rs_rate_src src;
 };
 

@@ -37,7 +37,6 @@ struct rs_analysis_opts;
 struct rs_consumer;
 
 #define RS_RI_MAX_CALLS		(1u << 20)	/* default call cap */
-#define RS_RI_MAX_MEMCGS	4096		/* memcgs tracked; others count in the root */
 #define RS_RI_SWAP_UNKNOWN	(UINT64_C(1) << 40)	/* free swap when only "on" is known */
 
 struct rs_replay_input_opts {
@@ -198,7 +197,6 @@ struct rs_ri_report {
 	/* per memcg of the world, in world index order */
 	int nr_memcg;
 	const struct rs_ri_memcg *memcg;
-	uint64_t memcgs_untracked;	/* over RS_RI_MAX_MEMCGS */
 	uint64_t untracked_events;	/* tasks over the task cap */
 	size_t world_updates, world_obs, world_calls;
 };

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "replay.h"
+#include "rs_grow.h"
 
 static bool is_active_list(int lru)
 {
@@ -39,6 +40,9 @@ struct obs_sum {
 	uint64_t scanned, reclaimed, activated, pageout;
 	uint64_t taken, deactivated, referenced;
 	uint64_t folio_w;	/* sum of folio x pages */
+	/* two classes (rs_obs.folio_one): pages isolated, those in folios of folio_one pages */
+	uint64_t one_pages, one_big;
+	uint32_t folio_one;	/* 0: no window has two classes; UINT32_MAX: sizes differ */
 };
 
 struct rs_world {
@@ -126,20 +130,7 @@ const char *rs_rate_src_name(enum rs_rate_src s)
 
 static int grow(void **p, size_t *cap, size_t need, size_t elem, struct rs_error *err)
 {
-	size_t ncap;
-	void *np;
-
-	if (need <= *cap)
-		return 0;
-	ncap = *cap ? *cap * 2 : 16;
-	while (ncap < need)
-		ncap *= 2;
-	np = realloc(*p, ncap * elem);
-	if (!np)
-		return rs_error_set(err, "out of memory");
-	*p = np;
-	*cap = ncap;
-	return 0;
+	return rs_grow(p, cap, need, elem, 16, 0) ? rs_error_set(err, "out of memory") : 0;
 }
 
 struct rs_world *rs_world_new(const struct rs_world_opts *opts, struct rs_error *err)
@@ -403,6 +394,14 @@ static void sum_obs(struct obs_sum *s, const struct rs_obs *o)
 	s->referenced += o->referenced;
 	s->folio_w += (uint64_t)(o->folio ? o->folio : 1) *
 		      (is_active_list(o->lru) ? o->taken : o->scanned);
+	if (o->folio_one > 1) {
+		s->one_pages += o->folio_scanned;
+		s->one_big += o->folio_big;
+		s->folio_one = !s->folio_one || s->folio_one == o->folio_one ? o->folio_one
+									   : UINT32_MAX;
+	} else if (o->folio > 1) {
+		s->folio_one = UINT32_MAX;	/* a window of multi-page folios only */
+	}
 }
 
 /* Pre-order with children in index (= creation) order, as css_next_descendant_pre() walks. */
@@ -793,6 +792,16 @@ static void rates_from(const struct obs_sum *s, int lru, enum rs_rate_src src,
 	out->folio = pages ? (uint32_t)((s->folio_w + pages / 2) / pages) : 1;
 	if (!out->folio)
 		out->folio = 1;
+	out->folio_share = RS_RATE_ONE;
+	/*
+	 * Single pages and F-page folios: big / F folios of F pages and (pages - big) of one,
+	 * when every window summed has these two classes with the same F.
+	 */
+	if (s->folio_one > 1 && s->folio_one != UINT32_MAX && s->one_pages > s->one_big) {
+		out->folio = s->folio_one;
+		out->folio_share = frac(s->one_big,
+					s->one_big + (s->one_pages - s->one_big) * s->folio_one);
+	}
 	if (is_active_list(lru)) {
 		out->deactivate = frac(s->deactivated, s->taken);
 		out->referenced = frac(s->referenced, s->taken);
@@ -875,6 +884,7 @@ void rs_world_rates(const struct rs_world *w, int memcg, int nid, int lru, int p
 	memset(out, 0, sizeof(*out));
 	out->src = RS_RATE_ASSUMED;
 	out->folio = 1;
+	out->folio_share = RS_RATE_ONE;
 	if (is_active_list(lru)) {
 		out->deactivate = RS_RATE_ONE;
 	} else {

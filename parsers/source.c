@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "rs_file.h"
+#include "rs_grow.h"
 #include "rs_normalize.h"
 #include "rs_warn.h"
 #include "source_state.h"
@@ -225,15 +226,8 @@ struct rs_event_count *rs_source_count_slot(struct rs_source *src, const char *s
 			if (!strcmp(src->counts[i].name, name) && !src->counts[i].system)
 				return &src->counts[i];
 	}
-	if (src->nr_counts == src->cap_counts) {
-		size_t cap = src->cap_counts ? src->cap_counts * 2 : 64;
-		struct rs_event_count *n = realloc(src->counts, cap * sizeof(*n));
-
-		if (!n)
-			return NULL;
-		src->counts = n;
-		src->cap_counts = cap;
-	}
+	if (RS_GROW(src->counts, src->cap_counts, src->nr_counts + 1, 64))
+		return NULL;
 	c = &src->counts[src->nr_counts];
 	memset(c, 0, sizeof(*c));
 	c->name = strdup(name);
@@ -296,26 +290,25 @@ int rs_source_set_cpus(struct rs_source *src, int cpus, struct rs_error *err)
 	return 0;
 }
 
+/* Replace an owned string of the source (own) and what the info shows of it (shown). */
+static int set_owned(char **own, const char **shown, const char *s)
+{
+	char *d = strdup(s);
+
+	if (!d)
+		return -1;
+	free(*own);
+	*own = d;
+	*shown = d;
+	return 0;
+}
+
 int rs_source_set_host(struct rs_source *src, const char *host)
 {
-	char *h = strdup(host);
-
-	if (!h)
-		return -1;
-	free(src->host);
-	src->host = h;
-	src->info.host = h;
-	return 0;
+	return set_owned(&src->host, &src->info.host, host);
 }
 
 int rs_source_set_kernel(struct rs_source *src, const char *release)
 {
-	char *k = strdup(release);
-
-	if (!k)
-		return -1;
-	free(src->kernel);
-	src->kernel = k;
-	src->info.kernel = k;
-	return 0;
+	return set_owned(&src->kernel, &src->info.kernel, release);
 }

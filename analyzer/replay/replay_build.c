@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "memcg_attrib.h"
 #include "replay_build.h"
 #include "replay_calls.h"
 #include "replay_memcgs.h"
@@ -25,7 +26,6 @@
 struct wb {			/* build state */
 	struct rs_replay_input *ri;
 	struct rs_world *w;
-	int mem_hroot;
 	int *order;		/* entries in the world, sorted; [nw] */
 	int nw;
 	int *w_of;		/* entry -> world index (0: root / folded) */
@@ -62,72 +62,6 @@ static int depth_of(const char *p)
 	return d;
 }
 
-/* The hierarchy the memory controller's ids live in: the one naming memcgs events use. */
-static int memory_hroot(struct rs_replay_input *ri)
-{
-	int best = -1;
-	uint64_t best_n = 0;
-
-	for (int i = 0; i < ri->nmc; i++) {
-		const struct ri_memcg *m = &ri->mc[i];
-		uint64_t n = 0;
-
-		if (m->hroot < 0 || !(m->flags & (RI_MF_DELTA | RI_MF_VICTIM | RI_MF_MAP |
-						   RI_MF_SNAP)))
-			continue;
-		for (int j = 0; j < ri->nmc; j++)
-			if (ri->mc[j].hroot == m->hroot &&
-			    (ri->mc[j].flags & (RI_MF_DELTA | RI_MF_VICTIM | RI_MF_MAP | RI_MF_SNAP)))
-				n++;
-		if (n > best_n) {
-			best_n = n;
-			best = m->hroot;
-		}
-	}
-	return best;
-}
-
-/* Old snapshots name a memcg by path only: merge into the entry with that id and path. */
-static void merge_path_only(struct rs_replay_input *ri, int mem_hroot)
-{
-	for (int p = 0; p < ri->nmc; p++) {
-		struct ri_memcg *a = &ri->mc[p];
-
-		if (!(a->flags & RI_MF_PATHONLY) || !a->path)
-			continue;
-		for (int i = 0; i < ri->nmc; i++) {
-			struct ri_memcg *b = &ri->mc[i];
-
-			if (i == p || !b->id || !b->path || strcmp(a->path, b->path) ||
-			    (mem_hroot >= 0 && b->hroot >= 0 && b->hroot != mem_hroot))
-				continue;
-			a->merged = i;
-			b->flags |= a->flags & ~RI_MF_PATHONLY;
-			b->snap = a->snap;
-			b->have_snap_lru = a->have_snap_lru;
-			memcpy(b->snap_lru, a->snap_lru, sizeof(b->snap_lru));
-			b->have_usage = a->have_usage;
-			b->usage = a->usage;
-			b->usage_first = a->usage_first;
-			b->usage_max = a->usage_max;
-			b->limit = a->limit;
-			b->soft = a->soft;
-			b->swappiness = a->swappiness;
-			b->soft_over = a->soft_over;
-			b->soft_recorded = a->soft_recorded;
-			a->flags &= ~(RI_MF_SNAP | RI_MF_DELTA);
-			break;
-		}
-	}
-}
-
-static int resolve(const struct rs_replay_input *ri, int e)
-{
-	while (e >= 0 && ri->mc[e].merged >= 0)
-		e = ri->mc[e].merged;
-	return e;
-}
-
 /*
  * Delta offsets: 0 for a memcg made inside the trace; its snapshot from before its first
  * delta; else its first (snapshot - deltas so far). Every later snapshot re-anchors the sizes
@@ -154,7 +88,8 @@ static void offsets(struct wb *b)
 static int cmp_entry(const void *pa, const void *pb, void *arg)
 {
 	const struct rs_replay_input *ri = arg;
-	const struct ri_memcg *a = &ri->mc[*(const int *)pa], *b = &ri->mc[*(const int *)pb];
+	int ea = *(const int *)pa, eb = *(const int *)pb;
+	const struct rs_memcg *a = ri_memcg_id(ri, ea), *b = ri_memcg_id(ri, eb);
 	int da = depth_of(a->path), db = depth_of(b->path);
 
 	if (da != db)
@@ -162,7 +97,7 @@ static int cmp_entry(const void *pa, const void *pb, void *arg)
 	/* siblings in creation order: cgroup ids (inode numbers) grow with it */
 	if (a->id != b->id)
 		return a->id && (!b->id || a->id < b->id) ? -1 : 1;
-	return a->seq < b->seq ? -1 : a->seq > b->seq;
+	return ea < eb ? -1 : ea > eb;	/* rows: first seen */
 }
 
 /* A world memcg added so far with this path, or -1. */
@@ -206,26 +141,25 @@ static int add_memcgs(struct wb *b, struct rs_error *err)
 	    !b->w_depth)
 		return rs_error_set(err, "out of memory");
 	for (int e = 0; e < ri->nmc; e++) {
-		const struct ri_memcg *m = &ri->mc[e];
+		const struct rs_memcg *id = ri_memcg_id(ri, ri_memcg_row(ri, e));
 
-		if (m->merged >= 0)
+		if (!id)
 			continue;
-		if (is_root_path(m->path) || m->id == 1) {
-			if (root_e < 0 && (is_root_path(m->path) || !m->path))
+		if (is_root_path(id->path) || id->id == 1) {
+			if (root_e < 0 && (is_root_path(id->path) || !id->path))
 				root_e = e;
 			continue;
 		}
-		if (has_sizes(m))
+		if (has_sizes(&ri->mc[e]))
 			b->order[n++] = e;
 	}
 	qsort_r(b->order, (size_t)n, sizeof(int), cmp_entry, ri);
 
-	if (rs_world_add_memcg(b->w, &(struct rs_memcg_desc){ .id = root_e >= 0 ? ri->mc[root_e].id
-								: 1, .path = "/", .parent = -1 },
-			       err) < 0)
+	b->w_id[0] = root_e >= 0 ? ri_memcg_id(ri, root_e)->id : 1;
+	if (rs_world_add_memcg(b->w, &(struct rs_memcg_desc){ .id = b->w_id[0], .path = "/",
+							     .parent = -1 }, err) < 0)
 		return -1;
 	b->w_limit[0] = RS_UNLIMITED;
-	b->w_id[0] = root_e >= 0 ? ri->mc[root_e].id : 1;
 	b->w_parent[0] = -1;
 	row_new(b, 0, b->w_id[0]);
 	nwm = 1;
@@ -233,12 +167,13 @@ static int add_memcgs(struct wb *b, struct rs_error *err)
 		b->w_of[e] = 0;
 	for (int k = 0; k < n; k++) {
 		struct ri_memcg *m = &ri->mc[b->order[k]];
-		const char *path = m->path;
+		const struct rs_memcg *id = ri_memcg_id(ri, b->order[k]);
+		const char *path = id->path;
 		int parent = 0, idx;
 		struct rs_ri_memcg *r;
 
 		if (!path) {
-			snprintf(name, sizeof(name), "id:%llu", (unsigned long long)m->id);
+			snprintf(name, sizeof(name), "id:%llu", (unsigned long long)id->id);
 			path = name;
 		} else {
 			/* every proper ancestor by path, top-down: tracked, else synthetic */
@@ -250,13 +185,11 @@ static int add_memcgs(struct wb *b, struct rs_error *err)
 					return rs_error_set(err, "out of memory");
 				w = world_by_path(b, anc, nwm);
 				if (w < 0) {
-					uint64_t aid = 0;
-
 					/* an ancestor without sizes: its id if an event named it */
-					for (int e2 = 0; e2 < ri->nmc && !aid; e2++)
-						if (ri->mc[e2].id && ri->mc[e2].path &&
-						    !strcmp(ri->mc[e2].path, anc))
-							aid = ri->mc[e2].id;
+					const struct rs_memcg *a = ri_memcg_id(ri,
+						rs_memcgs_find_path(ri->memcgs, anc));
+					uint64_t aid = a ? a->id : 0;
+
 					w = rs_world_add_memcg(b->w, &(struct rs_memcg_desc){
 						.id = aid, .path = anc, .parent = parent }, err);
 					if (w < 0) {
@@ -274,7 +207,7 @@ static int add_memcgs(struct wb *b, struct rs_error *err)
 				parent = w;
 			}
 		}
-		idx = rs_world_add_memcg(b->w, &(struct rs_memcg_desc){ .id = m->id, .path = path,
+		idx = rs_world_add_memcg(b->w, &(struct rs_memcg_desc){ .id = id->id, .path = path,
 								       .parent = parent }, err);
 		if (idx < 0)
 			return -1;
@@ -282,10 +215,10 @@ static int add_memcgs(struct wb *b, struct rs_error *err)
 		b->w_of[b->order[k]] = idx;
 		m->world = idx;
 		b->w_limit[idx] = m->limit;
-		b->w_id[idx] = m->id;
+		b->w_id[idx] = id->id;
 		b->w_parent[idx] = parent;
 		b->w_depth[idx] = b->w_depth[parent] + 1;
-		r = row_new(b, idx, m->id);
+		r = row_new(b, idx, id->id);
 		r->mkdir = m->flags & RI_MF_MKDIR;
 		r->rmdir = m->flags & RI_MF_RMDIR;
 		r->snap = m->snap;
@@ -319,22 +252,17 @@ static int add_memcgs(struct wb *b, struct rs_error *err)
 		}
 	}
 	b->nw = n;
-	/* entries folded into the root: victims and task memcgs without sizes */
-	for (int e = 0; e < ri->nmc; e++) {
-		int t = resolve(ri, e);
-
-		b->w_of[e] = t >= 0 ? b->w_of[t] : 0;
+	/* memcgs folded into the root: victims without sizes */
+	for (int e = 0; e < ri->nmc; e++)
 		if (!b->w_of[e] && (ri->mc[e].flags & RI_MF_VICTIM) && e != root_e)
 			b->rm[0].folded++;
-	}
 	return 0;
 }
 
-static int world_of_id(const struct wb *b, uint64_t id)
+/* The world memcg of memcg row e: 0 (the root) when folded there or none. */
+static int world_of_row(const struct wb *b, int e)
 {
-	int e = ri_memcg_by_id(b->ri, id, false);
-
-	return e >= 0 ? b->w_of[e] : 0;
+	return e >= 0 && e < b->ri->nmc ? b->w_of[e] : 0;
 }
 
 static int lca(const struct wb *b, int x, int y)
@@ -358,25 +286,10 @@ static int limited_ancestor(const struct wb *b, int m)
 	return -1;
 }
 
-/* The task's memcg in the memory hierarchy, the latest learnt (markers: hierarchy -1). */
+/* The world memcg of the call's task (the loading stage's task memcg at its start), -1. */
 static int task_world(const struct wb *b, const struct ri_call *c)
 {
-	uint64_t best = 0;
-	int w = -1;
-
-	for (int i = 0; i < c->ntask_cg; i++) {
-		int e;
-
-		if (c->task_cg[i].hroot >= 0 && b->mem_hroot >= 0 &&
-		    c->task_cg[i].hroot != b->mem_hroot)
-			continue;
-		e = ri_memcg_by_id(b->ri, c->task_cg[i].id, false);
-		if (e >= 0 && c->task_cg[i].seq > best) {
-			best = c->task_cg[i].seq;
-			w = b->w_of[e];
-		}
-	}
-	return w;
+	return c->task_row >= 0 ? world_of_row(b, c->task_row) : -1;
 }
 
 static int header_world(const struct wb *b)
@@ -396,13 +309,13 @@ static int call_target(struct wb *b, const struct ri_call *c)
 	int t = task_world(b, c), l = -1, lim;
 
 	/* the kernel says it (7.1+ memcg_id), when that memcg is in the world */
-	if (c->root_id && world_of_id(b, c->root_id) > 0) {
+	if (world_of_row(b, c->root_row) > 0) {
 		b->ri->rep.target_src[RS_RI_TGT_KERNEL]++;
-		return world_of_id(b, c->root_id);
+		return world_of_row(b, c->root_row);
 	}
 	/* victims with sizes of their own (an unattributed or folded one says nothing) */
 	for (uint32_t i = 0; i < c->nv; i++) {
-		int w = c->v[i].id ? world_of_id(b, c->v[i].id) : 0;
+		int w = world_of_row(b, c->v[i].memcg);
 
 		if (w > 0)
 			l = l < 0 ? w : lca(b, l, w);
@@ -473,23 +386,19 @@ static int merge_victims(struct wb *b, const struct ri_victim *arr, uint32_t nv,
 
 	for (uint32_t i = 0; i < nv; i++) {
 		const struct ri_victim *v = &arr[i];
-		int w = v->id ? world_of_id(b, v->id) : 0, nid = v->nid < nr_nodes ? v->nid : 0, k;
+		int w = world_of_row(b, v->memcg), nid = v->nid < nr_nodes ? v->nid : 0, k;
 		struct ri_victim *d;
 
-		if (v->id && v->prio < 0) {
-			int e = ri_memcg_by_id(b->ri, v->id, false);
-
-			if (e >= 0 && b->w_of[e] >= 0)
-				b->rm[b->w_of[e]].victim_events++;
-		}
+		if (v->memcg >= 0 && v->prio < 0)
+			b->rm[w].victim_events++;
 		for (k = 0; k < n; k++)
-			if (b->mv[k].id == (uint64_t)w && b->mv[k].nid == nid &&
+			if (b->mv[k].memcg == w && b->mv[k].nid == nid &&
 			    b->mv[k].prio == v->prio)
 				break;
 		d = &b->mv[k];
 		if (k == n) {
 			memset(d, 0, sizeof(*d));
-			d->id = (uint64_t)w;	/* the world index from here on */
+			d->memcg = w;	/* the world index from here on */
 			d->nid = nid;
 			d->prio = v->prio;
 			n++;
@@ -497,6 +406,8 @@ static int merge_victims(struct wb *b, const struct ri_victim *arr, uint32_t nv,
 		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 			d->scanned[l] += v->scanned[l];
 			d->folio_w[l] += v->folio_w[l];
+			d->folio_big[l] += v->folio_big[l];
+			d->folio_size[l] = ri_folio_size_merge(d->folio_size[l], v->folio_size[l]);
 			d->taken[l] += v->taken[l];
 			d->reclaimed[l] += v->reclaimed[l];
 			if (v->implied[l] > d->implied[l]) {
@@ -522,7 +433,7 @@ static int add_obs(struct wb *b, const struct ri_call *c, const struct ri_victim
 	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 		int t = l >= RS_LRU_INACTIVE_FILE;
 		bool active = l == RS_LRU_ACTIVE_ANON || l == RS_LRU_ACTIVE_FILE;
-		struct rs_obs o = { .ts_start = c->c.ts, .ts_end = c->c.ts_end, .memcg = (int)d->id,
+		struct rs_obs o = { .ts_start = c->c.ts, .ts_end = c->c.ts_end, .memcg = d->memcg,
 				    .nid = d->nid, .lru = l, .one_prio = d->prio >= 0,
 				    .prio = d->prio };
 		struct rs_ri_obs_sum *s = &b->ri->rep.obs[l];
@@ -543,6 +454,13 @@ static int add_obs(struct wb *b, const struct ri_call *c, const struct ri_victim
 		}
 		if (d->scanned[l])
 			o.folio = (uint32_t)((d->folio_w[l] + d->scanned[l] / 2) / d->scanned[l]);
+		/* single pages and folios of one size: the two classes (rs_obs.folio_one) */
+		if (d->folio_big[l] && d->folio_size[l] != UINT32_MAX &&
+		    d->scanned[l] > d->folio_big[l]) {
+			o.folio_one = d->folio_size[l];
+			o.folio_big = d->folio_big[l];
+			o.folio_scanned = d->scanned[l];
+		}
 		if (rs_world_add_obs(b->w, &o, err))
 			return -1;
 		if (o.one_prio)
@@ -671,7 +589,7 @@ static int add_calls(struct wb *b, int nr_nodes, struct rs_error *err)
 		for (int k = 0; k < nmv; k++) {
 			struct rs_memcg_lists *m = &b->ml[k];
 
-			m->memcg = (int)b->mv[k].id;
+			m->memcg = b->mv[k].memcg;
 			memcpy(m->scanned, b->mv[k].scanned, sizeof(m->scanned));
 			memcpy(m->reclaimed, b->mv[k].reclaimed, sizeof(m->reclaimed));
 			if (add_obs(b, c, &b->mv[k], err))
@@ -741,8 +659,8 @@ static int v2_collect(struct wb *b, struct v2snaps *vs)
 		if (u->memcg < 0 || u->field != RS_WF_LRU || u->src != RS_WSRC_SNAPSHOT ||
 		    u->op != RS_WOP_SET)
 			continue;
-		e = resolve(ri, u->memcg);
-		if (e < 0 || !(w = b->w_of[e]) || w >= b->nrm)
+		e = u->memcg;
+		if (e >= ri->nmc || !(w = b->w_of[e]) || w >= b->nrm)
 			continue;
 		x = &vs[w];
 		if (!x->n || x->s[x->n - 1].ts != u->ts) {
@@ -811,14 +729,14 @@ static int add_updates(struct wb *b, int nr_nodes, struct rs_error *err)
 		if (u.nid >= nr_nodes)
 			continue;
 		if (u.memcg >= 0) {
-			int e = resolve(ri, u.memcg);
+			int e = u.memcg < ri->nmc ? u.memcg : -1;
 
 			/*
 			 * The root memcg's own lruvec deltas (a recording without --own-memcgs:
 			 * every process of a guest is in the root) move its lists between two
 			 * node_stat snapshots, which set them (node - tracked memcgs).
 			 */
-			if (e >= 0 && !b->w_of[e] && is_root_path(ri->mc[e].path) &&
+			if (e >= 0 && !b->w_of[e] && ri_memcg_is_root(ri, e) &&
 			    u.field == RS_WF_LRU && u.src == RS_WSRC_DELTA && ri->nroot) {
 				u.memcg = 0;
 				if (rs_world_add_update(b->w, &u, err))
@@ -1033,8 +951,12 @@ int ri_build_world(struct rs_replay_input *ri, struct rs_error *err)
 	b.w = rs_world_new(&wo, err);
 	if (!b.w)
 		return -1;
-	b.mem_hroot = memory_hroot(ri);
-	merge_path_only(ri, b.mem_hroot);
+	/* every memcg row of the loading stage: the root's and its ancestors' too */
+	if (ri->memcgs && rs_memcgs_count(ri->memcgs) > 0 &&
+	    !ri_memcg_at(ri, rs_memcgs_count(ri->memcgs) - 1)) {
+		rs_error_set(err, "out of memory");
+		goto out;
+	}
 	b.offset = calloc((size_t)ri->nmc + 1, sizeof(*b.offset));
 	if (!b.offset) {
 		rs_error_set(err, "out of memory");

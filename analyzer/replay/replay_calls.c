@@ -25,6 +25,7 @@
 #include "replay_calls.h"
 #include "replay_memcgs.h"
 #include "replay_report.h"
+#include "rs_grow.h"
 
 #define RI_DROPPED	(RI_NO_CALL - 1)	/* a call over the cap: swallow its events */
 
@@ -39,7 +40,8 @@ void ri_call_free(struct ri_call *c)
 }
 
 static struct ri_call *open_call(struct rs_replay_input *ri, struct ri_task *t,
-				 const struct rs_event *ev, int ctx)
+				 const struct rs_event *ev, const struct rs_memcg_ctx *ctx_memcg,
+				 int ctx)
 {
 	struct ri_call *c;
 
@@ -50,16 +52,9 @@ static struct ri_call *open_call(struct rs_replay_input *ri, struct ri_task *t,
 		t->call = RI_DROPPED;
 		return NULL;
 	}
-	if (ri->ncall == ri->capcall) {
-		size_t n = ri->capcall ? ri->capcall * 2 : 256;
-		struct ri_call *nc = realloc(ri->call, n * sizeof(*nc));
-
-		if (!nc) {
-			ri->oom = true;
-			return NULL;
-		}
-		ri->call = nc;
-		ri->capcall = n;
+	if (RS_GROW(ri->call, ri->capcall, ri->ncall + 1, 256)) {
+		ri->oom = true;
+		return NULL;
 	}
 	/* deltas so far are applied before this call starts: the world at its start is exact */
 	ri_flush_deltas(ri);
@@ -78,8 +73,8 @@ static struct ri_call *open_call(struct rs_replay_input *ri, struct ri_task *t,
 	c->c.pid = ev->pid;
 	c->c.ev_offset = ev->offset;
 	c->c.rec.prio_first = c->c.rec.prio_lowest = -1;
-	c->ntask_cg = t->ncg;
-	memcpy(c->task_cg, t->cg, sizeof(c->task_cg));
+	c->task_row = ri_memcg_row(ri, ctx_memcg->task);
+	c->root_row = -1;
 	t->call = (uint32_t)ri->ncall++;
 	return c;
 }
@@ -103,12 +98,12 @@ static void close_call(struct rs_replay_input *ri, struct ri_task *t, uint64_t t
 
 /* ---- windows ---- */
 
-/* The entry for (id, nid, prio) in a victim array, added when new; NULL out of memory. */
+/* The entry for (memcg, nid, prio) in a victim array, added when new; NULL out of memory. */
 static struct ri_victim *victim_in(struct rs_replay_input *ri, struct ri_victim **arr,
-				   uint32_t *nv, uint32_t *capv, uint64_t id, int nid, int prio)
+				   uint32_t *nv, uint32_t *capv, int memcg, int nid, int prio)
 {
 	for (uint32_t i = 0; i < *nv; i++)
-		if ((*arr)[i].id == id && (*arr)[i].nid == nid && (*arr)[i].prio == prio)
+		if ((*arr)[i].memcg == memcg && (*arr)[i].nid == nid && (*arr)[i].prio == prio)
 			return &(*arr)[i];
 	if (*nv == *capv) {
 		uint32_t n = *capv ? *capv * 2 : 2;
@@ -122,24 +117,16 @@ static struct ri_victim *victim_in(struct rs_replay_input *ri, struct ri_victim 
 		*capv = n;
 	}
 	memset(&(*arr)[*nv], 0, sizeof((*arr)[0]));
-	(*arr)[*nv].id = id;
+	(*arr)[*nv].memcg = memcg;
 	(*arr)[*nv].nid = nid;
 	(*arr)[*nv].prio = prio;
 	return &(*arr)[(*nv)++];
 }
 
-static struct ri_victim *victim(struct rs_replay_input *ri, struct ri_call *c, uint64_t id,
+static struct ri_victim *victim(struct rs_replay_input *ri, struct ri_call *c, int memcg,
 				int nid)
 {
-	return victim_in(ri, &c->v, &c->nv, &c->capv, id, nid, -1);
-}
-
-static void mark_victim(struct rs_replay_input *ri, uint64_t id)
-{
-	int i = ri_memcg_by_id(ri, id, true);
-
-	if (i >= 0)
-		ri->mc[i].flags |= RI_MF_VICTIM;
+	return victim_in(ri, &c->v, &c->nv, &c->capv, memcg, nid, -1);
 }
 
 /*
@@ -166,8 +153,32 @@ static uint64_t folio_estimate(uint64_t req, uint64_t scanned)
 	return f <= scanned ? f : 1;
 }
 
+/*
+ * The pages of an isolate that were in folios of more than a page, and their size (*f). When
+ * F-page folios explain nr_scanned they all were (a stream of 512-page file folios); when none
+ * does, only the folio that crossed the request was: the rest were pages taken one by one
+ * before it (the 7.2 memory.high trace: 534 anon pages for 32 requested are 22 pages and one
+ * 512-page THP, and its other 1,660 anon isolates took exactly what they asked). A window
+ * whose multi-page folios all have one size is a list of single pages and F-page folios
+ * (anon: order 0 and PMD THPs), not a list of 396-page folios (docs/models.md).
+ */
+uint32_t ri_folio_size_merge(uint32_t a, uint32_t b)
+{
+	return !a ? b : !b || a == b ? a : UINT32_MAX;
+}
+
+static uint64_t folio_big(uint64_t req, uint64_t scanned, uint64_t *f)
+{
+	*f = folio_estimate(req, scanned);
+	if (*f <= 1)
+		return 0;
+	if ((req + *f - 1) / *f * *f == scanned)
+		return scanned;
+	return *f;
+}
+
 /* The pass and iteration structure of a call, for the lower bound of its nr_to_reclaim. */
-static void note_pass(struct ri_call *c, uint64_t id, int nid, int prio, int lru,
+static void note_pass(struct ri_call *c, int memcg, int nid, int prio, int lru,
 		      uint64_t requested, uint64_t reclaimed)
 {
 	bool inactive = lru == RS_LRU_INACTIVE_ANON || lru == RS_LRU_INACTIVE_FILE;
@@ -178,7 +189,7 @@ static void note_pass(struct ri_call *c, uint64_t id, int nid, int prio, int lru
 	 * one (its last request was below SWAP_CLUSTER_MAX: the same list again is the next pass
 	 * at the same priority, as kswapd repeats when it need not raise it).
 	 */
-	if (!c->pass_open || prio != c->pass_prio || id != c->pass_id || nid != c->pass_nid ||
+	if (!c->pass_open || prio != c->pass_prio || memcg != c->pass_memcg || nid != c->pass_nid ||
 	    (c->pass_done & bit)) {
 		/* the previous pass was not the last: the total was below the goal then */
 		if (c->pass_open && c->total > c->want_lo)
@@ -186,11 +197,11 @@ static void note_pass(struct ri_call *c, uint64_t id, int nid, int prio, int lru
 		/* ... and kswapd's node was not balanced (a new pass of balance_pgdat()) */
 		if (c->pass_open && c->total > c->balance_lo &&
 		    (prio != c->pass_prio || nid != c->pass_nid ||
-		     (id == c->pass_id && (c->pass_done & bit))))
+		     (memcg == c->pass_memcg && (c->pass_done & bit))))
 			c->balance_lo = c->total;
 		c->pass_open = true;
 		c->pass_prio = prio;
-		c->pass_id = id;
+		c->pass_memcg = memcg;
 		c->pass_nid = nid;
 		c->pass_local = 0;
 		c->pass_ilists = 0;
@@ -217,15 +228,18 @@ static void note_pass(struct ri_call *c, uint64_t id, int nid, int prio, int lru
 	c->total += reclaimed;
 }
 
-/* The victim's memcg id of a window's outcome (0: none), counted by how it was told. */
-static uint64_t victim_id(struct rs_replay_input *ri, const struct rs_memcg_ctx *mc,
-			  const struct rs_victim *v)
+/*
+ * The victim memcg row of a window's outcome (-1: none, or a memcg of no id: the loading
+ * stage's shared rows), counted by how it was told.
+ */
+static int victim_row(struct rs_replay_input *ri, const struct rs_victim *v)
 {
-	const struct rs_memcg *m = v && v->valid ? rs_memcgs_get(mc->memcgs, v->row) : NULL;
+	int row = v && v->valid ? ri_memcg_row(ri, v->row) : -1;
+	const struct rs_memcg *m = ri_memcg_id(ri, row);
 
 	if (!m || !m->id) {
 		ri->rep.victim_none++;
-		return 0;
+		return -1;
 	}
 	if (v->how == RS_VICTIM_EXACT)
 		ri->rep.victim_exact++;
@@ -235,16 +249,22 @@ static uint64_t victim_id(struct rs_replay_input *ri, const struct rs_memcg_ctx 
 		ri->rep.victim_lruvec++;
 	else
 		ri->rep.victim_steal++;	/* steal only, or both in two memcgs: the steal one's */
-	return m->id;
+	return row;
 }
 
 /* Add one isolate window and its shrink event (NULL: none) to a victim's counts. */
 static void count_window(struct ri_victim *v, const struct ri_task *t, const struct rs_event *sh,
 			 int lru)
 {
+	uint64_t big, f;
+
 	v->scanned[lru] += t->win_scanned;
 	v->taken[lru] += t->win_taken;
-	v->folio_w[lru] += folio_estimate(t->win_req, t->win_scanned) * t->win_scanned;
+	big = folio_big(t->win_req, t->win_scanned, &f);
+	v->folio_w[lru] += f * t->win_scanned;
+	v->folio_big[lru] += big;
+	if (big)
+		v->folio_size[lru] = ri_folio_size_merge(v->folio_size[lru], (uint32_t)f);
 	if (sh && sh->type != RS_EV_SHRINK_ACTIVE) {
 		int type = lru == RS_LRU_INACTIVE_FILE;
 
@@ -267,12 +287,11 @@ static void count_window(struct ri_victim *v, const struct ri_task *t, const str
  * of the window (rs_ctx.memcg), NULL when it told none.
  */
 static void close_window(struct rs_replay_input *ri, struct ri_task *t, struct ri_call *c,
-			 const struct rs_event *sh, const struct rs_memcg_ctx *mc,
-			 const struct rs_victim *outcome)
+			 const struct rs_event *sh, const struct rs_victim *outcome)
 {
 	bool active = sh && sh->type == RS_EV_SHRINK_ACTIVE;
-	uint64_t id = 0;
-	int lru = t->win_lru, nid = 0, prio = c->last_prio;
+	struct ri_memcg *m;
+	int memcg, lru = t->win_lru, nid = 0, prio = c->last_prio;
 	struct ri_victim *v;
 	struct rs_recorded *rec = &c->c.rec;
 
@@ -287,10 +306,10 @@ static void close_window(struct rs_replay_input *ri, struct ri_task *t, struct r
 	}
 	if (nid < 0 || nid >= 1024)
 		nid = 0;
-	id = victim_id(ri, mc, outcome);
-	if (id)
-		mark_victim(ri, id);
-	v = victim(ri, c, id, nid);
+	memcg = victim_row(ri, outcome);
+	if ((m = ri_memcg_at(ri, memcg)))
+		m->flags |= RI_MF_VICTIM;
+	v = victim(ri, c, memcg, nid);
 	if (!v)
 		return;
 	if (c->c.nid < 0 && sh)
@@ -301,7 +320,7 @@ static void close_window(struct rs_replay_input *ri, struct ri_task *t, struct r
 		v->implied_off[lru] = sh ? sh->offset : 0;
 	}
 	if (!t->win_soft && prio >= 0 && prio <= RS_DEF_PRIORITY) {
-		struct ri_victim *pv = victim_in(ri, &c->pv, &c->npv, &c->cappv, id, nid, prio);
+		struct ri_victim *pv = victim_in(ri, &c->pv, &c->npv, &c->cappv, memcg, nid, prio);
 
 		if (pv)
 			count_window(pv, t, sh, lru);
@@ -317,7 +336,7 @@ static void close_window(struct rs_replay_input *ri, struct ri_task *t, struct r
 			rec->soft_reclaimed += r;
 	}
 	if (!t->win_soft)
-		note_pass(c, id, nid, prio, lru, t->win_req,
+		note_pass(c, memcg, nid, prio, lru, t->win_req,
 			  sh && !active ? sh->inactive.nr_reclaimed : 0);
 	if (sh && !t->win_soft && prio >= 0 && prio <= RS_DEF_PRIORITY) {
 		if (rec->prio_first < 0)
@@ -351,7 +370,7 @@ static void open_window(struct rs_replay_input *ri, struct ri_task *t, struct ri
 	int lru = ev->isolate.lru;
 
 	if (t->win)
-		close_window(ri, t, c, NULL, ctx->memcg, closed_here(ctx));
+		close_window(ri, t, c, NULL, closed_here(ctx));
 	if (lru < 0 && (ev->have & RS_HAVE_FILE))
 		lru = ev->isolate.file ? RS_LRU_INACTIVE_FILE : RS_LRU_INACTIVE_ANON;
 	t->win = true;
@@ -372,7 +391,7 @@ static struct ri_call *orphan(struct rs_replay_input *ri, struct ri_task *t,
 			      const struct rs_event *ev, const struct rs_ctx *ctx)
 {
 	bool kswapd = ctx->kind == RS_CTX_KSWAPD || ctx->outer == RS_CTX_KSWAPD;
-	struct ri_call *c = open_call(ri, t, ev, kswapd ? RS_CALL_KSWAPD : -1);
+	struct ri_call *c = open_call(ri, t, ev, ctx->memcg, kswapd ? RS_CALL_KSWAPD : -1);
 
 	if (!c)
 		return NULL;
@@ -424,18 +443,17 @@ void ri_calls_event(struct rs_replay_input *ri, const struct rs_event *ev, const
 			return;
 		if (t->call != RI_NO_CALL)	/* its end was lost */
 			close_call(ri, t, ev->ts);
-		c = open_call(ri, t, ev, k);
+		c = open_call(ri, t, ev, ctx->memcg, k);
 		if (!c)
 			return;
 		if (ev->have & RS_HAVE_ORDER)
 			c->c.order = ev->reclaim.order;
 		if (ev->have & RS_HAVE_GFP)
 			c->c.gfp_flags = ev->reclaim.gfp_flags;
-		/* 7.1+: the memcg whose limit is reclaimed, the walk's root (0: global) */
-		if (k == RS_CALL_MEMCG && (ev->have & RS_HAVE_MEMCG_ID) && ev->reclaim.memcg_id) {
-			c->root_id = ev->reclaim.memcg_id;
-			ri_memcg_by_id(ri, c->root_id, true);
-		}
+		/* 7.1+: the memcg whose limit is reclaimed, the walk's root (global: none) */
+		if (k == RS_CALL_MEMCG && ctx->began && ctx->memcg->root &&
+		    ctx->memcg->root->how == RS_ROOT_KERNEL)
+			c->root_row = ri_memcg_row(ri, ctx->memcg->root->row);
 		if (k == RS_CALL_NODE && (ev->have & RS_HAVE_NID))
 			c->c.nid = ev->reclaim.nid;
 		ri_source_note(&ri->rep.call_src[k], ev);
@@ -461,16 +479,16 @@ void ri_calls_event(struct rs_replay_input *ri, const struct rs_event *ev, const
 			ri_source_note(&ri->rep.call_src[k], ev);
 		}
 		if (t->win)
-			close_window(ri, t, c, NULL, ctx->memcg, still_open(ctx, &open));
+			close_window(ri, t, c, NULL, still_open(ctx, &open));
 		c->c.rec.nr_reclaimed = ev->reclaim.nr_reclaimed;
 		close_call(ri, t, ev->ts);
 		return;
 	case RS_EV_KSWAPD_WAKE:
 		if (c && t->win)
-			close_window(ri, t, c, NULL, ctx->memcg, still_open(ctx, &open));
+			close_window(ri, t, c, NULL, still_open(ctx, &open));
 		if (t->call != RI_NO_CALL)
 			close_call(ri, t, ev->ts);
-		c = open_call(ri, t, ev, RS_CALL_KSWAPD);
+		c = open_call(ri, t, ev, ctx->memcg, RS_CALL_KSWAPD);
 		if (!c)
 			return;
 		c->c.nid = ev->kswapd.nid >= 0 && ev->kswapd.nid < 1024 ? ev->kswapd.nid : 0;
@@ -480,7 +498,7 @@ void ri_calls_event(struct rs_replay_input *ri, const struct rs_event *ev, const
 		return;
 	case RS_EV_KSWAPD_SLEEP:
 		if (c && t->win)
-			close_window(ri, t, c, NULL, ctx->memcg, still_open(ctx, &open));
+			close_window(ri, t, c, NULL, still_open(ctx, &open));
 		if (t->call != RI_NO_CALL)
 			close_call(ri, t, ev->ts);
 		return;
@@ -520,7 +538,7 @@ void ri_calls_event(struct rs_replay_input *ri, const struct rs_event *ev, const
 		if (!t->win || t->win_lru != k) {
 			/* a shrink with no isolate of its list before it (or lost events) */
 			if (t->win)
-				close_window(ri, t, c, NULL, ctx->memcg, closed_here(ctx));
+				close_window(ri, t, c, NULL, closed_here(ctx));
 			t->win = true;
 			t->win_lru = (int8_t)k;
 			t->win_soft = ctx->kind == RS_CTX_SOFTLIMIT;
@@ -529,7 +547,7 @@ void ri_calls_event(struct rs_replay_input *ri, const struct rs_event *ev, const
 			ri_warn(ri, "shrink events without an lru_isolate before them: their pages "
 				"are reclaimed but not scanned in the recorded totals");
 		}
-		close_window(ri, t, c, ev, ctx->memcg, &ctx->memcg->shrink);
+		close_window(ri, t, c, ev, &ctx->memcg->shrink);
 		return;
 	default:
 		return;

@@ -11,5 +11,7 @@ void ri_calls_event(struct rs_replay_input *ri, const struct rs_event *ev, const
 		    struct ri_task *t);
 void ri_calls_finish(struct rs_replay_input *ri);
 void ri_call_free(struct ri_call *c);
+/* The one size of a window's multi-page folios: 0 none yet, UINT32_MAX more than one. */
+uint32_t ri_folio_size_merge(uint32_t a, uint32_t b);
 
 #endif

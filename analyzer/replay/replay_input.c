@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The replay input's consumer of the analysis stream (include/replay_input.h): the header,
- * item names, memcg identities (cgroup_map, cgroup_mkdir/rmdir, cgroup_attach_task, task
- * memcgs), the list sizes (memcg_stat and node_stat snapshots, mod_memcg_lruvec_state deltas,
- * coalesced between invocations), workingset counters. Calls go one way: this file ->
- * replay_calls.c (reclaim invocations and what they took), replay_build.c (the world at the
- * end) -> replay_memcgs.c (the memcg table, coalesced updates) -> replay_report.c (warnings,
- * sources, swap evidence); each has its own header.
+ * the list sizes (memcg_stat and node_stat snapshots, mod_memcg_lruvec_state deltas, coalesced
+ * between invocations), workingset counters, memcgs made and removed in the range. Who a memcg
+ * is, which memcg a task is in and which one a window took its pages from are the loading
+ * stage's (rs_ctx.memcg, memcg_attrib.h): this file keeps sizes by its memcg rows. Calls go one
+ * way: this file -> replay_calls.c (reclaim invocations and what they took), replay_build.c
+ * (the world at the end) -> replay_memcgs.c (sizes by memcg row, coalesced updates) ->
+ * replay_report.c (warnings, sources, swap evidence); each has its own header.
  *
  * Sizes of a memcg's lruvec come from one of two sources, decided at the end (docs/replay.md):
  * with LRU deltas, size = offset + deltas so far, snapshots then only checked; the offset is 0
@@ -24,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "memcg_attrib.h"
 #include "replay_build.h"
 #include "replay_calls.h"
 #include "replay_memcgs.h"
@@ -95,24 +97,6 @@ struct ri_task *ri_task_get(struct rs_replay_input *ri, int pid, bool create)
 	return t;
 }
 
-static void task_set_cg(struct rs_replay_input *ri, struct ri_task *t, int hroot, uint64_t id)
-{
-	int i;
-
-	for (i = 0; i < t->ncg; i++)
-		if (t->cg[i].hroot == hroot)
-			break;
-	if (i == t->ncg) {
-		if (t->ncg < 4)
-			t->ncg++;
-		else
-			i = 3;	/* many hierarchies: keep the newest */
-	}
-	t->cg[i].hroot = hroot;
-	t->cg[i].id = id;
-	t->cg[i].seq = ++ri->cg_seq;
-}
-
 /* ---- header and item names ---- */
 
 static void on_meta(struct rs_replay_input *ri, const struct rs_event *ev)
@@ -164,31 +148,23 @@ static void on_items(struct rs_replay_input *ri, const struct rs_event *ev)
 				ri->pswpout_item = i;
 		ri->rep.item_names = true;
 	} else if (ev->items.which == RS_ITEMS_NODE_STAT) {
-		static const char *const lru[4] = { "nr_inactive_anon", "nr_active_anon",
-						    "nr_inactive_file", "nr_active_file" };
+		/* the LRU lists' items are the loading stage's (rs_memcg_ctx.lru) */
 		static const char *const ws[4] = { "workingset_activate_anon",
 						   "workingset_activate_file",
 						   "workingset_restore_anon",
 						   "workingset_restore_file" };
-		int8_t *a = realloc(ri->ns_lru, (size_t)(n ? n : 1));
 		int8_t *b = realloc(ri->ns_ws, (size_t)(n ? n : 1));
 
-		if (a)
-			ri->ns_lru = a;
-		if (b)
-			ri->ns_ws = b;
-		if (!a || !b) {
+		if (!b) {
 			ri->oom = true;
 			return;
 		}
+		ri->ns_ws = b;
 		for (int i = 0; i < n; i++) {
-			a[i] = b[i] = -1;
-			for (int k = 0; k < 4; k++) {
-				if (!strcmp(ev->items.names[i], lru[k]))
-					a[i] = (int8_t)k;
+			b[i] = -1;
+			for (int k = 0; k < 4; k++)
 				if (!strcmp(ev->items.names[i], ws[k]))
 					b[i] = (int8_t)k;
-			}
 		}
 		ri->nns = n;
 	}
@@ -259,27 +235,18 @@ static void anchor(struct rs_replay_input *ri, struct ri_memcg *m, int i,
 	m->anchors += any;
 }
 
-static void on_snap_memcg(struct rs_replay_input *ri, const struct rs_event *ev)
+/* A memcg_stat snapshot of memcg row i (the loading stage's: by id, or by path without id=). */
+static void on_snap_memcg(struct rs_replay_input *ri, const struct rs_event *ev, int i)
 {
 	const struct rs_ev_snap_memcg *s = &ev->snap_memcg;
-	struct ri_memcg *m;
+	struct ri_memcg *m = ri_memcg_at(ri, i);
 	int64_t lru[RS_NR_EVICTABLE], d[RS_NR_EVICTABLE];
 	uint64_t limit, soft = RS_UNLIMITED, usage;
-	int i;
 
-	if (s->id)
-		i = ri_memcg_by_id(ri, s->id, true);
-	else if (s->path)
-		i = ri_memcg_by_path(ri, s->path, true);
-	else
-		return;
-	if (i < 0)
+	if (!m)
 		return;
 	ri->rep.memcg_snapshots++;
-	if (s->path && s->id)
-		ri_memcg_set_path(ri, i, s->path, -1);
-	m = &ri->mc[i];
-	if (m->path && !strcmp(m->path, "/")) {
+	if (ri_memcg_is_root(ri, i)) {
 		ri_warn(ri, "memcg_stat of the root ignored: the root's own lists are node_stat "
 			"minus the tracked memcgs");
 		return;
@@ -384,7 +351,7 @@ static void on_snap_node(struct rs_replay_input *ri, const struct rs_event *ev)
 	for (int i = 0; i < ri->nmc; i++) {
 		const struct ri_memcg *m = &ri->mc[i];
 
-		if (m->path && !strcmp(m->path, "/"))
+		if (ri_memcg_is_root(ri, i))
 			continue;
 		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 			if (m->flags & RI_MF_DELTA)
@@ -397,25 +364,27 @@ static void on_snap_node(struct rs_replay_input *ri, const struct rs_event *ev)
 
 /* ---- memcg counters and lruvec deltas ---- */
 
-static void on_lruvec(struct rs_replay_input *ri, const struct rs_event *ev)
+/*
+ * An LRU list's delta (the loading stage names the list and the memcg), or a workingset
+ * counter's (the memcg of a known id: workingset items name no row there).
+ */
+static void on_lruvec(struct rs_replay_input *ri, const struct rs_event *ev,
+		      const struct rs_memcg_ctx *mc)
 {
-	int item = ev->memcg.item, lru = -1, ws = -1, i;
+	int item = ev->memcg.item, lru = mc->lru, ws = -1, i;
 	struct ri_memcg *m;
 
-	if (ri->nns) {
-		if (item >= 0 && item < ri->nns) {
-			lru = ri->ns_lru[item];
-			ws = ri->ns_ws[item];
-		}
-	} else if (item >= 0 && item < RS_NR_EVICTABLE) {
-		lru = item;	/* enum node_stat_item starts with the LRU lists */
-	}
+	if (lru >= RS_NR_EVICTABLE)
+		lru = -1;
+	if (lru < 0 && item >= 0 && item < ri->nns)
+		ws = ri->ns_ws[item];
 	if (lru < 0 && ws < 0)
 		return;
-	i = ri_memcg_by_id(ri, ev->memcg.id, true);
-	if (i < 0)
+	i = ri_memcg_row(ri, mc->named >= 0 ? mc->named : rs_memcgs_find_id(mc->memcgs,
+									   ev->memcg.id));
+	m = ri_memcg_at(ri, i);
+	if (!m)
 		return;
-	m = &ri->mc[i];
 	if (lru >= 0) {
 		if (!(m->flags & RI_MF_DELTA)) {
 			size_t cap = ri->capdelta;
@@ -459,44 +428,26 @@ static void on_marker(struct rs_replay_input *ri, const struct rs_event *ev)
 	       (int64_t)(strtoull(v, NULL, 10) * 1024 / (ri->page_size ? ri->page_size : 4096)));
 }
 
-static void on_cgroup(struct rs_replay_input *ri, const struct rs_event *ev)
+/*
+ * A memcg made or removed in the range (the loading stage names its row; events of another
+ * controller's hierarchy name none): a made one's sizes start at 0, a removed one goes offline.
+ */
+static void on_cgroup(struct rs_replay_input *ri, const struct rs_event *ev, int row)
 {
-	const struct rs_ev_cgroup *c = &ev->cgroup;
-	int i = ri_memcg_by_id(ri, c->id, true);
 	struct ri_memcg *m;
 
-	if (i < 0)
+	if (ev->cgroup.op != RS_CG_MKDIR && ev->cgroup.op != RS_CG_RMDIR)
 		return;
-	m = &ri->mc[i];
-	if (ev->type == RS_EV_CGROUP_ATTACH) {
-		struct ri_task *t = ri_task_get(ri, c->pid, true);
-
-		m->flags |= RI_MF_ATTACH;
-		ri_memcg_set_path(ri, i, c->path, c->root);
-		if (t)
-			task_set_cg(ri, t, c->root, c->id);
+	m = ri_memcg_at(ri, ri_memcg_row(ri, row));
+	if (!m)
 		return;
-	}
-	switch (c->op) {
-	case RS_CG_MKDIR:
+	if (ev->cgroup.op == RS_CG_MKDIR) {
 		m->flags |= RI_MF_MKDIR;
-		m->mkdir_ts = ev->ts;
 		m->mkdir_off = ev->offset;
-		ri_memcg_set_path(ri, i, c->path, c->root);
-		break;
-	case RS_CG_RMDIR:
-		if (m->hroot < 0 || m->hroot == c->root) {
-			m->flags |= RI_MF_RMDIR;
-			m->rmdir_ts = ev->ts;
-			m->rmdir_off = ev->offset;
-		}
-		ri_memcg_set_path(ri, i, c->path, c->root);
-		break;
-	case RS_CG_RENAME:
-		ri_memcg_set_path(ri, i, c->path, c->root);
-		break;
-	default:
-		break;
+	} else {
+		m->flags |= RI_MF_RMDIR;
+		m->rmdir_ts = ev->ts;
+		m->rmdir_off = ev->offset;
 	}
 }
 
@@ -506,6 +457,7 @@ static int ri_event(void *arg, const struct rs_event *ev, const struct rs_ctx *c
 	struct ri_task *t;
 	int i;
 
+	ri->memcgs = ctx->memcg->memcgs;
 	if (!ri->first_ts)
 		ri->first_ts = ev->ts;
 	ri->last_ts = ev->ts;
@@ -515,7 +467,7 @@ static int ri_event(void *arg, const struct rs_event *ev, const struct rs_ctx *c
 			ri->rep.swap_pswpout++;
 		return 0;
 	case RS_EV_MEMCG_LRUVEC:
-		on_lruvec(ri, ev);
+		on_lruvec(ri, ev, ctx->memcg);
 		return 0;
 	case RS_EV_MEMCG_STATE:
 		return 0;
@@ -525,38 +477,13 @@ static int ri_event(void *arg, const struct rs_event *ev, const struct rs_ctx *c
 	case RS_EV_ITEM_NAMES:
 		on_items(ri, ev);
 		return 0;
-	case RS_EV_CGROUP_MAP:
-		i = ri_memcg_by_id(ri, ev->cgroup_map.id, true);
-		if (i >= 0) {
-			ri->mc[i].flags |= RI_MF_MAP;
-			ri_memcg_set_path(ri, i, ev->cgroup_map.path, -1);
-		}
-		return 0;
-	case RS_EV_TASK_CGROUP:
-		t = ri_task_get(ri, ev->task_cgroup.pid, true);
-		if (t && ev->task_cgroup.id) {
-			task_set_cg(ri, t, -1, ev->task_cgroup.id);
-			i = ri_memcg_by_id(ri, ev->task_cgroup.id, true);
-			if (i >= 0)
-				ri_memcg_set_path(ri, i, ev->task_cgroup.path, -1);
-		}
-		return 0;
 	case RS_EV_CGROUP:
-	case RS_EV_CGROUP_ATTACH:
-		on_cgroup(ri, ev);
+		on_cgroup(ri, ev, ctx->memcg->named);
 		return 0;
-	case RS_EV_FORK: {
-		struct ri_task *p = ri_task_get(ri, ev->task.pid, false), *c;
-
-		if (p && p->ncg && (c = ri_task_get(ri, ev->task.child_pid, true))) {
-			p = ri_task_get(ri, ev->task.pid, false);	/* may have moved */
-			c->ncg = p->ncg;
-			memcpy(c->cg, p->cg, sizeof(c->cg));
-		}
-		return 0;
-	}
 	case RS_EV_SNAP_MEMCG:
-		on_snap_memcg(ri, ev);
+		i = ri_memcg_row(ri, ctx->memcg->named);
+		if (i >= 0)
+			on_snap_memcg(ri, ev, i);
 		return 0;
 	case RS_EV_SNAP_NODE:
 		on_snap_node(ri, ev);
@@ -600,11 +527,8 @@ static int ri_finish(void *arg, struct rs_error *err)
 
 void rs_replay_input_consumer(struct rs_replay_input *ri, struct rs_consumer *out)
 {
-	memset(out, 0, sizeof(*out));
-	out->name = "replay-input";
-	out->arg = ri;
-	out->event = ri_event;
-	out->finish = ri_finish;
+	*out = (struct rs_consumer){ .name = "replay-input", .arg = ri, .event = ri_event,
+		.finish = ri_finish };
 }
 
 struct rs_replay_input *rs_replay_input_new(const struct rs_replay_input_opts *o,
@@ -635,17 +559,14 @@ void rs_replay_input_free(struct rs_replay_input *ri)
 {
 	if (!ri)
 		return;
-	for (int i = 0; i < ri->nmc; i++) {
-		free(ri->mc[i].path);
+	for (int i = 0; i < ri->nmc; i++)
 		free(ri->mc[i].samp);
-	}
 	for (size_t i = 0; i < ri->ncall; i++)
 		ri_call_free(&ri->call[i]);
 	for (size_t i = 0; i < ri->nwarn; i++)
 		free(ri->warn[i]);
 	free((void *)ri->rep.memcg);
 	free(ri->mc);
-	rs_u64map_free(&ri->memcg_map);
 	free(ri->dirty);
 	free(ri->task);
 	rs_u64map_free(&ri->task_by_pid);
@@ -653,7 +574,6 @@ void rs_replay_input_free(struct rs_replay_input *ri)
 	free(ri->root);
 	free(ri->delta_order);
 	free(ri->call);
-	free(ri->ns_lru);
 	free(ri->ns_ws);
 	free(ri->header_cgroup);
 	free(ri->refusal);

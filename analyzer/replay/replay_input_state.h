@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Inside of struct rs_replay_input, shared by analyzer/replay/replay_input.c (the consumer: event
- * dispatch, tasks, memcg identities, sizes and snapshots), analyzer/replay/replay_calls.c (reclaim
- * invocations and the victim of each isolate..shrink window) and analyzer/replay/replay_build.c (the
- * world built at the end). Nothing outside analyzer/ includes this.
+ * dispatch, tasks, sizes and snapshots of the loading stage's memcgs), replay_calls.c (reclaim
+ * invocations and what each took from the victims the loading stage named) and replay_build.c
+ * (the world built at the end). Nothing outside analyzer/replay/ includes this.
  */
 #ifndef RS_REPLAY_INPUT_IMPL_H
 #define RS_REPLAY_INPUT_IMPL_H
@@ -17,26 +17,22 @@
 #define RI_MAX_SAMPLES	4096	/* snapshot - deltas samples per memcg, decimated past it */
 #define RI_MAX_WARN	32
 
-/* What named a memcg. */
+/* What the replay input knows of a memcg (the loading stage's row: memcg_attrib.h). */
 enum {
-	RI_MF_MAP = 1u << 0,		/* cgroup_map marker */
-	RI_MF_MKDIR = 1u << 1,
-	RI_MF_RMDIR = 1u << 2,
-	RI_MF_ATTACH = 1u << 3,
-	RI_MF_SNAP = 1u << 4,		/* memcg_stat */
-	RI_MF_DELTA = 1u << 5,		/* LRU deltas */
-	RI_MF_VICTIM = 1u << 6,
-	RI_MF_PATHONLY = 1u << 7,	/* a memcg_stat without id=: merged by path at the end */
+	RI_MF_MKDIR = 1u << 0,		/* cgroup_mkdir inside the analysed range */
+	RI_MF_RMDIR = 1u << 1,		/* cgroup_rmdir inside the analysed range */
+	RI_MF_SNAP = 1u << 2,		/* memcg_stat */
+	RI_MF_DELTA = 1u << 3,		/* LRU deltas */
+	RI_MF_VICTIM = 1u << 4,		/* a window's victim */
 };
 
-/* A memcg as the trace names it, by id (or by path for old snapshots without id=). */
+/*
+ * The sizes and limits of one memcg, indexed by the loading stage's memcg row (its id, path
+ * and ancestors are the row's: rs_memcgs_get()).
+ */
 struct ri_memcg {
-	uint64_t id;
-	char *path;
-	int hroot;			/* hierarchy of the cgroup event that named it; -1 markers */
-	uint32_t seq;			/* first seen */
 	unsigned int flags;
-	uint64_t mkdir_ts, rmdir_ts;
+	uint64_t rmdir_ts;
 	uint64_t mkdir_off, rmdir_off;
 	struct rs_ri_source snap, delta, ws;
 
@@ -69,11 +65,10 @@ struct ri_memcg {
 	uint64_t anchors;
 	uint32_t nsamp, samp_step, samp_skip;
 
-	int merged;			/* path-only entry merged into this index, -1 */
 	int world;			/* world index at the end, -1: counted in the root */
 };
 
-/* A tracked task: its open call, its isolate window, its memcgs (one per hierarchy). */
+/* A tracked task: its open call, its isolate window. */
 
 struct ri_task {
 	int pid;
@@ -84,21 +79,21 @@ struct ri_task {
 	uint8_t win_soft;
 	uint64_t win_req, win_scanned, win_taken;
 	uint32_t wr_anon, wr_file;
-	/* memcg per hierarchy (markers: -1), with when it was learnt */
-	int ncg;
-	struct ri_task_cg { int hroot; uint64_t id, seq; } cg[4];
 };
 
 
 /* What one call did to one victim memcg. */
 struct ri_victim {
-	uint64_t id;			/* cgroup id; 0 unattributed */
+	int memcg;			/* memcg row (ri_call.v, .pv; -1 unattributed); world index
+					   once merged (replay_build.c) */
 	int nid;
 	int prio;			/* pass windows (ri_call.pv): the priority; -1 in ri_call.v */
 	uint64_t scanned[RS_NR_EVICTABLE], taken[RS_NR_EVICTABLE], reclaimed[RS_NR_EVICTABLE];
 	uint64_t in_scanned[2], activated[2], pageout[2];	/* inactive anon/file */
 	uint64_t a_taken[2], a_deact[2], a_ref[2];		/* active anon/file */
 	uint64_t folio_w[RS_NR_EVICTABLE];	/* sum of folio estimate x pages scanned */
+	uint64_t folio_big[RS_NR_EVICTABLE];	/* pages scanned in folios of more than a page */
+	uint32_t folio_size[RS_NR_EVICTABLE];	/* their size; UINT32_MAX: more than one */
 	uint64_t implied[RS_NR_EVICTABLE];	/* first isolate: nr_requested << priority */
 	uint64_t implied_off[RS_NR_EVICTABLE];
 };
@@ -107,8 +102,7 @@ struct ri_call {
 	struct rs_reclaim_call c;	/* target -1 until the end; rec.memcg NULL */
 	int8_t ctx;			/* enum rs_call_ctx; -1 until an end names it (cut) */
 	bool cut_start, open;
-	int ntask_cg;
-	struct ri_task_cg task_cg[4];
+	int task_row;			/* memcg row of the task at the call's start, -1 */
 	uint16_t prio_mask[4];		/* priorities of non-soft shrinks, nodes 0..3 */
 	uint32_t prio_extra;		/* (node, priority) pairs on nodes past 3 */
 	int last_prio;
@@ -120,7 +114,7 @@ struct ri_call {
 	 * do_try_to_free_pages()).
 	 */
 	int pass_prio, pass_nid;
-	uint64_t pass_id;
+	int pass_memcg;
 	uint64_t pass_local;		/* reclaimed in this pass */
 	uint8_t pass_ilists;		/* inactive lists of the iteration in progress */
 	uint8_t pass_types;		/* inactive lists the pass scanned */
@@ -133,7 +127,7 @@ struct ri_call {
 	 * priority, or the same again): pgdat_balanced() was false there, true after the last.
 	 */
 	uint64_t balance_lo;
-	uint64_t root_id;		/* the begin event's memcg_id (7.1+), 0: none */
+	int root_row;			/* the kernel's reclaim root (7.1+ memcg_id), -1: none */
 	uint64_t iter_lo;		/* the same from loop iterations alone */
 	uint32_t soft_episodes;
 	uint32_t windows;
@@ -173,14 +167,14 @@ struct rs_replay_input {
 
 	/* item names */
 	int pswpout_item;		/* count_memcg_events item of pswpout, -1 */
-	int8_t *ns_lru;			/* mod_memcg_lruvec_state item -> lru 0..3, 4: ws, -1 */
-	int8_t *ns_ws;			/* item -> workingset slot 0..3, -1 */
+	int8_t *ns_ws;			/* mod_memcg_lruvec_state item -> workingset slot 0..3, -1
+					   (its LRU lists are the loading stage's: rs_memcg_ctx.lru) */
 	int nns;
 
-	/* memcgs */
+	/* memcgs: identity is the loading stage's (rs_ctx.memcg), mc[] is indexed by its rows */
+	const struct rs_memcgs *memcgs;
 	struct ri_memcg *mc;
 	int nmc, capmc;
-	struct rs_u64map memcg_map;	/* id or path hash | 1 << 63 -> index */
 	int *dirty;			/* memcgs with pending deltas */
 	int ndirty, capdirty;
 
@@ -189,9 +183,8 @@ struct rs_replay_input {
 	int ntask, captask;
 	struct rs_u64map task_by_pid;	/* pid + 1 -> index in task[], capped by ntask */
 	int last_pid, last_task;
-	uint64_t cg_seq;
 
-	/* world inputs, memcg as our index into mc[] */
+	/* world inputs, memcg as a row of mc[] */
 	struct rs_world_update *upd;
 	size_t nupd, capupd;
 	struct ri_call *call;

@@ -1,108 +1,62 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The replay input's memcg table (replay_memcgs.h): id (or path hash | 1 << 63) -> index, paths
- * and hierarchies; the world updates, with LRU deltas coalesced per memcg until the next
- * reclaim invocation flushes them.
+ * The replay input's memcgs (replay_memcgs.h): the sizes, limits and deltas of the loading
+ * stage's memcg rows (memcg_attrib.h says who each is: id, path, task memcgs, victims); the
+ * world updates, with LRU deltas coalesced per memcg until the next reclaim invocation flushes
+ * them.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "memcg_attrib.h"
 #include "replay_memcgs.h"
 #include "replay_report.h"
-#include "u64map.h"
 
-/* ---- memcg table: id (or path hash | 1 << 63) -> index ---- */
+/* ---- memcgs: the loading stage's rows ---- */
 
-static uint64_t path_key(const char *p)
+struct ri_memcg *ri_memcg_at(struct rs_replay_input *ri, int row)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	for (; *p; p++)
-		h = (h ^ (unsigned char)*p) * 0x100000001b3ull;
-	return h | (UINT64_C(1) << 63);
-}
-
-static int memcg_new(struct rs_replay_input *ri, uint64_t key)
-{
-	struct ri_memcg *m;
 	size_t cap = (size_t)ri->capmc;
 
-	if (ri->nmc >= RS_RI_MAX_MEMCGS) {
-		ri->rep.memcgs_untracked++;
-		return -1;
+	if (row < 0)
+		return NULL;
+	if (row >= ri->nmc) {
+		if (ri_grow((void **)&ri->mc, &cap, (size_t)row + 1, sizeof(*ri->mc))) {
+			ri->oom = true;
+			return NULL;
+		}
+		ri->capmc = (int)cap;
+		for (int i = ri->nmc; i <= row; i++) {
+			struct ri_memcg *m = &ri->mc[i];
+
+			memset(m, 0, sizeof(*m));
+			m->swappiness = -1;
+			m->limit = m->soft = RS_UNLIMITED;
+			m->world = -1;
+			m->samp_step = 1;
+		}
+		ri->nmc = row + 1;
 	}
-	if (ri_grow((void **)&ri->mc, &cap, (size_t)ri->nmc + 1, sizeof(*ri->mc)) ||
-	    rs_u64map_put(&ri->memcg_map, key, ri->nmc)) {
-		ri->oom = true;
-		return -1;
-	}
-	ri->capmc = (int)cap;
-	m = &ri->mc[ri->nmc];
-	memset(m, 0, sizeof(*m));
-	m->hroot = -1;
-	m->seq = (uint32_t)ri->nmc;
-	m->swappiness = -1;
-	m->limit = m->soft = RS_UNLIMITED;
-	m->merged = -1;
-	m->world = -1;
-	m->samp_step = 1;
-	return ri->nmc++;
+	return &ri->mc[row];
 }
 
-int ri_memcg_by_id(struct rs_replay_input *ri, uint64_t id, bool create)
+int ri_memcg_row(const struct rs_replay_input *ri, int row)
 {
-	int i;
+	const struct rs_memcg *m = ri->memcgs ? rs_memcgs_get(ri->memcgs, row) : NULL;
 
-	if (!id || id >> 63)
-		return -1;
-	i = rs_u64map_get(&ri->memcg_map, id);
-	if (i >= 0 || !create)
-		return i;
-	i = memcg_new(ri, id);
-	if (i >= 0)
-		ri->mc[i].id = id;
-	return i;
+	return m && !(m->flags & (RS_CGF_OVERFLOW | RS_CGF_UNKNOWN_TASKS)) ? row : -1;
 }
 
-int ri_memcg_by_path(struct rs_replay_input *ri, const char *path, bool create)
+const struct rs_memcg *ri_memcg_id(const struct rs_replay_input *ri, int row)
 {
-	uint64_t key = path_key(path);
-	int i = rs_u64map_get(&ri->memcg_map, key);
-
-	if (i >= 0 && ri->mc[i].path && !strcmp(ri->mc[i].path, path))
-		return i;
-	if (i >= 0) {	/* hash collision: look the slow way */
-		for (int k = 0; k < ri->nmc; k++)
-			if ((ri->mc[k].flags & RI_MF_PATHONLY) && ri->mc[k].path &&
-			    !strcmp(ri->mc[k].path, path))
-				return k;
-	}
-	if (!create)
-		return -1;
-	i = memcg_new(ri, key);
-	if (i < 0)
-		return -1;
-	ri->mc[i].path = strdup(path);
-	if (!ri->mc[i].path)
-		ri->oom = true;
-	ri->mc[i].flags |= RI_MF_PATHONLY;
-	return i;
+	return ri->memcgs && row >= 0 ? rs_memcgs_get(ri->memcgs, row) : NULL;
 }
 
-void ri_memcg_set_path(struct rs_replay_input *ri, int i, const char *path, int hroot)
+bool ri_memcg_is_root(const struct rs_replay_input *ri, int row)
 {
-	struct ri_memcg *m = &ri->mc[i];
+	const struct rs_memcg *m = ri_memcg_id(ri, row);
 
-	if (!path || !*path)
-		return;
-	if (m->path && !strcmp(m->path, path) && (hroot < 0 || m->hroot == hroot))
-		return;
-	free(m->path);
-	m->path = strdup(path);
-	if (!m->path)
-		ri->oom = true;
-	if (hroot >= 0 || m->hroot < 0)
-		m->hroot = hroot;
+	return m && m->path && !strcmp(m->path, "/");
 }
 
 /* ---- updates ---- */

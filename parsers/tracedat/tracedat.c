@@ -5,9 +5,10 @@
  * event format; each record is then decoded by offset, with every read bounds-checked against
  * the record's size, because the file may come from any kernel or be corrupt.
  *
- * This file opens the trace and decodes records; reading them in time order is
- * tracedat_stream.c's (one thread) and tracedat_parallel.c's (decode threads), through
- * tracedat_reader.h.
+ * This file opens the trace, resolves the formats and chooses how a stream is read. Calls go
+ * one way: tracedat.c -> tracedat_parallel.c (decode threads) -> tracedat_stream.c (a CPU's
+ * records; the stream in one thread; opening handles) -> tracedat_format.c (the format table,
+ * decoding a record) and tracedat_kallsyms.c; tracedat_reader.h declares each under its file.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,26 +23,13 @@
 #include "rs_warn.h"
 #include "tracedat_reader.h"
 
-static int fmt_cmp(const void *a, const void *b)
-{
-	const struct fmt *x = a, *y = b;
-
-	return (x->id > y->id) - (x->id < y->id);
-}
-
-struct fmt *tracedat_fmt_search(const struct tracedat *td, int id)
-{
-	struct fmt key = { .id = id };
-
-	return bsearch(&key, td->fmts, td->nr_fmts, sizeof(key), fmt_cmp);
-}
-
 
 /* Resolve the slots of a known event against this file's format of it. */
 static void fmt_resolve(struct rs_source *src, struct fmt *f, struct tep_event *event)
 {
 	const struct rs_kevent *ke = f->ke;
 	const char *missing;
+	bool ignored = false;	/* a field found but unreadable: warned, then missing */
 
 	for (int i = 0; i < ke->nr_slots; i++) {
 		const struct rs_slot *slot = &ke->slots[i];
@@ -74,6 +62,7 @@ static void fmt_resolve(struct rs_source *src, struct fmt *f, struct tep_event *
 				rs_warn(src->info.warnings, "%s:%s: field %s has size %d, not a "
 					"number we can read; ignored", ke->system, ke->name,
 					field->name, field->size);
+				ignored = true;
 				continue;
 			}
 		} else {
@@ -83,12 +72,15 @@ static void fmt_resolve(struct rs_source *src, struct fmt *f, struct tep_event *
 			if (rd->dynamic && field->size != 4) {
 				rs_warn(src->info.warnings, "%s:%s: dynamic field %s has size %d; "
 					"ignored", ke->system, ke->name, field->name, field->size);
+				ignored = true;
 				continue;
 			}
 		}
 		if (rd->offset < 0 || rd->size < 0 || rd->offset > 65536 || rd->size > 65536) {
-			rs_warn(src->info.warnings, "%s:%s: field %s has an absurd layout; ignored",
-				ke->system, ke->name, field->name);
+			rs_warn(src->info.warnings, "%s:%s: field %s has offset %d and size %d, "
+				"outside any record; ignored", ke->system, ke->name, field->name,
+				rd->offset, rd->size);
+			ignored = true;
 			continue;
 		}
 		f->present |= 1u << i;
@@ -100,110 +92,16 @@ static void fmt_resolve(struct rs_source *src, struct fmt *f, struct tep_event *
 	missing = rs_kevent_missing(ke, f->present);
 	f->usable = !missing;
 	if (missing)
-		rs_warn(src->info.warnings, "%s:%s has no field '%s' in this trace's format; "
-			"these events are counted but not analysed", ke->system, ke->name, missing);
+		rs_warn(src->info.warnings, "%s:%s has no %sfield '%s' in this trace's format%s; "
+			"these events are counted but not analysed", ke->system, ke->name,
+			ignored ? "usable " : "", missing, event->flags & TEP_EVENT_FL_FAILED ?
+			" (libtraceevent could not parse the format)" : "");
 }
 
-static uint64_t read_num(const uint8_t *p, int size, bool is_signed)
-{
-	switch (size) {
-	case 1:
-		return is_signed ? (uint64_t)(int64_t)*(const int8_t *)p : *p;
-	case 2: {
-		uint16_t v;
+/* read[cpu]: the `read events:` statistic, or STATS_NONE for a CPU without statistics */
+#define STATS_NONE	UINT64_MAX
 
-		memcpy(&v, p, 2);
-		return is_signed ? (uint64_t)(int64_t)(int16_t)v : v;
-	}
-	case 4: {
-		uint32_t v;
-
-		memcpy(&v, p, 4);
-		return is_signed ? (uint64_t)(int64_t)(int32_t)v : v;
-	}
-	default: {
-		uint64_t v;
-
-		memcpy(&v, p, 8);
-		return v;
-	}
-	}
-}
-
-/*
- * Copy a string field into buf (NUL-terminated, at most RS_STR_MAX bytes); its length, or -1
- * when it lies out of the record.
- */
-static int read_str(const struct slot_reader *rd, const uint8_t *data, int size, char *buf)
-{
-	const uint8_t *p;
-	int len;
-
-	if (rd->dynamic) {
-		uint32_t loc;
-		int off;
-
-		if (rd->offset + 4 > size)
-			return -1;
-		memcpy(&loc, data + rd->offset, 4);
-		off = loc & 0xffff;
-		len = loc >> 16;
-		if (rd->relative)
-			off += rd->offset + 4;
-		if (off > size || len > size - off)
-			return -1;
-		p = data + off;
-	} else {
-		if (rd->offset > size)
-			return -1;
-		p = data + rd->offset;
-		len = rd->to_end ? size - rd->offset : rd->size;
-		if (len > size - rd->offset)
-			return -1;
-	}
-	if (len >= RS_STR_MAX)
-		len = RS_STR_MAX - 1;
-	len = (int)strnlen((const char *)p, len);
-	memcpy(buf, p, len);
-	/* ftrace:print text ends in the newline the writer sent */
-	while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
-		len--;
-	buf[len] = '\0';
-	return len;
-}
-
-bool tracedat_decode(const struct fmt *f, const struct tep_record *rec, struct rs_event *ev,
-		     char *str, size_t *used)
-{
-	struct rs_slotvals v;
-	const uint8_t *data = rec->data;
-	size_t at = 0;
-
-	*used = 0;
-	for (int k = 0; k < f->nr_present; k++) {
-		int i = f->order[k];
-		const struct slot_reader *rd = &f->rd[i];
-
-		if (!rd->is_str) {
-			if (rd->offset + rd->size > rec->size)
-				return false;
-			v.num[i] = read_num(data + rd->offset, rd->size, rd->is_signed);
-		} else {
-			int len = read_str(rd, data, rec->size, str + at);
-
-			if (len < 0)
-				return false;
-			v.str[i] = str + at;
-			at += (size_t)len + 1;
-		}
-	}
-	v.present = f->present;
-	rs_normalize(f->ke, &v, ev);
-	*used = at;
-	return true;
-}
-
-static void parse_cpustats(struct rs_source *src, const char *stats)
+static void parse_cpustats(struct rs_source *src, const char *stats, uint64_t *read)
 {
 	int cpu = -1;
 
@@ -211,8 +109,13 @@ static void parse_cpustats(struct rs_source *src, const char *stats)
 		unsigned long long v;
 		int c;
 
-		if (sscanf(stats, "CPU: %d", &c) == 1)
+		if (sscanf(stats, "CPU: %d", &c) == 1) {
 			cpu = c;
+			if (cpu >= 0 && cpu < src->info.cpus)
+				read[cpu] = 0;
+		} else if (cpu >= 0 && cpu < src->info.cpus &&
+			   sscanf(stats, "read events: %llu", &v) == 1)
+			read[cpu] = v;
 		else if (cpu >= 0 && cpu < src->info.cpus && sscanf(stats, "overrun: %llu", &v) == 1)
 			src->loss[cpu].overrun = v;
 		else if (cpu >= 0 && cpu < src->info.cpus &&
@@ -224,6 +127,41 @@ static void parse_cpustats(struct rs_source *src, const char *stats)
 		if (stats)
 			stats++;
 	}
+}
+
+/*
+ * The CPUs the header counts (its CPUCOUNT) that the file holds no data for. trace-cmd v7 lists
+ * only the CPUs that wrote data, so a CPU whose statistics say it read no event was idle; one
+ * whose statistics say it read events lost them (a file cut or edited), and one without
+ * statistics may have (trace-cmd records them for every CPU).
+ */
+static void check_cpu_data(struct rs_source *src, struct tracedat *td, const uint64_t *read)
+{
+	int with_data = 0, lost = 0, unknown = 0, first_lost = -1, first_unknown = -1;
+	unsigned long long events = 0;
+
+	for (int c = 0; c < src->info.cpus; c++) {
+		if (tracedat_cpu_has_data(td, c)) {
+			with_data++;
+		} else if (read[c] == STATS_NONE) {
+			if (!unknown++)
+				first_unknown = c;
+		} else if (read[c]) {
+			if (!lost++)
+				first_lost = c;
+			events += read[c];
+		}
+	}
+	if (lost)
+		rs_warn(src->info.warnings, "%s: the header names %d CPUs, the file holds data for "
+			"%d: %d CPU(s) without data (CPU %d first) read %llu events by the recorder's "
+			"statistics, which are missing", src->path, src->info.cpus, with_data, lost,
+			first_lost, events);
+	if (unknown)
+		rs_warn(src->info.warnings, "%s: the header names %d CPUs, the file holds data for "
+			"%d: %d CPU(s) without data (CPU %d first) have no statistics saying they were "
+			"idle; their events may be missing", src->path, src->info.cpus, with_data,
+			unknown, first_unknown);
 }
 
 static bool common_field(struct tep_event *e, const char *name, int *offset, int *size)
@@ -292,7 +230,7 @@ static int build_formats(struct rs_source *src, struct tracedat *td, struct rs_e
 		td->nr_fmts++;
 	}
 	src->info.formats_known = true;
-	qsort(td->fmts, td->nr_fmts, sizeof(*td->fmts), fmt_cmp);
+	tracedat_fmt_sort(td);
 	/* Ids are small in practice; a direct map makes the per-record lookup one load. */
 	if (max_id >= 0 && max_id < 65536) {
 		td->by_id_len = max_id + 1;
@@ -304,6 +242,18 @@ static int build_formats(struct rs_source *src, struct tracedat *td, struct rs_e
 				td->by_id[td->fmts[i].id] = &td->fmts[i];
 	}
 	td->unknown.name = "unknown";
+	/* tep_data_type() and tep_data_pid() read every record at these, unchecked */
+	for (int i = 0; n && i < 2; i++) {
+		const char *name = i ? "common_pid" : "common_type";
+		struct tep_format_field *cf = tep_find_common_field(events[0], name);
+		int off, size;
+
+		if (cf && !common_field(events[0], name, &off, &size))
+			return rs_error_set(err, "%s: corrupt trace.dat: the format of %s:%s puts "
+					    "%s at offset %d, size %d, outside any record",
+					    src->path, events[0]->system, events[0]->name, name,
+					    cf->offset, cf->size);
+	}
 	resolve_layout(td, n ? events[0] : NULL);
 	return 0;
 }
@@ -319,7 +269,8 @@ bool tracedat_cpu_has_data(struct tracedat *td, int cpu)
 	return tracecmd_get_cpu_file_size(td->handle, cpu) > 0;
 }
 
-void tracedat_publish_counts(struct rs_source *src, struct tracedat *td)
+/* Publish the per-format counts (fmt.count...) as the source's counts by name. */
+static void publish_counts(struct rs_source *src, struct tracedat *td)
 {
 	rs_source_counts_reset(src);
 	for (int i = 0; i <= td->nr_fmts; i++) {
@@ -361,46 +312,6 @@ static void tracedat_close(struct rs_source *src)
 	src->priv = NULL;
 }
 
-/*
- * When tracecmd_init_data() fails part-way, libtracecmd 3.1.6 leaves per-CPU lists of the
- * CPUs it did not reach zeroed, and tracecmd_close() then follows a NULL list pointer (and
- * closes fd 0, from a zeroed descriptor). rs_tracedat_check() rules out the causes it can
- * see (truncated or corrupt CPU data); what remains (a corrupt compressed chunk, a corrupt
- * header_page format) is parked here, unclosed but reachable, instead of crashing. It is
- * memory we never free, once per such file; the command exits right after.
- */
-#define PARKED_MAX 1024
-static struct tracecmd_input *volatile parked[PARKED_MAX];	/* never read: keep the stores */
-static int nr_parked;
-
-static void park(struct tracecmd_input *handle)
-{
-	if (nr_parked < PARKED_MAX)
-		parked[nr_parked++] = handle;
-}
-
-/*
- * tracecmd_open(), in its two steps so that a failing tracecmd_init_data() is parked rather
- * than closed (above). NULL with err set on failure.
- */
-struct tracecmd_input *tracedat_open_handle(struct rs_source *src, struct rs_error *err)
-{
-	struct tracecmd_input *h = tracecmd_open_head(src->path, TRACEDAT_OPEN_FLAGS);
-
-	if (!h) {
-		rs_error_set(err, "%s: libtracecmd cannot read this trace.dat: truncated, corrupt, "
-			     "or an unsupported file version", src->path);
-		return NULL;
-	}
-	if (tracecmd_init_data(h) < 0) {
-		park(h);
-		rs_error_set(err, "%s: libtracecmd cannot read the event data of this trace.dat: "
-			     "corrupt ring-buffer pages", src->path);
-		return NULL;
-	}
-	return h;
-}
-
 /* Validate the container before libtracecmd trusts it (tracedat_check.c). */
 static int check_file(struct rs_source *src, struct rs_error *err)
 {
@@ -414,8 +325,24 @@ static int check_file(struct rs_source *src, struct rs_error *err)
 	return ret;
 }
 
+/*
+ * rs_source_ops.stream: with decode threads for src->opts.threads CPUs, else in one thread; a
+ * full stream that ended well publishes its counts by format.
+ */
+static int stream(struct rs_source *src, uint64_t from_ns, uint64_t to_ns, rs_event_fn fn,
+		  void *ctx, struct rs_error *err)
+{
+	int ret = src->opts.threads >= 2
+		  ? tracedat_stream_parallel(src, from_ns, to_ns, fn, ctx, err)
+		  : tracedat_stream(src, from_ns, to_ns, fn, ctx, err);
+
+	if (!ret && from_ns == 0 && to_ns == UINT64_MAX)
+		publish_counts(src, src->priv);
+	return ret;
+}
+
 static const struct rs_source_ops tracedat_ops = {
-	.stream = tracedat_stream,
+	.stream = stream,
 	.close = tracedat_close,
 };
 
@@ -478,6 +405,7 @@ int rs_tracedat_open(struct rs_source *src, struct rs_error *err)
 {
 	const char *zname = NULL, *zver = NULL, *uname;
 	struct tracedat *td;
+	uint64_t *cpu_read;
 	char fmtbuf[128];
 	int cpus;
 
@@ -526,7 +454,14 @@ int rs_tracedat_open(struct rs_source *src, struct rs_error *err)
 			 tracecmd_get_in_file_version(td->handle));
 	src->format = strdup(fmtbuf);
 	src->info.format = src->format ? src->format : "trace.dat";
-	parse_cpustats(src, tracecmd_get_cpustats(td->handle));
+	cpu_read = malloc((cpus ? cpus : 1) * sizeof(*cpu_read));
+	if (!cpu_read)
+		return rs_error_set(err, "%s: out of memory", src->path);
+	for (int c = 0; c < cpus; c++)
+		cpu_read[c] = STATS_NONE;
+	parse_cpustats(src, tracecmd_get_cpustats(td->handle), cpu_read);
+	check_cpu_data(src, td, cpu_read);
+	free(cpu_read);
 	if (build_formats(src, td, err) < 0)
 		return -1;
 	/*

@@ -841,7 +841,7 @@ static void par_free(struct par *p)
 	pthread_cond_destroy(&p->ready);
 }
 
-/* Sum the workers' counts into the formats' and publish them with the stream's span. */
+/* Sum the workers' counts into the formats' (tracedat.c publishes them) and the stream's span. */
 static void finish_counts(struct par *p)
 {
 	struct rs_source *src = p->src;
@@ -876,7 +876,6 @@ static void finish_counts(struct par *p)
 	src->info.events = nrec;
 	src->info.first_ts = nrec ? first : 0;
 	src->info.last_ts = last;
-	tracedat_publish_counts(src, td);
 }
 
 int tracedat_stream_parallel(struct rs_source *src, uint64_t from_ns, uint64_t to_ns,

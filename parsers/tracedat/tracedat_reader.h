@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Inside of the trace.dat backend, shared by its three files only: parsers/tracedat/tracedat.c (open,
- * event formats, decoding), parsers/tracedat/tracedat_stream.c (reading a CPU's records, the
- * single-threaded stream) and parsers/tracedat/tracedat_parallel.c (the stream with decode threads).
+ * Inside of the trace.dat backend, shared by its files only, each declaring under its own
+ * heading what it defines. Calls go one way: tracedat.c (open, event formats, which stream) ->
+ * tracedat_parallel.c (the stream with decode threads) -> tracedat_stream.c (reading a CPU's
+ * records, the single-threaded stream, opening handles) -> tracedat_format.c (the format
+ * table, decoding a record) and tracedat_kallsyms.c.
  * struct tracedat is read-only once rs_tracedat_open() returns, except what a stream owns (the
  * counts, the main handle and its name cache): decode threads read the format table and use
  * handles of their own, since a libtracecmd handle is not thread-safe.
@@ -155,6 +157,10 @@ static void name(type **h, int n, int i)					\
 	}									\
 }
 
+/* ---- the format table and decoding (tracedat_format.c) ---- */
+
+/* Sort td->fmts by id, for tracedat_fmt_search(). */
+void tracedat_fmt_sort(struct tracedat *td);
 /* The format of an event id; NULL when the file has none. */
 struct fmt *tracedat_fmt_search(const struct tracedat *td, int id);
 
@@ -260,15 +266,14 @@ static inline const char *tracedat_function(struct name_cache *nc, struct tep_ha
 bool tracedat_decode(const struct fmt *f, const struct tep_record *rec, struct rs_event *ev,
 		     char *str, size_t *used);
 
+/* ---- opening (tracedat.c) ---- */
+
 bool tracedat_cpu_has_data(struct tracedat *td, int cpu);
 
-/* tracecmd_open(), failing with err set (and a failed handle parked, see tracedat.c). */
-struct tracecmd_input *tracedat_open_handle(struct rs_source *src, struct rs_error *err);
-
-/* Publish the per-format counts (fmt.count...) as the source's counts by name. */
-void tracedat_publish_counts(struct rs_source *src, struct tracedat *td);
-
 /* ---- reading (tracedat_stream.c) ---- */
+
+/* tracecmd_open(), failing with err set (and a failed handle parked, see tracedat_stream.c). */
+struct tracecmd_input *tracedat_open_handle(struct rs_source *src, struct rs_error *err);
 
 /* A handle and what was mapped through it; the main one is td's, workers open their own. */
 struct tracedat_reader {
@@ -350,11 +355,11 @@ int tracedat_reader_reopen(struct tracedat_reader *r, struct tracedat_cursor **c
 
 void tracedat_progress(struct rs_source *src, uint64_t ts);
 
-/* The single-threaded stream: rs_source_ops.stream. */
+/* The stream in one thread (tracedat.c chooses it, and publishes a full one's counts). */
 int tracedat_stream(struct rs_source *src, uint64_t from_ns, uint64_t to_ns, rs_event_fn fn,
 		    void *ctx, struct rs_error *err);
 
-/* The stream with decode threads for src->opts.threads CPUs (tracedat_parallel.c). */
+/* ---- the stream with decode threads for src->opts.threads CPUs (tracedat_parallel.c) ---- */
 int tracedat_stream_parallel(struct rs_source *src, uint64_t from_ns, uint64_t to_ns,
 			     rs_event_fn fn, void *ctx, struct rs_error *err);
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Reading a trace.dat: a cursor per CPU over libtracecmd's pages, and the single-threaded
- * stream, which merges the CPUs' records by (timestamp, CPU) with a heap of cursors, decodes
- * them and hands them to the callback in that order. Memory does not grow with the trace:
- * one page per CPU is mapped at a time (libtracecmd's chunk cache aside, see
+ * Reading a trace.dat: opening libtracecmd handles, a cursor per CPU over their pages, and the
+ * single-threaded stream, which merges the CPUs' records by (timestamp, CPU) with a heap of
+ * cursors, decodes them and hands them to the callback in that order. Memory does not grow
+ * with the trace: one page per CPU is mapped at a time (libtracecmd's chunk cache aside, see
  * RS_ZCACHE_BUDGET).
  */
 #include <pthread.h>
@@ -13,6 +13,46 @@
 
 #include "rs_warn.h"
 #include "tracedat_reader.h"
+
+/*
+ * When tracecmd_init_data() fails part-way, libtracecmd 3.1.6 leaves per-CPU lists of the
+ * CPUs it did not reach zeroed, and tracecmd_close() then follows a NULL list pointer (and
+ * closes fd 0, from a zeroed descriptor). rs_tracedat_check() rules out the causes it can
+ * see (truncated or corrupt CPU data); what remains (a corrupt compressed chunk, a corrupt
+ * header_page format) is parked here, unclosed but reachable, instead of crashing. It is
+ * memory we never free, once per such file; the command exits right after.
+ */
+#define PARKED_MAX 1024
+static struct tracecmd_input *volatile parked[PARKED_MAX];	/* never read: keep the stores */
+static int nr_parked;
+
+static void park(struct tracecmd_input *handle)
+{
+	if (nr_parked < PARKED_MAX)
+		parked[nr_parked++] = handle;
+}
+
+/*
+ * tracecmd_open(), in its two steps so that a failing tracecmd_init_data() is parked rather
+ * than closed (above). NULL with err set on failure.
+ */
+struct tracecmd_input *tracedat_open_handle(struct rs_source *src, struct rs_error *err)
+{
+	struct tracecmd_input *h = tracecmd_open_head(src->path, TRACEDAT_OPEN_FLAGS);
+
+	if (!h) {
+		rs_error_set(err, "%s: libtracecmd cannot read this trace.dat: truncated, corrupt, "
+			     "or an unsupported file version", src->path);
+		return NULL;
+	}
+	if (tracecmd_init_data(h) < 0) {
+		park(h);
+		rs_error_set(err, "%s: libtracecmd cannot read the event data of this trace.dat: "
+			     "corrupt ring-buffer pages", src->path);
+		return NULL;
+	}
+	return h;
+}
 
 /*
  * libtraceevent 1.7.1 parses event formats with a static buffer (arg_eval()), so two handles
@@ -417,8 +457,6 @@ int tracedat_stream(struct rs_source *src, uint64_t from_ns, uint64_t to_ns, rs_
 	};
 	struct rs_event ev;
 
-	if (src->opts.threads >= 2)
-		return tracedat_stream_parallel(src, from_ns, to_ns, fn, ctx, err);
 	if (!td->handle)
 		return rs_error_set(err, "%s: the trace could not be opened again", src->path);
 	cursors = calloc(cpus ? cpus : 1, sizeof(*cursors));
@@ -526,7 +564,6 @@ next:
 		src->info.events = nrec;
 		src->info.first_ts = nrec ? first : 0;
 		src->info.last_ts = last;
-		tracedat_publish_counts(src, td);
 	}
 out:
 	for (int c = 0; cursors && c < cpus; c++)

@@ -133,6 +133,66 @@ expect_eq "diff --alpha 0.5%" "$(jq '.. | .alpha? // empty' "$TMP/a.json" | head
 "$RS_BIN" diff --alpha 100% "$V6" "$V6" >/dev/null 2>&1
 expect_eq "diff --alpha 100%: exit" "$?" 2
 
+# 7. a trace.dat whose data cover fewer CPUs than its header names: warned, naming the file.
+# The fuzzed input has no buffer of data at all and no statistics (0 events, read silently
+# before). v7.dat with its buffer cut to CPU 0: CPU 1's statistics say it read events, which
+# the warning counts as missing (oracle: trace-cmd dump's "read events" of CPU 1), and the
+# events read are trace-cmd's. With those statistics saying 0, CPU 1 was idle (trace-cmd v7
+# lists only the CPUs that wrote data): no warning.
+r=tests/fuzz/regress/tracedat-cpucount-above-buffer-cpus
+"$RS_BIN" events --json "$r" >"$TMP/c.json" 2>"$TMP/err" || fail "events $r: exit $?"
+jq -r '.trace.warnings[]' "$TMP/c.json" | grep -qF "$r: the header names 2 CPUs, the file holds data for 0" ||
+	fail "events $r: no warning naming the file and the CPUs: $(jq -c .trace.warnings "$TMP/c.json")"
+"$RS_BIN" events "$r" 2>&1 | grep -q "warning: .*holds data for 0" ||
+	fail "events $r: the text output does not show the CPU warning"
+if command -v trace-cmd >/dev/null; then
+	V7=tests/fixtures/v7.dat
+	cp "$V7" "$TMP/onecpu.dat"
+	# the top buffer option: "local\0", page size 4096, CPU count 2 (then the CPUs)
+	at=$(LC_ALL=C grep -obUaP 'local\x00\x00\x10\x00\x00\x02\x00\x00\x00' "$TMP/onecpu.dat" |
+		cut -d: -f1)
+	printf '\001' | dd of="$TMP/onecpu.dat" bs=1 seek=$((at + 10)) conv=notrunc 2>/dev/null
+	read1=$(trace-cmd dump --options -i "$V7" 2>/dev/null |
+		awk '/^CPU: 1$/ { c = 1 } c && /^read events:/ { print $3; exit }')
+	want=$(trace_report "$TMP/onecpu.dat" | grep -c '^ *[^ ].*\[[0-9]*\] ')
+	[ "$want" -gt 0 ] && [ "${read1:-0}" -gt 0 ] || fail "onecpu: no oracle ($want, $read1)"
+	for th in 1 2; do
+		"$RS_BIN" events --json --threads $th "$TMP/onecpu.dat" >"$TMP/c.json" ||
+			fail "events onecpu --threads $th: exit $?"
+		expect_eq "onecpu --threads $th: events" "$(jq .trace.events "$TMP/c.json")" "$want"
+	done
+	jq -r '.trace.warnings[]' "$TMP/c.json" | grep -qF "$TMP/onecpu.dat: the header names 2 CPUs, the file holds data for 1: 1 CPU(s) without data (CPU 1 first) read $read1 events" ||
+		fail "onecpu: no warning counting CPU 1's $read1 events: $(jq -c .trace.warnings "$TMP/c.json")"
+	# CPU 1's statistics, "read events: NNNN" -> 0000: idle, not lost
+	at=$(LC_ALL=C grep -obUa "read events: $read1" "$TMP/onecpu.dat" | cut -d: -f1)
+	printf '%0*d' ${#read1} 0 |
+		dd of="$TMP/onecpu.dat" bs=1 seek=$((at + 13)) conv=notrunc 2>/dev/null
+	"$RS_BIN" events --json "$TMP/onecpu.dat" >"$TMP/c.json" || fail "events idle CPU: exit $?"
+	expect_eq "idle CPU 1: events" "$(jq .trace.events "$TMP/c.json")" "$want"
+	expect_eq "idle CPU 1: warnings" "$(jq -c '.trace.warnings' "$TMP/c.json")" "[]"
+fi
+
+# 7. format fields with a negative offset (small-v6.dat with a format edited and the
+# padding before the data shortened): a field we read is ignored with a warning saying so;
+# "offset:-8", which libtraceevent cannot parse, is warned as such; a common field, which
+# libtraceevent reads unchecked in every record (a SEGV in tep_data_type() before), refuses the
+# file, naming it
+r=tests/fuzz/regress/tracedat-field-offset-negative
+"$RS_BIN" events --json "$r" >"$TMP/c.json" 2>"$TMP/err" || fail "events $r: exit $?"
+jq -r '.trace.warnings[]' "$TMP/c.json" | grep -q "field nr_reclaimed has offset -8 and size 8" ||
+	fail "events $r: no warning on the offset: $(jq -c .trace.warnings "$TMP/c.json")"
+r=tests/fuzz/regress/tracedat-field-offset-minus-sign
+"$RS_BIN" events --json "$r" >"$TMP/c.json" 2>"$TMP/err" || fail "events $r: exit $?"
+jq -r '.trace.warnings[]' "$TMP/c.json" | grep -q "nr_reclaimed.*could not parse the format" ||
+	fail "events $r: no warning on the format: $(jq -c .trace.warnings "$TMP/c.json")"
+for f in type pid; do
+	r=tests/fuzz/regress/tracedat-common-$f-offset-negative
+	"$RS_BIN" events "$r" >/dev/null 2>"$TMP/err"
+	expect_eq "events $r: exit" "$?" 1
+	grep -qF "$r: corrupt trace.dat: the format of ftrace:print puts common_$f at offset -2147483648" "$TMP/err" ||
+		fail "events $r: not refused for common_$f: $(head -c 300 "$TMP/err")"
+done
+
 # 7. record -o with an empty name or an existing directory is refused by the pre-checks,
 # before anything is traced (a missing workload would be the next check: it never runs)
 if [ "$(id -u)" = 0 ]; then

@@ -1,49 +1,52 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Runs every unit-test table; prints one line per test and a closing "N passed, N failed". */
+/*
+ * Runs every test UT_TEST registered, in file and line order; prints one line per test and a
+ * closing "N passed, N failed".
+ */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "unit.h"
 
-/* Tables are weak so a module whose tests are not written yet does not break the link. */
-#define TABLE(t) extern const struct unit_test t[] __attribute__((weak));
-TABLE(normalize_tests)
-TABLE(textlog_tests)
-TABLE(analyzer_tests)
-TABLE(models_tests)
-TABLE(diff_tests)
-TABLE(timeline_tests)
-TABLE(cgroups_tests)
-TABLE(replay_input_tests)
-TABLE(episode_log_tests)
-TABLE(refaults_tests)
+extern const struct unit_test __start_rs_unit_tests[], __stop_rs_unit_tests[];
+
+static int by_place(const void *a, const void *b)
+{
+	const struct unit_test *x = *(const struct unit_test *const *)a;
+	const struct unit_test *y = *(const struct unit_test *const *)b;
+	int c = strcmp(x->file, y->file);
+
+	return c ? c : (x->line > y->line) - (x->line < y->line);
+}
 
 int main(int argc, char **argv)
 {
-	const struct unit_test *const tables[] = {
-		normalize_tests, textlog_tests, analyzer_tests, models_tests, diff_tests,
-		timeline_tests, cgroups_tests,
-		replay_input_tests, episode_log_tests, refaults_tests,
-	};
+	size_t n = (size_t)(__stop_rs_unit_tests - __start_rs_unit_tests);
+	const struct unit_test **order = calloc(n ? n : 1, sizeof(*order));
 	int passed = 0, failed = 0, skipped = 0;
 
-	for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]); t++) {
-		for (const struct unit_test *u = tables[t]; u && u->name; u++) {
-			int r;
+	if (!order)
+		return 1;
+	for (size_t i = 0; i < n; i++)
+		order[i] = &__start_rs_unit_tests[i];
+	qsort(order, n, sizeof(*order), by_place);
+	for (size_t i = 0; i < n; i++) {
+		const struct unit_test *u = order[i];
+		int r;
 
-			if (argc > 1 && !strstr(u->name, argv[1]))
-				continue;
-			r = u->fn();
-			printf("%-4s %s\n", r == UT_OK ? "OK" : r == UT_SKIP ? "SKIP" : "FAIL",
-			       u->name);
-			if (r == UT_OK)
-				passed++;
-			else if (r == UT_SKIP)
-				skipped++;
-			else
-				failed++;
-		}
+		if (argc > 1 && !strstr(u->name, argv[1]))
+			continue;
+		r = u->fn();
+		printf("%-4s %s\n", r == UT_OK ? "OK" : r == UT_SKIP ? "SKIP" : "FAIL", u->name);
+		if (r == UT_OK)
+			passed++;
+		else if (r == UT_SKIP)
+			skipped++;
+		else
+			failed++;
 	}
+	free(order);
 	printf("unit: %d passed, %d failed, %d skipped\n", passed, failed, skipped);
 	return failed ? 1 : 0;
 }

@@ -13,6 +13,7 @@
 #include "series.h"
 #include "trace_source.h"
 #include "unit.h"
+#include "ut_events.h"
 
 #define MS 1000000ull
 #define T0 (100ull * 1000000000ull)	/* 100 s on the trace clock */
@@ -27,14 +28,9 @@ static struct rs_analysis *new_analysis(const struct rs_analysis_opts *o)
 
 static struct rs_event base(enum rs_ev_type t, uint64_t ts, int cpu, int pid, const char *comm)
 {
-	struct rs_event ev;
+	struct rs_event ev = ut_event(t, ts, pid, comm);
 
-	memset(&ev, 0, sizeof(ev));
-	ev.type = t;
-	ev.ts = ts;
 	ev.cpu = cpu;
-	ev.pid = pid;
-	ev.comm = comm;
 	return ev;
 }
 
@@ -172,7 +168,7 @@ static const struct rs_task_stats *task_of(struct rs_analysis *a, int pid)
 }
 
 /* A trace that ends mid-episode: counted as cut at the end, kept out of the latencies. */
-static int test_cut_mid_episode(void)
+UT_TEST(test_cut_mid_episode, "analyzer: trace cut mid-episode")
 {
 	struct rs_analysis *a = new_analysis(NULL);
 	const struct rs_episode_stats *e;
@@ -201,7 +197,7 @@ static int test_cut_mid_episode(void)
 }
 
 /* Ends without begins: cut at the start (first of its kind for the task), else unmatched. */
-static int test_end_without_begin(void)
+UT_TEST(test_end_without_begin, "analyzer: end without begin")
 {
 	struct rs_analysis *a = new_analysis(NULL);
 	const struct rs_episode_stats *e;
@@ -227,7 +223,7 @@ static int test_end_without_begin(void)
 }
 
 /* Two tasks interleaved on one CPU: pairing and scanning follow the pid, not the CPU. */
-static int test_interleaved_one_cpu(void)
+UT_TEST(test_interleaved_one_cpu, "analyzer: two tasks interleaved on one CPU")
 {
 	struct rs_analysis *a = new_analysis(NULL);
 	const struct rs_episode_stats *e;
@@ -258,7 +254,7 @@ static int test_interleaved_one_cpu(void)
 }
 
 /* A task that migrates CPUs mid-episode keeps its episode and its pending isolate. */
-static int test_migrating_task(void)
+UT_TEST(test_migrating_task, "analyzer: task migrating CPUs mid-episode")
 {
 	struct rs_analysis *a = new_analysis(NULL);
 	struct rs_lru_counts c;
@@ -279,7 +275,7 @@ static int test_migrating_task(void)
 }
 
 /* Lost events mark the episodes open across them; ends after a loss count as broken too. */
-static int test_lost_events(void)
+UT_TEST(test_lost_events, "analyzer: lost events mark episodes broken")
 {
 	struct rs_analysis *a = new_analysis(NULL);
 	const struct rs_episode_stats *e;
@@ -305,7 +301,7 @@ static int test_lost_events(void)
 }
 
 /* A begin while the same kind is open: the first one's end was missed. */
-static int test_missed_end(void)
+UT_TEST(test_missed_end, "analyzer: begin while open is a missed end")
 {
 	struct rs_analysis *a = new_analysis(NULL);
 	const struct rs_episode_stats *e;
@@ -327,7 +323,7 @@ static int test_missed_end(void)
  * Soft-limit reclaim inside kswapd and inside direct reclaim: the innermost episode is the
  * context of the scanning; the outer one keeps running and accrues the whole time.
  */
-static int test_nested_softlimit(void)
+UT_TEST(test_nested_softlimit, "analyzer: softlimit nested in kswapd and direct")
 {
 	struct rs_analysis *a = new_analysis(NULL);
 	const struct rs_episode_stats *sl;
@@ -385,7 +381,7 @@ static int test_nested_softlimit(void)
  * not kswapd's soft-limit pass (longer here); kswapd awake counts the period the trace cut;
  * the priority mean is scanned-weighted. Right answers by hand.
  */
-static int test_findings(void)
+UT_TEST(test_findings, "analyzer: findings (worst stall, kswapd awake with cut, priority)")
 {
 	struct rs_analysis *a = new_analysis(NULL);
 	struct rs_findings f;
@@ -444,7 +440,7 @@ static int test_findings(void)
 }
 
 /* The isolate is completed by the next shrink event of its list: node, priority, writes. */
-static int test_isolate_completion(void)
+UT_TEST(test_isolate_completion, "analyzer: isolate completed by the next shrink")
 {
 	struct rs_analysis *a = new_analysis(NULL);
 	struct rs_lru_counts c;
@@ -492,7 +488,7 @@ static int test_isolate_completion(void)
 }
 
 /* 3.5-4.10: lru_isolate has only `file`; the next event says inactive or active. */
-static int test_isolate_old_format(void)
+UT_TEST(test_isolate_old_format, "analyzer: old-format isolate with only file")
 {
 	struct rs_analysis *a = new_analysis(NULL);
 	struct rs_lru_counts c;
@@ -516,7 +512,7 @@ static int test_isolate_old_format(void)
 }
 
 /* kswapd: first wake starts a period, wakes while awake are re-wakes, sleep ends it. */
-static int test_kswapd_periods(void)
+UT_TEST(test_kswapd_periods, "analyzer: kswapd wakes, re-wakes, periods")
 {
 	struct rs_analysis *a = new_analysis(NULL);
 	const struct rs_kswapd_stats *k;
@@ -552,7 +548,7 @@ static int test_kswapd_periods(void)
 }
 
 /* Nearest rank on known samples. */
-static int test_percentiles(void)
+UT_TEST(test_percentiles, "analyzer: nearest-rank percentiles")
 {
 	struct rs_latency *l = rs_latency_new(0);
 	struct rs_latency_summary s;
@@ -580,7 +576,7 @@ static int test_percentiles(void)
 }
 
 /* Past the sample bound: histogram, flagged approximate, within 1/128 of the exact value. */
-static int test_percentiles_histogram(void)
+UT_TEST(test_percentiles_histogram, "analyzer: histogram past the sample bound")
 {
 	struct rs_latency *l = rs_latency_new(64);
 	struct rs_latency_summary s;
@@ -604,7 +600,7 @@ static int test_percentiles_histogram(void)
 }
 
 /* MMTests bucket edges: lower bounds inclusive, so exactly 5 ms is in [5,10). */
-static int test_mmtests_edges(void)
+UT_TEST(test_mmtests_edges, "analyzer: MMTests bucket edges")
 {
 	struct rs_analysis *a = new_analysis(NULL);
 	const struct rs_episode_stats *e;
@@ -637,7 +633,7 @@ static int test_mmtests_edges(void)
 }
 
 /* More tasks than the cap: a warning, no growth, figures of capped tasks still counted. */
-static int test_task_cap(void)
+UT_TEST(test_task_cap, "analyzer: task cap warns and stops growing")
 {
 	struct rs_analysis_opts o = { .pid = -1, .max_tasks = 4 };
 	struct rs_analysis *a = new_analysis(&o);
@@ -665,7 +661,7 @@ static int test_task_cap(void)
 }
 
 /* More buckets than the cap: widened with a warning; totals kept. */
-static int test_bucket_cap(void)
+UT_TEST(test_bucket_cap, "analyzer: bucket cap widens buckets")
 {
 	struct rs_analysis_opts o = { .pid = -1, .bucket_ns = 1000, .max_buckets = 50,
 				      .span_first_ns = T0, .span_last_ns = T0 + 10 * MS };
@@ -691,7 +687,7 @@ static int test_bucket_cap(void)
 }
 
 /* Absurd timestamps (a corrupt text trace) widen the buckets; they never grow past the cap. */
-static int test_absurd_timestamps(void)
+UT_TEST(test_absurd_timestamps, "analyzer: absurd timestamps stay bounded")
 {
 	struct rs_analysis *a = new_analysis(NULL);
 	const struct rs_series *s;
@@ -715,7 +711,7 @@ static int test_absurd_timestamps(void)
 }
 
 /* Default buckets: span / 100; spans split exactly across buckets. */
-static int test_series_spans(void)
+UT_TEST(test_series_spans, "analyzer: spans split across buckets")
 {
 	struct rs_series_opts so = { .nr_metrics = 1, .t0 = 1000, .t1 = 2000 };
 	struct rs_series *s = rs_series_new(&so);
@@ -736,7 +732,7 @@ static int test_series_spans(void)
 }
 
 /* --pid/--comm: only the matching tasks count. */
-static int test_filter(void)
+UT_TEST(test_filter, "analyzer: pid/comm filter")
 {
 	struct rs_analysis_opts o = { .pid = -1, .comm = "dd" };
 	struct rs_analysis *a = new_analysis(&o);
@@ -787,7 +783,7 @@ static void consumer_episode(void *arg, const struct rs_episode *ep)
 }
 
 /* A consumer sees every event with its context, and each episode before the event ending it. */
-static int test_consumer(void)
+UT_TEST(test_consumer, "analyzer: consumers see events with context")
 {
 	struct seen s = { 0 };
 	struct rs_consumer c = { .name = "t", .arg = &s, .event = consumer_event,
@@ -812,22 +808,11 @@ static int test_consumer(void)
 	return UT_OK;
 }
 
-static uint64_t event_count(const struct rs_source *src, const char *name)
-{
-	const struct rs_event_count *c;
-	size_t n = rs_source_event_counts(src, &c);
-
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(c[i].name, name))
-			return c[i].count;
-	return 0;
-}
-
 /*
  * A real recording, when present: the analysis agrees with the loader's own event counts and
  * its breakdowns add up (tests/e2e/analyze.sh checks the sums against trace-cmd report).
  */
-static int test_fixture_memcg_stream(void)
+UT_TEST(test_fixture_memcg_stream, "analyzer: memcg-stream fixture")
 {
 	struct rs_analysis_opts o = { .pid = -1 };
 	const struct rs_episode_stats *e;
@@ -851,14 +836,14 @@ static int test_fixture_memcg_stream(void)
 		incomplete += e->status[s];
 	/* every begin and every end is in exactly one episode */
 	UT_ASSERT_EQ(e->count + e->status[RS_EP_CUT_END] + e->status[RS_EP_MISSED_END],
-		     event_count(src, "mm_vmscan_memcg_reclaim_begin"));
+		     ut_event_count(src, "mm_vmscan_memcg_reclaim_begin"));
 	UT_ASSERT_EQ(e->count + e->status[RS_EP_CUT_START] + e->status[RS_EP_UNMATCHED_END],
-		     event_count(src, "mm_vmscan_memcg_reclaim_end"));
+		     ut_event_count(src, "mm_vmscan_memcg_reclaim_end"));
 	UT_ASSERT_EQ(at->isolates_completed + at->isolates_uncompleted,
-		     event_count(src, "mm_vmscan_lru_isolate"));
+		     ut_event_count(src, "mm_vmscan_lru_isolate"));
 	rs_analysis_lru_sum(a, -1, -1, -1, -1, &c);
-	UT_ASSERT_EQ(c.isolates, event_count(src, "mm_vmscan_lru_isolate"));
-	UT_ASSERT_EQ(c.inactive_shrinks, event_count(src, "mm_vmscan_lru_shrink_inactive"));
+	UT_ASSERT_EQ(c.isolates, ut_event_count(src, "mm_vmscan_lru_isolate"));
+	UT_ASSERT_EQ(c.inactive_shrinks, ut_event_count(src, "mm_vmscan_lru_shrink_inactive"));
 	UT_ASSERT(c.scanned > 0);
 	/* node 0 and the unknown node hold everything on this one-node machine */
 	rs_analysis_lru_sum(a, 1, -1, -1, -1, &n);
@@ -875,28 +860,3 @@ static int test_fixture_memcg_stream(void)
 	rs_analysis_free(a);
 	return UT_OK;
 }
-
-const struct unit_test analyzer_tests[] = {
-	{ "analyzer: trace cut mid-episode", test_cut_mid_episode },
-	{ "analyzer: end without begin", test_end_without_begin },
-	{ "analyzer: two tasks interleaved on one CPU", test_interleaved_one_cpu },
-	{ "analyzer: task migrating CPUs mid-episode", test_migrating_task },
-	{ "analyzer: lost events mark episodes broken", test_lost_events },
-	{ "analyzer: begin while open is a missed end", test_missed_end },
-	{ "analyzer: softlimit nested in kswapd and direct", test_nested_softlimit },
-	{ "analyzer: findings (worst stall, kswapd awake with cut, priority)", test_findings },
-	{ "analyzer: isolate completed by the next shrink", test_isolate_completion },
-	{ "analyzer: old-format isolate with only file", test_isolate_old_format },
-	{ "analyzer: kswapd wakes, re-wakes, periods", test_kswapd_periods },
-	{ "analyzer: nearest-rank percentiles", test_percentiles },
-	{ "analyzer: histogram past the sample bound", test_percentiles_histogram },
-	{ "analyzer: MMTests bucket edges", test_mmtests_edges },
-	{ "analyzer: task cap warns and stops growing", test_task_cap },
-	{ "analyzer: bucket cap widens buckets", test_bucket_cap },
-	{ "analyzer: spans split across buckets", test_series_spans },
-	{ "analyzer: absurd timestamps stay bounded", test_absurd_timestamps },
-	{ "analyzer: pid/comm filter", test_filter },
-	{ "analyzer: consumers see events with context", test_consumer },
-	{ "analyzer: memcg-stream fixture", test_fixture_memcg_stream },
-	{ NULL, NULL },
-};

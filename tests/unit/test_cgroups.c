@@ -13,6 +13,7 @@
 #include "rs_warn.h"
 #include "series.h"
 #include "unit.h"
+#include "ut_events.h"
 
 #define MS 1000000ull
 #define T0 (200ull * 1000000000ull)
@@ -47,10 +48,8 @@ static int fx_new(struct fx *f, const struct rs_cgroups_opts *opts)
 	if (!f->w || !f->cg)
 		return -1;
 	rs_cgroups_consumer(f->cg, &c);
-	ao.consumers = &c;
-	ao.nr_consumers = 1;
 	ao.warnings = f->w;
-	f->a = rs_analysis_new(&ao, &err);
+	f->a = ut_analysis(&c, &ao, &err);
 	if (!f->a)
 		return -1;
 	rs_cgroups_bind(f->cg, f->a);
@@ -72,16 +71,15 @@ static int fx_finish(struct fx *f)
 	return rs_analysis_finish(f->a, &err);
 }
 
+/* The next event's time: 10 us after the last. */
+static uint64_t tick(struct fx *f)
+{
+	return f->ts += 10000;
+}
+
 static struct rs_event ev0(struct fx *f, enum rs_ev_type t, int pid, const char *comm)
 {
-	struct rs_event ev;
-
-	memset(&ev, 0, sizeof(ev));
-	ev.type = t;
-	ev.ts = (f->ts += 10000);	/* 10 us apart */
-	ev.pid = pid;
-	ev.comm = comm;
-	return ev;
+	return ut_event(t, tick(f), pid, comm);
 }
 
 static void feed(struct fx *f, const struct rs_event *ev)
@@ -91,26 +89,23 @@ static void feed(struct fx *f, const struct rs_event *ev)
 
 static void vm_names(struct fx *f)
 {
+	static const struct ut_item named[] = {
+		{ I_PSWPOUT, "pswpout" }, { I_PGACTIVATE, "pgactivate" },
+		{ I_PGDEACTIVATE, "pgdeactivate" }, { I_PGFAULT, "pgfault" },
+		{ I_PGREFILL, "pgrefill" }, { I_PGSTEAL_KSWAPD, "pgsteal_kswapd" },
+		{ I_PGSTEAL_DIRECT, "pgsteal_direct" }, { I_PGSCAN_KSWAPD, "pgscan_kswapd" },
+		{ I_PGSCAN_DIRECT, "pgscan_direct" }, { 0, NULL }
+	};
 	static char names[I_NR][16];
 	static const char *ptr[I_NR];
-	struct rs_event ev = ev0(f, RS_EV_ITEM_NAMES, 1, "rs-tree");
+	struct rs_event ev;
 
 	for (int i = 0; i < I_NR; i++) {
 		snprintf(names[i], sizeof(names[i]), "x%d", i);
 		ptr[i] = names[i];
 	}
-	ptr[I_PSWPOUT] = "pswpout";
-	ptr[I_PGACTIVATE] = "pgactivate";
-	ptr[I_PGDEACTIVATE] = "pgdeactivate";
-	ptr[I_PGFAULT] = "pgfault";
-	ptr[I_PGREFILL] = "pgrefill";
-	ptr[I_PGSTEAL_KSWAPD] = "pgsteal_kswapd";
-	ptr[I_PGSTEAL_DIRECT] = "pgsteal_direct";
-	ptr[I_PGSCAN_KSWAPD] = "pgscan_kswapd";
-	ptr[I_PGSCAN_DIRECT] = "pgscan_direct";
-	ev.items.which = RS_ITEMS_VM_EVENT;
-	ev.items.count = I_NR;
-	ev.items.names = ptr;
+	ut_name_items(ptr, I_NR, NULL, named);
+	ev = ut_items(tick(f), 1, "rs-tree", RS_ITEMS_VM_EVENT, I_NR, ptr);
 	feed(f, &ev);
 }
 
@@ -118,20 +113,15 @@ static void node_names(struct fx *f)
 {
 	static const char *const n[] = { "nr_inactive_anon", "nr_active_anon", "nr_inactive_file",
 					 "nr_active_file", "nr_unevictable", "nr_slab" };
-	struct rs_event ev = ev0(f, RS_EV_ITEM_NAMES, 1, "rs-tree");
+	struct rs_event ev = ut_items(tick(f), 1, "rs-tree", RS_ITEMS_NODE_STAT, 6, n);
 
-	ev.items.which = RS_ITEMS_NODE_STAT;
-	ev.items.count = 6;
-	ev.items.names = n;
 	feed(f, &ev);
 }
 
 static void cg_map(struct fx *f, uint64_t id, const char *path)
 {
-	struct rs_event ev = ev0(f, RS_EV_CGROUP_MAP, 1, "rs-tree");
+	struct rs_event ev = ut_cgroup_map(tick(f), 1, "rs-tree", id, path);
 
-	ev.cgroup_map.id = id;
-	ev.cgroup_map.path = path;
 	feed(f, &ev);
 }
 
@@ -171,10 +161,8 @@ static void fork_ev(struct fx *f, int parent, int child)
 static void reclaim(struct fx *f, enum rs_ev_type t, int pid, const char *comm,
 		    enum rs_reclaim_kind k, uint64_t nr)
 {
-	struct rs_event ev = ev0(f, t, pid, comm);
+	struct rs_event ev = ut_reclaim(t, tick(f), pid, comm, k, nr);
 
-	ev.reclaim.kind = k;
-	ev.reclaim.nr_reclaimed = nr;
 	ev.have = RS_HAVE_ORDER;
 	feed(f, &ev);
 }
@@ -182,25 +170,17 @@ static void reclaim(struct fx *f, enum rs_ev_type t, int pid, const char *comm,
 static void isolate(struct fx *f, int pid, const char *comm, int lru, uint64_t scanned,
 		    uint64_t taken)
 {
-	struct rs_event ev = ev0(f, RS_EV_LRU_ISOLATE, pid, comm);
+	struct rs_event ev = ut_isolate(tick(f), pid, comm, lru, 32, scanned, taken);
 
-	ev.isolate.nid = -1;
-	ev.isolate.lru = lru;
-	ev.isolate.nr_requested = 32;
-	ev.isolate.nr_scanned = scanned;
-	ev.isolate.nr_taken = taken;
-	ev.have = RS_HAVE_LRU | RS_HAVE_ZID | RS_HAVE_SKIPPED | RS_HAVE_ORDER;
+	ev.have |= RS_HAVE_ZID | RS_HAVE_SKIPPED;
 	feed(f, &ev);
 }
 
 static void memcg(struct fx *f, enum rs_ev_type t, int pid, const char *comm, uint64_t id,
 		  int item, int64_t val)
 {
-	struct rs_event ev = ev0(f, t, pid, comm);
+	struct rs_event ev = ut_memcg(t, tick(f), pid, comm, id, item, val);
 
-	ev.memcg.id = id;
-	ev.memcg.item = item;
-	ev.memcg.val = val;
 	feed(f, &ev);
 }
 
@@ -217,15 +197,10 @@ static void lruvec(struct fx *f, int pid, const char *comm, uint64_t id, int ite
 static void shrink_in(struct fx *f, int pid, const char *comm, bool file, uint64_t scanned,
 		      uint64_t reclaimed)
 {
-	struct rs_event ev = ev0(f, RS_EV_SHRINK_INACTIVE, pid, comm);
+	unsigned int flags = (file ? RS_RECLAIM_WB_FILE : RS_RECLAIM_WB_ANON) | RS_RECLAIM_WB_ASYNC;
+	struct rs_event ev = ut_shrink_inactive(tick(f), pid, comm, 12, flags, scanned, reclaimed);
 
-	ev.inactive.nid = 0;
-	ev.inactive.priority = 12;
-	ev.inactive.reclaim_flags = (file ? RS_RECLAIM_WB_FILE : RS_RECLAIM_WB_ANON) |
-				    RS_RECLAIM_WB_ASYNC;
-	ev.inactive.nr_scanned = scanned;
-	ev.inactive.nr_reclaimed = reclaimed;
-	ev.have = RS_HAVE_NID | RS_HAVE_PRIORITY | RS_HAVE_SHRINK_DETAIL | RS_HAVE_ACTIVATE_SPLIT;
+	ev.have |= RS_HAVE_SHRINK_DETAIL;
 	feed(f, &ev);
 }
 
@@ -295,7 +270,7 @@ static bool warned(struct rs_warnings *w, const char *needle)
 }
 
 /* The contention fixture's shape: a sibling's limit reclaim takes two siblings' pages. */
-static int test_exact_match(void)
+UT_TEST(test_exact_match, "cgroups: exact match, trigger x victim, reclaim root")
 {
 	const struct rs_cg_attrib *at;
 	const struct rs_cgroup *a, *b, *c;
@@ -373,7 +348,7 @@ static int test_exact_match(void)
 }
 
 /* Counters that do not add up: fallbacks and unmatched, each with its reason. */
-static int test_fallbacks(void)
+UT_TEST(test_fallbacks, "cgroups: mismatches fall back or stay unmatched")
 {
 	const struct rs_cg_attrib *at;
 	struct fx f;
@@ -435,7 +410,7 @@ static int test_fallbacks(void)
 }
 
 /* No vm_event_items marker: one warning, raw items, matching by value still exact. */
-static int test_missing_names(void)
+UT_TEST(test_missing_names, "cgroups: missing item names warn once, raw items")
 {
 	const struct rs_cgroup *x;
 	struct fx f;
@@ -471,7 +446,7 @@ static int test_missing_names(void)
 }
 
 /* Removed cgroups keep their rows; an unknown id is id:N; an id made again gets a new row. */
-static int test_identity(void)
+UT_TEST(test_identity, "cgroups: rmdir'd kept, id:N, reused id, hierarchies")
 {
 	const struct rs_cgroup *old;
 	struct fx f;
@@ -522,7 +497,7 @@ static int test_identity(void)
 }
 
 /* A child starts in its parent's cgroup; an old-recorder snapshot names a path first. */
-static int test_fork_inheritance(void)
+UT_TEST(test_fork_inheritance, "cgroups: fork inheritance, path-only snapshot")
 {
 	struct fx f;
 
@@ -573,7 +548,7 @@ static void snap(struct fx *f, uint64_t id, const char *path, uint64_t usage, ui
 }
 
 /* Soft limits: pages taken while over / under, soft-limit episodes; kswapd as the trigger. */
-static int test_soft_limit(void)
+UT_TEST(test_soft_limit, "cgroups: soft limits, kswapd trigger, active lists")
 {
 	const uint64_t unlimited = 9223372036854771712ull;
 	const struct rs_cgroup *z, *y;
@@ -638,7 +613,7 @@ static int test_soft_limit(void)
 }
 
 /* LRU sizes: deltas from empty at mkdir against snapshots; missing increments are caught. */
-static int test_lru_sizes(void)
+UT_TEST(test_lru_sizes, "cgroups: LRU sizes against snapshots")
 {
 	const struct rs_cgroup *n, *m;
 	struct fx f;
@@ -681,7 +656,7 @@ static int test_lru_sizes(void)
 }
 
 /* The cgroup cap: further ids share one row, with a warning; nothing is lost. */
-static int test_cgroup_cap(void)
+UT_TEST(test_cgroup_cap, "cgroups: cgroup cap")
 {
 	struct rs_cgroups_opts o = { .max_cgroups = 2 };
 	const struct rs_cgroup *other;
@@ -703,7 +678,7 @@ static int test_cgroup_cap(void)
 }
 
 /* The per-cgroup buckets are the analysis' buckets. */
-static int test_series_shared(void)
+UT_TEST(test_series_shared, "cgroups: buckets shared with the analysis")
 {
 	struct rs_analysis_opts ao = {
 		.pid = -1, .span_first_ns = T0, .span_last_ns = T0 + 1000 * MS
@@ -722,10 +697,8 @@ static int test_series_shared(void)
 	cg = rs_cgroups_new(&co, &err);
 	UT_ASSERT(w && cg);
 	rs_cgroups_consumer(cg, &c);
-	ao.consumers = &c;
-	ao.nr_consumers = 1;
 	ao.warnings = w;
-	a = rs_analysis_new(&ao, &err);
+	a = ut_analysis(&c, &ao, &err);
 	UT_ASSERT(a);
 	rs_cgroups_bind(cg, a);
 	memset(&f, 0, sizeof(f));
@@ -753,7 +726,7 @@ static int test_series_shared(void)
 }
 
 /* A range: identity comes from the events before it, figures only from the range. */
-static int test_range_prefeed(void)
+UT_TEST(test_range_prefeed, "cgroups: a range takes identity from before it")
 {
 	struct rs_event ev;
 	struct fx f;
@@ -805,19 +778,17 @@ enum { N7_PGSTEAL_DIRECT = 50, N7_PGSCAN_DIRECT = 56, N7_PGREFILL = 61, N7_NR = 
 
 static void node_names_7x(struct fx *f)
 {
+	static const struct ut_item named[] = {
+		{ 0, "nr_inactive_anon" }, { 1, "nr_active_anon" }, { 2, "nr_inactive_file" },
+		{ 3, "nr_active_file" }, { 4, "nr_unevictable" },
+		{ N7_PGSTEAL_DIRECT, "pgsteal_direct" }, { N7_PGSCAN_DIRECT, "pgscan_direct" },
+		{ N7_PGREFILL, "pgrefill" }, { 0, NULL }
+	};
 	static const char *n[N7_NR];
-	struct rs_event ev = ev0(f, RS_EV_ITEM_NAMES, 1, "rs-tree");
-	static const char *const lru[] = { "nr_inactive_anon", "nr_active_anon",
-					   "nr_inactive_file", "nr_active_file", "nr_unevictable" };
+	struct rs_event ev;
 
-	for (int i = 0; i < N7_NR; i++)
-		n[i] = i < 5 ? lru[i] : "nr_other";
-	n[N7_PGSTEAL_DIRECT] = "pgsteal_direct";
-	n[N7_PGSCAN_DIRECT] = "pgscan_direct";
-	n[N7_PGREFILL] = "pgrefill";
-	ev.items.which = RS_ITEMS_NODE_STAT;
-	ev.items.count = N7_NR;
-	ev.items.names = n;
+	ut_name_items(n, N7_NR, "nr_other", named);
+	ev = ut_items(tick(f), 1, "rs-tree", RS_ITEMS_NODE_STAT, N7_NR, n);
 	feed(f, &ev);
 }
 
@@ -848,7 +819,7 @@ static void slab_7x(struct fx *f, enum rs_ev_type t, int pid, uint64_t memcg_id,
  * comes from the node-stat pgscan/pgsteal items; shrink_slab names its memcg. Then MGLRU's
  * order: the scan counter before the isolate, the steal counter after the shrink event.
  */
-static int test_kernel7(void)
+UT_TEST(test_kernel7, "cgroups: 7.x memcg_id is the target, node-stat victims, slab, MGLRU order")
 {
 	struct fx f;
 	const struct rs_cg_attrib *at;
@@ -920,7 +891,7 @@ static int test_kernel7(void)
 }
 
 /* Before 7.1: no memcg_id, so no target and no per-memcg slab (absent, not 0). */
-static int test_no_kernel_roots(void)
+UT_TEST(test_no_kernel_roots, "cgroups: before 7.1 no target and no slab per memcg")
 {
 	struct fx f;
 
@@ -935,20 +906,3 @@ static int test_no_kernel_roots(void)
 	fx_free(&f);
 	return UT_OK;
 }
-
-const struct unit_test cgroups_tests[] = {
-	{ "cgroups: exact match, trigger x victim, reclaim root", test_exact_match },
-	{ "cgroups: mismatches fall back or stay unmatched", test_fallbacks },
-	{ "cgroups: missing item names warn once, raw items", test_missing_names },
-	{ "cgroups: rmdir'd kept, id:N, reused id, hierarchies", test_identity },
-	{ "cgroups: fork inheritance, path-only snapshot", test_fork_inheritance },
-	{ "cgroups: soft limits, kswapd trigger, active lists", test_soft_limit },
-	{ "cgroups: LRU sizes against snapshots", test_lru_sizes },
-	{ "cgroups: cgroup cap", test_cgroup_cap },
-	{ "cgroups: buckets shared with the analysis", test_series_shared },
-	{ "cgroups: a range takes identity from before it", test_range_prefeed },
-	{ "cgroups: 7.x memcg_id is the target, node-stat victims, slab, MGLRU order",
-	  test_kernel7 },
-	{ "cgroups: before 7.1 no target and no slab per memcg", test_no_kernel_roots },
-	{ NULL, NULL },
-};

@@ -40,7 +40,7 @@ static struct numstr fmt(double v, int prec)
 	return n;
 }
 
-static int test_summary(void)
+UT_TEST(test_summary, "diff: summary min/max/avg/std")
 {
 	const double v[] = { 3, 1, 4, 2 };
 	struct rs_summary s;
@@ -67,7 +67,7 @@ static int test_summary(void)
  * std: 3.98". With 3 runs the middle one is 3 * avg - min - max: 515.95 and 619.89. The std
  * printed is the population one (the sample one would be 55.48 and 4.87).
  */
-static int test_seed_003(void)
+UT_TEST(test_seed_003, "diff: seed 003 figures reproduced")
 {
 	const double base[] = { 475.48, 515.95, 585.19 }, rec[] = { 616.25, 619.89, 625.90 };
 	struct rs_summary b, n;
@@ -84,7 +84,7 @@ static int test_seed_003(void)
 	return UT_OK;
 }
 
-static int test_betai_closed_forms(void)
+UT_TEST(test_betai_closed_forms, "diff: incomplete beta closed forms")
 {
 	/* I_x(1, 1) = x; I_x(a, 1) = x^a; I_1/2(a, a) = 1/2 */
 	UT_ASSERT_NEAR(rs_betai(1, 1, 0.3), 0.3, 1e-14);
@@ -100,7 +100,7 @@ static int test_betai_closed_forms(void)
 	return UT_OK;
 }
 
-static int test_student_t(void)
+UT_TEST(test_student_t, "diff: Student t two-sided p")
 {
 	/* df = 1 is Cauchy: p = 1 - 2/pi atan|t|; df = 2: p = 1 - |t| / sqrt(2 + t^2) */
 	UT_ASSERT_NEAR(rs_student_t_p2(1.0, 1), 0.5, 1e-14);
@@ -121,7 +121,7 @@ static int test_student_t(void)
  * t = 2.5 / sqrt(25/12) = sqrt(3), df = (25/12)^2 / ((5/12)^2/3 + (5/3)^2/3) = 1875/425, and
  * p (mpmath) = 0.151580504845303937974125074796.
  */
-static int test_welch(void)
+UT_TEST(test_welch, "diff: Welch t-test")
 {
 	const double a[] = { 1, 2, 3, 4 }, b[] = { 2, 4, 6, 8 }, c[] = { 5, 5, 5 };
 	const double d[] = { 7, 7 };
@@ -161,7 +161,7 @@ static int test_welch(void)
 	return UT_OK;
 }
 
-static int test_percentages(void)
+UT_TEST(test_percentages, "diff: percentages")
 {
 	UT_ASSERT_STR(fmt(rs_pct_of(1001.11, 1001.74), 1).s, "99.9");	/* seed 000 */
 	UT_ASSERT_STR(fmt(rs_pct_of(391.70, 403.31), 1).s, "97.1");	/* seed 000 */
@@ -204,7 +204,7 @@ static const char *const names_doc =
 	"           \"shrink_addr\": 2, \"pages\": 9}],"
 	" \"numbers\": [1, 2, 3], \"start_ts\": 99, \"tid\": 4}";
 
-static int test_flatten_names(void)
+UT_TEST(test_flatten_names, "diff: metric names")
 {
 	static const struct { const char *name; double v; } want[] = {
 		{ "cgroups[/rs.b/c].victim.pgscan_direct", 13 },
@@ -261,7 +261,7 @@ out:
 	return ret;
 }
 
-static int test_flatten_rejects(void)
+UT_TEST(test_flatten_rejects, "diff: flatten rejects non-objects")
 {
 	struct rs_error err = { "" };
 	struct rs_metric_set *set = NULL;
@@ -301,7 +301,7 @@ static struct rs_compare *compare_of(const char *const *base, const char *const 
 	return c;
 }
 
-static int test_self_diff(void)
+UT_TEST(test_self_diff, "diff: self-diff changes nothing")
 {
 	const char *const one[] = { names_doc, NULL };
 	const char *const two[] = { names_doc, names_doc, NULL };
@@ -339,7 +339,7 @@ static const struct rs_metric_diff *find_diff(const struct rs_compare *c, const 
 }
 
 /* Reals count to the 10 significant digits saved JSON keeps; integers exactly. */
-static int test_flatten_precision(void)
+UT_TEST(test_flatten_precision, "diff: reals at saved-JSON precision")
 {
 	const char *const full[] = { "{\"trace\": {}, \"r\": 878.78408631234, "
 				     "\"big\": 12345678901234, \"t\": {\"from_s\": 1.5}}", NULL };
@@ -361,7 +361,7 @@ static int test_flatten_precision(void)
 }
 
 /* 4 runs against 4, a cgroup only in new, a metric missing from one base run. */
-static int test_multi_run(void)
+UT_TEST(test_multi_run, "diff: multi-run, left out, kernels, events")
 {
 	const char *const base[] = {
 		"{\"trace\": {\"kernel\": \"6.1\", \"events_by_name\": {\"a\": 1, \"m\": 2}}, "
@@ -430,7 +430,7 @@ static int test_multi_run(void)
 	return UT_OK;
 }
 
-static int test_compare_json(void)
+UT_TEST(test_compare_json, "diff: JSON form and --only-changed")
 {
 	const char *const base[] = { "{\"trace\": {\"kernel\": \"k\"}, \"a\": 100, \"b\": 0, "
 				     "\"c\": 7}", NULL };
@@ -468,7 +468,7 @@ static int test_compare_json(void)
 	return UT_OK;
 }
 
-static int test_compare_errors(void)
+UT_TEST(test_compare_errors, "diff: comparison errors")
 {
 	struct rs_error err = { "" };
 	struct rs_compare *c = rs_compare_new();
@@ -486,20 +486,3 @@ static int test_compare_errors(void)
 	rs_compare_free(c);
 	return UT_OK;
 }
-
-const struct unit_test diff_tests[] = {
-	{ "diff: summary min/max/avg/std", test_summary },
-	{ "diff: seed 003 figures reproduced", test_seed_003 },
-	{ "diff: incomplete beta closed forms", test_betai_closed_forms },
-	{ "diff: Student t two-sided p", test_student_t },
-	{ "diff: Welch t-test", test_welch },
-	{ "diff: percentages", test_percentages },
-	{ "diff: metric names", test_flatten_names },
-	{ "diff: flatten rejects non-objects", test_flatten_rejects },
-	{ "diff: reals at saved-JSON precision", test_flatten_precision },
-	{ "diff: self-diff changes nothing", test_self_diff },
-	{ "diff: multi-run, left out, kernels, events", test_multi_run },
-	{ "diff: JSON form and --only-changed", test_compare_json },
-	{ "diff: comparison errors", test_compare_errors },
-	{ NULL, NULL },
-};

@@ -8,7 +8,7 @@
 #include "unit.h"
 
 /* Full logs keep every stall at least min_ns long, longest first, never more than the cap. */
-static int test_stall_log_bound(void)
+UT_TEST(test_stall_log_bound, "episode log: a full stall log keeps every stall from min_ns")
 {
 	struct rs_episode_log *l = rs_episode_log_new(8, 0);
 	const struct rs_stall *s;
@@ -43,7 +43,7 @@ static int test_stall_log_bound(void)
 }
 
 /* Under the cap nothing is dropped or joined. */
-static int test_stall_log_whole(void)
+UT_TEST(test_stall_log_whole, "episode log: under the cap every stall and period")
 {
 	struct rs_episode_log *l = rs_episode_log_new(0, 0);
 	const struct rs_stall *s;
@@ -68,7 +68,7 @@ static int test_stall_log_whole(void)
 }
 
 /* A full period log joins periods of one kswapd across gaps, never across kswapds. */
-static int test_awake_join(void)
+UT_TEST(test_awake_join, "episode log: a full period log joins across gaps")
 {
 	struct rs_episode_log *l = rs_episode_log_new(0, 8);
 	struct rs_awake in[40];
@@ -108,7 +108,7 @@ static int test_awake_join(void)
 }
 
 /* Quantiles are nearest-rank; from the histogram they are within 1/128 below. */
-static int test_latency_quantiles(void)
+UT_TEST(test_latency_quantiles, "latency: quantiles exact and from the histogram")
 {
 	struct rs_latency *ex = rs_latency_new(0), *hi = rs_latency_new(16);
 	struct rs_latency_summary s;
@@ -136,7 +136,7 @@ static int test_latency_quantiles(void)
 }
 
 /* On a real trace the log holds every complete episode the analysis counted. */
-static int test_analysis_log(void)
+UT_TEST(test_analysis_log, "episode log: the analysis logs every complete episode")
 {
 	struct rs_analysis_opts o = { .pid = -1, .threads = 1, .keep_episodes = true };
 	struct rs_error err = { "" };
@@ -163,12 +163,3 @@ static int test_analysis_log(void)
 	rs_analysis_free(a);
 	return UT_OK;
 }
-
-const struct unit_test episode_log_tests[] = {
-	{ "episode log: a full stall log keeps every stall from min_ns", test_stall_log_bound },
-	{ "episode log: under the cap every stall and period", test_stall_log_whole },
-	{ "episode log: a full period log joins across gaps", test_awake_join },
-	{ "latency: quantiles exact and from the histogram", test_latency_quantiles },
-	{ "episode log: the analysis logs every complete episode", test_analysis_log },
-	{ NULL, NULL },
-};

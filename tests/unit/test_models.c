@@ -156,7 +156,7 @@ static int build_plus1_world(struct tw *t)
 	return tw_final(t);
 }
 
-static int test_splitlru_plus1_crosses(void)
+UT_TEST(test_splitlru_plus1_crosses, "models/splitlru-plus1: zero-scan list crosses 32 at call 32")
 {
 	struct tw t;
 	struct rs_replay_result *r;
@@ -184,7 +184,7 @@ static int test_splitlru_plus1_crosses(void)
 	return UT_OK;
 }
 
-static int test_splitlru_never_scans_zero_list(void)
+UT_TEST(test_splitlru_never_scans_zero_list, "models/splitlru: zero-scan list never scanned")
 {
 	struct tw t;
 	struct rs_replay_result *r;
@@ -205,7 +205,7 @@ static int test_splitlru_never_scans_zero_list(void)
 }
 
 /* Both policies side by side in one run give the same numbers as alone. */
-static int test_replay_side_by_side(void)
+UT_TEST(test_replay_side_by_side, "models/replay: policies side by side")
 {
 	struct tw t;
 	const struct rs_policy_ops *ops[2];
@@ -234,7 +234,7 @@ static int test_replay_side_by_side(void)
  *   ap = 61 x 151 / 26 = 9211 / 26 = 354; pct[0] = 35400 / (354 + 559 + 1) = 35400 / 914 = 38.
  *  no swap: {0, 100}; file + free = 3000 + 100 <= 3100: {100, 0}.
  */
-static int test_get_scan_ratio(void)
+UT_TEST(test_get_scan_ratio, "models/splitlru: get_scan_ratio and halving")
 {
 	struct rs_reclaim_stat rs = { { 100, 400 }, { 50, 100 } };
 	uint64_t pct[2];
@@ -276,7 +276,7 @@ static int test_get_scan_ratio(void)
  * AA 1 x 143 / 382 -> 1, IF 2 x 239 / 382 = 1.25 -> 2, AF 32 x 239 / 382 = 20.02 -> 21.
  * The same online: IA 0, AA 0, IF 478 / 382 = 1, AF 0.
  */
-static int test_mainline_scan_count(void)
+UT_TEST(test_mainline_scan_count, "models/mainline: get_scan_count balances")
 {
 	struct rs_gsc_in in = {
 		.size = { 4000, 8000, 12000, 2000 }, .priority = 2, .swappiness = 60,
@@ -337,7 +337,7 @@ static int test_mainline_scan_count(void)
 }
 
 /* inactive_is_low(): ratio 1 below 1 GB; 2,000,000 pages = 7 GB -> int_sqrt(70) = 8. */
-static int test_inactive_is_low(void)
+UT_TEST(test_inactive_is_low, "models/mainline: inactive_is_low")
 {
 	UT_ASSERT(rs_inactive_is_low(100, 300));
 	UT_ASSERT(!rs_inactive_is_low(300, 300));
@@ -353,7 +353,7 @@ static int test_inactive_is_low(void)
  * refaults -> no DEACTIVATE_FILE; 131072 >> 12 = 32 -> cache_trim_mode; SCAN_FILE: IF 32.
  * Global direct at DEF_PRIORITY scans the whole batch: 32 scanned, 32 reclaimed, done at 12.
  */
-static int test_mainline_direct(void)
+UT_TEST(test_mainline_direct, "models/mainline: direct reclaim in cache_trim_mode")
 {
 	struct tw t;
 	struct rs_replay_result *r;
@@ -387,7 +387,7 @@ static int test_mainline_direct(void)
  *          prio 11: A 20 -> 40, stop.
  *  Totals: A 10 + 20 + 20 = 50, A1 20, A2 20; lowest priority 11.
  */
-static int test_mainline_memcg_walk(void)
+UT_TEST(test_mainline_memcg_walk, "models/mainline: partial memcg walks resume")
 {
 	struct tw t;
 	struct rs_replay_result *r;
@@ -447,7 +447,7 @@ static int kswapd_run(uint64_t high, struct rs_replay_result **out)
 	return *out ? 0 : -1;
 }
 
-static int test_mainline_kswapd(void)
+UT_TEST(test_mainline_kswapd, "models/mainline: kswapd priority and proportional cut")
 {
 	struct rs_replay_result *r;
 
@@ -512,7 +512,7 @@ static int build_tree_world(struct tw *t, uint64_t rate_a, bool with_d)
  * 96 >= 75, stop. Reclaimed 96 > 0: no other group. The normal pass at priority 12 scans
  * 0 everywhere and 96 >= 32 ends the call: A 96 scanned and reclaimed (all soft), B and C 0.
  */
-static int test_tree_largest_first(void)
+UT_TEST(test_tree_largest_first, "models/softlimit-tree: largest excessor at priority 0")
 {
 	struct tw t;
 	struct rs_replay_result *r;
@@ -538,7 +538,7 @@ static int test_tree_largest_first(void)
  * The next largest, B (excess 100, >> 2 = 25): walk 1 32, walk 2 64 >= 25: 64 reclaimed.
  * C (excess 0) is not in the tree. The normal pass scans 0 (all lists < 4096 at priority 12).
  */
-static int test_tree_next_largest(void)
+UT_TEST(test_tree_next_largest, "models/softlimit-tree: next largest when nothing reclaimed")
 {
 	struct tw t;
 	struct rs_replay_result *r;
@@ -566,7 +566,7 @@ static int test_tree_next_largest(void)
  * nothing reclaimed the direct call goes through all 13 priorities, one tree pass each:
  * soft scans A 13 x 2 x 2 x 1000 = 52000, B 13 x 2 x 600 = 15600, C 0, D 0.
  */
-static int test_tree_at_most_two_more(void)
+UT_TEST(test_tree_at_most_two_more, "models/softlimit-tree: at most two more")
 {
 	struct tw t;
 	struct rs_replay_result *r;
@@ -618,7 +618,7 @@ static int build_rework_world(struct tw *t, int64_t usage_a, int64_t lists_a)
  * normal priority: prio 12 A 10; prio 11 A 20 (30 < 32); prio 10 A's first batch of 32 makes
  * 62 and stops. B scanned 0; the fallback never runs because the soft pass scanned pages.
  */
-static int test_rework_only_excess(void)
+UT_TEST(test_rework_only_excess, "models/softlimit-rework: soft pass visits groups over")
 {
 	struct tw t;
 	struct rs_replay_result *r;
@@ -655,7 +655,7 @@ static int test_rework_only_excess(void)
  * soft pass at all (patch 6/8); every memcg is reclaimed: prio 12 A 10 B 10 (20), prio 11 A 20
  * B 20 (60 >= 32). A 30, B 30.
  */
-static int test_rework_fallback_none_over(void)
+UT_TEST(test_rework_fallback_none_over, "models/softlimit-rework: none over, all reclaimed")
 {
 	struct tw t;
 	struct rs_replay_result *r;
@@ -677,7 +677,8 @@ static int test_rework_fallback_none_over(void)
  * so shrink_zone() falls back to every memcg at the same priority: B 10, 20, then 32 at
  * priority 10 (62). A 0.
  */
-static int test_rework_fallback_nothing_scanned(void)
+UT_TEST(test_rework_fallback_nothing_scanned,
+	"models/softlimit-rework: fallback when nothing scanned")
 {
 	struct tw t;
 	struct rs_replay_result *r;
@@ -698,7 +699,7 @@ static int test_rework_fallback_nothing_scanned(void)
  * own, C under its own (1500 / 5000) with IF 41000, S under (600 / 1000) with IF 41000. C is
  * eligible through its ancestor P: prio 12 C 10, prio 11 C 20, prio 10 C 32 = 62; S 0.
  */
-static int test_rework_ancestor_over(void)
+UT_TEST(test_rework_ancestor_over, "models/softlimit-rework: ancestor over its limit")
 {
 	struct tw t;
 	struct rs_replay_result *r;
@@ -734,7 +735,7 @@ static int test_rework_ancestor_over(void)
  * Rates are exact over a run: 100 batches of 32 at 97/100 reclaim 3200 x 97 / 100 = 3104, not
  * 31 per batch (3100); 3 single pages at 1/3 reclaim 1 (the carry starts at one half).
  */
-static int test_rate_rounding(void)
+UT_TEST(test_rate_rounding, "models/engine: rate rounding is exact")
 {
 	struct tw t;
 	struct rs_lrusim ls;
@@ -776,7 +777,7 @@ static int test_rate_rounding(void)
  * Reclaimability sources: this lruvec's window, else the node's list over all memcgs, else
  * assumed (every page taken). B's IF is unobserved, A's is: B falls back to the node sum.
  */
-static int test_rate_fallback(void)
+UT_TEST(test_rate_fallback, "models/world: reclaimability fallback")
 {
 	struct tw t;
 	struct rs_rates rt;
@@ -810,7 +811,7 @@ static int test_rate_fallback(void)
  * A(1) -> A1(3); B(2). Pre-order 0, 1, 3, 2. A walk from the start: 0 1 3 2 then -1; a walk
  * stopped at 1 resumes at 3; a walk that starts at the end restarts at the root.
  */
-static int test_world_preorder_iter(void)
+UT_TEST(test_world_preorder_iter, "models/world: pre-order and reclaim iterator")
 {
 	struct tw t;
 	struct rs_iter it;
@@ -848,7 +849,7 @@ static int test_world_preorder_iter(void)
 }
 
 /* Updates apply in time order; ADD below zero clamps and is counted; no sizes -> refused. */
-static int test_world_updates(void)
+UT_TEST(test_world_updates, "models/world: updates, clamping, no sizes")
 {
 	struct tw t;
 	struct rs_world_update u = { .ts = 50, .field = RS_WF_LRU, .op = RS_WOP_ADD,
@@ -883,7 +884,7 @@ static int test_world_updates(void)
 }
 
 /* mainline refuses an MGLRU recording and says why. */
-static int test_mainline_refuses_mglru(void)
+UT_TEST(test_mainline_refuses_mglru, "models/mainline: refuses MGLRU")
 {
 	struct rs_world_opts o = { .nr_nodes = 1, .vm_swappiness = 60, .mglru = true };
 	struct rs_error err = { { 0 } };
@@ -906,7 +907,7 @@ static int test_mainline_refuses_mglru(void)
 }
 
 /* The recording's own totals, from the calls' recorded counts. */
-static int test_recorded_totals(void)
+UT_TEST(test_recorded_totals, "models/replay: recorded totals")
 {
 	struct tw t;
 	struct rs_replay_result *r = NULL;
@@ -942,7 +943,7 @@ static int test_recorded_totals(void)
 
 /* ---- registry ---- */
 
-static int test_registry(void)
+UT_TEST(test_registry, "models/registry: names and parsing")
 {
 	const struct rs_policy_ops *out[8], *const *all;
 	struct rs_error err = { { 0 } };
@@ -1025,7 +1026,7 @@ static void tw_rec_call(struct tw *t, enum rs_call_ctx ctx, int target, int vict
  * with a recorded (SNAPSHOT) watermark, one lruvec delta, and cgroup v2 (no soft-limit tree):
  * nothing lacks, every count is 0.
  */
-static int test_world_identity_gaps(void)
+UT_TEST(test_world_identity_gaps, "models/world: inputs identity needs and the trace lacks")
 {
 	struct rs_gap_pages g[3];
 	unsigned int mask;
@@ -1085,7 +1086,7 @@ static int test_world_identity_gaps(void)
  * pending counters until /p is flushed). Exact subtree sums: 12 for both. A world without any
  * flush reads the exact sums.
  */
-static int test_world_ws_flush(void)
+UT_TEST(test_world_ws_flush, "models/world: flushed workingset counters")
 {
 	struct rs_world_update u = { .op = RS_WOP_ADD, .src = RS_WSRC_DELTA, .nid = 0, .lru = 1 };
 	struct tw t;
@@ -1142,7 +1143,7 @@ static int test_world_ws_flush(void)
  * 1000 pages (5.1%) makes the list NO CLAIM whatever its error; 50 (5.0%) does not. Nothing
  * scanned: no verdict.
  */
-static int test_identity_list_verdict(void)
+UT_TEST(test_identity_list_verdict, "models/identity: one list's verdict")
 {
 	struct rs_gap_pages gp;
 	struct rs_identity_list il;
@@ -1185,7 +1186,7 @@ static int test_identity_list_verdict(void)
  * Identity is the policy flagged as the recorded kernel's: mainline, index 1 of the list
  * (splitlru, mainline); none in (splitlru).
  */
-static int test_identity_compute(void)
+UT_TEST(test_identity_compute, "models/identity: verdict on a world, per cgroup only with victims")
 {
 	const struct rs_policy_ops *pol[2] = { rs_policy_find("splitlru"),
 					       rs_policy_find("mainline") };
@@ -1251,7 +1252,7 @@ static int test_identity_compute(void)
  * what the trace lacks of the soft-limit inputs is named (the watermark gap is not one of them);
  * the rework's soft figures are never checked; nothing recorded: shown, not checked.
  */
-static int test_policy_claims(void)
+UT_TEST(test_policy_claims, "models/identity: extrapolated ranges and soft-limit passes")
 {
 	struct rs_replay_result rec, p;
 	struct rs_policy_claims pc;
@@ -1310,38 +1311,3 @@ static int test_policy_claims(void)
 	UT_ASSERT(!pc.soft_checked && pc.soft_shown);
 	return UT_OK;
 }
-
-const struct unit_test models_tests[] = {
-	{ "models/splitlru-plus1: zero-scan list crosses 32 at call 32",
-	  test_splitlru_plus1_crosses },
-	{ "models/splitlru: zero-scan list never scanned", test_splitlru_never_scans_zero_list },
-	{ "models/replay: policies side by side", test_replay_side_by_side },
-	{ "models/splitlru: get_scan_ratio and halving", test_get_scan_ratio },
-	{ "models/mainline: get_scan_count balances", test_mainline_scan_count },
-	{ "models/mainline: inactive_is_low", test_inactive_is_low },
-	{ "models/mainline: direct reclaim in cache_trim_mode", test_mainline_direct },
-	{ "models/mainline: partial memcg walks resume", test_mainline_memcg_walk },
-	{ "models/mainline: kswapd priority and proportional cut", test_mainline_kswapd },
-	{ "models/softlimit-tree: largest excessor at priority 0", test_tree_largest_first },
-	{ "models/softlimit-tree: next largest when nothing reclaimed", test_tree_next_largest },
-	{ "models/softlimit-tree: at most two more", test_tree_at_most_two_more },
-	{ "models/softlimit-rework: soft pass visits groups over", test_rework_only_excess },
-	{ "models/softlimit-rework: none over, all reclaimed", test_rework_fallback_none_over },
-	{ "models/softlimit-rework: fallback when nothing scanned",
-	  test_rework_fallback_nothing_scanned },
-	{ "models/softlimit-rework: ancestor over its limit", test_rework_ancestor_over },
-	{ "models/engine: rate rounding is exact", test_rate_rounding },
-	{ "models/world: reclaimability fallback", test_rate_fallback },
-	{ "models/world: pre-order and reclaim iterator", test_world_preorder_iter },
-	{ "models/world: updates, clamping, no sizes", test_world_updates },
-	{ "models/world: inputs identity needs and the trace lacks", test_world_identity_gaps },
-	{ "models/world: flushed workingset counters", test_world_ws_flush },
-	{ "models/mainline: refuses MGLRU", test_mainline_refuses_mglru },
-	{ "models/replay: recorded totals", test_recorded_totals },
-	{ "models/registry: names and parsing", test_registry },
-	{ "models/identity: one list's verdict", test_identity_list_verdict },
-	{ "models/identity: extrapolated ranges and soft-limit passes", test_policy_claims },
-	{ "models/identity: verdict on a world, per cgroup only with victims",
-	  test_identity_compute },
-	{ NULL, NULL },
-};

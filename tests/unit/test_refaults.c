@@ -11,6 +11,7 @@
 #include "analysis.h"
 #include "refaults.h"
 #include "unit.h"
+#include "ut_events.h"
 
 #define MS 1000000ull
 #define S 1000000000ull
@@ -24,7 +25,8 @@ struct fx {
 static int fx_new(struct fx *f, size_t max_evicted, uint64_t span_ns)
 {
 	struct rs_refaults_opts ro = { .max_evicted = max_evicted };
-	struct rs_analysis_opts ao = { .pid = -1 };
+	struct rs_analysis_opts ao = { .pid = -1, .span_first_ns = T0,
+				       .span_last_ns = T0 + span_ns };
 	struct rs_consumer c;
 	struct rs_error err;
 
@@ -32,11 +34,7 @@ static int fx_new(struct fx *f, size_t max_evicted, uint64_t span_ns)
 	if (!f->rf)
 		return -1;
 	rs_refaults_consumer(f->rf, &c);
-	ao.consumers = &c;
-	ao.nr_consumers = 1;
-	ao.span_first_ns = T0;
-	ao.span_last_ns = T0 + span_ns;
-	f->a = rs_analysis_new(&ao, &err);
+	f->a = ut_analysis(&c, &ao, &err);
 	return f->a ? 0 : -1;
 }
 
@@ -48,13 +46,8 @@ static void fx_free(struct fx *f)
 
 static void feed(struct fx *f, enum rs_ev_type t, uint64_t ts, int pid, const char *comm)
 {
-	struct rs_event ev;
+	struct rs_event ev = ut_event(t, ts, pid, comm);
 
-	memset(&ev, 0, sizeof(ev));
-	ev.type = t;
-	ev.ts = ts;
-	ev.pid = pid;
-	ev.comm = comm;
 	if (t == RS_EV_RECLAIM_BEGIN || t == RS_EV_RECLAIM_END)
 		ev.reclaim.kind = RS_RK_MEMCG;
 	if (t == RS_EV_LRU_ISOLATE)
@@ -66,13 +59,8 @@ static void feed(struct fx *f, enum rs_ev_type t, uint64_t ts, int pid, const ch
 
 static void memcg(struct fx *f, uint64_t ts, int pid, uint64_t id)
 {
-	struct rs_event ev;
+	struct rs_event ev = ut_event(RS_EV_MEMCG_LRUVEC, ts, pid, "x");
 
-	memset(&ev, 0, sizeof(ev));
-	ev.type = RS_EV_MEMCG_LRUVEC;
-	ev.ts = ts;
-	ev.pid = pid;
-	ev.comm = "x";
 	ev.memcg.id = id;
 	ev.memcg.item = RS_LRU_INACTIVE_FILE;
 	ev.memcg.val = -1;
@@ -82,13 +70,8 @@ static void memcg(struct fx *f, uint64_t ts, int pid, uint64_t id)
 static void fm(struct fx *f, enum rs_ev_type t, uint64_t ts, int pid, uint64_t ino,
 	       uint64_t index, int order)
 {
-	struct rs_event ev;
+	struct rs_event ev = ut_event(t, ts, pid, "x");
 
-	memset(&ev, 0, sizeof(ev));
-	ev.type = t;
-	ev.ts = ts;
-	ev.pid = pid;
-	ev.comm = "x";
 	ev.filemap.dev = 7u << 20;
 	ev.filemap.ino = ino;
 	ev.filemap.index = index;
@@ -110,7 +93,7 @@ static void evict(struct fx *f, uint64_t ts, const int *io, int n)
 
 /* An order-4 folio comes back as order-0 and order-2 pieces, and two order-0 ones as one
    order-1 folio: pages and folios exact, the rest still evicted. */
-static int test_split_and_merge(void)
+UT_TEST(test_split_and_merge, "refaults: folios split and merged on the way back")
 {
 	static const int ev[] = { 16, 4, 40, 0, 41, 0 };	/* 16 + 1 + 1 pages */
 	struct fx f;
@@ -153,7 +136,7 @@ static int test_split_and_merge(void)
 
 /* Deletions outside reclaim: truncation is never matched; a task's deletions followed by its
    mm_vmscan_reclaim_pages are proactive evictions (context "other"). */
-static int test_truncate_and_proactive(void)
+UT_TEST(test_truncate_and_proactive, "refaults: truncation apart, proactive reclaim held")
 {
 	struct fx f;
 	const struct rs_rf_totals *t;
@@ -184,7 +167,7 @@ static int test_truncate_and_proactive(void)
 }
 
 /* A table of 2 ranges forgets the oldest: the count is a lower bound, flagged. */
-static int test_bounded_table(void)
+UT_TEST(test_bounded_table, "refaults: bounded eviction table")
 {
 	static const int ev[] = { 0, 0, 1, 0, 2, 0, 3, 0 };
 	struct fx f;
@@ -204,10 +187,3 @@ static int test_bounded_table(void)
 	fx_free(&f);
 	return UT_OK;
 }
-
-const struct unit_test refaults_tests[] = {
-	{ "refaults: folios split and merged on the way back", test_split_and_merge },
-	{ "refaults: truncation apart, proactive reclaim held", test_truncate_and_proactive },
-	{ "refaults: bounded eviction table", test_bounded_table },
-	{ NULL, NULL },
-};

@@ -10,6 +10,7 @@
 #include "analysis.h"
 #include "replay_input.h"
 #include "unit.h"
+#include "ut_events.h"
 
 #define MS 1000000ull
 #define T0 (100ull * 1000000000ull)
@@ -31,35 +32,26 @@ struct tr {
 static struct rs_event ev0(struct tr *t, enum rs_ev_type type, uint64_t ts, int pid,
 			   const char *comm)
 {
-	struct rs_event ev;
-
-	memset(&ev, 0, sizeof(ev));
-	ev.type = type;
-	ev.ts = ts;
-	ev.pid = pid;
-	ev.comm = comm;
-	ev.offset = ++t->off;
-	return ev;
+	return ut_event(type, ts, pid, comm);
 }
 
-static void feed(struct tr *t, const struct rs_event *ev)
+/* Events are fed in the order they are made: the offset numbers them. */
+static void feed(struct tr *t, struct rs_event *ev)
 {
+	ev->offset = ++t->off;
 	rs_analysis_feed(t->a, ev);
 }
 
 static int tr_new(struct tr *t)
 {
 	struct rs_consumer c;
-	struct rs_analysis_opts o = { .pid = -1 };
 
 	memset(t, 0, sizeof(*t));
 	t->ri = rs_replay_input_new(NULL, &t->err);
 	if (!t->ri)
 		return -1;
 	rs_replay_input_consumer(t->ri, &c);
-	o.consumers = &c;
-	o.nr_consumers = 1;
-	t->a = rs_analysis_new(&o, &t->err);
+	t->a = ut_analysis(&c, NULL, &t->err);
 	return t->a ? 0 : -1;
 }
 
@@ -90,28 +82,23 @@ static void header(struct tr *t, const char *text)
 
 static void item_names(struct tr *t)
 {
+	static const struct ut_item named[] = {
+		{ IT_PGSCAN_DIRECT, "pgscan_direct" }, { IT_PGSTEAL_DIRECT, "pgsteal_direct" },
+		{ IT_PGSCAN_KSWAPD, "pgscan_kswapd" }, { IT_PGSTEAL_KSWAPD, "pgsteal_kswapd" },
+		{ IT_PSWPOUT, "pswpout" }, { 0, NULL }
+	};
 	static const char *names[IT_NR];
-	struct rs_event ev = ev0(t, RS_EV_ITEM_NAMES, T0, 1, "rs");
+	struct rs_event ev;
 
-	for (int i = 0; i < IT_NR; i++)
-		names[i] = "other";
-	names[IT_PGSCAN_DIRECT] = "pgscan_direct";
-	names[IT_PGSTEAL_DIRECT] = "pgsteal_direct";
-	names[IT_PGSCAN_KSWAPD] = "pgscan_kswapd";
-	names[IT_PGSTEAL_KSWAPD] = "pgsteal_kswapd";
-	names[IT_PSWPOUT] = "pswpout";
-	ev.items.which = RS_ITEMS_VM_EVENT;
-	ev.items.count = IT_NR;
-	ev.items.names = names;
+	ut_name_items(names, IT_NR, "other", named);
+	ev = ut_items(T0, 1, "rs", RS_ITEMS_VM_EVENT, IT_NR, names);
 	feed(t, &ev);
 }
 
 static void cgmap(struct tr *t, uint64_t id, const char *path)
 {
-	struct rs_event ev = ev0(t, RS_EV_CGROUP_MAP, T0, 1, "rs");
+	struct rs_event ev = ut_cgroup_map(T0, 1, "rs", id, path);
 
-	ev.cgroup_map.id = id;
-	ev.cgroup_map.path = path;
 	feed(t, &ev);
 }
 
@@ -163,29 +150,22 @@ static void node_snap(struct tr *t, uint64_t ts, uint64_t ia, uint64_t aa, uint6
 
 static void lruvec(struct tr *t, uint64_t ts, int pid, uint64_t id, int item, int64_t val)
 {
-	struct rs_event ev = ev0(t, RS_EV_MEMCG_LRUVEC, ts, pid, "w");
+	struct rs_event ev = ut_memcg(RS_EV_MEMCG_LRUVEC, ts, pid, "w", id, item, val);
 
-	ev.memcg.id = id;
-	ev.memcg.item = item;
-	ev.memcg.val = val;
 	feed(t, &ev);
 }
 
 static void count(struct tr *t, uint64_t ts, int pid, uint64_t id, int item, int64_t val)
 {
-	struct rs_event ev = ev0(t, RS_EV_MEMCG_COUNT, ts, pid, "w");
+	struct rs_event ev = ut_memcg(RS_EV_MEMCG_COUNT, ts, pid, "w", id, item, val);
 
-	ev.memcg.id = id;
-	ev.memcg.item = item;
-	ev.memcg.val = val;
 	feed(t, &ev);
 }
 
 static void rbegin(struct tr *t, uint64_t ts, int pid, const char *comm, enum rs_reclaim_kind k)
 {
-	struct rs_event ev = ev0(t, RS_EV_RECLAIM_BEGIN, ts, pid, comm);
+	struct rs_event ev = ut_reclaim(RS_EV_RECLAIM_BEGIN, ts, pid, comm, k, 0);
 
-	ev.reclaim.kind = k;
 	ev.have = RS_HAVE_ORDER | RS_HAVE_GFP;
 	feed(t, &ev);
 }
@@ -193,39 +173,26 @@ static void rbegin(struct tr *t, uint64_t ts, int pid, const char *comm, enum rs
 static void rend(struct tr *t, uint64_t ts, int pid, const char *comm, enum rs_reclaim_kind k,
 		 uint64_t nr)
 {
-	struct rs_event ev = ev0(t, RS_EV_RECLAIM_END, ts, pid, comm);
+	struct rs_event ev = ut_reclaim(RS_EV_RECLAIM_END, ts, pid, comm, k, nr);
 
-	ev.reclaim.kind = k;
-	ev.reclaim.nr_reclaimed = nr;
 	feed(t, &ev);
 }
 
 static void iso(struct tr *t, uint64_t ts, int pid, const char *comm, int lru, uint64_t req,
 		uint64_t scanned)
 {
-	struct rs_event ev = ev0(t, RS_EV_LRU_ISOLATE, ts, pid, comm);
+	struct rs_event ev = ut_isolate(ts, pid, comm, lru, req, scanned, scanned);
 
-	ev.isolate.nid = -1;
-	ev.isolate.lru = lru;
 	ev.isolate.file = -1;
-	ev.isolate.nr_requested = req;
-	ev.isolate.nr_scanned = scanned;
-	ev.isolate.nr_taken = scanned;
-	ev.have = RS_HAVE_LRU | RS_HAVE_ORDER;
 	feed(t, &ev);
 }
 
 static void shr(struct tr *t, uint64_t ts, int pid, const char *comm, int prio, bool file,
 		uint64_t scanned, uint64_t reclaimed)
 {
-	struct rs_event ev = ev0(t, RS_EV_SHRINK_INACTIVE, ts, pid, comm);
+	struct rs_event ev = ut_shrink_inactive(ts, pid, comm, prio, file ? RS_RECLAIM_WB_FILE :
+						RS_RECLAIM_WB_ANON, scanned, reclaimed);
 
-	ev.inactive.nid = 0;
-	ev.inactive.priority = prio;
-	ev.inactive.reclaim_flags = file ? RS_RECLAIM_WB_FILE : RS_RECLAIM_WB_ANON;
-	ev.inactive.nr_scanned = scanned;
-	ev.inactive.nr_reclaimed = reclaimed;
-	ev.have = RS_HAVE_NID | RS_HAVE_PRIORITY | RS_HAVE_ACTIVATE_SPLIT;
 	feed(t, &ev);
 }
 
@@ -260,7 +227,7 @@ static const struct rs_reclaim_call *call_of(struct tr *t, size_t i)
  * reclaimed at priority 12, counters for /a. The call: memcg, target /a (world index 1), what
  * it freed (30) is under 32 so it wants 32; recorded IF 32/30, the victim /a exactly.
  */
-static int test_memcg_call(void)
+UT_TEST(test_memcg_call, "replay input: a memcg call, its victim, target and goal")
 {
 	struct tr t;
 	const struct rs_reclaim_call *c;
@@ -303,7 +270,7 @@ static int test_memcg_call(void)
  * delta at 20 ms, the world says 100 + 10 - 40 = 70. The root's own IF at the node snapshot at
  * 5 ms: 1000 - (offset 100 + deltas 10) = 890.
  */
-static int test_delta_offset_and_root(void)
+UT_TEST(test_delta_offset_and_root, "replay input: delta offsets and the root's own lists")
 {
 	struct tr t;
 	int a;
@@ -340,7 +307,7 @@ static int test_delta_offset_and_root(void)
  * memcg call whose begin names /p (memcg_id) and which scanned only /p/b: the kernel's reclaim
  * root /p, not the victims' /p/b.
  */
-static int test_v2_own_and_memcg_id(void)
+UT_TEST(test_v2_own_and_memcg_id, "replay input: v2 own lists, the kernel's reclaim root")
 {
 	const struct rs_reclaim_call *c;
 	struct rs_event ev;
@@ -391,7 +358,7 @@ static int test_v2_own_and_memcg_id(void)
  * call flushed it), and a delta pending at a snapshot goes out before it: -7 at 41 ms and a
  * snapshot of 3000 at 42 ms leave 3000 at 50 ms, not 2993.
  */
-static int test_root_deltas(void)
+UT_TEST(test_root_deltas, "replay input: the root's own deltas between node snapshots")
 {
 	struct tr t;
 
@@ -432,7 +399,7 @@ static int test_root_deltas(void)
  * nothing: one re-anchoring, largest disagreement 30. The root's own IF at the node snapshot
  * at 12 ms, after the re-anchoring: 1000 - (90 + 30 + 30) = 850.
  */
-static int test_delta_reanchor(void)
+UT_TEST(test_delta_reanchor, "replay input: snapshots re-anchor the deltas")
 {
 	const struct rs_ri_memcg *m;
 	struct tr t;
@@ -474,7 +441,7 @@ static int test_delta_reanchor(void)
  * after 32: 21. Run 2 frees 64 in its only pass: balanced after it, 1. Run 3 frees nothing:
  * balanced at once, 0.
  */
-static int test_kswapd_runs(void)
+UT_TEST(test_kswapd_runs, "replay input: one kswapd call per balance_pgdat run")
 {
 	struct tr t;
 
@@ -506,7 +473,7 @@ static int test_kswapd_runs(void)
  * (64 scanned, 16 reclaimed). A model pass at 12 sees 32/32, at 10 16/64; at 11 (no recorded
  * pass) and with no priority, the whole run: 48/96.
  */
-static int test_pass_windows(void)
+UT_TEST(test_pass_windows, "replay input: reclaimability per priority pass")
 {
 	struct tr t;
 	struct rs_rates rt;
@@ -536,10 +503,46 @@ static int test_pass_windows(void)
 }
 
 /*
+ * Folios of a list, from its isolates. Inactive anon: 1 page for 1, 534 for 32 (22 pages and
+ * a 512-page THP that crossed the request), 32 for 32: 567 pages, 512 of them in one THP, 55
+ * single pages: folio 512 and a share of 1 in 56 folios (the model's expected take of a
+ * request: docs/models.md). Inactive file: 512 for 3 and 16 for 1, folios of two sizes: not two
+ * classes, the page-weighted average (512 x 512 + 16 x 16) / 528 = 497 for every folio.
+ */
+UT_TEST(test_folio_classes, "replay input: single pages and THPs, folios of two sizes")
+{
+	struct tr t;
+	struct rs_rates rt;
+
+	UT_ASSERT(tr_new_v1(&t) == 0);
+	node_snap(&t, T0, 10000, 0, 10000, 0, 100, 200);
+	kswapd_ev(&t, RS_EV_KSWAPD_WAKE, T0 + 1 * MS, 0);
+	window(&t, T0 + 2 * MS, 45, "kswapd0", 1, RS_LRU_INACTIVE_ANON, 1, 1, 0, 12, true);
+	window(&t, T0 + 3 * MS, 45, "kswapd0", 1, RS_LRU_INACTIVE_ANON, 32, 534, 0, 12, true);
+	window(&t, T0 + 4 * MS, 45, "kswapd0", 1, RS_LRU_INACTIVE_ANON, 32, 32, 0, 12, true);
+	window(&t, T0 + 5 * MS, 45, "kswapd0", 1, RS_LRU_INACTIVE_FILE, 3, 512, 512, 12, true);
+	window(&t, T0 + 6 * MS, 45, "kswapd0", 1, RS_LRU_INACTIVE_FILE, 1, 16, 16, 12, true);
+	kswapd_ev(&t, RS_EV_KSWAPD_SLEEP, T0 + 7 * MS, 0);
+	UT_ASSERT(tr_finish(&t) == 0);
+	rs_world_rates(t.w, 0, 0, RS_LRU_INACTIVE_ANON, -1, &rt);
+	UT_ASSERT_EQ(rt.folio, 512);
+	UT_ASSERT_EQ(rt.folio_share, RS_RATE_ONE / 56);
+	rs_world_rates(t.w, 0, 0, RS_LRU_INACTIVE_ANON, 12, &rt);
+	UT_ASSERT_EQ(rt.folio, 512);
+	UT_ASSERT_EQ(rt.folio_share, RS_RATE_ONE / 56);
+	rs_world_rates(t.w, 0, 0, RS_LRU_INACTIVE_FILE, -1, &rt);
+	UT_ASSERT_EQ(rt.folio, 497);
+	UT_ASSERT_EQ(rt.folio_share, RS_RATE_ONE);
+	tr_free(&t);
+	return UT_OK;
+}
+
+/*
  * Soft-limit reclaim inside a direct call: its windows count in rec.soft_* and in the lists,
  * not in the rounds; the direct call wants 32. An isolate of inactive anon turns swap on.
  */
-static int test_soft_inside_direct_and_swap(void)
+UT_TEST(test_soft_inside_direct_and_swap,
+	"replay input: soft-limit part of a direct call, swap inferred")
 {
 	struct tr t;
 	const struct rs_reclaim_call *c;
@@ -573,7 +576,7 @@ static int test_soft_inside_direct_and_swap(void)
 }
 
 /* A task's reclaim events with no begin before them: the end names the kind (cut at start). */
-static int test_orphan_cut_start(void)
+UT_TEST(test_orphan_cut_start, "replay input: calls cut at the start")
 {
 	struct tr t;
 
@@ -600,7 +603,7 @@ static int test_orphan_cut_start(void)
  * The call wants that goal, 64 (the kernel's max(charge, 32)), not the 84 it freed: the 20
  * pages of overshoot are the model's to reproduce.
  */
-static int test_memcg_goal(void)
+UT_TEST(test_memcg_goal, "replay input: memcg charge goal from passes and iterations")
 {
 	struct tr t;
 	const struct rs_ri_report *r;
@@ -629,7 +632,7 @@ static int test_memcg_goal(void)
  * 512-page folios (requests of 32 scan 512) went on after 512 and 1024 pages; the next request
  * (2 < 32) ran its target out. So the high watermark is above 1024: 1025 at least.
  */
-static int test_wmark_inferred(void)
+UT_TEST(test_wmark_inferred, "replay input: watermark inferred from kswapd passes")
 {
 	struct tr t;
 	const struct rs_ri_report *r;
@@ -654,7 +657,7 @@ static int test_wmark_inferred(void)
 }
 
 /* The tree from paths: /p/b is tracked, /p is not: an ancestor /p is made for it. */
-static int test_tree_from_paths(void)
+UT_TEST(test_tree_from_paths, "replay input: ancestors by path")
 {
 	struct tr t;
 	int b, p;
@@ -679,8 +682,83 @@ static int test_tree_from_paths(void)
 	return UT_OK;
 }
 
+static void task_cg(struct tr *t, int pid, uint64_t id, const char *path)
+{
+	struct rs_event ev = ev0(t, RS_EV_TASK_CGROUP, T0, 1, "rs");
+
+	ev.task_cgroup.pid = pid;
+	ev.task_cgroup.id = id;
+	ev.task_cgroup.path = path;
+	feed(t, &ev);
+}
+
+static void attach(struct tr *t, uint64_t ts, int root, int pid, uint64_t id, const char *path)
+{
+	struct rs_event ev = ev0(t, RS_EV_CGROUP_ATTACH, ts, pid, "w");
+
+	ev.cgroup.root = root;
+	ev.cgroup.level = 1;
+	ev.cgroup.id = id;
+	ev.cgroup.path = path;
+	ev.cgroup.pid = pid;
+	feed(t, &ev);
+}
+
+/*
+ * Who a memcg is and which one a task is in are the loading stage's (memcg_attrib.h). Cgroup
+ * v1: task 100 is in /a (task_cgroup marker), then cgroup_attach_task moves it to /cpu on
+ * hierarchy 3 after hierarchy 4 was told to be the memory controller's (an attach to /p/b
+ * agreeing with cgroup_map): not a memcg move. Task 200 is forked from it: in /a. Its memcg
+ * call at 10 ms scans nothing, so its target is its task's memcg, /a (limit 1000 pages).
+ * An old recorder's memcg_stat names /a by path alone: IF 100 at 1 ms, before /a's first
+ * delta (-40 at 2 ms), is the offset of /a's deltas: 100 - 40 = 60 pages at the call.
+ */
+UT_TEST(test_memcgs_of_the_loading_stage,
+	"replay input: memcgs and task memcgs of the loading stage")
+{
+	const struct rs_reclaim_call *c;
+	const struct rs_ri_report *r;
+	struct rs_event ev;
+	struct tr t;
+	int a;
+
+	UT_ASSERT(tr_new_v1(&t) == 0);
+	cgmap(&t, CG_A, "/a");
+	cgmap(&t, CG_B, "/p/b");
+	task_cg(&t, 100, CG_A, "/a");
+	attach(&t, T0, 4, 300, CG_B, "/p/b");
+	attach(&t, T0, 3, 100, 555, "/cpu");
+	ev = ev0(&t, RS_EV_FORK, T0, 100, "w");
+	ev.task.pid = 100;
+	ev.task.child_pid = 200;
+	feed(&t, &ev);
+	snap(&t, T0 + 1 * MS, 0, "/a", 0, 0, 100, 0, 100, 1000, 0);
+	lruvec(&t, T0 + 2 * MS, 300, CG_A, RS_LRU_INACTIVE_FILE, -40);
+	node_snap(&t, T0 + 3 * MS, 0, 0, 1000, 0, 5000, 100);
+	rbegin(&t, T0 + 10 * MS, 200, "w", RS_RK_MEMCG);
+	rend(&t, T0 + 11 * MS, 200, "w", RS_RK_MEMCG, 0);
+	UT_ASSERT(tr_finish(&t) == 0);
+	r = rs_replay_input_report(t.ri);
+	a = rs_world_find_memcg(t.w, CG_A);
+	UT_ASSERT(a > 0);
+	UT_ASSERT_STR(rs_world_memcg(t.w, a)->path, "/a");
+	UT_ASSERT(rs_world_find_memcg(t.w, 555) < 0);
+	c = call_of(&t, 0);
+	UT_ASSERT(c != NULL);
+	UT_ASSERT_EQ(c->target, a);
+	UT_ASSERT_EQ(r->target_src[RS_RI_TGT_TASK], 1);
+	UT_ASSERT(r->memcg[a].offset_from_first);
+	UT_ASSERT_EQ(r->memcg[a].offset[RS_LRU_INACTIVE_FILE], 100);
+	UT_ASSERT_EQ(r->memcg[a].limit, 1000);
+	rs_world_rewind(t.w);
+	rs_world_advance(t.w, T0 + 10 * MS);
+	UT_ASSERT_EQ(rs_world_lru(t.w, a, 0, RS_LRU_INACTIVE_FILE), 60);
+	tr_free(&t);
+	return UT_OK;
+}
+
 /* Refusals: an MGLRU recording, and a trace without any size. */
-static int test_refusals(void)
+UT_TEST(test_refusals, "replay input: MGLRU and no sizes are refused")
 {
 	struct tr t;
 
@@ -710,20 +788,17 @@ static int test_refusals(void)
 }
 
 /* The call cap: calls past it are not replayed and are counted. */
-static int test_call_cap(void)
+UT_TEST(test_call_cap, "replay input: the call cap")
 {
 	struct tr t;
 	struct rs_replay_input_opts o = { .max_calls = 2 };
 	struct rs_consumer c;
-	struct rs_analysis_opts ao = { .pid = -1 };
 
 	memset(&t, 0, sizeof(t));
 	t.ri = rs_replay_input_new(&o, &t.err);
 	UT_ASSERT(t.ri != NULL);
 	rs_replay_input_consumer(t.ri, &c);
-	ao.consumers = &c;
-	ao.nr_consumers = 1;
-	t.a = rs_analysis_new(&ao, &t.err);
+	t.a = ut_analysis(&c, NULL, &t.err);
 	UT_ASSERT(t.a != NULL);
 	header(&t, "swappiness=60 cgroup=v1 nodes=1");
 	node_snap(&t, T0, 0, 0, 1000, 0, 100, 200);
@@ -737,22 +812,3 @@ static int test_call_cap(void)
 	tr_free(&t);
 	return UT_OK;
 }
-
-const struct unit_test replay_input_tests[] = {
-	{ "replay input: a memcg call, its victim, target and goal", test_memcg_call },
-	{ "replay input: delta offsets and the root's own lists", test_delta_offset_and_root },
-	{ "replay input: snapshots re-anchor the deltas", test_delta_reanchor },
-	{ "replay input: the root's own deltas between node snapshots", test_root_deltas },
-	{ "replay input: v2 own lists, the kernel's reclaim root", test_v2_own_and_memcg_id },
-	{ "replay input: one kswapd call per balance_pgdat run", test_kswapd_runs },
-	{ "replay input: reclaimability per priority pass", test_pass_windows },
-	{ "replay input: soft-limit part of a direct call, swap inferred",
-	  test_soft_inside_direct_and_swap },
-	{ "replay input: calls cut at the start", test_orphan_cut_start },
-	{ "replay input: memcg charge goal from passes and iterations", test_memcg_goal },
-	{ "replay input: watermark inferred from kswapd passes", test_wmark_inferred },
-	{ "replay input: ancestors by path", test_tree_from_paths },
-	{ "replay input: MGLRU and no sizes are refused", test_refusals },
-	{ "replay input: the call cap", test_call_cap },
-	{ NULL, NULL },
-};

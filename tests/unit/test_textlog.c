@@ -9,6 +9,7 @@
 #include "rs_warn.h"
 #include "trace_source.h"
 #include "unit.h"
+#include "ut_events.h"
 
 #define TEXT(name) FIXTURE("text/" name)
 #define MAX_SAVED 64
@@ -111,17 +112,6 @@ static unsigned long warned(struct rs_source *src, const char *needle)
 	return sum;
 }
 
-static uint64_t count_of(struct rs_source *src, const char *name)
-{
-	const struct rs_event_count *c;
-	size_t n = rs_source_event_counts(src, &c);
-
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(c[i].name, name))
-			return c[i].count;
-	return 0;
-}
-
 static int nr_of_type(const struct collect *c, enum rs_ev_type t)
 {
 	int n = 0;
@@ -172,7 +162,7 @@ static void isolate_by_lru(const struct collect *c, uint64_t scanned[RS_LRU_NR])
 	}
 }
 
-static int test_3x(void)
+UT_TEST(test_3x, "textlog: 3.x field set, trace-cmd report")
 {
 	static struct collect c;
 	uint64_t sc[2], rc[2], aa[2], af[2], file_scanned[2] = { 0, 0 };
@@ -198,10 +188,10 @@ static int test_3x(void)
 	UT_ASSERT_EQ(ti->first_ts, 100000100000ull);
 	UT_ASSERT_EQ(ti->last_ts, 100700000000ull);
 	UT_ASSERT_EQ(warned(src, "without field 'nr_scanned'"), 2);
-	UT_ASSERT_EQ(count_of(src, "mm_vmscan_lru_shrink_inactive"), 6);
-	UT_ASSERT_EQ(count_of(src, "sched_switch"), 1);
-	UT_ASSERT_EQ(count_of(src, "print"), 1);
-	UT_ASSERT_EQ(count_of(src, "mm_vmscan_memcg_isolate"), 1);
+	UT_ASSERT_EQ(ut_event_count(src, "mm_vmscan_lru_shrink_inactive"), 6);
+	UT_ASSERT_EQ(ut_event_count(src, "sched_switch"), 1);
+	UT_ASSERT_EQ(ut_event_count(src, "print"), 1);
+	UT_ASSERT_EQ(ut_event_count(src, "mm_vmscan_memcg_isolate"), 1);
 
 	/* 3.x lru_isolate: `file`, no `lru`: the list is inferred later, never guessed here */
 	UT_ASSERT_EQ(nr_of_type(&c, RS_EV_LRU_ISOLATE), 4);
@@ -301,7 +291,7 @@ static int test_3x(void)
 	return UT_OK;
 }
 
-static int test_4x(void)
+UT_TEST(test_4x, "textlog: 4.14 field set, ns timestamps")
 {
 	static struct collect c;
 	uint64_t sc[2], rc[2], aa[2], af[2], lru[RS_LRU_NR];
@@ -402,7 +392,7 @@ static int test_4x(void)
 	return UT_OK;
 }
 
-static int test_5x_ftrace(void)
+UT_TEST(test_5x_ftrace, "textlog: 5.x field set, ftrace trace file")
 {
 	static struct collect c;
 	uint64_t sc[2], rc[2], aa[2], af[2], lru[RS_LRU_NR];
@@ -424,9 +414,9 @@ static int test_5x_ftrace(void)
 	UT_ASSERT_EQ(nth(&c, RS_EV_LOST, 0)->ev.lost, 42);
 	UT_ASSERT_EQ(nth(&c, RS_EV_LOST, 0)->ev.cpu, 3);
 	UT_ASSERT_EQ(nth(&c, RS_EV_LOST, 0)->ev.ts, 3000200000000ull);
-	UT_ASSERT_EQ(count_of(src, "print"), 1);	/* ftrace says tracing_mark_write */
-	UT_ASSERT_EQ(count_of(src, "function"), 1);
-	UT_ASSERT_EQ(count_of(src, "irq_handler_entry"), 1);
+	UT_ASSERT_EQ(ut_event_count(src, "print"), 1);	/* ftrace says tracing_mark_write */
+	UT_ASSERT_EQ(ut_event_count(src, "function"), 1);
+	UT_ASSERT_EQ(ut_event_count(src, "irq_handler_entry"), 1);
 	UT_ASSERT_EQ(ti->loss[3].missed, 42);		/* the same after a full stream */
 
 	isolate_by_lru(&c, lru);
@@ -486,7 +476,7 @@ static int test_5x_ftrace(void)
 	return UT_OK;
 }
 
-static int test_garbage(void)
+UT_TEST(test_garbage, "textlog: garbage lines counted and skipped")
 {
 	static struct collect c;
 	const struct rs_trace_info *ti;
@@ -515,7 +505,7 @@ static int test_garbage(void)
 	return UT_OK;
 }
 
-static int test_range_and_stop(void)
+UT_TEST(test_range_and_stop, "textlog: time range, early stop, restream")
 {
 	static struct collect c;
 	struct rs_error err = { "" };
@@ -527,7 +517,7 @@ static int test_range_and_stop(void)
 	UT_ASSERT(src);
 	ti = rs_source_info(src);
 	UT_ASSERT_EQ(stream_all(src, &c), 0);
-	UT_ASSERT_EQ(count_of(src, "mm_vmscan_lru_isolate"), 3);
+	UT_ASSERT_EQ(ut_event_count(src, "mm_vmscan_lru_isolate"), 3);
 
 	/* [100.3 s, 100.4 s): the kswapd batch, nine decoded events, a loss and sched_switch */
 	memset(&c, 0, sizeof(c));
@@ -545,7 +535,7 @@ static int test_range_and_stop(void)
 	UT_ASSERT_EQ(c.s[0].ev.type, RS_EV_LOST);
 	/* a partial stream leaves the full-stream figures alone */
 	UT_ASSERT_EQ(ti->events, 24);
-	UT_ASSERT_EQ(count_of(src, "mm_vmscan_lru_isolate"), 3);
+	UT_ASSERT_EQ(ut_event_count(src, "mm_vmscan_lru_isolate"), 3);
 	UT_ASSERT_EQ(ti->loss[0].missed, 12);
 
 	/* the callback's value stops the stream */
@@ -560,7 +550,7 @@ static int test_range_and_stop(void)
 	UT_ASSERT_EQ(stream_all(src, &c), 0);
 	UT_ASSERT_EQ(c.n, 24);
 	UT_ASSERT_EQ(ti->events, 24);
-	UT_ASSERT_EQ(count_of(src, "mm_vmscan_lru_shrink_inactive"), 6);
+	UT_ASSERT_EQ(ut_event_count(src, "mm_vmscan_lru_shrink_inactive"), 6);
 	UT_ASSERT_EQ(ti->loss[0].missed, 12);
 	UT_ASSERT_EQ(ti->loss[1].missed_unknown, 1);
 	rs_source_close(src);
@@ -608,7 +598,7 @@ static int expect_refused(const char *content, size_t len, const char *what)
 	return UT_OK;
 }
 
-static int test_refused(void)
+UT_TEST(test_refused, "textlog: not text traces are refused")
 {
 	static const char gz[] = "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03";
 	static const char bin[] = "cpus=2\n\x01\x02\x00\x03 binary";
@@ -626,7 +616,7 @@ static int test_refused(void)
 	return UT_OK;
 }
 
-static int test_odd_files(void)
+UT_TEST(test_odd_files, "textlog: empty report, CRLF, overlong lines")
 {
 	static const char empty_report[] = "cpus=2\nCPU 0 is empty\nCPU 1 is empty\n";
 	static const char crlf[] =
@@ -698,7 +688,7 @@ static int test_odd_files(void)
 }
 
 /* Lines of other tools' dialects: trace-cmd report -l, -R, --ts-diff. */
-static int test_dialects(void)
+UT_TEST(test_dialects, "textlog: report -l, -R and --ts-diff lines")
 {
 	static const char txt[] =
 		"cpus=2\n"
@@ -732,15 +722,3 @@ static int test_dialects(void)
 	rs_source_close(src);
 	return UT_OK;
 }
-
-const struct unit_test textlog_tests[] = {
-	{ "textlog: 3.x field set, trace-cmd report", test_3x },
-	{ "textlog: 4.14 field set, ns timestamps", test_4x },
-	{ "textlog: 5.x field set, ftrace trace file", test_5x_ftrace },
-	{ "textlog: garbage lines counted and skipped", test_garbage },
-	{ "textlog: time range, early stop, restream", test_range_and_stop },
-	{ "textlog: not text traces are refused", test_refused },
-	{ "textlog: empty report, CRLF, overlong lines", test_odd_files },
-	{ "textlog: report -l, -R and --ts-diff lines", test_dialects },
-	{ NULL, NULL },
-};

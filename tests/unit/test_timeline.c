@@ -19,6 +19,7 @@
 #include "timeline_index.h"
 #include "timeline_model.h"
 #include "unit.h"
+#include "ut_events.h"
 
 #define US 1000ull
 #define MS 1000000ull
@@ -130,7 +131,6 @@ static void scenario(struct fx *f)
 static int fx_open(struct fx *f, size_t max_spans, bool span_known, bool finish)
 {
 	struct tl_index_opts io = { .max_buckets = 64, .max_spans = max_spans };
-	struct rs_analysis_opts ao = { .pid = -1 };
 	struct rs_consumer c;
 	struct rs_error err;
 
@@ -143,9 +143,7 @@ static int fx_open(struct fx *f, size_t max_spans, bool span_known, bool finish)
 	if (!f->ix)
 		return -1;
 	tl_index_consumer(f->ix, &c);
-	ao.consumers = &c;
-	ao.nr_consumers = 1;
-	f->a = rs_analysis_new(&ao, &err);
+	f->a = ut_analysis(&c, NULL, &err);
 	if (!f->a)
 		return -1;
 	scenario(f);
@@ -184,7 +182,7 @@ static bool near(double a, double b)
 
 /* ---- tests ---- */
 
-static int test_classify(void)
+UT_TEST(test_classify, "timeline: classify events into series")
 {
 	struct tl_add o[TL_MAX_ADDS];
 	struct rs_event ev = { 0 };
@@ -236,7 +234,7 @@ static int test_classify(void)
 	return UT_OK;
 }
 
-static int test_index_buckets(void)
+UT_TEST(test_index_buckets, "timeline: index buckets, span time, pyramid")
 {
 	struct fx f;
 	const struct tl_index *ix;
@@ -284,7 +282,7 @@ static int test_index_buckets(void)
 	return UT_OK;
 }
 
-static int test_index_fold(void)
+UT_TEST(test_index_fold, "timeline: index folds when the span is unknown")
 {
 	struct fx f;
 	const struct tl_index *ix;
@@ -310,7 +308,7 @@ static int test_index_fold(void)
 	return UT_OK;
 }
 
-static int test_index_spans(void)
+UT_TEST(test_index_spans, "timeline: spans with task, trigger and victim cgroups")
 {
 	struct fx f;
 	const struct tl_span *s;
@@ -353,7 +351,7 @@ static int test_index_spans(void)
 	return UT_OK;
 }
 
-static int test_index_span_cap(void)
+UT_TEST(test_index_span_cap, "timeline: span cap keeps the longer half")
 {
 	struct fx f;
 	const struct tl_span *s;
@@ -374,7 +372,7 @@ static int test_index_span_cap(void)
 	return UT_OK;
 }
 
-static int test_model_zoom_pan(void)
+UT_TEST(test_model_zoom_pan, "timeline: zoom, pan, cursor, resize")
 {
 	struct fx f;
 	struct tl_model *m;
@@ -442,7 +440,7 @@ static int test_model_zoom_pan(void)
 	return UT_OK;
 }
 
-static int test_model_binning(void)
+UT_TEST(test_model_binning, "timeline: binning by level, metrics")
 {
 	struct fx f;
 	struct tl_model *m;
@@ -510,7 +508,7 @@ static int test_model_binning(void)
 	return UT_OK;
 }
 
-static int test_model_raw(void)
+UT_TEST(test_model_raw, "timeline: below the finest bucket, exact re-read")
 {
 	struct fx f;
 	struct tl_model *m;
@@ -569,7 +567,7 @@ static int test_model_raw(void)
 	return UT_OK;
 }
 
-static int test_model_markers_stats(void)
+UT_TEST(test_model_markers_stats, "timeline: markers and window statistics")
 {
 	struct fx f;
 	struct tl_model *m;
@@ -629,7 +627,7 @@ static int test_model_markers_stats(void)
 	return UT_OK;
 }
 
-static int test_model_jumps(void)
+UT_TEST(test_model_jumps, "timeline: next/previous/worst stall, filter")
 {
 	struct fx f;
 	struct tl_model *m;
@@ -677,7 +675,7 @@ static int test_model_jumps(void)
 	return UT_OK;
 }
 
-static int test_model_rows(void)
+UT_TEST(test_model_rows, "timeline: lanes, sub-lanes, grouping, filter")
 {
 	struct fx f;
 	struct tl_model *m;
@@ -746,7 +744,7 @@ static int test_model_rows(void)
 	return UT_OK;
 }
 
-static int test_model_empty(void)
+UT_TEST(test_model_empty, "timeline: empty trace")
 {
 	struct tl_index_opts io = { 0 };
 	struct rs_error err;
@@ -779,7 +777,7 @@ static int test_model_empty(void)
 	return UT_OK;
 }
 
-static int test_model_one_event(void)
+UT_TEST(test_model_one_event, "timeline: one event")
 {
 	struct tl_index_opts io = { 0 };
 	struct rs_error err;
@@ -822,9 +820,8 @@ static int test_model_one_event(void)
 }
 
 /* Cgroup names are the loading stage's memcg rows (memcg_attrib.h), as the index numbers them. */
-static int test_cgroup_names(void)
+UT_TEST(test_cgroup_names, "timeline: cgroup names are the loading stage's memcg rows")
 {
-	struct rs_analysis_opts ao = { .pid = -1 };
 	struct tl_index_opts o = { 0 };
 	struct rs_error err = { 0 };
 	struct rs_event ev = { 0 };
@@ -837,9 +834,7 @@ static int test_cgroup_names(void)
 	ix = tl_index_new(&o, &err);
 	UT_ASSERT(ix);
 	tl_index_consumer(ix, &c);
-	ao.consumers = &c;
-	ao.nr_consumers = 1;
-	a = rs_analysis_new(&ao, &err);
+	a = ut_analysis(&c, NULL, &err);
 	UT_ASSERT(a);
 	mc = rs_analysis_memcgs(a);
 	UT_ASSERT_STR(tl_index_cgroup_name(ix, 0), "unknown");	/* never a bare "?" */
@@ -882,7 +877,7 @@ static int test_cgroup_names(void)
 }
 
 /* Many columns and unsorted spans (the pass still running) give the same answers. */
-static int test_model_while_loading(void)
+UT_TEST(test_model_while_loading, "timeline: model while the index is built")
 {
 	struct fx f;
 	struct tl_model *m;
@@ -912,22 +907,3 @@ static int test_model_while_loading(void)
 	fx_close(&f);
 	return UT_OK;
 }
-
-const struct unit_test timeline_tests[] = {
-	{ "timeline: classify events into series", test_classify },
-	{ "timeline: index buckets, span time, pyramid", test_index_buckets },
-	{ "timeline: index folds when the span is unknown", test_index_fold },
-	{ "timeline: spans with task, trigger and victim cgroups", test_index_spans },
-	{ "timeline: span cap keeps the longer half", test_index_span_cap },
-	{ "timeline: zoom, pan, cursor, resize", test_model_zoom_pan },
-	{ "timeline: binning by level, metrics", test_model_binning },
-	{ "timeline: below the finest bucket, exact re-read", test_model_raw },
-	{ "timeline: markers and window statistics", test_model_markers_stats },
-	{ "timeline: next/previous/worst stall, filter", test_model_jumps },
-	{ "timeline: lanes, sub-lanes, grouping, filter", test_model_rows },
-	{ "timeline: empty trace", test_model_empty },
-	{ "timeline: one event", test_model_one_event },
-	{ "timeline: cgroup names are the loading stage's memcg rows", test_cgroup_names },
-	{ "timeline: model while the index is built", test_model_while_loading },
-	{ NULL, NULL },
-};

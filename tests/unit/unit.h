@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A small unit-test runner (perf tests/tests.h style): each test file exports a NULL-terminated
- * table of {name, fn}; tests/unit/main.c runs every table. A test returns UT_OK, UT_FAIL or
- * UT_SKIP; UT_ASSERT* print where and why they failed.
+ * A small unit-test runner: each test is written as UT_TEST(fn, "name") { ... }, which defines
+ * it and registers it in the rs_unit_tests section (kernel initcall style), so a test is listed
+ * where it is written and nowhere else; tests/unit/main.c runs the section in file and line
+ * order. A test returns UT_OK, UT_FAIL or UT_SKIP; UT_ASSERT* print where and why they failed.
  */
 #ifndef UNIT_H
 #define UNIT_H
@@ -16,7 +17,17 @@ enum { UT_OK = 0, UT_FAIL = -1, UT_SKIP = 77 };
 struct unit_test {
 	const char *name;
 	int (*fn)(void);
+	const char *file;
+	int line;
 };
+
+/* Named sections are not instrumented by ASan (no redzones between the entries). */
+#define UT_TEST(fn, desc) \
+	static int fn(void); \
+	static const struct unit_test fn##_entry \
+		__attribute__((used, section("rs_unit_tests"), aligned(sizeof(void *)))) = \
+		{ desc, fn, __FILE__, __LINE__ }; \
+	static int fn(void)
 
 #define UT_ASSERT(cond) do { \
 	if (!(cond)) { \
@@ -45,17 +56,5 @@ struct unit_test {
 
 /* Path of a file under tests/fixtures (tests run from the repository's top directory). */
 #define FIXTURE(name) "tests/fixtures/" name
-
-/* Every test table; add yours to the list in tests/unit/main.c. */
-extern const struct unit_test normalize_tests[];
-extern const struct unit_test textlog_tests[];
-extern const struct unit_test analyzer_tests[];
-extern const struct unit_test models_tests[];
-extern const struct unit_test diff_tests[];
-extern const struct unit_test timeline_tests[];
-extern const struct unit_test cgroups_tests[];
-extern const struct unit_test replay_input_tests[];
-extern const struct unit_test episode_log_tests[];
-extern const struct unit_test refaults_tests[];
 
 #endif
