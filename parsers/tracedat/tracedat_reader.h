@@ -21,6 +21,7 @@
 
 #include "rs_normalize.h"
 #include "../source_state.h"
+#include "tracedat_chunks.h"
 
 /* Exported by libtracecmd 1.3 (trace-cmd-private.h) but missing from its public header. */
 int tracecmd_cpus(struct tracecmd_input *handle);
@@ -52,7 +53,9 @@ void *tracecmd_record_page(struct tracecmd_input *handle, struct tep_record *rec
  * budget balances the two: on that trace analyze took 7.3 s of CPU with 32 MB, 6.0 s with 48,
  * 5.9 s with 64, 5.8 s with 96 and 6.7 s with 128 (bench/README.md). Decode threads each have
  * a handle and share the budget (tracedat_parallel.c). A build may set it (-D), which tests
- * use to reopen often.
+ * use to reopen often. Since our own reader takes the pages of compressed CPU data
+ * (tracedat_chunks.c, td->zown), libtracecmd maps them only where it is left the data (an
+ * unusual layout, RS_ZCHUNKS=0) or a CPU is read record by record.
  */
 #ifndef RS_ZCACHE_BUDGET
 #define RS_ZCACHE_BUDGET (48ull << 20)
@@ -67,6 +70,8 @@ void *tracecmd_record_page(struct tracecmd_input *handle, struct tep_record *rec
 #define TRACEDAT_WARN_LOOP	"CPU %d: libtracecmd went back from the record at offset %llu " \
 				"to an earlier one (corrupt ring-buffer data); the rest of " \
 				"this CPU's data was not read"
+#define TRACEDAT_WARN_CHUNK	"%s: CPU %d: compressed event data at offset %llu: %s; the " \
+				"rest of this CPU's data was not read"
 
 /* How one slot is read from a record of one event format. */
 struct slot_reader {
@@ -118,6 +123,7 @@ struct tracedat {
 	bool compressed;		/* chunks leak in libtracecmd: tracedat_reader_reopen() */
 	uint64_t page_size, mapped;	/* bytes of pages mapped since the handle was opened */
 	uint64_t *cpu_first_page;	/* [cpus]: page of the CPU's first record */
+	uint64_t *cpu_first_ts;		/* [cpus]: time of that record */
 	uint64_t *cpu_last_page;	/* [cpus]: page of the CPU's last record; 0: unknown */
 	uint64_t *cpu_last_ts;		/* [cpus]: time of that record */
 	/* common_type and common_pid, read in place when the file has the host's byte order */
@@ -128,6 +134,16 @@ struct tracedat {
 	enum kbuffer_endian kb_endian;
 	bool kb_old_format;
 	bool kb_walk;			/* pages in the layout struct page_walk reads */
+	/*
+	 * Compressed CPU data read by us (tracedat_chunks.c) rather than through libtracecmd's
+	 * chunk cache: set at open when the file's layout allows (tracedat.c, own_setup()).
+	 * Cursors that read a page at a time (not per_record) then take their pages from here.
+	 */
+	bool zown;
+	int zfd, zcpus;			/* the file, for pread() by any thread */
+	enum tracedat_codec zcodec;
+	struct tracedat_chunks *zt;	/* [cpus]: each CPU's chunk table */
+	uint64_t *zbase;		/* [cpus]: libtracecmd's offset of the CPU's first page */
 	struct name_cache names;	/* of tep */
 	char strbuf[RS_MAX_SLOTS * RS_STR_MAX];
 };
@@ -317,6 +333,10 @@ struct tracedat_cursor {
 	bool per_record;		/* timestamps are corrected: every record from libtracecmd */
 	bool looped;			/* ended because libtracecmd went back (TRACEDAT_WARN_LOOP) */
 	uint64_t loop_offset;		/* the record it went back from */
+	/* pages from td's chunk reader (td->zown and not per_record), one chunk at a time */
+	struct tracedat_zpage z;
+	const char *zfail;		/* ended on a chunk or page that cannot be read: why */
+	uint64_t zfail_offset;		/* the page's offset (TRACEDAT_WARN_CHUNK) */
 };
 
 /*
