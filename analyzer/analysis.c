@@ -15,6 +15,7 @@
 
 #include "analysis_state.h"
 #include "memcg_attrib.h"
+#include "rs_grow.h"
 #include "rs_warn.h"
 #include "trace_source.h"
 
@@ -89,37 +90,21 @@ bool rs_analysis_task_row(struct rs_analysis *a, int task)
 
 	if (task < 0)
 		return false;
-	if (task >= a->cap_tasks) {
-		int cap = a->cap_tasks ? a->cap_tasks : 256;
-		struct rs_task_stats *t;
-		struct task_priv *p;
-
-		while (cap <= task)
-			cap *= 2;
-		t = realloc(a->tasks, (size_t)cap * sizeof(*t));
-		if (!t)
-			goto oom;
-		a->tasks = t;
-		p = realloc(a->tpriv, (size_t)cap * sizeof(*p));
-		if (!p)
-			goto oom;
-		a->tpriv = p;
-		a->cap_tasks = cap;
+	if (rs_grow_rows(&a->cap_tasks, task, 256, (const struct rs_grow_array[]){
+			{ (void **)&a->tasks, sizeof(*a->tasks) },
+			{ (void **)&a->tpriv, sizeof(*a->tpriv) } }, 2)) {
+		a->oom = true;
+		return false;
 	}
 	while (a->nr_tasks <= task) {
 		struct rs_task_stats *t = &a->tasks[a->nr_tasks];
 
-		memset(t, 0, sizeof(*t));
-		memset(&a->tpriv[a->nr_tasks], 0, sizeof(a->tpriv[0]));
 		ti = rs_episodes_task(a->eps, a->nr_tasks);
 		t->pid = ti ? ti->pid : -1;
 		t->kswapd_idx = -1;
 		a->nr_tasks++;
 	}
 	return true;
-oom:
-	a->oom = true;
-	return false;
 }
 
 /* The kswapd row of a task, created on first sight; NULL when out of memory. */
@@ -308,10 +293,8 @@ static int shrinker_find(struct rs_analysis *a, uint64_t fn, const char *name)
 		if (a->shrinkers[a->shrinker_slots[s] - 1].fn == fn)
 			return a->shrinker_slots[s] - 1;
 	if (a->nr_shrinkers >= MAX_SHRINKERS) {
-		if (!a->warned_shrinkers)
-			rs_warn(a->warnings, "more than %d shrinker functions: the rest are only "
-				"in the slab totals", MAX_SHRINKERS);
-		a->warned_shrinkers = true;
+		rs_warn_once(a->warnings, &a->warned_shrinkers, "more than %d shrinker functions: "
+			     "the rest are only in the slab totals", MAX_SHRINKERS);
 		return -1;
 	}
 	sh = &a->shrinkers[a->nr_shrinkers];

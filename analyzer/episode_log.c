@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "episode_log.h"
+#include "rs_grow.h"
 
 #define JOIN_GAP_FIRST	1000ull		/* 1 us: the first gap tried to join periods */
 
@@ -75,18 +76,9 @@ bool rs_episode_log_add_stall(struct rs_episode_log *l, const struct rs_stall *s
 		if (s->ns < l->min_ns)
 			return true;
 	}
-	if (l->nr_stalls == l->cap_stalls) {
-		size_t cap = l->cap_stalls ? l->cap_stalls * 2 : 1024;
-		struct rs_stall *n;
-
-		if (cap > l->max_stalls)
-			cap = l->max_stalls;
-		n = realloc(l->stalls, cap * sizeof(*n));
-		if (!n)
-			return false;
-		l->stalls = n;
-		l->cap_stalls = cap;
-	}
+	if (rs_grow((void **)&l->stalls, &l->cap_stalls, l->nr_stalls + 1, sizeof(*l->stalls), 1024,
+		    l->max_stalls))
+		return false;
 	l->stalls[l->nr_stalls++] = *s;
 	return true;
 }
@@ -136,18 +128,9 @@ bool rs_episode_log_add_awake(struct rs_episode_log *l, const struct rs_awake *p
 		if (l->nr_periods == l->max_periods)
 			return false;
 	}
-	if (l->nr_periods == l->cap_periods) {
-		size_t cap = l->cap_periods ? l->cap_periods * 2 : 256;
-		struct rs_awake *n;
-
-		if (cap > l->max_periods)
-			cap = l->max_periods;
-		n = realloc(l->periods, cap * sizeof(*n));
-		if (!n)
-			return false;
-		l->periods = n;
-		l->cap_periods = cap;
-	}
+	if (rs_grow((void **)&l->periods, &l->cap_periods, l->nr_periods + 1, sizeof(*l->periods),
+		    256, l->max_periods))
+		return false;
 	l->periods[l->nr_periods++] = *p;
 	/* a period joins the one before it of its kswapd when the log already joins */
 	if (l->join_gap) {

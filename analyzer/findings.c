@@ -79,12 +79,25 @@ static void findings_scan(const struct rs_analysis *a, struct rs_findings *f)
 	f->prio_mean = known ? wsum / (double)known : NAN;
 }
 
+/* Cgroup row i becomes the one of the most pages when it has more than the one so far. */
+static void keep_most(struct rs_findings_cgroup *most, uint64_t pages, uint64_t scanned,
+		      const struct rs_cgroups *cg, int i)
+{
+	char buf[32];
+
+	if (!pages || (most->valid && pages <= most->pages))
+		return;
+	most->valid = true;
+	most->pages = pages;
+	most->scanned = scanned;
+	snprintf(most->name, sizeof(most->name), "%s", rs_cgroups_name(cg, i, buf, sizeof(buf)));
+}
+
 static void findings_cgroups(const struct rs_cgroups *cg, struct rs_findings *f)
 {
 	for (int i = 0; i < rs_cgroups_count(cg); i++) {
 		const struct rs_cgroup *g = rs_cgroups_get(cg, i);
 		uint64_t paid = 0, scanned = 0, caused = 0, cscanned = 0;
-		char buf[32];
 
 		/* the pseudo rows (tasks of no known cgroup, past the cap) are no one's cgroup */
 		if (g->flags & (RS_CGF_UNKNOWN_TASKS | RS_CGF_OVERFLOW))
@@ -97,20 +110,8 @@ static void findings_cgroups(const struct rs_cgroups *cg, struct rs_findings *f)
 			caused += g->caused_reclaimed[x];
 			cscanned += g->caused_scanned[x];
 		}
-		if (paid && (!f->paid_most.valid || paid > f->paid_most.pages)) {
-			f->paid_most.valid = true;
-			f->paid_most.pages = paid;
-			f->paid_most.scanned = scanned;
-			snprintf(f->paid_most.name, sizeof(f->paid_most.name), "%s",
-				 rs_cgroups_name(cg, i, buf, sizeof(buf)));
-		}
-		if (caused && (!f->caused_most.valid || caused > f->caused_most.pages)) {
-			f->caused_most.valid = true;
-			f->caused_most.pages = caused;
-			f->caused_most.scanned = cscanned;
-			snprintf(f->caused_most.name, sizeof(f->caused_most.name), "%s",
-				 rs_cgroups_name(cg, i, buf, sizeof(buf)));
-		}
+		keep_most(&f->paid_most, paid, scanned, cg, i);
+		keep_most(&f->caused_most, caused, cscanned, cg, i);
 	}
 }
 

@@ -23,11 +23,8 @@ static int node_slot(struct rs_analysis *a, int nid)
 		return 0;
 	if (nid >= a->max_nodes) {
 		a->at.node_out_of_range++;
-		if (!a->warned_nodes) {
-			rs_warn(a->warnings, "node id %d is at or above the node cap %d: "
-				"counted as node \"unknown\"", nid, a->max_nodes);
-			a->warned_nodes = true;
-		}
+		rs_warn_once(a->warnings, &a->warned_nodes, "node id %d is at or above the node cap "
+			     "%d: counted as node \"unknown\"", nid, a->max_nodes);
 		return 0;
 	}
 	return nid + 1;
@@ -39,11 +36,8 @@ static int prio_slot(struct rs_analysis *a, const struct rs_event *ev, int prio)
 		return RS_PRIO_UNKNOWN;
 	if (prio < 0 || prio > RS_PRIO_DEF) {
 		a->at.priority_out_of_range++;
-		if (!a->warned_prio) {
-			rs_warn(a->warnings, "priority %d outside 0..%d: counted as \"unknown\"",
-				prio, RS_PRIO_DEF);
-			a->warned_prio = true;
-		}
+		rs_warn_once(a->warnings, &a->warned_prio, "priority %d outside 0..%d: counted as "
+			     "\"unknown\"", prio, RS_PRIO_DEF);
 		return RS_PRIO_UNKNOWN;
 	}
 	return prio;

@@ -82,7 +82,7 @@ int rs_threads_opt(const char *cmd, int c, const char *arg, int *threads)
 	long long v;
 
 	if (c != RS_OPT_THREADS)
-		return -1;
+		return rs_cmd_usage(cmd, stderr);
 	if (!strcmp(arg, "auto")) {
 		*threads = rs_threads_auto();
 		return RS_EXIT_OK;
@@ -148,27 +148,26 @@ static uint64_t memory_budget(void)
 #define BUCKET_BYTES	((uint64_t)RS_TS_NR * 48)
 #define TASK_BYTES	4096ull
 
+/* A --max-* cap of n things of `bytes` each that could need more than the budget: refused. */
+static int cap_check(const char *cmd, const char *opt, size_t n, uint64_t bytes, uint64_t budget)
+{
+	if (!n || n <= budget / bytes)
+		return 0;
+	return rs_cmd_fail(cmd, RS_EXIT_USAGE, "--%s %zu could need %llu MB, more than half the "
+			   "memory this process may use (%llu MB): at most %llu", opt, n,
+			   (unsigned long long)(n * bytes >> 20), (unsigned long long)(budget >> 20),
+			   (unsigned long long)(budget / bytes));
+}
+
 int rs_analysis_opts_check(const char *cmd, const struct rs_analysis_opts *ao)
 {
 	uint64_t budget = memory_budget();
+	int ret;
 
 	if (ao->to_ns && ao->to_ns <= ao->from_ns)
 		return rs_cmd_fail(cmd, RS_EXIT_USAGE, "--to must be after --from");
-	if (ao->max_buckets && ao->max_buckets > budget / BUCKET_BYTES)
-		return rs_cmd_fail(cmd, RS_EXIT_USAGE, "--max-buckets %zu could need %llu MB, "
-				   "more than half the memory this process may use (%llu MB): at "
-				   "most %llu", ao->max_buckets,
-				   (unsigned long long)(ao->max_buckets * BUCKET_BYTES >> 20),
-				   (unsigned long long)(budget >> 20),
-				   (unsigned long long)(budget / BUCKET_BYTES));
-	if (ao->max_tasks && ao->max_tasks > budget / TASK_BYTES)
-		return rs_cmd_fail(cmd, RS_EXIT_USAGE, "--max-tasks %zu could need %llu MB, "
-				   "more than half the memory this process may use (%llu MB): at "
-				   "most %llu", ao->max_tasks,
-				   (unsigned long long)(ao->max_tasks * TASK_BYTES >> 20),
-				   (unsigned long long)(budget >> 20),
-				   (unsigned long long)(budget / TASK_BYTES));
-	return 0;
+	ret = cap_check(cmd, "max-buckets", ao->max_buckets, BUCKET_BYTES, budget);
+	return ret ? ret : cap_check(cmd, "max-tasks", ao->max_tasks, TASK_BYTES, budget);
 }
 
 /* " (tasks with reclaim events: kswapd0 35, dd 6100, ...)" into buf; "" when there are none. */

@@ -58,7 +58,7 @@ static int cmd_events(int argc, char **argv)
 			int r = rs_threads_opt("events", c, optarg, &sopts.threads);
 
 			if (r)
-				return r < 0 ? rs_cmd_usage("events", stderr) : r;
+				return r;
 		}
 	}
 	if (optind != argc - 1)

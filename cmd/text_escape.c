@@ -94,3 +94,13 @@ void rs_escape_write(FILE *f, const char *s, size_t len)
 	}
 	fwrite(run, 1, (size_t)(p - run), f);
 }
+
+const char *rs_text_tail(const char *s, char *buf, size_t w)
+{
+	size_t n = strlen(s);
+
+	if (n <= w)
+		return s;
+	snprintf(buf, w + 1, "...%s", s + n - (w - 3));
+	return buf;
+}

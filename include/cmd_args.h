@@ -55,8 +55,8 @@ enum {
 
 /*
  * Take one of RS_ANALYSIS_OPTS into ao. Returns RS_EXIT_OK when c is one and its value
- * is good, RS_EXIT_USAGE for a bad value (reported as the command cmd's), -1 when c is not one
- * of them.
+ * is good, RS_EXIT_USAGE for a bad value (reported as the command cmd's) and for an option that
+ * is not one of them (cmd's usage printed: the caller's options are handled before).
  */
 int rs_analysis_opt(const char *cmd, int c, const char *arg, struct rs_analysis_opts *ao);
 

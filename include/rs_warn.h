@@ -6,6 +6,7 @@
 #ifndef RS_WARN_H
 #define RS_WARN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct rs_warnings;
@@ -15,6 +16,10 @@ void rs_warnings_free(struct rs_warnings *w);
 
 /* Add a warning (printf format); repeated texts only bump their count. */
 void rs_warn(struct rs_warnings *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* rs_warn() the first time only (a cap reached): sets *warned, then says nothing more. */
+void rs_warn_once(struct rs_warnings *w, bool *warned, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 size_t rs_warnings_count(const struct rs_warnings *w);
 /* i-th distinct warning, in order first seen; *times gets how often it was raised. */

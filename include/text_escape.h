@@ -27,4 +27,10 @@ const char *rs_esc(const char *s);
 /* Write len bytes of s to f with the same escapes, newlines kept (a whole report's line). */
 void rs_escape_write(FILE *f, const char *s, size_t len);
 
+/*
+ * s if it fits w columns, else its last w - 3 bytes after "..." in buf (w + 1 bytes): a long
+ * cgroup path keeps the tail that tells it apart ("...rs_parent/rs_a").
+ */
+const char *rs_text_tail(const char *s, char *buf, size_t w);
+
 #endif

@@ -164,6 +164,11 @@ int tl_index_levels(const struct tl_index *ix);
 uint64_t tl_index_t0(const struct tl_index *ix);
 uint64_t tl_index_width(const struct tl_index *ix, int level);
 size_t tl_index_nbuckets(const struct tl_index *ix, int level);	/* buckets in use */
+/*
+ * The buckets of width w from T0, nb of them, that meet the window [t0, t1): *b0 up to the
+ * returned end (empty when the end is not above *b0).
+ */
+size_t tl_buckets_in(uint64_t T0, uint64_t w, size_t nb, uint64_t t0, uint64_t t1, size_t *b0);
 /* Bucket b of series s on a level; NULL when out of range. */
 const struct tl_bucket *tl_index_bucket(const struct tl_index *ix, int level, size_t b, int s);
 /* Whole-trace totals of a series (level 0 summed as events come). */

@@ -272,13 +272,14 @@ typedef enum rs_filter (*rs_v310_filter_fn)(struct rs_v310_sc *sc, int memcg, in
  * shrink_zone() for softlimit-tree, the two-pass shrink_zone() for softlimit-rework. Called by
  * do_try_to_free_pages() (direct and limit reclaim) and balance_pgdat().
  */
-typedef void (*rs_v310_zone_fn)(void *pol, struct rs_v310_sc *sc, int nid);
+typedef void (*rs_v310_zone_fn)(struct rs_v310_sc *sc, int nid);
 
-int rs_v310_new(const struct rs_world *w, rs_v310_zone_fn zone, void *pol, struct rs_v310 **out,
-		struct rs_error *err);
-void rs_v310_free(struct rs_v310 *v);
-int rs_v310_invoke(struct rs_v310 *v, const struct rs_world *w, const struct rs_reclaim_call *call,
+/* A policy on the 3.10 base: its state is the base (ops.invoke/free are the two below). */
+int rs_v310_init(const struct rs_world *w, rs_v310_zone_fn zone, void **state,
+		 struct rs_error *err);
+int rs_v310_invoke(void *state, const struct rs_world *w, const struct rs_reclaim_call *call,
 		   struct rs_call_outcome *out, struct rs_error *err);
+void rs_v310_free(void *state);
 struct rs_iter *rs_v310_iter(struct rs_v310 *v);
 /* 3.10 shrink_lruvec() of one memcg on one node. */
 void rs_v310_shrink_lruvec(struct rs_v310_sc *sc, int memcg, int nid);

@@ -161,37 +161,36 @@ int rs_replay_recorded(const struct rs_world *w, struct rs_replay_result **out,
 {
 	const struct rs_world_info *wi = rs_world_info(w);
 	struct rs_replay_result *r = calloc(1, sizeof(*r));
+	struct rs_memcg_acct *acct = calloc((size_t)wi->nr_memcg + 1, sizeof(*acct));
 
-	if (!r)
+	if (!r || !acct) {
+		free(r);
+		free(acct);
 		return rs_error_set(err, "out of memory");
+	}
 	if (result_init(r, NULL, wi, false, err)) {
 		rs_replay_results_free(r, 1);
+		free(acct);
 		return -1;
 	}
+	/* each recorded call as the outcome a policy would give, tallied the same way */
 	for (size_t k = 0; k < wi->nr_calls; k++) {
 		const struct rs_reclaim_call *c = rs_world_call(w, k);
 		const struct rs_recorded *rec = &c->rec;
-		uint64_t got = 0;
+		struct rs_call_outcome o = {
+			.swapped_out = rec->reclaimed[RS_LRU_INACTIVE_ANON] +
+				       rec->reclaimed[RS_LRU_ACTIVE_ANON],
+			.soft_scanned = rec->soft_scanned, .soft_reclaimed = rec->soft_reclaimed,
+			.rounds = rec->rounds, .prio_lowest = rec->prio_lowest, .memcg = acct,
+		};
 
 		if (!rec->have)
 			continue;
-		r->calls++;
-		r->rounds += rec->rounds;
-		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
-			r->scanned[l] += rec->scanned[l];
-			r->reclaimed[l] += rec->reclaimed[l];
-			got += rec->reclaimed[l];
-		}
-		r->swapped_out += rec->reclaimed[RS_LRU_INACTIVE_ANON] +
-				  rec->reclaimed[RS_LRU_ACTIVE_ANON];
-		r->soft_scanned += rec->soft_scanned;
-		r->soft_reclaimed += rec->soft_reclaimed;
-		if (got < wanted(c))
-			r->calls_short++;
-		note_prio(r, rec->prio_lowest);
+		memcpy(o.scanned, rec->scanned, sizeof(o.scanned));
+		memcpy(o.reclaimed, rec->reclaimed, sizeof(o.reclaimed));
 		for (size_t j = 0; j < rec->nr_memcg; j++) {
 			const struct rs_memcg_lists *ml = &rec->memcg[j];
-			struct rs_memcg_acct *t = &r->memcg[ml->memcg];
+			struct rs_memcg_acct *t = &acct[ml->memcg];
 
 			for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 				t->scanned[l] += ml->scanned[l];
@@ -200,7 +199,11 @@ int rs_replay_recorded(const struct rs_world *w, struct rs_replay_result **out,
 			t->swapped_out += ml->reclaimed[RS_LRU_INACTIVE_ANON] +
 					  ml->reclaimed[RS_LRU_ACTIVE_ANON];
 		}
+		add_outcome(r, &o, c, false);
+		for (size_t j = 0; j < rec->nr_memcg; j++)
+			memset(&acct[rec->memcg[j].memcg], 0, sizeof(*acct));
 	}
+	free(acct);
 	*out = r;
 	return 0;
 }

@@ -21,13 +21,8 @@
  * events); one zone per node and the 3.10 base as v310_core.c says. What a trace cannot show:
  * the faults the spared groups avoid or the longer scans of the streamer's lists.
  */
-#include <stdlib.h>
 
 #include "policy.h"
-
-struct rework {
-	struct rs_v310 *v;
-};
 
 static bool any_descendant_in_excess(struct rs_sim *s, int memcg)
 {
@@ -60,14 +55,13 @@ static enum rs_filter eligible(struct rs_v310_sc *sc, int memcg, int root)
 	return any_descendant_in_excess(s, memcg) ? RS_SKIP : RS_SKIP_TREE;
 }
 
-static void rework_zone(void *pol, struct rs_v310_sc *sc, int nid)
+static void rework_zone(struct rs_v310_sc *sc, int nid)
 {
 	int root = sc->target < 0 ? 0 : sc->target;
 	bool soft = eligible(sc, root, root) != RS_SKIP_TREE;
 	uint64_t scanned = sc->nr_scanned;
 	bool was_soft = sc->sim->soft;
 
-	(void)pol;
 	if (soft) {
 		sc->sim->soft = true;
 		if (!rs_v310_shrink_zone(sc, nid, eligible))
@@ -79,36 +73,9 @@ static void rework_zone(void *pol, struct rs_v310_sc *sc, int nid)
 		rs_v310_shrink_zone(sc, nid, NULL);
 }
 
-static void rework_free(void *state)
-{
-	struct rework *r = state;
-
-	if (!r)
-		return;
-	rs_v310_free(r->v);
-	free(r);
-}
-
 static int rework_init(const struct rs_world *w, void **state, struct rs_error *err)
 {
-	struct rework *r = calloc(1, sizeof(*r));
-
-	if (!r)
-		return rs_error_set(err, "out of memory");
-	if (rs_v310_new(w, rework_zone, r, &r->v, err)) {
-		free(r);
-		return -1;
-	}
-	*state = r;
-	return 0;
-}
-
-static int rework_invoke(void *state, const struct rs_world *w, const struct rs_reclaim_call *c,
-			 struct rs_call_outcome *out, struct rs_error *err)
-{
-	struct rework *r = state;
-
-	return rs_v310_invoke(r->v, w, c, out, err);
+	return rs_v310_init(w, rework_zone, state, err);
 }
 
 const struct rs_policy_ops rs_policy_softlimit_rework = {
@@ -118,6 +85,6 @@ const struct rs_policy_ops rs_policy_softlimit_rework = {
 	.approximates = "eligibility from recorded usage; one zone per node; 3.10 base for "
 			"both soft-limit policies",
 	.init = rework_init,
-	.invoke = rework_invoke,
-	.free = rework_free,
+	.invoke = rs_v310_invoke,
+	.free = rs_v310_free,
 };

@@ -19,56 +19,23 @@
  * show: the working set the priority-0 pass evicts (refaults happen after, under the recorded
  * policy, and are not replayed), nor pages under writeback that prio-0 reclaim waits on.
  */
-#include <stdlib.h>
 
 #include "policy.h"
 
-struct tree {
-	struct rs_v310 *v;
-};
-
-static void tree_zone(void *pol, struct rs_v310_sc *sc, int nid)
+static void tree_zone(struct rs_v310_sc *sc, int nid)
 {
 	static const struct rs_softtree_opts o = { .check_reclaimable = true, .iter_slot = 0 };
-	struct tree *t = pol;
 
 	/* soft-limit pressure is for global reclaim only in 3.10 */
 	if (sc->target < 0)
-		sc->nr_reclaimed += rs_softtree_reclaim(sc->sim, rs_v310_iter(t->v), nid, sc->order,
-							&o, rs_v310_soft_shrink, t->v);
+		sc->nr_reclaimed += rs_softtree_reclaim(sc->sim, rs_v310_iter(sc->v), nid, sc->order,
+							&o, rs_v310_soft_shrink, sc->v);
 	rs_v310_shrink_zone(sc, nid, NULL);
-}
-
-static void tree_free(void *state)
-{
-	struct tree *t = state;
-
-	if (!t)
-		return;
-	rs_v310_free(t->v);
-	free(t);
 }
 
 static int tree_init(const struct rs_world *w, void **state, struct rs_error *err)
 {
-	struct tree *t = calloc(1, sizeof(*t));
-
-	if (!t)
-		return rs_error_set(err, "out of memory");
-	if (rs_v310_new(w, tree_zone, t, &t->v, err)) {
-		free(t);
-		return -1;
-	}
-	*state = t;
-	return 0;
-}
-
-static int tree_invoke(void *state, const struct rs_world *w, const struct rs_reclaim_call *c,
-		       struct rs_call_outcome *out, struct rs_error *err)
-{
-	struct tree *t = state;
-
-	return rs_v310_invoke(t->v, w, c, out, err);
+	return rs_v310_init(w, tree_zone, state, err);
 }
 
 const struct rs_policy_ops rs_policy_softlimit_tree = {
@@ -79,6 +46,6 @@ const struct rs_policy_ops rs_policy_softlimit_tree = {
 	.approximates = "tree order from recorded usage at each pick; one zone per node; 3.10 "
 			"get_scan_count() fed the recorded kernel's observed rotations",
 	.init = tree_init,
-	.invoke = tree_invoke,
-	.free = tree_free,
+	.invoke = rs_v310_invoke,
+	.free = rs_v310_free,
 };

@@ -35,7 +35,6 @@ struct rs_v310 {
 	struct rs_iter iter;		/* slots: priority 0..12 (the cookie has .priority) */
 	struct rs_reclaim_stat *rstat;	/* [lruvec] lruvec->reclaim_stat */
 	rs_v310_zone_fn zone;
-	void *pol;
 };
 
 struct rs_iter *rs_v310_iter(struct rs_v310 *v)
@@ -260,7 +259,7 @@ static int zonelist_node(const struct rs_sim *s, int i)
 static void zone_pass(struct rs_v310_sc *sc, int nid)
 {
 	rs_sim_round(sc->sim, sc->priority);
-	sc->v->zone(sc->v->pol, sc, nid);
+	sc->v->zone(sc, nid);
 }
 
 /* do_try_to_free_pages(): returns what this call reclaimed. */
@@ -317,9 +316,10 @@ static uint64_t balance_pgdat(struct rs_v310_sc *sc, int nid)
 	return sc->nr_reclaimed - before;
 }
 
-int rs_v310_invoke(struct rs_v310 *v, const struct rs_world *w, const struct rs_reclaim_call *c,
+int rs_v310_invoke(void *state, const struct rs_world *w, const struct rs_reclaim_call *c,
 		   struct rs_call_outcome *out, struct rs_error *err)
 {
+	struct rs_v310 *v = state;
 	struct rs_sim s;
 	struct rs_v310_sc sc = { .v = v, .sim = &s, .target = -1, .may_swap = true,
 				 .order = c->order };
@@ -353,8 +353,10 @@ int rs_v310_invoke(struct rs_v310 *v, const struct rs_world *w, const struct rs_
 	return 0;
 }
 
-void rs_v310_free(struct rs_v310 *v)
+void rs_v310_free(void *state)
 {
+	struct rs_v310 *v = state;
+
 	if (!v)
 		return;
 	rs_lrusim_free(&v->ls);
@@ -363,8 +365,8 @@ void rs_v310_free(struct rs_v310 *v)
 	free(v);
 }
 
-int rs_v310_new(const struct rs_world *w, rs_v310_zone_fn zone, void *pol, struct rs_v310 **out,
-		struct rs_error *err)
+int rs_v310_init(const struct rs_world *w, rs_v310_zone_fn zone, void **state,
+		 struct rs_error *err)
 {
 	const struct rs_world_info *wi = rs_world_info(w);
 	struct rs_v310 *v = calloc(1, sizeof(*v));
@@ -372,7 +374,6 @@ int rs_v310_new(const struct rs_world *w, rs_v310_zone_fn zone, void *pol, struc
 	if (!v)
 		return rs_error_set(err, "out of memory");
 	v->zone = zone;
-	v->pol = pol;
 	if (rs_lrusim_init(&v->ls, w, err) ||
 	    rs_iter_init(&v->iter, w, RS_DEF_PRIORITY + 1, err))
 		goto fail;
@@ -381,7 +382,7 @@ int rs_v310_new(const struct rs_world *w, rs_v310_zone_fn zone, void *pol, struc
 		rs_error_set(err, "out of memory");
 		goto fail;
 	}
-	*out = v;
+	*state = v;
 	return 0;
 fail:
 	rs_v310_free(v);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "replay.h"
+#include "rs_grow.h"
 
 static bool is_active_list(int lru)
 {
@@ -129,20 +130,7 @@ const char *rs_rate_src_name(enum rs_rate_src s)
 
 static int grow(void **p, size_t *cap, size_t need, size_t elem, struct rs_error *err)
 {
-	size_t ncap;
-	void *np;
-
-	if (need <= *cap)
-		return 0;
-	ncap = *cap ? *cap * 2 : 16;
-	while (ncap < need)
-		ncap *= 2;
-	np = realloc(*p, ncap * elem);
-	if (!np)
-		return rs_error_set(err, "out of memory");
-	*p = np;
-	*cap = ncap;
-	return 0;
+	return rs_grow(p, cap, need, elem, 16, 0) ? rs_error_set(err, "out of memory") : 0;
 }
 
 struct rs_world *rs_world_new(const struct rs_world_opts *opts, struct rs_error *err)

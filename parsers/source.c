@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Opening a trace: pick the backend by the file's first bytes; shared bookkeeping. */
+/*
+ * Opening a trace: pick the backend by the file's first bytes; streaming and closing it. What a
+ * backend fills in (its info, counts by name) is source_fill.c's.
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -203,119 +206,4 @@ void rs_source_close(struct rs_source *src)
 	rs_markers_free(src->markers);
 	rs_warnings_free(src->info.warnings);
 	free(src);
-}
-
-struct rs_event_count *rs_source_count_slot(struct rs_source *src, const char *system,
-					    const char *name)
-{
-	struct rs_event_count *c;
-
-	for (size_t i = 0; i < src->nr_counts; i++) {
-		c = &src->counts[i];
-		if (!strcmp(c->name, name) &&
-		    ((!system && !c->system) || (system && c->system && !strcmp(system, c->system))))
-			return c;
-	}
-	if (src->nr_counts >= RS_MAX_EVENT_NAMES) {
-		rs_warn(src->info.warnings, "more than %d distinct event names; the rest are "
-			"counted as 'other'", RS_MAX_EVENT_NAMES);
-		name = "other";
-		system = NULL;
-		for (size_t i = 0; i < src->nr_counts; i++)
-			if (!strcmp(src->counts[i].name, name) && !src->counts[i].system)
-				return &src->counts[i];
-	}
-	if (src->nr_counts == src->cap_counts) {
-		size_t cap = src->cap_counts ? src->cap_counts * 2 : 64;
-		struct rs_event_count *n = realloc(src->counts, cap * sizeof(*n));
-
-		if (!n)
-			return NULL;
-		src->counts = n;
-		src->cap_counts = cap;
-	}
-	c = &src->counts[src->nr_counts];
-	memset(c, 0, sizeof(*c));
-	c->name = strdup(name);
-	c->system = system ? strdup(system) : NULL;
-	if (!c->name || (system && !c->system)) {
-		free((char *)c->name);
-		free((char *)c->system);
-		return NULL;
-	}
-	src->nr_counts++;
-	return c;
-}
-
-void rs_source_counts_reset(struct rs_source *src)
-{
-	for (size_t i = 0; i < src->nr_counts; i++) {
-		src->counts[i].count = 0;
-		src->counts[i].first_ts = src->counts[i].last_ts = 0;
-	}
-}
-
-static int count_cmp(const void *a, const void *b)
-{
-	const struct rs_event_count *x = a, *y = b;
-	int c = strcmp(x->name, y->name);
-
-	if (c)
-		return c;
-	return strcmp(x->system ? x->system : "", y->system ? y->system : "");
-}
-
-void rs_source_counts_finish(struct rs_source *src)
-{
-	size_t j = 0;
-
-	/* Drop names that never occurred (formats present in the file but not recorded). */
-	for (size_t i = 0; i < src->nr_counts; i++) {
-		if (src->counts[i].count) {
-			src->counts[j++] = src->counts[i];
-		} else {
-			free((char *)src->counts[i].system);
-			free((char *)src->counts[i].name);
-		}
-	}
-	src->nr_counts = j;
-	if (src->nr_counts)
-		qsort(src->counts, src->nr_counts, sizeof(*src->counts), count_cmp);
-}
-
-int rs_source_set_cpus(struct rs_source *src, int cpus, struct rs_error *err)
-{
-	if (cpus < 0 || cpus > 65536)
-		return rs_error_set(err, "%s: absurd CPU count %d", src->path, cpus);
-	free(src->loss);
-	src->loss = calloc(cpus ? cpus : 1, sizeof(*src->loss));
-	if (!src->loss)
-		return rs_error_set(err, "%s: out of memory", src->path);
-	src->info.cpus = cpus;
-	src->info.loss = src->loss;
-	return 0;
-}
-
-int rs_source_set_host(struct rs_source *src, const char *host)
-{
-	char *h = strdup(host);
-
-	if (!h)
-		return -1;
-	free(src->host);
-	src->host = h;
-	src->info.host = h;
-	return 0;
-}
-
-int rs_source_set_kernel(struct rs_source *src, const char *release)
-{
-	char *k = strdup(release);
-
-	if (!k)
-		return -1;
-	free(src->kernel);
-	src->kernel = k;
-	src->info.kernel = k;
-	return 0;
 }

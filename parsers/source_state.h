@@ -44,11 +44,37 @@ struct rs_source {
 int rs_tracedat_open(struct rs_source *src, struct rs_error *err);
 int rs_textlog_open(struct rs_source *src, struct rs_error *err);
 
+/* Where a v7 file's top buffer keeps each CPU's data, as the check found it. */
+struct rs_tracedat_cpu_range {
+	uint32_t cpu;
+	uint64_t offset, size;
+};
+
+struct rs_tracedat_layout {
+	bool zcpu;			/* v7, the top buffer's CPU data in compressed chunks */
+	bool big_endian;
+	bool ts_options;		/* DATE, OFFSET, TIME_SHIFT or TSC2NSEC: libtracecmd
+					 * changes the timestamps of the pages */
+	char zname[64];			/* the compression ("none" in v6) */
+	uint32_t page_size, long_size;
+	uint64_t file_size;
+	uint32_t nr_cpus;
+	struct rs_tracedat_cpu_range *cpus;	/* [nr_cpus], in the file's order; free() */
+};
+
 /*
  * Check the offsets and sizes of the trace.dat open on fd against the file's size, before
  * libtracecmd reads it (parsers/tracedat/tracedat_check.c says why). 0, or -1 with err set.
+ * layout, when not NULL, is filled (zeroed first; free its cpus, also on failure), and then
+ * when layout->zcpu the ring-buffer pages of compressed CPU data are checked in each CPU's
+ * first chunk only: the caller reads the rest itself, checking each page, or calls
+ * rs_tracedat_check_zpages() before libtracecmd reads them.
  */
-int rs_tracedat_check(int fd, const char *path, struct rs_error *err);
+int rs_tracedat_check(int fd, const char *path, struct rs_tracedat_layout *layout,
+		      struct rs_error *err);
+/* The page headers of every chunk of the compressed CPU data in layout. 0, or -1 with err. */
+int rs_tracedat_check_zpages(int fd, const char *path, const struct rs_tracedat_layout *layout,
+			     struct rs_error *err);
 
 /* Find or add the count entry of an event name (NULL only when allocation fails). */
 struct rs_event_count *rs_source_count_slot(struct rs_source *src, const char *system,

@@ -46,16 +46,13 @@ void rs_warnings_free(struct rs_warnings *w)
 	free(w);
 }
 
-void rs_warn(struct rs_warnings *w, const char *fmt, ...)
+static void vwarn(struct rs_warnings *w, const char *fmt, va_list ap)
 {
 	char buf[512];
-	va_list ap;
 
 	if (!w)
 		return;
-	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
 	pthread_mutex_lock(&w->lock);
 	for (size_t i = 0; i < w->n; i++) {
 		if (!strcmp(w->items[i].text, buf)) {
@@ -72,6 +69,27 @@ void rs_warn(struct rs_warnings *w, const char *fmt, ...)
 		w->items[w->n++].times = 1;
 out:
 	pthread_mutex_unlock(&w->lock);
+}
+
+void rs_warn(struct rs_warnings *w, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn(w, fmt, ap);
+	va_end(ap);
+}
+
+void rs_warn_once(struct rs_warnings *w, bool *warned, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (*warned)
+		return;
+	*warned = true;
+	va_start(ap, fmt);
+	vwarn(w, fmt, ap);
+	va_end(ap);
 }
 
 size_t rs_warnings_count(const struct rs_warnings *w)

@@ -45,6 +45,27 @@ trace_report() {
 	fi
 	cat "$_tr_c"
 }
+# oracle_of FUNCTION FILE [ARG...]: the output of `FUNCTION FILE ARG...`, a figure the script
+# computes from FILE alone (awk over trace_report), kept like trace_report's outputs: computed
+# once per run, reused by the sanitizer round. The key is the script, the function, its
+# arguments and FILE's identity; the cache lives one run (`make check` empties it first), so an
+# edited function is never read from an older run.
+oracle_of() {
+	if [ -z "${RS_ORACLE_CACHE:-}" ]; then
+		"$@"
+		return
+	fi
+	_or_c=$RS_ORACLE_CACHE/$(basename "$0" .sh).$1.$(printf '%s\n' "$*" \
+		"$(stat -L -c '%d %i %s %Y' "$2" 2>/dev/null)" | md5sum | cut -c 1-16)
+	if [ ! -f "$_or_c" ]; then
+		mkdir -p "$RS_ORACLE_CACHE" && "$@" >"$_or_c.$$" && mv -f "$_or_c.$$" "$_or_c" || {
+			rm -f "$_or_c.$$"
+			"$@"
+			return
+		}
+	fi
+	cat "$_or_c"
+}
 # Every real trace the tests run on: committed fixtures and the shared global trace.
 real_traces() {
 	for f in "$TOP"/tests/fixtures/*.dat "$SHARED_TRACE"; do

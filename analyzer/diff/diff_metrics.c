@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "diff_metrics.h"
+#include "rs_grow.h"
 
 struct item {
 	struct rs_metric m;
@@ -80,15 +81,8 @@ static double real_value(const json_t *v)
 
 static int set_add(struct rs_metric_set *set, char *name, double value)
 {
-	if (set->n == set->alloc) {
-		size_t alloc = set->alloc ? set->alloc * 2 : 64;
-		struct item *v = realloc(set->v, alloc * sizeof(*v));
-
-		if (!v)
-			return -1;
-		set->v = v;
-		set->alloc = alloc;
-	}
+	if (RS_GROW(set->v, set->alloc, set->n + 1, 64))
+		return -1;
 	set->v[set->n].m.name = name;
 	set->v[set->n].m.value = value;
 	set->v[set->n].seq = set->n;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "diff_rank.h"
+#include "rs_grow.h"
 
 #define THRESHOLD_DEFAULT 10.0
 
@@ -124,15 +125,8 @@ static double floor_of(enum rs_rank_unit u)
 
 static struct rs_rank_row *add_row(struct rs_ranking *r)
 {
-	if (r->nr == r->cap) {
-		size_t cap = r->cap ? r->cap * 2 : 64;
-		struct rs_rank_row *v = realloc(r->rows, cap * sizeof(*v));
-
-		if (!v)
-			return NULL;
-		r->rows = v;
-		r->cap = cap;
-	}
+	if (RS_GROW(r->rows, r->cap, r->nr + 1, 64))
+		return NULL;
 	memset(&r->rows[r->nr], 0, sizeof(r->rows[0]));
 	return &r->rows[r->nr++];
 }

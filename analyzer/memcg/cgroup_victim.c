@@ -27,11 +27,9 @@ static struct rs_cg_cell *matrix_cell(struct rs_cgroups *cg, int trig, int victi
 	if (i >= 0)
 		return &cg->cells[i];
 	if (cg->nr_cells >= RS_CG_MAX_CELLS) {
-		if (!cg->warned_cells)
-			rs_warn(cg->warnings, "more than %d trigger x victim cells: further pages "
-				"are left out of cgroup_matrix (counted in cgroup_attribution)",
-				RS_CG_MAX_CELLS);
-		cg->warned_cells = true;
+		rs_warn_once(cg->warnings, &cg->warned_cells, "more than %d trigger x victim cells: "
+			     "further pages are left out of cgroup_matrix (counted in "
+			     "cgroup_attribution)", RS_CG_MAX_CELLS);
 		return NULL;
 	}
 	if (cg->nr_cells == cg->cap_cells) {

@@ -332,12 +332,8 @@ void rs_cgroups_free(struct rs_cgroups *cg)
 
 void rs_cgroups_consumer(struct rs_cgroups *cg, struct rs_consumer *out)
 {
-	memset(out, 0, sizeof(*out));
-	out->name = "cgroups";
-	out->arg = cg;
-	out->event = on_event;
-	out->episode = cg_on_episode;
-	out->finish = on_finish;
+	*out = (struct rs_consumer){ .name = "cgroups", .arg = cg, .event = on_event,
+		.episode = cg_on_episode, .finish = on_finish };
 }
 
 /* Warnings raised before the analysis' list was known go there now. */

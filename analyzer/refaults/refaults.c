@@ -13,6 +13,7 @@
 #include "findings.h"
 #include "memcg_attrib.h"
 #include "refaults.h"
+#include "rs_grow.h"
 #include "rs_warn.h"
 #include "series.h"
 
@@ -204,10 +205,8 @@ static int cg_of(struct rs_refaults *rf, uint64_t id)
 		h = (h + 1) & (CG_HASH_SIZE - 1);
 	}
 	if (rf->nr_cg >= RS_RF_MAX_CGROUPS) {
-		if (!rf->warned_cgroups)
-			rs_warn(rf->warnings, "refaults: more than %d memcgs; the others are not "
-				"listed per cgroup", RS_RF_MAX_CGROUPS);
-		rf->warned_cgroups = true;
+		rs_warn_once(rf->warnings, &rf->warned_cgroups, "refaults: more than %d memcgs; "
+			     "the others are not listed per cgroup", RS_RF_MAX_CGROUPS);
 		return -1;
 	}
 	if (!(rf->nr_cg & (rf->nr_cg - 1)) || !rf->cg) {
@@ -270,22 +269,13 @@ static int32_t episode_rec(struct rs_refaults *rf, struct rf_task *t, const stru
 	if (t->ep_rec >= 0 && t->ep_serial == ctx->serial)
 		return t->ep_rec;
 	if (rf->nr_ep >= RS_RF_MAX_EPISODES) {
-		if (!rf->warned_episodes)
-			rs_warn(rf->warnings, "refaults: more than %u reclaim episodes evicted "
-				"file pages; later ones have no per-episode record",
-				RS_RF_MAX_EPISODES);
-		rf->warned_episodes = true;
+		rs_warn_once(rf->warnings, &rf->warned_episodes, "refaults: more than %u reclaim "
+			     "episodes evicted file pages; later ones have no per-episode record",
+			     RS_RF_MAX_EPISODES);
 		return -1;
 	}
-	if (rf->nr_ep == rf->cap_ep) {
-		size_t n = rf->cap_ep ? 2 * rf->cap_ep : 256;
-		struct rs_rf_episode *p = realloc(rf->ep, n * sizeof(*p));
-
-		if (!p)
-			return -1;
-		rf->ep = p;
-		rf->cap_ep = n;
-	}
+	if (RS_GROW(rf->ep, rf->cap_ep, rf->nr_ep + 1, 256))
+		return -1;
 	e = &rf->ep[rf->nr_ep];
 	memset(e, 0, sizeof(*e));
 	e->serial = ctx->serial;
@@ -366,11 +356,10 @@ static void on_forget(void *arg, const struct rf_evict_info *in, uint64_t pages)
 
 	rf->tot.forgotten_ranges++;
 	rf->tot.forgotten_pages += pages;
-	if (!rf->warned_full)
-		rs_warn(rf->warnings, "refaults: the eviction table is full (--max-evicted %zu "
-			"ranges); the oldest evictions are forgotten from %.6f s on, so refault "
-			"counts are lower bounds", rf->o.max_evicted, (double)rf->add_ts / 1e9);
-	rf->warned_full = true;
+	rs_warn_once(rf->warnings, &rf->warned_full, "refaults: the eviction table is full "
+		     "(--max-evicted %zu ranges); the oldest evictions are forgotten from %.6f s on, "
+		     "so refault counts are lower bounds", rf->o.max_evicted,
+		     (double)rf->add_ts / 1e9);
 	rf->tot.table_full = true;
 }
 
@@ -477,17 +466,10 @@ static void pend_add(struct rs_refaults *rf, const struct rs_event *ev)
 		if (pend_task(rf, ev->pid) < 0)
 			rf->pend_pid[rf->nr_pend_pid++] = ev->pid;
 	}
-	if (rf->nr_pend == rf->cap_pend) {
-		size_t n = rf->cap_pend ? 2 * rf->cap_pend : 256;
-		struct rf_pending *q = realloc(rf->pend, n * sizeof(*q));
-
-		if (!q) {
-			rf->tot.other_deletes++;
-			rf->tot.other_delete_pages += 1ull << ev->filemap.order;
-			return;
-		}
-		rf->pend = q;
-		rf->cap_pend = n;
+	if (RS_GROW(rf->pend, rf->cap_pend, rf->nr_pend + 1, 256)) {
+		rf->tot.other_deletes++;
+		rf->tot.other_delete_pages += 1ull << ev->filemap.order;
+		return;
 	}
 	p = &rf->pend[rf->nr_pend++];
 	p->pid = ev->pid;
@@ -769,12 +751,8 @@ static void on_start(void *arg, const struct rs_analysis *a)
 
 void rs_refaults_consumer(struct rs_refaults *rf, struct rs_consumer *out)
 {
-	memset(out, 0, sizeof(*out));
-	out->name = "refaults";
-	out->arg = rf;
-	out->start = on_start;
-	out->event = on_event;
-	out->finish = on_finish;
+	*out = (struct rs_consumer){ .name = "refaults", .arg = rf, .start = on_start,
+		.event = on_event, .finish = on_finish };
 }
 
 bool rs_refaults_recorded(const struct rs_refaults *rf)

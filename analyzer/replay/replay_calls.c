@@ -25,6 +25,7 @@
 #include "replay_calls.h"
 #include "replay_memcgs.h"
 #include "replay_report.h"
+#include "rs_grow.h"
 
 #define RI_DROPPED	(RI_NO_CALL - 1)	/* a call over the cap: swallow its events */
 
@@ -51,16 +52,9 @@ static struct ri_call *open_call(struct rs_replay_input *ri, struct ri_task *t,
 		t->call = RI_DROPPED;
 		return NULL;
 	}
-	if (ri->ncall == ri->capcall) {
-		size_t n = ri->capcall ? ri->capcall * 2 : 256;
-		struct ri_call *nc = realloc(ri->call, n * sizeof(*nc));
-
-		if (!nc) {
-			ri->oom = true;
-			return NULL;
-		}
-		ri->call = nc;
-		ri->capcall = n;
+	if (RS_GROW(ri->call, ri->capcall, ri->ncall + 1, 256)) {
+		ri->oom = true;
+		return NULL;
 	}
 	/* deltas so far are applied before this call starts: the world at its start is exact */
 	ri_flush_deltas(ri);

@@ -554,11 +554,8 @@ static int ri_finish(void *arg, struct rs_error *err)
 
 void rs_replay_input_consumer(struct rs_replay_input *ri, struct rs_consumer *out)
 {
-	memset(out, 0, sizeof(*out));
-	out->name = "replay-input";
-	out->arg = ri;
-	out->event = ri_event;
-	out->finish = ri_finish;
+	*out = (struct rs_consumer){ .name = "replay-input", .arg = ri, .event = ri_event,
+		.finish = ri_finish };
 }
 
 struct rs_replay_input *rs_replay_input_new(const struct rs_replay_input_opts *o,

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "replay_report.h"
+#include "rs_grow.h"
 
 void ri_warn(struct rs_replay_input *ri, const char *fmt, ...)
 {
@@ -41,20 +42,7 @@ void ri_source_note(struct rs_ri_source *s, const struct rs_event *ev)
 
 int ri_grow(void **p, size_t *cap, size_t need, size_t elem)
 {
-	size_t n;
-	void *np;
-
-	if (need <= *cap)
-		return 0;
-	n = *cap ? *cap * 2 : 64;
-	while (n < need)
-		n *= 2;
-	np = realloc(*p, n * elem);
-	if (!np)
-		return -1;
-	*p = np;
-	*cap = n;
-	return 0;
+	return rs_grow(p, cap, need, elem, 64, 0);
 }
 
 void ri_swap_evidence(struct rs_replay_input *ri, int lru, uint64_t pages_)

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rs_grow.h"
 #include "timeline_model_state.h"
 
 /* ---- binning ---- */
@@ -79,15 +80,8 @@ void tl_model_raw_begin(struct tl_model *m)
 		memset(m->raw, 0, (size_t)TL_S_NR * (size_t)m->cols * sizeof(*m->raw));
 	m->nrs = 0;
 	FOR_SPANS_IN(m, t0, t1, s) {
-		if (m->nrs == m->cap_rs) {
-			size_t ncap = m->cap_rs ? m->cap_rs * 2 : 256;
-			struct cspan *n = realloc(m->rs, ncap * sizeof(*n));
-
-			if (!n)
-				break;
-			m->rs = n;
-			m->cap_rs = ncap;
-		}
+		if (RS_GROW(m->rs, m->cap_rs, m->nrs + 1, 256))
+			break;
 		m->rs[m->nrs++] = (struct cspan){ s->pid, s->kind, s->begin, s->end };
 	}
 	if (m->nrs > 1)
@@ -207,15 +201,9 @@ static void bin_index(struct tl_model *m, int level)
 {
 	uint64_t T0 = tl_index_t0(m->ix), w = tl_index_width(m->ix, level);
 	uint64_t t0 = m->t0, t1 = m->t0 + window_ns(m);
-	size_t nb = tl_index_nbuckets(m->ix, level), b0, b1;
+	size_t b0, b1 = tl_buckets_in(T0, w, tl_index_nbuckets(m->ix, level), t0, t1, &b0);
 
 	memset(m->cb, 0, (size_t)TL_S_NR * (size_t)m->cols * sizeof(*m->cb));
-	if (!nb || t1 <= T0)
-		return;
-	b0 = t0 > T0 ? (size_t)((t0 - T0) / w) : 0;
-	b1 = (size_t)((t1 - T0 + w - 1) / w);
-	if (b1 > nb)
-		b1 = nb;
 	for (size_t b = b0; b < b1; b++) {
 		uint64_t bs = T0 + (uint64_t)b * w, be = bs + w;
 		uint64_t lo = bs > t0 ? bs : t0, hi = be < t1 ? be : t1;
@@ -526,7 +514,7 @@ static double range_sum(const struct tl_model *m, int s, uint64_t a, uint64_t b,
 {
 	const struct colb *src = NULL;
 	uint64_t T0, w;
-	size_t nb, b0;
+	size_t nb, b0, b1;
 	double sum = 0;
 
 	if (raw_matches(m) && a >= m->raw_t0 &&
@@ -544,15 +532,13 @@ static double range_sum(const struct tl_model *m, int s, uint64_t a, uint64_t b,
 		*res = w;
 	if (b <= T0)
 		return 0;
-	b0 = a > T0 ? (size_t)((a - T0) / w) : 0;
-	for (size_t i = b0; i < nb; i++) {
+	b1 = tl_buckets_in(T0, w, nb, a, b, &b0);
+	for (size_t i = b0; i < b1; i++) {
 		uint64_t bs = T0 + (uint64_t)i * w, be = bs + w;
 		uint64_t lo = bs > a ? bs : a, hi = be < b ? be : b;
 		double v;
 		uint32_t mx;
 
-		if (bs >= b)
-			break;
 		if (hi <= lo)
 			continue;
 		if (src) {
@@ -637,16 +623,11 @@ void tl_model_stats(struct tl_model *m, uint64_t t0, uint64_t t1, struct tl_stat
 #undef SUM
 	{
 		/* throttle events: the counts, not the delays */
-		uint64_t T0 = tl_index_t0(m->ix), w = tl_index_width(m->ix, 0);
-		size_t nb = tl_index_nbuckets(m->ix, 0);
+		size_t b0, b1 = tl_buckets_in(tl_index_t0(m->ix), tl_index_width(m->ix, 0),
+					      tl_index_nbuckets(m->ix, 0), t0, t1, &b0);
 
-		for (size_t i = t0 > T0 ? (size_t)((t0 - T0) / w) : 0; i < nb; i++) {
-			uint64_t bs = T0 + (uint64_t)i * w;
-
-			if (bs >= t1)
-				break;
+		for (size_t i = b0; i < b1; i++)
 			st->throttled += tl_index_bucket(m->ix, 0, i, TL_S_THROTTLE)->cnt;
-		}
 	}
 	FOR_SPANS_IN(m, t0, t1, s) {
 		uint64_t lo = s->begin > t0 ? s->begin : t0, hi = s->end < t1 ? s->end : t1;
@@ -722,13 +703,11 @@ uint64_t tl_model_first_activity(const struct tl_model *m, uint64_t t0, uint64_t
 		TL_S_THROTTLE, TL_S_OOM, TL_S_LOST, TL_S_KFAIL, TL_S_KCLEAR,
 	};
 	uint64_t T0 = tl_index_t0(m->ix), w = tl_index_width(m->ix, 0);
-	size_t nb = tl_index_nbuckets(m->ix, 0);
+	size_t b0, b1 = tl_buckets_in(T0, w, tl_index_nbuckets(m->ix, 0), t0, t1, &b0);
 
-	for (size_t b = t0 > T0 ? (size_t)((t0 - T0) / w) : 0; b < nb; b++) {
+	for (size_t b = b0; b < b1; b++) {
 		uint64_t bs = T0 + (uint64_t)b * w;
 
-		if (bs >= t1)
-			break;
 		for (int k = 0; k < RS_CTX_NR; k++) {
 			const struct tl_index *ix = m->ix;
 

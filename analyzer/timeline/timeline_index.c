@@ -16,6 +16,7 @@
 #include <stdio.h>
 
 #include "memcg_attrib.h"
+#include "rs_grow.h"
 #include "timeline_index.h"
 #include "u64map.h"
 
@@ -243,25 +244,16 @@ static struct tl_task *task_get(struct tl_index *ix, int task, const struct rs_e
 	if (task < 0)
 		return NULL;
 	if (task >= ix->cap_tasks) {
-		int ncap = ix->cap_tasks ? ix->cap_tasks : 64;
-		struct tl_task *nt;
-		struct task_priv *np;
+		int old = ix->cap_tasks;
 
-		while (ncap <= task)
-			ncap *= 2;
-		nt = realloc(ix->tasks, (size_t)ncap * sizeof(*nt));
-		if (!nt)
-			goto oom;
-		ix->tasks = nt;
-		np = realloc(ix->tpriv, (size_t)ncap * sizeof(*np));
-		if (!np)
-			goto oom;
-		ix->tpriv = np;
-		memset(nt + ix->cap_tasks, 0, (size_t)(ncap - ix->cap_tasks) * sizeof(*nt));
-		memset(np + ix->cap_tasks, 0, (size_t)(ncap - ix->cap_tasks) * sizeof(*np));
-		for (int i = ix->cap_tasks; i < ncap; i++)
-			nt[i].pid = -1;
-		ix->cap_tasks = ncap;
+		if (rs_grow_rows(&ix->cap_tasks, task, 64, (const struct rs_grow_array[]){
+				{ (void **)&ix->tasks, sizeof(*ix->tasks) },
+				{ (void **)&ix->tpriv, sizeof(*ix->tpriv) } }, 2)) {
+			ix->oom = true;
+			return NULL;
+		}
+		for (int i = old; i < ix->cap_tasks; i++)
+			ix->tasks[i].pid = -1;
 	}
 	t = &ix->tasks[task];
 	if (task >= ix->ntasks)
@@ -276,9 +268,6 @@ static struct tl_task *task_get(struct tl_index *ix, int task, const struct rs_e
 		t->comm[sizeof(t->comm) - 1] = '\0';
 	}
 	return t;
-oom:
-	ix->oom = true;
-	return NULL;
 }
 
 static struct acc *acc_find(struct tl_index *ix, int task, uint64_t serial, bool create)
@@ -482,28 +471,6 @@ static void shed_spans(struct tl_index *ix)
 	ix->nvictims = kv;
 }
 
-static bool grow(void **p, size_t *cap, size_t need, size_t elem, size_t max)
-{
-	size_t ncap;
-	void *n;
-
-	if (need <= *cap)
-		return true;
-	ncap = *cap ? *cap * 2 : 1024;
-	while (ncap < need)
-		ncap *= 2;
-	if (ncap > max)
-		ncap = max;
-	if (ncap < need)
-		return false;
-	n = realloc(*p, ncap * elem);
-	if (!n)
-		return false;
-	*p = n;
-	*cap = ncap;
-	return true;
-}
-
 /* Add the time of [begin, end) to series s bucket by bucket; max = duration (us). */
 static void add_span_time(struct tl_index *ix, int s, uint64_t begin, uint64_t end)
 {
@@ -555,10 +522,10 @@ void tl_index_episode(struct tl_index *ix, const struct rs_episode *ep)
 		ix->dropped++;
 		goto out;
 	}
-	if (!grow((void **)&ix->spans, &ix->cap_spans, ix->nspans + 1, sizeof(*ix->spans),
-		  ix->o.max_spans) ||
-	    !grow((void **)&ix->victims, &ix->cap_victims, ix->nvictims + TL_SPAN_VICTIMS,
-		  sizeof(*ix->victims), (size_t)ix->o.max_spans * TL_SPAN_VICTIMS)) {
+	if (rs_grow((void **)&ix->spans, &ix->cap_spans, ix->nspans + 1, sizeof(*ix->spans),
+		    1024, ix->o.max_spans) ||
+	    rs_grow((void **)&ix->victims, &ix->cap_victims, ix->nvictims + TL_SPAN_VICTIMS,
+		    sizeof(*ix->victims), 1024, (size_t)ix->o.max_spans * TL_SPAN_VICTIMS)) {
 		ix->oom = true;
 		ix->dropped++;
 		goto out;
@@ -786,12 +753,8 @@ static int consumer_finish(void *arg, struct rs_error *err)
 
 void tl_index_consumer(struct tl_index *ix, struct rs_consumer *out)
 {
-	memset(out, 0, sizeof(*out));
-	out->name = "timeline";
-	out->arg = ix;
-	out->event = consumer_event;
-	out->episode = consumer_episode;
-	out->finish = consumer_finish;
+	*out = (struct rs_consumer){ .name = "timeline", .arg = ix, .event = consumer_event,
+		.episode = consumer_episode, .finish = consumer_finish };
 }
 
 /* ---- readers ---- */
@@ -851,6 +814,18 @@ size_t tl_index_nbuckets(const struct tl_index *ix, int level)
 	if (level < 0 || level >= ix->nr_levels)
 		return 0;
 	return level == 0 && !ix->finished ? ix->used0 : ix->nb[level];
+}
+
+size_t tl_buckets_in(uint64_t T0, uint64_t w, size_t nb, uint64_t t0, uint64_t t1, size_t *b0)
+{
+	size_t b1;
+
+	*b0 = 0;
+	if (!nb || t1 <= T0)
+		return 0;
+	*b0 = t0 > T0 ? (size_t)((t0 - T0) / w) : 0;
+	b1 = (size_t)((t1 - T0 + w - 1) / w);
+	return b1 < nb ? b1 : nb;
 }
 
 const struct tl_bucket *tl_index_bucket(const struct tl_index *ix, int level, size_t b, int s)

@@ -13,6 +13,7 @@
 #include "refaults.h"
 #include "refaults_output.h"
 #include "report.h"
+#include "text_escape.h"
 
 #define JI(v) json_integer((json_int_t)(v))
 
@@ -233,16 +234,6 @@ static const char *safe(const char *s, char *buf, size_t n)
 	return buf;
 }
 
-static const char *tail(const char *s, char *buf, size_t w)
-{
-	size_t n = strlen(s);
-
-	if (n <= w)
-		return s;
-	snprintf(buf, w + 1, "...%s", s + n - (w - 3));
-	return buf;
-}
-
 static void put_share(FILE *f, uint64_t part, uint64_t whole, int w)
 {
 	if (whole)
@@ -342,7 +333,7 @@ void rs_refaults_text(FILE *f, struct rs_refaults *rf, const struct rs_cgroups *
 		if (!c->victim.evicted_pages && !c->faulted_pages && !c->swapins && wsf < 0)
 			continue;
 		fprintf(f, "  %-28s %9" PRIu64 " %9" PRIu64,
-			tail(safe(path, pb, sizeof(pb)), sb, 28), c->victim.evicted_pages,
+			rs_text_tail(safe(path, pb, sizeof(pb)), sb, 28), c->victim.evicted_pages,
 			c->victim.refaulted_pages);
 		put_share(f, c->victim.refaulted_within_pages[0], c->victim.observable_pages[0], 7);
 		fprintf(f, " %9" PRIu64, c->faulted_pages);
@@ -365,7 +356,7 @@ void rs_refaults_text(FILE *f, struct rs_refaults *rf, const struct rs_cgroups *
 		for (int r = 0; r < c->nr_thrash; r++)
 			fprintf(f, "  thrashing %s %.3f-%.3f s: %" PRIu64 " pages back within %s, %"
 				PRIu64 " evicted\n",
-				tail(safe(rs_refaults_path(rf, c->id, b1, sizeof(b1)), pb,
+				rs_text_tail(safe(rs_refaults_path(rf, c->id, b1, sizeof(b1)), pb,
 					  sizeof(pb)), sb, 28), rs_ns_to_s(c->thrash[r].from_ns),
 				rs_ns_to_s(c->thrash[r].to_ns), c->thrash[r].quick_pages,
 				dur(rs_refaults_thrash_distance(rf), b2, sizeof(b2)),

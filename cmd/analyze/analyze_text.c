@@ -329,6 +329,35 @@ static void section_priority(struct out *o)
 	}
 }
 
+typedef const char *(*kind_cell_fn)(char *buf, const struct rs_latency_summary *l, int i);
+
+static const char *pct_cell(char *buf, const struct rs_latency_summary *l, int i)
+{
+	return real(buf, 8, 3, ms(l->pct[i]));
+}
+
+static const char *mmtests_cell(char *buf, const struct rs_latency_summary *l, int i)
+{
+	return cnt(buf, 9, l->mmtests[i]);
+}
+
+/* A row per reclaim kind that had episodes: its name, then n cells `w` wide. */
+static void kind_rows(struct out *o, int n, int w, kind_cell_fn cell)
+{
+	char b[48];
+
+	for (int k = 0; k < RS_RK_NR; k++) {
+		const struct rs_episode_stats *e = rs_analysis_episode_stats(o->a, k);
+
+		if (!e->count)
+			continue;
+		fprintf(o->f, "%-10s", rs_reclaim_kind_name(k));
+		for (int i = 0; i < n; i++)
+			fprintf(o->f, " %*s", w, cell(b, &e->latency, i));
+		fputc('\n', o->f);
+	}
+}
+
 static void section_episodes(struct out *o)
 {
 	bool any = false;
@@ -366,30 +395,12 @@ static void section_episodes(struct out *o)
 			fprintf(o->f, " %8s", k);
 		}
 		fprintf(o->f, "  (ms)\n");
-		for (int k = 0; k < RS_RK_NR; k++) {
-			const struct rs_episode_stats *e = rs_analysis_episode_stats(o->a, k);
-
-			if (!e->count)
-				continue;
-			fprintf(o->f, "%-10s", rs_reclaim_kind_name(k));
-			for (int i = 0; i < RS_LAT_NR_PCT; i++)
-				fprintf(o->f, " %8s", real(b[0], 8, 3, ms(e->latency.pct[i])));
-			fputc('\n', o->f);
-		}
+		kind_rows(o, RS_LAT_NR_PCT, 8, pct_cell);
 		fprintf(o->f, "\n%-10s %9s %9s %9s %9s %9s %9s %9s\n", "MMTests", "[0,5)",
 			"[5,10)", "[10,100)", "[100,500)", "[500,1k)", "[1k,5k)", "[5k,inf)");
 		fprintf(o->f, "%-10s %9s %9s %9s %9s %9s %9s %9s  (ms: episodes)\n", "buckets", "",
 			"", "", "", "", "", "");
-		for (int k = 0; k < RS_RK_NR; k++) {
-			const struct rs_episode_stats *e = rs_analysis_episode_stats(o->a, k);
-
-			if (!e->count)
-				continue;
-			fprintf(o->f, "%-10s", rs_reclaim_kind_name(k));
-			for (int i = 0; i < RS_MMT_NR; i++)
-				fprintf(o->f, " %9s", cnt(b[0], 9, e->latency.mmtests[i]));
-			fputc('\n', o->f);
-		}
+		kind_rows(o, RS_MMT_NR, 9, mmtests_cell);
 	}
 	for (int k = 0; k < RS_RK_NR; k++) {
 		const struct rs_episode_stats *e = rs_analysis_episode_stats(o->a, k);

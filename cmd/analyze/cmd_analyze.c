@@ -146,8 +146,6 @@ static int cmd_analyze(int argc, char **argv)
 			break;
 		default:
 			ret = rs_analysis_opt("analyze", c, optarg, &ao);
-			if (ret < 0)
-				return rs_cmd_usage("analyze", stderr);
 			if (ret)
 				return ret;
 			break;

@@ -20,21 +20,11 @@
 
 #define PATH_W 24
 
-static const char *shorten(const char *s, char *buf, size_t w)
-{
-	size_t n = strlen(s);
-
-	if (n <= w)
-		return s;
-	snprintf(buf, w + 1, "...%s", s + n - (w - 3));
-	return buf;
-}
-
 static const char *name(const struct rs_cgroups *cg, int i, char *buf, size_t w)
 {
 	char tmp[48];
 
-	return shorten(rs_esc(rs_cgroups_name(cg, i, tmp, sizeof(tmp))), buf, w);
+	return rs_text_tail(rs_esc(rs_cgroups_name(cg, i, tmp, sizeof(tmp))), buf, w);
 }
 
 static double ms(uint64_t ns)

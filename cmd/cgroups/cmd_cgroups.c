@@ -86,8 +86,6 @@ static int cmd_cgroups(int argc, char **argv)
 			break;
 		default:
 			ret = rs_analysis_opt("cgroups", c, optarg, &ao);
-			if (ret < 0)
-				return rs_cmd_usage("cgroups", stderr);
 			if (ret)
 				return ret;
 			break;

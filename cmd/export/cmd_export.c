@@ -88,8 +88,6 @@ static int cmd_export(int argc, char **argv)
 			break;
 		default:
 			ret = rs_analysis_opt("export", c, optarg, &ao);
-			if (ret < 0)
-				return rs_cmd_usage("export", stderr);
 			if (ret)
 				return ret;
 			break;

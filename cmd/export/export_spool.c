@@ -77,11 +77,8 @@ static int on_event(void *arg, const struct rs_event *ev, const struct rs_ctx *c
 
 void export_spool_consumer(struct export_spool *s, struct rs_consumer *out)
 {
-	memset(out, 0, sizeof(*out));
-	out->name = "export";
-	out->arg = s;
-	out->event = on_event;
-	out->episode = on_episode;
+	*out = (struct rs_consumer){ .name = "export", .arg = s, .event = on_event,
+		.episode = on_episode };
 }
 
 int export_spool_error(const struct export_spool *s)

@@ -197,8 +197,6 @@ static int cmd_plot(int argc, char **argv)
 			break;
 		default:
 			ret = rs_analysis_opt("plot", c, optarg, &ao);
-			if (ret < 0)
-				return rs_cmd_usage("plot", stderr);
 			if (ret)
 				return ret;
 			break;

@@ -457,6 +457,14 @@ static double latency_height(cairo_t *cr, const struct plot_trace *t, int n)
 	return TITLE_H + FRAME_H + AXIS_H + 26 + 19.0 * (lines ? lines : 1) + PANEL_GAP;
 }
 
+/* The stall latencies of reclaim kind k in a trace; NULL when it has no complete episode. */
+static const struct rs_latency_summary *kind_latency(const struct plot_trace *t, int k)
+{
+	const struct rs_latency_summary *ls = &rs_analysis_episode_stats(t->a, k)->latency;
+
+	return ls->count ? ls : NULL;
+}
+
 static void latency_draw(cairo_t *cr, double y, const struct plot_trace *t, int n)
 {
 	struct plot_frame f = { .x = MARGIN_L, .y = y + TITLE_H,
@@ -470,10 +478,9 @@ static void latency_draw(cairo_t *cr, double y, const struct plot_trace *t, int 
 		    "(CDF)");
 	for (int i = 0; i < n; i++) {
 		for (int k = 0; k < RS_RK_NR; k++) {
-			const struct rs_latency_summary *ls =
-				&rs_analysis_episode_stats(t[i].a, k)->latency;
+			const struct rs_latency_summary *ls = kind_latency(&t[i], k);
 
-			if (!ls->count)
+			if (!ls)
 				continue;
 			if ((double)ls->min < lo)
 				lo = (double)ls->min;
@@ -521,10 +528,9 @@ static void latency_draw(cairo_t *cr, double y, const struct plot_trace *t, int 
 	/* one legend row per line, with the numbers a reader quotes */
 	for (int i = 0; i < n; i++) {
 		for (int k = 0; k < RS_RK_NR; k++) {
-			const struct rs_latency_summary *ls =
-				&rs_analysis_episode_stats(t[i].a, k)->latency;
+			const struct rs_latency_summary *ls = kind_latency(&t[i], k);
 
-			if (!ls->count)
+			if (!ls)
 				continue;
 			e = (struct plot_legend_entry){ .sample = PLOT_SAMPLE_LINE,
 							.color = kind_color(k), .dash = i };

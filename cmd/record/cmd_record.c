@@ -14,6 +14,7 @@
 #include <libgen.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -414,6 +415,41 @@ static pid_t start_workload(struct rec *r, struct rs_error *err)
 	return pid;
 }
 
+/*
+ * trace-cmd records each CPU into OUTPUT.cpuN and joins them into OUTPUT when it stops; killed
+ * or failing, it leaves them (tens of MB a second on a busy machine). Remove them once it has
+ * exited: after a success they are gone already, and a file of that name that was there
+ * before, trace-cmd overwrote when it started.
+ */
+static int remove_cpu_files(struct rec *r)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_CONF);
+	char path[PATH_MAX];
+	int n = 0;
+
+	for (long cpu = 0; cpu < (cpus > 0 ? cpus : 1); cpu++) {
+		if (snprintf(path, sizeof(path), "%s.cpu%ld", r->output, cpu) >= (int)sizeof(path))
+			break;
+		if (!unlink(path))
+			n++;
+	}
+	return n;
+}
+
+/* What a failed trace-cmd left at the output: nothing, the file as it was before, or a part. */
+static const char *output_outcome(struct rec *r, const struct stat *before, bool existed)
+{
+	struct stat now;
+
+	if (stat(r->output, &now))
+		return "no trace was written";
+	if (existed && now.st_ino == before->st_ino && now.st_size == before->st_size &&
+	    now.st_mtim.tv_sec == before->st_mtim.tv_sec &&
+	    now.st_mtim.tv_nsec == before->st_mtim.tv_nsec)
+		return "the output still holds what was there before";
+	return "the output may be incomplete";
+}
+
 /* Shell convention for the end marker: exit code, or 128 + signal. */
 static int wait_status_code(int st)
 {
@@ -641,6 +677,8 @@ static int run(struct rec *r, struct rs_error *err)
 	pid_t tc = -1, wl = -1;
 	int tc_status = 0, status = 0, ret = -1, saved = 0, tc_done = 0, lock_fd;
 	unsigned long long lost = 0, unread = 0;
+	struct stat out_before;
+	bool existed = false;
 
 	/* No SA_RESTART: a signal must end the waits below, the wait for the lock first. */
 	sa.sa_handler = on_signal;
@@ -662,6 +700,7 @@ static int run(struct rec *r, struct rs_error *err)
 		goto out;
 	if (rec_tracefs_arm(r, err))
 		goto out;
+	existed = !stat(r->output, &out_before);
 	tc = start_trace_cmd(tc_argv, err);
 	if (tc < 0)
 		goto out;
@@ -685,8 +724,8 @@ static int run(struct rec *r, struct rs_error *err)
 	wl = -1;
 	if (status < 0) {
 		tc_done = 1;
-		rs_error_set(err, "trace-cmd exited with status %d while recording",
-			     wait_status_code(tc_status));
+		rs_error_set(err, "trace-cmd exited with status %d while recording; %s",
+			     wait_status_code(tc_status), output_outcome(r, &out_before, existed));
 		goto out;
 	}
 	ret = 0;
@@ -707,12 +746,16 @@ out:
 		while (waitpid(tc, &tc_status, 0) < 0 && errno == EINTR)
 			;
 		if (!ret && wait_status_code(tc_status) != 0) {
-			rs_error_set(err, "trace-cmd failed with status %d; %s may be incomplete",
-				     wait_status_code(tc_status), r->output);
+			rs_error_set(err, "trace-cmd failed with status %d (its messages are "
+				     "above); %s", wait_status_code(tc_status),
+				     output_outcome(r, &out_before, existed));
 			ret = -1;
 		}
 		lost = rec_tracefs_lost(r) + unread;	/* unread: real events left behind */
 	}
+	if (tc > 0 && remove_cpu_files(r) && !ret)
+		fprintf(stderr, "reclaimscope: record: warning: trace-cmd left per-CPU files "
+			"%s.cpuN behind; removed\n", r->output);
 	rec_marker_close(r);
 	if (saved && rec_tracefs_restore(r, &st, &err2))
 		fprintf(stderr, "reclaimscope: record: warning: %s\n", err2.msg);

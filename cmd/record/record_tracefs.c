@@ -24,6 +24,7 @@
 #include <sys/stat.h>
 
 #include "record_private.h"
+#include "rs_grow.h"
 
 #define TFILE_MAX	8192	/* longest value saved (filters are at most a page) */
 
@@ -76,15 +77,8 @@ static int save_one(struct rec *r, struct rec_tracefs_state *st, const char *rel
 	if (tpath(r, path, sizeof(path), rel) || rec_read_file(path, val, sizeof(val)) ||
 	    canonical(rel, val))
 		return 0;
-	if (st->nr == st->cap) {
-		size_t cap = st->cap ? st->cap * 2 : 1024;
-		struct rec_tfile *nf = realloc(st->files, cap * sizeof(*nf));
-
-		if (!nf)
-			return -1;
-		st->files = nf;
-		st->cap = cap;
-	}
+	if (RS_GROW(st->files, st->cap, st->nr + 1, 1024))
+		return -1;
 	f = &st->files[st->nr];
 	f->rel = strdup(rel);
 	f->val = strdup(val);
@@ -467,30 +461,6 @@ int rec_tracefs_live(struct rec *r)
 	return 1;
 }
 
-unsigned long long rec_tracefs_lost(struct rec *r)
-{
-	char path[PATH_MAX], line[128];
-	unsigned long long lost = 0, v;
-
-	for (int cpu = 0; cpu < 8192; cpu++) {
-		FILE *f;
-
-		snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/stats", r->tracing_dir, cpu);
-		f = fopen(path, "re");
-		if (!f) {
-			if (errno == ENOENT && cpu > 0)
-				break;
-			continue;
-		}
-		while (fgets(line, sizeof(line), f))
-			if (sscanf(line, "overrun: %llu", &v) == 1 ||
-			    sscanf(line, "dropped events: %llu", &v) == 1)
-				lost += v;
-		fclose(f);
-	}
-	return lost;
-}
-
 /*
  * Sum over CPUs of a per_cpu/cpuN/stats field ("entries", "bytes"), or with max the largest
  * per-CPU value.
@@ -520,6 +490,11 @@ static unsigned long long cpu_stat(struct rec *r, const char *field, bool max)
 		fclose(f);
 	}
 	return total;
+}
+
+unsigned long long rec_tracefs_lost(struct rec *r)
+{
+	return cpu_stat(r, "overrun", false) + cpu_stat(r, "dropped events", false);
 }
 
 /*

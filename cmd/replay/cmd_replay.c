@@ -112,7 +112,7 @@ static int cmd_replay(int argc, char **argv)
 			int r = rs_threads_opt("replay", c, optarg, &ao.threads);
 
 			if (r)
-				return r < 0 ? rs_cmd_usage("replay", stderr) : r;
+				return r;
 			break;
 		}
 		}

@@ -5,9 +5,10 @@
  * event format; each record is then decoded by offset, with every read bounds-checked against
  * the record's size, because the file may come from any kernel or be corrupt.
  *
- * This file opens the trace and decodes records; reading them in time order is
- * tracedat_stream.c's (one thread) and tracedat_parallel.c's (decode threads), through
- * tracedat_reader.h.
+ * This file opens the trace, resolves the formats and chooses how a stream is read. Calls go
+ * one way: tracedat.c -> tracedat_parallel.c (decode threads) -> tracedat_stream.c (a CPU's
+ * records; the stream in one thread; opening handles) -> tracedat_format.c (the format table,
+ * decoding a record) and tracedat_kallsyms.c; tracedat_reader.h declares each under its file.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,20 +22,6 @@
 
 #include "rs_warn.h"
 #include "tracedat_reader.h"
-
-static int fmt_cmp(const void *a, const void *b)
-{
-	const struct fmt *x = a, *y = b;
-
-	return (x->id > y->id) - (x->id < y->id);
-}
-
-struct fmt *tracedat_fmt_search(const struct tracedat *td, int id)
-{
-	struct fmt key = { .id = id };
-
-	return bsearch(&key, td->fmts, td->nr_fmts, sizeof(key), fmt_cmp);
-}
 
 
 /* Resolve the slots of a known event against this file's format of it. */
@@ -109,105 +96,6 @@ static void fmt_resolve(struct rs_source *src, struct fmt *f, struct tep_event *
 			"these events are counted but not analysed", ke->system, ke->name,
 			ignored ? "usable " : "", missing, event->flags & TEP_EVENT_FL_FAILED ?
 			" (libtraceevent could not parse the format)" : "");
-}
-
-static uint64_t read_num(const uint8_t *p, int size, bool is_signed)
-{
-	switch (size) {
-	case 1:
-		return is_signed ? (uint64_t)(int64_t)*(const int8_t *)p : *p;
-	case 2: {
-		uint16_t v;
-
-		memcpy(&v, p, 2);
-		return is_signed ? (uint64_t)(int64_t)(int16_t)v : v;
-	}
-	case 4: {
-		uint32_t v;
-
-		memcpy(&v, p, 4);
-		return is_signed ? (uint64_t)(int64_t)(int32_t)v : v;
-	}
-	default: {
-		uint64_t v;
-
-		memcpy(&v, p, 8);
-		return v;
-	}
-	}
-}
-
-/*
- * Copy a string field into buf (NUL-terminated, at most RS_STR_MAX bytes); its length, or -1
- * when it lies out of the record.
- */
-static int read_str(const struct slot_reader *rd, const uint8_t *data, int size, char *buf)
-{
-	const uint8_t *p;
-	int len;
-
-	if (rd->dynamic) {
-		uint32_t loc;
-		int off;
-
-		if (rd->offset + 4 > size)
-			return -1;
-		memcpy(&loc, data + rd->offset, 4);
-		off = loc & 0xffff;
-		len = loc >> 16;
-		if (rd->relative)
-			off += rd->offset + 4;
-		if (off > size || len > size - off)
-			return -1;
-		p = data + off;
-	} else {
-		if (rd->offset > size)
-			return -1;
-		p = data + rd->offset;
-		len = rd->to_end ? size - rd->offset : rd->size;
-		if (len > size - rd->offset)
-			return -1;
-	}
-	if (len >= RS_STR_MAX)
-		len = RS_STR_MAX - 1;
-	len = (int)strnlen((const char *)p, len);
-	memcpy(buf, p, len);
-	/* ftrace:print text ends in the newline the writer sent */
-	while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
-		len--;
-	buf[len] = '\0';
-	return len;
-}
-
-bool tracedat_decode(const struct fmt *f, const struct tep_record *rec, struct rs_event *ev,
-		     char *str, size_t *used)
-{
-	struct rs_slotvals v;
-	const uint8_t *data = rec->data;
-	size_t at = 0;
-
-	*used = 0;
-	for (int k = 0; k < f->nr_present; k++) {
-		int i = f->order[k];
-		const struct slot_reader *rd = &f->rd[i];
-
-		if (!rd->is_str) {
-			if (rd->offset + rd->size > rec->size)
-				return false;
-			v.num[i] = read_num(data + rd->offset, rd->size, rd->is_signed);
-		} else {
-			int len = read_str(rd, data, rec->size, str + at);
-
-			if (len < 0)
-				return false;
-			v.str[i] = str + at;
-			at += (size_t)len + 1;
-		}
-	}
-	v.present = f->present;
-	rs_normalize(f->ke, &v, ev);
-	*used = at;
-	return true;
 }
 
 /* read[cpu]: the `read events:` statistic, or STATS_NONE for a CPU without statistics */
@@ -342,7 +230,7 @@ static int build_formats(struct rs_source *src, struct tracedat *td, struct rs_e
 		td->nr_fmts++;
 	}
 	src->info.formats_known = true;
-	qsort(td->fmts, td->nr_fmts, sizeof(*td->fmts), fmt_cmp);
+	tracedat_fmt_sort(td);
 	/* Ids are small in practice; a direct map makes the per-record lookup one load. */
 	if (max_id >= 0 && max_id < 65536) {
 		td->by_id_len = max_id + 1;
@@ -381,7 +269,8 @@ bool tracedat_cpu_has_data(struct tracedat *td, int cpu)
 	return tracecmd_get_cpu_file_size(td->handle, cpu) > 0;
 }
 
-void tracedat_publish_counts(struct rs_source *src, struct tracedat *td)
+/* Publish the per-format counts (fmt.count...) as the source's counts by name. */
+static void publish_counts(struct rs_source *src, struct tracedat *td)
 {
 	rs_source_counts_reset(src);
 	for (int i = 0; i <= td->nr_fmts; i++) {
@@ -404,6 +293,20 @@ void tracedat_publish_counts(struct rs_source *src, struct tracedat *td)
 	rs_source_counts_finish(src);
 }
 
+static void own_free(struct tracedat *td)
+{
+	for (int c = 0; td->zt && c < td->zcpus; c++)
+		tracedat_chunks_free(&td->zt[c]);
+	free(td->zt);
+	free(td->zbase);
+	td->zt = NULL;
+	td->zbase = NULL;
+	if (td->zfd >= 0)
+		close(td->zfd);
+	td->zfd = -1;
+	td->zown = false;
+}
+
 static void tracedat_close(struct rs_source *src)
 {
 	struct tracedat *td = src->priv;
@@ -417,67 +320,148 @@ static void tracedat_close(struct rs_source *src)
 	free(td->fmts);
 	free(td->by_id);
 	free(td->cpu_first_page);
+	free(td->cpu_first_ts);
 	free(td->cpu_last_page);
 	free(td->cpu_last_ts);
+	own_free(td);
 	free(td);
 	src->priv = NULL;
 }
 
-/*
- * When tracecmd_init_data() fails part-way, libtracecmd 3.1.6 leaves per-CPU lists of the
- * CPUs it did not reach zeroed, and tracecmd_close() then follows a NULL list pointer (and
- * closes fd 0, from a zeroed descriptor). rs_tracedat_check() rules out the causes it can
- * see (truncated or corrupt CPU data); what remains (a corrupt compressed chunk, a corrupt
- * header_page format) is parked here, unclosed but reachable, instead of crashing. It is
- * memory we never free, once per such file; the command exits right after.
- */
-#define PARKED_MAX 1024
-static struct tracecmd_input *volatile parked[PARKED_MAX];	/* never read: keep the stores */
-static int nr_parked;
-
-static void park(struct tracecmd_input *handle)
-{
-	if (nr_parked < PARKED_MAX)
-		parked[nr_parked++] = handle;
-}
-
-/*
- * tracecmd_open(), in its two steps so that a failing tracecmd_init_data() is parked rather
- * than closed (above). NULL with err set on failure.
- */
-struct tracecmd_input *tracedat_open_handle(struct rs_source *src, struct rs_error *err)
-{
-	struct tracecmd_input *h = tracecmd_open_head(src->path, TRACEDAT_OPEN_FLAGS);
-
-	if (!h) {
-		rs_error_set(err, "%s: libtracecmd cannot read this trace.dat: truncated, corrupt, "
-			     "or an unsupported file version", src->path);
-		return NULL;
-	}
-	if (tracecmd_init_data(h) < 0) {
-		park(h);
-		rs_error_set(err, "%s: libtracecmd cannot read the event data of this trace.dat: "
-			     "corrupt ring-buffer pages", src->path);
-		return NULL;
-	}
-	return h;
-}
-
 /* Validate the container before libtracecmd trusts it (tracedat_check.c). */
-static int check_file(struct rs_source *src, struct rs_error *err)
+static int check_file(struct rs_source *src, struct rs_tracedat_layout *layout,
+		      struct rs_error *err)
 {
 	int fd = open(src->path, O_RDONLY | O_CLOEXEC);
 	int ret;
 
 	if (fd < 0)
 		return rs_error_set(err, "%s: cannot open: %s", src->path, strerror(errno));
-	ret = rs_tracedat_check(fd, src->path, err);
+	ret = rs_tracedat_check(fd, src->path, layout, err);
 	close(fd);
 	return ret;
 }
 
+/*
+ * Read the compressed CPU data ourselves (td->zown, tracedat_chunks.c) when the file is laid
+ * out as our reader knows: the top buffer's CPUs in order, zstd or zlib, no option by which
+ * libtracecmd changes the pages' timestamps (DATE, OFFSET, TIME_SHIFT, TSC2NSEC), and each
+ * CPU's uncompressed size what libtracecmd found. Its pages are numbered as libtracecmd
+ * numbers them (init_cpu_zpage(): from one page in, each CPU's after the previous one's,
+ * rounded up to a page). cpu_span() then checks that both see the same first records.
+ * RS_ZCHUNKS=0 leaves the data to libtracecmd (bench/, tests/e2e/zchunks.sh).
+ */
+static void own_setup(struct rs_source *src, struct tracedat *td,
+		      const struct rs_tracedat_layout *lay, int cpus)
+{
+	const char *env = getenv("RS_ZCHUNKS");
+	uint64_t ps = td->page_size, next = ps;
+
+	if (!lay->zcpu || lay->ts_options || lay->nr_cpus > (uint32_t)cpus ||
+	    lay->page_size != ps || (env && !strcmp(env, "0")))
+		return;
+	if (!strcmp(lay->zname, "zstd"))
+		td->zcodec = TRACEDAT_CODEC_ZSTD;
+	else if (!strcmp(lay->zname, "zlib"))
+		td->zcodec = TRACEDAT_CODEC_ZLIB;
+	else
+		return;
+	td->zfd = open(src->path, O_RDONLY | O_CLOEXEC);
+	td->zcpus = cpus;
+	td->zt = calloc(cpus ? cpus : 1, sizeof(*td->zt));
+	td->zbase = calloc(cpus ? cpus : 1, sizeof(*td->zbase));
+	if (td->zfd < 0 || !td->zt || !td->zbase)
+		goto fail;
+	for (uint32_t i = 0; i < lay->nr_cpus; i++) {
+		const struct rs_tracedat_cpu_range *cr = &lay->cpus[i];
+		struct tracedat_chunks *t = &td->zt[i];
+		const char *why;
+
+		if (cr->cpu != i)
+			goto fail;
+		if (!cr->size)
+			continue;
+		if (tracedat_chunks_load(td->zfd, lay->file_size, cr->offset, cr->size,
+					 (uint32_t)ps, lay->big_endian, t, &why) < 0)
+			goto fail;
+		if ((uint64_t)tracecmd_get_cpu_file_size(td->handle, (int)i) != t->total)
+			goto fail;
+		td->zbase[i] = next;
+		next = (next + t->total + ps - 1) & ~(ps - 1);
+	}
+	td->zown = true;
+	return;
+fail:
+	own_free(td);
+}
+
+/*
+ * Leave the compressed CPU data to libtracecmd: rs_tracedat_check() checked the pages of
+ * each CPU's first chunk only (what tracecmd_init_data() reads), so the rest are checked
+ * now, before libtracecmd reads them. -1 with err set when one is corrupt.
+ */
+static int own_fallback(struct rs_source *src, struct tracedat *td,
+			const struct rs_tracedat_layout *lay, struct rs_error *err)
+{
+	int fd, ret;
+
+	own_free(td);
+	if (!lay->zcpu)
+		return 0;
+	fd = open(src->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return rs_error_set(err, "%s: cannot open: %s", src->path, strerror(errno));
+	ret = rs_tracedat_check_zpages(fd, src->path, lay, err);
+	close(fd);
+	return ret;
+}
+
+/*
+ * The CPU's first record as our reader finds it, into *off and *ts. 1; or 0 where libtracecmd
+ * must not be asked: no record, a page that cannot be read, or a first record past the first
+ * chunk (libtracecmd would read unchecked pages to find it).
+ */
+static int own_first_record(struct rs_source *src, struct tracedat *td, int cpu, uint64_t *off,
+			    uint64_t *ts)
+{
+	struct tracedat_reader r = {
+		.src = src, .td = td, .handle = td->handle, .tep = td->tep, .is_main = true,
+	};
+	const struct tracedat_chunks *t = &td->zt[cpu];
+	struct tracedat_cursor c;
+	int ret = 0;
+
+	if (!t->n || tracedat_cursor_init(&c, td, cpu) < 0)
+		return 0;
+	c.per_record = false;
+	if (tracedat_cursor_seek(&r, &c, td->zbase[cpu]) == 1 &&
+	    c.rec.offset - td->zbase[cpu] < t->c[0].rsize) {
+		*off = c.rec.offset;
+		*ts = c.rec.ts;
+		ret = 1;
+	}
+	tracedat_cursor_destroy(&c);
+	return ret;
+}
+
+/*
+ * rs_source_ops.stream: with decode threads for src->opts.threads CPUs, else in one thread; a
+ * full stream that ended well publishes its counts by format.
+ */
+static int stream(struct rs_source *src, uint64_t from_ns, uint64_t to_ns, rs_event_fn fn,
+		  void *ctx, struct rs_error *err)
+{
+	int ret = src->opts.threads >= 2
+		  ? tracedat_stream_parallel(src, from_ns, to_ns, fn, ctx, err)
+		  : tracedat_stream(src, from_ns, to_ns, fn, ctx, err);
+
+	if (!ret && from_ns == 0 && to_ns == UINT64_MAX)
+		publish_counts(src, src->priv);
+	return ret;
+}
+
 static const struct rs_source_ops tracedat_ops = {
-	.stream = tracedat_stream,
+	.stream = stream,
 	.close = tracedat_close,
 };
 
@@ -503,15 +487,29 @@ static int cpu_last_record(struct rs_source *src, struct tracedat *td, int cpu)
 	off_t size = tracecmd_get_cpu_file_size(td->handle, cpu);
 	struct tracedat_cursor c;
 	uint64_t page;
+	int ret;
 
 	if (size <= 0 || tracedat_cursor_init(&c, td, cpu) < 0)
 		return size <= 0 ? 0 : -1;
 	page = (first + (uint64_t)size - 1) & ~(ps - 1);
 	for (;; page -= ps) {
-		struct tep_record *rec;
+		struct tep_record *rec = NULL;
 		int found = -1;
 
-		rec = tracecmd_read_at(td->handle, page, &found);
+		if (td->zown) {
+			/* our reader, the same pages: libtracecmd's are unchecked past chunk 0 */
+			c.per_record = false;
+			c.limit = page + ps;
+			for (int more = tracedat_cursor_seek(&r, &c, page); more == 1;
+			     more = tracedat_cursor_next(&r, &c)) {
+				td->cpu_last_page[cpu] = page;
+				td->cpu_last_ts[cpu] = c.rec.ts;
+			}
+			if (c.zfail)
+				break;
+		} else {
+			rec = tracecmd_read_at(td->handle, page, &found);
+		}
 		if (rec)
 			tracecmd_free_record(rec);
 		if (rec && found == cpu) {
@@ -531,27 +529,70 @@ static int cpu_last_record(struct rs_source *src, struct tracedat *td, int cpu)
 		if (td->cpu_last_page[cpu] || page <= first || ++tries >= CPU_LAST_MAX_PAGES)
 			break;
 	}
+	ret = td->zown && c.zfail ? 1 : 0;
 	tracedat_cursor_destroy(&c);
 	td->mapped = r.mapped;
+	return ret;
+}
+
+/*
+ * The CPUs' first and last records (td->cpu_first_*, cpu_last_*) and the trace's time span,
+ * for progress and for consumers that size buckets before streaming. With our reader
+ * (td->zown) libtracecmd is asked for each CPU's first record only where ours found it in the
+ * first chunk, and must find the same. 0; 1: our reader cannot be used (leave the data to
+ * libtracecmd and start again); -1: out of memory.
+ */
+static int cpu_span(struct rs_source *src, struct tracedat *td, int cpus)
+{
+	src->info.first_ts = UINT64_MAX;
+	src->info.last_ts = 0;
+	for (int c = 0; c < cpus; c++) {
+		uint64_t off = 0, ts = 0;
+		struct tep_record *r;
+		int ret;
+
+		td->cpu_first_page[c] = td->cpu_first_ts[c] = 0;
+		td->cpu_last_page[c] = td->cpu_last_ts[c] = 0;
+		if (!tracedat_cpu_has_data(td, c))
+			continue;
+		if (td->zown && !own_first_record(src, td, c, &off, &ts))
+			return 1;
+		r = tracecmd_read_cpu_first(td->handle, c);
+		if (td->zown && (!r || r->offset != off || r->ts != ts)) {
+			if (r)
+				tracecmd_free_record(r);
+			return 1;
+		}
+		if (!r)
+			continue;
+		if (r->ts < src->info.first_ts)
+			src->info.first_ts = r->ts;
+		td->cpu_first_page[c] = r->offset & ~(td->page_size - 1);
+		td->cpu_first_ts[c] = r->ts;
+		tracecmd_free_record(r);
+		ret = cpu_last_record(src, td, c);
+		if (ret)
+			return ret;
+		/* without it the stream asks libtracecmd for every record (per_record) */
+		if (td->zown && !td->cpu_last_page[c])
+			return 1;
+		if (td->cpu_last_page[c] && td->cpu_last_ts[c] > src->info.last_ts)
+			src->info.last_ts = td->cpu_last_ts[c];
+	}
+	if (src->info.first_ts == UINT64_MAX)
+		src->info.first_ts = 0;
 	return 0;
 }
 
-int rs_tracedat_open(struct rs_source *src, struct rs_error *err)
+/* rs_tracedat_open() once the container is checked. */
+static int open_data(struct rs_source *src, struct tracedat *td,
+		     const struct rs_tracedat_layout *layout, struct rs_error *err)
 {
 	const char *zname = NULL, *zver = NULL, *uname;
-	struct tracedat *td;
 	uint64_t *cpu_read;
 	char fmtbuf[128];
-	int cpus;
+	int cpus, ret;
 
-	td = calloc(1, sizeof(*td));
-	if (!td)
-		return rs_error_set(err, "%s: out of memory", src->path);
-	src->priv = td;
-	src->ops = &tracedat_ops;
-	tracecmd_set_loglevel(TEP_LOG_NONE);
-	if (check_file(src, err) < 0)
-		return -1;
 	td->handle = tracedat_open_handle(src, err);
 	if (!td->handle)
 		return -1;
@@ -577,9 +618,10 @@ int rs_tracedat_open(struct rs_source *src, struct rs_error *err)
 	td->compressed = zname && strcmp(zname, "none");
 	td->page_size = tracecmd_page_size(td->handle) > 0 ? tracecmd_page_size(td->handle) : 4096;
 	td->cpu_first_page = calloc(cpus ? cpus : 1, sizeof(*td->cpu_first_page));
+	td->cpu_first_ts = calloc(cpus ? cpus : 1, sizeof(*td->cpu_first_ts));
 	td->cpu_last_page = calloc(cpus ? cpus : 1, sizeof(*td->cpu_last_page));
 	td->cpu_last_ts = calloc(cpus ? cpus : 1, sizeof(*td->cpu_last_ts));
-	if (!td->cpu_first_page || !td->cpu_last_page || !td->cpu_last_ts)
+	if (!td->cpu_first_page || !td->cpu_first_ts || !td->cpu_last_page || !td->cpu_last_ts)
 		return rs_error_set(err, "%s: out of memory", src->path);
 	if (td->compressed)
 		snprintf(fmtbuf, sizeof(fmtbuf), "trace.dat v%lu (%s)",
@@ -612,28 +654,36 @@ int rs_tracedat_open(struct rs_source *src, struct rs_error *err)
 			}
 		}
 	}
-	/* The time span, for progress and for consumers that size buckets before streaming. */
-	src->info.first_ts = UINT64_MAX;
-	for (int c = 0; c < cpus; c++) {
-		struct tep_record *r;
-
-		if (!tracedat_cpu_has_data(td, c))
-			continue;
-		r = tracecmd_read_cpu_first(td->handle, c);
-		if (r) {
-			if (r->ts < src->info.first_ts)
-				src->info.first_ts = r->ts;
-			td->cpu_first_page[c] = r->offset & ~(td->page_size - 1);
-			tracecmd_free_record(r);
-		}
-		if (!r)
-			continue;
-		if (cpu_last_record(src, td, c) < 0)
-			return rs_error_set(err, "%s: out of memory", src->path);
-		if (td->cpu_last_page[c] && td->cpu_last_ts[c] > src->info.last_ts)
-			src->info.last_ts = td->cpu_last_ts[c];
+	own_setup(src, td, layout, cpus);
+	ret = td->zown ? cpu_span(src, td, cpus) : 1;
+	if (ret == 1) {
+		if (own_fallback(src, td, layout, err) < 0)
+			return -1;
+		ret = cpu_span(src, td, cpus);
 	}
-	if (src->info.first_ts == UINT64_MAX)
-		src->info.first_ts = 0;
+	if (ret < 0)
+		return rs_error_set(err, "%s: out of memory", src->path);
 	return 0;
+}
+
+int rs_tracedat_open(struct rs_source *src, struct rs_error *err)
+{
+	struct rs_tracedat_layout layout;
+	struct tracedat *td;
+	int ret;
+
+	td = calloc(1, sizeof(*td));
+	if (!td)
+		return rs_error_set(err, "%s: out of memory", src->path);
+	td->zfd = -1;
+	src->priv = td;
+	src->ops = &tracedat_ops;
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	if (check_file(src, &layout, err) < 0) {
+		free(layout.cpus);
+		return -1;
+	}
+	ret = open_data(src, td, &layout, err);
+	free(layout.cpus);
+	return ret;
 }

@@ -20,7 +20,10 @@
  * reads, the page cache's anyway). Compressed v7 header sections holding formats are
  * decompressed (zstd or zlib, as the file says) to walk them too, and so are the chunks of
  * compressed event data, one at a time, for their page headers; the other compressed sections
- * (kallsyms, printk, cmdlines) get their block sizes checked only.
+ * (kallsyms, printk, cmdlines) get their block sizes checked only. The trace.dat backend reads
+ * compressed event data itself (tracedat_chunks.c) and asks for each CPU's first chunk only
+ * (rs_tracedat_layout), checking the pages it reads; where it leaves them to libtracecmd it
+ * checks them all first (rs_tracedat_check_zpages()).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -100,6 +103,7 @@ struct rd {
 	   libtraceevent in a child process (formats_survive()); shared by the readers of
 	   decompressed sections, which are copies of this struct */
 	struct fmt_store *store;
+	struct rs_tracedat_layout *layout;	/* what the caller wants to know; may be NULL */
 	struct rs_error *err;
 };
 
@@ -778,9 +782,12 @@ static int check_pages(struct rd *r, int cpu, uint64_t offset, uint64_t size)
 /*
  * The v7 per-CPU data of a compressed buffer: count4, count x (zsize4 rsize4 data). Each chunk
  * is decompressed, one at a time, to check its page headers as check_pages() does for
- * uncompressed data: zstd costs about a tenth of what decoding the events then costs.
+ * uncompressed data: zstd costs about a tenth of what decoding the events then costs. With
+ * first_only, only the first chunk's pages are (libtracecmd's tracecmd_init_data() reads the
+ * first page of each CPU) and the rest only sized: the caller's own reader checks each page it
+ * reads, or it calls rs_tracedat_check_zpages() before libtracecmd reads further.
  */
-static int check_chunks(struct rd *r, uint64_t offset, uint64_t size, int cpu)
+static int check_chunks(struct rd *r, uint64_t offset, uint64_t size, int cpu, bool first_only)
 {
 	uint64_t count, zsize, rsize, end = r->end, virt = 0, in_cap = 0, out_cap = 0;
 	uint8_t *in = NULL, *out = NULL;
@@ -822,6 +829,11 @@ static int check_chunks(struct rd *r, uint64_t offset, uint64_t size, int cpu)
 				rs_error_set(r->err, "%s: out of memory", r->path);
 				goto out;
 			}
+		}
+		if (first_only && i) {
+			if (skip(r, zsize, what) < 0)
+				goto out;
+			continue;
 		}
 		if (get(r, in, zsize, what) < 0)
 			goto out;
@@ -925,6 +937,8 @@ static int check_option(struct rd *r, int id, const uint8_t *p, uint64_t n, uint
 			r->trace_clock = true;
 			return 0;
 		}
+		if (r->layout && (id == OPT_DATE || id == OPT_OFFSET))
+			r->layout->ts_options = true;
 		if (!has_nul(p, n))
 			return bad(r, "option %s of %llu bytes is not a string",
 				   id == OPT_DATE ? "DATE" : id == OPT_OFFSET ? "OFFSET" :
@@ -949,7 +963,13 @@ static int check_option(struct rd *r, int id, const uint8_t *p, uint64_t n, uint
 	case OPT_PROCMAPS:
 		return procmaps_ok(p, n) ? 0 :
 			bad(r, "PROCMAPS option of %llu bytes is inconsistent", U(n));
+	case OPT_TSC2NSEC:
+		if (r->layout)
+			r->layout->ts_options = true;
+		return 0;
 	case OPT_TIME_SHIFT:
+		if (r->layout)
+			r->layout->ts_options = true;
 		return time_shift_ok(r, p, n) ? 0 :
 			bad(r, "TIME_SHIFT option of %llu bytes is inconsistent", U(n));
 	case OPT_GUEST:
@@ -1085,13 +1105,27 @@ static int check_v7_data(struct rd *r, const uint8_t *opt, uint64_t n)
 	pos = (uint64_t)(nul - opt) + 1;
 	cpus = from_file(r, opt + pos + 4, 4);
 	pos += 8;
+	if (r->layout && (flags & SEC_FL_COMPRESS)) {
+		r->layout->cpus = calloc(cpus ? cpus : 1, sizeof(*r->layout->cpus));
+		if (!r->layout->cpus)
+			return rs_error_set(r->err, "%s: out of memory", r->path);
+		r->layout->nr_cpus = (uint32_t)cpus;
+		r->layout->zcpu = true;
+		r->layout->page_size = r->page_size;
+		r->layout->long_size = r->long_size;
+		r->layout->file_size = r->size;
+	}
 	for (uint64_t i = 0; i < cpus; i++, pos += 20) {
 		uint64_t off = from_file(r, opt + pos + 4, 8), sz = from_file(r, opt + pos + 12, 8);
 		int cpu = (int)from_file(r, opt + pos, 4);
 
+		if (r->layout && r->layout->cpus)
+			r->layout->cpus[i] = (struct rs_tracedat_cpu_range){
+				.cpu = (uint32_t)cpu, .offset = off, .size = sz,
+			};
 		if (!sz)
 			continue;
-		if (flags & SEC_FL_COMPRESS ? check_chunks(r, off, sz, cpu) < 0 :
+		if (flags & SEC_FL_COMPRESS ? check_chunks(r, off, sz, cpu, r->layout != NULL) < 0 :
 		    check_pages(r, cpu, off, sz) < 0)
 			return -1;
 	}
@@ -1156,6 +1190,8 @@ static int check_v7(struct rd *r)
 	    num(r, 8, &options, "options offset") < 0)
 		return -1;
 	r->compressed = strcmp(zname, "none") != 0;
+	if (r->layout)
+		snprintf(r->layout->zname, sizeof(r->layout->zname), "%s", zname);
 	/* tracecmd_alloc_fd() leaks its descriptor when it cannot decompress */
 	if (r->compressed && strcmp(zname, "zstd") && strcmp(zname, "zlib"))
 		return rs_error_set(r->err, "%s: trace.dat compression '%s' is not supported",
@@ -1237,16 +1273,40 @@ static int check_v6(struct rd *r)
 	return 0;
 }
 
-int rs_tracedat_check(int fd, const char *path, struct rs_error *err)
+int rs_tracedat_check_zpages(int fd, const char *path, const struct rs_tracedat_layout *layout,
+			     struct rs_error *err)
+{
+	struct rd r = {
+		.fd = fd, .path = path, .size = layout->file_size, .end = layout->file_size,
+		.big = layout->big_endian, .v7 = true, .compressed = true,
+		.page_size = layout->page_size, .long_size = layout->long_size, .err = err,
+	};
+	int ret = 0;
+
+	snprintf(r.zname, sizeof(r.zname), "%s", layout->zname);
+	for (uint32_t i = 0; i < layout->nr_cpus && !ret; i++) {
+		const struct rs_tracedat_cpu_range *c = &layout->cpus[i];
+
+		if (c->size)
+			ret = check_chunks(&r, c->offset, c->size, (int)c->cpu, false);
+	}
+	ZSTD_freeDCtx(r.zctx);
+	return ret;
+}
+
+int rs_tracedat_check(int fd, const char *path, struct rs_tracedat_layout *layout,
+		      struct rs_error *err)
 {
 	struct fmt_store store = { 0 };
-	struct rd r = { .fd = fd, .path = path, .store = &store, .err = err };
+	struct rd r = { .fd = fd, .path = path, .store = &store, .layout = layout, .err = err };
 	uint8_t magic[10], hdr[2];
 	char version[16];
 	uint64_t page_size;
 	struct stat st;
 	int ret;
 
+	if (layout)
+		memset(layout, 0, sizeof(*layout));
 	if (fstat(fd, &st) < 0)
 		return rs_error_set(err, "%s: cannot stat: %s", path, strerror(errno));
 	r.size = r.end = (uint64_t)st.st_size;
@@ -1263,6 +1323,8 @@ int rs_tracedat_check(int fd, const char *path, struct rs_error *err)
 		return bad(&r, "header: byte order %d, long size %d", hdr[0], hdr[1]);
 	r.big = hdr[0];
 	r.long_size = hdr[1];
+	if (layout)
+		layout->big_endian = r.big;
 	if (num(&r, 4, &page_size, "page size") < 0)
 		return -1;
 	/* divides offsets and sizes everywhere: a power of two of sane size */

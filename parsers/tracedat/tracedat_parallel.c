@@ -435,6 +435,29 @@ static bool segment_record(struct segrun *sr, const struct tep_record *rec)
 	return true;
 }
 
+/*
+ * The worker's libtracecmd handle, opened on first need (false: it cannot be, and the stream
+ * fails). Segments our chunk reader reads (td->zown) need none, unless the common fields are
+ * read through libtraceevent (!direct_common), whose tep must then be the worker's own: each
+ * handle parses the file's event formats again, a sixth of a one-thread read of a v7 trace.
+ * Without one, rd.tep is td->tep, which decoding then does not use.
+ */
+static bool worker_handle(struct worker *w, bool need)
+{
+	struct par *p = w->p;
+
+	if (w->rd.handle || !need)
+		return true;
+	w->rd.handle = tracedat_reader_open(p->src, &w->err);
+	if (!w->rd.handle) {
+		rs_error_prefix(&w->err, "decode thread: ");
+		fail(p, &w->err);
+		return false;
+	}
+	w->rd.tep = tracecmd_get_tep(w->rd.handle);
+	return true;
+}
+
 /* Decode segment s into batches for the merge. */
 static void run_segment(struct worker *w, struct seg *s)
 {
@@ -449,6 +472,8 @@ static void run_segment(struct worker *w, struct seg *s)
 	c->cpu = s->cpu;
 	c->limit = s->end;
 	c->per_record = !p->td->cpu_last_page[s->cpu];
+	if (!worker_handle(w, !p->td->zown || c->per_record || !p->td->direct_common))
+		return;
 	more = tracedat_cursor_seek(&w->rd, c, s->start);
 	while (more == 1) {
 		if (!segment_record(&sr, &c->rec))
@@ -464,6 +489,9 @@ static void run_segment(struct worker *w, struct seg *s)
 			break;
 		}
 	}
+	if (c->zfail && room(&sr, PAR_WARN_MAX))
+		warn_entry(&sr, c->rec.ts, c->zfail_offset, TRACEDAT_WARN_CHUNK, p->src->path,
+			   c->cpu, (unsigned long long)c->zfail_offset, c->zfail);
 	tracedat_cursor_drop(c);
 	if (sr.b && sr.pending && room(&sr, 0))
 		entry(&sr, PE_MARK, sr.pending_ts, sr.pending_off, 0);
@@ -507,13 +535,9 @@ static void *worker_main(void *arg)
 	struct seg *s = NULL;
 
 	pthread_setname_np(pthread_self(), "rs-decode");	/* for top and perf */
-	w->rd.handle = tracedat_reader_open(p->src, &w->err);
-	if (!w->rd.handle) {
-		rs_error_prefix(&w->err, "decode thread: ");
-		fail(p, &w->err);
+	w->rd.tep = p->td->tep;
+	if (!worker_handle(w, !p->td->zown || !p->td->direct_common))
 		return NULL;
-	}
-	w->rd.tep = tracecmd_get_tep(w->rd.handle);
 	for (;;) {
 		pthread_mutex_lock(&p->lock);
 		while (!p->stop && !(s = pick(p)))
@@ -539,7 +563,8 @@ static void *worker_main(void *arg)
 		}
 	}
 	tracedat_cursor_drop(&w->cur);
-	tracecmd_close(w->rd.handle);
+	if (w->rd.handle)
+		tracecmd_close(w->rd.handle);
 	w->rd.handle = NULL;
 	return NULL;
 }
@@ -739,7 +764,8 @@ static int plan(struct par *p, struct rs_error *err)
 	}
 	for (int cpu = 0; cpu < p->ncpus; cpu++) {
 		c.cpu = cpu;
-		c.per_record = true;	/* only its first record's page is wanted */
+		/* only its first record's page is wanted: from libtracecmd unless ours reads it */
+		c.per_record = !td->zown || !td->cpu_last_page[cpu];
 		start[cpu] = UINT64_MAX;
 		if (tracedat_cursor_first(&rd, &c, p->from) == 1) {
 			start[cpu] = c.rec.offset & ~(ps - 1);
@@ -843,7 +869,7 @@ static void par_free(struct par *p)
 	pthread_cond_destroy(&p->ready);
 }
 
-/* Sum the workers' counts into the formats' and publish them with the stream's span. */
+/* Sum the workers' counts into the formats' (tracedat.c publishes them) and the stream's span. */
 static void finish_counts(struct par *p)
 {
 	struct rs_source *src = p->src;
@@ -878,7 +904,6 @@ static void finish_counts(struct par *p)
 	src->info.events = nrec;
 	src->info.first_ts = nrec ? first : 0;
 	src->info.last_ts = last;
-	tracedat_publish_counts(src, td);
 }
 
 int tracedat_stream_parallel(struct rs_source *src, uint64_t from_ns, uint64_t to_ns,

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Inside of the trace.dat backend, shared by its three files only: parsers/tracedat/tracedat.c (open,
- * event formats, decoding), parsers/tracedat/tracedat_stream.c (reading a CPU's records, the
- * single-threaded stream) and parsers/tracedat/tracedat_parallel.c (the stream with decode threads).
+ * Inside of the trace.dat backend, shared by its files only, each declaring under its own
+ * heading what it defines. Calls go one way: tracedat.c (open, event formats, which stream) ->
+ * tracedat_parallel.c (the stream with decode threads) -> tracedat_stream.c (reading a CPU's
+ * records, the single-threaded stream, opening handles) -> tracedat_format.c (the format
+ * table, decoding a record) and tracedat_kallsyms.c.
  * struct tracedat is read-only once rs_tracedat_open() returns, except what a stream owns (the
  * counts, the main handle and its name cache): decode threads read the format table and use
  * handles of their own, since a libtracecmd handle is not thread-safe.
@@ -19,6 +21,7 @@
 
 #include "rs_normalize.h"
 #include "../source_state.h"
+#include "tracedat_chunks.h"
 
 /* Exported by libtracecmd 1.3 (trace-cmd-private.h) but missing from its public header. */
 int tracecmd_cpus(struct tracecmd_input *handle);
@@ -50,7 +53,9 @@ void *tracecmd_record_page(struct tracecmd_input *handle, struct tep_record *rec
  * budget balances the two: on that trace analyze took 7.3 s of CPU with 32 MB, 6.0 s with 48,
  * 5.9 s with 64, 5.8 s with 96 and 6.7 s with 128 (bench/README.md). Decode threads each have
  * a handle and share the budget (tracedat_parallel.c). A build may set it (-D), which tests
- * use to reopen often.
+ * use to reopen often. Since our own reader takes the pages of compressed CPU data
+ * (tracedat_chunks.c, td->zown), libtracecmd maps them only where it is left the data (an
+ * unusual layout, RS_ZCHUNKS=0) or a CPU is read record by record.
  */
 #ifndef RS_ZCACHE_BUDGET
 #define RS_ZCACHE_BUDGET (48ull << 20)
@@ -65,6 +70,8 @@ void *tracecmd_record_page(struct tracecmd_input *handle, struct tep_record *rec
 #define TRACEDAT_WARN_LOOP	"CPU %d: libtracecmd went back from the record at offset %llu " \
 				"to an earlier one (corrupt ring-buffer data); the rest of " \
 				"this CPU's data was not read"
+#define TRACEDAT_WARN_CHUNK	"%s: CPU %d: compressed event data at offset %llu: %s; the " \
+				"rest of this CPU's data was not read"
 
 /* How one slot is read from a record of one event format. */
 struct slot_reader {
@@ -116,6 +123,7 @@ struct tracedat {
 	bool compressed;		/* chunks leak in libtracecmd: tracedat_reader_reopen() */
 	uint64_t page_size, mapped;	/* bytes of pages mapped since the handle was opened */
 	uint64_t *cpu_first_page;	/* [cpus]: page of the CPU's first record */
+	uint64_t *cpu_first_ts;		/* [cpus]: time of that record */
 	uint64_t *cpu_last_page;	/* [cpus]: page of the CPU's last record; 0: unknown */
 	uint64_t *cpu_last_ts;		/* [cpus]: time of that record */
 	/* common_type and common_pid, read in place when the file has the host's byte order */
@@ -126,6 +134,16 @@ struct tracedat {
 	enum kbuffer_endian kb_endian;
 	bool kb_old_format;
 	bool kb_walk;			/* pages in the layout struct page_walk reads */
+	/*
+	 * Compressed CPU data read by us (tracedat_chunks.c) rather than through libtracecmd's
+	 * chunk cache: set at open when the file's layout allows (tracedat.c, own_setup()).
+	 * Cursors that read a page at a time (not per_record) then take their pages from here.
+	 */
+	bool zown;
+	int zfd, zcpus;			/* the file, for pread() by any thread */
+	enum tracedat_codec zcodec;
+	struct tracedat_chunks *zt;	/* [cpus]: each CPU's chunk table */
+	uint64_t *zbase;		/* [cpus]: libtracecmd's offset of the CPU's first page */
 	struct name_cache names;	/* of tep */
 	char strbuf[RS_MAX_SLOTS * RS_STR_MAX];
 };
@@ -155,6 +173,10 @@ static void name(type **h, int n, int i)					\
 	}									\
 }
 
+/* ---- the format table and decoding (tracedat_format.c) ---- */
+
+/* Sort td->fmts by id, for tracedat_fmt_search(). */
+void tracedat_fmt_sort(struct tracedat *td);
 /* The format of an event id; NULL when the file has none. */
 struct fmt *tracedat_fmt_search(const struct tracedat *td, int id);
 
@@ -260,15 +282,14 @@ static inline const char *tracedat_function(struct name_cache *nc, struct tep_ha
 bool tracedat_decode(const struct fmt *f, const struct tep_record *rec, struct rs_event *ev,
 		     char *str, size_t *used);
 
+/* ---- opening (tracedat.c) ---- */
+
 bool tracedat_cpu_has_data(struct tracedat *td, int cpu);
 
-/* tracecmd_open(), failing with err set (and a failed handle parked, see tracedat.c). */
-struct tracecmd_input *tracedat_open_handle(struct rs_source *src, struct rs_error *err);
-
-/* Publish the per-format counts (fmt.count...) as the source's counts by name. */
-void tracedat_publish_counts(struct rs_source *src, struct tracedat *td);
-
 /* ---- reading (tracedat_stream.c) ---- */
+
+/* tracecmd_open(), failing with err set (and a failed handle parked, see tracedat_stream.c). */
+struct tracecmd_input *tracedat_open_handle(struct rs_source *src, struct rs_error *err);
 
 /* A handle and what was mapped through it; the main one is td's, workers open their own. */
 struct tracedat_reader {
@@ -312,6 +333,10 @@ struct tracedat_cursor {
 	bool per_record;		/* timestamps are corrected: every record from libtracecmd */
 	bool looped;			/* ended because libtracecmd went back (TRACEDAT_WARN_LOOP) */
 	uint64_t loop_offset;		/* the record it went back from */
+	/* pages from td's chunk reader (td->zown and not per_record), one chunk at a time */
+	struct tracedat_zpage z;
+	const char *zfail;		/* ended on a chunk or page that cannot be read: why */
+	uint64_t zfail_offset;		/* the page's offset (TRACEDAT_WARN_CHUNK) */
 };
 
 /*
@@ -350,11 +375,11 @@ int tracedat_reader_reopen(struct tracedat_reader *r, struct tracedat_cursor **c
 
 void tracedat_progress(struct rs_source *src, uint64_t ts);
 
-/* The single-threaded stream: rs_source_ops.stream. */
+/* The stream in one thread (tracedat.c chooses it, and publishes a full one's counts). */
 int tracedat_stream(struct rs_source *src, uint64_t from_ns, uint64_t to_ns, rs_event_fn fn,
 		    void *ctx, struct rs_error *err);
 
-/* The stream with decode threads for src->opts.threads CPUs (tracedat_parallel.c). */
+/* ---- the stream with decode threads for src->opts.threads CPUs (tracedat_parallel.c) ---- */
 int tracedat_stream_parallel(struct rs_source *src, uint64_t from_ns, uint64_t to_ns,
 			     rs_event_fn fn, void *ctx, struct rs_error *err);
 

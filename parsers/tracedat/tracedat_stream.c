@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Reading a trace.dat: a cursor per CPU over libtracecmd's pages, and the single-threaded
- * stream, which merges the CPUs' records by (timestamp, CPU) with a heap of cursors, decodes
- * them and hands them to the callback in that order. Memory does not grow with the trace:
- * one page per CPU is mapped at a time (libtracecmd's chunk cache aside, see
- * RS_ZCACHE_BUDGET).
+ * Reading a trace.dat: opening libtracecmd handles, a cursor per CPU over their pages or over
+ * our reader's of a compressed trace (tracedat_chunks.c: one decompressed chunk per cursor),
+ * and the single-threaded stream, which merges the CPUs' records by (timestamp, CPU) with a
+ * heap of cursors, decodes them and hands them to the callback in that order. Memory does not
+ * grow with the trace: one page per CPU is mapped at a time (libtracecmd's chunk cache aside,
+ * see RS_ZCACHE_BUDGET).
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -13,6 +14,46 @@
 
 #include "rs_warn.h"
 #include "tracedat_reader.h"
+
+/*
+ * When tracecmd_init_data() fails part-way, libtracecmd 3.1.6 leaves per-CPU lists of the
+ * CPUs it did not reach zeroed, and tracecmd_close() then follows a NULL list pointer (and
+ * closes fd 0, from a zeroed descriptor). rs_tracedat_check() rules out the causes it can
+ * see (truncated or corrupt CPU data); what remains (a corrupt compressed chunk, a corrupt
+ * header_page format) is parked here, unclosed but reachable, instead of crashing. It is
+ * memory we never free, once per such file; the command exits right after.
+ */
+#define PARKED_MAX 1024
+static struct tracecmd_input *volatile parked[PARKED_MAX];	/* never read: keep the stores */
+static int nr_parked;
+
+static void park(struct tracecmd_input *handle)
+{
+	if (nr_parked < PARKED_MAX)
+		parked[nr_parked++] = handle;
+}
+
+/*
+ * tracecmd_open(), in its two steps so that a failing tracecmd_init_data() is parked rather
+ * than closed (above). NULL with err set on failure.
+ */
+struct tracecmd_input *tracedat_open_handle(struct rs_source *src, struct rs_error *err)
+{
+	struct tracecmd_input *h = tracecmd_open_head(src->path, TRACEDAT_OPEN_FLAGS);
+
+	if (!h) {
+		rs_error_set(err, "%s: libtracecmd cannot read this trace.dat: truncated, corrupt, "
+			     "or an unsupported file version", src->path);
+		return NULL;
+	}
+	if (tracecmd_init_data(h) < 0) {
+		park(h);
+		rs_error_set(err, "%s: libtracecmd cannot read the event data of this trace.dat: "
+			     "corrupt ring-buffer pages", src->path);
+		return NULL;
+	}
+	return h;
+}
 
 /*
  * libtraceevent 1.7.1 parses event formats with a static buffer (arg_eval()), so two handles
@@ -61,6 +102,7 @@ void tracedat_cursor_destroy(struct tracedat_cursor *c)
 	if (c->kbuf)
 		kbuffer_free(c->kbuf);
 	c->kbuf = NULL;
+	tracedat_zpage_free(&c->z);
 }
 
 #define KB_PADDING	29		/* kbuffer.h KBUFFER_TYPE_* */
@@ -143,6 +185,27 @@ static void walk_next(struct page_walk *w)
 }
 
 /*
+ * The kbuffer is over page, at the record just read: step past it and, in the layout our walk
+ * reads, hand the rest of the page from the kbuffer to the walk.
+ */
+static void walk_start(struct tracedat_cursor *c, const struct tracedat *td, const void *page)
+{
+	void *data = kbuffer_next_event(c->kbuf, NULL);
+
+	if (!td->kb_walk)
+		return;
+	c->walk.start = td->kb_long == KBUFFER_LSIZE_8 ? 16 : 12;
+	c->walk.data = (const uint8_t *)page + c->walk.start;
+	c->walk.size = (uint32_t)kbuffer_subbuffer_size(c->kbuf);
+	if (c->walk.size > td->page_size - c->walk.start)
+		c->walk.size = (uint32_t)(td->page_size - c->walk.start);
+	c->walk.curr = (uint32_t)kbuffer_curr_index(c->kbuf);
+	c->walk.ts = kbuffer_timestamp(c->kbuf);
+	c->walk.index = data ? (uint32_t)((const uint8_t *)data - c->walk.data) : 0;
+	c->walk.next = c->walk.index + (uint32_t)kbuffer_event_size(c->kbuf);
+}
+
+/*
  * Put our kbuffer over the page of rec, just after it, as libtracecmd's own kbuffer is. False
  * when the rest of the page must come from libtracecmd: the page does not read the same, or
  * libtracecmd corrects the timestamps (then for good: per_record).
@@ -171,19 +234,7 @@ static bool load_page(struct tracedat_reader *r, struct tracedat_cursor *c,
 		c->per_record = true;
 		return false;
 	}
-	data = kbuffer_next_event(c->kbuf, NULL);
-	if (r->td->kb_walk) {
-		/* hand the rest of the page from the kbuffer to our walk */
-		c->walk.start = r->td->kb_long == KBUFFER_LSIZE_8 ? 16 : 12;
-		c->walk.data = (const uint8_t *)page + c->walk.start;
-		c->walk.size = (uint32_t)kbuffer_subbuffer_size(c->kbuf);
-		if (c->walk.size > r->td->page_size - c->walk.start)
-			c->walk.size = (uint32_t)(r->td->page_size - c->walk.start);
-		c->walk.curr = (uint32_t)kbuffer_curr_index(c->kbuf);
-		c->walk.ts = kbuffer_timestamp(c->kbuf);
-		c->walk.index = data ? (uint32_t)((const uint8_t *)data - c->walk.data) : 0;
-		c->walk.next = c->walk.index + (uint32_t)kbuffer_event_size(c->kbuf);
-	}
+	walk_start(c, r->td, page);
 	return true;
 }
 
@@ -218,10 +269,215 @@ static int take_below_limit(struct tracedat_reader *r, struct tracedat_cursor *c
 	return 1;
 }
 
+/* ---- pages from our chunk reader (td->zown), libtracecmd's offsets and records ---- */
+
+static inline bool own(const struct tracedat_reader *r, const struct tracedat_cursor *c)
+{
+	return r->td->zown && !c->per_record;
+}
+
+/*
+ * The commit word of a page header, which kbuffer_load_subbuffer() trusts (it reads the lost
+ * events count at data + commit): rs_tracedat_check() has checked every page of the file, so
+ * this only keeps our reader safe on its own.
+ */
+static bool page_header_ok(const struct tracedat *td, const uint8_t *page)
+{
+	unsigned int ls = td->kb_long == KBUFFER_LSIZE_8 ? 8 : 4;
+	uint64_t flags = 0, room = td->page_size - 8 - ls;
+
+	for (unsigned int i = 0; i < ls; i++)
+		flags = flags << 8 | page[8 + (td->kb_endian == KBUFFER_ENDIAN_BIG ? i : ls - 1 - i)];
+	if ((flags & (1ull << 31)) && (flags & (1ull << 30)))	/* the count is stored */
+		room -= ls;
+	return (flags & ((1ull << 27) - 1)) <= room;
+}
+
+/*
+ * Load the page at libtracecmd's offset page and take its first record, as
+ * tracecmd_peek_data() would (update_page_info(), kbuffer_read_event()). 1: a record; 0: the
+ * page has none; -2: past the CPU's data; -1: the chunk or page cannot be read (c->zfail).
+ */
+static int own_load(struct tracedat_reader *r, struct tracedat_cursor *c, uint64_t page)
+{
+	struct tracedat *td = r->td;
+	const struct tracedat_chunks *t = &td->zt[c->cpu];
+	uint64_t base = td->zbase[c->cpu];
+	unsigned long long ts;
+	const uint8_t *p;
+	const char *why = NULL;
+	void *data;
+
+	c->paged = false;
+	if (page < base || page - base >= t->total)
+		return -2;
+	p = tracedat_zpage_get(&c->z, t, td->zfd, td->zcodec, page - base, &why);
+	if (p && (!page_header_ok(td, p) || kbuffer_load_subbuffer(c->kbuf, (void *)p) < 0 ||
+		  kbuffer_subbuffer_size(c->kbuf) > (int)td->page_size))
+		why = "a ring-buffer page claims more than it holds";
+	if (!p || why) {
+		c->zfail = why;
+		c->zfail_offset = page;
+		return -1;
+	}
+	data = kbuffer_read_event(c->kbuf, &ts);
+	if (!data)
+		return 0;
+	c->page_off = page;
+	c->rec.ts = ts;
+	c->rec.cpu = c->cpu;
+	c->rec.data = data;
+	c->rec.offset = page + (uint64_t)kbuffer_curr_offset(c->kbuf);
+	c->rec.size = kbuffer_event_size(c->kbuf);
+	c->rec.record_size = kbuffer_curr_size(c->kbuf);
+	c->rec.missed_events = kbuffer_missed_events(c->kbuf);
+	walk_start(c, td, p);
+	c->paged = true;
+	return 1;
+}
+
+/*
+ * The first record on the page at offset page or a later one, never past the page of the
+ * CPU's last record (tracecmd_read_at(), whose records of an empty page are the next page's).
+ */
+static int own_page_from(struct tracedat_reader *r, struct tracedat_cursor *c, uint64_t page)
+{
+	const struct tracedat *td = r->td;
+	uint64_t last = td->cpu_last_page[c->cpu];
+
+	/* at open, before the last page is known (tracedat.c): the end of the data */
+	if (!last)
+		last = td->zbase[c->cpu] + td->zt[c->cpu].total - td->page_size;
+	for (;; page += td->page_size) {
+		int ret;
+
+		if (page > last || page >= c->limit)
+			break;
+		ret = own_load(r, c, page);
+		if (ret == 1 && c->rec.offset < c->limit)
+			return 1;
+		if (ret != 0)
+			break;
+	}
+	c->paged = false;
+	return 0;
+}
+
+/* tracecmd_set_cursor() and tracecmd_read_data(): the first record at or after offset. */
+static int own_seek(struct tracedat_reader *r, struct tracedat_cursor *c, uint64_t offset)
+{
+	tracedat_cursor_drop(c);
+	c->looped = false;
+	c->zfail = NULL;
+	if (own_page_from(r, c, offset & ~(r->td->page_size - 1)) != 1)
+		return 0;
+	while (c->rec.offset < offset)
+		if (tracedat_cursor_next(r, c) != 1)
+			return 0;
+	return 1;
+}
+
+/*
+ * The time of the page at offset page, as update_page_info() sets it (the page header's);
+ * false when the page cannot be read, as get_page() fails.
+ */
+static bool own_page_ts(struct tracedat_reader *r, struct tracedat_cursor *c, uint64_t page,
+			uint64_t *ts)
+{
+	struct tracedat *td = r->td;
+	const struct tracedat_chunks *t = &td->zt[c->cpu];
+	uint64_t base = td->zbase[c->cpu];
+	const char *why = NULL;
+	const uint8_t *p;
+
+	c->paged = false;
+	if (page < base || page - base >= t->total)
+		return false;
+	p = tracedat_zpage_get(&c->z, t, td->zfd, td->zcodec, page - base, &why);
+	if (p && (!page_header_ok(td, p) || kbuffer_load_subbuffer(c->kbuf, (void *)p) < 0 ||
+		  kbuffer_subbuffer_size(c->kbuf) > (int)td->page_size))
+		why = "a ring-buffer page claims more than it holds";
+	if (!p || why) {
+		c->zfail = why;
+		c->zfail_offset = page;
+		return false;
+	}
+	*ts = kbuffer_timestamp(c->kbuf);
+	return true;
+}
+
+/*
+ * The page a stream from from_ns starts reading the CPU at: libtracecmd 1.3.1's
+ * tracecmd_set_cpu_to_timestamp() step for step (a binary search on the pages' times, then a
+ * page back), from where tracecmd_read_cpu_first() leaves the CPU (on its first record's page,
+ * at that record's time), so that a range reads the records libtracecmd's search would give
+ * it, also when timestamps go backwards. UINT64_MAX where libtracecmd finds no page.
+ */
+static uint64_t own_search(struct tracedat_reader *r, struct tracedat_cursor *c, uint64_t from)
+{
+	const struct tracedat *td = r->td;
+	uint64_t ps = td->page_size, base = td->zbase[c->cpu], cur = td->cpu_first_page[c->cpu];
+	uint64_t ts, start, end, next;
+
+	if (td->cpu_first_ts[c->cpu] == from)
+		return cur;
+	if (!own_page_ts(r, c, cur, &ts))
+		return UINT64_MAX;
+	if (ts < from) {
+		start = cur;
+		end = base + td->zt[c->cpu].total - ps;	/* the last page: whole pages */
+		next = end;
+	} else {
+		end = cur;
+		start = base;
+		next = start;
+	}
+	while (start < end) {
+		if (next != cur) {
+			if (!own_page_ts(r, c, next, &ts))
+				return UINT64_MAX;
+			cur = next;
+		}
+		if (ts == from)
+			break;
+		if (ts < from)
+			start = next;
+		else
+			end = next;
+		next = (start + (end - start) / 2) & ~(ps - 1);
+		if (next == start)
+			start = next += ps;
+	}
+	if (ts >= from && cur > base) {
+		cur -= ps;
+		if (!own_page_ts(r, c, cur, &ts))
+			return UINT64_MAX;
+	}
+	return cur;
+}
+
+/* The CPU's first record, or the one a stream from from_ns starts at. */
+static int own_first(struct tracedat_reader *r, struct tracedat_cursor *c, uint64_t from_ns)
+{
+	uint64_t page;
+
+	tracedat_cursor_drop(c);
+	c->looped = false;
+	c->zfail = NULL;
+	if (!r->td->zt[c->cpu].total)
+		return 0;
+	if (!from_ns)
+		return own_seek(r, c, r->td->cpu_first_page[c->cpu]);
+	page = own_search(r, c, from_ns);
+	return page == UINT64_MAX ? 0 : own_page_from(r, c, page);
+}
+
 int tracedat_cursor_first(struct tracedat_reader *r, struct tracedat_cursor *c, uint64_t from_ns)
 {
 	struct tep_record *rec;
 
+	if (own(r, c))
+		return own_first(r, c, from_ns);
 	tracedat_cursor_drop(c);
 	c->looped = false;
 	if (tracecmd_get_cpu_file_size(r->handle, c->cpu) <= 0)	/* see tracedat_cpu_has_data */
@@ -247,6 +503,8 @@ int tracedat_cursor_seek(struct tracedat_reader *r, struct tracedat_cursor *c, u
 {
 	struct tep_record *rec = NULL;
 
+	if (own(r, c))
+		return own_seek(r, c, offset);
 	tracedat_cursor_drop(c);
 	c->looped = false;
 	if (tracecmd_set_cursor(r->handle, c->cpu, offset) == 0)
@@ -289,6 +547,8 @@ int tracedat_cursor_next(struct tracedat_reader *r, struct tracedat_cursor *c)
 			return 1;
 		}
 	}
+	if (own(r, c))
+		return c->paged ? own_page_from(r, c, c->page_off + r->td->page_size) : 0;
 	if (c->paged) {
 		/*
 		 * The page is read: the first record of the next one through libtracecmd, which
@@ -417,8 +677,6 @@ int tracedat_stream(struct rs_source *src, uint64_t from_ns, uint64_t to_ns, rs_
 	};
 	struct rs_event ev;
 
-	if (src->opts.threads >= 2)
-		return tracedat_stream_parallel(src, from_ns, to_ns, fn, ctx, err);
 	if (!td->handle)
 		return rs_error_set(err, "%s: the trace could not be opened again", src->path);
 	cursors = calloc(cpus ? cpus : 1, sizeof(*cursors));
@@ -441,9 +699,13 @@ int tracedat_stream(struct rs_source *src, uint64_t from_ns, uint64_t to_ns, rs_
 		for (int c = 0; c < cpus; c++)
 			src->loss[c].missed = src->loss[c].missed_unknown = 0;
 	}
-	for (int c = 0; c < cpus; c++)
+	for (int c = 0; c < cpus; c++) {
 		if (tracedat_cursor_first(&r, &cursors[c], from_ns) == 1)
 			heap[n++] = &cursors[c];
+		else if (cursors[c].zfail)
+			rs_warn(src->info.warnings, TRACEDAT_WARN_CHUNK, src->path, c,
+				(unsigned long long)cursors[c].zfail_offset, cursors[c].zfail);
+	}
 	for (int i = n / 2 - 1; i >= 0; i--)
 		heap_down(heap, n, i);
 
@@ -510,6 +772,9 @@ next:
 			if (cur->looped)
 				rs_warn(src->info.warnings, TRACEDAT_WARN_LOOP, cur->cpu,
 					(unsigned long long)cur->loop_offset);
+			if (cur->zfail)
+				rs_warn(src->info.warnings, TRACEDAT_WARN_CHUNK, src->path, cur->cpu,
+					(unsigned long long)cur->zfail_offset, cur->zfail);
 			heap[0] = heap[--n];
 		}
 		if (tracedat_reader_full(&r, RS_ZCACHE_BUDGET) &&
@@ -526,7 +791,6 @@ next:
 		src->info.events = nrec;
 		src->info.first_ts = nrec ? first : 0;
 		src->info.last_ts = last;
-		tracedat_publish_counts(src, td);
 	}
 out:
 	for (int c = 0; cursors && c < cpus; c++)

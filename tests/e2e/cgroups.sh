@@ -169,7 +169,7 @@ check_trace() {
 	grep -q "WHO MADE WHOM PAY" "$TMP/$tag.out" || fail "$tag: text lacks the matrix"
 	awk 'length($0) > 100 { bad++ } END { exit bad > 0 }' "$TMP/$tag.out" ||
 		fail "$tag: text wider than 100 columns"
-	report "$f" > "$r"
+	oracle_of report "$f" > "$r"
 
 	# victim.<item>: exact sums per memcg id and item
 	victim_sums "$r" 1 > "$TMP/$tag.want"
@@ -267,7 +267,7 @@ trace_report "$f" | grep -v -e 'vm_event_items' -e 'node_stat_items' \
 expect_eq "noname: one naming warning" "$(jq '[.trace.warnings[] |
 	select(test("could not be named"))] | length' "$TMP/noname.json")" 1
 expect_eq "noname: items_named" "$(jq .cgroup_attribution.items_named "$TMP/noname.json")" false
-report "$f" > "$TMP/noname.r"
+oracle_of report "$f" > "$TMP/noname.r"
 victim_sums "$TMP/noname.r" 0 > "$TMP/noname.want"
 json_victim_sums "$TMP/noname.json" > "$TMP/noname.got"
 cmp -s "$TMP/noname.want" "$TMP/noname.got" || { fail "noname: raw item sums differ";

@@ -15,12 +15,11 @@
 # when there is none.
 . tests/lib-e2e.sh
 
-command -v trace-cmd >/dev/null 2>&1 || { echo "trace-cmd not installed"; exit 77; }
-command -v jq >/dev/null 2>&1 || { echo "jq not installed"; exit 77; }
+need trace-cmd jq
 
 # id scan steal refill target slab_calls slab_freed, one line per memcg id
 oracle() {
-	trace-cmd report -R -i "$1" 2>/dev/null | awk '
+	trace_report "$1" -R | awk '
 	function field(name,   i) {
 		for (i = 1; i <= NF; i++)
 			if (index($i, name "=") == 1)
@@ -90,14 +89,19 @@ ours() {
 		] | map(tostring) | join(" ")' | sort -n
 }
 
+# "yes" when the reclaim events carry the 7.1+ memcg_id
+has_memcg_id() {
+	trace_report "$1" -R | grep -q ' mm_vmscan_.*_reclaim_begin: .*memcg_id=' && echo yes ||
+		echo no
+}
+
 ran=0
 for f in $(real_traces) "$TOP"/tests/fixtures/kernel7/*.dat $RS_EXTRA_TRACES; do
 	[ -f "$f" ] || continue
-	trace-cmd report -R -i "$f" 2>/dev/null | grep -q ' mm_vmscan_.*_reclaim_begin: .*memcg_id=' ||
-		continue
+	[ "$(oracle_of has_memcg_id "$f")" = yes ] || continue
 	ran=$((ran + 1))
 	name=$(basename "$f")
-	oracle "$f" >"$TMP/oracle"
+	oracle_of oracle "$f" >"$TMP/oracle"
 	ours "$f" >"$TMP/ours"
 	# every id the oracle names, with the same figures (ours has more rows: memcgs without them)
 	while read -r id scan steal refill target calls freed; do

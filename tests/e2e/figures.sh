@@ -147,7 +147,7 @@ expect_eq "MGLRU: matrix scanned" "$(jq '[.cgroup_matrix[].scanned] | add' "$TMP
 # 5. a selection that selects nothing says what the trace spans or which tasks it has, exit 1
 V6=tests/fixtures/v6.dat
 if command -v trace-cmd >/dev/null; then
-	first=$(trace-cmd report "$V6" 2>/dev/null | awk '$3 ~ /^[0-9]+\.[0-9]+:$/ {
+	first=$(trace_report "$V6" | awk '$3 ~ /^[0-9]+\.[0-9]+:$/ {
 		sub(/:$/, "", $3); print $3; exit }')
 	for c in analyze cgroups; do
 		"$RS_BIN" $c --from 1 --to 2 "$V6" >"$TMP/out" 2>"$TMP/err"
@@ -163,7 +163,7 @@ grep -q "nothing selected: --comm no-such-task matches no task" "$TMP/err" ||
 	fail "--comm matching nothing: message: $(cat "$TMP/err")"
 "$RS_BIN" analyze --json --pid 999999 "$V6" >"$TMP/out" 2>"$TMP/err"
 expect_eq "analyze --pid matching nothing: exit" "$?" 1
-pid=$(trace-cmd report "$V6" 2>/dev/null | awk '/mm_vmscan_lru_isolate/ {
+pid=$(trace_report "$V6" | awk '/mm_vmscan_lru_isolate/ {
 	sub(/.*-/, "", $1); print $1; exit }')
 [ -n "$pid" ] && { "$RS_BIN" analyze --json --pid "$pid" "$V6" >/dev/null ||
 	fail "analyze --pid $pid (a task that scanned): exit $?"; }

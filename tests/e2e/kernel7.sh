@@ -6,14 +6,13 @@
 # fields): event counts, per-list scanning, reclaim episodes, the 7.x kswapd runs and health,
 # and MGLRU told from the trace's own shape.
 . tests/lib-e2e.sh
-command -v trace-cmd >/dev/null || { echo "trace-cmd not installed"; exit 77; }
-command -v jq >/dev/null || { echo "jq not installed"; exit 77; }
+need trace-cmd jq
 n=0
 for f in "$TOP"/tests/fixtures/kernel7/*.dat; do
 	[ -f "$f" ] || continue
 	n=$((n + 1))
 	b=$(basename "$f")
-	trace-cmd report -R -i "$f" 2>/dev/null >"$TMP/raw" || { fail "$b: trace-cmd report -R"; continue; }
+	trace_report "$f" -R >"$TMP/raw" || { fail "$b: trace-cmd report -R"; continue; }
 	"$RS_BIN" events --json "$f" >"$TMP/ev.json" || { fail "$b: events exit $?"; continue; }
 	"$RS_BIN" analyze --json "$f" >"$TMP/an.json" || { fail "$b: analyze exit $?"; continue; }
 	for c in cgroups replay; do
@@ -186,7 +185,7 @@ fi
 # the recorder's MGLRU snapshots: lru_gen_enabled, then lru_gen generations per memcg/node
 f=$d/k72-global-mglru.dat
 if [ -f "$f" ]; then
-	trace-cmd report -i "$f" 2>/dev/null >"$TMP/rep"
+	trace_report "$f" >"$TMP/rep"
 	grep -q 'lru_gen_enabled enabled=0x0007' "$TMP/rep" || fail "mglru: no lru_gen_enabled marker"
 	grep -Eq 'lru_gen css_id=[0-9]+ cg=/ node=0 gens=[0-9]+:[0-9]+:[0-9]+:[0-9]+(,|$)' \
 		"$TMP/rep" || fail "mglru: no lru_gen generations marker"
@@ -204,7 +203,7 @@ fi
 # memory controller (on v2 it could not, had the workload run in rs_parent itself)
 f=$TOP/tests/fixtures/kernel7/k72-cgroup-children.dat
 if [ -f "$f" ]; then
-	trace-cmd report -R -i "$f" 2>/dev/null >"$TMP/raw"
+	trace_report "$f" -R >"$TMP/raw"
 	grep -q 'reclaimscope_begin .*cgroup_path=/rs_parent .*workload_cgroup=/rs_parent/rs_workload' \
 		"$TMP/raw" || fail "children: the begin marker does not name the workload's leaf"
 	grep -q 'reclaimscope_end status=0' "$TMP/raw" || fail "children: the workload failed"

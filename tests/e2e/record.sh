@@ -75,15 +75,25 @@ exec 9>>"$LOCK"
 flock -w 600 9 || skip_record "another recorder held $LOCK for 10 minutes"
 export RECLAIMSCOPE_LOCK_FD=9
 
-# Everything record may touch in tracefs, to compare after.
+# Everything record may touch in tracefs, to compare after: the switches, the buffer sizes, the
+# pid and CPU masks, every option and every event's enable, filter and trigger, the instances.
 tracefs_state() {
-	(cd "$T" && grep -m 1 -H '' tracing_on current_tracer trace_clock options/* \
-		events/*/*/enable events/*/*/filter 2>/dev/null)
+	(cd "$T" && grep -m 1 -H '' tracing_on current_tracer trace_clock buffer_size_kb \
+		buffer_percent per_cpu/*/buffer_size_kb set_event_pid tracing_cpumask options/* \
+		events/*/*/enable events/*/*/filter events/*/*/trigger 2>/dev/null; ls instances)
 }
 
+# A user's own set-up that trace-cmd record clears (it disables every event and clears every
+# filter): an event that hardly ever fires, enabled with a filter. Put back at exit.
+UEV=$T/events/alarmtimer/alarmtimer_cancel
+user_setup() { [ -d "$UEV" ] && echo 'common_pid == 1' >"$UEV/filter" && echo 1 >"$UEV/enable"; }
+user_undo() { [ -d "$UEV" ] && echo 0 >"$UEV/enable" && echo 0 >"$UEV/filter"; }
+user_setup
 # A file on disk (not tmpfs) so that streaming it makes page cache to reclaim.
 DATA=/var/tmp/rs_e2e_stream.$$
-trap 'rm -rf "$TMP" "$DATA"; rmdir "$MEM/rs_test" 2>/dev/null' EXIT
+SMALL=$TMP/small
+trap 'user_undo; umount "$SMALL" 2>/dev/null; rm -rf "$TMP" "$DATA"
+	rmdir "$MEM/rs_test" "$MEM/rs_e2e_fail" 2>/dev/null' EXIT
 "$WL" mkfile "$DATA" 96 || fail "workload mkfile"
 echo 1 >/proc/sys/vm/drop_caches
 tracefs_state >"$TMP/before"
@@ -165,4 +175,113 @@ trace-cmd report -i "$TMP/i.dat" 2>/dev/null | grep -q " mm_filemap_" &&
 expect_eq "--no-filemap with --filemap-dev" "$?" 2
 tracefs_state >"$TMP/after2"
 cmp -s "$TMP/before" "$TMP/after2" || fail "tracefs state not restored after SIGINT"
+
+# Failures at each stage, and signals: after each, tracefs is as it was, no rs_* cgroup was left,
+# and neither were trace-cmd's per-CPU files (OUTPUT.cpuN). Every workload runs in rs_e2e_fail,
+# limited to 32 MB.
+ls -d "$MEM"/rs_* >"$TMP/cg.before" 2>/dev/null
+CG="--cgroup rs_e2e_fail --limit 32M --own-memcgs --no-filemap"
+O=$TMP/o.dat
+check_clean() {	# check_clean WHAT
+	tracefs_state >"$TMP/after.c"
+	cmp -s "$TMP/before" "$TMP/after.c" || { fail "$1: tracefs state not restored"
+		diff "$TMP/before" "$TMP/after.c" | head -n 6; }
+	ls -d "$MEM"/rs_* >"$TMP/cg.after" 2>/dev/null
+	cmp -s "$TMP/cg.before" "$TMP/cg.after" || fail "$1: cgroup(s) left behind:" \
+		"$(comm -13 "$TMP/cg.before" "$TMP/cg.after" | tr '\n' ' ')"
+	left=""
+	for f in "$O".cpu* "$SMALL"/o.dat.cpu*; do
+		[ -e "$f" ] && left="$left $f"
+	done
+	[ -z "$left" ] || fail "$1: trace-cmd's per-CPU files left:$left"
+	rm -f "$O" "$O".cpu*
+}
+expect_fail() {	# expect_fail WHAT EXIT MESSAGE (record's exit in $st, its output in $TMP/out)
+	expect_eq "$1: exit" "$st" "$2"
+	grep -q "$3" "$TMP/out" || fail "$1: no '$3' in: $(head -c 400 "$TMP/out")"
+	check_clean "$1"
+}
+until_true() {	# until_true SECONDS CMD...: 0 once CMD succeeds, 1 after SECONDS
+	_n=$(($1 * 10))
+	shift
+	while ! "$@" 2>/dev/null; do
+		_n=$((_n - 1))
+		[ "$_n" -gt 0 ] || return 1
+		sleep 0.1
+	done
+}
+has_procs() { grep -q . "$MEM/rs_e2e_fail/cgroup.procs"; }	# cgroupfs sizes are 0
+# bg_record ARG...: record in the background, its pid in $pid and a 120 s watchdog in $dog
+bg_record() {
+	"$RS_BIN" record "$@" >"$TMP/out" 2>&1 &
+	pid=$!
+	( sleep 120; kill -KILL "$pid" ) >/dev/null 2>&1 &
+	dog=$!
+}
+bg_wait() { wait "$pid"; st=$?; kill "$dog" 2>/dev/null; }
+
+# trace-cmd missing from PATH: refused before anything is set up
+PATH=/nonexistent "$RS_BIN" record -o "$O" $CG -- /bin/sleep 1 >"$TMP/out" 2>&1
+st=$?
+expect_fail "no trace-cmd in PATH" 1 "trace-cmd not found in PATH"
+# a trace-cmd that fails at once, after the cgroup and tracefs were set up
+mkdir -p "$TMP/fake"
+printf '#!/bin/sh\necho fake trace-cmd failing >&2\nexit 3\n' >"$TMP/fake/trace-cmd"
+chmod +x "$TMP/fake/trace-cmd"
+PATH=$TMP/fake:$PATH "$RS_BIN" record -o "$O" $CG -- /bin/sleep 1 >"$TMP/out" 2>&1
+st=$?
+expect_fail "trace-cmd failing at start" 1 "trace-cmd exited with status 3 before tracing started"
+# SIGTERM while trace-cmd starts (this one never starts tracing)
+printf '#!/bin/sh\n: >"%s"\nexec sleep 60\n' "$TMP/fake.started" >"$TMP/fake/trace-cmd"
+PATH=$TMP/fake:$PATH bg_record -o "$O" $CG -- /bin/sleep 1
+until_true 30 test -e "$TMP/fake.started" || fail "fake trace-cmd not started in 30 s"
+kill -TERM "$pid"
+bg_wait
+expect_fail "SIGTERM before tracing started" 1 "interrupted before tracing started"
+# a workload that cannot be executed (no #! line, not ELF: ENOEXEC), once tracing is live
+printf 'not a program\n' >"$TMP/notexec"
+chmod +x "$TMP/notexec"
+"$RS_BIN" record -o "$O" $CG -- "$TMP/notexec" >"$TMP/out" 2>&1
+st=$?
+expect_fail "workload exec fails" 1 "cannot run $TMP/notexec: Exec format error"
+# the workload killed from outside: its status is recorded, the recording completes
+bg_record -o "$O" $CG -- /bin/sleep 60
+until_true 60 has_procs || fail "workload not in rs_e2e_fail within 60 s"
+kill -KILL $(cat "$MEM/rs_e2e_fail/cgroup.procs") 2>/dev/null
+bg_wait
+expect_eq "workload killed: end marker" \
+	"$(trace-cmd report -i "$O" 2>/dev/null | grep -o 'reclaimscope_end status=[0-9]*')" \
+	"reclaimscope_end status=137"
+expect_fail "workload killed" 0 "the workload exited with status 137"
+# SIGINT and SIGTERM to record mid-recording: passed on to the workload, which ends; the
+# recording completes with its status
+for sig in INT TERM; do
+	bg_record -o "$O" $CG -- /bin/sleep 60
+	until_true 60 has_procs || fail "SIG$sig: workload not in rs_e2e_fail within 60 s"
+	kill -$sig "$pid"
+	bg_wait
+	case $sig in INT) code=130 ;; TERM) code=143 ;; esac
+	expect_eq "SIG$sig mid-record: end marker" \
+		"$(trace-cmd report -i "$O" 2>/dev/null | grep -o 'reclaimscope_end status=[0-9]*')" \
+		"reclaimscope_end status=$code"
+	expect_fail "SIG$sig mid-record" 0 "the workload exited with status $code"
+done
+# trace-cmd killed mid-recording (with its per-CPU readers)
+bg_record -o "$O" $CG -- /bin/sleep 60
+until_true 60 has_procs || fail "trace-cmd kill: workload not in rs_e2e_fail within 60 s"
+tc=$(pgrep -P "$pid" -x trace-cmd)
+[ -n "$tc" ] && kill -KILL -"$tc"
+bg_wait
+expect_fail "trace-cmd killed" 1 "trace-cmd exited with status 137 while recording; no trace was written"
+# the output's file system full once tracing runs (256 KB: the headers alone are more)
+mkdir -p "$SMALL"
+if mount -t tmpfs -o size=256k rs_e2e_small "$SMALL"; then
+	"$RS_BIN" record -o "$SMALL/o.dat" $CG --duration 2 -- /bin/sleep 60 >"$TMP/out" 2>&1
+	st=$?
+	expect_fail "output's file system full" 1 \
+		"trace-cmd failed with status [0-9]* (its messages are above); no trace was written"
+	umount "$SMALL"
+else
+	fail "cannot mount a tmpfs at $SMALL"
+fi
 finish

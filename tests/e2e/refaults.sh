@@ -12,14 +12,13 @@
 # the refaulted pages of the fixture's cgroup, the eviction table's bound must hold with a
 # warning, and a trace without filemap events must say refaults are absent (null).
 . tests/lib-e2e.sh
-command -v trace-cmd >/dev/null || { echo "trace-cmd not installed"; exit 77; }
-command -v jq >/dev/null || { echo "jq not installed"; exit 77; }
+need trace-cmd jq
 FX="$TOP/tests/fixtures/refaults.dat"
 [ -f "$FX" ] || { echo "no $FX"; exit 77; }
 
 # join TRACE OUT: the awk join of TRACE into OUT ("KEY VALUE" lines), distances to OUT.dist
 join() {
-trace-cmd report -t -i "$1" 2>/dev/null >"$TMP/report" || fail "trace-cmd report $1"
+trace_report "$1" -t >"$TMP/report" || fail "trace-cmd report $1"
 awk -v dists="$2.dist" '
 function ns_of(t,   tp, frac) {
 	split(t, tp, "."); frac = tp[2]

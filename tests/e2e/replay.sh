@@ -167,7 +167,7 @@ fi
 # claim identity and must name the missing deltas (issue 15 item 7), and say the sizes come
 # from snapshots alone.
 if command -v trace-cmd >/dev/null; then
-	trace-cmd report -i tests/fixtures/anon-stream-swap.dat 2>/dev/null |
+	trace_report tests/fixtures/anon-stream-swap.dat |
 		grep -v ' mod_memcg_lruvec_state: ' >"$TMP/nodelta.txt"
 	"$RS_BIN" replay --json --policy mainline "$TMP/nodelta.txt" >"$TMP/nodelta.json" 2>&1 ||
 		fail "no deltas: replay exited non-zero"
@@ -241,7 +241,7 @@ if [ -f "$g" ]; then
 	# recording's passes scanned 1,054,949 pages (trace-cmd report: the shrinks inside
 	# memcg_softlimit_reclaim_begin/end); the tree is far off them and the trace lacks the tree's
 	# keys, so it prints no soft-limit figure and names what is missing (issue 15 item 8)
-	rsoft=$(trace-cmd report -i "$SHARED_TRACE" 2>/dev/null | awk '
+	rsoft=$(trace_report "$SHARED_TRACE" | awk '
 		/memcg_softlimit_reclaim_begin:/ { s[$1] = 1 } /memcg_softlimit_reclaim_end:/ { s[$1] = 0 }
 		/mm_vmscan_lru_isolate:/ && s[$1] { for (i = 1; i <= NF; i++)
 			if ($i ~ /^nr_scanned=/) { sub("nr_scanned=", "", $i); n += $i } }

@@ -13,6 +13,7 @@
 #include "series.h"
 #include "trace_source.h"
 #include "unit.h"
+#include "ut_events.h"
 
 #define MS 1000000ull
 #define T0 (100ull * 1000000000ull)	/* 100 s on the trace clock */
@@ -27,14 +28,9 @@ static struct rs_analysis *new_analysis(const struct rs_analysis_opts *o)
 
 static struct rs_event base(enum rs_ev_type t, uint64_t ts, int cpu, int pid, const char *comm)
 {
-	struct rs_event ev;
+	struct rs_event ev = ut_event(t, ts, pid, comm);
 
-	memset(&ev, 0, sizeof(ev));
-	ev.type = t;
-	ev.ts = ts;
 	ev.cpu = cpu;
-	ev.pid = pid;
-	ev.comm = comm;
 	return ev;
 }
 
@@ -812,17 +808,6 @@ UT_TEST(test_consumer, "analyzer: consumers see events with context")
 	return UT_OK;
 }
 
-static uint64_t event_count(const struct rs_source *src, const char *name)
-{
-	const struct rs_event_count *c;
-	size_t n = rs_source_event_counts(src, &c);
-
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(c[i].name, name))
-			return c[i].count;
-	return 0;
-}
-
 /*
  * A real recording, when present: the analysis agrees with the loader's own event counts and
  * its breakdowns add up (tests/e2e/analyze.sh checks the sums against trace-cmd report).
@@ -851,14 +836,14 @@ UT_TEST(test_fixture_memcg_stream, "analyzer: memcg-stream fixture")
 		incomplete += e->status[s];
 	/* every begin and every end is in exactly one episode */
 	UT_ASSERT_EQ(e->count + e->status[RS_EP_CUT_END] + e->status[RS_EP_MISSED_END],
-		     event_count(src, "mm_vmscan_memcg_reclaim_begin"));
+		     ut_event_count(src, "mm_vmscan_memcg_reclaim_begin"));
 	UT_ASSERT_EQ(e->count + e->status[RS_EP_CUT_START] + e->status[RS_EP_UNMATCHED_END],
-		     event_count(src, "mm_vmscan_memcg_reclaim_end"));
+		     ut_event_count(src, "mm_vmscan_memcg_reclaim_end"));
 	UT_ASSERT_EQ(at->isolates_completed + at->isolates_uncompleted,
-		     event_count(src, "mm_vmscan_lru_isolate"));
+		     ut_event_count(src, "mm_vmscan_lru_isolate"));
 	rs_analysis_lru_sum(a, -1, -1, -1, -1, &c);
-	UT_ASSERT_EQ(c.isolates, event_count(src, "mm_vmscan_lru_isolate"));
-	UT_ASSERT_EQ(c.inactive_shrinks, event_count(src, "mm_vmscan_lru_shrink_inactive"));
+	UT_ASSERT_EQ(c.isolates, ut_event_count(src, "mm_vmscan_lru_isolate"));
+	UT_ASSERT_EQ(c.inactive_shrinks, ut_event_count(src, "mm_vmscan_lru_shrink_inactive"));
 	UT_ASSERT(c.scanned > 0);
 	/* node 0 and the unknown node hold everything on this one-node machine */
 	rs_analysis_lru_sum(a, 1, -1, -1, -1, &n);

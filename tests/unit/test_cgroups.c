@@ -13,6 +13,7 @@
 #include "rs_warn.h"
 #include "series.h"
 #include "unit.h"
+#include "ut_events.h"
 
 #define MS 1000000ull
 #define T0 (200ull * 1000000000ull)
@@ -47,10 +48,8 @@ static int fx_new(struct fx *f, const struct rs_cgroups_opts *opts)
 	if (!f->w || !f->cg)
 		return -1;
 	rs_cgroups_consumer(f->cg, &c);
-	ao.consumers = &c;
-	ao.nr_consumers = 1;
 	ao.warnings = f->w;
-	f->a = rs_analysis_new(&ao, &err);
+	f->a = ut_analysis(&c, &ao, &err);
 	if (!f->a)
 		return -1;
 	rs_cgroups_bind(f->cg, f->a);
@@ -72,16 +71,15 @@ static int fx_finish(struct fx *f)
 	return rs_analysis_finish(f->a, &err);
 }
 
+/* The next event's time: 10 us after the last. */
+static uint64_t tick(struct fx *f)
+{
+	return f->ts += 10000;
+}
+
 static struct rs_event ev0(struct fx *f, enum rs_ev_type t, int pid, const char *comm)
 {
-	struct rs_event ev;
-
-	memset(&ev, 0, sizeof(ev));
-	ev.type = t;
-	ev.ts = (f->ts += 10000);	/* 10 us apart */
-	ev.pid = pid;
-	ev.comm = comm;
-	return ev;
+	return ut_event(t, tick(f), pid, comm);
 }
 
 static void feed(struct fx *f, const struct rs_event *ev)
@@ -91,26 +89,23 @@ static void feed(struct fx *f, const struct rs_event *ev)
 
 static void vm_names(struct fx *f)
 {
+	static const struct ut_item named[] = {
+		{ I_PSWPOUT, "pswpout" }, { I_PGACTIVATE, "pgactivate" },
+		{ I_PGDEACTIVATE, "pgdeactivate" }, { I_PGFAULT, "pgfault" },
+		{ I_PGREFILL, "pgrefill" }, { I_PGSTEAL_KSWAPD, "pgsteal_kswapd" },
+		{ I_PGSTEAL_DIRECT, "pgsteal_direct" }, { I_PGSCAN_KSWAPD, "pgscan_kswapd" },
+		{ I_PGSCAN_DIRECT, "pgscan_direct" }, { 0, NULL }
+	};
 	static char names[I_NR][16];
 	static const char *ptr[I_NR];
-	struct rs_event ev = ev0(f, RS_EV_ITEM_NAMES, 1, "rs-tree");
+	struct rs_event ev;
 
 	for (int i = 0; i < I_NR; i++) {
 		snprintf(names[i], sizeof(names[i]), "x%d", i);
 		ptr[i] = names[i];
 	}
-	ptr[I_PSWPOUT] = "pswpout";
-	ptr[I_PGACTIVATE] = "pgactivate";
-	ptr[I_PGDEACTIVATE] = "pgdeactivate";
-	ptr[I_PGFAULT] = "pgfault";
-	ptr[I_PGREFILL] = "pgrefill";
-	ptr[I_PGSTEAL_KSWAPD] = "pgsteal_kswapd";
-	ptr[I_PGSTEAL_DIRECT] = "pgsteal_direct";
-	ptr[I_PGSCAN_KSWAPD] = "pgscan_kswapd";
-	ptr[I_PGSCAN_DIRECT] = "pgscan_direct";
-	ev.items.which = RS_ITEMS_VM_EVENT;
-	ev.items.count = I_NR;
-	ev.items.names = ptr;
+	ut_name_items(ptr, I_NR, NULL, named);
+	ev = ut_items(tick(f), 1, "rs-tree", RS_ITEMS_VM_EVENT, I_NR, ptr);
 	feed(f, &ev);
 }
 
@@ -118,20 +113,15 @@ static void node_names(struct fx *f)
 {
 	static const char *const n[] = { "nr_inactive_anon", "nr_active_anon", "nr_inactive_file",
 					 "nr_active_file", "nr_unevictable", "nr_slab" };
-	struct rs_event ev = ev0(f, RS_EV_ITEM_NAMES, 1, "rs-tree");
+	struct rs_event ev = ut_items(tick(f), 1, "rs-tree", RS_ITEMS_NODE_STAT, 6, n);
 
-	ev.items.which = RS_ITEMS_NODE_STAT;
-	ev.items.count = 6;
-	ev.items.names = n;
 	feed(f, &ev);
 }
 
 static void cg_map(struct fx *f, uint64_t id, const char *path)
 {
-	struct rs_event ev = ev0(f, RS_EV_CGROUP_MAP, 1, "rs-tree");
+	struct rs_event ev = ut_cgroup_map(tick(f), 1, "rs-tree", id, path);
 
-	ev.cgroup_map.id = id;
-	ev.cgroup_map.path = path;
 	feed(f, &ev);
 }
 
@@ -171,10 +161,8 @@ static void fork_ev(struct fx *f, int parent, int child)
 static void reclaim(struct fx *f, enum rs_ev_type t, int pid, const char *comm,
 		    enum rs_reclaim_kind k, uint64_t nr)
 {
-	struct rs_event ev = ev0(f, t, pid, comm);
+	struct rs_event ev = ut_reclaim(t, tick(f), pid, comm, k, nr);
 
-	ev.reclaim.kind = k;
-	ev.reclaim.nr_reclaimed = nr;
 	ev.have = RS_HAVE_ORDER;
 	feed(f, &ev);
 }
@@ -182,25 +170,17 @@ static void reclaim(struct fx *f, enum rs_ev_type t, int pid, const char *comm,
 static void isolate(struct fx *f, int pid, const char *comm, int lru, uint64_t scanned,
 		    uint64_t taken)
 {
-	struct rs_event ev = ev0(f, RS_EV_LRU_ISOLATE, pid, comm);
+	struct rs_event ev = ut_isolate(tick(f), pid, comm, lru, 32, scanned, taken);
 
-	ev.isolate.nid = -1;
-	ev.isolate.lru = lru;
-	ev.isolate.nr_requested = 32;
-	ev.isolate.nr_scanned = scanned;
-	ev.isolate.nr_taken = taken;
-	ev.have = RS_HAVE_LRU | RS_HAVE_ZID | RS_HAVE_SKIPPED | RS_HAVE_ORDER;
+	ev.have |= RS_HAVE_ZID | RS_HAVE_SKIPPED;
 	feed(f, &ev);
 }
 
 static void memcg(struct fx *f, enum rs_ev_type t, int pid, const char *comm, uint64_t id,
 		  int item, int64_t val)
 {
-	struct rs_event ev = ev0(f, t, pid, comm);
+	struct rs_event ev = ut_memcg(t, tick(f), pid, comm, id, item, val);
 
-	ev.memcg.id = id;
-	ev.memcg.item = item;
-	ev.memcg.val = val;
 	feed(f, &ev);
 }
 
@@ -217,15 +197,10 @@ static void lruvec(struct fx *f, int pid, const char *comm, uint64_t id, int ite
 static void shrink_in(struct fx *f, int pid, const char *comm, bool file, uint64_t scanned,
 		      uint64_t reclaimed)
 {
-	struct rs_event ev = ev0(f, RS_EV_SHRINK_INACTIVE, pid, comm);
+	unsigned int flags = (file ? RS_RECLAIM_WB_FILE : RS_RECLAIM_WB_ANON) | RS_RECLAIM_WB_ASYNC;
+	struct rs_event ev = ut_shrink_inactive(tick(f), pid, comm, 12, flags, scanned, reclaimed);
 
-	ev.inactive.nid = 0;
-	ev.inactive.priority = 12;
-	ev.inactive.reclaim_flags = (file ? RS_RECLAIM_WB_FILE : RS_RECLAIM_WB_ANON) |
-				    RS_RECLAIM_WB_ASYNC;
-	ev.inactive.nr_scanned = scanned;
-	ev.inactive.nr_reclaimed = reclaimed;
-	ev.have = RS_HAVE_NID | RS_HAVE_PRIORITY | RS_HAVE_SHRINK_DETAIL | RS_HAVE_ACTIVATE_SPLIT;
+	ev.have |= RS_HAVE_SHRINK_DETAIL;
 	feed(f, &ev);
 }
 
@@ -722,10 +697,8 @@ UT_TEST(test_series_shared, "cgroups: buckets shared with the analysis")
 	cg = rs_cgroups_new(&co, &err);
 	UT_ASSERT(w && cg);
 	rs_cgroups_consumer(cg, &c);
-	ao.consumers = &c;
-	ao.nr_consumers = 1;
 	ao.warnings = w;
-	a = rs_analysis_new(&ao, &err);
+	a = ut_analysis(&c, &ao, &err);
 	UT_ASSERT(a);
 	rs_cgroups_bind(cg, a);
 	memset(&f, 0, sizeof(f));
@@ -805,19 +778,17 @@ enum { N7_PGSTEAL_DIRECT = 50, N7_PGSCAN_DIRECT = 56, N7_PGREFILL = 61, N7_NR = 
 
 static void node_names_7x(struct fx *f)
 {
+	static const struct ut_item named[] = {
+		{ 0, "nr_inactive_anon" }, { 1, "nr_active_anon" }, { 2, "nr_inactive_file" },
+		{ 3, "nr_active_file" }, { 4, "nr_unevictable" },
+		{ N7_PGSTEAL_DIRECT, "pgsteal_direct" }, { N7_PGSCAN_DIRECT, "pgscan_direct" },
+		{ N7_PGREFILL, "pgrefill" }, { 0, NULL }
+	};
 	static const char *n[N7_NR];
-	struct rs_event ev = ev0(f, RS_EV_ITEM_NAMES, 1, "rs-tree");
-	static const char *const lru[] = { "nr_inactive_anon", "nr_active_anon",
-					   "nr_inactive_file", "nr_active_file", "nr_unevictable" };
+	struct rs_event ev;
 
-	for (int i = 0; i < N7_NR; i++)
-		n[i] = i < 5 ? lru[i] : "nr_other";
-	n[N7_PGSTEAL_DIRECT] = "pgsteal_direct";
-	n[N7_PGSCAN_DIRECT] = "pgscan_direct";
-	n[N7_PGREFILL] = "pgrefill";
-	ev.items.which = RS_ITEMS_NODE_STAT;
-	ev.items.count = N7_NR;
-	ev.items.names = n;
+	ut_name_items(n, N7_NR, "nr_other", named);
+	ev = ut_items(tick(f), 1, "rs-tree", RS_ITEMS_NODE_STAT, N7_NR, n);
 	feed(f, &ev);
 }
 

@@ -27,6 +27,22 @@ static void set(struct rs_slotvals *v, const struct rs_kevent *ke, const char *n
 	}
 }
 
+/* A field of a recorded event and its value; a list ends with a NULL name. */
+struct fv {
+	const char *name;
+	uint64_t n;
+};
+
+/* The event the kernel's fields make: only the listed ones present. */
+static void normalize_fields(const struct rs_kevent *ke, const struct fv *f, struct rs_event *ev)
+{
+	struct rs_slotvals v = { 0 };
+
+	for (; f->name; f++)
+		set(&v, ke, f->name, f->n);
+	rs_normalize(ke, &v, ev);
+}
+
 UT_TEST(test_aliases, "normalize: slot aliases across eras")
 {
 	const struct rs_kevent *ke = ke_of("mm_vmscan_lru_isolate");
@@ -59,16 +75,25 @@ UT_TEST(test_required, "normalize: required fields")
 
 UT_TEST(test_isolate_eras, "normalize: lru_isolate 3.5-4.10 and 6.7+")
 {
+	/* 6.7+: lru, no isolate_mode, no nid */
+	static const struct fv v67[] = {
+		{ "nr_scanned", 40 }, { "nr_taken", 32 }, { "lru", 2 }, { "highest_zoneidx", 3 },
+		{ NULL, 0 }
+	};
+	/* 3.5-4.10: file + isolate_mode, list unknown until the next event */
+	static const struct fv v35[] = {
+		{ "nr_scanned", 32 }, { "nr_taken", 31 }, { "file", 1 }, { "isolate_mode", 0 },
+		{ NULL, 0 }
+	};
+	/* a list number past the kernel's enum is unknown, never an index */
+	static const struct fv v35_lru99[] = {
+		{ "nr_scanned", 32 }, { "nr_taken", 31 }, { "file", 1 }, { "isolate_mode", 0 },
+		{ "lru", 99 }, { NULL, 0 }
+	};
 	const struct rs_kevent *ke = ke_of("mm_vmscan_lru_isolate");
-	struct rs_slotvals v = { 0 };
 	struct rs_event ev;
 
-	/* 6.7+: lru, no isolate_mode, no nid */
-	set(&v, ke, "nr_scanned", 40);
-	set(&v, ke, "nr_taken", 32);
-	set(&v, ke, "lru", 2);
-	set(&v, ke, "highest_zoneidx", 3);
-	rs_normalize(ke, &v, &ev);
+	normalize_fields(ke, v67, &ev);
 	UT_ASSERT_EQ(ev.type, RS_EV_LRU_ISOLATE);
 	UT_ASSERT_EQ(ev.isolate.lru, RS_LRU_INACTIVE_FILE);
 	UT_ASSERT_EQ(ev.isolate.nr_scanned, 40);
@@ -77,20 +102,12 @@ UT_TEST(test_isolate_eras, "normalize: lru_isolate 3.5-4.10 and 6.7+")
 	UT_ASSERT(ev.have & RS_HAVE_LRU);
 	UT_ASSERT(!(ev.have & (RS_HAVE_NID | RS_HAVE_FILE | RS_HAVE_ISOLATE_MODE)));
 
-	/* 3.5-4.10: file + isolate_mode, list unknown until the next event */
-	memset(&v, 0, sizeof(v));
-	set(&v, ke, "nr_scanned", 32);
-	set(&v, ke, "nr_taken", 31);
-	set(&v, ke, "file", 1);
-	set(&v, ke, "isolate_mode", 0);
-	rs_normalize(ke, &v, &ev);
+	normalize_fields(ke, v35, &ev);
 	UT_ASSERT_EQ(ev.isolate.lru, -1);
 	UT_ASSERT_EQ(ev.isolate.file, 1);
 	UT_ASSERT(ev.have & RS_HAVE_FILE);
 
-	/* a list number past the kernel's enum is unknown, never an index */
-	set(&v, ke, "lru", 99);
-	rs_normalize(ke, &v, &ev);
+	normalize_fields(ke, v35_lru99, &ev);
 	UT_ASSERT_EQ(ev.isolate.lru, -1);
 	UT_ASSERT(!(ev.have & RS_HAVE_LRU));
 	return UT_OK;
@@ -98,28 +115,25 @@ UT_TEST(test_isolate_eras, "normalize: lru_isolate 3.5-4.10 and 6.7+")
 
 UT_TEST(test_activate_eras, "normalize: nr_activate single and split")
 {
+	/* 4.11-5.1: one nr_activate of the list type the flags name */
+	static const struct fv v411[] = {
+		{ "nr_scanned", 32 }, { "nr_reclaimed", 20 }, { "nr_activate", 5 },
+		{ "reclaim_flags", RS_RECLAIM_WB_FILE | RS_RECLAIM_WB_ASYNC }, { NULL, 0 }
+	};
+	/* 5.2+: split counts */
+	static const struct fv v52[] = {
+		{ "nr_scanned", 32 }, { "nr_reclaimed", 20 }, { "nr_activate0", 3 },
+		{ "nr_activate1", 4 }, { "priority", 12 }, { NULL, 0 }
+	};
 	const struct rs_kevent *ke = ke_of("mm_vmscan_lru_shrink_inactive");
-	struct rs_slotvals v = { 0 };
 	struct rs_event ev;
 
-	/* 4.11-5.1: one nr_activate of the list type the flags name */
-	set(&v, ke, "nr_scanned", 32);
-	set(&v, ke, "nr_reclaimed", 20);
-	set(&v, ke, "nr_activate", 5);
-	set(&v, ke, "reclaim_flags", RS_RECLAIM_WB_FILE | RS_RECLAIM_WB_ASYNC);
-	rs_normalize(ke, &v, &ev);
+	normalize_fields(ke, v411, &ev);
 	UT_ASSERT_EQ(ev.inactive.nr_activate_file, 5);
 	UT_ASSERT_EQ(ev.inactive.nr_activate_anon, 0);
 	UT_ASSERT(!(ev.have & RS_HAVE_ACTIVATE_SPLIT));
 
-	/* 5.2+: split counts */
-	memset(&v, 0, sizeof(v));
-	set(&v, ke, "nr_scanned", 32);
-	set(&v, ke, "nr_reclaimed", 20);
-	set(&v, ke, "nr_activate0", 3);
-	set(&v, ke, "nr_activate1", 4);
-	set(&v, ke, "priority", 12);
-	rs_normalize(ke, &v, &ev);
+	normalize_fields(ke, v52, &ev);
 	UT_ASSERT_EQ(ev.inactive.nr_activate_anon, 3);
 	UT_ASSERT_EQ(ev.inactive.nr_activate_file, 4);
 	UT_ASSERT_EQ(ev.inactive.priority, 12);

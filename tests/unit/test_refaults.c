@@ -11,6 +11,7 @@
 #include "analysis.h"
 #include "refaults.h"
 #include "unit.h"
+#include "ut_events.h"
 
 #define MS 1000000ull
 #define S 1000000000ull
@@ -24,7 +25,8 @@ struct fx {
 static int fx_new(struct fx *f, size_t max_evicted, uint64_t span_ns)
 {
 	struct rs_refaults_opts ro = { .max_evicted = max_evicted };
-	struct rs_analysis_opts ao = { .pid = -1 };
+	struct rs_analysis_opts ao = { .pid = -1, .span_first_ns = T0,
+				       .span_last_ns = T0 + span_ns };
 	struct rs_consumer c;
 	struct rs_error err;
 
@@ -32,11 +34,7 @@ static int fx_new(struct fx *f, size_t max_evicted, uint64_t span_ns)
 	if (!f->rf)
 		return -1;
 	rs_refaults_consumer(f->rf, &c);
-	ao.consumers = &c;
-	ao.nr_consumers = 1;
-	ao.span_first_ns = T0;
-	ao.span_last_ns = T0 + span_ns;
-	f->a = rs_analysis_new(&ao, &err);
+	f->a = ut_analysis(&c, &ao, &err);
 	return f->a ? 0 : -1;
 }
 
@@ -48,13 +46,8 @@ static void fx_free(struct fx *f)
 
 static void feed(struct fx *f, enum rs_ev_type t, uint64_t ts, int pid, const char *comm)
 {
-	struct rs_event ev;
+	struct rs_event ev = ut_event(t, ts, pid, comm);
 
-	memset(&ev, 0, sizeof(ev));
-	ev.type = t;
-	ev.ts = ts;
-	ev.pid = pid;
-	ev.comm = comm;
 	if (t == RS_EV_RECLAIM_BEGIN || t == RS_EV_RECLAIM_END)
 		ev.reclaim.kind = RS_RK_MEMCG;
 	if (t == RS_EV_LRU_ISOLATE)
@@ -66,13 +59,8 @@ static void feed(struct fx *f, enum rs_ev_type t, uint64_t ts, int pid, const ch
 
 static void memcg(struct fx *f, uint64_t ts, int pid, uint64_t id)
 {
-	struct rs_event ev;
+	struct rs_event ev = ut_event(RS_EV_MEMCG_LRUVEC, ts, pid, "x");
 
-	memset(&ev, 0, sizeof(ev));
-	ev.type = RS_EV_MEMCG_LRUVEC;
-	ev.ts = ts;
-	ev.pid = pid;
-	ev.comm = "x";
 	ev.memcg.id = id;
 	ev.memcg.item = RS_LRU_INACTIVE_FILE;
 	ev.memcg.val = -1;
@@ -82,13 +70,8 @@ static void memcg(struct fx *f, uint64_t ts, int pid, uint64_t id)
 static void fm(struct fx *f, enum rs_ev_type t, uint64_t ts, int pid, uint64_t ino,
 	       uint64_t index, int order)
 {
-	struct rs_event ev;
+	struct rs_event ev = ut_event(t, ts, pid, "x");
 
-	memset(&ev, 0, sizeof(ev));
-	ev.type = t;
-	ev.ts = ts;
-	ev.pid = pid;
-	ev.comm = "x";
 	ev.filemap.dev = 7u << 20;
 	ev.filemap.ino = ino;
 	ev.filemap.index = index;

@@ -10,6 +10,7 @@
 #include "analysis.h"
 #include "replay_input.h"
 #include "unit.h"
+#include "ut_events.h"
 
 #define MS 1000000ull
 #define T0 (100ull * 1000000000ull)
@@ -31,35 +32,26 @@ struct tr {
 static struct rs_event ev0(struct tr *t, enum rs_ev_type type, uint64_t ts, int pid,
 			   const char *comm)
 {
-	struct rs_event ev;
-
-	memset(&ev, 0, sizeof(ev));
-	ev.type = type;
-	ev.ts = ts;
-	ev.pid = pid;
-	ev.comm = comm;
-	ev.offset = ++t->off;
-	return ev;
+	return ut_event(type, ts, pid, comm);
 }
 
-static void feed(struct tr *t, const struct rs_event *ev)
+/* Events are fed in the order they are made: the offset numbers them. */
+static void feed(struct tr *t, struct rs_event *ev)
 {
+	ev->offset = ++t->off;
 	rs_analysis_feed(t->a, ev);
 }
 
 static int tr_new(struct tr *t)
 {
 	struct rs_consumer c;
-	struct rs_analysis_opts o = { .pid = -1 };
 
 	memset(t, 0, sizeof(*t));
 	t->ri = rs_replay_input_new(NULL, &t->err);
 	if (!t->ri)
 		return -1;
 	rs_replay_input_consumer(t->ri, &c);
-	o.consumers = &c;
-	o.nr_consumers = 1;
-	t->a = rs_analysis_new(&o, &t->err);
+	t->a = ut_analysis(&c, NULL, &t->err);
 	return t->a ? 0 : -1;
 }
 
@@ -90,28 +82,23 @@ static void header(struct tr *t, const char *text)
 
 static void item_names(struct tr *t)
 {
+	static const struct ut_item named[] = {
+		{ IT_PGSCAN_DIRECT, "pgscan_direct" }, { IT_PGSTEAL_DIRECT, "pgsteal_direct" },
+		{ IT_PGSCAN_KSWAPD, "pgscan_kswapd" }, { IT_PGSTEAL_KSWAPD, "pgsteal_kswapd" },
+		{ IT_PSWPOUT, "pswpout" }, { 0, NULL }
+	};
 	static const char *names[IT_NR];
-	struct rs_event ev = ev0(t, RS_EV_ITEM_NAMES, T0, 1, "rs");
+	struct rs_event ev;
 
-	for (int i = 0; i < IT_NR; i++)
-		names[i] = "other";
-	names[IT_PGSCAN_DIRECT] = "pgscan_direct";
-	names[IT_PGSTEAL_DIRECT] = "pgsteal_direct";
-	names[IT_PGSCAN_KSWAPD] = "pgscan_kswapd";
-	names[IT_PGSTEAL_KSWAPD] = "pgsteal_kswapd";
-	names[IT_PSWPOUT] = "pswpout";
-	ev.items.which = RS_ITEMS_VM_EVENT;
-	ev.items.count = IT_NR;
-	ev.items.names = names;
+	ut_name_items(names, IT_NR, "other", named);
+	ev = ut_items(T0, 1, "rs", RS_ITEMS_VM_EVENT, IT_NR, names);
 	feed(t, &ev);
 }
 
 static void cgmap(struct tr *t, uint64_t id, const char *path)
 {
-	struct rs_event ev = ev0(t, RS_EV_CGROUP_MAP, T0, 1, "rs");
+	struct rs_event ev = ut_cgroup_map(T0, 1, "rs", id, path);
 
-	ev.cgroup_map.id = id;
-	ev.cgroup_map.path = path;
 	feed(t, &ev);
 }
 
@@ -163,21 +150,15 @@ static void node_snap(struct tr *t, uint64_t ts, uint64_t ia, uint64_t aa, uint6
 
 static void lruvec(struct tr *t, uint64_t ts, int pid, uint64_t id, int item, int64_t val)
 {
-	struct rs_event ev = ev0(t, RS_EV_MEMCG_LRUVEC, ts, pid, "w");
+	struct rs_event ev = ut_memcg(RS_EV_MEMCG_LRUVEC, ts, pid, "w", id, item, val);
 
-	ev.memcg.id = id;
-	ev.memcg.item = item;
-	ev.memcg.val = val;
 	feed(t, &ev);
 }
 
 static void count(struct tr *t, uint64_t ts, int pid, uint64_t id, int item, int64_t val)
 {
-	struct rs_event ev = ev0(t, RS_EV_MEMCG_COUNT, ts, pid, "w");
+	struct rs_event ev = ut_memcg(RS_EV_MEMCG_COUNT, ts, pid, "w", id, item, val);
 
-	ev.memcg.id = id;
-	ev.memcg.item = item;
-	ev.memcg.val = val;
 	feed(t, &ev);
 }
 
@@ -193,9 +174,8 @@ static void flush_ev(struct tr *t, uint64_t ts, uint64_t id, bool force, bool ne
 
 static void rbegin(struct tr *t, uint64_t ts, int pid, const char *comm, enum rs_reclaim_kind k)
 {
-	struct rs_event ev = ev0(t, RS_EV_RECLAIM_BEGIN, ts, pid, comm);
+	struct rs_event ev = ut_reclaim(RS_EV_RECLAIM_BEGIN, ts, pid, comm, k, 0);
 
-	ev.reclaim.kind = k;
 	ev.have = RS_HAVE_ORDER | RS_HAVE_GFP;
 	feed(t, &ev);
 }
@@ -203,39 +183,26 @@ static void rbegin(struct tr *t, uint64_t ts, int pid, const char *comm, enum rs
 static void rend(struct tr *t, uint64_t ts, int pid, const char *comm, enum rs_reclaim_kind k,
 		 uint64_t nr)
 {
-	struct rs_event ev = ev0(t, RS_EV_RECLAIM_END, ts, pid, comm);
+	struct rs_event ev = ut_reclaim(RS_EV_RECLAIM_END, ts, pid, comm, k, nr);
 
-	ev.reclaim.kind = k;
-	ev.reclaim.nr_reclaimed = nr;
 	feed(t, &ev);
 }
 
 static void iso(struct tr *t, uint64_t ts, int pid, const char *comm, int lru, uint64_t req,
 		uint64_t scanned)
 {
-	struct rs_event ev = ev0(t, RS_EV_LRU_ISOLATE, ts, pid, comm);
+	struct rs_event ev = ut_isolate(ts, pid, comm, lru, req, scanned, scanned);
 
-	ev.isolate.nid = -1;
-	ev.isolate.lru = lru;
 	ev.isolate.file = -1;
-	ev.isolate.nr_requested = req;
-	ev.isolate.nr_scanned = scanned;
-	ev.isolate.nr_taken = scanned;
-	ev.have = RS_HAVE_LRU | RS_HAVE_ORDER;
 	feed(t, &ev);
 }
 
 static void shr(struct tr *t, uint64_t ts, int pid, const char *comm, int prio, bool file,
 		uint64_t scanned, uint64_t reclaimed)
 {
-	struct rs_event ev = ev0(t, RS_EV_SHRINK_INACTIVE, ts, pid, comm);
+	struct rs_event ev = ut_shrink_inactive(ts, pid, comm, prio, file ? RS_RECLAIM_WB_FILE :
+						RS_RECLAIM_WB_ANON, scanned, reclaimed);
 
-	ev.inactive.nid = 0;
-	ev.inactive.priority = prio;
-	ev.inactive.reclaim_flags = file ? RS_RECLAIM_WB_FILE : RS_RECLAIM_WB_ANON;
-	ev.inactive.nr_scanned = scanned;
-	ev.inactive.nr_reclaimed = reclaimed;
-	ev.have = RS_HAVE_NID | RS_HAVE_PRIORITY | RS_HAVE_ACTIVATE_SPLIT;
 	feed(t, &ev);
 }
 
@@ -873,15 +840,12 @@ UT_TEST(test_call_cap, "replay input: the call cap")
 	struct tr t;
 	struct rs_replay_input_opts o = { .max_calls = 2 };
 	struct rs_consumer c;
-	struct rs_analysis_opts ao = { .pid = -1 };
 
 	memset(&t, 0, sizeof(t));
 	t.ri = rs_replay_input_new(&o, &t.err);
 	UT_ASSERT(t.ri != NULL);
 	rs_replay_input_consumer(t.ri, &c);
-	ao.consumers = &c;
-	ao.nr_consumers = 1;
-	t.a = rs_analysis_new(&ao, &t.err);
+	t.a = ut_analysis(&c, NULL, &t.err);
 	UT_ASSERT(t.a != NULL);
 	header(&t, "swappiness=60 cgroup=v1 nodes=1");
 	node_snap(&t, T0, 0, 0, 1000, 0, 100, 200);

@@ -9,6 +9,7 @@
 #include "rs_warn.h"
 #include "trace_source.h"
 #include "unit.h"
+#include "ut_events.h"
 
 #define TEXT(name) FIXTURE("text/" name)
 #define MAX_SAVED 64
@@ -111,17 +112,6 @@ static unsigned long warned(struct rs_source *src, const char *needle)
 	return sum;
 }
 
-static uint64_t count_of(struct rs_source *src, const char *name)
-{
-	const struct rs_event_count *c;
-	size_t n = rs_source_event_counts(src, &c);
-
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(c[i].name, name))
-			return c[i].count;
-	return 0;
-}
-
 static int nr_of_type(const struct collect *c, enum rs_ev_type t)
 {
 	int n = 0;
@@ -198,10 +188,10 @@ UT_TEST(test_3x, "textlog: 3.x field set, trace-cmd report")
 	UT_ASSERT_EQ(ti->first_ts, 100000100000ull);
 	UT_ASSERT_EQ(ti->last_ts, 100700000000ull);
 	UT_ASSERT_EQ(warned(src, "without field 'nr_scanned'"), 2);
-	UT_ASSERT_EQ(count_of(src, "mm_vmscan_lru_shrink_inactive"), 6);
-	UT_ASSERT_EQ(count_of(src, "sched_switch"), 1);
-	UT_ASSERT_EQ(count_of(src, "print"), 1);
-	UT_ASSERT_EQ(count_of(src, "mm_vmscan_memcg_isolate"), 1);
+	UT_ASSERT_EQ(ut_event_count(src, "mm_vmscan_lru_shrink_inactive"), 6);
+	UT_ASSERT_EQ(ut_event_count(src, "sched_switch"), 1);
+	UT_ASSERT_EQ(ut_event_count(src, "print"), 1);
+	UT_ASSERT_EQ(ut_event_count(src, "mm_vmscan_memcg_isolate"), 1);
 
 	/* 3.x lru_isolate: `file`, no `lru`: the list is inferred later, never guessed here */
 	UT_ASSERT_EQ(nr_of_type(&c, RS_EV_LRU_ISOLATE), 4);
@@ -424,9 +414,9 @@ UT_TEST(test_5x_ftrace, "textlog: 5.x field set, ftrace trace file")
 	UT_ASSERT_EQ(nth(&c, RS_EV_LOST, 0)->ev.lost, 42);
 	UT_ASSERT_EQ(nth(&c, RS_EV_LOST, 0)->ev.cpu, 3);
 	UT_ASSERT_EQ(nth(&c, RS_EV_LOST, 0)->ev.ts, 3000200000000ull);
-	UT_ASSERT_EQ(count_of(src, "print"), 1);	/* ftrace says tracing_mark_write */
-	UT_ASSERT_EQ(count_of(src, "function"), 1);
-	UT_ASSERT_EQ(count_of(src, "irq_handler_entry"), 1);
+	UT_ASSERT_EQ(ut_event_count(src, "print"), 1);	/* ftrace says tracing_mark_write */
+	UT_ASSERT_EQ(ut_event_count(src, "function"), 1);
+	UT_ASSERT_EQ(ut_event_count(src, "irq_handler_entry"), 1);
 	UT_ASSERT_EQ(ti->loss[3].missed, 42);		/* the same after a full stream */
 
 	isolate_by_lru(&c, lru);
@@ -527,7 +517,7 @@ UT_TEST(test_range_and_stop, "textlog: time range, early stop, restream")
 	UT_ASSERT(src);
 	ti = rs_source_info(src);
 	UT_ASSERT_EQ(stream_all(src, &c), 0);
-	UT_ASSERT_EQ(count_of(src, "mm_vmscan_lru_isolate"), 3);
+	UT_ASSERT_EQ(ut_event_count(src, "mm_vmscan_lru_isolate"), 3);
 
 	/* [100.3 s, 100.4 s): the kswapd batch, nine decoded events, a loss and sched_switch */
 	memset(&c, 0, sizeof(c));
@@ -545,7 +535,7 @@ UT_TEST(test_range_and_stop, "textlog: time range, early stop, restream")
 	UT_ASSERT_EQ(c.s[0].ev.type, RS_EV_LOST);
 	/* a partial stream leaves the full-stream figures alone */
 	UT_ASSERT_EQ(ti->events, 24);
-	UT_ASSERT_EQ(count_of(src, "mm_vmscan_lru_isolate"), 3);
+	UT_ASSERT_EQ(ut_event_count(src, "mm_vmscan_lru_isolate"), 3);
 	UT_ASSERT_EQ(ti->loss[0].missed, 12);
 
 	/* the callback's value stops the stream */
@@ -560,7 +550,7 @@ UT_TEST(test_range_and_stop, "textlog: time range, early stop, restream")
 	UT_ASSERT_EQ(stream_all(src, &c), 0);
 	UT_ASSERT_EQ(c.n, 24);
 	UT_ASSERT_EQ(ti->events, 24);
-	UT_ASSERT_EQ(count_of(src, "mm_vmscan_lru_shrink_inactive"), 6);
+	UT_ASSERT_EQ(ut_event_count(src, "mm_vmscan_lru_shrink_inactive"), 6);
 	UT_ASSERT_EQ(ti->loss[0].missed, 12);
 	UT_ASSERT_EQ(ti->loss[1].missed_unknown, 1);
 	rs_source_close(src);

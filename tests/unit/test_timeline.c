@@ -19,6 +19,7 @@
 #include "timeline_index.h"
 #include "timeline_model.h"
 #include "unit.h"
+#include "ut_events.h"
 
 #define US 1000ull
 #define MS 1000000ull
@@ -130,7 +131,6 @@ static void scenario(struct fx *f)
 static int fx_open(struct fx *f, size_t max_spans, bool span_known, bool finish)
 {
 	struct tl_index_opts io = { .max_buckets = 64, .max_spans = max_spans };
-	struct rs_analysis_opts ao = { .pid = -1 };
 	struct rs_consumer c;
 	struct rs_error err;
 
@@ -143,9 +143,7 @@ static int fx_open(struct fx *f, size_t max_spans, bool span_known, bool finish)
 	if (!f->ix)
 		return -1;
 	tl_index_consumer(f->ix, &c);
-	ao.consumers = &c;
-	ao.nr_consumers = 1;
-	f->a = rs_analysis_new(&ao, &err);
+	f->a = ut_analysis(&c, NULL, &err);
 	if (!f->a)
 		return -1;
 	scenario(f);
@@ -824,7 +822,6 @@ UT_TEST(test_model_one_event, "timeline: one event")
 /* Cgroup names are the loading stage's memcg rows (memcg_attrib.h), as the index numbers them. */
 UT_TEST(test_cgroup_names, "timeline: cgroup names are the loading stage's memcg rows")
 {
-	struct rs_analysis_opts ao = { .pid = -1 };
 	struct tl_index_opts o = { 0 };
 	struct rs_error err = { 0 };
 	struct rs_event ev = { 0 };
@@ -837,9 +834,7 @@ UT_TEST(test_cgroup_names, "timeline: cgroup names are the loading stage's memcg
 	ix = tl_index_new(&o, &err);
 	UT_ASSERT(ix);
 	tl_index_consumer(ix, &c);
-	ao.consumers = &c;
-	ao.nr_consumers = 1;
-	a = rs_analysis_new(&ao, &err);
+	a = ut_analysis(&c, NULL, &err);
 	UT_ASSERT(a);
 	mc = rs_analysis_memcgs(a);
 	UT_ASSERT_STR(tl_index_cgroup_name(ix, 0), "unknown");	/* never a bare "?" */

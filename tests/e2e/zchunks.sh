@@ -1,0 +1,58 @@
+#!/bin/sh
+# Our reader of the compressed CPU data of v7 traces (parsers/tracedat/tracedat_chunks.c)
+# against libtracecmd's: on every real compressed trace, analyze and events print byte for
+# byte what they print when libtracecmd reads the chunks (RS_ZCHUNKS=0), with one and two
+# threads, whole and from the middle on; and a v6 copy made by trace-cmd convert (pages read
+# through mmap, no chunks at all) gives the same figures, format and path aside.
+. tests/lib-e2e.sh
+need jq trace-cmd
+
+# same WHAT ARGS...: the output with our reader and with libtracecmd's must be identical
+same() {
+	what=$1; shift
+	RS_ZCHUNKS=0 "$RS_BIN" "$@" >"$TMP/lib" 2>"$TMP/elib"; rl=$?
+	"$RS_BIN" "$@" >"$TMP/own" 2>"$TMP/eown"; ro=$?
+	expect_eq "$what: exit status" "$ro" "$rl"
+	[ "$rl" = 0 ] || { fail "$what: exit $rl"; sed 's/^/    /' "$TMP/elib" | head -n 5; }
+	cmp -s "$TMP/lib" "$TMP/own" || { fail "$what: our chunk reader's output differs";
+		diff "$TMP/lib" "$TMP/own" | head -n 10; }
+}
+
+n=0
+for f in $(real_traces) "$TOP"/tests/fixtures/kernel7/*.dat; do
+	[ -f "$f" ] || continue
+	"$RS_BIN" events --json "$f" 2>/dev/null >"$TMP/ev.json" || { fail "$f: events"; continue; }
+	case $(jq -r .trace.format "$TMP/ev.json") in
+	*"v7 (zstd)"* | *"v7 (zlib)"*) ;;
+	*) continue ;;
+	esac
+	n=$((n + 1))
+	b=$(basename "$f")
+	for t in 1 2; do
+		same "$b analyze --json --threads $t" analyze --json --threads $t "$f"
+		same "$b events --json --threads $t" events --json --threads $t "$f"
+	done
+	mid=$(jq -r '(.trace.first_s + .trace.last_s) / 2' "$TMP/ev.json")
+	same "$b analyze --json --from $mid" analyze --json --threads 1 --from "$mid" "$f"
+	same "$b analyze --json --threads 2 --from $mid" analyze --json --threads 2 --from "$mid" "$f"
+done
+[ "$n" -gt 0 ] || { echo "no compressed traces found"; exit 77; }
+
+# a v6 copy of a fixture: the same events, counts and analysis, read without chunks
+strip() { jq -S 'del(.trace.format, .trace.path)' "$1"; }
+V7=$TOP/tests/fixtures/v7.dat
+if trace-cmd convert -i "$V7" --file-version 6 -o "$TMP/v6.dat" >/dev/null 2>&1; then
+	for c in events analyze; do
+		"$RS_BIN" $c --json "$V7" >"$TMP/a7" && "$RS_BIN" $c --json "$TMP/v6.dat" >"$TMP/a6" ||
+			{ fail "v6 copy: $c exit"; continue; }
+		strip "$TMP/a7" >"$TMP/s7"
+		strip "$TMP/a6" >"$TMP/s6"
+		cmp -s "$TMP/s7" "$TMP/s6" || { fail "v6 copy: $c differs from the v7 file";
+			diff "$TMP/s7" "$TMP/s6" | head -n 10; }
+	done
+	expect_eq "v6 copy: events" "$(jq .trace.events "$TMP/s6")" "$(jq .trace.events "$TMP/s7")"
+else
+	fail "trace-cmd convert of $V7 failed"
+fi
+echo "$n compressed traces checked"
+finish

@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The chunk table of a v7 trace.dat's compressed CPU data (parsers/tracedat/tracedat_chunks.c):
+ * tables written here as trace-cmd writes them (count4, then zsize4 rsize4 data per chunk,
+ * zstd or zlib), read back page by page against the bytes compressed; and corrupt tables
+ * (absurd counts, sizes past the data, chunks of part of a page, a header that lies about the
+ * uncompressed size, bytes that are no zstd frame), each refused with its reason.
+ */
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <zlib.h>
+#include <zstd.h>
+
+#include "../../parsers/tracedat/tracedat_chunks.h"
+#include "unit.h"
+
+#define PS 4096u
+
+/* A file of: pad bytes, then a table built by the calls below. */
+struct tfile {
+	FILE *f;
+	int fd;
+	uint64_t table;		/* offset of the count */
+	bool big;
+};
+
+static void put32(struct tfile *t, uint32_t v)
+{
+	uint8_t b[4];
+
+	for (int i = 0; i < 4; i++)
+		b[i] = (uint8_t)(t->big ? v >> (24 - 8 * i) : v >> (8 * i));
+	fwrite(b, 1, 4, t->f);
+}
+
+static bool tfile_open(struct tfile *t, uint32_t pad, uint32_t count, bool big)
+{
+	t->f = tmpfile();
+	if (!t->f)
+		return false;
+	t->fd = fileno(t->f);
+	t->big = big;
+	for (uint32_t i = 0; i < pad; i++)
+		fputc(0xee, t->f);
+	t->table = pad;
+	put32(t, count);
+	return true;
+}
+
+/* page i of the test data: every byte is i */
+static void fill(uint8_t *buf, uint32_t first_page, uint32_t pages)
+{
+	for (uint32_t p = 0; p < pages; p++)
+		memset(buf + (size_t)p * PS, (int)(first_page + p), PS);
+}
+
+/* A chunk of pages [first, first + pages) compressed; rsize_claim 0: the true size. */
+static void chunk(struct tfile *t, enum tracedat_codec codec, uint32_t first, uint32_t pages,
+		  uint32_t rsize_claim)
+{
+	size_t n = (size_t)pages * PS, cap = ZSTD_compressBound(n) + compressBound(n);
+	uint8_t *raw = malloc(n), *z = malloc(cap);
+	size_t zn;
+
+	fill(raw, first, pages);
+	if (codec == TRACEDAT_CODEC_ZSTD) {
+		zn = ZSTD_compress(z, cap, raw, n, 3);
+	} else {
+		uLongf zl = cap;
+
+		compress2(z, &zl, raw, n, 6);
+		zn = zl;
+	}
+	put32(t, (uint32_t)zn);
+	put32(t, rsize_claim ? rsize_claim : (uint32_t)n);
+	fwrite(z, 1, zn, t->f);
+	free(raw);
+	free(z);
+}
+
+static uint64_t tfile_done(struct tfile *t)
+{
+	fflush(t->f);
+	return (uint64_t)lseek(t->fd, 0, SEEK_END);
+}
+
+/* Load the table at t->table with the size the buffer option would give: all but the count. */
+static int load(struct tfile *t, struct tracedat_chunks *c, const char **why)
+{
+	uint64_t size = tfile_done(t);
+
+	return tracedat_chunks_load(t->fd, size, t->table, size - t->table - 4, PS, t->big, c,
+				    why);
+}
+
+/* Every page of the table reads back as fill() wrote it. */
+static int pages_ok(struct tfile *t, struct tracedat_chunks *c, enum tracedat_codec codec)
+{
+	struct tracedat_zpage z = { 0 };
+	const char *why = NULL;
+
+	for (uint64_t p = 0; p < c->total / PS; p++) {
+		const uint8_t *page = tracedat_zpage_get(&z, c, t->fd, codec, p * PS, &why);
+
+		UT_ASSERT(page != NULL);
+		UT_ASSERT_EQ(page[0], p);
+		UT_ASSERT_EQ(page[PS - 1], p);
+	}
+	/* backwards too: a jump to an earlier chunk */
+	UT_ASSERT_EQ(tracedat_zpage_get(&z, c, t->fd, codec, 0, &why)[17], 0);
+	UT_ASSERT(tracedat_zpage_get(&z, c, t->fd, codec, c->total, &why) == NULL);
+	UT_ASSERT_STR(why, "the page lies outside the compressed data");
+	tracedat_zpage_free(&z);
+	return UT_OK;
+}
+
+static int test_good(enum tracedat_codec codec, bool big)
+{
+	struct tracedat_chunks c;
+	const char *why = NULL;
+	struct tfile t;
+	int r;
+
+	UT_ASSERT(tfile_open(&t, 100, 3, big));
+	chunk(&t, codec, 0, 10, 0);
+	chunk(&t, codec, 10, 10, 0);
+	chunk(&t, codec, 20, 3, 0);
+	UT_ASSERT_EQ(load(&t, &c, &why), 0);
+	UT_ASSERT_EQ(c.n, 3);
+	UT_ASSERT_EQ(c.total, 23 * PS);
+	UT_ASSERT_EQ(c.c[0].zoff, 100 + 4 + 8);
+	UT_ASSERT_EQ(c.c[1].virt, 10 * PS);
+	UT_ASSERT_EQ(c.c[2].virt, 20 * PS);
+	UT_ASSERT_EQ(c.c[2].zoff, c.c[1].zoff + c.c[1].zsize + 8);
+	UT_ASSERT_EQ(c.max_rsize, 10 * PS);
+	UT_ASSERT_EQ(tracedat_chunks_find(&c, 0, -1), 0);
+	UT_ASSERT_EQ(tracedat_chunks_find(&c, 10 * PS - 1, 0), 0);
+	UT_ASSERT_EQ(tracedat_chunks_find(&c, 10 * PS, 0), 1);
+	UT_ASSERT_EQ(tracedat_chunks_find(&c, 22 * PS, 0), 2);
+	UT_ASSERT_EQ(tracedat_chunks_find(&c, 23 * PS, 1), -1);
+	r = pages_ok(&t, &c, codec);
+	tracedat_chunks_free(&c);
+	fclose(t.f);
+	return r;
+}
+
+UT_TEST(test_zstd, "tracedat chunks: zstd table reads back page by page")
+{
+	return test_good(TRACEDAT_CODEC_ZSTD, false);
+}
+
+UT_TEST(test_zlib, "tracedat chunks: zlib table reads back page by page")
+{
+	return test_good(TRACEDAT_CODEC_ZLIB, false);
+}
+
+UT_TEST(test_big_endian, "tracedat chunks: big-endian table")
+{
+	return test_good(TRACEDAT_CODEC_ZSTD, true);
+}
+
+UT_TEST(test_empty, "tracedat chunks: no chunks")
+{
+	struct tracedat_chunks c;
+	const char *why = NULL;
+	struct tfile t;
+
+	UT_ASSERT(tfile_open(&t, 0, 0, false));
+	UT_ASSERT_EQ(load(&t, &c, &why), 0);
+	UT_ASSERT_EQ(c.n, 0);
+	UT_ASSERT_EQ(c.total, 0);
+	UT_ASSERT_EQ(tracedat_chunks_find(&c, 0, -1), -1);
+	tracedat_chunks_free(&c);
+	fclose(t.f);
+	return UT_OK;
+}
+
+/* A table that must be refused with reason want; extra: bytes after it. */
+static int refused(struct tfile *t, const char *want)
+{
+	struct tracedat_chunks c;
+	const char *why = NULL;
+	int r = load(t, &c, &why);
+
+	fclose(t->f);
+	UT_ASSERT_EQ(r, -1);
+	UT_ASSERT_STR(why, want);
+	UT_ASSERT(c.c == NULL && c.n == 0 && c.total == 0);
+	return UT_OK;
+}
+
+UT_TEST(test_absurd_count, "tracedat chunks: absurd count refused")
+{
+	struct tfile t;
+
+	/* 4 G chunks claimed, one present: refused before any allocation for them */
+	UT_ASSERT(tfile_open(&t, 8, 0xffffffffu, false));
+	chunk(&t, TRACEDAT_CODEC_ZSTD, 0, 1, 0);
+	return refused(&t, "the chunk count does not fit in the data");
+}
+
+UT_TEST(test_count_above_chunks, "tracedat chunks: count above the chunks present")
+{
+	struct tfile t;
+
+	/* 3 claimed, 2 present, then 4 bytes: half of a third header */
+	UT_ASSERT(tfile_open(&t, 0, 3, false));
+	chunk(&t, TRACEDAT_CODEC_ZSTD, 0, 1, 0);
+	chunk(&t, TRACEDAT_CODEC_ZSTD, 1, 1, 0);
+	put32(&t, 1);
+	return refused(&t, "a chunk header lies past the end of the data");
+}
+
+UT_TEST(test_truncated_chunk, "tracedat chunks: truncated chunk")
+{
+	struct tfile t;
+
+	/* the header claims more compressed bytes than the file has */
+	UT_ASSERT(tfile_open(&t, 0, 1, false));
+	put32(&t, 5000);
+	put32(&t, PS);
+	fwrite("zzzz", 1, 4, t.f);
+	return refused(&t, "a chunk's compressed size is 0 or runs past the end of the data");
+}
+
+UT_TEST(test_partial_page, "tracedat chunks: chunk of part of a page")
+{
+	struct tfile t;
+
+	UT_ASSERT(tfile_open(&t, 0, 1, false));
+	chunk(&t, TRACEDAT_CODEC_ZSTD, 0, 1, PS + 1);
+	return refused(&t, "a chunk does not uncompress to whole pages");
+}
+
+UT_TEST(test_huge_rsize, "tracedat chunks: chunk above 16 MiB")
+{
+	struct tfile t;
+
+	UT_ASSERT(tfile_open(&t, 0, 1, false));
+	chunk(&t, TRACEDAT_CODEC_ZSTD, 0, 1, TRACEDAT_CHUNK_RSIZE_MAX + PS);
+	return refused(&t, "a chunk does not uncompress to whole pages");
+}
+
+UT_TEST(test_zero_sizes, "tracedat chunks: zero compressed size")
+{
+	struct tfile t;
+
+	UT_ASSERT(tfile_open(&t, 0, 1, false));
+	put32(&t, 0);
+	put32(&t, PS);
+	return refused(&t, "a chunk's compressed size is 0 or runs past the end of the data");
+}
+
+UT_TEST(test_past_file, "tracedat chunks: table past the file, CPU size past it or short")
+{
+	struct tracedat_chunks c;
+	const char *why = NULL;
+	struct tfile t;
+	uint64_t size;
+
+	UT_ASSERT(tfile_open(&t, 0, 1, false));
+	chunk(&t, TRACEDAT_CODEC_ZSTD, 0, 1, 0);
+	size = tfile_done(&t);
+	UT_ASSERT_EQ(tracedat_chunks_load(t.fd, size, size - 2, 100, PS, false, &c, &why), -1);
+	UT_ASSERT_STR(why, "the chunk count lies past the end of the file");
+	UT_ASSERT_EQ(tracedat_chunks_load(t.fd, size, 1ull << 62, 100, PS, false, &c, &why), -1);
+	/* a CPU size above the file is cut at the file's end: the one chunk reads */
+	UT_ASSERT_EQ(tracedat_chunks_load(t.fd, size, 0, UINT64_MAX, PS, false, &c, &why), 0);
+	UT_ASSERT_EQ(c.n, 1);
+	tracedat_chunks_free(&c);
+	/* a CPU size below the chunk: its data run past the CPU's end */
+	UT_ASSERT_EQ(tracedat_chunks_load(t.fd, size, 0, 12, PS, false, &c, &why), -1);
+	UT_ASSERT_STR(why, "a chunk's compressed size is 0 or runs past the end of the data");
+	fclose(t.f);
+	return UT_OK;
+}
+
+/* The header says two pages; the frame holds one: refused when the chunk is read. */
+UT_TEST(test_size_mismatch, "tracedat chunks: uncompressed size mismatch")
+{
+	struct tracedat_zpage z = { 0 };
+	struct tracedat_chunks c;
+	const char *why = NULL;
+	struct tfile t;
+
+	UT_ASSERT(tfile_open(&t, 0, 2, false));
+	chunk(&t, TRACEDAT_CODEC_ZSTD, 0, 1, 0);
+	chunk(&t, TRACEDAT_CODEC_ZSTD, 1, 1, 2 * PS);
+	UT_ASSERT_EQ(load(&t, &c, &why), 0);
+	UT_ASSERT_EQ(c.total, 3 * PS);
+	UT_ASSERT(tracedat_zpage_get(&z, &c, t.fd, TRACEDAT_CODEC_ZSTD, 0, &why) != NULL);
+	UT_ASSERT(tracedat_zpage_get(&z, &c, t.fd, TRACEDAT_CODEC_ZSTD, PS, &why) == NULL);
+	UT_ASSERT_STR(why, "a chunk does not decompress to the size its header gives");
+	/* the good chunk still reads after the bad one */
+	UT_ASSERT_EQ(tracedat_zpage_get(&z, &c, t.fd, TRACEDAT_CODEC_ZSTD, 0, &why)[5], 0);
+	/* and the same bytes are no zlib stream */
+	UT_ASSERT(tracedat_zpage_get(&z, &c, t.fd, TRACEDAT_CODEC_ZLIB, 0, &why) != NULL);
+	tracedat_zpage_free(&z);
+	UT_ASSERT(tracedat_zpage_get(&z, &c, t.fd, TRACEDAT_CODEC_ZLIB, 0, &why) == NULL);
+	UT_ASSERT_STR(why, "a chunk does not decompress to the size its header gives");
+	tracedat_zpage_free(&z);
+	tracedat_chunks_free(&c);
+	fclose(t.f);
+	return UT_OK;
+}
+
+UT_TEST(test_garbage_frame, "tracedat chunks: bytes that are no frame")
+{
+	struct tracedat_zpage z = { 0 };
+	struct tracedat_chunks c;
+	const char *why = NULL;
+	struct tfile t;
+
+	UT_ASSERT(tfile_open(&t, 0, 1, false));
+	put32(&t, 16);
+	put32(&t, PS);
+	fwrite("not a zstd frame", 1, 16, t.f);
+	UT_ASSERT_EQ(load(&t, &c, &why), 0);
+	UT_ASSERT(tracedat_zpage_get(&z, &c, t.fd, TRACEDAT_CODEC_ZSTD, 0, &why) == NULL);
+	UT_ASSERT_STR(why, "a chunk does not decompress to the size its header gives");
+	/* a codec we do not know decompresses nothing */
+	UT_ASSERT(tracedat_zpage_get(&z, &c, t.fd, TRACEDAT_CODEC_NONE, 0, &why) == NULL);
+	tracedat_zpage_free(&z);
+	tracedat_chunks_free(&c);
+	fclose(t.f);
+	return UT_OK;
+}
