@@ -411,9 +411,7 @@ UT_TEST(test_stats_flush, "replay input: memcg_flush_stats events refresh the st
 	struct tr t;
 	int a;
 
-	UT_ASSERT(tr_new(&t) == 0);
-	header(&t, "swappiness=60 cgroup=v1 nodes=1");
-	cgmap(&t, 1, "/");
+	UT_ASSERT(tr_new_v1(&t) == 0);
 	cgmap(&t, CG_A, "/a");
 	snap(&t, T0 + 2 * MS, CG_A, "/a", 0, 0, 100, 0, 100, 0, 0);
 	lruvec(&t, T0 + 5 * MS, 300, CG_A, RS_LRU_INACTIVE_FILE, -40);
