@@ -168,6 +168,8 @@ int tui_key_parse(const char *tok, int *w, int *h);
 struct tui_screen;
 /* headless: a pseudo screen of w x h on /dev/null (no terminal needed). */
 struct tui_screen *tui_screen_open(bool headless, int w, int h, struct rs_error *err);
+/* tui_term.c: the terminal to open, *name NULL for TERM or a fallback; -1 when none has one. */
+int tui_term_pick(const char **name);
 void tui_screen_close(struct tui_screen *s);
 bool tui_screen_utf8(const struct tui_screen *s);
 bool tui_screen_color(const struct tui_screen *s);

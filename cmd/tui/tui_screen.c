@@ -85,14 +85,16 @@ struct tui_screen *tui_screen_open(bool headless, int w, int h, struct rs_error 
 				     "docs/tui.md)");
 			goto out_free;
 		}
-		static const char *const fallbacks[] = {
-			"xterm-256color", "xterm", "screen", "vt100"
-		};
+		const char *name;
 
-		s->scr = newterm(NULL, stdout, stdin);
-		/* TERM=tmux-256color without the ncurses-term package, and the like */
-		for (size_t i = 0; i < sizeof(fallbacks) / sizeof(fallbacks[0]) && !s->scr; i++)
-			s->scr = newterm(fallbacks[i], stdout, stdin);
+		if (!tui_term_pick(&name)) {
+			/* before the screen: the terminal shows it again at exit */
+			if (name)
+				fprintf(stderr, "reclaimscope: tui: the terminal '%s' (TERM) has no "
+					"terminfo entry; using %s\n",
+					rs_esc(getenv("TERM") ? getenv("TERM") : ""), name);
+			s->scr = newterm(name, stdout, stdin);
+		}
 		if (!s->scr) {
 			rs_error_set(err, "cannot set up the terminal '%s' (TERM)",
 				     getenv("TERM") ? getenv("TERM") : "");

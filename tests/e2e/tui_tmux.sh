@@ -178,6 +178,19 @@ else
 	fail "TERM=dumb: still running"
 fi
 
+# a terminal without a terminfo entry: a fallback (xterm-256color) is used and said so, and q
+# quits with status 0. Under check-san this is the sanitizer build, which exited 1 here: the
+# probe of TERM by newterm() leaked ncurses' SCREEN (cmd/tui/tui_term.c)
+RUN_ENV="TERM=rs-no-such-term" start unknown "$FIX" 80 24
+if wait_for unknown "time (s)" 60; then
+	keys unknown q; quit_check unknown
+	grep -q "the terminal 'rs-no-such-term' (TERM) has no terminfo entry; using xterm-256color" \
+		"$TMP/unknown.err" || fail "unknown TERM: no word of the fallback: $(cat "$TMP/unknown.err")"
+	grep -q "LeakSanitizer\|ERROR" "$TMP/unknown.err" && fail "unknown TERM: $(head -c 600 "$TMP/unknown.err")"
+else
+	T kill-session -t unknown
+fi
+
 # a big trace: the first screen comes before the index is complete; keys work meanwhile, and
 # q while it loads stops the loader. Under a sanitizer build the pass is too slow to wait for.
 if [ -f "$SHARED_TRACE" ]; then
