@@ -48,13 +48,27 @@ static void note(struct rs_kswapd_node_health *n, uint64_t ts, enum rs_health_ki
 void rs_kswapd_health_feed(struct rs_kswapd_health *h, const struct rs_event *ev)
 {
 	struct rs_kswapd_node_health *n;
+	int nid;
 
+	/* the events of kswapd's health, each of one node */
 	switch (ev->type) {
 	case RS_EV_BALANCE_BEGIN:
 	case RS_EV_BALANCE_END:
-		h->seen = true;
-		if (!(n = node(h, ev->balance.nid)))
-			return;
+		nid = ev->balance.nid;
+		break;
+	case RS_EV_KSWAPD_FAIL:
+	case RS_EV_KSWAPD_CLEAR_HOPELESS:
+		nid = ev->health.nid;
+		break;
+	default:
+		return;
+	}
+	h->seen = true;
+	if (!(n = node(h, nid)))
+		return;
+	switch (ev->type) {
+	case RS_EV_BALANCE_BEGIN:
+	case RS_EV_BALANCE_END:
 		if (ev->type == RS_EV_BALANCE_BEGIN) {
 			n->runs_unfinished += n->in_run;
 			n->in_run = true;
@@ -72,9 +86,6 @@ void rs_kswapd_health_feed(struct rs_kswapd_health *h, const struct rs_event *ev
 		n->run_ns += ev->ts >= n->run_ts ? ev->ts - n->run_ts : 0;
 		return;
 	case RS_EV_KSWAPD_FAIL:
-		h->seen = true;
-		if (!(n = node(h, ev->health.nid)))
-			return;
 		n->reclaim_fail++;
 		n->failures = ev->health.failures;
 		if (n->failures > n->max_failures)
@@ -89,9 +100,6 @@ void rs_kswapd_health_feed(struct rs_kswapd_health *h, const struct rs_event *ev
 		}
 		return;
 	case RS_EV_KSWAPD_CLEAR_HOPELESS:
-		h->seen = true;
-		if (!(n = node(h, ev->health.nid)))
-			return;
 		n->clears++;
 		n->clears_by_reason[ev->health.reason >= 0 && ev->health.reason < RS_HOPELESS_NR ?
 				    ev->health.reason : RS_HOPELESS_NR]++;

@@ -77,12 +77,13 @@ int rs_threads_auto(void)
 	return n > RS_MAX_THREADS ? RS_MAX_THREADS : (int)n;
 }
 
-int rs_threads_opt(const char *cmd, int c, const char *arg, int *threads)
+int rs_threads_opt(const struct rs_cmd *command, int c, const char *arg, int *threads)
 {
+	const char *cmd = command->name;
 	long long v;
 
 	if (c != RS_OPT_THREADS)
-		return rs_cmd_usage(cmd, stderr);
+		return rs_cmd_usage(command, stderr);
 	if (!strcmp(arg, "auto")) {
 		*threads = rs_threads_auto();
 		return RS_EXIT_OK;
@@ -94,8 +95,10 @@ int rs_threads_opt(const char *cmd, int c, const char *arg, int *threads)
 	return RS_EXIT_OK;
 }
 
-int rs_analysis_opt(const char *cmd, int c, const char *arg, struct rs_analysis_opts *ao)
+int rs_analysis_opt(const struct rs_cmd *command, int c, const char *arg,
+		    struct rs_analysis_opts *ao)
 {
+	const char *cmd = command->name;
 	long long v;
 
 	switch (c) {
@@ -124,7 +127,7 @@ int rs_analysis_opt(const char *cmd, int c, const char *arg, struct rs_analysis_
 			ao->max_buckets = (size_t)v;
 		return RS_EXIT_OK;
 	default:
-		return rs_threads_opt(cmd, c, arg, &ao->threads);
+		return rs_threads_opt(command, c, arg, &ao->threads);
 	}
 }
 

@@ -55,14 +55,14 @@ static int cmd_events(int argc, char **argv)
 		if (c == 'j') {
 			json = true;
 		} else {
-			int r = rs_threads_opt("events", c, optarg, &sopts.threads);
+			int r = rs_threads_opt(&rs_cmd_events, c, optarg, &sopts.threads);
 
 			if (r)
 				return r;
 		}
 	}
 	if (optind != argc - 1)
-		return rs_cmd_usage("events", stderr);
+		return rs_cmd_usage(&rs_cmd_events, stderr);
 	sopts.progress = isatty(STDERR_FILENO);
 	if (rs_source_open(argv[optind], &sopts, &src, &err) < 0)
 		return rs_cmd_fail("events", RS_EXIT_INPUT, "%s", err.msg);

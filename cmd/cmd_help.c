@@ -36,15 +36,12 @@ static int opt_label(const struct rs_cmd_opt *o, char *buf, size_t size)
 	return len;
 }
 
-int rs_cmd_usage(const char *name, FILE *f)
+int rs_cmd_usage(const struct rs_cmd *c, FILE *f)
 {
-	const struct rs_cmd *c = rs_cmd_find(name);
 	const char *line, *nl;
 	char label[96];
 	int width = 0;
 
-	if (!c)
-		return f == stderr ? RS_EXIT_USAGE : RS_EXIT_OK;
 	for (line = c->synopsis; line; line = nl ? nl + 1 : NULL) {
 		bool cont = !strncmp(line, "  ", 2);
 		int len;
@@ -172,11 +169,8 @@ void rs_cmd_man_page(const struct rs_cmd *c, FILE *f)
 	fputs(".SH SEE ALSO\n\\fBreclaimscope\\fR(1), \\fBtrace\\-cmd\\fR(1)\n", f);
 }
 
-void rs_cmd_man_page_main(FILE *f)
+void rs_cmd_man_page_main(FILE *f, const struct rs_cmd *const *cmds, size_t n)
 {
-	const struct rs_cmd *const *cmds;
-	size_t n = rs_cmd_all(&cmds);
-
 	man_header(f, "RECLAIMSCOPE");
 	fputs(".SH NAME\nreclaimscope \\- what Linux page reclaim did, and what another policy "
 	      "would have done, from a trace\n"

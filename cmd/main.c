@@ -3,21 +3,15 @@
  * reclaimscope: the command table and dispatch (git.c style). Each command lives in its own
  * file with its option table (struct rs_cmd); this table only lists them.
  */
-#include <errno.h>
-#include <poll.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cmd.h"
 #include "replay.h"
 #include "report.h"
 #include "rs_error.h"
-#include "text_escape.h"
 
 static const struct rs_cmd *const commands[] = {
 	&rs_cmd_record,
@@ -33,66 +27,12 @@ static const struct rs_cmd *const commands[] = {
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
-size_t rs_cmd_all(const struct rs_cmd *const **out)
-{
-	*out = commands;
-	return NR_COMMANDS;
-}
-
-const struct rs_cmd *rs_cmd_find(const char *name)
+static const struct rs_cmd *find_command(const char *name)
 {
 	for (size_t i = 0; i < NR_COMMANDS; i++)
 		if (!strcmp(commands[i]->name, name))
 			return commands[i];
 	return NULL;
-}
-
-int rs_cmd_fail(const char *cmd, int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	char msg[2048];
-
-	fflush(stdout);
-	fprintf(stderr, "reclaimscope: %s%s", cmd ? cmd : "", cmd ? ": " : "");
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	/* messages quote paths and trace strings: no terminal control from them */
-	rs_escape_write(stderr, msg, strlen(msg));
-	fputc('\n', stderr);
-	return code;
-}
-
-/* Has the reader of stdout gone (a pipe whose read end is closed)? */
-static bool stdout_reader_gone(int e)
-{
-	struct pollfd p = { .fd = STDOUT_FILENO, .events = POLLOUT };
-	struct stat st;
-
-	if (e == EPIPE)
-		return true;
-	if (fstat(STDOUT_FILENO, &st) < 0 || !S_ISFIFO(st.st_mode))
-		return false;
-	return poll(&p, 1, 0) == 1 && (p.revents & POLLERR);
-}
-
-/*
- * A reader that leaves early (`| head`) is not an error of ours: whether our writes failed
- * depends only on how much fitted in the pipe before it left, so the exit status must not.
- * It is the status the command had, quietly. Other write errors (a full disk) fail with 1.
- */
-int rs_cmd_finish_stdout(const char *cmd, int code)
-{
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		int e = errno;
-
-		if (stdout_reader_gone(e))
-			return code;
-		return rs_cmd_fail(cmd, RS_EXIT_INPUT, "error writing output: %s",
-				   e ? strerror(e) : "write failed");
-	}
-	return code;
 }
 
 static void usage(FILE *f)
@@ -112,7 +52,7 @@ static void usage(FILE *f)
 static int hidden_option(int argc, char **argv)
 {
 	const char *arg = argv[1];
-	const struct rs_cmd *c = argc > 2 ? rs_cmd_find(argv[2]) : NULL;
+	const struct rs_cmd *c = argc > 2 ? find_command(argv[2]) : NULL;
 
 	if (!strcmp(arg, "--man-page")) {
 		if (argc > 2 && !c)
@@ -120,7 +60,7 @@ static int hidden_option(int argc, char **argv)
 		if (c)
 			rs_cmd_man_page(c, stdout);
 		else
-			rs_cmd_man_page_main(stdout);
+			rs_cmd_man_page_main(stdout, commands, NR_COMMANDS);
 	} else if (!strcmp(arg, "--list-commands")) {
 		for (size_t i = 0; i < NR_COMMANDS; i++)
 			printf("%s\n", commands[i]->name);
@@ -156,8 +96,8 @@ int main(int argc, char **argv)
 		return RS_EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
-		if (argc > 2 && rs_cmd_find(argv[2]))
-			return rs_cmd_finish_stdout(NULL, rs_cmd_usage(argv[2], stdout));
+		if (argc > 2 && find_command(argv[2]))
+			return rs_cmd_finish_stdout(NULL, rs_cmd_usage(find_command(argv[2]), stdout));
 		usage(stdout);
 		return rs_cmd_finish_stdout(NULL, RS_EXIT_OK);
 	}
@@ -168,7 +108,7 @@ int main(int argc, char **argv)
 	ret = hidden_option(argc, argv);
 	if (ret >= 0)
 		return ret;
-	c = rs_cmd_find(argv[1]);
+	c = find_command(argv[1]);
 	if (!c) {
 		fprintf(stderr, "reclaimscope: '%s' is not a command\n\n", argv[1]);
 		usage(stderr);
@@ -176,6 +116,6 @@ int main(int argc, char **argv)
 	}
 	for (int i = 2; i < argc && strcmp(argv[i], "--"); i++)
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
-			return rs_cmd_finish_stdout(c->name, rs_cmd_usage(c->name, stdout));
+			return rs_cmd_finish_stdout(c->name, rs_cmd_usage(c, stdout));
 	return c->fn(argc - 1, argv + 1);
 }

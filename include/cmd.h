@@ -47,12 +47,6 @@ extern const struct rs_cmd rs_cmd_tui;
 extern const struct rs_cmd rs_cmd_plot;
 extern const struct rs_cmd rs_cmd_export;
 
-/* Every command, in the order `reclaimscope --help` lists them; returns how many. */
-size_t rs_cmd_all(const struct rs_cmd *const **out);
-
-/* The table entry of a command, or NULL. */
-const struct rs_cmd *rs_cmd_find(const char *name);
-
 /*
  * getopt_long() over a command's option table. optstring as getopt's: "" for long options
  * only, "+:o:e:" and the like where the command takes short ones. Sets optarg/optind.
@@ -61,14 +55,15 @@ int rs_cmd_getopt(const struct rs_cmd *cmd, int argc, char **argv, const char *o
 
 /* `reclaimscope --man-page [COMMAND]`: the man page in man(7) roff, from the table. */
 void rs_cmd_man_page(const struct rs_cmd *cmd, FILE *f);
-void rs_cmd_man_page_main(FILE *f);
+/* The main page lists cmds[0..n), the commands in the order `reclaimscope --help` lists them. */
+void rs_cmd_man_page_main(FILE *f, const struct rs_cmd *const *cmds, size_t n);
 
 /* Print "reclaimscope: CMD: message" to stderr; returns `code`. */
 int rs_cmd_fail(const char *cmd, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /* Print usage of `cmd` to `f`; returns RS_EXIT_USAGE when f is stderr, else RS_EXIT_OK. */
-int rs_cmd_usage(const char *cmd, FILE *f);
+int rs_cmd_usage(const struct rs_cmd *cmd, FILE *f);
 
 /* Flush and check stdout; reports a write error (full disk, closed pipe) and returns 1. */
 int rs_cmd_finish_stdout(const char *cmd, int code);

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 struct rs_analysis_opts;
+struct rs_cmd;
 
 /* --threads: threads reading and analysing a trace.dat (the output is the same with any) */
 #define RS_MAX_THREADS 64
@@ -58,10 +59,11 @@ enum {
  * is good, RS_EXIT_USAGE for a bad value (reported as the command cmd's) and for an option that
  * is not one of them (cmd's usage printed: the caller's options are handled before).
  */
-int rs_analysis_opt(const char *cmd, int c, const char *arg, struct rs_analysis_opts *ao);
+int rs_analysis_opt(const struct rs_cmd *cmd, int c, const char *arg,
+		    struct rs_analysis_opts *ao);
 
 /* --threads alone, for commands without a time range; "auto" is rs_threads_auto(). Same returns. */
-int rs_threads_opt(const char *cmd, int c, const char *arg, int *threads);
+int rs_threads_opt(const struct rs_cmd *cmd, int c, const char *arg, int *threads);
 
 /*
  * --threads' default: the CPUs this process may run on (its affinity mask, else the CPUs

@@ -76,7 +76,10 @@ enum rs_wfield {
 	/*
 	 * The memcg's stats were flushed (css_rstat_flush(): its subtree; reading memory.stat does
 	 * it): from then until the next flush lruvec_page_state() of the memcg and of every
-	 * descendant reads the workingset counters as they were here. Value unused.
+	 * descendant reads the workingset counters as they were here. Value 1 (a
+	 * memcg_flush_stats event that flushed, e.g. the periodic flush of the root): the list
+	 * stats (RS_WF_LRU_STAT) of the subtree become its lists too; 0 (a memory.stat read):
+	 * the snapshot itself sets them.
 	 */
 	RS_WF_WS_FLUSH,
 	RS_WF_NR

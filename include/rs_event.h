@@ -54,6 +54,7 @@ enum rs_ev_type {
 	RS_EV_KSWAPD_FAIL,		/* vmscan:mm_vmscan_kswapd_reclaim_fail (7.x) */
 	RS_EV_KSWAPD_CLEAR_HOPELESS,	/* vmscan:mm_vmscan_kswapd_clear_hopeless (7.x) */
 	RS_EV_SCHED_NAME,		/* sched:sched_switch / sched_wakeup*: task names (.task) */
+	RS_EV_MEMCG_FLUSH,		/* memcg:memcg_flush_stats (6.13+): a stats flush asked */
 	RS_EV_NR_TYPES
 };
 
@@ -197,6 +198,17 @@ struct rs_ev_memcg {
 	int64_t val;
 };
 
+/*
+ * __mem_cgroup_flush_stats() of memcg `id`: it flushed the memcg's subtree (css_rstat_flush)
+ * when `force` (the periodic flusher) or `needs_flush` (more updates pending than the
+ * threshold); otherwise the stats stayed as the last flush left them.
+ */
+struct rs_ev_memcg_flush {
+	uint64_t id;
+	int64_t stats_updates;
+	bool force, needs_flush;
+};
+
 enum rs_cgroup_op { RS_CG_MKDIR, RS_CG_RMDIR, RS_CG_RENAME, RS_CG_RELEASE };
 
 struct rs_ev_cgroup {
@@ -314,6 +326,7 @@ struct rs_event {
 		struct rs_ev_slab slab;
 		struct rs_ev_throttled throttled;
 		struct rs_ev_memcg memcg;
+		struct rs_ev_memcg_flush flush;
 		struct rs_ev_cgroup cgroup;
 		struct rs_ev_task task;
 		struct rs_ev_oom oom;

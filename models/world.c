@@ -747,17 +747,27 @@ uint64_t rs_world_ws_flushed(const struct rs_world *w, int memcg, int nid, int f
 
 /*
  * css_rstat_flush() of a memcg brings its subtree's stats up to date; ancestors keep what
- * their own last flush left (the deltas wait in their pending counters).
+ * their own last flush left (the deltas wait in their pending counters). `lists`: a
+ * memcg_flush_stats event, after which the list stats are the lists too (a memory.stat read
+ * sets them from its snapshot instead).
  */
-static void ws_flush(struct rs_world *w, int memcg)
+static void ws_flush(struct rs_world *w, int memcg, bool lists)
 {
 	const struct wmemcg *m = &w->memcg[memcg];
 
-	for (int pre = m->info.pre; pre < m->info.pre_end; pre++)
-		for (int nid = 0; nid < w->info.nr_nodes; nid++)
+	for (int pre = m->info.pre; pre < m->info.pre_end; pre++) {
+		for (int nid = 0; nid < w->info.nr_nodes; nid++) {
+			size_t i = lv(w, w->pre_to_memcg[pre], nid);
+
 			for (int t = 0; t < 2; t++)
-				w->wsf[lv(w, w->pre_to_memcg[pre], nid) * 2 + t] =
+				w->wsf[i * 2 + t] =
 					(int64_t)ws_subtree(w, w->pre_to_memcg[pre], nid, t);
+			if (!lists)
+				continue;
+			for (int l = 0; l < RS_NR_EVICTABLE; l++)
+				w->stat[i * RS_NR_EVICTABLE + l] = w->lru[i * RS_NR_EVICTABLE + l];
+		}
+	}
 }
 
 uint64_t rs_world_now(const struct rs_world *w)
@@ -994,7 +1004,7 @@ static void apply(struct rs_world *w, const struct rs_world_update *u)
 		apply_u64(w, &w->swap_free, u);
 		break;
 	case RS_WF_WS_FLUSH:
-		ws_flush(w, u->memcg);
+		ws_flush(w, u->memcg, u->value == 1);
 		break;
 	}
 }

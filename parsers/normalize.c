@@ -89,6 +89,11 @@ static const struct rs_slot clear_hopeless_slots[] = { NR("nid"), N("reason") };
 enum { MC_ID, MC_ITEM, MC_VAL };
 static const struct rs_slot memcg_slots[] = { NR("id|memcg_id"), NR("item"), NR("val") };
 
+enum { MF_ID, MF_UPDATES, MF_FORCE, MF_NEEDS };
+static const struct rs_slot flush_slots[] = {
+	NR("id|memcg_id"), N("stats_updates"), N("force"), N("needs_flush"),
+};
+
 enum { CG_ROOT, CG_LEVEL, CG_ID, CG_PATH };
 static const struct rs_slot cgroup_slots[] = {
 	N("root"), N("level"), NR("id"), S("path"),
@@ -174,6 +179,7 @@ static const struct rs_kevent kevents[] = {
 	KE("memcg", "count_memcg_events", RS_EV_MEMCG_COUNT, 0, memcg_slots),
 	KE("memcg", "mod_memcg_lruvec_state", RS_EV_MEMCG_LRUVEC, 0, memcg_slots),
 	KE("memcg", "mod_memcg_state", RS_EV_MEMCG_STATE, 0, memcg_slots),
+	KE("memcg", "memcg_flush_stats", RS_EV_MEMCG_FLUSH, 0, flush_slots),
 	KE("cgroup", "cgroup_mkdir", RS_EV_CGROUP, RS_CG_MKDIR, cgroup_slots),
 	KE("cgroup", "cgroup_rmdir", RS_EV_CGROUP, RS_CG_RMDIR, cgroup_slots),
 	KE("cgroup", "cgroup_rename", RS_EV_CGROUP, RS_CG_RENAME, cgroup_slots),
@@ -499,6 +505,12 @@ void rs_normalize(const struct rs_kevent *ke, const struct rs_slotvals *v, struc
 		ev->memcg.val = ke->type == RS_EV_MEMCG_COUNT ? (int64_t)num(v, MC_VAL, 0) :
 			(int64_t)(int32_t)num(v, MC_VAL, 0);
 		break;
+	case RS_EV_MEMCG_FLUSH:
+		ev->flush.id = num(v, MF_ID, 0);
+		ev->flush.stats_updates = (int64_t)num(v, MF_UPDATES, 0);
+		ev->flush.force = num(v, MF_FORCE, 0) != 0;
+		ev->flush.needs_flush = num(v, MF_NEEDS, 0) != 0;
+		break;
 	case RS_EV_CGROUP:
 		ev->cgroup.op = (enum rs_cgroup_op)ke->subkind;
 		ev->cgroup.root = inum(v, CG_ROOT, -1);
@@ -750,6 +762,7 @@ static const char *const type_names[RS_EV_NR_TYPES] = {
 	[RS_EV_KSWAPD_FAIL] = "kswapd_reclaim_fail",
 	[RS_EV_KSWAPD_CLEAR_HOPELESS] = "kswapd_clear_hopeless",
 	[RS_EV_SCHED_NAME] = "sched_switch",
+	[RS_EV_MEMCG_FLUSH] = "memcg_flush_stats",
 };
 
 const char *rs_ev_type_name(enum rs_ev_type t)

@@ -37,6 +37,7 @@ struct wb {			/* build state */
 	int *w_parent;
 	int *w_depth;
 	struct v2snaps *v2;	/* cgroup v2: [world memcg] its (hierarchical) snapshots */
+	int64_t *v2_own;	/* cgroup v2: [world memcg][list] constant own lists, -1 none */
 	struct rs_memcg_lists *ml;	/* scratch for one call */
 	struct ri_victim *mv;		/* scratch: victims merged by world memcg */
 };
@@ -712,15 +713,80 @@ static int64_t v2_own(const struct wb *b, const struct v2snaps *vs, int wm, int 
 	return own > 0 ? own : 0;
 }
 
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Cgroup v2: the own lists of a memcg that never had an lruvec delta of its own while the trace
+ * has them (its own lists never changed: every change of a list emits one) are one constant,
+ * the median over its snapshots of snapshot - children. Each difference alone is noise: the
+ * parent's memory.stat and its child's are read a millisecond apart, and a reclaim deactivating
+ * THPs in between moved thousands of pages (the 7.2 memory.high trace: /rs_high read with
+ * 6,660 active anon pages, its only child 0.7 ms later with 3,584, and the model scanned 3,076
+ * phantom pages of /rs_high, which has no task and no delta). own[w * lists + l], -1: not so.
+ */
+static int64_t *v2_constant_own(const struct wb *b, const struct v2snaps *vs)
+{
+	const struct rs_replay_input *ri = b->ri;
+	int64_t *own = malloc(((size_t)b->nrm + 1) * RS_NR_EVICTABLE * sizeof(*own));
+	bool *delta = calloc((size_t)b->nrm + 1, sizeof(*delta));
+	bool any = false;
+	size_t maxn = 1;
+	int64_t *tmp;
+
+	if (!own || !delta) {
+		free(own);
+		free(delta);
+		return NULL;
+	}
+	for (int e = 0; e < ri->nmc; e++) {
+		int w = b->w_of[e];
+
+		if ((ri->mc[e].flags & RI_MF_DELTA) && w > 0 && w < b->nrm) {
+			delta[w] = true;
+			any = true;
+		}
+	}
+	for (int w = 0; w < b->nrm; w++)
+		if (vs[w].n > maxn)
+			maxn = vs[w].n;
+	tmp = malloc(maxn * sizeof(*tmp));
+	for (int w = 0; w < b->nrm && tmp; w++) {
+		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
+			own[(size_t)w * RS_NR_EVICTABLE + l] = -1;
+			if (!any || delta[w] || !vs[w].n || w == 0)
+				continue;
+			for (size_t k = 0; k < vs[w].n; k++)
+				tmp[k] = v2_own(b, vs, w, l, vs[w].s[k].ts, vs[w].s[k].v[l]);
+			qsort(tmp, vs[w].n, sizeof(*tmp), cmp_i64);
+			own[(size_t)w * RS_NR_EVICTABLE + l] = tmp[vs[w].n / 2];
+		}
+	}
+	free(delta);
+	if (!tmp) {
+		free(own);
+		return NULL;
+	}
+	free(tmp);
+	return own;
+}
+
 static int add_updates(struct wb *b, int nr_nodes, struct rs_error *err)
 {
 	struct rs_replay_input *ri = b->ri;
 	struct v2snaps *vs = NULL;
-	int64_t *prefix;
+	int64_t *prefix, *own_const = NULL;
 
 	if (!ri->rep.cgroup_v1) {
 		vs = b->v2 = calloc((size_t)b->nrm + 1, sizeof(*vs));
 		if (!vs || v2_collect(b, vs))
+			return rs_error_set(err, "out of memory");
+		own_const = b->v2_own = v2_constant_own(b, vs);
+		if (!own_const)
 			return rs_error_set(err, "out of memory");
 	}
 	for (size_t i = 0; i < ri->nupd; i++) {
@@ -743,12 +809,23 @@ static int add_updates(struct wb *b, int nr_nodes, struct rs_error *err)
 					return -1;
 				continue;
 			}
+			/* a flush of the root (the periodic one) flushes every memcg */
+			if (e >= 0 && !b->w_of[e] && ri_memcg_is_root(ri, e) &&
+			    u.field == RS_WF_WS_FLUSH) {
+				u.memcg = 0;
+				if (rs_world_add_update(b->w, &u, err))
+					return -1;
+				continue;
+			}
 			if (e < 0 || !b->w_of[e])
 				continue;	/* counted in the root: its own lists hold it */
 			u.memcg = b->w_of[e];
 			if (vs && u.field == RS_WF_LRU && u.src == RS_WSRC_SNAPSHOT &&
-			    u.op == RS_WOP_SET && u.memcg < b->nrm)
-				u.value = v2_own(b, vs, u.memcg, u.lru, u.ts, u.value);
+			    u.op == RS_WOP_SET && u.memcg < b->nrm) {
+				int64_t k = own_const[(size_t)u.memcg * RS_NR_EVICTABLE + u.lru];
+
+				u.value = k >= 0 ? k : v2_own(b, vs, u.memcg, u.lru, u.ts, u.value);
+			}
 			/* reading memory.stat flushes the stats: what the kernel then reads */
 			if (u.field == RS_WF_LRU && u.src == RS_WSRC_SNAPSHOT &&
 			    u.op == RS_WOP_SET) {
@@ -1000,6 +1077,7 @@ out:
 		for (int i = 0; i <= b.nrm; i++)
 			free(b.v2[i].s);
 	free(b.v2);
+	free(b.v2_own);
 	free(b.w_parent);
 	free(b.w_depth);
 	free(b.ml);

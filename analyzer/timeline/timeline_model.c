@@ -325,12 +325,18 @@ bool tl_model_marked_range(const struct tl_model *m, uint64_t *a, uint64_t *b)
 
 /* ---- metric, grouping, filter ---- */
 
+/* A choice of the view (metric, grouping) set when in range and new: the rows follow it. */
+static void set_choice(struct tl_model *m, int *choice, int v, int nr)
+{
+	if (v < 0 || v >= nr || v == *choice)
+		return;
+	*choice = v;
+	m->rows_dirty = true;
+}
+
 void tl_model_set_metric(struct tl_model *m, int metric)
 {
-	if (metric < 0 || metric >= TL_M_NR || metric == m->metric)
-		return;
-	m->metric = metric;
-	m->rows_dirty = true;
+	set_choice(m, &m->metric, metric, TL_M_NR);
 }
 
 int tl_model_metric(const struct tl_model *m)
@@ -340,10 +346,7 @@ int tl_model_metric(const struct tl_model *m)
 
 void tl_model_set_group(struct tl_model *m, int group)
 {
-	if (group < 0 || group >= TL_G_NR || group == m->group)
-		return;
-	m->group = group;
-	m->rows_dirty = true;
+	set_choice(m, &m->group, group, TL_G_NR);
 }
 
 int tl_model_group(const struct tl_model *m)

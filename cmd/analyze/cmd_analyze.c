@@ -145,14 +145,14 @@ static int cmd_analyze(int argc, char **argv)
 			ro.thrash_distance_ns = (uint64_t)v * 1000000ull;
 			break;
 		default:
-			ret = rs_analysis_opt("analyze", c, optarg, &ao);
+			ret = rs_analysis_opt(&rs_cmd_analyze, c, optarg, &ao);
 			if (ret)
 				return ret;
 			break;
 		}
 	}
 	if (optind != argc - 1)
-		return rs_cmd_usage("analyze", stderr);
+		return rs_cmd_usage(&rs_cmd_analyze, stderr);
 	ret = rs_analysis_opts_check("analyze", &ao);
 	if (ret)
 		return ret;

@@ -85,14 +85,14 @@ static int cmd_cgroups(int argc, char **argv)
 			co.max_cgroups = (size_t)v;
 			break;
 		default:
-			ret = rs_analysis_opt("cgroups", c, optarg, &ao);
+			ret = rs_analysis_opt(&rs_cmd_cgroups, c, optarg, &ao);
 			if (ret)
 				return ret;
 			break;
 		}
 	}
 	if (optind != argc - 1)
-		return rs_cmd_usage("cgroups", stderr);
+		return rs_cmd_usage(&rs_cmd_cgroups, stderr);
 	ret = rs_analysis_opts_check("cgroups", &ao);
 	if (ret)
 		return ret;

@@ -339,21 +339,21 @@ static int parse_args(int argc, char **argv, struct diff_opts *o)
 		case 1:
 			if (mode < 0) {
 				if (nr_loose == 2)
-					return rs_cmd_usage("diff", stderr);
+					return rs_cmd_usage(&rs_cmd_diff, stderr);
 				loose[nr_loose++] = optarg;
 			} else if (add_input(o, mode, optarg) < 0) {
 				return rs_cmd_fail("diff", RS_EXIT_INPUT, "out of memory");
 			}
 			break;
 		default:
-			return rs_cmd_usage("diff", stderr);
+			return rs_cmd_usage(&rs_cmd_diff, stderr);
 		}
 	}
 	/* after "--": the rest are files too */
 	for (; optind < argc; optind++) {
 		if (mode < 0) {
 			if (nr_loose == 2)
-				return rs_cmd_usage("diff", stderr);
+				return rs_cmd_usage(&rs_cmd_diff, stderr);
 			loose[nr_loose++] = argv[optind];
 		} else if (add_input(o, mode, argv[optind]) < 0) {
 			return rs_cmd_fail("diff", RS_EXIT_INPUT, "out of memory");
@@ -369,7 +369,7 @@ static int parse_args(int argc, char **argv, struct diff_opts *o)
 		return RS_EXIT_OK;
 	}
 	if (nr_loose != 2)
-		return rs_cmd_usage("diff", stderr);
+		return rs_cmd_usage(&rs_cmd_diff, stderr);
 	if (add_input(o, RS_SIDE_BASE, loose[0]) < 0 || add_input(o, RS_SIDE_NEW, loose[1]) < 0)
 		return rs_cmd_fail("diff", RS_EXIT_INPUT, "out of memory");
 	return RS_EXIT_OK;

@@ -87,14 +87,14 @@ static int cmd_export(int argc, char **argv)
 			in.max_slices = (uint64_t)v;
 			break;
 		default:
-			ret = rs_analysis_opt("export", c, optarg, &ao);
+			ret = rs_analysis_opt(&rs_cmd_export, c, optarg, &ao);
 			if (ret)
 				return ret;
 			break;
 		}
 	}
 	if (optind != argc - 1)
-		return rs_cmd_usage("export", stderr);
+		return rs_cmd_usage(&rs_cmd_export, stderr);
 	if (!format || (strcmp(format, "perfetto") && strcmp(format, "jsonl")))
 		return rs_cmd_fail("export", RS_EXIT_USAGE, "--format wants perfetto or "
 				   "jsonl%s%s%s", format ? ", not '" : "", format ? format : "",

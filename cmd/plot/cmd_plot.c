@@ -196,7 +196,7 @@ static int cmd_plot(int argc, char **argv)
 			labels = optarg;
 			break;
 		default:
-			ret = rs_analysis_opt("plot", c, optarg, &ao);
+			ret = rs_analysis_opt(&rs_cmd_plot, c, optarg, &ao);
 			if (ret)
 				return ret;
 			break;
@@ -204,7 +204,7 @@ static int cmd_plot(int argc, char **argv)
 	}
 	ntraces = argc - optind;
 	if (ntraces < 1)
-		return rs_cmd_usage("plot", stderr);
+		return rs_cmd_usage(&rs_cmd_plot, stderr);
 	if (ntraces > MAX_TRACES)
 		return rs_cmd_fail("plot", RS_EXIT_USAGE, "at most %d traces in one plot",
 				   MAX_TRACES);

@@ -196,7 +196,7 @@ static int usage_error(const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	rs_cmd_fail(CMD, RS_EXIT_USAGE, "%s", msg);
-	return rs_cmd_usage(CMD, stderr);
+	return rs_cmd_usage(&rs_cmd_record, stderr);
 }
 
 /* Parse options into r; the workload is what follows "--" or the first non-option. */

@@ -273,7 +273,9 @@ static const char *const sched_events[] = {
 /*
  * The memcg events one by one, because -f applies to the -e just before it. count_memcg_events
  * is limited to the reclaim items; with --own-memcgs every memcg event is limited to our
- * cgroups, as other cgroups' page faults on a busy machine would be most of the trace.
+ * cgroups, as other cgroups' page faults on a busy machine would be most of the trace, except
+ * memcg_flush_stats: a flush of an ancestor (the root's periodic flush every 2 s) refreshes the
+ * stats our cgroups' reclaim reads (docs/replay.md), and flushes are few.
  */
 static int arg_memcg_events(struct rec *r, struct argv_buf *a, struct rs_error *err)
 {
@@ -306,7 +308,7 @@ static int arg_memcg_events(struct rec *r, struct argv_buf *a, struct rs_error *
 				continue;
 			}
 		}
-		if (items || r->own_memcgs) {
+		if (items || (r->own_memcgs && strcmp(ev, "memcg_flush_stats"))) {
 			char *f = NULL;
 
 			if (asprintf(&f, "%s%s%s%s%s", items ? "(" : "", items ? items : "",

@@ -109,7 +109,7 @@ static int cmd_replay(int argc, char **argv)
 			break;
 		}
 		default: {
-			int r = rs_threads_opt("replay", c, optarg, &ao.threads);
+			int r = rs_threads_opt(&rs_cmd_replay, c, optarg, &ao.threads);
 
 			if (r)
 				return r;
@@ -118,7 +118,7 @@ static int cmd_replay(int argc, char **argv)
 		}
 	}
 	if (optind != argc - 1)
-		return rs_cmd_usage("replay", stderr);
+		return rs_cmd_usage(&rs_cmd_replay, stderr);
 	n = rs_policy_parse(policy_arg, pol, MAX_POLICIES, &err);
 	if (n < 0)
 		return rs_cmd_fail("replay", RS_EXIT_USAGE, "--policy: %s", err.msg);

@@ -784,11 +784,11 @@ static int cmd_tui(int argc, char **argv)
 						   optarg);
 			break;
 		default:
-			return rs_cmd_usage("tui", stderr);
+			return rs_cmd_usage(&rs_cmd_tui, stderr);
 		}
 	}
 	if (optind != argc - 1)
-		return rs_cmd_usage("tui", stderr);
+		return rs_cmd_usage(&rs_cmd_tui, stderr);
 	if (script && getenv("RS_TUI_SIZE") && parse_size(getenv("RS_TUI_SIZE"), &w, &h))
 		return rs_cmd_fail("tui", RS_EXIT_USAGE, "RS_TUI_SIZE wants WxH, not '%s'",
 				   getenv("RS_TUI_SIZE"));

@@ -204,6 +204,11 @@ void tui_fmt_event(char *buf, size_t n, const struct rs_event *ev)
 		snprintf(buf, n, "%s: memcg_id=%llu item=%d val=%lld", memcg_event(ev->type),
 			 U(ev->memcg.id), ev->memcg.item, (long long)ev->memcg.val);
 		break;
+	case RS_EV_MEMCG_FLUSH:
+		snprintf(buf, n, "memcg_flush_stats: memcg_id=%llu stats_updates=%lld force=%d "
+			 "needs_flush=%d", U(ev->flush.id), (long long)ev->flush.stats_updates,
+			 ev->flush.force, ev->flush.needs_flush);
+		break;
 	case RS_EV_CGROUP:
 		snprintf(buf, n, "%s: root=%d id=%llu level=%d path=%s",
 			 cgroup_event(ev->cgroup.op), ev->cgroup.root, U(ev->cgroup.id),
@@ -280,6 +285,7 @@ bool tui_event_listed(const struct rs_event *ev)
 	case RS_EV_MEMCG_COUNT:		/* counters: most of a trace, e shows them */
 	case RS_EV_MEMCG_LRUVEC:
 	case RS_EV_MEMCG_STATE:
+	case RS_EV_MEMCG_FLUSH:
 	case RS_EV_CGROUP:
 	case RS_EV_CGROUP_ATTACH:
 	case RS_EV_FORK:

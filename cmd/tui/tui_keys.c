@@ -37,11 +37,17 @@ static int act_quit(struct tui_state *st, int key)
 	return TUI_QUIT;
 }
 
-static int act_help(struct tui_state *st, int key)
+/* A full-screen view (help, details) on, or off back to the timeline. */
+static int toggle_view(struct tui_state *st, enum tui_view view)
 {
-	st->view = st->view == TUI_HELP ? TUI_MAIN : TUI_HELP;
+	st->view = st->view == view ? TUI_MAIN : view;
 	st->scroll = 0;
 	return TUI_REDRAW;
+}
+
+static int act_help(struct tui_state *st, int key)
+{
+	return toggle_view(st, TUI_HELP);
 }
 
 static int act_back(struct tui_state *st, int key)
@@ -62,9 +68,7 @@ static int act_back(struct tui_state *st, int key)
 
 static int act_details(struct tui_state *st, int key)
 {
-	st->view = st->view == TUI_DETAILS ? TUI_MAIN : TUI_DETAILS;
-	st->scroll = 0;
-	return TUI_REDRAW;
+	return toggle_view(st, TUI_DETAILS);
 }
 
 static int act_zoom(struct tui_state *st, int key)

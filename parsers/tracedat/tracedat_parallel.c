@@ -282,6 +282,8 @@ static size_t union_len(enum rs_ev_type type)
 	case RS_EV_MEMCG_LRUVEC:
 	case RS_EV_MEMCG_STATE:
 		return sizeof(ev->memcg);
+	case RS_EV_MEMCG_FLUSH:
+		return sizeof(ev->flush);
 	case RS_EV_CGROUP:
 	case RS_EV_CGROUP_ATTACH:
 		return sizeof(ev->cgroup);

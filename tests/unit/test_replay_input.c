@@ -162,6 +162,16 @@ static void count(struct tr *t, uint64_t ts, int pid, uint64_t id, int item, int
 	feed(t, &ev);
 }
 
+static void flush_ev(struct tr *t, uint64_t ts, uint64_t id, bool force, bool needs)
+{
+	struct rs_event ev = ev0(t, RS_EV_MEMCG_FLUSH, ts, 12, "kworker");
+
+	ev.flush.id = id;
+	ev.flush.force = force;
+	ev.flush.needs_flush = needs;
+	feed(t, &ev);
+}
+
 static void rbegin(struct tr *t, uint64_t ts, int pid, const char *comm, enum rs_reclaim_kind k)
 {
 	struct rs_event ev = ut_reclaim(RS_EV_RECLAIM_BEGIN, ts, pid, comm, k, 0);
@@ -385,6 +395,41 @@ UT_TEST(test_root_deltas, "replay input: the root's own deltas between node snap
 	UT_ASSERT_EQ(rs_world_lru(t.w, 0, 0, RS_LRU_INACTIVE_FILE), 2005);
 	rs_world_advance(t.w, T0 + 50 * MS);
 	UT_ASSERT_EQ(rs_world_lru(t.w, 0, 0, RS_LRU_INACTIVE_FILE), 3000);
+	tr_free(&t);
+	return UT_OK;
+}
+
+/*
+ * Stats flushes (memcg:memcg_flush_stats). /a's memory.stat read at 2 ms shows 100 inactive file
+ * pages: what lruvec_page_state() reads from then on. The lists lose 40 at 5 ms; the root's
+ * periodic flush (force) at 8 ms makes the stats read 60; the lists lose 10 more at 8.5 ms, and
+ * a flush asked at 9 ms with too few updates pending (neither force nor needs_flush) flushes
+ * nothing: at the call (10 ms) the lists hold 50 and the stats still read 60. One flush counted.
+ */
+UT_TEST(test_stats_flush, "replay input: memcg_flush_stats events refresh the stats the kernel reads")
+{
+	struct tr t;
+	int a;
+
+	UT_ASSERT(tr_new_v1(&t) == 0);
+	cgmap(&t, CG_A, "/a");
+	snap(&t, T0 + 2 * MS, CG_A, "/a", 0, 0, 100, 0, 100, 0, 0);
+	lruvec(&t, T0 + 5 * MS, 300, CG_A, RS_LRU_INACTIVE_FILE, -40);
+	flush_ev(&t, T0 + 8 * MS, 1, true, true);
+	lruvec(&t, T0 + 8 * MS + 500000, 300, CG_A, RS_LRU_INACTIVE_FILE, -10);
+	flush_ev(&t, T0 + 9 * MS, CG_A, false, false);
+	rbegin(&t, T0 + 10 * MS, 200, "w", RS_RK_MEMCG);
+	rend(&t, T0 + 11 * MS, 200, "w", RS_RK_MEMCG, 0);
+	UT_ASSERT(tr_finish(&t) == 0);
+	a = rs_world_find_memcg(t.w, CG_A);
+	UT_ASSERT(a > 0);
+	UT_ASSERT_EQ(rs_replay_input_report(t.ri)->stats_flushes, 1);
+	rs_world_rewind(t.w);
+	rs_world_advance(t.w, T0 + 3 * MS);
+	UT_ASSERT_EQ(rs_world_lru_stat(t.w, a, 0, RS_LRU_INACTIVE_FILE), 100);
+	rs_world_advance(t.w, T0 + 10 * MS);
+	UT_ASSERT_EQ(rs_world_lru(t.w, a, 0, RS_LRU_INACTIVE_FILE), 50);
+	UT_ASSERT_EQ(rs_world_lru_stat(t.w, a, 0, RS_LRU_INACTIVE_FILE), 60);
 	tr_free(&t);
 	return UT_OK;
 }
