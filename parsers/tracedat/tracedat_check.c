@@ -27,6 +27,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -444,12 +445,17 @@ static int formats_survive(struct rd *r)
 		return 0;
 	}
 	if (pid == 0) {
+		static const int fatal[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
 		struct tep_handle *tep;
 		int null = open("/dev/null", O_WRONLY);
 
 		/* the library's and a sanitizer's words about the crash are not ours to print */
 		if (null >= 0)
 			dup2(null, STDERR_FILENO);
+		/* a crash just ends the child: no sanitizer's or libFuzzer's handler runs (the
+		   fuzzer's wrote the parent's input as a crash artifact of its own) */
+		for (size_t i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
+			signal(fatal[i], SIG_DFL);
 		close(fds[0]);
 		tep = tep_alloc();
 		for (size_t off = 0; tep && off + 4 <= st->len; ) {
