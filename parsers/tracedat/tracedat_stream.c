@@ -294,19 +294,16 @@ static bool page_header_ok(const struct tracedat *td, const uint8_t *page)
 }
 
 /*
- * Load the page at libtracecmd's offset page and take its first record, as
- * tracecmd_peek_data() would (update_page_info(), kbuffer_read_event()). 1: a record; 0: the
- * page has none; -2: past the CPU's data; -1: the chunk or page cannot be read (c->zfail).
+ * Decompress the page at libtracecmd's offset page into the cursor's kbuffer (*pagep: its
+ * bytes). 0: loaded; -2: past the CPU's data; -1: the chunk or page cannot be read (c->zfail).
  */
-static int own_load(struct tracedat_reader *r, struct tracedat_cursor *c, uint64_t page)
+static int own_page_load(struct tracedat *td, struct tracedat_cursor *c, uint64_t page,
+			 const uint8_t **pagep)
 {
-	struct tracedat *td = r->td;
 	const struct tracedat_chunks *t = &td->zt[c->cpu];
 	uint64_t base = td->zbase[c->cpu];
-	unsigned long long ts;
-	const uint8_t *p;
 	const char *why = NULL;
-	void *data;
+	const uint8_t *p;
 
 	c->paged = false;
 	if (page < base || page - base >= t->total)
@@ -320,6 +317,25 @@ static int own_load(struct tracedat_reader *r, struct tracedat_cursor *c, uint64
 		c->zfail_offset = page;
 		return -1;
 	}
+	*pagep = p;
+	return 0;
+}
+
+/*
+ * Load the page at libtracecmd's offset page and take its first record, as
+ * tracecmd_peek_data() would (update_page_info(), kbuffer_read_event()). 1: a record; 0: the
+ * page has none; -2: past the CPU's data; -1: the chunk or page cannot be read (c->zfail).
+ */
+static int own_load(struct tracedat_reader *r, struct tracedat_cursor *c, uint64_t page)
+{
+	struct tracedat *td = r->td;
+	unsigned long long ts;
+	const uint8_t *p;
+	void *data;
+	int ret = own_page_load(td, c, page, &p);
+
+	if (ret < 0)
+		return ret;
 	data = kbuffer_read_event(c->kbuf, &ts);
 	if (!data)
 		return 0;
@@ -384,24 +400,10 @@ static int own_seek(struct tracedat_reader *r, struct tracedat_cursor *c, uint64
 static bool own_page_ts(struct tracedat_reader *r, struct tracedat_cursor *c, uint64_t page,
 			uint64_t *ts)
 {
-	struct tracedat *td = r->td;
-	const struct tracedat_chunks *t = &td->zt[c->cpu];
-	uint64_t base = td->zbase[c->cpu];
-	const char *why = NULL;
 	const uint8_t *p;
 
-	c->paged = false;
-	if (page < base || page - base >= t->total)
+	if (own_page_load(r->td, c, page, &p) < 0)
 		return false;
-	p = tracedat_zpage_get(&c->z, t, td->zfd, td->zcodec, page - base, &why);
-	if (p && (!page_header_ok(td, p) || kbuffer_load_subbuffer(c->kbuf, (void *)p) < 0 ||
-		  kbuffer_subbuffer_size(c->kbuf) > (int)td->page_size))
-		why = "a ring-buffer page claims more than it holds";
-	if (!p || why) {
-		c->zfail = why;
-		c->zfail_offset = page;
-		return false;
-	}
 	*ts = kbuffer_timestamp(c->kbuf);
 	return true;
 }
