@@ -278,16 +278,19 @@ static inline bool own(const struct tracedat_reader *r, const struct tracedat_cu
 
 /*
  * The commit word of a page header, which kbuffer_load_subbuffer() trusts (it reads the lost
- * events count at data + commit): rs_tracedat_check() has checked every page of the file, so
- * this only keeps our reader safe on its own.
+ * events count at data + commit). rs_tracedat_check() checks the pages of each CPU's first
+ * chunk only when our reader reads the data: this check is what keeps it safe on the rest.
  */
 static bool page_header_ok(const struct tracedat *td, const uint8_t *page)
 {
 	unsigned int ls = td->kb_long == KBUFFER_LSIZE_8 ? 8 : 4;
 	uint64_t flags = 0, room = td->page_size - 8 - ls;
 
-	for (unsigned int i = 0; i < ls; i++)
-		flags = flags << 8 | page[8 + (td->kb_endian == KBUFFER_ENDIAN_BIG ? i : ls - 1 - i)];
+	for (unsigned int i = 0; i < ls; i++) {
+		unsigned int byte = td->kb_endian == KBUFFER_ENDIAN_BIG ? i : ls - 1 - i;
+
+		flags = flags << 8 | page[8 + byte];
+	}
 	if ((flags & (1ull << 31)) && (flags & (1ull << 30)))	/* the count is stored */
 		room -= ls;
 	return (flags & ((1ull << 27) - 1)) <= room;
@@ -651,6 +654,14 @@ static bool cursor_less(const struct tracedat_cursor *a, const struct tracedat_c
 
 TRACEDAT_HEAP_DOWN(heap_down, struct tracedat_cursor, cursor_less)
 
+/* A cursor our chunk reader stopped (c->zfail): the CPU's records end there. */
+static void warn_chunk_fail(struct rs_source *src, const struct tracedat_cursor *c)
+{
+	if (c->zfail)
+		rs_warn(src->info.warnings, TRACEDAT_WARN_CHUNK, src->path, c->cpu,
+			(unsigned long long)c->zfail_offset, c->zfail);
+}
+
 /* The loss of one record, as RS_EV_LOST; consumers must know state may be broken from here. */
 static void lost_event(struct rs_event *ev, const struct tep_record *rec, int cpu)
 {
@@ -704,9 +715,8 @@ int tracedat_stream(struct rs_source *src, uint64_t from_ns, uint64_t to_ns, rs_
 	for (int c = 0; c < cpus; c++) {
 		if (tracedat_cursor_first(&r, &cursors[c], from_ns) == 1)
 			heap[n++] = &cursors[c];
-		else if (cursors[c].zfail)
-			rs_warn(src->info.warnings, TRACEDAT_WARN_CHUNK, src->path, c,
-				(unsigned long long)cursors[c].zfail_offset, cursors[c].zfail);
+		else
+			warn_chunk_fail(src, &cursors[c]);
 	}
 	for (int i = n / 2 - 1; i >= 0; i--)
 		heap_down(heap, n, i);
@@ -774,9 +784,7 @@ next:
 			if (cur->looped)
 				rs_warn(src->info.warnings, TRACEDAT_WARN_LOOP, cur->cpu,
 					(unsigned long long)cur->loop_offset);
-			if (cur->zfail)
-				rs_warn(src->info.warnings, TRACEDAT_WARN_CHUNK, src->path, cur->cpu,
-					(unsigned long long)cur->zfail_offset, cur->zfail);
+			warn_chunk_fail(src, cur);
 			heap[0] = heap[--n];
 		}
 		if (tracedat_reader_full(&r, RS_ZCACHE_BUDGET) &&
