@@ -96,8 +96,9 @@ int main(int argc, char **argv)
 		return RS_EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
-		if (argc > 2 && find_command(argv[2]))
-			return rs_cmd_finish_stdout(NULL, rs_cmd_usage(find_command(argv[2]), stdout));
+		c = argc > 2 ? find_command(argv[2]) : NULL;
+		if (c)
+			return rs_cmd_finish_stdout(NULL, rs_cmd_usage(c, stdout));
 		usage(stdout);
 		return rs_cmd_finish_stdout(NULL, RS_EXIT_OK);
 	}

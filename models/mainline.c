@@ -18,8 +18,9 @@
  * forced-deactivation retries of do_try_to_free_pages(), and per-lruvec anon/file cost with
  * propagation to the parents and the lrusize/4 decay. When the world carries them: whole folios
  * per isolation (isolate_lru_folios(): a request of n pages on F-page folios takes
- * ceil(n / F) x F; on a list of single pages and F-page THPs the expected take), and the memcg stats as last flushed (lruvec_page_state()) where the kernel
- * reads them instead of the lists (prepare_scan_control(), inactive_is_low(), lru_note_cost()).
+ * ceil(n / F) x F; on a list of single pages and F-page THPs the expected take), and the
+ * memcg stats as last flushed (lruvec_page_state()) where the kernel reads them instead of
+ * the lists (prepare_scan_control(), inactive_is_low(), lru_note_cost()).
  *
  * What it approximates:
  *  - costs start at 0 when the trace starts; they then grow from the model's own rotations and

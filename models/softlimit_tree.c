@@ -28,8 +28,8 @@ static void tree_zone(struct rs_v310_sc *sc, int nid)
 
 	/* soft-limit pressure is for global reclaim only in 3.10 */
 	if (sc->target < 0)
-		sc->nr_reclaimed += rs_softtree_reclaim(sc->sim, rs_v310_iter(sc->v), nid, sc->order,
-							&o, rs_v310_soft_shrink, sc->v);
+		sc->nr_reclaimed += rs_softtree_reclaim(sc->sim, rs_v310_iter(sc->v), nid,
+							sc->order, &o, rs_v310_soft_shrink, sc->v);
 	rs_v310_shrink_zone(sc, nid, NULL);
 }
 

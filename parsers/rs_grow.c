@@ -38,7 +38,8 @@ int rs_grow_rows(int *cap, int row, int first, const struct rs_grow_array *arr, 
 		return -1;
 	for (int k = 0; k < n; k++) {
 		ncap = old;
-		if (rs_grow(arr[k].p, &ncap, (size_t)row + 1, arr[k].elem, (size_t)first, INT32_MAX))
+		if (rs_grow(arr[k].p, &ncap, (size_t)row + 1, arr[k].elem, (size_t)first,
+			    INT32_MAX))
 			return -1;
 		memset((char *)*arr[k].p + old * arr[k].elem, 0, (ncap - old) * arr[k].elem);
 	}

@@ -18,8 +18,8 @@ struct rs_event_count *rs_source_count_slot(struct rs_source *src, const char *s
 
 	for (size_t i = 0; i < src->nr_counts; i++) {
 		c = &src->counts[i];
-		if (!strcmp(c->name, name) &&
-		    ((!system && !c->system) || (system && c->system && !strcmp(system, c->system))))
+		if (!strcmp(c->name, name) && ((!system && !c->system) ||
+		    (system && c->system && !strcmp(system, c->system))))
 			return c;
 	}
 	if (src->nr_counts >= RS_MAX_EVENT_NAMES) {

@@ -167,8 +167,9 @@ struct rs_replay_input {
 
 	/* item names */
 	int pswpout_item;		/* count_memcg_events item of pswpout, -1 */
-	int8_t *ns_ws;			/* mod_memcg_lruvec_state item -> workingset slot 0..3, -1
-					   (its LRU lists are the loading stage's: rs_memcg_ctx.lru) */
+	/* mod_memcg_lruvec_state item -> workingset slot 0..3, -1 (its LRU lists are the
+	   loading stage's: rs_memcg_ctx.lru) */
+	int8_t *ns_ws;
 	int nns;
 
 	/* memcgs: identity is the loading stage's (rs_ctx.memcg), mc[] is indexed by its rows */
