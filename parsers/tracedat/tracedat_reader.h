@@ -4,7 +4,7 @@
  * heading what it defines. Calls go one way: tracedat.c (open, event formats, which stream) ->
  * tracedat_parallel.c (the stream with decode threads) -> tracedat_stream.c (reading a CPU's
  * records, the single-threaded stream, opening handles) -> tracedat_format.c (the format
- * table, decoding a record) and tracedat_kallsyms.c.
+ * table, decoding a record) and tracedat_skip.c.
  * struct tracedat is read-only once rs_tracedat_open() returns, except what a stream owns (the
  * counts, the main handle and its name cache): decode threads read the format table and use
  * handles of their own, since a libtracecmd handle is not thread-safe.
@@ -49,7 +49,7 @@ void *tracecmd_record_page(struct tracecmd_input *handle, struct tep_record *rec
  * small one. We bound both: after this many bytes of pages were mapped through one handle, it
  * is closed and opened again, and each CPU is put back at its next unread record with
  * tracecmd_set_cursor(). Each reopen cost ~85 ms of CPU when the file's kallsyms were parsed
- * again (no longer: tracedat_kallsyms.c) and each mapped page a walk of the list, so the
+ * again (no longer: tracedat_skip.c) and each mapped page a walk of the list, so the
  * budget balances the two: on that trace analyze took 7.3 s of CPU with 32 MB, 6.0 s with 48,
  * 5.9 s with 64, 5.8 s with 96 and 6.7 s with 128 (bench/README.md). Decode threads each have
  * a handle and share the budget (tracedat_parallel.c). A build may set it (-D), which tests
@@ -341,12 +341,18 @@ struct tracedat_cursor {
 
 /*
  * tracedat_open_handle(), one thread at a time (libtraceevent's parser is not reentrant),
- * without the file's kallsyms: names are looked up in td->tep (tracedat_kallsyms.c).
+ * without the file's kallsyms: names are looked up in td->tep (tracedat_skip.c). Without its
+ * event formats too unless formats: then only td->tep can tell records apart (a reader's tep
+ * is td->tep; it is the handle's only when !td->direct_common).
  */
-struct tracecmd_input *tracedat_reader_open(struct rs_source *src, struct rs_error *err);
+struct tracecmd_input *tracedat_reader_open(struct rs_source *src, bool formats,
+					    struct rs_error *err);
 
-/* While true, tracecmd_open() on the calling thread skips kallsyms (tracedat_kallsyms.c). */
-void tracedat_skip_kallsyms(bool skip);
+/*
+ * What tracecmd_open() on the calling thread skips parsing from now on: the kallsyms, the
+ * event formats (tracedat_skip.c).
+ */
+void tracedat_skip_parse(bool kallsyms, bool formats);
 
 /* 0, or -1 when out of memory. The cursor is at no record. */
 int tracedat_cursor_init(struct tracedat_cursor *c, struct tracedat *td, int cpu);

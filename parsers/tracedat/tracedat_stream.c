@@ -61,14 +61,15 @@ struct tracecmd_input *tracedat_open_handle(struct rs_source *src, struct rs_err
  */
 static pthread_mutex_t open_lock = PTHREAD_MUTEX_INITIALIZER;
 
-struct tracecmd_input *tracedat_reader_open(struct rs_source *src, struct rs_error *err)
+struct tracecmd_input *tracedat_reader_open(struct rs_source *src, bool formats,
+					    struct rs_error *err)
 {
 	struct tracecmd_input *h;
 
 	pthread_mutex_lock(&open_lock);
-	tracedat_skip_kallsyms(true);
+	tracedat_skip_parse(true, !formats);
 	h = tracedat_open_handle(src, err);
-	tracedat_skip_kallsyms(false);
+	tracedat_skip_parse(false, false);
 	pthread_mutex_unlock(&open_lock);
 	return h;
 }
@@ -614,8 +615,8 @@ int tracedat_reader_reopen(struct tracedat_reader *r, struct tracedat_cursor **c
 	}
 	tracecmd_close(r->handle);
 	r->mapped = 0;
-	r->handle = tracedat_reader_open(r->src, err);
-	r->tep = r->handle ? tracecmd_get_tep(r->handle) : NULL;
+	r->handle = tracedat_reader_open(r->src, !td->direct_common, err);
+	r->tep = r->handle && !td->direct_common ? tracecmd_get_tep(r->handle) : td->tep;
 	if (r->is_main)
 		td->handle = r->handle;	/* names stay td->tep's, the first handle's */
 	if (!r->handle) {
