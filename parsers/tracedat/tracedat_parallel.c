@@ -696,7 +696,7 @@ static int merge(struct par *p, rs_event_fn fn, void *ctx, struct rs_error *err)
 			if (ev.type == RS_EV_MARKER && ev.marker)
 				rs_markers_decode(src, ev.marker, &ev);
 			else if (ev.type == RS_EV_SLAB_START || ev.type == RS_EV_SLAB_END)
-				ev.slab.shrink_name = tracedat_function(&td->names, td->tep,
+				ev.slab.shrink_name = tracedat_function(&td->names, &td->ksyms,
 									ev.slab.shrink_fn);
 			ret = fn(&ev, ctx);
 			break;
