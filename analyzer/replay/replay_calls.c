@@ -343,6 +343,15 @@ static void close_window(struct rs_replay_input *ri, struct ri_task *t, struct r
 			rec->prio_first = prio;
 		if (rec->prio_lowest < 0 || prio < rec->prio_lowest)
 			rec->prio_lowest = prio;
+		/*
+		 * the first descent only: do_try_to_free_pages() retries from DEF_PRIORITY
+		 * (a full walk, forced deactivation) and kswapd restarts without
+		 * cache_trim_mode; the model's retries read the stats as of its end
+		 */
+		if (c->last_prio >= 0 && prio > c->last_prio)
+			c->restarted = true;
+		if (!c->restarted)
+			rec->prio_end[prio] = sh->ts;
 		if (nid < 4)
 			c->prio_mask[nid] |= (uint16_t)(1u << prio);
 		else
