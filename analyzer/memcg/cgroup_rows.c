@@ -86,34 +86,6 @@ struct cg_rtask *cg_rtask(struct rs_cgroups *cg, int task, int pid)
 	return rt;
 }
 
-struct cg_open_ep *cg_ep_find(struct cg_rtask *rt, uint64_t serial)
-{
-	if (!rt || !serial)
-		return NULL;
-	for (int i = 0; i < CG_TASK_EPS; i++)
-		if (rt->eps[i].serial == serial)
-			return &rt->eps[i];
-	return NULL;
-}
-
-struct cg_open_ep *cg_ep_add(struct cg_rtask *rt, uint64_t serial)
-{
-	struct cg_open_ep *e = &rt->eps[0];
-
-	/* a free slot, else the oldest (its end was lost and the episodes module closed it) */
-	for (int i = 0; i < CG_TASK_EPS; i++) {
-		if (!rt->eps[i].serial) {
-			e = &rt->eps[i];
-			break;
-		}
-		if (rt->eps[i].serial < e->serial)
-			e = &rt->eps[i];
-	}
-	memset(e, 0, sizeof(*e));
-	e->serial = serial;
-	return e;
-}
-
 /* The cgroup a task's reclaim is charged to as trigger: its cgroup, or the "(unknown)" row. */
 int cg_task_row(struct rs_cgroups *cg, int pid)
 {

@@ -10,6 +10,7 @@
 
 #include "cgroup_rows.h"
 #include "cgroup_series.h"
+#include "ep_slots.h"
 #include "cgroup_snap.h"
 #include "cgroup_victim.h"
 #include "rs_warn.h"
@@ -134,14 +135,12 @@ static void credit(struct rs_cgroups *cg, const struct take *tk, const struct rs
 /* The trigger of reclaim a task does in context (kind, outer, serial). */
 static int trigger_of(struct rs_cgroups *cg, struct cg_rtask *rt, int outer, uint64_t serial)
 {
-	struct cg_open_ep *e;
+	int slot;
 
 	if (outer == RS_CTX_KSWAPD || rt->kswapd)
 		return RS_CG_KSWAPD;
-	e = cg_ep_find(rt, serial);
-	if (e)
-		return e->trig;
-	return cg_task_row(cg, rt->pid);
+	slot = ep_slot_find(rt->ep_serial, CG_TASK_EPS, serial);
+	return slot >= 0 ? rt->ep_trig[slot] : cg_task_row(cg, rt->pid);
 }
 
 /* An isolate followed by another isolate or the end: nothing taken, no shrink event. */

@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ep_slots.h"
 #include "memcg_ids.h"
 
 const char *rs_cg_reason_name(int r)
@@ -346,29 +347,16 @@ bool rs_memcgs_open_window(const struct rs_memcgs *m, int task, struct rs_victim
 
 static struct mc_ep *ep_find(struct mc_task *t, uint64_t serial)
 {
-	if (!t || !serial)
-		return NULL;
-	for (int i = 0; i < MC_TASK_EPS; i++)
-		if (t->eps[i].serial == serial)
-			return &t->eps[i];
-	return NULL;
+	int i = t ? ep_slot_find(t->ep_serial, MC_TASK_EPS, serial) : -1;
+
+	return i < 0 ? NULL : &t->eps[i];
 }
 
 static struct mc_ep *ep_add(struct mc_task *t, uint64_t serial)
 {
-	struct mc_ep *e = &t->eps[0];
+	struct mc_ep *e = &t->eps[ep_slot_take(t->ep_serial, MC_TASK_EPS, serial)];
 
-	/* a free slot, else the oldest (its end was lost and the episodes module closed it) */
-	for (int i = 0; i < MC_TASK_EPS; i++) {
-		if (!t->eps[i].serial) {
-			e = &t->eps[i];
-			break;
-		}
-		if (t->eps[i].serial < e->serial)
-			e = &t->eps[i];
-	}
 	memset(e, 0, sizeof(*e));
-	e->serial = serial;
 	e->root.row = -1;
 	e->root.how = RS_ROOT_NONE;
 	return e;
@@ -433,14 +421,15 @@ static void credit_episode(struct rs_memcgs *m, struct mc_task *t, const struct 
 const struct rs_memcg_root *rs_memcgs_episode(struct rs_memcgs *m, const struct rs_episode *ep)
 {
 	struct mc_task *t = task_of(m, ep->task, false);
-	struct mc_ep *e = ep_find(t, ep->serial);
+	int slot = t ? ep_slot_find(t->ep_serial, MC_TASK_EPS, ep->serial) : -1;
+	struct mc_ep *e = slot >= 0 ? &t->eps[slot] : NULL;
 	struct rs_memcg_root *r = &m->closing_root;
 
 	memset(r, 0, sizeof(*r));
 	r->row = -1;
 	if (e) {
 		*r = e->root;
-		e->serial = 0;
+		t->ep_serial[slot] = 0;
 	}
 	if (ep->kind >= RS_CTX_KSWAPD) {
 		r->how = RS_ROOT_NONE;
