@@ -31,12 +31,8 @@
 
 void ri_call_free(struct ri_call *c)
 {
-	free(c->v);
-	c->v = NULL;
-	c->nv = c->capv = 0;
-	free(c->pv);
-	c->pv = NULL;
-	c->npv = c->cappv = 0;
+	RS_GROW_RELEASE(c->v, c->nv, c->capv);
+	RS_GROW_RELEASE(c->pv, c->npv, c->cappv);
 }
 
 static struct ri_call *open_call(struct rs_replay_input *ri, struct ri_task *t,
