@@ -466,6 +466,72 @@ UT_TEST(test_mainline_kswapd, "models/mainline: kswapd priority and proportional
 	return UT_OK;
 }
 
+/*
+ * The anon aging of shrink_lruvec() and kswapd_age_node() is shrink_active_list(32) on active
+ * anon, whose isolate_lru_folios() takes whole folios like every other: on a list of 512-page
+ * THPs (the 7.2 memory.high trace: "nr_requested=32 nr_scanned=512 lru=active_anon") each
+ * aging deactivates 512 pages, not 32.
+ * One memcg (or the root, for kswapd), swap on, IA 1000, AA 4000 (inactive_is_low: under 1 GB
+ * the ratio is 1, 1000 < 4000), IF 100000 reclaiming everything, AF 0; AA's window shows
+ * 512-page folios, all deactivated. File is not low and IF >> 12 > 0: cache_trim_mode, so the
+ * main loop scans IF only and the anon pages come from the aging alone.
+ *  memcg call, 32 wanted: prio 12: IF 100000 >> 12 = 24 reclaimed, then aging 512;
+ *    prio 11: IF 99976 >> 11 = 48, a batch of 32 reaches 32 (56 in the call), the cut finds no
+ *    anon to scale and stops; aging 512. AA 1024, IF 56 (64 with 32-page agings).
+ *  kswapd run wanting 50, high watermark 1000: prio 12: kswapd_age_node() 512, IF 409600 >> 12
+ *    = 100 in four batches (under 1000: no cut), aging 512; 100 >= 50 ends the run. AA 1024,
+ *    IF 100.
+ */
+static struct rs_replay_result *aging_run(bool kswapd)
+{
+	struct rs_obs aa = { .ts_start = 0, .ts_end = UINT64_MAX / 2, .nid = 0,
+			     .lru = RS_LRU_ACTIVE_ANON, .taken = 512, .deactivated = 512,
+			     .folio = 512 };
+	struct rs_replay_result *r = NULL;
+	struct tw t;
+	int m = 0;
+
+	if (tw_new(&t, 1, false, 60) < 0)
+		return NULL;
+	if (!kswapd)
+		m = tw_cg(&t, 0, "/A");
+	tw_lists(&t, m, 0, 1000, 4000, kswapd ? 409600 : 100000, 0);
+	tw_node(&t, 0, 500, 1000);
+	tw_set(&t, RS_WF_SWAP_FREE, -1, -1, 0, 100000);
+	tw_rate(&t, m, 0, RS_LRU_INACTIVE_FILE, 10, 10, 0);
+	aa.memcg = m;
+	if (rs_world_add_obs(t.w, &aa, &t.err) == 0) {
+		if (kswapd)
+			tw_call(&t, RS_CALL_KSWAPD, 0, -1, 50);
+		else
+			tw_call(&t, RS_CALL_MEMCG, -1, m, 32);
+		if (tw_final(&t) == 0)
+			r = tw_run(&t, "mainline");
+	}
+	rs_world_free(t.w);
+	return r;
+}
+
+UT_TEST(test_mainline_aging_folios, "models/mainline: anon aging takes whole folios")
+{
+	struct rs_replay_result *r = aging_run(false);
+
+	UT_ASSERT(r);
+	UT_ASSERT_EQ(r->scanned[RS_LRU_ACTIVE_ANON], 1024);
+	UT_ASSERT_EQ(r->scanned[RS_LRU_INACTIVE_FILE], 56);
+	UT_ASSERT_EQ(r->scanned[RS_LRU_INACTIVE_ANON], 0);
+	UT_ASSERT_EQ(r->prio_lowest, 11);
+	rs_replay_results_free(r, 1);
+
+	r = aging_run(true);
+	UT_ASSERT(r);
+	UT_ASSERT_EQ(r->scanned[RS_LRU_ACTIVE_ANON], 1024);
+	UT_ASSERT_EQ(r->scanned[RS_LRU_INACTIVE_FILE], 100);
+	UT_ASSERT_EQ(r->scanned[RS_LRU_INACTIVE_ANON], 0);
+	rs_replay_results_free(r, 1);
+	return UT_OK;
+}
+
 /* ---- soft-limit tree (3.10) ---- */
 
 /*
