@@ -8,31 +8,17 @@
 #include <string.h>
 
 #include "cgroup_rows.h"
+#include "rs_grow.h"
 
 bool cg_sync(struct rs_cgroups *cg)
 {
 	int n = rs_memcgs_count(cg->mc);
 
-	if (n > cg->cap) {
-		int cap = cg->cap ? cg->cap : 64;
-		struct rs_cgroup *c;
-		struct cg_priv *p;
-
-		while (cap < n)
-			cap *= 2;
-		c = realloc(cg->cgs, (size_t)cap * sizeof(*c));
-		if (!c) {
-			cg->oom = true;
-			return false;
-		}
-		cg->cgs = c;
-		p = realloc(cg->priv, (size_t)cap * sizeof(*p));
-		if (!p) {
-			cg->oom = true;
-			return false;
-		}
-		cg->priv = p;
-		cg->cap = cap;
+	if (n > 0 && rs_grow_rows(&cg->cap, n - 1, 64, (const struct rs_grow_array[]){
+			{ (void **)&cg->cgs, sizeof(*cg->cgs) },
+			{ (void **)&cg->priv, sizeof(*cg->priv) } }, 2)) {
+		cg->oom = true;
+		return false;
 	}
 	for (int i = cg->nr; i < n; i++) {
 		memset(&cg->cgs[i], 0, sizeof(cg->cgs[i]));
@@ -62,20 +48,10 @@ struct cg_rtask *cg_rtask(struct rs_cgroups *cg, int task, int pid)
 
 	if (task < 0)
 		return NULL;
-	if (task >= cg->nr_rt) {
-		int n = cg->nr_rt ? cg->nr_rt : 64;
-		struct cg_rtask *r;
-
-		while (n <= task)
-			n *= 2;
-		r = realloc(cg->rt, (size_t)n * sizeof(*r));
-		if (!r) {
-			cg->oom = true;
-			return NULL;
-		}
-		memset(r + cg->nr_rt, 0, (size_t)(n - cg->nr_rt) * sizeof(*r));
-		cg->rt = r;
-		cg->nr_rt = n;
+	if (rs_grow_rows(&cg->nr_rt, task, 64, (const struct rs_grow_array[]){
+			{ (void **)&cg->rt, sizeof(*cg->rt) } }, 1)) {
+		cg->oom = true;
+		return NULL;
 	}
 	rt = &cg->rt[task];
 	if (!rt->known) {

@@ -39,6 +39,7 @@
 
 #include "ep_slots.h"
 #include "memcg_ids.h"
+#include "rs_grow.h"
 
 const char *rs_cg_reason_name(int r)
 {
@@ -188,22 +189,12 @@ static struct mc_task *task_of(struct rs_memcgs *m, int task, bool create)
 {
 	if (task < 0)
 		return NULL;
-	if (task >= m->nr_t) {
-		int n = m->nr_t ? m->nr_t : 64;
-		struct mc_task *t;
-
-		if (!create)
-			return NULL;
-		while (n <= task)
-			n *= 2;
-		t = realloc(m->t, (size_t)n * sizeof(*t));
-		if (!t) {
-			m->oom = true;
-			return NULL;
-		}
-		memset(t + m->nr_t, 0, (size_t)(n - m->nr_t) * sizeof(*t));
-		m->t = t;
-		m->nr_t = n;
+	if (task >= m->nr_t && !create)
+		return NULL;
+	if (rs_grow_rows(&m->nr_t, task, 64, (const struct rs_grow_array[]){
+			{ (void **)&m->t, sizeof(*m->t) } }, 1)) {
+		m->oom = true;
+		return NULL;
 	}
 	return &m->t[task];
 }
