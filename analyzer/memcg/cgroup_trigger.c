@@ -19,8 +19,8 @@
 
 #include "cgroup_rows.h"
 #include "cgroup_series.h"
-#include "ep_slots.h"
 #include "cgroup_trigger.h"
+#include "ep_slots.h"
 
 static void add_root(struct rs_cgroups *cg, struct rs_cgroup *t, int v0, uint16_t len)
 {

@@ -10,9 +10,10 @@
 
 #include "cgroup_rows.h"
 #include "cgroup_series.h"
-#include "ep_slots.h"
 #include "cgroup_snap.h"
 #include "cgroup_victim.h"
+#include "ep_slots.h"
+#include "rs_grow.h"
 #include "rs_warn.h"
 
 /* ---- the matrix ---- */
@@ -33,18 +34,9 @@ static struct rs_cg_cell *matrix_cell(struct rs_cgroups *cg, int trig, int victi
 			     "cgroup_attribution)", RS_CG_MAX_CELLS);
 		return NULL;
 	}
-	if (cg->nr_cells == cg->cap_cells) {
-		int cap = cg->cap_cells ? cg->cap_cells * 2 : 64;
-		struct rs_cg_cell *n = realloc(cg->cells, (size_t)cap * sizeof(*n));
-
-		if (!n) {
-			cg->oom = true;
-			return NULL;
-		}
-		cg->cells = n;
-		cg->cap_cells = cap;
-	}
-	if (rs_u64map_put(&cg->by_cell, key, cg->nr_cells) < 0) {
+	if (rs_grow_rows(&cg->cap_cells, cg->nr_cells, 64, (const struct rs_grow_array[]){
+			{ (void **)&cg->cells, sizeof(*cg->cells) } }, 1) ||
+	    rs_u64map_put(&cg->by_cell, key, cg->nr_cells) < 0) {
 		cg->oom = true;
 		return NULL;
 	}

@@ -20,10 +20,10 @@
 
 #include "cgroup_rows.h"
 #include "cgroup_series.h"
-#include "ep_slots.h"
 #include "cgroup_snap.h"
 #include "cgroup_trigger.h"
 #include "cgroup_victim.h"
+#include "ep_slots.h"
 #include "rs_warn.h"
 #include "series.h"
 #include "trace_source.h"
