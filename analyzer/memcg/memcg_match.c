@@ -144,7 +144,6 @@ static void mc_item_names(struct rs_memcgs *m, const struct rs_ev_items *it)
 		memset(m->lru_of_item, -1, sizeof(m->lru_of_item));
 		memset(m->node_cls, RS_MIC_OTHER, sizeof(m->node_cls));
 		memset(m->node_moved, 0, sizeof(m->node_moved));
-		m->node_reclaim_items = false;
 		for (int i = 0; i < m->nr_node_names; i++) {
 			const char *s = m->node_names[i];
 			int c;
@@ -156,10 +155,8 @@ static void mc_item_names(struct rs_memcgs *m, const struct rs_ev_items *it)
 			m->node_moved[i] = !strncmp(s, "pgscan_", 7) || !strncmp(s, "pgsteal_", 8) ||
 					   !strcmp(s, "pgrefill");
 			/* 7.x: pgscan_*, pgsteal_*, pgrefill are node-stat items */
-			if (c == RS_MIC_SCAN || c == RS_MIC_STEAL || c == RS_MIC_REFILL) {
+			if (c == RS_MIC_SCAN || c == RS_MIC_STEAL || c == RS_MIC_REFILL)
 				m->node_cls[i] = (uint8_t)c;
-				m->node_reclaim_items = true;
-			}
 		}
 		m->have_lru_names = true;
 		return;
@@ -741,11 +738,6 @@ const char *rs_memcgs_node_item_name(const struct rs_memcgs *m, int item)
 bool rs_memcgs_node_item_was_vm_event(const struct rs_memcgs *m, int item)
 {
 	return item >= 0 && item < m->nr_node_names && m->node_moved[item];
-}
-
-bool rs_memcgs_node_reclaim_items(const struct rs_memcgs *m)
-{
-	return m->node_reclaim_items;
 }
 
 bool rs_memcgs_kernel_roots(const struct rs_memcgs *m)

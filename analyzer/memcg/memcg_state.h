@@ -88,7 +88,7 @@ struct rs_memcgs {
 	uint8_t node_cls[RS_MEMCG_MAX_ITEMS];	/* lruvec item -> class (7.x reclaim items) */
 	bool node_moved[RS_MEMCG_MAX_ITEMS];	/* 7.x pgscan_* / pgsteal_* / pgrefill: vm events
 						   before, node-stat items now */
-	bool have_lru_names, node_reclaim_items;
+	bool have_lru_names;
 
 	/* reclaiming tasks, by the episodes module's task index */
 	struct mc_task *t;
