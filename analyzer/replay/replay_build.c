@@ -22,6 +22,7 @@
 #include "replay_calls.h"
 #include "replay_memcgs.h"
 #include "replay_report.h"
+#include "rs_grow.h"
 
 struct wb {			/* build state */
 	struct rs_replay_input *ri;
@@ -1076,12 +1077,8 @@ int ri_build_world(struct rs_replay_input *ri, struct rs_error *err)
 	/* what is left of the stream state is not needed any more */
 	for (size_t i = 0; i < ri->ncall; i++)
 		ri_call_free(&ri->call[i]);
-	free(ri->call);
-	ri->call = NULL;
-	ri->ncall = ri->capcall = 0;
-	free(ri->upd);
-	ri->upd = NULL;
-	ri->nupd = ri->capupd = 0;
+	RS_GROW_RELEASE(ri->call, ri->ncall, ri->capcall);
+	RS_GROW_RELEASE(ri->upd, ri->nupd, ri->capupd);
 	ret = 0;
 out:
 	rs_world_free(b.w);

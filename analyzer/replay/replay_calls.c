@@ -31,12 +31,8 @@
 
 void ri_call_free(struct ri_call *c)
 {
-	free(c->v);
-	c->v = NULL;
-	c->nv = c->capv = 0;
-	free(c->pv);
-	c->pv = NULL;
-	c->npv = c->cappv = 0;
+	RS_GROW_RELEASE(c->v, c->nv, c->capv);
+	RS_GROW_RELEASE(c->pv, c->npv, c->cappv);
 }
 
 static struct ri_call *open_call(struct rs_replay_input *ri, struct ri_task *t,
@@ -493,10 +489,14 @@ void ri_calls_event(struct rs_replay_input *ri, const struct rs_event *ev, const
 		close_call(ri, t, ev->ts);
 		return;
 	case RS_EV_KSWAPD_WAKE:
+	case RS_EV_KSWAPD_SLEEP:
+		/* a sleep ends kswapd's run; so does a wake, whose run's sleep was lost */
 		if (c && t->win)
 			close_window(ri, t, c, NULL, still_open(ctx, &open));
 		if (t->call != RI_NO_CALL)
 			close_call(ri, t, ev->ts);
+		if (ev->type == RS_EV_KSWAPD_SLEEP)
+			return;
 		c = open_call(ri, t, ev, ctx->memcg, RS_CALL_KSWAPD);
 		if (!c)
 			return;
@@ -504,12 +504,6 @@ void ri_calls_event(struct rs_replay_input *ri, const struct rs_event *ev, const
 		if (ev->have & RS_HAVE_ORDER)
 			c->c.order = ev->kswapd.order;
 		ri_source_note(&ri->rep.call_src[RS_CALL_KSWAPD], ev);
-		return;
-	case RS_EV_KSWAPD_SLEEP:
-		if (c && t->win)
-			close_window(ri, t, c, NULL, still_open(ctx, &open));
-		if (t->call != RI_NO_CALL)
-			close_call(ri, t, ev->ts);
 		return;
 	case RS_EV_WRITE_FOLIO:
 		if (!(ev->write.reclaim_flags & RS_RECLAIM_WB_FILE))
