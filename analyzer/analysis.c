@@ -114,28 +114,17 @@ static struct rs_kswapd_stats *kswapd_row(struct rs_analysis *a, int task)
 
 	if (t->kswapd_idx >= 0)
 		return &a->ks[t->kswapd_idx];
-	if (a->nr_ks == a->cap_ks) {
-		int cap = a->cap_ks ? a->cap_ks * 2 : 8;
-		struct rs_kswapd_stats *k = realloc(a->ks, (size_t)cap * sizeof(*k));
-		int *kt;
-
-		if (!k)
-			goto oom;
-		a->ks = k;
-		kt = realloc(a->ks_task, (size_t)cap * sizeof(*kt));
-		if (!kt)
-			goto oom;
-		a->ks_task = kt;
-		a->cap_ks = cap;
+	if (rs_grow_rows(&a->cap_ks, a->nr_ks, 8, (const struct rs_grow_array[]){
+			{ (void **)&a->ks, sizeof(*a->ks) },
+			{ (void **)&a->ks_task, sizeof(*a->ks_task) } }, 2)) {
+		a->oom = true;
+		return NULL;
 	}
 	memset(&a->ks[a->nr_ks], 0, sizeof(a->ks[0]));
 	a->ks[a->nr_ks].nid = -1;
 	a->ks_task[a->nr_ks] = task;
 	t->kswapd_idx = a->nr_ks++;
 	return &a->ks[t->kswapd_idx];
-oom:
-	a->oom = true;
-	return NULL;
 }
 
 /* Add the part of [from, to) inside the window to a series metric (cut episodes start at t0). */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "latency.h"
+#include "rs_grow.h"
 
 const int rs_lat_pcts[RS_LAT_NR_PCT] = { 1, 5, 10, 25, 50, 75, 90, 95, 99 };
 const unsigned int rs_mmt_lower_ms[RS_MMT_NR] = { 0, 5, 10, 100, 500, 1000, 5000 };
@@ -87,9 +88,7 @@ static bool to_histogram(struct rs_latency *l)
 		return false;
 	for (size_t i = 0; i < l->nr; i++)
 		l->hist[hist_index(l->samples[i])]++;
-	free(l->samples);
-	l->samples = NULL;
-	l->nr = l->cap = 0;
+	RS_GROW_RELEASE(l->samples, l->nr, l->cap);
 	return true;
 }
 
@@ -106,22 +105,13 @@ void rs_latency_add(struct rs_latency *l, uint64_t ns)
 		l->hist[hist_index(ns)]++;
 		return;
 	}
-	if (l->nr == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 256;
-		uint64_t *n;
-
-		if (cap > l->max_samples)
-			cap = l->max_samples;
-		n = l->nr < cap ? realloc(l->samples, cap * sizeof(*n)) : NULL;
-		if (!n) {
-			/* over the bound, or no memory: the histogram takes over */
-			if (to_histogram(l))
-				l->hist[hist_index(ns)]++;
-			/* else: the sample stays in count/min/max/total/mmtests only */
-			return;
-		}
-		l->samples = n;
-		l->cap = cap;
+	if (rs_grow((void **)&l->samples, &l->cap, l->nr + 1, sizeof(*l->samples), 256,
+		    l->max_samples)) {
+		/* over the bound, or no memory: the histogram takes over */
+		if (to_histogram(l))
+			l->hist[hist_index(ns)]++;
+		/* else: the sample stays in count/min/max/total/mmtests only */
+		return;
 	}
 	l->samples[l->nr++] = ns;
 	l->sorted = false;

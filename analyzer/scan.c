@@ -84,6 +84,25 @@ static void count_shrink_inactive(struct rs_lru_counts *c, const struct rs_ev_sh
 	c->immediate += si->nr_immediate;
 }
 
+/* The write_folio counts of p (its pageouts, or one write that had no isolate to wait for). */
+static void add_writes(struct rs_analysis *a, const struct pend_isolate *p,
+		       struct rs_lru_counts *c, struct rs_task_stats *ts)
+{
+	c->write_anon += p->w_anon;
+	c->write_file += p->w_file;
+	c->write_sync += p->w_sync;
+	c->write_async += p->w_async;
+	if (p->w_anon + p->w_file)
+		rs_series_add(a->series, RS_TS_WRITE, p->ts, p->w_anon + p->w_file);
+	if (ts) {
+		ts->write_anon += p->w_anon;
+		ts->write_file += p->w_file;
+		ts->write_sync += p->w_sync;
+		ts->write_async += p->w_async;
+		ts->active = true;
+	}
+}
+
 static void commit(struct rs_analysis *a, struct pend_isolate *p, int slot, int list, int prio,
 		   struct rs_task_stats *ts)
 {
@@ -94,26 +113,16 @@ static void commit(struct rs_analysis *a, struct pend_isolate *p, int slot, int 
 	c->scanned += p->scanned;
 	c->skipped += p->skipped;
 	c->taken += p->taken;
-	c->write_anon += p->w_anon;
-	c->write_file += p->w_file;
-	c->write_sync += p->w_sync;
-	c->write_async += p->w_async;
 	if (list < RS_LRU_UNEVICTABLE)
 		rs_series_add(a->series, RS_TS_SCANNED_IA + list, p->ts, p->scanned);
 	rs_series_add(a->series, RS_TS_SCANNED_CTX + p->ctx, p->ts, p->scanned);
-	if (p->w_anon + p->w_file)
-		rs_series_add(a->series, RS_TS_WRITE, p->ts, p->w_anon + p->w_file);
 	if (ts) {
 		ts->scanned += p->scanned;
 		if (list_is_inactive(list))
 			ts->scanned_inactive += p->scanned;
 		ts->taken += p->taken;
-		ts->write_anon += p->w_anon;
-		ts->write_file += p->w_file;
-		ts->write_sync += p->w_sync;
-		ts->write_async += p->w_async;
-		ts->active = true;
 	}
+	add_writes(a, p, c, ts);
 	p->valid = false;
 }
 
@@ -231,42 +240,20 @@ void rs_scan_write(struct rs_analysis *a, const struct rs_event *ev, const struc
 	bool file = flags & RS_RECLAIM_WB_FILE, sync = flags & RS_RECLAIM_WB_SYNC;
 	int list = file ? RS_LRU_INACTIVE_FILE : RS_LRU_INACTIVE_ANON;
 	struct pend_isolate *p = tp ? &tp->pend : NULL;
-	struct rs_lru_counts *c;
+	struct pend_isolate one = {
+		.ts = ev->ts, .w_anon = !file, .w_file = file, .w_sync = sync, .w_async = !sync,
+	};
 
 	/* pageout() during the pending isolate's shrink_folio_list(): it completes with it */
 	if (p && pend_matches(p, list)) {
-		if (file)
-			p->w_file++;
-		else
-			p->w_anon++;
-		if (sync)
-			p->w_sync++;
-		else
-			p->w_async++;
+		p->w_anon += one.w_anon;
+		p->w_file += one.w_file;
+		p->w_sync += one.w_sync;
+		p->w_async += one.w_async;
 		return;
 	}
 	a->at.writes_without_isolate++;
-	c = cell(a, 0, list, ctx->kind, RS_PRIO_UNKNOWN);
-	if (file)
-		c->write_file++;
-	else
-		c->write_anon++;
-	if (sync)
-		c->write_sync++;
-	else
-		c->write_async++;
-	rs_series_add(a->series, RS_TS_WRITE, ev->ts, 1);
-	if (ts) {
-		if (file)
-			ts->write_file++;
-		else
-			ts->write_anon++;
-		if (sync)
-			ts->write_sync++;
-		else
-			ts->write_async++;
-		ts->active = true;
-	}
+	add_writes(a, &one, cell(a, 0, list, ctx->kind, RS_PRIO_UNKNOWN), ts);
 }
 
 void rs_scan_reclaim_pages(struct rs_analysis *a, const struct rs_event *ev,

@@ -185,8 +185,6 @@ const char *rs_memcgs_node_item_name(const struct rs_memcgs *m, int item);	/* NU
 /* 7.x: a node-stat item that was a vm event (count_memcg_events) before: pgscan_*, pgsteal_*,
    pgrefill. */
 bool rs_memcgs_node_item_was_vm_event(const struct rs_memcgs *m, int item);
-/* 7.x: pgscan_* / pgsteal_* / pgrefill were node-stat items of this trace. */
-bool rs_memcgs_node_reclaim_items(const struct rs_memcgs *m);
 /* 7.1+: reclaim begin/end carry memcg_id (roots are the kernel's), shrink_slab too. */
 bool rs_memcgs_kernel_roots(const struct rs_memcgs *m);
 bool rs_memcgs_slab_memcgs(const struct rs_memcgs *m);

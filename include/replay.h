@@ -72,14 +72,20 @@ enum rs_wfield {
 	RS_WF_NODE_WMARK_HIGH,	/* node high watermark, summed over its zones */
 	RS_WF_NODE_MANAGED,	/* node managed pages (old inactive_ratio); 0 = estimate */
 	RS_WF_SWAP_FREE,	/* free swap pages, whole system */
-	RS_WF_LRU_STAT,		/* list size as the memcg stats last flushed it (lruvec_page_state) */
 	/*
-	 * The memcg's stats were flushed (css_rstat_flush(): its subtree; reading memory.stat does
-	 * it): from then until the next flush lruvec_page_state() of the memcg and of every
-	 * descendant reads the workingset counters as they were here. Value 1 (a
-	 * memcg_flush_stats event that flushed, e.g. the periodic flush of the root): the list
-	 * stats (RS_WF_LRU_STAT) of the subtree become its lists too; 0 (a memory.stat read):
-	 * the snapshot itself sets them.
+	 * List size as the memcg stats last flushed it, what memory.stat showed: v2 the memcg's
+	 * subtree (lruvec_page_state() reads that), v1 its own pages.
+	 */
+	RS_WF_LRU_STAT,
+	/*
+	 * The memcg's stats were flushed (css_rstat_flush(): its subtree; reading memory.stat
+	 * does it when enough updates are pending): from then until the next flush
+	 * lruvec_page_state() of the memcg and of every descendant reads the workingset counters
+	 * and the lists (hierarchical: a memcg's counts include its subtree's as they were at
+	 * its own or an ancestor's last flush) as they were here. Value 1 (a memcg_flush_stats
+	 * event that flushed, e.g. the periodic flush of the root): the list stats of the subtree
+	 * become its lists; 0 (a memory.stat read in a trace without flush events): the
+	 * workingset counters only, the read's RS_WF_LRU_STAT sets the lists.
 	 */
 	RS_WF_WS_FLUSH,
 	RS_WF_NR
@@ -179,6 +185,13 @@ struct rs_recorded {
 	bool have;			/* the trace has this call's shrink events */
 	int prio_first, prio_lowest;	/* -1 when unknown */
 	uint32_t rounds;		/* shrink passes: distinct (priority, node) seen */
+	/*
+	 * Time of the last shrink event at each priority (soft-limit passes aside) until the call
+	 * first went back to a higher priority (a retry), 0 where it ran no pass that scanned:
+	 * when each pass ended, for the stats a model's pass reads (a stats flush during a call
+	 * is seen by the passes after it).
+	 */
+	uint64_t prio_end[RS_DEF_PRIORITY + 1];
 	uint64_t scanned[RS_NR_EVICTABLE], reclaimed[RS_NR_EVICTABLE];
 	uint64_t nr_reclaimed;		/* *_reclaim_end nr_reclaimed */
 	uint64_t soft_scanned, soft_reclaimed;	/* inside memcg_softlimit_reclaim_begin/end */
@@ -259,8 +272,18 @@ const char *rs_rate_src_name(enum rs_rate_src s);
 
 /* Current values (the world's clock is moved by rs_world_rewind/advance). */
 uint64_t rs_world_lru(const struct rs_world *w, int memcg, int nid, int lru);
-/* The flushed-stats view of a list (RS_WF_LRU_STAT), or rs_world_lru() when never set. */
+/*
+ * The flushed-stats view of a memcg's list, hierarchical (lruvec_page_state()): v2 as its last
+ * flush or memory.stat read left it, v1 its subtree's own stats summed; its subtree's lists when
+ * never flushed.
+ */
 uint64_t rs_world_lru_stat(const struct rs_world *w, int memcg, int nid, int lru);
+/*
+ * The same view as of time `ts`, before or after the world's clock: the flushes of the trace up
+ * to ts (a reclaim pass reads the stats as of its own moment, and flushes land while a call
+ * runs). Never flushed by then: the subtree's lists now.
+ */
+uint64_t rs_world_lru_stat_at(const struct rs_world *w, int memcg, int nid, int lru, uint64_t ts);
 void rs_world_memcg_state(const struct rs_world *w, int memcg, struct rs_memcg_state *out);
 void rs_world_node(const struct rs_world *w, int nid, struct rs_node_state *out);
 uint64_t rs_world_swap_free(const struct rs_world *w);
@@ -271,6 +294,9 @@ uint64_t rs_world_ws(const struct rs_world *w, enum rs_wfield f, int memcg, int 
  * has no flush.
  */
 uint64_t rs_world_ws_flushed(const struct rs_world *w, int memcg, int nid, int file);
+/* The same as of time `ts` (rs_world_lru_stat_at()); no flush by then: the current sum. */
+uint64_t rs_world_ws_flushed_at(const struct rs_world *w, int memcg, int nid, int file,
+				uint64_t ts);
 /*
  * Reclaimability of a list now: the recorded call's window nearest in time; with prio >= 0 and
  * that call's passes at prio recorded on the list, those passes' window alone (a kswapd run

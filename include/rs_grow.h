@@ -7,6 +7,7 @@
 #define RS_GROW_H
 
 #include <stddef.h>
+#include <stdlib.h>
 
 /*
  * Room for need elements of elem bytes at *p: *cap doubles (from first when 0) until it holds
@@ -18,6 +19,14 @@ int rs_grow(void **p, size_t *cap, size_t need, size_t elem, size_t first, size_
 /* rs_grow() for an array pointer and its size_t capacity, unbounded. */
 #define RS_GROW(arr, cap, need, first) \
 	rs_grow((void **)&(arr), &(cap), (need), sizeof(*(arr)), (first), 0)
+
+/* An array grown by RS_GROW() given back while its owner lives on: freed, empty, no room. */
+#define RS_GROW_RELEASE(arr, nr, cap)						\
+	do {									\
+		free(arr);							\
+		(arr) = NULL;							\
+		(nr) = (cap) = 0;						\
+	} while (0)
 
 /*
  * Tables of rows kept in parallel arrays with one capacity (a public and a private row per

@@ -118,6 +118,7 @@ void rs_sim_begin(struct rs_sim *s, struct rs_lrusim *ls, const struct rs_world 
 	s->call = call;
 	s->out = out;
 	s->prio = -1;
+	s->view_ts = call->ts;
 	out->prio_lowest = -1;
 	for (int m = 0; m < nm; m++) {
 		struct rs_memcg_state st;

@@ -20,7 +20,8 @@
  * per isolation (isolate_lru_folios(): a request of n pages on F-page folios takes
  * ceil(n / F) x F; on a list of single pages and F-page THPs the expected take), and the
  * memcg stats as last flushed (lruvec_page_state()) where the kernel reads them instead of
- * the lists (prepare_scan_control(), inactive_is_low(), lru_note_cost()).
+ * the lists (prepare_scan_control(), inactive_is_low(), lru_note_cost()), as of the moment
+ * each pass ran in the recorded call, and snapshot_refaults() counting from the call's end.
  *
  * What it approximates:
  *  - costs start at 0 when the trace starts; they then grow from the model's own rotations and
@@ -45,6 +46,7 @@
 #include <string.h>
 
 #include "policy.h"
+#include "rs_grow.h"
 
 /* Safety bound on balance_pgdat() runs per invocation. */
 #define KSWAPD_MAX_RUNS		4096
@@ -54,12 +56,22 @@
 #define DEACTIVATE_FILE		2u
 #define UNSET			UINT64_MAX
 
+/* A call's snapshot_refaults(), taken at its end: what later passes compare once it ended. */
+struct snap_pending {
+	size_t lruvec;
+	uint64_t ts;
+	uint64_t refaults[2];
+};
+
 struct mainline {
 	struct rs_lrusim ls;
 	struct rs_iter iter;		/* reclaim cookie {pgdat}: one slot */
 	uint64_t *anon_cost, *file_cost;	/* [lruvec] */
 	uint64_t *restore_seen;		/* [lruvec][2] workingset_restore folded in */
 	uint64_t *refault_snap;		/* [lruvec][2] snapshot_refaults() of a target */
+	struct snap_pending *pend;	/* snapshots of calls not ended yet, by end time */
+	size_t npend, cappend;
+	bool oom;
 	uint64_t *folio_carry;		/* [lruvec][list] fractional pages taken, 1/2^32 */
 	uint32_t *kswapd_failures;	/* [nid] */
 	bool v1;
@@ -76,6 +88,7 @@ struct ml_sc {
 	unsigned int may_deactivate;
 	bool force_deactivate, skipped_deactivate, cache_trim_mode, cache_trim_mode_failed;
 	bool no_cache_trim_mode, file_is_tiny, memcg_full_walk;
+	bool retry;			/* past the first descent from DEF_PRIORITY */
 };
 
 static size_t lvi(const struct ml_sc *sc, int memcg, int nid)
@@ -143,16 +156,35 @@ enum rs_scan_balance rs_mainline_scan_count(const struct rs_gsc_in *in,
  * these, not the LRU sizes, in prepare_scan_control(), inactive_is_low() and lru_note_cost(),
  * and they lag the lists until the next flush: a memcg whose file pages were just reclaimed
  * still looks file-rich, cache_trim_mode holds and priorities 12..1 scan nothing. With a world
- * that carries that view (RS_WF_LRU_STAT, from memcg_stat snapshots: reading memory.stat
- * flushes) it is used; otherwise the lists themselves.
+ * that carries that view (RS_WF_LRU_STAT from memcg_stat snapshots, RS_WF_WS_FLUSH) it is used;
+ * otherwise the lists themselves. As of the pass's own moment (rs_sim.view_ts, pass_start()):
+ * a flush during a call is seen by its later passes.
  */
 static uint64_t stat_h(const struct rs_sim *s, int memcg, int nid, int lru)
 {
-	uint64_t sum = 0;
+	return rs_world_lru_stat_at(s->w, memcg, nid, lru, s->view_ts);
+}
 
-	for (int m = memcg; m >= 0; m = rs_sim_next(s, memcg, m))
-		sum += rs_world_lru_stat(s->w, m, nid, lru);
-	return sum;
+/*
+ * When a pass at `priority` began in the recorded call: once every recorded pass at a higher
+ * priority had ended (the call's start when none had). Its prepare_scan_control() reads the
+ * flushed stats and refaults as of then, and the aging at the end of a pass at p as of the
+ * start of p - 1. Calls last milliseconds, the recorder flushes every 100 ms and the root every
+ * 2 s: the 7.2 memory.high call at 19.271 s read 6,660 inactive against 5,701 active anon
+ * pages at priority 11 and, after the recorder's flush at 19.274 s, 5,636 against 6,725 at
+ * its aging and at priority 10, which deactivated anon; a model that read the call's start
+ * for every pass deactivated none.
+ */
+static uint64_t pass_start(const struct ml_sc *sc, int priority)
+{
+	const struct rs_reclaim_call *c = sc->s->call;
+	uint64_t t = c->ts;
+
+	/* a retry (full walk, forced deactivation, no cache_trim_mode) after the first descent */
+	for (int q = sc->retry ? 0 : priority + 1; q <= RS_DEF_PRIORITY; q++)
+		if (c->rec.prio_end[q] > t)
+			t = c->rec.prio_end[q];
+	return t;
 }
 
 /* lru_note_cost(): cost on the lruvec and every parent, halving both when > lrusize / 4. */
@@ -240,12 +272,28 @@ static uint64_t shrink_list(struct ml_sc *sc, int lru, uint64_t n, int memcg, in
 	return r.reclaimed;
 }
 
+/*
+ * shrink_active_list(SWAP_CLUSTER_MAX, lruvec, sc, LRU_ACTIVE_ANON): the anon aging at the end
+ * of shrink_lruvec() and in kswapd_age_node(). Its isolate_lru_folios() takes whole folios like
+ * every other isolation: on a list of PMD THPs one aging deactivates 512 pages, not 32 (the 7.2
+ * memory.high trace, "nr_requested=32 nr_scanned=512 lru=active_anon"; with 32-page agings its
+ * active anon was -23.6%).
+ */
+static void age_active_anon(struct ml_sc *sc, int memcg, int nid)
+{
+	uint64_t n = folio_pages(sc, memcg, nid, RS_LRU_ACTIVE_ANON, RS_SWAP_CLUSTER_MAX);
+	struct rs_shrink r;
+
+	rs_sim_shrink_active(sc->s, memcg, nid, RS_LRU_ACTIVE_ANON, n, &r);
+	note_cost(sc, memcg, nid, false, 0, r.kept_active);
+}
+
 static void shrink_lruvec(struct ml_sc *sc, int memcg, int nid)
 {
 	struct rs_sim *s = sc->s;
 	struct rs_memcg_state st;
 	struct rs_gsc_in in = { 0 };
-	uint64_t nr[RS_NR_EVICTABLE], targets[RS_NR_EVICTABLE], nr_reclaimed = 0;
+	uint64_t nr[RS_NR_EVICTABLE], targets[RS_NR_EVICTABLE], nr_reclaimed = 0, view_ts;
 	bool proportional_reclaim;
 
 	/*
@@ -313,15 +361,17 @@ static void shrink_lruvec(struct ml_sc *sc, int memcg, int nid)
 	}
 	sc->nr_reclaimed += nr_reclaimed;
 
-	/* rebalance the anon lists even if no anon was scanned (lruvec_page_state: subtree) */
+	/*
+	 * rebalance the anon lists even if no anon was scanned (lruvec_page_state: subtree, as
+	 * of the end of this pass)
+	 */
+	view_ts = s->view_ts;
+	s->view_ts = pass_start(sc, sc->priority - 1);
 	if (rs_sim_swap_ok(s) &&
 	    rs_inactive_is_low(stat_h(s, memcg, nid, RS_LRU_INACTIVE_ANON),
-			       stat_h(s, memcg, nid, RS_LRU_ACTIVE_ANON))) {
-		struct rs_shrink r;
-
-		rs_sim_shrink_active(s, memcg, nid, RS_LRU_ACTIVE_ANON, RS_SWAP_CLUSTER_MAX, &r);
-		note_cost(sc, memcg, nid, false, 0, r.kept_active);
-	}
+			       stat_h(s, memcg, nid, RS_LRU_ACTIVE_ANON)))
+		age_active_anon(sc, memcg, nid);
+	s->view_ts = view_ts;
 }
 
 /*
@@ -332,17 +382,53 @@ static void shrink_lruvec(struct ml_sc *sc, int memcg, int nid)
  * changed" and deactivates for it (kids-reread.dat: +49.8% active file pages scanned when every
  * call saw the refaults as they happened).
  */
-static uint64_t ws_hier(const struct rs_world *w, int root, int nid, int file)
+static uint64_t ws_hier(const struct rs_sim *s, int root, int nid, int file, uint64_t ts)
 {
-	return rs_world_ws_flushed(w, root, nid, file);
+	return rs_world_ws_flushed_at(s->w, root, nid, file, ts);
 }
 
+/*
+ * snapshot_refaults() at the end of do_try_to_free_pages() (and of a kswapd run): the target's
+ * refaults as the stats show them when the call ends. Another reclaimer's passes compare with
+ * it only from then on: a call that began while this one ran still compares with the snapshot
+ * of the call that ended before it (two tasks of the 7.2 cgroup-children trace reclaim
+ * /rs_parent at once, and the one that started second saw the refaults of a flush as new,
+ * where a model taking the first call's snapshot at once saw them as old).
+ */
 static void snapshot_refaults(struct ml_sc *sc, int nid)
 {
-	size_t i = lvi(sc, sc->target, nid);
+	struct mainline *ml = sc->ml;
+	const struct rs_reclaim_call *c = sc->s->call;
+	uint64_t end = c->ts_end > c->ts ? c->ts_end : c->ts;
+	struct snap_pending *p;
 
+	if (RS_GROW(ml->pend, ml->cappend, ml->npend + 1, 16)) {
+		ml->oom = true;
+		return;
+	}
+	p = &ml->pend[ml->npend++];
+	p->lruvec = lvi(sc, sc->target, nid);
+	p->ts = end;
 	for (int t = 0; t < 2; t++)
-		sc->ml->refault_snap[i * 2 + t] = ws_hier(sc->s->w, sc->target, nid, t);
+		p->refaults[t] = ws_hier(sc->s, sc->target, nid, t, end);
+}
+
+/* The snapshots of the calls that ended by `ts`, in the order they ended. */
+static void snapshots_ended(struct mainline *ml, uint64_t ts)
+{
+	for (;;) {
+		size_t best = ml->npend;
+
+		for (size_t k = 0; k < ml->npend; k++)
+			if (ml->pend[k].ts <= ts && (best == ml->npend ||
+						     ml->pend[k].ts < ml->pend[best].ts))
+				best = k;
+		if (best == ml->npend)
+			return;
+		memcpy(&ml->refault_snap[ml->pend[best].lruvec * 2], ml->pend[best].refaults,
+		       sizeof(ml->pend[best].refaults));
+		ml->pend[best] = ml->pend[--ml->npend];
+	}
 }
 
 static void prepare_scan_control(struct ml_sc *sc, int nid)
@@ -352,11 +438,13 @@ static void prepare_scan_control(struct ml_sc *sc, int nid)
 	int t = sc->target;
 	size_t i = lvi(sc, t, nid);
 
+	s->view_ts = pass_start(sc, sc->priority);
+	snapshots_ended(ml, s->view_ts);
 	sc->anon_cost = ml->anon_cost[i];
 	sc->file_cost = ml->file_cost[i];
 	if (!sc->force_deactivate) {
 		for (int file = 0; file < 2; file++) {
-			uint64_t refaults = ws_hier(s->w, t, nid, file);
+			uint64_t refaults = ws_hier(s, t, nid, file, s->view_ts);
 			uint64_t *snap = &ml->refault_snap[i * 2 + file];
 			int inactive = file ? RS_LRU_INACTIVE_FILE : RS_LRU_INACTIVE_ANON;
 			bool changed;
@@ -476,6 +564,7 @@ retry:
 	if (sc->nr_reclaimed)
 		return;
 	/* partial walks may have missed the memcgs with pages: walk everything once */
+	sc->retry = true;
 	if (!sc->memcg_full_walk) {
 		sc->priority = initial;
 		sc->memcg_full_walk = true;
@@ -497,12 +586,8 @@ static void kswapd_age_node(struct ml_sc *sc, int nid)
 	    !rs_inactive_is_low(stat_h(s, 0, nid, RS_LRU_INACTIVE_ANON),
 				stat_h(s, 0, nid, RS_LRU_ACTIVE_ANON)))
 		return;
-	for (int m = 0; m >= 0; m = rs_subtree_next(s->w, 0, m)) {
-		struct rs_shrink r;
-
-		rs_sim_shrink_active(s, m, nid, RS_LRU_ACTIVE_ANON, RS_SWAP_CLUSTER_MAX, &r);
-		note_cost(sc, m, nid, false, 0, r.kept_active);
-	}
+	for (int m = 0; m >= 0; m = rs_subtree_next(s->w, 0, m))
+		age_active_anon(sc, m, nid);
 }
 
 /* Returns true when kswapd scanned at least what it asked for: no need to lower the priority. */
@@ -553,6 +638,7 @@ restart:
 		if (!balanced && !sc.nr_reclaimed && sc.priority < 1 && !sc.no_cache_trim_mode &&
 		    sc.cache_trim_mode_failed) {
 			sc.no_cache_trim_mode = true;
+			sc.retry = true;
 			goto restart;
 		}
 		if (!balanced && !sc.nr_reclaimed)
@@ -610,6 +696,7 @@ static void mainline_free(void *state)
 	free(ml->file_cost);
 	free(ml->restore_seen);
 	free(ml->refault_snap);
+	free(ml->pend);
 	free(ml->folio_carry);
 	free(ml->kswapd_failures);
 	free(ml);
@@ -692,6 +779,8 @@ static int mainline_invoke(void *state, const struct rs_world *w,
 	default:
 		return rs_error_set(err, "mainline: unknown call context %d", c->ctx);
 	}
+	if (ml->oom)
+		return rs_error_set(err, "out of memory");
 	return 0;
 }
 

@@ -67,6 +67,7 @@ struct rs_sim {
 	bool soft;		/* scans are counted as soft-limit reclaim too */
 	bool deactivate_all;	/* 2.6.28 shrink_active_list(): all taken go inactive */
 	int prio;		/* the pass's priority for rs_world_rates(); -1: whole calls */
+	uint64_t view_ts;	/* the moment whose flushed stats the pass reads (call start) */
 	uint64_t reclaimed;	/* this invocation so far */
 	uint64_t scanned;
 };

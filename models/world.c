@@ -45,6 +45,21 @@ struct obs_sum {
 	uint32_t folio_one;	/* 0: no window has two classes; UINT32_MAX: sizes differ */
 };
 
+/*
+ * The flushed-stats view of one memcg after each instant that changed it (a stats flush of it
+ * or of an ancestor, its memory.stat read), in time order: per node its list stats as
+ * lruvec_page_state() reads them (hierarchical) and its subtree's workingset_activate, -1 where
+ * no flush set it. A reclaim reads that view as of its own moment, which can be past the call's
+ * start: a flush lands while a call runs, and a call's snapshot_refaults() is taken at its end.
+ */
+#define VIEW_W (RS_NR_EVICTABLE + 2)
+
+struct wview {
+	uint64_t *ts;
+	int64_t *val;		/* [entry][nid][VIEW_W] */
+	size_t n, cap;
+};
+
 struct rs_world {
 	struct rs_world_opts opts;
 	struct rs_world_info info;
@@ -71,9 +86,11 @@ struct rs_world {
 	/* current values */
 	uint64_t now, generation;
 	int64_t *lru;			/* [lruvec][list] */
-	int64_t *stat;			/* [lruvec][list] flushed-stats view; -1 unset */
+	int64_t *stat;			/* [lruvec][list] own flushed list stats; -1 unset */
+	int64_t *hstat;			/* [lruvec][list] hierarchical (v2); -1 unset */
 	int64_t *ws;			/* [lruvec][2 fields][2 types] */
 	int64_t *wsf;			/* [lruvec][2 types] flushed subtree activate, -1 unset */
+	struct wview *view;		/* [memcg]: stat and wsf through time (built once) */
 	struct rs_node_state *node;	/* [nid] */
 	uint64_t swap_free;
 };
@@ -173,8 +190,14 @@ void rs_world_free(struct rs_world *w)
 	free(w->calls);
 	free(w->lru);
 	free(w->stat);
+	free(w->hstat);
 	free(w->ws);
 	free(w->wsf);
+	for (int i = 0; w->view && i < w->info.nr_memcg; i++) {
+		free(w->view[i].ts);
+		free(w->view[i].val);
+	}
+	free(w->view);
 	free(w->node);
 	free(w);
 }
@@ -461,6 +484,8 @@ out:
 	return ret;
 }
 
+static int build_views(struct rs_world *w, struct rs_error *err);
+
 int rs_world_finalize(struct rs_world *w, struct rs_error *err)
 {
 	int nm, nn = w->info.nr_nodes;
@@ -505,11 +530,13 @@ int rs_world_finalize(struct rs_world *w, struct rs_error *err)
 	w->node_sum = calloc((size_t)nn * RS_NR_EVICTABLE, sizeof(*w->node_sum));
 	w->lru = calloc(nlv * RS_NR_EVICTABLE, sizeof(int64_t));
 	w->stat = calloc(nlv * RS_NR_EVICTABLE, sizeof(int64_t));
+	w->hstat = calloc(nlv * RS_NR_EVICTABLE, sizeof(int64_t));
 	w->ws = calloc(nlv * 4, sizeof(int64_t));
 	w->wsf = calloc(nlv * 2, sizeof(int64_t));
 	w->node = calloc((size_t)nn, sizeof(*w->node));
+	w->view = calloc((size_t)nm, sizeof(*w->view));
 	if (!w->pre_to_memcg || !w->obs_start || !w->obs_count || !w->node_sum || !w->lru ||
-	    !w->stat || !w->ws || !w->wsf || !w->node)
+	    !w->stat || !w->hstat || !w->ws || !w->wsf || !w->node || !w->view)
 		return rs_error_set(err, "out of memory");
 	if (build_preorder(w, err))
 		return -1;
@@ -550,6 +577,8 @@ int rs_world_finalize(struct rs_world *w, struct rs_error *err)
 		sum_obs(&w->all_sum[o->lru], o);
 	}
 	w->finalized = true;
+	if (build_views(w, err))
+		return -1;
 	rs_world_rewind(w);
 	return 0;
 }
@@ -684,13 +713,40 @@ uint64_t rs_world_lru(const struct rs_world *w, int memcg, int nid, int lru)
 	return v > 0 ? (uint64_t)v : 0;
 }
 
+/* The view of `memcg` as of `ts` (its last change at or before ts), NULL before the first. */
+static const int64_t *view_at(const struct rs_world *w, int memcg, uint64_t ts)
+{
+	const struct wview *v = &w->view[memcg];
+	size_t lo = 0, hi = v->n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (v->ts[mid] <= ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? &v->val[(lo - 1) * (size_t)w->info.nr_nodes * VIEW_W] : NULL;
+}
+
+uint64_t rs_world_lru_stat_at(const struct rs_world *w, int memcg, int nid, int lru, uint64_t ts)
+{
+	const int64_t *v = view_at(w, memcg, ts);
+	const struct wmemcg *m = &w->memcg[memcg];
+	uint64_t sum = 0;
+
+	if (v)
+		return (uint64_t)v[nid * VIEW_W + lru];
+	/* never flushed: the lists */
+	for (int pre = m->info.pre; pre < m->info.pre_end; pre++)
+		sum += rs_world_lru(w, w->pre_to_memcg[pre], nid, lru);
+	return sum;
+}
+
 uint64_t rs_world_lru_stat(const struct rs_world *w, int memcg, int nid, int lru)
 {
-	int64_t v = w->stat[lv(w, memcg, nid) * RS_NR_EVICTABLE + lru];
-
-	if (v < 0)
-		return rs_world_lru(w, memcg, nid, lru);
-	return (uint64_t)v;
+	return rs_world_lru_stat_at(w, memcg, nid, lru, w->now);
 }
 
 void rs_world_memcg_state(const struct rs_world *w, int memcg, struct rs_memcg_state *out)
@@ -738,34 +794,60 @@ static uint64_t ws_subtree(const struct rs_world *w, int memcg, int nid, int fil
 	return sum;
 }
 
+uint64_t rs_world_ws_flushed_at(const struct rs_world *w, int memcg, int nid, int file,
+				uint64_t ts)
+{
+	const int64_t *v = view_at(w, memcg, ts);
+	int k = nid * VIEW_W + RS_NR_EVICTABLE + (file ? 1 : 0);
+
+	return v && v[k] >= 0 ? (uint64_t)v[k] : ws_subtree(w, memcg, nid, file);
+}
+
 uint64_t rs_world_ws_flushed(const struct rs_world *w, int memcg, int nid, int file)
 {
-	int64_t v = w->wsf[lv(w, memcg, nid) * 2 + (file ? 1 : 0)];
+	return rs_world_ws_flushed_at(w, memcg, nid, file, w->now);
+}
 
-	return v >= 0 ? (uint64_t)v : ws_subtree(w, memcg, nid, file);
+/* The lists of memcg's subtree summed, on node nid. */
+static int64_t lists_subtree(const struct rs_world *w, int memcg, int nid, int lru)
+{
+	const struct wmemcg *m = &w->memcg[memcg];
+	int64_t sum = 0;
+
+	for (int pre = m->info.pre; pre < m->info.pre_end; pre++) {
+		int64_t v = w->lru[lv(w, w->pre_to_memcg[pre], nid) * RS_NR_EVICTABLE + lru];
+
+		sum += v > 0 ? v : 0;
+	}
+	return sum;
 }
 
 /*
- * css_rstat_flush() of a memcg brings its subtree's stats up to date; ancestors keep what
- * their own last flush left (the deltas wait in their pending counters). `lists`: a
- * memcg_flush_stats event, after which the list stats are the lists too (a memory.stat read
- * sets them from its snapshot instead).
+ * css_rstat_flush() of a memcg brings its subtree's stats up to date, each memcg's
+ * hierarchical counts included; ancestors keep what their own last flush left (the deltas wait
+ * in their pending counters: the 7.2 memory.high trace's /rs_high read 5,701 inactive against
+ * 6,660 active anon pages after its child's flush had it at 8,265 against 3,584). `lists`: a
+ * memcg_flush_stats event, after which the list stats are the lists; a memory.stat read sets
+ * them from what it showed instead (RS_WF_LRU_STAT).
  */
 static void ws_flush(struct rs_world *w, int memcg, bool lists)
 {
 	const struct wmemcg *m = &w->memcg[memcg];
 
 	for (int pre = m->info.pre; pre < m->info.pre_end; pre++) {
+		int d = w->pre_to_memcg[pre];
+
 		for (int nid = 0; nid < w->info.nr_nodes; nid++) {
-			size_t i = lv(w, w->pre_to_memcg[pre], nid);
+			size_t i = lv(w, d, nid);
 
 			for (int t = 0; t < 2; t++)
-				w->wsf[i * 2 + t] =
-					(int64_t)ws_subtree(w, w->pre_to_memcg[pre], nid, t);
+				w->wsf[i * 2 + t] = (int64_t)ws_subtree(w, d, nid, t);
 			if (!lists)
 				continue;
-			for (int l = 0; l < RS_NR_EVICTABLE; l++)
+			for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 				w->stat[i * RS_NR_EVICTABLE + l] = w->lru[i * RS_NR_EVICTABLE + l];
+				w->hstat[i * RS_NR_EVICTABLE + l] = lists_subtree(w, d, nid, l);
+			}
 		}
 	}
 }
@@ -913,7 +995,7 @@ void rs_world_rewind(struct rs_world *w)
 	w->info.clamped = 0;
 	memset(w->lru, 0, nlv * RS_NR_EVICTABLE * sizeof(int64_t));
 	for (size_t i = 0; i < nlv * RS_NR_EVICTABLE; i++)
-		w->stat[i] = -1;
+		w->stat[i] = w->hstat[i] = -1;
 	memset(w->ws, 0, nlv * 4 * sizeof(int64_t));
 	for (size_t i = 0; i < nlv * 2; i++)
 		w->wsf[i] = -1;
@@ -968,7 +1050,9 @@ static void apply(struct rs_world *w, const struct rs_world_update *u)
 		apply_i64(w, &w->lru[lv(w, u->memcg, u->nid) * RS_NR_EVICTABLE + u->lru], u);
 		break;
 	case RS_WF_LRU_STAT:
-		w->stat[lv(w, u->memcg, u->nid) * RS_NR_EVICTABLE + u->lru] =
+		/* what memory.stat showed: v2 counts the subtree, v1 the memcg's own */
+		(w->info.cgroup_v1 ? w->stat : w->hstat)[lv(w, u->memcg, u->nid) *
+							    RS_NR_EVICTABLE + u->lru] =
 			u->value < 0 ? 0 : u->value;
 		break;
 	case RS_WF_WS_ACTIVATE:
@@ -1007,6 +1091,116 @@ static void apply(struct rs_world *w, const struct rs_world_update *u)
 		ws_flush(w, u->memcg, u->value == 1);
 		break;
 	}
+}
+
+/* v1: the own list stats of memcg's subtree summed (one never set: its lists). */
+static int64_t own_stats_subtree(const struct rs_world *w, int memcg, int nid, int lru)
+{
+	const struct wmemcg *m = &w->memcg[memcg];
+	int64_t sum = 0;
+
+	for (int pre = m->info.pre; pre < m->info.pre_end; pre++) {
+		size_t i = lv(w, w->pre_to_memcg[pre], nid) * RS_NR_EVICTABLE + lru;
+
+		sum += w->stat[i] >= 0 ? w->stat[i] : (w->lru[i] > 0 ? w->lru[i] : 0);
+	}
+	return sum;
+}
+
+/*
+ * Record memcg m's flushed view as the world is now (one entry per instant: the last one wins):
+ * per node its hierarchical list stats (v2: as its last flush or memory.stat read left them; v1:
+ * the own stats of its subtree summed), and its subtree's workingset_activate as flushed.
+ */
+static int view_push(struct rs_world *w, int m, uint64_t ts)
+{
+	struct wview *v = &w->view[m];
+	int nn = w->info.nr_nodes;
+	int64_t *e;
+
+	if (!v->n || v->ts[v->n - 1] != ts) {
+		if (v->n == v->cap) {
+			size_t cap = v->cap ? v->cap * 2 : 16;
+			uint64_t *t = realloc(v->ts, cap * sizeof(*t));
+			int64_t *val;
+
+			if (!t)
+				return -1;
+			v->ts = t;
+			val = realloc(v->val, cap * (size_t)nn * VIEW_W * sizeof(*val));
+			if (!val)
+				return -1;
+			v->val = val;
+			v->cap = cap;
+		}
+		v->ts[v->n++] = ts;
+	}
+	e = &v->val[(v->n - 1) * (size_t)nn * VIEW_W];
+	for (int nid = 0; nid < nn; nid++) {
+		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
+			int64_t h = w->hstat[lv(w, m, nid) * RS_NR_EVICTABLE + l];
+
+			if (w->info.cgroup_v1)
+				e[nid * VIEW_W + l] = own_stats_subtree(w, m, nid, l);
+			else
+				e[nid * VIEW_W + l] = h >= 0 ? h : lists_subtree(w, m, nid, l);
+		}
+		memcpy(&e[nid * VIEW_W + RS_NR_EVICTABLE], &w->wsf[lv(w, m, nid) * 2],
+		       2 * sizeof(*e));
+	}
+	return 0;
+}
+
+/*
+ * One pass over the updates, keeping each memcg's flushed view after every instant that
+ * changed it (a flush of it or of an ancestor, its memory.stat snapshot): the view is taken
+ * once every update of that instant is in (a snapshot's flush comes before the list stats it
+ * sets). rs_world_lru_stat_at() and rs_world_ws_flushed_at() answer for any time from these;
+ * the stat and wsf arrays are only this pass's working state.
+ */
+static int build_views(struct rs_world *w, struct rs_error *err)
+{
+	int nm = w->info.nr_memcg, nmarked = 0, ret = 0;
+	bool *mark = calloc((size_t)nm, sizeof(*mark));
+	int *marked = calloc((size_t)nm, sizeof(*marked));
+
+	if (!mark || !marked) {
+		free(mark);
+		free(marked);
+		return rs_error_set(err, "out of memory");
+	}
+	rs_world_rewind(w);
+	for (size_t k = 0; k < w->info.nr_updates && !ret; k++) {
+		const struct rs_world_update *u = &w->upd[k].u;
+
+		apply(w, u);
+		if (u->field == RS_WF_LRU_STAT || u->field == RS_WF_WS_FLUSH) {
+			const struct wmemcg *m = &w->memcg[u->memcg];
+			int end = u->field == RS_WF_WS_FLUSH ? m->info.pre_end : m->info.pre + 1;
+
+			for (int pre = m->info.pre; pre < end; pre++) {
+				int d = w->pre_to_memcg[pre];
+
+				if (!mark[d])
+					mark[marked[nmarked++] = d] = true;
+			}
+			/* v1: an ancestor's view sums its subtree's own stats */
+			for (int a = m->info.parent; w->info.cgroup_v1 && a >= 0;
+			     a = w->memcg[a].info.parent)
+				if (!mark[a])
+					mark[marked[nmarked++] = a] = true;
+		}
+		if (!nmarked || (k + 1 < w->info.nr_updates && w->upd[k + 1].u.ts == u->ts))
+			continue;
+		for (int j = 0; j < nmarked && !ret; j++)
+			ret = view_push(w, marked[j], u->ts);
+		for (int j = 0; j < nmarked; j++)
+			mark[marked[j]] = false;
+		nmarked = 0;
+	}
+	free(mark);
+	free(marked);
+	return ret ? rs_error_set(err, "out of memory") : 0;
 }
 
 void rs_world_advance(struct rs_world *w, uint64_t ts)

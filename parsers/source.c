@@ -92,67 +92,55 @@ out_free:
 	return -1;
 }
 
-/* A full stream also looks at the LRU's shape (lru_shape.c) on its way to the caller. */
-struct shape_pass {
-	struct rs_lru_shape *shape;
-	rs_event_fn fn;
-	void *ctx;
-};
-
-static int see_shape(const struct rs_event *ev, void *ctx)
-{
-	struct shape_pass *sp = ctx;
-
-	if (sp->shape)
-		rs_lru_shape_see(sp->shape, ev);
-	return sp->fn(ev, sp->ctx);
-}
-
 /*
- * The last normalisation step, for every backend and thread count: fields out of range are
- * made unknown, events whose counts are not counts are skipped, each with a warning
- * (rs_normalize_check). The common event is passed on as it is.
+ * What every backend's events pass on their way to the caller, for every thread count. The last
+ * normalisation step: fields out of range are made unknown, events whose counts are not counts
+ * are skipped, each with a warning (rs_normalize_check); the common event is passed on as it
+ * is. Then the LRU's shape (lru_shape.c) sees it, in a full stream or a range.
  */
-struct check_pass {
+struct pass {
 	struct rs_source *src;
+	struct rs_lru_shape *shape;	/* NULL: the range has nothing to tell */
 	rs_event_fn fn;
 	void *ctx;
 };
 
-static int checked(const struct rs_event *ev, void *ctx)
+static int pass_on(const struct rs_event *ev, void *ctx)
 {
-	struct check_pass *cp = ctx;
+	struct pass *p = ctx;
 	struct rs_event fixed;
 	const char *why;
 	int r;
 
-	if (!rs_normalize_suspect(ev))
-		return cp->fn(ev, cp->ctx);
-	fixed = *ev;
-	/* one field a call; a fixed field is in range, so this ends (a few fields an event) */
-	while ((r = rs_normalize_check(&fixed, &why)) == RS_NORM_FIXED)
-		rs_warn(cp->src->info.warnings, "%s: read as unknown", why);
-	if (r == RS_NORM_DROP) {
-		rs_warn(cp->src->info.warnings, "%s: event skipped", why);
-		return 0;
+	if (rs_normalize_suspect(ev)) {
+		fixed = *ev;
+		/* a field a call; a fixed one is in range, so this ends (a few fields an event) */
+		while ((r = rs_normalize_check(&fixed, &why)) == RS_NORM_FIXED)
+			rs_warn(p->src->info.warnings, "%s: read as unknown", why);
+		if (r == RS_NORM_DROP) {
+			rs_warn(p->src->info.warnings, "%s: event skipped", why);
+			return 0;
+		}
+		ev = &fixed;
 	}
-	return cp->fn(&fixed, cp->ctx);
+	if (p->shape)
+		rs_lru_shape_see(p->shape, ev);
+	return p->fn(ev, p->ctx);
 }
 
 int rs_source_stream(struct rs_source *src, uint64_t from_ns, uint64_t to_ns, rs_event_fn fn,
 		     void *ctx, struct rs_error *err)
 {
-	struct shape_pass sp = { .shape = &src->shape, .fn = fn, .ctx = ctx };
-	struct check_pass cp = { .src = src, .fn = see_shape, .ctx = &sp };
+	struct pass p = { .src = src, .shape = &src->shape, .fn = fn, .ctx = ctx };
 	int ret;
 
 	if (from_ns || to_ns != UINT64_MAX) {
 		/* ranges tell MGLRU too (analyze --from/--to), from what every range read so
 		   far showed (the markers before the range, the isolates in it); a full
 		   stream's verdict is never replaced by theirs */
-		sp.shape = src->mglru_full ? NULL : &src->range_shape;
-		ret = src->ops->stream(src, from_ns, to_ns, checked, &cp, err);
-		if (ret == 0 && sp.shape) {
+		p.shape = src->mglru_full ? NULL : &src->range_shape;
+		ret = src->ops->stream(src, from_ns, to_ns, pass_on, &p, err);
+		if (ret == 0 && p.shape) {
 			int v = rs_lru_shape_verdict(&src->range_shape, src->mglru_how,
 						     sizeof(src->mglru_how));
 			size_t len = strlen(src->mglru_how);
@@ -165,7 +153,7 @@ int rs_source_stream(struct rs_source *src, uint64_t from_ns, uint64_t to_ns, rs
 		return ret;
 	}
 	rs_lru_shape_reset(&src->shape);
-	ret = src->ops->stream(src, from_ns, to_ns, checked, &cp, err);
+	ret = src->ops->stream(src, from_ns, to_ns, pass_on, &p, err);
 	if (ret == 0) {
 		src->mglru_full = true;
 		src->info.mglru = rs_lru_shape_verdict(&src->shape, src->mglru_how,

@@ -11,8 +11,9 @@
 #include "rs_warn.h"
 #include "source_state.h"
 
-struct rs_event_count *rs_source_count_slot(struct rs_source *src, const char *system,
-					    const char *name)
+/* The count entry of an event name, added when new; NULL only when allocation fails. */
+static struct rs_event_count *count_slot(struct rs_source *src, const char *system,
+					 const char *name)
 {
 	struct rs_event_count *c;
 
@@ -44,6 +45,23 @@ struct rs_event_count *rs_source_count_slot(struct rs_source *src, const char *s
 	}
 	src->nr_counts++;
 	return c;
+}
+
+bool rs_source_count_add(struct rs_source *src, const char *system, const char *name,
+			 uint64_t n, uint64_t first_ts, uint64_t last_ts)
+{
+	struct rs_event_count *c = count_slot(src, system, name);
+
+	if (!c) {
+		rs_warn(src->info.warnings, "out of memory counting events");
+		return false;
+	}
+	if (!c->count || first_ts < c->first_ts)
+		c->first_ts = first_ts;
+	if (last_ts > c->last_ts)
+		c->last_ts = last_ts;
+	c->count += n;
+	return true;
 }
 
 void rs_source_counts_reset(struct rs_source *src)

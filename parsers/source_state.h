@@ -76,9 +76,13 @@ int rs_tracedat_check(int fd, const char *path, struct rs_tracedat_layout *layou
 int rs_tracedat_check_zpages(int fd, const char *path, const struct rs_tracedat_layout *layout,
 			     struct rs_error *err);
 
-/* Find or add the count entry of an event name (NULL only when allocation fails). */
-struct rs_event_count *rs_source_count_slot(struct rs_source *src, const char *system,
-					    const char *name);
+/*
+ * Add n events of a name (system NULL in text traces), the first at first_ts and the last at
+ * last_ts, to its count; an entry is made for a new name. Out of memory is warned about and
+ * gives false: the caller stops counting.
+ */
+bool rs_source_count_add(struct rs_source *src, const char *system, const char *name,
+			 uint64_t n, uint64_t first_ts, uint64_t last_ts);
 void rs_source_counts_reset(struct rs_source *src);
 /* Sort the counts by name once a full stream has finished. */
 void rs_source_counts_finish(struct rs_source *src);

@@ -487,6 +487,20 @@ static json_t *str_json(const char *s)
 	return j;
 }
 
+/* An array of the strings v[0..n) (str_json()); NULL when out of memory. */
+static json_t *strings_json(const char *const *v, size_t n)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && i < n; i++) {
+		if (json_array_append_new(a, str_json(v[i]))) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
 static json_t *summary_json(const struct rs_summary *s)
 {
 	return json_pack("{s:o,s:o,s:o,s:o,s:I}", "min", real_or_null(s->min),
@@ -511,9 +525,8 @@ static json_t *metric_json(const struct rs_metric_diff *d)
 static json_t *side_json(const struct rs_compare *c, enum rs_side s, const char *label)
 {
 	const struct cmp_side *sd = &c->side[s];
-	json_t *o = json_object(), *runs = json_array(), *kernels = json_array();
-	json_t *events = json_array();
-	int bad = !o || !runs || !kernels || !events;
+	json_t *o = json_object(), *runs = json_array();
+	int bad = !runs;
 
 	for (size_t i = 0; !bad && i < sd->nr_runs; i++)
 		bad = json_array_append_new(runs, json_pack("{s:o,s:s,s:o,s:o}",
@@ -521,22 +534,13 @@ static json_t *side_json(const struct rs_compare *c, enum rs_side s, const char 
 				"kernel", str_json(sd->runs[i].kernel), "mglru",
 				sd->runs[i].mglru < 0 ? json_null() :
 				json_boolean(sd->runs[i].mglru)));
-	for (size_t i = 0; !bad && i < sd->nr_kernels; i++)
-		bad = json_array_append_new(kernels, str_json(sd->kernels[i]));
-	for (size_t i = 0; !bad && i < sd->nr_events_only; i++)
-		bad = json_array_append_new(events, json_string(sd->events_only[i]));
-	if (bad || !o) {
-		json_decref(runs);
-		json_decref(kernels);
-		json_decref(events);
-		json_decref(o);
-		return NULL;
-	}
-	/* The _new setters take the references whether they succeed or not. */
+	/* The _new setters take the references whether they succeed or not (and o may be NULL). */
 	bad |= json_object_set_new(o, "label", str_json(label));
 	bad |= json_object_set_new(o, "runs", runs);
-	bad |= json_object_set_new(o, "kernels", kernels);
-	bad |= json_object_set_new(o, "events_only_here", events);
+	bad |= json_object_set_new(o, "kernels",
+				   strings_json((const char *const *)sd->kernels, sd->nr_kernels));
+	bad |= json_object_set_new(o, "events_only_here",
+				   strings_json(sd->events_only, sd->nr_events_only));
 	bad |= json_object_set_new(o, "mglru_runs", json_integer((json_int_t)sd->mglru_runs));
 	if (bad) {
 		json_decref(o);
@@ -549,9 +553,8 @@ json_t *rs_compare_json(const struct rs_compare *c, const char *const labels[RS_
 			double only_changed)
 {
 	json_t *root = json_object(), *metrics = json_object(), *left = json_array();
-	json_t *nc = json_array();
 	size_t shown = 0;
-	int bad = !root || !metrics || !left || !nc;
+	int bad = !metrics || !left;
 
 	for (size_t i = 0; !bad && i < c->nr_metrics; i++) {
 		const struct rs_metric_diff *d = &c->metrics[i];
@@ -564,18 +567,10 @@ json_t *rs_compare_json(const struct rs_compare *c, const char *const labels[RS_
 	for (size_t i = 0; !bad && i < c->nr_left_out; i++)
 		bad = json_array_append_new(left, json_pack("{s:s,s:s}", "metric",
 				c->left_out[i].name, "only_in", side_name[c->left_out[i].only_in]));
-	for (size_t i = 0; !bad && i < c->nr_not_comparable; i++)
-		bad = json_array_append_new(nc, json_string(c->not_comparable[i]));
-	if (bad || !root) {
-		json_decref(metrics);
-		json_decref(left);
-		json_decref(nc);
-		json_decref(root);
-		return NULL;
-	}
-	/* The _new setters take the references whether they succeed or not. */
+	/* The _new setters take the references whether they succeed or not (root may be NULL). */
 	bad |= json_object_set_new(root, "mglru_differs", json_boolean(c->mglru_differs));
-	bad |= json_object_set_new(root, "not_comparable", nc);
+	bad |= json_object_set_new(root, "not_comparable",
+				   strings_json(c->not_comparable, c->nr_not_comparable));
 	bad |= json_object_set_new(root, "metrics", metrics);
 	bad |= json_object_set_new(root, "left_out", left);
 	for (int s = 0; s < RS_NR_SIDES; s++)

@@ -8,31 +8,17 @@
 #include <string.h>
 
 #include "cgroup_rows.h"
+#include "rs_grow.h"
 
 bool cg_sync(struct rs_cgroups *cg)
 {
 	int n = rs_memcgs_count(cg->mc);
 
-	if (n > cg->cap) {
-		int cap = cg->cap ? cg->cap : 64;
-		struct rs_cgroup *c;
-		struct cg_priv *p;
-
-		while (cap < n)
-			cap *= 2;
-		c = realloc(cg->cgs, (size_t)cap * sizeof(*c));
-		if (!c) {
-			cg->oom = true;
-			return false;
-		}
-		cg->cgs = c;
-		p = realloc(cg->priv, (size_t)cap * sizeof(*p));
-		if (!p) {
-			cg->oom = true;
-			return false;
-		}
-		cg->priv = p;
-		cg->cap = cap;
+	if (n > 0 && rs_grow_rows(&cg->cap, n - 1, 64, (const struct rs_grow_array[]){
+			{ (void **)&cg->cgs, sizeof(*cg->cgs) },
+			{ (void **)&cg->priv, sizeof(*cg->priv) } }, 2)) {
+		cg->oom = true;
+		return false;
 	}
 	for (int i = cg->nr; i < n; i++) {
 		memset(&cg->cgs[i], 0, sizeof(cg->cgs[i]));
@@ -62,20 +48,10 @@ struct cg_rtask *cg_rtask(struct rs_cgroups *cg, int task, int pid)
 
 	if (task < 0)
 		return NULL;
-	if (task >= cg->nr_rt) {
-		int n = cg->nr_rt ? cg->nr_rt : 64;
-		struct cg_rtask *r;
-
-		while (n <= task)
-			n *= 2;
-		r = realloc(cg->rt, (size_t)n * sizeof(*r));
-		if (!r) {
-			cg->oom = true;
-			return NULL;
-		}
-		memset(r + cg->nr_rt, 0, (size_t)(n - cg->nr_rt) * sizeof(*r));
-		cg->rt = r;
-		cg->nr_rt = n;
+	if (rs_grow_rows(&cg->nr_rt, task, 64, (const struct rs_grow_array[]){
+			{ (void **)&cg->rt, sizeof(*cg->rt) } }, 1)) {
+		cg->oom = true;
+		return NULL;
 	}
 	rt = &cg->rt[task];
 	if (!rt->known) {
@@ -84,34 +60,6 @@ struct cg_rtask *cg_rtask(struct rs_cgroups *cg, int task, int pid)
 		rt->selected = !cg->filtered;
 	}
 	return rt;
-}
-
-struct cg_open_ep *cg_ep_find(struct cg_rtask *rt, uint64_t serial)
-{
-	if (!rt || !serial)
-		return NULL;
-	for (int i = 0; i < CG_TASK_EPS; i++)
-		if (rt->eps[i].serial == serial)
-			return &rt->eps[i];
-	return NULL;
-}
-
-struct cg_open_ep *cg_ep_add(struct cg_rtask *rt, uint64_t serial)
-{
-	struct cg_open_ep *e = &rt->eps[0];
-
-	/* a free slot, else the oldest (its end was lost and the episodes module closed it) */
-	for (int i = 0; i < CG_TASK_EPS; i++) {
-		if (!rt->eps[i].serial) {
-			e = &rt->eps[i];
-			break;
-		}
-		if (rt->eps[i].serial < e->serial)
-			e = &rt->eps[i];
-	}
-	memset(e, 0, sizeof(*e));
-	e->serial = serial;
-	return e;
 }
 
 /* The cgroup a task's reclaim is charged to as trigger: its cgroup, or the "(unknown)" row. */

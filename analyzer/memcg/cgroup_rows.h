@@ -11,8 +11,6 @@
    changes); false when out of memory. */
 bool cg_sync(struct rs_cgroups *cg);
 struct cg_rtask *cg_rtask(struct rs_cgroups *cg, int task, int pid);
-struct cg_open_ep *cg_ep_find(struct cg_rtask *rt, uint64_t serial);
-struct cg_open_ep *cg_ep_add(struct cg_rtask *rt, uint64_t serial);
 /* The row a task's reclaim is charged to as trigger: its cgroup, or "(unknown)". */
 int cg_task_row(struct rs_cgroups *cg, int pid);
 

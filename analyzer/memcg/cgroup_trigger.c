@@ -20,6 +20,7 @@
 #include "cgroup_rows.h"
 #include "cgroup_series.h"
 #include "cgroup_trigger.h"
+#include "ep_slots.h"
 
 static void add_root(struct rs_cgroups *cg, struct rs_cgroup *t, int v0, uint16_t len)
 {
@@ -77,7 +78,7 @@ static void count_root(struct rs_cgroups *cg, struct rs_cgroup *c, const struct 
 static void process_episode(struct rs_cgroups *cg, const struct rs_episode *ep, bool selected)
 {
 	struct cg_rtask *rt = ep->task >= 0 && ep->task < cg->nr_rt ? &cg->rt[ep->task] : NULL;
-	struct cg_open_ep *rec = cg_ep_find(rt, ep->serial);
+	int slot = rt ? ep_slot_find(rt->ep_serial, CG_TASK_EPS, ep->serial) : -1;
 	const struct rs_memcg_root *root = ep->root;
 	struct rs_cg_trigger *t;
 	struct rs_cgroup *c;
@@ -94,9 +95,9 @@ static void process_episode(struct rs_cgroups *cg, const struct rs_episode *ep, 
 	/* kswapd's reclaim (and soft-limit reclaim inside it) is no cgroup's: the matrix
 	   shows it as the trigger "(kswapd)", analyze's kswapd section its episodes */
 	if (ep->kind == RS_CTX_KSWAPD || (unsigned int)ep->kind >= RS_RK_NR || !selected ||
-	    ep->parent == RS_CTX_KSWAPD || (rt && rt->kswapd) || (rec && rec->trig < 0))
+	    ep->parent == RS_CTX_KSWAPD || (rt && rt->kswapd))
 		goto out;
-	row = rec ? rec->trig : cg_task_row(cg, ep->pid);
+	row = slot >= 0 ? rt->ep_trig[slot] : cg_task_row(cg, ep->pid);
 	if (row < 0)
 		goto out;
 	c = &cg->cgs[row];
@@ -126,8 +127,8 @@ static void process_episode(struct rs_cgroups *cg, const struct rs_episode *ep, 
 		cg_ts_add_span(cg, row, RS_CG_TS_TRIGGER_STALL_NS,
 			       ep->begin_ts ? ep->begin_ts : cg->grid.t0, ep->end_ts);
 out:
-	if (rec)
-		rec->serial = 0;
+	if (slot >= 0)
+		rt->ep_serial[slot] = 0;
 }
 
 void cg_flush_pending(struct rs_cgroups *cg, const struct rs_ctx *ctx)

@@ -12,6 +12,8 @@
 #include "cgroup_series.h"
 #include "cgroup_snap.h"
 #include "cgroup_victim.h"
+#include "ep_slots.h"
+#include "rs_grow.h"
 #include "rs_warn.h"
 
 /* ---- the matrix ---- */
@@ -32,18 +34,9 @@ static struct rs_cg_cell *matrix_cell(struct rs_cgroups *cg, int trig, int victi
 			     "cgroup_attribution)", RS_CG_MAX_CELLS);
 		return NULL;
 	}
-	if (cg->nr_cells == cg->cap_cells) {
-		int cap = cg->cap_cells ? cg->cap_cells * 2 : 64;
-		struct rs_cg_cell *n = realloc(cg->cells, (size_t)cap * sizeof(*n));
-
-		if (!n) {
-			cg->oom = true;
-			return NULL;
-		}
-		cg->cells = n;
-		cg->cap_cells = cap;
-	}
-	if (rs_u64map_put(&cg->by_cell, key, cg->nr_cells) < 0) {
+	if (rs_grow_rows(&cg->cap_cells, cg->nr_cells, 64, (const struct rs_grow_array[]){
+			{ (void **)&cg->cells, sizeof(*cg->cells) } }, 1) ||
+	    rs_u64map_put(&cg->by_cell, key, cg->nr_cells) < 0) {
 		cg->oom = true;
 		return NULL;
 	}
@@ -134,14 +127,12 @@ static void credit(struct rs_cgroups *cg, const struct take *tk, const struct rs
 /* The trigger of reclaim a task does in context (kind, outer, serial). */
 static int trigger_of(struct rs_cgroups *cg, struct cg_rtask *rt, int outer, uint64_t serial)
 {
-	struct cg_open_ep *e;
+	int slot;
 
 	if (outer == RS_CTX_KSWAPD || rt->kswapd)
 		return RS_CG_KSWAPD;
-	e = cg_ep_find(rt, serial);
-	if (e)
-		return e->trig;
-	return cg_task_row(cg, rt->pid);
+	slot = ep_slot_find(rt->ep_serial, CG_TASK_EPS, serial);
+	return slot >= 0 ? rt->ep_trig[slot] : cg_task_row(cg, rt->pid);
 }
 
 /* An isolate followed by another isolate or the end: nothing taken, no shrink event. */

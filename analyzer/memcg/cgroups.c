@@ -23,6 +23,7 @@
 #include "cgroup_snap.h"
 #include "cgroup_trigger.h"
 #include "cgroup_victim.h"
+#include "ep_slots.h"
 #include "rs_warn.h"
 #include "series.h"
 #include "trace_source.h"
@@ -108,12 +109,12 @@ static int on_event(void *arg, const struct rs_event *ev, const struct rs_ctx *c
 	case RS_EV_RECLAIM_BEGIN:
 		rt = cg_rtask(cg, ctx->task, ev->pid);
 		if (rt && ctx->began) {
-			struct cg_open_ep *e = cg_ep_add(rt, ctx->serial);
+			int *trig = &rt->ep_trig[ep_slot_take(rt->ep_serial, CG_TASK_EPS,
+							      ctx->serial)];
 
-			e->kind = ev->reclaim.kind;
-			e->trig = rt->kswapd ? RS_CG_KSWAPD : cg_task_row(cg, ev->pid);
-			if (ctx->selected && ev->reclaim.kind == RS_RK_MEMCG && e->trig >= 0)
-				cg_ts_add(cg, e->trig, RS_CG_TS_TRIGGER_EPISODES, ev->ts, 1);
+			*trig = rt->kswapd ? RS_CG_KSWAPD : cg_task_row(cg, ev->pid);
+			if (ctx->selected && ev->reclaim.kind == RS_RK_MEMCG && *trig >= 0)
+				cg_ts_add(cg, *trig, RS_CG_TS_TRIGGER_EPISODES, ev->ts, 1);
 		}
 		break;
 	case RS_EV_KSWAPD_WAKE:

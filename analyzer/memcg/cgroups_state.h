@@ -18,13 +18,7 @@ struct rs_warnings;
 struct rs_latency;
 
 
-/* An episode of a task still open, as this module sees it. */
-struct cg_open_ep {
-	uint64_t serial;		/* 0: free slot */
-	int kind;			/* enum rs_reclaim_kind */
-	int trig;			/* cgroup index of the task at its begin, -1 unknown */
-};
-
+/* A task's open episodes this module keeps: their serials (ep_slots.h) and triggers. */
 #define CG_TASK_EPS 8
 
 /* Per task of the episodes module (dense index). */
@@ -34,7 +28,8 @@ struct cg_rtask {
 	int win_trig;			/* trigger at its open isolate (cgroup index, RS_CG_KSWAPD) */
 	bool slab_open;			/* a 7.1+ shrink_slab_start of a memcg waits for its end */
 	uint64_t slab_ts, slab_fn;
-	struct cg_open_ep eps[CG_TASK_EPS];
+	uint64_t ep_serial[CG_TASK_EPS];
+	int ep_trig[CG_TASK_EPS];	/* cgroup index of the task at its begin, -1 unknown */
 };
 
 /* Per cgroup, beside the public struct rs_cgroup. */

@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "memcg_ids.h"
+#include "rs_grow.h"
 #include "rs_warn.h"
 
 /* ---- paths ---- */
@@ -131,23 +132,11 @@ static int new_row(struct rs_memcgs *m, uint64_t id, const char *path)
 	struct rs_memcg *c;
 	int i;
 
-	if (m->nr == m->cap) {
-		int cap = m->cap ? m->cap * 2 : 64;
-		struct rs_memcg *n = realloc(m->rows, (size_t)cap * sizeof(*n));
-		char **p;
-
-		if (!n) {
-			m->oom = true;
-			return -1;
-		}
-		m->rows = n;
-		p = realloc(m->paths, (size_t)cap * sizeof(*p));
-		if (!p) {
-			m->oom = true;
-			return -1;
-		}
-		m->paths = p;
-		m->cap = cap;
+	if (rs_grow_rows(&m->cap, m->nr, 64, (const struct rs_grow_array[]){
+			{ (void **)&m->rows, sizeof(*m->rows) },
+			{ (void **)&m->paths, sizeof(*m->paths) } }, 2)) {
+		m->oom = true;
+		return -1;
 	}
 	i = m->nr++;
 	c = &m->rows[i];

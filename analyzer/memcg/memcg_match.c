@@ -37,7 +37,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ep_slots.h"
 #include "memcg_ids.h"
+#include "rs_grow.h"
 
 const char *rs_cg_reason_name(int r)
 {
@@ -142,7 +144,6 @@ static void mc_item_names(struct rs_memcgs *m, const struct rs_ev_items *it)
 		memset(m->lru_of_item, -1, sizeof(m->lru_of_item));
 		memset(m->node_cls, RS_MIC_OTHER, sizeof(m->node_cls));
 		memset(m->node_moved, 0, sizeof(m->node_moved));
-		m->node_reclaim_items = false;
 		for (int i = 0; i < m->nr_node_names; i++) {
 			const char *s = m->node_names[i];
 			int c;
@@ -154,10 +155,8 @@ static void mc_item_names(struct rs_memcgs *m, const struct rs_ev_items *it)
 			m->node_moved[i] = !strncmp(s, "pgscan_", 7) || !strncmp(s, "pgsteal_", 8) ||
 					   !strcmp(s, "pgrefill");
 			/* 7.x: pgscan_*, pgsteal_*, pgrefill are node-stat items */
-			if (c == RS_MIC_SCAN || c == RS_MIC_STEAL || c == RS_MIC_REFILL) {
+			if (c == RS_MIC_SCAN || c == RS_MIC_STEAL || c == RS_MIC_REFILL)
 				m->node_cls[i] = (uint8_t)c;
-				m->node_reclaim_items = true;
-			}
 		}
 		m->have_lru_names = true;
 		return;
@@ -187,22 +186,12 @@ static struct mc_task *task_of(struct rs_memcgs *m, int task, bool create)
 {
 	if (task < 0)
 		return NULL;
-	if (task >= m->nr_t) {
-		int n = m->nr_t ? m->nr_t : 64;
-		struct mc_task *t;
-
-		if (!create)
-			return NULL;
-		while (n <= task)
-			n *= 2;
-		t = realloc(m->t, (size_t)n * sizeof(*t));
-		if (!t) {
-			m->oom = true;
-			return NULL;
-		}
-		memset(t + m->nr_t, 0, (size_t)(n - m->nr_t) * sizeof(*t));
-		m->t = t;
-		m->nr_t = n;
+	if (task >= m->nr_t && !create)
+		return NULL;
+	if (rs_grow_rows(&m->nr_t, task, 64, (const struct rs_grow_array[]){
+			{ (void **)&m->t, sizeof(*m->t) } }, 1)) {
+		m->oom = true;
+		return NULL;
 	}
 	return &m->t[task];
 }
@@ -346,29 +335,16 @@ bool rs_memcgs_open_window(const struct rs_memcgs *m, int task, struct rs_victim
 
 static struct mc_ep *ep_find(struct mc_task *t, uint64_t serial)
 {
-	if (!t || !serial)
-		return NULL;
-	for (int i = 0; i < MC_TASK_EPS; i++)
-		if (t->eps[i].serial == serial)
-			return &t->eps[i];
-	return NULL;
+	int i = t ? ep_slot_find(t->ep_serial, MC_TASK_EPS, serial) : -1;
+
+	return i < 0 ? NULL : &t->eps[i];
 }
 
 static struct mc_ep *ep_add(struct mc_task *t, uint64_t serial)
 {
-	struct mc_ep *e = &t->eps[0];
+	struct mc_ep *e = &t->eps[ep_slot_take(t->ep_serial, MC_TASK_EPS, serial)];
 
-	/* a free slot, else the oldest (its end was lost and the episodes module closed it) */
-	for (int i = 0; i < MC_TASK_EPS; i++) {
-		if (!t->eps[i].serial) {
-			e = &t->eps[i];
-			break;
-		}
-		if (t->eps[i].serial < e->serial)
-			e = &t->eps[i];
-	}
 	memset(e, 0, sizeof(*e));
-	e->serial = serial;
 	e->root.row = -1;
 	e->root.how = RS_ROOT_NONE;
 	return e;
@@ -433,14 +409,15 @@ static void credit_episode(struct rs_memcgs *m, struct mc_task *t, const struct 
 const struct rs_memcg_root *rs_memcgs_episode(struct rs_memcgs *m, const struct rs_episode *ep)
 {
 	struct mc_task *t = task_of(m, ep->task, false);
-	struct mc_ep *e = ep_find(t, ep->serial);
+	int slot = t ? ep_slot_find(t->ep_serial, MC_TASK_EPS, ep->serial) : -1;
+	struct mc_ep *e = slot >= 0 ? &t->eps[slot] : NULL;
 	struct rs_memcg_root *r = &m->closing_root;
 
 	memset(r, 0, sizeof(*r));
 	r->row = -1;
 	if (e) {
 		*r = e->root;
-		e->serial = 0;
+		t->ep_serial[slot] = 0;
 	}
 	if (ep->kind >= RS_CTX_KSWAPD) {
 		r->how = RS_ROOT_NONE;
@@ -761,11 +738,6 @@ const char *rs_memcgs_node_item_name(const struct rs_memcgs *m, int item)
 bool rs_memcgs_node_item_was_vm_event(const struct rs_memcgs *m, int item)
 {
 	return item >= 0 && item < m->nr_node_names && m->node_moved[item];
-}
-
-bool rs_memcgs_node_reclaim_items(const struct rs_memcgs *m)
-{
-	return m->node_reclaim_items;
 }
 
 bool rs_memcgs_kernel_roots(const struct rs_memcgs *m)

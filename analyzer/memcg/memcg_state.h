@@ -34,10 +34,9 @@ struct mc_window {
 	bool any_memcg;
 };
 
-/* A reclaim episode of a task still open. */
+/* A reclaim episode of a task still open (its serial in mc_task.ep_serial). */
 #define MC_TASK_EPS 8
 struct mc_ep {
-	uint64_t serial;		/* 0: free slot */
 	bool kernel_root;		/* the begin had memcg_id */
 	struct rs_memcg_root root;
 };
@@ -53,6 +52,7 @@ struct mc_task {
 	struct mc_window win;
 	struct mc_cnt pre[MC_PRE];
 	int npre;
+	uint64_t ep_serial[MC_TASK_EPS];	/* ep_slots.h */
 	struct mc_ep eps[MC_TASK_EPS];
 };
 
@@ -88,7 +88,7 @@ struct rs_memcgs {
 	uint8_t node_cls[RS_MEMCG_MAX_ITEMS];	/* lruvec item -> class (7.x reclaim items) */
 	bool node_moved[RS_MEMCG_MAX_ITEMS];	/* 7.x pgscan_* / pgsteal_* / pgrefill: vm events
 						   before, node-stat items now */
-	bool have_lru_names, node_reclaim_items;
+	bool have_lru_names;
 
 	/* reclaiming tasks, by the episodes module's task index */
 	struct mc_task *t;

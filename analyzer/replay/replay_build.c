@@ -22,6 +22,7 @@
 #include "replay_calls.h"
 #include "replay_memcgs.h"
 #include "replay_report.h"
+#include "rs_grow.h"
 
 struct wb {			/* build state */
 	struct rs_replay_input *ri;
@@ -791,8 +792,20 @@ static int add_updates(struct wb *b, int nr_nodes, struct rs_error *err)
 	}
 	for (size_t i = 0; i < ri->nupd; i++) {
 		struct rs_world_update u = ri->upd[i];
+		int64_t raw;
 
 		if (u.nid >= nr_nodes)
+			continue;
+		/*
+		 * A memory.stat read flushes only when enough updates are pending: with the
+		 * flush events in the trace they say which reads did (memcg_flush_stats
+		 * before the read: needs_flush), and the read itself refreshes nothing. The
+		 * 7.2 cgroup-children trace: /rs_parent's read 5 ms after its flush took the
+		 * refaults of a reclaim in between as flushed, and the next call saw them as
+		 * new and deactivated 924 active file pages the kernel left alone.
+		 */
+		if (u.field == RS_WF_WS_FLUSH && u.src == RS_WSRC_SNAPSHOT &&
+		    ri->rep.flush_events)
 			continue;
 		if (u.memcg >= 0) {
 			int e = u.memcg < ri->nmc ? u.memcg : -1;
@@ -820,18 +833,24 @@ static int add_updates(struct wb *b, int nr_nodes, struct rs_error *err)
 			if (e < 0 || !b->w_of[e])
 				continue;	/* counted in the root: its own lists hold it */
 			u.memcg = b->w_of[e];
+			raw = u.value;
 			if (vs && u.field == RS_WF_LRU && u.src == RS_WSRC_SNAPSHOT &&
 			    u.op == RS_WOP_SET && u.memcg < b->nrm) {
 				int64_t k = own_const[(size_t)u.memcg * RS_NR_EVICTABLE + u.lru];
 
 				u.value = k >= 0 ? k : v2_own(b, vs, u.memcg, u.lru, u.ts, u.value);
 			}
-			/* reading memory.stat flushes the stats: what the kernel then reads */
+			/*
+			 * memory.stat shows the stats as last flushed: what the kernel reads then
+			 * (v2: the memcg's hierarchical counts, as read; v1: its own)
+			 */
 			if (u.field == RS_WF_LRU && u.src == RS_WSRC_SNAPSHOT &&
 			    u.op == RS_WOP_SET) {
 				struct rs_world_update st = u;
 
 				st.field = RS_WF_LRU_STAT;
+				if (vs)
+					st.value = raw;
 				if (rs_world_add_update(b->w, &st, err))
 					return -1;
 			}
@@ -1058,12 +1077,8 @@ int ri_build_world(struct rs_replay_input *ri, struct rs_error *err)
 	/* what is left of the stream state is not needed any more */
 	for (size_t i = 0; i < ri->ncall; i++)
 		ri_call_free(&ri->call[i]);
-	free(ri->call);
-	ri->call = NULL;
-	ri->ncall = ri->capcall = 0;
-	free(ri->upd);
-	ri->upd = NULL;
-	ri->nupd = ri->capupd = 0;
+	RS_GROW_RELEASE(ri->call, ri->ncall, ri->capcall);
+	RS_GROW_RELEASE(ri->upd, ri->nupd, ri->capupd);
 	ret = 0;
 out:
 	rs_world_free(b.w);

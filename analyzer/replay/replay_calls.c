@@ -31,12 +31,8 @@
 
 void ri_call_free(struct ri_call *c)
 {
-	free(c->v);
-	c->v = NULL;
-	c->nv = c->capv = 0;
-	free(c->pv);
-	c->pv = NULL;
-	c->npv = c->cappv = 0;
+	RS_GROW_RELEASE(c->v, c->nv, c->capv);
+	RS_GROW_RELEASE(c->pv, c->npv, c->cappv);
 }
 
 static struct ri_call *open_call(struct rs_replay_input *ri, struct ri_task *t,
@@ -343,6 +339,15 @@ static void close_window(struct rs_replay_input *ri, struct ri_task *t, struct r
 			rec->prio_first = prio;
 		if (rec->prio_lowest < 0 || prio < rec->prio_lowest)
 			rec->prio_lowest = prio;
+		/*
+		 * the first descent only: do_try_to_free_pages() retries from DEF_PRIORITY
+		 * (a full walk, forced deactivation) and kswapd restarts without
+		 * cache_trim_mode; the model's retries read the stats as of its end
+		 */
+		if (c->last_prio >= 0 && prio > c->last_prio)
+			c->restarted = true;
+		if (!c->restarted)
+			rec->prio_end[prio] = sh->ts;
 		if (nid < 4)
 			c->prio_mask[nid] |= (uint16_t)(1u << prio);
 		else
@@ -484,10 +489,14 @@ void ri_calls_event(struct rs_replay_input *ri, const struct rs_event *ev, const
 		close_call(ri, t, ev->ts);
 		return;
 	case RS_EV_KSWAPD_WAKE:
+	case RS_EV_KSWAPD_SLEEP:
+		/* a sleep ends kswapd's run; so does a wake, whose run's sleep was lost */
 		if (c && t->win)
 			close_window(ri, t, c, NULL, still_open(ctx, &open));
 		if (t->call != RI_NO_CALL)
 			close_call(ri, t, ev->ts);
+		if (ev->type == RS_EV_KSWAPD_SLEEP)
+			return;
 		c = open_call(ri, t, ev, ctx->memcg, RS_CALL_KSWAPD);
 		if (!c)
 			return;
@@ -495,12 +504,6 @@ void ri_calls_event(struct rs_replay_input *ri, const struct rs_event *ev, const
 		if (ev->have & RS_HAVE_ORDER)
 			c->c.order = ev->kswapd.order;
 		ri_source_note(&ri->rep.call_src[RS_CALL_KSWAPD], ev);
-		return;
-	case RS_EV_KSWAPD_SLEEP:
-		if (c && t->win)
-			close_window(ri, t, c, NULL, still_open(ctx, &open));
-		if (t->call != RI_NO_CALL)
-			close_call(ri, t, ev->ts);
 		return;
 	case RS_EV_WRITE_FOLIO:
 		if (!(ev->write.reclaim_flags & RS_RECLAIM_WB_FILE))

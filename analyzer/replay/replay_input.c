@@ -248,6 +248,7 @@ static void on_flush(struct rs_replay_input *ri, const struct rs_event *ev)
 {
 	int i;
 
+	ri->rep.flush_events++;
 	if (!ev->flush.force && !ev->flush.needs_flush)
 		return;
 	i = ri_memcg_row(ri, rs_memcgs_find_id(ri->memcgs, ev->flush.id));

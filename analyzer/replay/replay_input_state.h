@@ -106,6 +106,7 @@ struct ri_call {
 	uint16_t prio_mask[4];		/* priorities of non-soft shrinks, nodes 0..3 */
 	uint32_t prio_extra;		/* (node, priority) pairs on nodes past 3 */
 	int last_prio;
+	bool restarted;			/* went back to a higher priority: a retry */
 	/*
 	 * The shrink_lruvec() pass in progress (a priority on one lruvec) and its loop iteration,
 	 * for the lower bound of nr_to_reclaim: a pass that was not the last ended with the call's

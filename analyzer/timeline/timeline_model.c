@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rs_grow.h"
 #include "timeline_model_state.h"
 
 static const char *const metric_names[TL_M_NR] = {
@@ -501,15 +502,9 @@ bool tl_model_lane_visible(const struct tl_model *m, int lane)
 
 static struct tl_row *add_row(struct tl_model *m)
 {
-	if (m->nrows == m->cap_rows) {
-		int ncap = m->cap_rows ? m->cap_rows * 2 : 64;
-		struct tl_row *n = realloc(m->rows, (size_t)ncap * sizeof(*n));
-
-		if (!n)
-			return NULL;
-		m->rows = n;
-		m->cap_rows = ncap;
-	}
+	if (rs_grow_rows(&m->cap_rows, m->nrows, 64, (const struct rs_grow_array[]){
+			{ (void **)&m->rows, sizeof(*m->rows) } }, 1))
+		return NULL;
 	memset(&m->rows[m->nrows], 0, sizeof(m->rows[0]));
 	return &m->rows[m->nrows++];
 }

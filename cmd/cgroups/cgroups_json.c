@@ -103,31 +103,27 @@ static json_t *item_key_json(const struct rs_cgroups *cg, int item, char *buf, s
 	return json_string(buf);
 }
 
+static bool one_of(const char *name, const char *const *names)
+{
+	for (; name && *names; names++)
+		if (!strcmp(name, *names))
+			return true;
+	return false;
+}
+
 /* Counter sums of one class (enum in include/cgroups.h naming), and their reconciliation. */
 static int64_t item_sum(const struct rs_cgroups *cg, const struct rs_cgroup *c,
 			const char *const *names)
 {
 	int64_t sum = 0;
 
-	for (int i = 0; i < c->nr_items; i++) {
-		const char *n = rs_cgroups_item_name(cg, i);
-
-		if (!n || !c->items[i])
-			continue;
-		for (const char *const *w = names; *w; w++)
-			if (!strcmp(n, *w))
-				sum += c->items[i];
-	}
+	for (int i = 0; i < c->nr_items; i++)
+		if (one_of(rs_cgroups_item_name(cg, i), names))
+			sum += c->items[i];
 	/* 7.x: pgscan_*, pgsteal_*, pgrefill are node-stat items */
-	for (int i = 0; i < c->nr_node_items; i++) {
-		const char *n = rs_cgroups_node_item_name(cg, i);
-
-		if (!n || !c->node_items[i])
-			continue;
-		for (const char *const *w = names; *w; w++)
-			if (!strcmp(n, *w))
-				sum += c->node_items[i];
-	}
+	for (int i = 0; i < c->nr_node_items; i++)
+		if (one_of(rs_cgroups_node_item_name(cg, i), names))
+			sum += c->node_items[i];
 	return sum;
 }
 

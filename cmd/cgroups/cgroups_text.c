@@ -75,6 +75,24 @@ static void more(FILE *f, int shown, int total)
 		fprintf(f, "(%d more; --top N shows more, --json shows all)\n", total - shown);
 }
 
+/*
+ * A section's title, then its rows by key (largest first) into *n; NULL when no row has a key,
+ * with the line that says so printed.
+ */
+static struct order *section_rows(FILE *f, const struct rs_cgroups *cg, key_fn key,
+				  const char *title, const char *none, int *n)
+{
+	struct order *o;
+
+	*n = rows_by(cg, key, &o);
+	fprintf(f, "\n%s\n", title);
+	if (*n)
+		return o;
+	fprintf(f, "%s\n", none);
+	free(o);
+	return NULL;
+}
+
 static uint64_t trig_key(const struct rs_cgroups *cg, const struct rs_cgroup *c)
 {
 	uint64_t k = 0;
@@ -88,16 +106,14 @@ static uint64_t trig_key(const struct rs_cgroups *cg, const struct rs_cgroup *c)
 static void section_trigger(FILE *f, const struct rs_cgroups *cg, int top)
 {
 	struct order *o;
-	int n = rows_by(cg, trig_key, &o), shown = 0;
+	int n, shown = 0;
 	char b[PATH_W + 1];
 
-	fprintf(f, "\nTRIGGER SIDE (reclaim episodes entered by the cgroup's tasks; stall = "
-		   "episode time)\n");
-	if (!n) {
-		fprintf(f, "no episodes of tasks with a known cgroup\n");
-		free(o);
+	o = section_rows(f, cg, trig_key, "TRIGGER SIDE (reclaim episodes entered by the cgroup's "
+			 "tasks; stall = episode time)", "no episodes of tasks with a known cgroup",
+			 &n);
+	if (!o)
 		return;
-	}
 	fprintf(f, "%-*s %6s %9s %7s %7s %9s %6s %9s %5s %4s %3s\n", PATH_W, "", "memcg",
 		"stall", "p50", "p99", "reclaimed", "direct", "stall", "soft", "thr", "oom");
 	fprintf(f, "%-*s %6s %9s %7s %7s %9s %6s %9s %5s %4s %3s\n", PATH_W, "cgroup",
@@ -139,14 +155,11 @@ static void section_targets(FILE *f, const struct rs_cgroups *cg, int top)
 
 	if (!tg && !sl)
 		return;
-	n = rows_by(cg, target_key, &o);
-	fprintf(f, "\nTARGETS (7.1+ memcg_id: the memcg whose limit a memcg reclaim episode "
-		   "reclaims, and whose slab shrink_slab shrinks)\n");
-	if (!n) {
-		fprintf(f, "no memcg reclaim episode and no shrink_slab of a memcg\n");
-		free(o);
+	o = section_rows(f, cg, target_key, "TARGETS (7.1+ memcg_id: the memcg whose limit a memcg "
+			 "reclaim episode reclaims, and whose slab shrink_slab shrinks)",
+			 "no memcg reclaim episode and no shrink_slab of a memcg", &n);
+	if (!o)
 		return;
-	}
 	fprintf(f, "%-*s %12s %10s %10s %10s\n", PATH_W, "", "target of", "slab", "slab",
 		"slab");
 	fprintf(f, "%-*s %12s %10s %10s %10s\n", PATH_W, "cgroup", "episodes", "calls", "ms",
@@ -194,16 +207,14 @@ static void section_victim(FILE *f, const struct rs_cgroups *cg, int top, bool m
 {
 	static const int ctxs[] = { RS_CTX_KSWAPD, RS_CTX_DIRECT, RS_CTX_MEMCG, RS_CTX_SOFTLIMIT };
 	struct order *o;
-	int n = rows_by(cg, victim_key, &o), shown = 0;
+	int n, shown = 0;
 	char b[PATH_W + 1];
 
-	fprintf(f, "\nVICTIM SIDE (pages taken from the cgroup's LRUs, by the memcg counters "
-		   "matched to each shrink event)\n");
-	if (!n) {
-		fprintf(f, "no shrink event attributed to a cgroup\n");
-		free(o);
+	o = section_rows(f, cg, victim_key, "VICTIM SIDE (pages taken from the cgroup's LRUs, by "
+			 "the memcg counters matched to each shrink event)",
+			 "no shrink event attributed to a cgroup", &n);
+	if (!o)
 		return;
-	}
 	fprintf(f, "%-*s %9s %9s %9s %9s %9s %9s %6s %6s\n", PATH_W, "", "scanned", "reclaimed",
 		"kswapd", "direct", "memcg", "softlimit", "", "");
 	fprintf(f, "%-*s %9s %9s %9s %9s %9s %9s %6s %6s\n", PATH_W, "cgroup", "all LRUs",
@@ -281,18 +292,16 @@ static uint64_t soft_key(const struct rs_cgroups *cg, const struct rs_cgroup *c)
 static void section_soft(FILE *f, const struct rs_cgroups *cg, int top)
 {
 	struct order *o;
-	int n = rows_by(cg, soft_key, &o), shown = 0;
+	int n, shown = 0;
 	uint64_t ps = rs_cgroups_page_size(cg);
 	uint64_t unlimited = (uint64_t)(INT64_MAX / (int64_t)ps) * ps;
 	char b[PATH_W + 1], soft[16];
 
-	fprintf(f, "\nSOFT LIMITS (memcg_stat snapshots; over = usage above the soft limit at the "
-		   "snapshot before)\n");
-	if (!n) {
-		fprintf(f, "no snapshot with a soft limit\n");
-		free(o);
+	o = section_rows(f, cg, soft_key, "SOFT LIMITS (memcg_stat snapshots; over = usage above "
+			 "the soft limit at the snapshot before)", "no snapshot with a soft limit",
+			 &n);
+	if (!o)
 		return;
-	}
 	fprintf(f, "%-*s %8s %8s %8s %6s %5s %10s %10s %10s\n", PATH_W, "", "soft", "usage",
 		"usage", "over", "soft", "reclaimed", "reclaimed", "reclaimed");
 	fprintf(f, "%-*s %8s %8s %8s %6s %5s %10s %10s %10s\n", PATH_W, "cgroup", "limit MB",
@@ -323,17 +332,15 @@ static uint64_t lru_key(const struct rs_cgroups *cg, const struct rs_cgroup *c)
 static void section_lru(FILE *f, const struct rs_cgroups *cg, int top, bool mglru)
 {
 	struct order *o;
-	int n = rows_by(cg, lru_key, &o), shown = 0;
+	int n, shown = 0;
 	char b[PATH_W + 1];
 
-	fprintf(f, "\nLRU SIZES (pages; from deltas: mod_memcg_lruvec_state sums from empty at "
-		   "mkdir, else from the\nmedian offset to the snapshots; |diff|: snapshot against "
-		   "deltas, per bucket)\n");
-	if (!n) {
-		fprintf(f, "no cgroup with both snapshots and LRU deltas\n");
-		free(o);
+	o = section_rows(f, cg, lru_key, "LRU SIZES (pages; from deltas: mod_memcg_lruvec_state "
+			 "sums from empty at mkdir, else from the\nmedian offset to the snapshots; "
+			 "|diff|: snapshot against deltas, per bucket)",
+			 "no cgroup with both snapshots and LRU deltas", &n);
+	if (!o)
 		return;
-	}
 	if (mglru)
 		fprintf(f, "under MGLRU the kernel counts the folios of the two youngest generations "
 			"as active (lru_gen_is_active()), the others as inactive\n");

@@ -530,24 +530,12 @@ static void publish_counts(struct rs_source *src, struct textlog *tl)
 	rs_source_counts_reset(src);
 	for (int i = 0; i < TL_HASH_SIZE; i++) {
 		struct tl_name *e = tl->names[i];
-		struct rs_event_count *c;
 
-		if (!e || !e->count)
-			continue;
-		c = rs_source_count_slot(src, NULL, e->name);
-		if (!c) {
-			rs_warn(src->info.warnings, "out of memory counting events");
+		if (e && e->count && !rs_source_count_add(src, NULL, e->name, e->count,
+							  e->first_ts, e->last_ts))
 			return;
-		}
-		if (!c->count || e->first_ts < c->first_ts)
-			c->first_ts = e->first_ts;
-		if (e->last_ts > c->last_ts)
-			c->last_ts = e->last_ts;
-		c->count += e->count;
 	}
-	/* nothing to sort in a trace without events (and qsort must not see a NULL array) */
-	if (src->nr_counts)
-		rs_source_counts_finish(src);
+	rs_source_counts_finish(src);
 }
 
 /* ---- field values ---- */

@@ -276,20 +276,10 @@ static void publish_counts(struct rs_source *src, struct tracedat *td)
 	rs_source_counts_reset(src);
 	for (int i = 0; i <= td->nr_fmts; i++) {
 		struct fmt *f = i < td->nr_fmts ? &td->fmts[i] : &td->unknown;
-		struct rs_event_count *c;
 
-		if (!f->count)
-			continue;
-		c = rs_source_count_slot(src, f->system, f->name);
-		if (!c) {
-			rs_warn(src->info.warnings, "out of memory counting events");
+		if (f->count && !rs_source_count_add(src, f->system, f->name, f->count,
+						     f->first_ts, f->last_ts))
 			return;
-		}
-		if (!c->count || f->first_ts < c->first_ts)
-			c->first_ts = f->first_ts;
-		if (f->last_ts > c->last_ts)
-			c->last_ts = f->last_ts;
-		c->count += f->count;
 	}
 	rs_source_counts_finish(src);
 }

@@ -721,6 +721,17 @@ static bool has_nul(const uint8_t *p, uint64_t n)
 	return memchr(p, 0, n) != NULL;
 }
 
+/* A count4 at *pos (read past) of elements of size bytes, which must fit in p[*pos..n). */
+static bool count_fits(const struct rd *r, const uint8_t *p, uint64_t n, uint64_t *pos,
+		       uint64_t size, uint64_t *count)
+{
+	if (n - *pos < 4)
+		return false;
+	*count = from_file(r, p + *pos, 4);
+	*pos += 4;
+	return *count <= (n - *pos) / size;
+}
+
 /*
  * TIME_SHIFT: trace id8, flags4, then tsync_cpu_offsets_load(): cpu count4, per CPU a sample
  * count4 and 3 x 8 bytes per sample. Its reads are bounded; its callocs by those counts are not.
@@ -731,18 +742,10 @@ static bool time_shift_ok(const struct rd *r, const uint8_t *p, uint64_t n)
 
 	if (n < 16)
 		return true;		/* the library ignores it */
-	if (n - pos < 4)
-		return false;
-	cpus = from_file(r, p + pos, 4);
-	pos += 4;
-	if (cpus > (n - pos) / 4)
+	if (!count_fits(r, p, n, &pos, 4, &cpus))
 		return false;
 	for (uint64_t i = 0; i < cpus; i++) {
-		if (n - pos < 4)
-			return false;
-		samples = from_file(r, p + pos, 4);
-		pos += 4;
-		if (samples > (n - pos) / 24)
+		if (!count_fits(r, p, n, &pos, 24, &samples))
 			return false;
 		pos += samples * 24;
 		total += samples;

@@ -692,12 +692,7 @@ static int merge(struct par *p, rs_event_fn fn, void *ctx, struct rs_error *err)
 			ev.have = e->have;
 			/* constant size as in segment_record(); bytes past e->len are unused */
 			memcpy((uint8_t *)&ev + EV_UNION_OFF, e + 1, EV_UNION_SIZE);
-			ev.comm = tracedat_comm(&td->names, td->tep, ev.pid);
-			if (ev.type == RS_EV_MARKER && ev.marker)
-				rs_markers_decode(src, ev.marker, &ev);
-			else if (ev.type == RS_EV_SLAB_START || ev.type == RS_EV_SLAB_END)
-				ev.slab.shrink_name = tracedat_function(&td->names, &td->ksyms,
-									ev.slab.shrink_fn);
+			tracedat_name_event(src, td, &ev);
 			ret = fn(&ev, ctx);
 			break;
 		case PE_WARN:

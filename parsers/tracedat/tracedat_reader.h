@@ -304,6 +304,20 @@ static inline const char *tracedat_function(struct name_cache *nc, struct traced
 }
 
 /*
+ * What the serial and the parallel reader fill in of a decoded event before it goes to the
+ * caller: its task's comm, a marker's fields, a shrinker's function name.
+ */
+static inline void tracedat_name_event(struct rs_source *src, struct tracedat *td,
+				       struct rs_event *ev)
+{
+	ev->comm = tracedat_comm(&td->names, td->tep, ev->pid);
+	if (ev->type == RS_EV_MARKER && ev->marker)
+		rs_markers_decode(src, ev->marker, ev);
+	else if (ev->type == RS_EV_SLAB_START || ev->type == RS_EV_SLAB_END)
+		ev->slab.shrink_name = tracedat_function(&td->names, &td->ksyms, ev->slab.shrink_fn);
+}
+
+/*
  * Decode one record of a known, usable format into ev (all but ts/cpu/pid/comm/offset). String
  * fields are copied one after another into str, which has room for f->nr_str * RS_STR_MAX
  * bytes; *used says how many were taken. False when the record does not fit its format

@@ -770,12 +770,7 @@ int tracedat_stream(struct rs_source *src, uint64_t from_ns, uint64_t to_ns, rs_
 			ev.cpu = cpu;
 			ev.offset = rec->offset;
 			ev.pid = tracedat_record_pid(td, r.tep, rec);
-			ev.comm = tracedat_comm(&td->names, td->tep, ev.pid);
-			if (ev.type == RS_EV_MARKER && ev.marker)
-				rs_markers_decode(src, ev.marker, &ev);
-			else if (ev.type == RS_EV_SLAB_START || ev.type == RS_EV_SLAB_END)
-				ev.slab.shrink_name = tracedat_function(&td->names, &td->ksyms,
-									ev.slab.shrink_fn);
+			tracedat_name_event(src, td, &ev);
 			ret = fn(&ev, ctx);
 			if (ret)
 				break;

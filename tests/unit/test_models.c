@@ -466,6 +466,188 @@ UT_TEST(test_mainline_kswapd, "models/mainline: kswapd priority and proportional
 	return UT_OK;
 }
 
+/*
+ * The anon aging of shrink_lruvec() and kswapd_age_node() is shrink_active_list(32) on active
+ * anon, whose isolate_lru_folios() takes whole folios like every other: on a list of 512-page
+ * THPs (the 7.2 memory.high trace: "nr_requested=32 nr_scanned=512 lru=active_anon") each
+ * aging deactivates 512 pages, not 32.
+ * One memcg (or the root, for kswapd), swap on, IA 1000, AA 4000 (inactive_is_low: under 1 GB
+ * the ratio is 1, 1000 < 4000), IF 100000 reclaiming everything, AF 0; AA's window shows
+ * 512-page folios, all deactivated. File is not low and IF >> 12 > 0: cache_trim_mode, so the
+ * main loop scans IF only and the anon pages come from the aging alone.
+ *  memcg call, 32 wanted: prio 12: IF 100000 >> 12 = 24 reclaimed, then aging 512;
+ *    prio 11: IF 99976 >> 11 = 48, a batch of 32 reaches 32 (56 in the call), the cut finds no
+ *    anon to scale and stops; aging 512. AA 1024, IF 56 (64 with 32-page agings).
+ *  kswapd run wanting 50, high watermark 1000: prio 12: kswapd_age_node() 512, IF 409600 >> 12
+ *    = 100 in four batches (under 1000: no cut), aging 512; 100 >= 50 ends the run. AA 1024,
+ *    IF 100.
+ */
+static struct rs_replay_result *aging_run(bool kswapd)
+{
+	struct rs_obs aa = { .ts_start = 0, .ts_end = UINT64_MAX / 2, .nid = 0,
+			     .lru = RS_LRU_ACTIVE_ANON, .taken = 512, .deactivated = 512,
+			     .folio = 512 };
+	struct rs_replay_result *r = NULL;
+	struct tw t;
+	int m = 0;
+
+	if (tw_new(&t, 1, false, 60) < 0)
+		return NULL;
+	if (!kswapd)
+		m = tw_cg(&t, 0, "/A");
+	tw_lists(&t, m, 0, 1000, 4000, kswapd ? 409600 : 100000, 0);
+	tw_node(&t, 0, 500, 1000);
+	tw_set(&t, RS_WF_SWAP_FREE, -1, -1, 0, 100000);
+	tw_rate(&t, m, 0, RS_LRU_INACTIVE_FILE, 10, 10, 0);
+	aa.memcg = m;
+	if (rs_world_add_obs(t.w, &aa, &t.err) == 0) {
+		if (kswapd)
+			tw_call(&t, RS_CALL_KSWAPD, 0, -1, 50);
+		else
+			tw_call(&t, RS_CALL_MEMCG, -1, m, 32);
+		if (tw_final(&t) == 0)
+			r = tw_run(&t, "mainline");
+	}
+	rs_world_free(t.w);
+	return r;
+}
+
+UT_TEST(test_mainline_aging_folios, "models/mainline: anon aging takes whole folios")
+{
+	struct rs_replay_result *r = aging_run(false);
+
+	UT_ASSERT(r);
+	UT_ASSERT_EQ(r->scanned[RS_LRU_ACTIVE_ANON], 1024);
+	UT_ASSERT_EQ(r->scanned[RS_LRU_INACTIVE_FILE], 56);
+	UT_ASSERT_EQ(r->scanned[RS_LRU_INACTIVE_ANON], 0);
+	UT_ASSERT_EQ(r->prio_lowest, 11);
+	rs_replay_results_free(r, 1);
+
+	r = aging_run(true);
+	UT_ASSERT(r);
+	UT_ASSERT_EQ(r->scanned[RS_LRU_ACTIVE_ANON], 1024);
+	UT_ASSERT_EQ(r->scanned[RS_LRU_INACTIVE_FILE], 100);
+	UT_ASSERT_EQ(r->scanned[RS_LRU_INACTIVE_ANON], 0);
+	rs_replay_results_free(r, 1);
+	return UT_OK;
+}
+
+/* A recorded memcg call of /A: [ts, end], 32 wanted, its passes at 12 and 11 ending then. */
+static void tw_timed_call(struct tw *t, int a, uint64_t ts, uint64_t end, uint64_t end12,
+			  uint64_t end11)
+{
+	struct rs_reclaim_call c = {
+		.ts = ts, .ts_end = end, .ctx = RS_CALL_MEMCG, .nid = 0, .target = a,
+		.may_swap = true, .nr_to_reclaim = 32,
+		.rec = { .have = true, .prio_first = 12, .prio_lowest = 11, .rounds = 2 },
+	};
+
+	c.rec.prio_end[12] = end12;
+	c.rec.prio_end[11] = end11;
+	if (rs_world_add_call(t->w, &c, &t->err))
+		fprintf(stderr, "  tw_timed_call: %s\n", t->err.msg);
+}
+
+static void tw_at(struct tw *t, uint64_t ts, int field, int op, int memcg, int lru, int64_t v)
+{
+	struct rs_world_update u = {
+		.ts = ts, .field = (uint8_t)field, .op = (uint8_t)op, .src = RS_WSRC_SYNTH,
+		.lru = (uint8_t)lru, .memcg = memcg, .nid = field == RS_WF_WS_FLUSH ? -1 : 0,
+		.value = v,
+	};
+
+	if (rs_world_add_update(t->w, &u, &t->err))
+		fprintf(stderr, "  tw_at: %s\n", t->err.msg);
+}
+
+/*
+ * A pass reads the flushed stats as of its own moment. Cgroup v2, /A with swap on, IA 1000,
+ * AA 4000, IF 100000 reclaiming everything, AF 0; the stats read IA 4000 and AA 1000 until a
+ * memory.stat read at 1005 shows IA 1000 and AA 4000 (inactive anon low). One call at 1000 (to
+ * 1100) whose recorded pass at priority 12 ended at 1010 and at 11 at 1020. File not low and
+ * IF >> 12 > 0: cache_trim_mode, IF only in the main loop. Priority 12 reads at 1000 (not low):
+ * 24 IF pages; its aging reads as of the start of priority 11 (1010): low, 32 AA pages; priority
+ * 11 (IF 48: 32 reach the goal) ages again as of 1020: 64 AA pages. Every read at the call's
+ * start: none (the 7.2 memory.high call at 19.271 s: 1,536 AA pages recorded, 0 modelled).
+ */
+UT_TEST(test_mainline_stats_in_call, "models/mainline: a flush during a call, seen by its later passes")
+{
+	struct rs_obs aa = { .ts_start = 0, .ts_end = UINT64_MAX / 2, .nid = 0,
+			     .lru = RS_LRU_ACTIVE_ANON, .taken = 100, .deactivated = 100 };
+	struct rs_replay_result *r;
+	struct tw t;
+	int a;
+
+	UT_ASSERT(tw_new(&t, 1, false, 60) == 0);
+	a = tw_cg(&t, 0, "/A");
+	tw_lists(&t, a, 0, 1000, 4000, 100000, 0);
+	tw_node(&t, 0, 500, 1000);
+	tw_set(&t, RS_WF_SWAP_FREE, -1, -1, 0, 100000);
+	tw_rate(&t, a, 0, RS_LRU_INACTIVE_FILE, 10, 10, 0);
+	aa.memcg = a;
+	UT_ASSERT(rs_world_add_obs(t.w, &aa, &t.err) == 0);
+	tw_at(&t, 0, RS_WF_LRU_STAT, RS_WOP_SET, a, RS_LRU_INACTIVE_ANON, 4000);
+	tw_at(&t, 0, RS_WF_LRU_STAT, RS_WOP_SET, a, RS_LRU_ACTIVE_ANON, 1000);
+	tw_at(&t, 0, RS_WF_LRU_STAT, RS_WOP_SET, a, RS_LRU_INACTIVE_FILE, 100000);
+	tw_at(&t, 1005, RS_WF_LRU_STAT, RS_WOP_SET, a, RS_LRU_INACTIVE_ANON, 1000);
+	tw_at(&t, 1005, RS_WF_LRU_STAT, RS_WOP_SET, a, RS_LRU_ACTIVE_ANON, 4000);
+	tw_timed_call(&t, a, 1000, 1100, 1010, 1020);
+	UT_ASSERT(tw_final(&t) == 0);
+	r = tw_run(&t, "mainline");
+	UT_ASSERT(r);
+	UT_ASSERT_EQ(r->scanned[RS_LRU_ACTIVE_ANON], 64);
+	UT_ASSERT_EQ(r->scanned[RS_LRU_INACTIVE_FILE], 56);
+	UT_ASSERT_EQ(r->scanned[RS_LRU_INACTIVE_ANON], 0);
+	rs_replay_results_free(r, 1);
+	rs_world_free(t.w);
+	return UT_OK;
+}
+
+/*
+ * snapshot_refaults() is taken when a call ends, and a call compares with the snapshot of the
+ * last call that ended before its pass. Cgroup v2, /A without swap: IF 100000 reclaiming
+ * everything, AF 10000 deactivating everything (file not low). /A's file refaults read 10
+ * (flushed at 0), then 15 after a flush at 500. Call 0 [100, 200] takes the first snapshot
+ * (10): nothing changed, cache_trim_mode, no AF. Call 1 [1000, 3000] sees 15 against 10:
+ * deactivate file, no cache_trim_mode: priority 12 IF 24 and AF 10000 >> 12 = 2, priority 11 IF
+ * 32 (56 >= 32) and AF 4: 6 AF pages. Call 2 [2000, 2500] begins while call 1 runs: the
+ * snapshot is still call 0's, 15 against 10 again: 6 AF pages (a snapshot taken at call 1's
+ * start: 0; the 7.2 cgroup-children trace's two reclaimers of /rs_parent).
+ */
+UT_TEST(test_mainline_snapshot_at_end, "models/mainline: a call's refault snapshot counts once it ended")
+{
+	struct rs_obs af = { .ts_start = 0, .ts_end = UINT64_MAX / 2, .nid = 0,
+			     .lru = RS_LRU_ACTIVE_FILE, .taken = 100, .deactivated = 100 };
+	struct rs_replay_result *r;
+	struct tw t;
+	int a;
+
+	UT_ASSERT(tw_new(&t, 1, false, 60) == 0);
+	a = tw_cg(&t, 0, "/A");
+	tw_lists(&t, a, 0, 0, 0, 100000, 10000);
+	tw_node(&t, 0, 500, 1000);
+	tw_rate(&t, a, 0, RS_LRU_INACTIVE_FILE, 10, 10, 0);
+	af.memcg = a;
+	UT_ASSERT(rs_world_add_obs(t.w, &af, &t.err) == 0);
+	tw_at(&t, 0, RS_WF_WS_ACTIVATE, RS_WOP_SET, a, 1, 10);
+	tw_at(&t, 0, RS_WF_WS_FLUSH, RS_WOP_SET, a, 0, 1);
+	tw_at(&t, 400, RS_WF_WS_ACTIVATE, RS_WOP_ADD, a, 1, 5);
+	tw_at(&t, 500, RS_WF_WS_FLUSH, RS_WOP_SET, a, 0, 1);
+	tw_timed_call(&t, a, 100, 200, 0, 0);
+	tw_timed_call(&t, a, 1000, 3000, 0, 0);
+	tw_timed_call(&t, a, 2000, 2500, 0, 0);
+	UT_ASSERT(tw_final(&t) == 0);
+	r = tw_run(&t, "mainline");
+	UT_ASSERT(r);
+	UT_ASSERT_EQ(r->call[0].scanned[RS_LRU_ACTIVE_FILE], 0);
+	UT_ASSERT_EQ(r->call[1].scanned[RS_LRU_ACTIVE_FILE], 6);
+	UT_ASSERT_EQ(r->call[2].scanned[RS_LRU_ACTIVE_FILE], 6);
+	UT_ASSERT_EQ(r->call[2].scanned[RS_LRU_INACTIVE_FILE], 56);
+	rs_replay_results_free(r, 1);
+	rs_world_free(t.w);
+	return UT_OK;
+}
+
 /* ---- soft-limit tree (3.10) ---- */
 
 /*
@@ -1128,6 +1310,62 @@ UT_TEST(test_world_ws_flush, "models/world: flushed workingset counters")
 		UT_ASSERT_EQ(rs_world_ws_flushed(t.w, p, 0, 1), pass == 0 ? 5 : 12);
 		UT_ASSERT_EQ(rs_world_ws_flushed(t.w, b, 0, 1), 12);
 		UT_ASSERT_EQ(rs_world_ws_flushed(t.w, p, 0, 0), 0);	/* anon: none */
+		rs_world_free(t.w);
+	}
+	return UT_OK;
+}
+
+/*
+ * The flushed list stats (lruvec_page_state(): hierarchical) as of any time, whatever the world's
+ * clock. Cgroup v2, /p (no pages of its own) with a child /p/b holding IA 100. /p's subtree is
+ * flushed at 10 (a memcg_flush_stats event: both read 100); /p/b gains 50 at 20 and is flushed
+ * alone at 30: /p/b reads 150, /p still 100 (its counts wait for its own flush: the 7.2
+ * memory.high trace's /rs_high); /p's memory.stat read at 40 shows 170 (v2: the subtree, as
+ * read): /p 170. Before any flush: the lists. On cgroup v1 a read shows the memcg's own pages
+ * and /p's view sums its subtree's own stats: 100 after 10, 150 after 30, 20 + 150 after 40.
+ */
+UT_TEST(test_world_lru_stat_at, "models/world: flushed list stats through time, hierarchical")
+{
+	struct tw t;
+	int p, b;
+
+	for (int v1 = 0; v1 < 2; v1++) {
+		struct rs_world_update u = { .ts = 20, .field = RS_WF_LRU, .op = RS_WOP_ADD,
+					     .src = RS_WSRC_DELTA, .nid = 0,
+					     .lru = RS_LRU_INACTIVE_ANON, .value = 50 };
+		struct rs_world_update f = { .ts = 10, .field = RS_WF_WS_FLUSH,
+					     .src = RS_WSRC_DELTA, .nid = -1, .value = 1 };
+
+		UT_ASSERT(tw_new(&t, 1, v1, 60) >= 0);
+		p = tw_cg(&t, 0, "/p");
+		b = tw_cg(&t, p, "/p/b");
+		tw_lists(&t, p, 0, 0, 0, 0, 0);
+		tw_lists(&t, b, 0, 100, 0, 0, 0);
+		u.memcg = b;
+		UT_ASSERT(rs_world_add_update(t.w, &u, &t.err) == 0);
+		f.memcg = p;
+		UT_ASSERT(rs_world_add_update(t.w, &f, &t.err) == 0);
+		f.ts = 30;
+		f.memcg = b;
+		UT_ASSERT(rs_world_add_update(t.w, &f, &t.err) == 0);
+		u = (struct rs_world_update){ .ts = 40, .field = RS_WF_LRU_STAT, .op = RS_WOP_SET,
+					      .src = RS_WSRC_SNAPSHOT, .memcg = p, .nid = 0,
+					      .lru = RS_LRU_INACTIVE_ANON, .value = v1 ? 20 : 170 };
+		UT_ASSERT(rs_world_add_update(t.w, &u, &t.err) == 0);
+		UT_ASSERT(tw_final(&t) == 0);
+		rs_world_rewind(t.w);
+		rs_world_advance(t.w, 5);
+		UT_ASSERT_EQ(rs_world_lru_stat(t.w, p, 0, RS_LRU_INACTIVE_ANON), 100);
+		/* the clock stays at 5: later views come from the trace's flushes */
+		UT_ASSERT_EQ(rs_world_lru_stat_at(t.w, p, 0, RS_LRU_INACTIVE_ANON, 15), 100);
+		UT_ASSERT_EQ(rs_world_lru_stat_at(t.w, b, 0, RS_LRU_INACTIVE_ANON, 25), 100);
+		UT_ASSERT_EQ(rs_world_lru_stat_at(t.w, b, 0, RS_LRU_INACTIVE_ANON, 35), 150);
+		UT_ASSERT_EQ(rs_world_lru_stat_at(t.w, p, 0, RS_LRU_INACTIVE_ANON, 35),
+			     v1 ? 150 : 100);
+		UT_ASSERT_EQ(rs_world_lru_stat_at(t.w, p, 0, RS_LRU_INACTIVE_ANON, 45), 170);
+		rs_world_advance(t.w, 45);
+		UT_ASSERT_EQ(rs_world_lru_stat(t.w, p, 0, RS_LRU_INACTIVE_ANON), 170);
+		UT_ASSERT_EQ(rs_world_lru(t.w, b, 0, RS_LRU_INACTIVE_ANON), 150);
 		rs_world_free(t.w);
 	}
 	return UT_OK;

@@ -313,9 +313,10 @@ UT_TEST(test_delta_offset_and_root, "replay input: delta offsets and the root's 
 /*
  * Cgroup v2, 7.1+: /p (limit 1000) and its child /p/b (CG_B). memory.stat is hierarchical: /p
  * reads IF 1000 at 1 ms, /p/b IF 700 at 2 ms and 650 at 102 ms, /p 900 at 101 ms: /p's own
- * lists are 1000 - 700 = 300, then 900 - 650 = 250 (each child snapshot nearest in time). A
- * memcg call whose begin names /p (memcg_id) and which scanned only /p/b: the kernel's reclaim
- * root /p, not the victims' /p/b.
+ * lists are 1000 - 700 = 300, then 900 - 650 = 250 (each child snapshot nearest in time); the
+ * stats lruvec_page_state() reads are what the reads showed (/p 900, /p/b 650). A memcg call
+ * whose begin names /p (memcg_id) and which scanned only /p/b: the kernel's reclaim root /p,
+ * not the victims' /p/b.
  */
 UT_TEST(test_v2_own_and_memcg_id, "replay input: v2 own lists, the kernel's reclaim root")
 {
@@ -351,7 +352,9 @@ UT_TEST(test_v2_own_and_memcg_id, "replay input: v2 own lists, the kernel's recl
 	UT_ASSERT_EQ(rs_world_lru(t.w, b, 0, RS_LRU_INACTIVE_FILE), 700);
 	rs_world_advance(t.w, T0 + 105 * MS);
 	UT_ASSERT_EQ(rs_world_lru(t.w, p, 0, RS_LRU_INACTIVE_FILE), 250);
-	UT_ASSERT_EQ(rs_world_lru_stat(t.w, p, 0, RS_LRU_INACTIVE_FILE), 250);
+	/* the stats the kernel reads are hierarchical, as memory.stat showed them */
+	UT_ASSERT_EQ(rs_world_lru_stat(t.w, p, 0, RS_LRU_INACTIVE_FILE), 900);
+	UT_ASSERT_EQ(rs_world_lru_stat(t.w, b, 0, RS_LRU_INACTIVE_FILE), 650);
 	c = call_of(&t, 0);
 	UT_ASSERT_EQ(c->target, p);
 	UT_ASSERT_EQ(rs_replay_input_report(t.ri)->target_src[RS_RI_TGT_KERNEL], 1);
@@ -431,6 +434,54 @@ UT_TEST(test_stats_flush, "replay input: memcg_flush_stats events refresh the st
 	UT_ASSERT_EQ(rs_world_lru(t.w, a, 0, RS_LRU_INACTIVE_FILE), 50);
 	UT_ASSERT_EQ(rs_world_lru_stat(t.w, a, 0, RS_LRU_INACTIVE_FILE), 60);
 	tr_free(&t);
+	return UT_OK;
+}
+
+/*
+ * A memory.stat read flushes only when enough updates are pending, and a trace with the flush
+ * events says which reads did (the memcg_flush_stats just before them). /a refaults 5 file
+ * pages at 1 ms and its stats are flushed at 2 ms (needs_flush) before its read: the refaults
+ * read 5. 3 more at 3 ms; at 4 ms a flush that flushed nothing (too few updates pending) and
+ * /a's read: still 5 at 5 ms. A trace without flush events takes each read for a flush: 8.
+ */
+UT_TEST(test_read_without_flush, "replay input: a memory.stat read that flushed nothing")
+{
+	static const char *const names[6] = { "nr_inactive_anon", "nr_active_anon",
+					      "nr_inactive_file", "nr_active_file",
+					      "workingset_activate_anon",
+					      "workingset_activate_file" };
+
+	for (int events = 1; events >= 0; events--) {
+		struct rs_event ev;
+		struct tr t;
+		int a;
+
+		UT_ASSERT(tr_new_v1(&t) == 0);
+		ev = ut_items(T0, 1, "rs", RS_ITEMS_NODE_STAT, 6, names);
+		feed(&t, &ev);
+		cgmap(&t, CG_A, "/a");
+		snap(&t, T0, CG_A, "/a", 0, 0, 100, 0, 100, 0, 0);
+		lruvec(&t, T0 + 1 * MS, 300, CG_A, 5, 5);
+		if (events)
+			flush_ev(&t, T0 + 2 * MS, CG_A, false, true);
+		snap(&t, T0 + 2 * MS + 1000, CG_A, "/a", 0, 0, 100, 0, 100, 0, 0);
+		lruvec(&t, T0 + 3 * MS, 300, CG_A, 5, 3);
+		if (events)
+			flush_ev(&t, T0 + 4 * MS, CG_A, false, false);
+		snap(&t, T0 + 4 * MS + 1000, CG_A, "/a", 0, 0, 100, 0, 100, 0, 0);
+		rbegin(&t, T0 + 10 * MS, 200, "w", RS_RK_MEMCG);
+		rend(&t, T0 + 11 * MS, 200, "w", RS_RK_MEMCG, 0);
+		UT_ASSERT(tr_finish(&t) == 0);
+		a = rs_world_find_memcg(t.w, CG_A);
+		UT_ASSERT(a > 0);
+		UT_ASSERT_EQ(rs_replay_input_report(t.ri)->flush_events, events ? 2 : 0);
+		rs_world_rewind(t.w);
+		rs_world_advance(t.w, T0 + 2 * MS + 500000);
+		UT_ASSERT_EQ(rs_world_ws_flushed(t.w, a, 0, 1), 5);
+		rs_world_advance(t.w, T0 + 5 * MS);
+		UT_ASSERT_EQ(rs_world_ws_flushed(t.w, a, 0, 1), events ? 5 : 8);
+		tr_free(&t);
+	}
 	return UT_OK;
 }
 
