@@ -215,8 +215,8 @@ static void add_sample(struct rs_replay_input *ri, struct ri_memcg *m, const int
  * rather than a SET: the deltas still pending are flushed later with their own timestamp, and
  * additions commute.
  */
-static void anchor(struct rs_replay_input *ri, struct ri_memcg *m, int i,
-		   const struct rs_event *ev, const int64_t d[RS_NR_EVICTABLE])
+static void anchor(struct rs_replay_input *ri, struct ri_memcg *m, int i, uint64_t ts,
+		   uint64_t off, const int64_t d[RS_NR_EVICTABLE])
 {
 	bool any = false;
 
@@ -227,8 +227,7 @@ static void anchor(struct rs_replay_input *ri, struct ri_memcg *m, int i,
 
 		if (!add)
 			continue;
-		ri_update(ri, ev->ts, ev->offset, RS_WF_LRU, RS_WOP_ADD, RS_WSRC_SNAPSHOT, i, 0, l,
-		       add);
+		ri_update(ri, ts, off, RS_WF_LRU, RS_WOP_ADD, RS_WSRC_SNAPSHOT, i, 0, l, add);
 		m->corr[l] += add;
 		any = true;
 	}
@@ -246,13 +245,20 @@ static void anchor(struct rs_replay_input *ri, struct ri_memcg *m, int i,
  */
 static void on_flush(struct rs_replay_input *ri, const struct rs_event *ev)
 {
-	int i;
+	int i = ri_memcg_row(ri, rs_memcgs_find_id(ri->memcgs, ev->flush.id));
+	struct ri_memcg *m = i >= 0 ? ri_memcg_at(ri, i) : NULL;
 
 	ri->rep.flush_events++;
+	/* a memory.stat read starts with its flush: its values are as of here */
+	if (m && !ri_memcg_is_root(ri, i) && (!ri->recorder_pid || ev->pid == ri->recorder_pid)) {
+		m->have_read = true;
+		m->read_pid = ev->pid;
+		m->read_ts = ev->ts;
+		memcpy(m->read_cum, m->cum, sizeof(m->cum));
+	}
 	if (!ev->flush.force && !ev->flush.needs_flush)
 		return;
-	i = ri_memcg_row(ri, rs_memcgs_find_id(ri->memcgs, ev->flush.id));
-	if (i < 0 || !ri_memcg_at(ri, i))
+	if (!m)
 		return;
 	ri->rep.stats_flushes++;
 	/* the deltas so far go out first: the flush sees them and no later one */
@@ -266,10 +272,26 @@ static void on_snap_memcg(struct rs_replay_input *ri, const struct rs_event *ev,
 	const struct rs_ev_snap_memcg *s = &ev->snap_memcg;
 	struct ri_memcg *m = ri_memcg_at(ri, i);
 	int64_t lru[RS_NR_EVICTABLE], d[RS_NR_EVICTABLE];
-	uint64_t limit, soft = RS_UNLIMITED, usage;
+	uint64_t limit, soft = RS_UNLIMITED, usage, ts;
+	const int64_t *cum;
 
 	if (!m)
 		return;
+	/*
+	 * The values are as of the recorder's read, whose flush event came first (same pid):
+	 * up to 170 ms before the marker, and a reclaim in between freed a thousand pages that
+	 * the values do not show (the 7.2 memory.high trace at 28.306 s / 28.353 s: the sizes
+	 * anchored to the marker's time were 828 inactive file pages short for three calls).
+	 */
+	ri->recorder_pid = ev->pid;
+	ts = ev->ts;
+	cum = m->cum;
+	if (m->have_read && m->read_pid == ev->pid && m->read_ts <= ev->ts) {
+		ts = m->read_ts;
+		cum = m->read_cum;
+		ri->rep.snapshots_at_read++;
+	}
+	m->have_read = false;
 	ri->rep.memcg_snapshots++;
 	if (ri_memcg_is_root(ri, i)) {
 		ri_warn(ri, "memcg_stat of the root ignored: the root's own lists are node_stat "
@@ -283,12 +305,12 @@ static void on_snap_memcg(struct rs_replay_input *ri, const struct rs_event *ev,
 	 * now on. The deltas so far go out first, so that the flush sees them and no later one.
 	 */
 	ri_flush_deltas(ri);
-	ri_update(ri, ev->ts, ev->offset, RS_WF_WS_FLUSH, RS_WOP_SET, RS_WSRC_SNAPSHOT, i, -1, 0, 0);
+	ri_update(ri, ts, ev->offset, RS_WF_WS_FLUSH, RS_WOP_SET, RS_WSRC_SNAPSHOT, i, -1, 0, 0);
 	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 		lru[l] = (int64_t)pages(ri, s->lru_bytes[l]);
-		d[l] = lru[l] - m->cum[l];	/* cum includes what is pending */
+		d[l] = lru[l] - cum[l];	/* cum includes what is pending */
 		/* the size it sets unless the memcg turns out to have deltas */
-		ri_update(ri, ev->ts, ev->offset, RS_WF_LRU, RS_WOP_SET, RS_WSRC_SNAPSHOT, i, 0, l,
+		ri_update(ri, ts, ev->offset, RS_WF_LRU, RS_WOP_SET, RS_WSRC_SNAPSHOT, i, 0, l,
 		       lru[l]);
 	}
 	memcpy(m->snap_lru, lru, sizeof(lru));
@@ -298,7 +320,7 @@ static void on_snap_memcg(struct rs_replay_input *ri, const struct rs_event *ev,
 		memcpy(m->pre, lru, sizeof(lru));
 	}
 	if (m->flags & RI_MF_DELTA)
-		anchor(ri, m, i, ev, d);
+		anchor(ri, m, i, ts, ev->offset, d);
 	add_sample(ri, m, d);
 
 	usage = pages(ri, s->usage);
@@ -309,16 +331,16 @@ static void on_snap_memcg(struct rs_replay_input *ri, const struct rs_event *ev,
 		ri->saw_soft = true;
 	}
 	if (!m->have_usage || m->usage != usage)
-		ri_update(ri, ev->ts, ev->offset, RS_WF_USAGE, RS_WOP_SET, RS_WSRC_SNAPSHOT, i, -1,
+		ri_update(ri, ts, ev->offset, RS_WF_USAGE, RS_WOP_SET, RS_WSRC_SNAPSHOT, i, -1,
 		       0, (int64_t)usage);
 	if (!m->have_usage || m->limit != limit)
-		ri_update(ri, ev->ts, ev->offset, RS_WF_LIMIT, RS_WOP_SET, RS_WSRC_SNAPSHOT, i, -1,
+		ri_update(ri, ts, ev->offset, RS_WF_LIMIT, RS_WOP_SET, RS_WSRC_SNAPSHOT, i, -1,
 		       0, (int64_t)limit);
 	if (m->soft_recorded && (!m->have_usage || m->soft != soft))
-		ri_update(ri, ev->ts, ev->offset, RS_WF_SOFT_LIMIT, RS_WOP_SET, RS_WSRC_SNAPSHOT, i,
+		ri_update(ri, ts, ev->offset, RS_WF_SOFT_LIMIT, RS_WOP_SET, RS_WSRC_SNAPSHOT, i,
 		       -1, 0, (int64_t)soft);
 	if (s->swappiness >= 0 && (!m->have_usage || m->swappiness != s->swappiness))
-		ri_update(ri, ev->ts, ev->offset, RS_WF_SWAPPINESS, RS_WOP_SET, RS_WSRC_SNAPSHOT, i,
+		ri_update(ri, ts, ev->offset, RS_WF_SWAPPINESS, RS_WOP_SET, RS_WSRC_SNAPSHOT, i,
 		       -1, 0, s->swappiness);
 	if (!m->have_usage)
 		m->usage_first = usage;

@@ -63,6 +63,15 @@ struct ri_memcg {
 	 */
 	int64_t corr[RS_NR_EVICTABLE];
 	uint64_t anchors;
+	/*
+	 * The recorder's memory.stat read of this memcg: the memcg_flush_stats it caused (the
+	 * recorder's pid), which the marker with the values follows, up to 170 ms later on the
+	 * 7.2 guest when the recorder was not scheduled. The values are as of the read.
+	 */
+	bool have_read;
+	int read_pid;
+	uint64_t read_ts;
+	int64_t read_cum[RS_NR_EVICTABLE];
 	uint32_t nsamp, samp_step, samp_skip;
 
 	int world;			/* world index at the end, -1: counted in the root */
@@ -163,6 +172,7 @@ struct rs_replay_input {
 	/* header */
 	bool have_header, have_nodes, have_swappiness, have_cgroup_kind, saw_soft;
 	char *header_cgroup;		/* reclaimscope_begin cgroup_path= */
+	int recorder_pid;		/* the writer of memcg_stat markers, 0 before the first */
 	uint64_t page_size;
 	int max_nid;
 

@@ -120,6 +120,7 @@ static json_t *inputs_json(const struct rs_replay_report *r)
 	json_object_set_new(o, "victims", v);
 
 	json_object_set_new(s, "memcg_snapshots", JI(in->memcg_snapshots));
+	json_object_set_new(s, "memcg_snapshots_at_read", JI(in->snapshots_at_read));
 	json_object_set_new(s, "node_snapshots", JI(in->node_snapshots));
 	json_object_set_new(s, "delta_events", JI(in->delta_events));
 	json_object_set_new(s, "delta_updates", JI(in->delta_updates));

@@ -494,11 +494,12 @@ void rs_replay_inputs_text(FILE *f, const struct rs_replay_report *r)
 	    "item names %s", U(in->windows), U(in->victim_exact), U(in->victim_scan),
 	    U(in->victim_steal), U(in->victim_lruvec), U(in->victim_none),
 	    in->item_names ? "from the trace" : "absent (values alone)");
-	out(f, 11, "sizes      memcg_stat %llu, node_stat %llu, LRU deltas %llu -> %llu updates, "
-	    "workingset deltas %llu, implied %llu, root clamped at 0 %llu; world: %zu updates, "
-	    "%zu windows", U(in->memcg_snapshots), U(in->node_snapshots), U(in->delta_events),
-	    U(in->delta_updates), U(in->ws_events), U(in->implied_updates), U(in->root_clamped),
-	    in->world_updates, in->world_obs);
+	out(f, 11, "sizes      memcg_stat %llu (%llu as of the recorder's read before them), "
+	    "node_stat %llu, LRU deltas %llu -> %llu updates, workingset deltas %llu, implied "
+	    "%llu, root clamped at 0 %llu; world: %zu updates, %zu windows",
+	    U(in->memcg_snapshots), U(in->snapshots_at_read), U(in->node_snapshots),
+	    U(in->delta_events), U(in->delta_updates), U(in->ws_events), U(in->implied_updates),
+	    U(in->root_clamped), in->world_updates, in->world_obs);
 	add(&l, "watermark  ");
 	if (in->have_wmark) {
 		add(&l, "node_stat wmark_high: ");

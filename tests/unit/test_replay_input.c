@@ -486,6 +486,45 @@ UT_TEST(test_read_without_flush, "replay input: a memory.stat read that flushed 
 }
 
 /*
+ * A memcg_stat marker's values are as of the recorder's memory.stat read, which flushed first
+ * (the recorder's pid): the marker can follow it by 170 ms. /a reads IF 100 at 0 (before its
+ * deltas: the offset); the recorder's read of /a flushes at 2 ms; a reclaim takes 40 file
+ * pages at 3 ms; the marker at 4 ms shows what the read saw, 100. At the call (5 ms) the lists
+ * hold 60: the snapshot is as of 2 ms, when the deltas said 100 too. Taken as of the marker it
+ * would say the deltas missed 40 pages and re-anchor to 100. A flush by another task (a
+ * kworker) does not time the recorder's read: the same trace with it says 100.
+ */
+UT_TEST(test_snapshot_at_read, "replay input: a memory.stat marker is as of its read")
+{
+	for (int recorder = 1; recorder >= 0; recorder--) {
+		struct rs_event ev;
+		struct tr t;
+		int a;
+
+		UT_ASSERT(tr_new_v1(&t) == 0);
+		cgmap(&t, CG_A, "/a");
+		snap(&t, T0, CG_A, "/a", 0, 0, 100, 0, 100, 0, 0);
+		ev = ev0(&t, RS_EV_MEMCG_FLUSH, T0 + 2 * MS, recorder ? 1 : 12,
+			 recorder ? "rs" : "kworker");
+		ev.flush.id = CG_A;
+		feed(&t, &ev);
+		lruvec(&t, T0 + 3 * MS, 300, CG_A, RS_LRU_INACTIVE_FILE, -40);
+		snap(&t, T0 + 4 * MS, CG_A, "/a", 0, 0, 100, 0, 100, 0, 0);
+		rbegin(&t, T0 + 5 * MS, 200, "w", RS_RK_MEMCG);
+		rend(&t, T0 + 6 * MS, 200, "w", RS_RK_MEMCG, 0);
+		UT_ASSERT(tr_finish(&t) == 0);
+		a = rs_world_find_memcg(t.w, CG_A);
+		UT_ASSERT(a > 0);
+		UT_ASSERT_EQ(rs_replay_input_report(t.ri)->snapshots_at_read, recorder);
+		rs_world_rewind(t.w);
+		rs_world_advance(t.w, T0 + 5 * MS);
+		UT_ASSERT_EQ(rs_world_lru(t.w, a, 0, RS_LRU_INACTIVE_FILE), recorder ? 60 : 100);
+		tr_free(&t);
+	}
+	return UT_OK;
+}
+
+/*
  * Re-anchoring: /a made before the trace; the first snapshot after its first delta sets the
  * offset: IF 100 after +10 gives 90. Then +20 and a snapshot reading 150 where offset + deltas
  * say 90 + 30 = 120: the deltas missed 30 pages. The snapshot adds 30 (drift 150 - 30 - 90 = 30,
