@@ -12,6 +12,7 @@
 
 #include "latency.h"
 #include "rs_grow.h"
+#include "rs_sort.h"
 
 const int rs_lat_pcts[RS_LAT_NR_PCT] = { 1, 5, 10, 25, 50, 75, 90, 95, 99 };
 const unsigned int rs_mmt_lower_ms[RS_MMT_NR] = { 0, 5, 10, 100, 500, 1000, 5000 };
@@ -117,13 +118,6 @@ void rs_latency_add(struct rs_latency *l, uint64_t ns)
 	l->sorted = false;
 }
 
-static int u64_cmp(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
 uint64_t rs_percentile_nearest_rank(const uint64_t *sorted, size_t n, int p)
 {
 	uint64_t r;
@@ -178,7 +172,7 @@ void rs_latency_summary(struct rs_latency *l, struct rs_latency_summary *s)
 		return;
 	}
 	if (!l->sorted) {
-		qsort(l->samples, l->nr, sizeof(*l->samples), u64_cmp);
+		rs_sort_u64(l->samples, l->nr);
 		l->sorted = true;
 	}
 	/* samples dropped for lack of memory (count > nr) make these approximate too */

@@ -17,6 +17,7 @@
 
 #include "memcg_attrib.h"
 #include "rs_grow.h"
+#include "rs_sort.h"
 #include "timeline_index.h"
 #include "u64map.h"
 
@@ -425,13 +426,6 @@ int tl_index_event(struct tl_index *ix, const struct rs_event *ev, const struct 
 
 /* ---- spans ---- */
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* The cap is reached: keep the longer half (the stalls worth jumping to). */
 static void shed_spans(struct tl_index *ix)
 {
@@ -445,7 +439,7 @@ static void shed_spans(struct tl_index *ix)
 	}
 	for (size_t i = 0; i < ix->nspans; i++)
 		d[i] = ix->spans[i].end - ix->spans[i].begin;
-	qsort(d, ix->nspans, sizeof(*d), cmp_u64);
+	rs_sort_u64(d, ix->nspans);
 	ix->floor = d[ix->nspans / 2] + 1;
 	free(d);
 	nv = malloc((ix->nvictims ? ix->nvictims : 1) * sizeof(*nv));
