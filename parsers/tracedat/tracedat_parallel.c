@@ -32,10 +32,15 @@
  * What it buys depends on the machine: the merge and the analysis behind the callback stay on
  * one thread (bench/README.md has the measurements).
  *
- * Counts (full streams) are kept per worker and summed at the end; an event name's first and
- * last times are its earliest and latest, which both streams compute (tracedat_count) rather
- * than the times of its first and last record in stream order, which differ only on a trace
- * whose timestamps go backwards.
+ * A CPU whose records end early (a chunk or page that cannot be read, libtracecmd going back:
+ * the single-threaded cursor stops there) ends at that segment, its cut: later segments
+ * already decoded are dropped, and the merge warns where the single-threaded stream does.
+ *
+ * Counts (full streams) are kept per segment and added as the merge passes it, so that a
+ * dropped segment's records count no more than the single-threaded stream reads them; an event
+ * name's first and last times are its earliest and latest, which both streams compute
+ * (tracedat_count) rather than the times of its first and last record in stream order, which
+ * differ only on a trace whose timestamps go backwards.
  */
 #include <pthread.h>
 #include <stdarg.h>
@@ -44,6 +49,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rs_grow.h"
 #include "rs_warn.h"
 
 #include "tracedat_reader.h"
@@ -98,6 +104,12 @@ struct batch {
 
 enum seg_state { SEG_NEW, SEG_BUSY, SEG_DONE };
 
+/* A segment's records of one format (full streams): the merge adds them to the format's. */
+struct segcount {
+	int idx;			/* into td->fmts; nr_fmts: unknown */
+	uint64_t count, first, last;
+};
+
 struct seg {
 	int cpu, index;			/* index: among its CPU's segments */
 	uint64_t start, end;		/* pages [start, end), as libtracecmd's offsets */
@@ -105,6 +117,13 @@ struct seg {
 	struct batch *head, *tail;	/* decoded, not yet merged */
 	bool any;			/* it had a record >= from_ns: last_ts is the last one's */
 	uint64_t last_ts;
+	const char *zfail;		/* it ended on a chunk or page that cannot be read */
+	uint64_t zfail_offset;
+	bool dropped;			/* past its CPU's end: its batches go back to the pool */
+	/* what it read, counted once the merge passes it (full streams) */
+	struct segcount *cnt;
+	int nr_cnt;
+	uint64_t nrec, first_ts, last_rec_ts;
 };
 
 struct pcpu {
@@ -112,12 +131,15 @@ struct pcpu {
 	int nsegs;
 	int next;			/* first segment not handed out */
 	int cur;			/* the segment the merge reads (changed under the lock) */
-	int cut;			/* segments after this one are past to_ns; nsegs: none */
+	int cut;			/* segments after this one are past to_ns or the CPU's
+					 * readable end; INT32_MAX: none */
 	uint64_t frontier;		/* latest time decoded on this CPU */
 	/* the merge's */
 	struct batch *b;		/* batch being merged, off its segment's list */
 	struct pentry *head;		/* the CPU's next entry */
 	uint64_t last_ts;		/* last record's time before segment cur */
+	const char *first_fail;		/* its first record could not be read (plan()) */
+	uint64_t first_fail_offset;
 };
 
 struct par;
@@ -129,8 +151,10 @@ struct worker {
 	struct tracedat_reader rd;
 	struct tracedat_cursor cur;
 	bool have_cursor;
-	uint64_t *count, *first, *last;	/* [nr_fmts + 1]: per format, then unknown */
-	uint64_t nrec, first_ts, last_ts;
+	int *slot;			/* [nr_fmts + 1]: index into cnt, or -1 */
+	struct segcount *cnt;		/* the segment's counts, by format, as they come */
+	int nr_cnt;
+	size_t cap_cnt;
 	struct rs_error err;
 };
 
@@ -147,6 +171,7 @@ struct par {
 	pthread_cond_t work;		/* workers: a segment may be taken, or stop */
 	pthread_cond_t ready;		/* the merge: a batch or a segment's end */
 	int outstanding;		/* segments handed out and not merged to their end */
+	uint64_t nrec, first_ts, last_ts;	/* of the segments merged (full streams) */
 	int ahead;
 	bool stop, failed;
 	struct rs_error err;		/* the first worker's failure */
@@ -194,7 +219,7 @@ static bool publish(struct par *p, struct seg *s, struct batch *b)
 
 	pthread_mutex_lock(&p->lock);
 	stop = p->stop;
-	if (!stop && b->used) {
+	if (!stop && b->used && !s->dropped) {
 		uint64_t ts = ((const struct pentry *)(b->e + b->last))->ts;
 
 		if (s->tail)
@@ -232,6 +257,7 @@ struct segrun {
 	uint64_t prev_ts;		/* of the last record >= from_ns */
 	bool pending;			/* the last record has no entry: it may need a mark */
 	uint64_t pending_ts, pending_off;
+	uint64_t nrec, first_ts, last_ts;	/* records >= from_ns */
 };
 
 /* Room for a record's entries and strings in the batch; false on failure or stop. */
@@ -393,14 +419,25 @@ static bool segment_record(struct segrun *sr, const struct tep_record *rec)
 		e->type = RS_EV_LOST;
 		memcpy(e + 1, &lost, sizeof(lost));
 	}
-	w->nrec++;
-	if (rec->ts < w->first_ts)
-		w->first_ts = rec->ts;
-	if (rec->ts > w->last_ts)
-		w->last_ts = rec->ts;
+	if (!sr->nrec++ || rec->ts < sr->first_ts)
+		sr->first_ts = rec->ts;
+	if (rec->ts > sr->last_ts)
+		sr->last_ts = rec->ts;
 	if (sr->full) {
+		struct segcount *c;
+
 		idx = f ? (int)(f - td->fmts) : td->nr_fmts;
-		tracedat_count(&w->count[idx], &w->first[idx], &w->last[idx], rec->ts);
+		if (w->slot[idx] < 0) {
+			if (RS_GROW(w->cnt, w->cap_cnt, (size_t)w->nr_cnt + 1, 16) < 0) {
+				rs_error_set(&w->err, "%s: out of memory", w->p->src->path);
+				fail(w->p, &w->err);
+				return false;
+			}
+			w->slot[idx] = w->nr_cnt;
+			w->cnt[w->nr_cnt++] = (struct segcount){ .idx = idx };
+		}
+		c = &w->cnt[w->slot[idx]];
+		tracedat_count(&c->count, &c->first, &c->last, rec->ts);
 	}
 	if (f && f->ke && f->usable) {
 		if (tracedat_decode(f, rec, &ev, sr->b->arena + sr->b->aused, &used)) {
@@ -491,14 +528,34 @@ static void run_segment(struct worker *w, struct seg *s)
 			break;
 		}
 	}
-	if (c->zfail && room(&sr, PAR_WARN_MAX))
-		warn_entry(&sr, c->rec.ts, c->zfail_offset, TRACEDAT_WARN_CHUNK, p->src->path,
-			   c->cpu, (unsigned long long)c->zfail_offset, c->zfail);
+	if (c->zfail || c->looped) {
+		/*
+		 * The CPU's records end here, as the single-threaded cursor's do: none of its
+		 * later segments is merged, and the merge says why where that cursor does,
+		 * after the last record (advance()).
+		 */
+		s->zfail = c->zfail;
+		s->zfail_offset = c->zfail_offset;
+		pthread_mutex_lock(&p->lock);
+		if (p->cpus[s->cpu].cut > s->index)
+			p->cpus[s->cpu].cut = s->index;
+		pthread_mutex_unlock(&p->lock);
+	}
 	tracedat_cursor_drop(c);
 	if (sr.b && sr.pending && room(&sr, 0))
 		entry(&sr, PE_MARK, sr.pending_ts, sr.pending_off, 0);
 	s->any = !sr.first;		/* read by the merge once the segment is done */
 	s->last_ts = sr.prev_ts;
+	s->nrec = sr.nrec;
+	s->first_ts = sr.first_ts;
+	s->last_rec_ts = sr.last_ts;
+	for (int i = 0; i < w->nr_cnt; i++)
+		w->slot[w->cnt[i].idx] = -1;
+	s->cnt = w->cnt;		/* the segment's now; the next one starts a list */
+	s->nr_cnt = w->nr_cnt;
+	w->cnt = NULL;
+	w->nr_cnt = 0;
+	w->cap_cnt = 0;
 	if (sr.b)
 		publish(p, s, sr.b);
 }
@@ -530,6 +587,47 @@ static struct seg *pick(struct par *p)
 	return &best->segs[best->next++];
 }
 
+/* A segment past its CPU's end, decoded: its batches go back (under the lock). */
+static void release(struct par *p, struct seg *s)
+{
+	struct batch *b;
+
+	while ((b = s->head)) {
+		s->head = b->next;
+		b->next = p->pool;
+		p->pool = b;
+	}
+	s->tail = NULL;
+	free(s->cnt);
+	s->cnt = NULL;
+	p->outstanding--;
+	pthread_cond_broadcast(&p->work);
+}
+
+/* Segment s is merged to its end (under the lock): its records count. */
+static void count_segment(struct par *p, struct seg *s)
+{
+	struct tracedat *td = p->td;
+
+	for (int i = 0; i < s->nr_cnt; i++) {
+		const struct segcount *c = &s->cnt[i];
+		struct fmt *f = c->idx < td->nr_fmts ? &td->fmts[c->idx] : &td->unknown;
+
+		if (!f->count || c->first < f->first_ts)
+			f->first_ts = c->first;
+		if (!f->count || c->last > f->last_ts)
+			f->last_ts = c->last;
+		f->count += c->count;
+	}
+	if (s->nrec && (!p->nrec || s->first_ts < p->first_ts))
+		p->first_ts = s->first_ts;
+	if (s->nrec && s->last_rec_ts > p->last_ts)
+		p->last_ts = s->last_rec_ts;
+	p->nrec += s->nrec;
+	free(s->cnt);
+	s->cnt = NULL;
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -552,6 +650,8 @@ static void *worker_main(void *arg)
 		run_segment(w, s);
 		pthread_mutex_lock(&p->lock);
 		s->state = SEG_DONE;
+		if (s->dropped)
+			release(p, s);
 		pthread_cond_broadcast(&p->ready);
 		pthread_mutex_unlock(&p->lock);
 		/*
@@ -572,6 +672,22 @@ static void *worker_main(void *arg)
 }
 
 /* ---- the merge ---- */
+
+/*
+ * The CPU's records end with segment s, its cut (under the lock): say why where the
+ * single-threaded stream does, and let go of the segments decoded past it.
+ */
+static void end_cpu(struct par *p, struct pcpu *pc, const struct seg *s)
+{
+	if (s->zfail)
+		rs_warn(p->src->info.warnings, TRACEDAT_WARN_CHUNK, p->src->path, s->cpu,
+			(unsigned long long)s->zfail_offset, s->zfail);
+	for (int j = pc->cur; j < pc->next; j++) {
+		pc->segs[j].dropped = true;
+		if (pc->segs[j].state == SEG_DONE)
+			release(p, &pc->segs[j]);
+	}
+}
 
 /* Point pc->head at the CPU's next entry. 1, 0 at its end, -1 when the stream failed. */
 static int advance(struct par *p, struct pcpu *pc)
@@ -612,9 +728,15 @@ static int advance(struct par *p, struct pcpu *pc)
 			if (s->state == SEG_DONE) {
 				if (s->any)
 					pc->last_ts = s->last_ts;
+				count_segment(p, s);
 				pc->cur++;
 				p->outstanding--;
 				pthread_cond_broadcast(&p->work);
+				if (pc->cur > pc->cut) {
+					end_cpu(p, pc, s);
+					pthread_mutex_unlock(&p->lock);
+					return 0;
+				}
 				continue;
 			}
 			if (s->state == SEG_NEW)
@@ -646,7 +768,14 @@ static int merge(struct par *p, rs_event_fn fn, void *ctx, struct rs_error *err)
 	if (!heap)
 		return rs_error_set(err, "%s: out of memory", src->path);
 	for (int i = 0; i < p->ncpus && !ret; i++) {
-		int a = advance(p, &p->cpus[i]);
+		const struct pcpu *pc = &p->cpus[i];
+		int a;
+
+		/* as the single-threaded stream, before any event: CPUs unreadable from the start */
+		if (pc->first_fail)
+			rs_warn(src->info.warnings, TRACEDAT_WARN_CHUNK, src->path, i,
+				(unsigned long long)pc->first_fail_offset, pc->first_fail);
+		a = advance(p, &p->cpus[i]);
 
 		if (a < 0)
 			ret = -1;
@@ -777,6 +906,9 @@ static int plan(struct par *p, struct rs_error *err)
 				if (density[cpu] > densest)
 					densest = density[cpu];
 			}
+		} else if (c.zfail) {
+			p->cpus[cpu].first_fail = c.zfail;	/* merge() says so */
+			p->cpus[cpu].first_fail_offset = c.zfail_offset;
 		}
 		tracedat_cursor_drop(&c);
 	}
@@ -842,6 +974,7 @@ static void par_free(struct par *p)
 				pc->segs[j].head = b->next;
 				free(b);
 			}
+			free(pc->segs[j].cnt);
 		}
 		free(pc->b);
 		free(pc->segs);
@@ -855,9 +988,8 @@ static void par_free(struct par *p)
 
 		if (w->have_cursor)
 			tracedat_cursor_destroy(&w->cur);
-		free(w->count);
-		free(w->first);
-		free(w->last);
+		free(w->slot);
+		free(w->cnt);
 	}
 	free(p->workers);
 	free(p->cpus);
@@ -866,41 +998,12 @@ static void par_free(struct par *p)
 	pthread_cond_destroy(&p->ready);
 }
 
-/* Sum the workers' counts into the formats' (tracedat.c publishes them) and the stream's span. */
+/* The stream's span, of the segments merged (tracedat.c publishes the formats' counts). */
 static void finish_counts(struct par *p)
 {
-	struct rs_source *src = p->src;
-	struct tracedat *td = p->td;
-	uint64_t nrec = 0, first = UINT64_MAX, last = 0;
-
-	for (int i = 0; i <= td->nr_fmts; i++) {
-		struct fmt *f = i < td->nr_fmts ? &td->fmts[i] : &td->unknown;
-
-		f->count = 0;
-		for (int k = 0; k < p->nworkers; k++) {
-			struct worker *w = &p->workers[k];
-
-			if (!w->count[i])
-				continue;
-			if (!f->count || w->first[i] < f->first_ts)
-				f->first_ts = w->first[i];
-			if (!f->count || w->last[i] > f->last_ts)
-				f->last_ts = w->last[i];
-			f->count += w->count[i];
-		}
-	}
-	for (int k = 0; k < p->nworkers; k++) {
-		struct worker *w = &p->workers[k];
-
-		nrec += w->nrec;
-		if (w->nrec && w->first_ts < first)
-			first = w->first_ts;
-		if (w->nrec && w->last_ts > last)
-			last = w->last_ts;
-	}
-	src->info.events = nrec;
-	src->info.first_ts = nrec ? first : 0;
-	src->info.last_ts = last;
+	p->src->info.events = p->nrec;
+	p->src->info.first_ts = p->nrec ? p->first_ts : 0;
+	p->src->info.last_ts = p->last_ts;
 }
 
 int tracedat_stream_parallel(struct rs_source *src, uint64_t from_ns, uint64_t to_ns,
@@ -946,14 +1049,12 @@ int tracedat_stream_parallel(struct rs_source *src, uint64_t from_ns, uint64_t t
 		w->p = p;
 		w->rd.src = src;
 		w->rd.td = td;
-		w->first_ts = UINT64_MAX;
-		w->count = calloc(td->nr_fmts + 1, sizeof(*w->count));
-		w->first = calloc(td->nr_fmts + 1, sizeof(*w->first));
-		w->last = calloc(td->nr_fmts + 1, sizeof(*w->last));
-		if (!w->count || !w->first || !w->last || tracedat_cursor_init(&w->cur, td, 0) < 0) {
+		w->slot = malloc((td->nr_fmts + 1) * sizeof(*w->slot));
+		if (!w->slot || tracedat_cursor_init(&w->cur, td, 0) < 0) {
 			ret = rs_error_set(err, "%s: out of memory", src->path);
 			goto out;
 		}
+		memset(w->slot, 0xff, (td->nr_fmts + 1) * sizeof(*w->slot));	/* -1: none */
 		w->have_cursor = true;
 	}
 	ret = plan(p, err);
@@ -962,6 +1063,10 @@ int tracedat_stream_parallel(struct rs_source *src, uint64_t from_ns, uint64_t t
 	if (p->full) {
 		for (int c = 0; c < p->ncpus; c++)
 			src->loss[c].missed = src->loss[c].missed_unknown = 0;
+		/* as the single-threaded stream: the merge adds each segment's (count_segment()) */
+		for (int i = 0; i < td->nr_fmts; i++)
+			td->fmts[i].count = 0;
+		td->unknown.count = 0;
 	}
 	for (int i = 0; i < p->nworkers; i++) {
 		struct worker *w = &p->workers[i];
