@@ -22,6 +22,7 @@
 
 #include "rs_warn.h"
 #include "tracedat_reader.h"
+#include "tracedat_skip.h"
 
 
 /* Resolve the slots of a known event against this file's format of it. */
@@ -307,6 +308,7 @@ static void tracedat_close(struct rs_source *src)
 		tracecmd_close(td->handle);
 	if (td->tep)
 		tep_unref(td->tep);
+	tracedat_ksyms_free(&td->ksyms);
 	free(td->fmts);
 	free(td->by_id);
 	free(td->cpu_first_page);
@@ -445,6 +447,8 @@ static int stream(struct rs_source *src, uint64_t from_ns, uint64_t to_ns, rs_ev
 		  ? tracedat_stream_parallel(src, from_ns, to_ns, fn, ctx, err)
 		  : tracedat_stream(src, from_ns, to_ns, fn, ctx, err);
 
+	tracedat_ksyms_wait(&((struct tracedat *)src->priv)->ksyms);
+
 	if (!ret && from_ns == 0 && to_ns == UINT64_MAX)
 		publish_counts(src, src->priv);
 	return ret;
@@ -580,10 +584,12 @@ static int open_data(struct rs_source *src, struct tracedat *td,
 {
 	const char *zname = NULL, *zver = NULL, *uname;
 	uint64_t *cpu_read;
+	bool shrinks = false;
 	char fmtbuf[128];
 	int cpus, ret;
 
-	td->handle = tracedat_open_handle(src, err);
+	td->handle = tracedat_open_handle(src, TRACEDAT_KEEP_KALLSYMS, err);
+	tracedat_ksyms_init(&td->ksyms, tracedat_kallsyms_take());
 	if (!td->handle)
 		return -1;
 	td->tep = tracecmd_get_tep(td->handle);
@@ -632,18 +638,20 @@ static int open_data(struct rs_source *src, struct tracedat *td,
 	if (build_formats(src, td, err) < 0)
 		return -1;
 	/*
-	 * libtraceevent sorts the file's kallsyms on the first tep_find_function(): ~20 ms for a
-	 * full kallsyms, paid by the first read that meets a shrinker event. A TUI key that
-	 * re-reads a column must not pay it (50 ms per key), so it is paid here.
+	 * Shrinker names, when the file has shrinker events: parsed on a thread of their own
+	 * while a stream with threads to spare reads, or while the TUI draws (a key that
+	 * re-reads a column must not pay ~100 ms), else on the first name wanted.
 	 */
-	if (src->opts.warm) {
-		for (int f = 0; f < td->nr_fmts; f++) {
-			if (td->fmts[f].ke && td->fmts[f].ke->type == RS_EV_SLAB_START) {
-				tep_find_function(td->tep, 0);
-				break;
-			}
-		}
+	for (int f = 0; f < td->nr_fmts && !shrinks; f++) {
+		const struct rs_kevent *ke = td->fmts[f].ke;
+
+		shrinks = ke && td->fmts[f].usable &&
+			  (ke->type == RS_EV_SLAB_START || ke->type == RS_EV_SLAB_END);
 	}
+	if (!shrinks)
+		tracedat_ksyms_free(&td->ksyms);
+	else if (src->opts.threads >= 2 || src->opts.warm)
+		tracedat_ksyms_start(&td->ksyms);
 	own_setup(src, td, layout, cpus);
 	ret = td->zown ? cpu_span(src, td, cpus) : 1;
 	if (ret == 1) {

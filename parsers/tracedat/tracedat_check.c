@@ -43,6 +43,7 @@
 #include <traceevent/event-parse.h>
 
 #include "../source_state.h"
+#include "tracedat_skip.h"
 
 /* Option and section ids (enum tracecmd_option_id, trace-cmd-private.h), stable since v6. */
 enum {
@@ -385,7 +386,7 @@ static int check_format_text(struct rd *r, struct format_scan *fs, const char *t
 /* size8 + event format text (read_ftrace_file(), read_event_file()) */
 static int format(struct rd *r, const char *what)
 {
-	uint64_t n;
+	uint64_t n, cut;
 	char *text;
 	int ret;
 
@@ -399,8 +400,17 @@ static int format(struct rd *r, const char *what)
 	if (!text)
 		return rs_error_set(r->err, "%s: out of memory", r->path);
 	ret = get(r, text, n, what);
-	if (!ret)
-		ret = check_format_text(r, &r->formats, text, n);
+	/*
+	 * Of an event we do not decode, libtraceevent parses only the name, ID and common
+	 * fields (tracedat_skip.h), never its print format: that format's REC-> names are
+	 * checked all the same, but the library's flag does not pass through it.
+	 */
+	cut = ret ? n : tracedat_format_len(text, n);
+	if (!ret) {
+		struct format_scan scratch = r->formats;
+
+		ret = check_format_text(r, cut < n ? &scratch : &r->formats, text, n);
+	}
 	if (!ret && r->store->len + 4 + n > r->store->cap) {
 		size_t cap = (r->store->len + 4 + n) * 2;
 		char *b = realloc(r->store->buf, cap);
@@ -413,11 +423,11 @@ static int format(struct rd *r, const char *what)
 		r->store->cap = cap;
 	}
 	if (!ret) {
-		uint32_t len = (uint32_t)n;
+		uint32_t len = (uint32_t)cut;	/* what the reader's handles parse */
 
 		memcpy(r->store->buf + r->store->len, &len, 4);
-		memcpy(r->store->buf + r->store->len + 4, text, n);
-		r->store->len += 4 + n;
+		memcpy(r->store->buf + r->store->len + 4, text, cut);
+		r->store->len += 4 + cut;
 	}
 	free(text);
 	return ret;
@@ -458,7 +468,8 @@ static bool child_answers(int fd, char *done)
  * format finds others (a fuzzed ternary inside a __print_flags table: a NULL dereference deep
  * in the parser). So the formats are parsed once by libtraceevent in a child process first: a
  * format that kills the child is refused here instead of killing the command. One fork and a
- * parse of the formats alone (no kallsyms, no records) per trace opened.
+ * parse of the formats alone (no kallsyms, no records), as much of each as the reader's
+ * handles parse (tracedat_format_len()), per trace opened.
  */
 static int formats_survive(struct rd *r)
 {

@@ -438,9 +438,10 @@ static bool segment_record(struct segrun *sr, const struct tep_record *rec)
 /*
  * The worker's libtracecmd handle, opened on first need (false: it cannot be, and the stream
  * fails). Segments our chunk reader reads (td->zown) need none, unless the common fields are
- * read through libtraceevent (!direct_common), whose tep must then be the worker's own: each
- * handle parses the file's event formats again, a sixth of a one-thread read of a v7 trace.
- * Without one, rd.tep is td->tep, which decoding then does not use.
+ * read through libtraceevent (!direct_common), whose tep must then be the worker's own, with
+ * the file's event formats parsed again (a sixth of a one-thread read of a v7 trace; as much
+ * as the decoding of a 2 M-event v6 trace). Otherwise a handle skips the formats
+ * (tracedat_skip.c) and rd.tep stays td->tep, which decoding then does not use.
  */
 static bool worker_handle(struct worker *w, bool need)
 {
@@ -448,13 +449,14 @@ static bool worker_handle(struct worker *w, bool need)
 
 	if (w->rd.handle || !need)
 		return true;
-	w->rd.handle = tracedat_reader_open(p->src, &w->err);
+	w->rd.handle = tracedat_reader_open(p->src, !p->td->direct_common, &w->err);
 	if (!w->rd.handle) {
 		rs_error_prefix(&w->err, "decode thread: ");
 		fail(p, &w->err);
 		return false;
 	}
-	w->rd.tep = tracecmd_get_tep(w->rd.handle);
+	if (!p->td->direct_common)
+		w->rd.tep = tracecmd_get_tep(w->rd.handle);
 	return true;
 }
 

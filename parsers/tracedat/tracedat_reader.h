@@ -4,7 +4,7 @@
  * heading what it defines. Calls go one way: tracedat.c (open, event formats, which stream) ->
  * tracedat_parallel.c (the stream with decode threads) -> tracedat_stream.c (reading a CPU's
  * records, the single-threaded stream, opening handles) -> tracedat_format.c (the format
- * table, decoding a record) and tracedat_kallsyms.c.
+ * table, decoding a record) and tracedat_skip.c.
  * struct tracedat is read-only once rs_tracedat_open() returns, except what a stream owns (the
  * counts, the main handle and its name cache): decode threads read the format table and use
  * handles of their own, since a libtracecmd handle is not thread-safe.
@@ -12,6 +12,7 @@
 #ifndef TRACEDAT_IMPL_H
 #define TRACEDAT_IMPL_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -49,7 +50,7 @@ void *tracecmd_record_page(struct tracecmd_input *handle, struct tep_record *rec
  * small one. We bound both: after this many bytes of pages were mapped through one handle, it
  * is closed and opened again, and each CPU is put back at its next unread record with
  * tracecmd_set_cursor(). Each reopen cost ~85 ms of CPU when the file's kallsyms were parsed
- * again (no longer: tracedat_kallsyms.c) and each mapped page a walk of the list, so the
+ * again (no longer: tracedat_skip.c) and each mapped page a walk of the list, so the
  * budget balances the two: on that trace analyze took 7.3 s of CPU with 32 MB, 6.0 s with 48,
  * 5.9 s with 64, 5.8 s with 96 and 6.7 s with 128 (bench/README.md). Decode threads each have
  * a handle and share the budget (tracedat_parallel.c). A build may set it (-D), which tests
@@ -110,11 +111,22 @@ struct name_cache {
 	bool fn_valid[TRACEDAT_FNS];
 };
 
+/*
+ * The file's kallsyms, parsed apart (tracedat_kallsyms.c): on a thread of their own, or when
+ * first wanted. Used by one thread at a time, the stream's.
+ */
+struct tracedat_ksyms {
+	char *text;			/* the kallsyms until parsed; NULL: none, or parsed */
+	struct tep_handle *tep;		/* their functions, once ready; NULL: none */
+	pthread_t thread;
+	bool running, ready;
+};
+
 struct tracedat {
 	struct tracecmd_input *handle;	/* the main handle: opening, single-threaded streams */
 	struct tep_handle *tep;		/* the first main handle's, kept (tep_ref) for the
-					 * source's life: formats, comms, kallsyms; the handles
-					 * opened later have no kallsyms */
+					 * source's life: formats, comms */
+	struct tracedat_ksyms ksyms;	/* shrinker names */
 	struct fmt *fmts;		/* sorted by id */
 	int nr_fmts;
 	struct fmt **by_id;		/* direct map for ids < by_id_len */
@@ -260,13 +272,31 @@ static inline const char *tracedat_comm(struct name_cache *nc, struct tep_handle
 	return nc->comm[i];
 }
 
-static inline const char *tracedat_function(struct name_cache *nc, struct tep_handle *tep,
+/* ---- the file's kallsyms (tracedat_kallsyms.c) ---- */
+
+/* Take text (malloc'ed, may be NULL), parsed when first wanted unless started before. */
+void tracedat_ksyms_init(struct tracedat_ksyms *k, char *text);
+/* Parse it now, on a thread of its own (inline on first want if none can be made). */
+void tracedat_ksyms_start(struct tracedat_ksyms *k);
+/* The tep holding the functions (NULL: none), parsing them or waiting for their thread. */
+struct tep_handle *tracedat_ksyms_tep(struct tracedat_ksyms *k);
+/*
+ * Wait for the thread, if one parses: before a stream returns, so that none runs when the
+ * next file's check forks (a child of a threaded process can block on a lock).
+ */
+void tracedat_ksyms_wait(struct tracedat_ksyms *k);
+/* Free the text or the functions; the names then read as none (the file has no shrinkers). */
+void tracedat_ksyms_free(struct tracedat_ksyms *k);
+
+static inline const char *tracedat_function(struct name_cache *nc, struct tracedat_ksyms *k,
 					    uint64_t addr)
 {
 	unsigned int i = (unsigned int)(addr >> 4) % TRACEDAT_FNS;
 
 	if (!nc->fn_valid[i] || nc->fn_addr[i] != addr) {
-		nc->fn_name[i] = tep_find_function(tep, addr);
+		struct tep_handle *tep = tracedat_ksyms_tep(k);
+
+		nc->fn_name[i] = tep ? tep_find_function(tep, addr) : NULL;
 		nc->fn_addr[i] = addr;
 		nc->fn_valid[i] = true;
 	}
@@ -284,7 +314,7 @@ static inline void tracedat_name_event(struct rs_source *src, struct tracedat *t
 	if (ev->type == RS_EV_MARKER && ev->marker)
 		rs_markers_decode(src, ev->marker, ev);
 	else if (ev->type == RS_EV_SLAB_START || ev->type == RS_EV_SLAB_END)
-		ev->slab.shrink_name = tracedat_function(&td->names, td->tep, ev->slab.shrink_fn);
+		ev->slab.shrink_name = tracedat_function(&td->names, &td->ksyms, ev->slab.shrink_fn);
 }
 
 /*
@@ -302,8 +332,13 @@ bool tracedat_cpu_has_data(struct tracedat *td, int cpu);
 
 /* ---- reading (tracedat_stream.c) ---- */
 
-/* tracecmd_open(), failing with err set (and a failed handle parked, see tracedat_stream.c). */
-struct tracecmd_input *tracedat_open_handle(struct rs_source *src, struct rs_error *err);
+/*
+ * tracecmd_open(), failing with err set (and a failed handle parked, see tracedat_stream.c),
+ * parsing what the TRACEDAT_NO_* skip flags leave and, of the event formats we do not decode,
+ * only what we use (tracedat_skip.h).
+ */
+struct tracecmd_input *tracedat_open_handle(struct rs_source *src, unsigned int skip,
+					    struct rs_error *err);
 
 /* A handle and what was mapped through it; the main one is td's, workers open their own. */
 struct tracedat_reader {
@@ -355,12 +390,12 @@ struct tracedat_cursor {
 
 /*
  * tracedat_open_handle(), one thread at a time (libtraceevent's parser is not reentrant),
- * without the file's kallsyms: names are looked up in td->tep (tracedat_kallsyms.c).
+ * without the file's kallsyms: names are looked up in td->tep (tracedat_skip.c). Without its
+ * event formats too unless formats: then only td->tep can tell records apart (a reader's tep
+ * is td->tep; it is the handle's only when !td->direct_common).
  */
-struct tracecmd_input *tracedat_reader_open(struct rs_source *src, struct rs_error *err);
-
-/* While true, tracecmd_open() on the calling thread skips kallsyms (tracedat_kallsyms.c). */
-void tracedat_skip_kallsyms(bool skip);
+struct tracecmd_input *tracedat_reader_open(struct rs_source *src, bool formats,
+					    struct rs_error *err);
 
 /* 0, or -1 when out of memory. The cursor is at no record. */
 int tracedat_cursor_init(struct tracedat_cursor *c, struct tracedat *td, int cpu);

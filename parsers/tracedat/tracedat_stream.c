@@ -14,6 +14,7 @@
 
 #include "rs_warn.h"
 #include "tracedat_reader.h"
+#include "tracedat_skip.h"
 
 /*
  * When tracecmd_init_data() fails part-way, libtracecmd 3.1.6 leaves per-CPU lists of the
@@ -37,21 +38,23 @@ static void park(struct tracecmd_input *handle)
  * tracecmd_open(), in its two steps so that a failing tracecmd_init_data() is parked rather
  * than closed (above). NULL with err set on failure.
  */
-struct tracecmd_input *tracedat_open_handle(struct rs_source *src, struct rs_error *err)
+struct tracecmd_input *tracedat_open_handle(struct rs_source *src, unsigned int skip,
+					    struct rs_error *err)
 {
-	struct tracecmd_input *h = tracecmd_open_head(src->path, TRACEDAT_OPEN_FLAGS);
+	struct tracecmd_input *h;
 
+	tracedat_parse_set(skip | TRACEDAT_CUT_FORMATS);
+	h = tracecmd_open_head(src->path, TRACEDAT_OPEN_FLAGS);
 	if (!h) {
 		rs_error_set(err, "%s: libtracecmd cannot read this trace.dat: truncated, corrupt, "
 			     "or an unsupported file version", src->path);
-		return NULL;
-	}
-	if (tracecmd_init_data(h) < 0) {
+	} else if (tracecmd_init_data(h) < 0) {
 		park(h);
+		h = NULL;
 		rs_error_set(err, "%s: libtracecmd cannot read the event data of this trace.dat: "
 			     "corrupt ring-buffer pages", src->path);
-		return NULL;
 	}
+	tracedat_parse_set(0);
 	return h;
 }
 
@@ -61,14 +64,14 @@ struct tracecmd_input *tracedat_open_handle(struct rs_source *src, struct rs_err
  */
 static pthread_mutex_t open_lock = PTHREAD_MUTEX_INITIALIZER;
 
-struct tracecmd_input *tracedat_reader_open(struct rs_source *src, struct rs_error *err)
+struct tracecmd_input *tracedat_reader_open(struct rs_source *src, bool formats,
+					    struct rs_error *err)
 {
 	struct tracecmd_input *h;
 
 	pthread_mutex_lock(&open_lock);
-	tracedat_skip_kallsyms(true);
-	h = tracedat_open_handle(src, err);
-	tracedat_skip_kallsyms(false);
+	h = tracedat_open_handle(src, TRACEDAT_NO_KALLSYMS | (formats ? 0 : TRACEDAT_NO_FORMATS),
+				 err);
 	pthread_mutex_unlock(&open_lock);
 	return h;
 }
@@ -614,8 +617,8 @@ int tracedat_reader_reopen(struct tracedat_reader *r, struct tracedat_cursor **c
 	}
 	tracecmd_close(r->handle);
 	r->mapped = 0;
-	r->handle = tracedat_reader_open(r->src, err);
-	r->tep = r->handle ? tracecmd_get_tep(r->handle) : NULL;
+	r->handle = tracedat_reader_open(r->src, !td->direct_common, err);
+	r->tep = r->handle && !td->direct_common ? tracecmd_get_tep(r->handle) : td->tep;
 	if (r->is_main)
 		td->handle = r->handle;	/* names stay td->tep's, the first handle's */
 	if (!r->handle) {

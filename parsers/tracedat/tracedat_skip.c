@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What our handles leave libtraceevent to parse of a file. Every tracecmd_open() parses the
+ * file's kallsyms into the handle's tep (libtracecmd calls libtraceevent's
+ * tep_parse_kallsyms(), a sscanf per line: ~85 ms for a full kallsyms) and every event format
+ * in it (tep_parse_event(): a 6.18 trace holds ~2,300, and libtraceevent 1.7.1, built without
+ * optimization, takes 0.7 G instructions for them, as much as decoding 2 M events), and
+ * libtracecmd 1.3.1 offers no way to open a handle without either (tracecmd_read_headers()
+ * ignores its state argument on v7 files). These definitions take the place of
+ * libtraceevent's for libtracecmd's calls (the executable's symbols come first) and hand over
+ * to it with less to do, as the calling thread's flags say:
+ * - of a format we do not decode, only the name, ID and common fields, cut before the
+ *   event's own fields and print format (0.70 G -> 0.24 G instructions on that trace): we
+ *   count its records by name and read common_type and common_pid, no more; libtraceevent
+ *   keeps the event, marked failed (TEP_EVENT_FL_FAILED), which matters only for printing;
+ * - the first handle keeps the kallsyms text, parsed apart (tracedat_kallsyms.c);
+ * - the handles opened after the first (decode threads', the reopens that bound
+ *   libtracecmd's chunk cache, RS_ZCACHE_BUDGET) skip the kallsyms, since shrinker names are
+ *   looked up in the first handle's tep, which the source keeps (tracedat.c), and skip the
+ *   formats too when records are read through the format table alone (td->direct_common):
+ *   libtracecmd reads ring-buffer pages without them (its only look-up,
+ *   tracecmd_ftrace_overrides(), runs with plugins, which we never load).
+ * Were libtracecmd to call something else, every handle would simply parse it all again.
+ */
+#include <dlfcn.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <traceevent/event-parse.h>
+
+#include "rs_normalize.h"
+#include "tracedat_skip.h"
+
+static __thread unsigned int parse_flags;
+static __thread char *kept_kallsyms;
+
+/* s at p, within end */
+static bool at(const char *p, const char *end, const char *s)
+{
+	size_t n = strlen(s);
+
+	return (size_t)(end - p) >= n && !memcmp(p, s, n);
+}
+
+/* past the line at p; NULL when it does not end in a newline */
+static const char *next_line(const char *p, const char *end)
+{
+	const char *nl = memchr(p, '\n', (size_t)(end - p));
+
+	return nl ? nl + 1 : NULL;
+}
+
+unsigned long tracedat_format_len(const char *buf, unsigned long size)
+{
+	const char *end = buf + size, *p = buf, *name;
+	char nm[128];
+	size_t len = 0;
+	int fields = 0;
+
+	/* "name: NAME\nID: N\nformat:\n", NAME a word (else libtraceevent may read another) */
+	if (!at(p, end, "name: "))
+		return size;
+	name = p + 6;
+	while (name + len < end && (name[len] == '_' || (name[len] >= 'a' && name[len] <= 'z') ||
+				    (name[len] >= 'A' && name[len] <= 'Z') ||
+				    (name[len] >= '0' && name[len] <= '9')))
+		len++;
+	if (!len || len >= sizeof(nm) || name + len == end || name[len] != '\n')
+		return size;
+	memcpy(nm, name, len);
+	nm[len] = '\0';
+	if (rs_kevent_find(NULL, nm) >= 0)
+		return size;
+	p = name + len + 1;
+	if (!at(p, end, "ID: ") || !(p = next_line(p, end)) || !at(p, end, "format:\n"))
+		return size;
+	p += 8;
+	/* the common fields, then the blank line that ends them */
+	while (at(p, end, "\tfield:") && (p = next_line(p, end)))
+		fields++;
+	if (!p || !fields || p == end || *p != '\n')
+		return size;
+	return (unsigned long)(p + 1 - buf);
+}
+
+int tep_parse_kallsyms(struct tep_handle *tep, const char *kallsyms);
+
+int tep_parse_kallsyms(struct tep_handle *tep, const char *kallsyms)
+{
+	static int (*parse)(struct tep_handle *, const char *);
+
+	if (parse_flags & TRACEDAT_NO_KALLSYMS)
+		return 0;
+	if (parse_flags & TRACEDAT_KEEP_KALLSYMS) {
+		free(kept_kallsyms);
+		kept_kallsyms = strdup(kallsyms);	/* libtracecmd frees its buffer */
+		return kept_kallsyms ? 0 : -1;
+	}
+	if (!parse)
+		parse = (int (*)(struct tep_handle *, const char *))dlsym(RTLD_NEXT,
+									 "tep_parse_kallsyms");
+	return parse ? parse(tep, kallsyms) : -1;
+}
+
+enum tep_errno tep_parse_event(struct tep_handle *tep, const char *buf, unsigned long size,
+			       const char *sys)
+{
+	static enum tep_errno (*parse)(struct tep_handle *, const char *, unsigned long,
+				       const char *);
+
+	if (parse_flags & TRACEDAT_NO_FORMATS)
+		return 0;
+	if (parse_flags & TRACEDAT_CUT_FORMATS)
+		size = tracedat_format_len(buf, size);
+	if (!parse)
+		parse = (enum tep_errno (*)(struct tep_handle *, const char *, unsigned long,
+					    const char *))dlsym(RTLD_NEXT, "tep_parse_event");
+	return parse ? parse(tep, buf, size, sys) : TEP_ERRNO__MEM_ALLOC_FAILED;
+}
+
+char *tracedat_kallsyms_take(void)
+{
+	char *text = kept_kallsyms;
+
+	kept_kallsyms = NULL;
+	return text;
+}
+
+void tracedat_parse_set(unsigned int flags)
+{
+	parse_flags = flags;
+}

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What our libtracecmd handles leave libtraceevent to parse of a trace.dat (tracedat_skip.c),
+ * and so what the container check's test parse of the event formats must cover
+ * (tracedat_check.c).
+ */
+#ifndef TRACEDAT_SKIP_H
+#define TRACEDAT_SKIP_H
+
+#define TRACEDAT_NO_KALLSYMS	(1u << 0)	/* names are looked up in the first handle's */
+#define TRACEDAT_NO_FORMATS	(1u << 1)	/* records are told apart by the format table */
+#define TRACEDAT_CUT_FORMATS	(1u << 2)	/* tracedat_format_len() of each format */
+#define TRACEDAT_KEEP_KALLSYMS	(1u << 3)	/* not parsed: kept for tracedat_kallsyms_take() */
+
+/* What tracecmd_open() on the calling thread parses from now on: 0 (all of it) or flags. */
+void tracedat_parse_set(unsigned int flags);
+
+/* The kallsyms text the last TRACEDAT_KEEP_KALLSYMS open kept (malloc'ed), or NULL. */
+char *tracedat_kallsyms_take(void);
+
+/*
+ * The bytes of an event format text that libtraceevent is given to parse: all of them for an
+ * event we decode (or a text not laid out as the kernel writes it); for any other, its name,
+ * ID and common fields, which is all we use of it (counting its records by name, reading
+ * common_type and common_pid).
+ */
+unsigned long tracedat_format_len(const char *buf, unsigned long size);
+
+#endif
