@@ -377,6 +377,64 @@ UT_TEST(test_mainline_direct, "models/mainline: direct reclaim in cache_trim_mod
 }
 
 /*
+ * should_continue_reclaim(): direct reclaim for a costly order goes round again at the same
+ * priority until compaction is ready, which the call's compact_goal stands for (where the
+ * recorded call stopped). Root only, no swap, IF 122880 reclaiming everything, 32 wanted,
+ * goal 100:
+ *  order 9: prio 12 round 1: 122880 >> 12 = 30 (< 32, but the round freed pages, 30 < 100 and
+ *    the inactive list holds more than compact_gap = 1024): again; 122850 >> 12 = 29 -> 59;
+ *    122821 >> 12 = 29 -> 88; 122792 >> 12 = 29 -> 117 >= 100: stop. 117 >= 32: done at 12,
+ *    one shrink pass (rounds count priorities).
+ *  order 0 (no reclaim/compaction), or order 9 with goal 0: 30 at 12; at 11 122850 >> 11 = 59,
+ *    a batch of 32 reaches 32 and the cut (no anon) stops: 62, lowest priority 11.
+ */
+static struct rs_replay_result *compact_run(int order, uint64_t goal)
+{
+	struct rs_reclaim_call c = {
+		.ts = 1000, .ts_end = 1010, .ctx = RS_CALL_DIRECT, .nid = 0, .target = -1,
+		.order = order, .may_swap = true, .nr_to_reclaim = 32, .compact_goal = goal,
+	};
+	struct rs_replay_result *r = NULL;
+	struct tw t;
+
+	if (tw_new(&t, 1, false, 60) < 0)
+		return NULL;
+	tw_lists(&t, 0, 0, 0, 0, 122880, 0);
+	tw_node(&t, 0, 100000, 100);
+	tw_rate(&t, 0, 0, RS_LRU_INACTIVE_FILE, 10, 10, 0);
+	if (rs_world_add_call(t.w, &c, &t.err) == 0 && tw_final(&t) == 0)
+		r = tw_run(&t, "mainline");
+	rs_world_free(t.w);
+	return r;
+}
+
+UT_TEST(test_mainline_compact_rounds, "models/mainline: costly-order rounds until compaction")
+{
+	struct rs_replay_result *r;
+
+	r = compact_run(9, 100);
+	UT_ASSERT(r);
+	UT_ASSERT_EQ(r->scanned[RS_LRU_INACTIVE_FILE], 117);
+	UT_ASSERT_EQ(r->reclaimed[RS_LRU_INACTIVE_FILE], 117);
+	UT_ASSERT_EQ(r->prio_lowest, 12);
+	UT_ASSERT_EQ(r->rounds, 1);
+	rs_replay_results_free(r, 1);
+
+	r = compact_run(0, 100);
+	UT_ASSERT(r);
+	UT_ASSERT_EQ(r->scanned[RS_LRU_INACTIVE_FILE], 62);
+	UT_ASSERT_EQ(r->prio_lowest, 11);
+	rs_replay_results_free(r, 1);
+
+	r = compact_run(9, 0);
+	UT_ASSERT(r);
+	UT_ASSERT_EQ(r->scanned[RS_LRU_INACTIVE_FILE], 62);
+	UT_ASSERT_EQ(r->prio_lowest, 11);
+	rs_replay_results_free(r, 1);
+	return UT_OK;
+}
+
+/*
  * mainline limit reclaim of A with children A1, A2, each IF 41000 (>> 12 = 10; after 10 are
  * taken 40990 >> 11 = 20: the invocation's own scans shrink its working copy), no swap,
  * everything reclaimable, 32 wanted, two calls. The walk is partial and resumes where the

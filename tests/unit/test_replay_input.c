@@ -599,6 +599,48 @@ UT_TEST(test_kswapd_runs, "replay input: one kswapd call per balance_pgdat run")
 }
 
 /*
+ * Direct reclaim of a costly order (reclaim/compaction): shrink_node() went round again at
+ * the same priority until compaction was ready (should_continue_reclaim(), a per-zone test),
+ * so the call's compact_goal is one past what it had freed before its last round. A round
+ * is a new pass: the same list again after a request under 32 (its scan target ran out).
+ * Call 1: three rounds at priority 12 of one 512-page folio each (30 requested, as the 7.2
+ * kswapd-fail trace's THP faults): 1024 + 1. Call 2: one round: 1. Call 3: 20 at priority
+ * 12, then 12 at 11: 21. Call 4 freed nothing: 0. nr_to_reclaim stays SWAP_CLUSTER_MAX.
+ */
+UT_TEST(test_direct_compact_goal, "replay input: direct reclaim's rounds until compaction")
+{
+	struct tr t;
+
+	UT_ASSERT(tr_new_v1(&t) == 0);
+	node_snap(&t, T0, 0, 0, 100000, 0, 100, 200);
+	rbegin(&t, T0 + 1 * MS, 200, "w", RS_RK_DIRECT);
+	for (int k = 0; k < 3; k++)
+		window(&t, T0 + 2 * MS + (uint64_t)k * 10, 200, "w", 1, RS_LRU_INACTIVE_FILE, 30,
+		       512, 512, 12, false);
+	rend(&t, T0 + 3 * MS, 200, "w", RS_RK_DIRECT, 1536);
+	rbegin(&t, T0 + 4 * MS, 200, "w", RS_RK_DIRECT);
+	window(&t, T0 + 5 * MS, 200, "w", 1, RS_LRU_INACTIVE_FILE, 30, 512, 512, 12, false);
+	rend(&t, T0 + 6 * MS, 200, "w", RS_RK_DIRECT, 512);
+	rbegin(&t, T0 + 7 * MS, 200, "w", RS_RK_DIRECT);
+	window(&t, T0 + 8 * MS, 200, "w", 1, RS_LRU_INACTIVE_FILE, 30, 30, 20, 12, false);
+	window(&t, T0 + 9 * MS, 200, "w", 1, RS_LRU_INACTIVE_FILE, 32, 32, 12, 11, false);
+	rend(&t, T0 + 10 * MS, 200, "w", RS_RK_DIRECT, 32);
+	rbegin(&t, T0 + 11 * MS, 200, "w", RS_RK_DIRECT);
+	window(&t, T0 + 12 * MS, 200, "w", 1, RS_LRU_INACTIVE_FILE, 30, 30, 0, 12, false);
+	rend(&t, T0 + 13 * MS, 200, "w", RS_RK_DIRECT, 0);
+	UT_ASSERT(tr_finish(&t) == 0);
+	UT_ASSERT_EQ(rs_replay_input_report(t.ri)->calls[RS_CALL_DIRECT], 4);
+	UT_ASSERT_EQ(call_of(&t, 0)->compact_goal, 1025);
+	UT_ASSERT_EQ(call_of(&t, 0)->nr_to_reclaim, 32);
+	UT_ASSERT_EQ(call_of(&t, 0)->rec.scanned[RS_LRU_INACTIVE_FILE], 1536);
+	UT_ASSERT_EQ(call_of(&t, 1)->compact_goal, 1);
+	UT_ASSERT_EQ(call_of(&t, 2)->compact_goal, 21);
+	UT_ASSERT_EQ(call_of(&t, 3)->compact_goal, 0);
+	tr_free(&t);
+	return UT_OK;
+}
+
+/*
  * Per-pass windows: a kswapd run with passes at priority 12 (32 scanned, all reclaimed) and 10
  * (64 scanned, 16 reclaimed). A model pass at 12 sees 32/32, at 10 16/64; at 11 (no recorded
  * pass) and with no priority, the whole run: 48/96.
