@@ -208,6 +208,13 @@ struct rs_reclaim_call {
 	uint64_t gfp_flags;	/* 0 when unknown */
 	bool may_swap;		/* memcg reclaim: MEMCG_RECLAIM_MAY_SWAP; true elsewhere */
 	uint64_t nr_to_reclaim;	/* pages wanted (docs/models.md: how each context gets it) */
+	/*
+	 * Direct reclaim for a costly order (reclaim/compaction): shrink_node() goes on at the
+	 * same priority while should_continue_reclaim() says compaction is not ready yet, a per
+	 * zone test the trace cannot make. Where the recorded call stopped: one past what it had
+	 * freed before its last shrink_node() round; 0: no such round (a model does not go on).
+	 */
+	uint64_t compact_goal;
 	int pid;
 	uint64_t ev_offset;	/* the begin event */
 	struct rs_recorded rec;

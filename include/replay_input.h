@@ -167,7 +167,7 @@ struct rs_ri_report {
 	/* sizes */
 	uint64_t memcg_snapshots, node_snapshots;
 	uint64_t stats_flushes;		/* memcg_flush_stats events that flushed a tracked memcg */
-	uint64_t flush_events;		/* memcg_flush_stats events, those that flushed nothing too */
+	uint64_t flush_events;		/* memcg_flush_stats events, no-ops too */
 	uint64_t snapshots_at_read;	/* memcg_stat timed at the recorder's read (its flush) */
 	uint64_t delta_events;		/* LRU deltas applied */
 	uint64_t delta_updates;		/* world updates they were coalesced into */

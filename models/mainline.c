@@ -37,8 +37,11 @@
  *    run's order until compact_gap()) and the node-summed sampled watermarks cannot decide it:
  *    tried on the 7.2 guest traces, from free pages interpolated to each run's start, it was
  *    +27.7% and +50.1% off (docs/models.md);
- *  - not modelled: memory.low/min protection, watermark boosting, reclaim/compaction for high
- *    orders (should_continue_reclaim), MGLRU (init refuses an MGLRU recording), slab.
+ *  - reclaim/compaction for costly orders: shrink_node() goes round again while
+ *    should_continue_reclaim() says compaction is not ready, a per-zone test; the rounds go as
+ *    far as the recorded call's (rs_reclaim_call.compact_goal), compaction itself is not run;
+ *  - not modelled: memory.low/min protection, watermark boosting, MGLRU (init refuses an MGLRU
+ *    recording), slab.
  * What a trace cannot show it: which pages are referenced (only the observed fractions), dirty
  * and writeback state page by page, concurrent reclaimers sharing the memcg iterator.
  */
@@ -52,6 +55,8 @@
 #define KSWAPD_MAX_RUNS		4096
 #define MAX_RECLAIM_RETRIES	16
 #define NODE_RECLAIM_PRIORITY	4
+#define PAGE_ALLOC_COSTLY_ORDER	3
+#define GFP_IO			0x40u	/* __GFP_IO */
 #define DEACTIVATE_ANON		1u
 #define DEACTIVATE_FILE		2u
 #define UNSET			UINT64_MAX
@@ -492,13 +497,52 @@ static void shrink_node_memcgs(struct ml_sc *sc, int nid)
 	}
 }
 
+/*
+ * in_reclaim_compaction(): an allocation that may compact (__GFP_IO; assumed when the trace has
+ * no gfp) of a costly order, or of any order > 0 below DEF_PRIORITY - 2.
+ */
+static bool in_reclaim_compaction(const struct ml_sc *sc)
+{
+	uint64_t gfp = sc->s->call->gfp_flags;
+
+	return (!gfp || (gfp & GFP_IO)) && sc->order > 0 && sc->order < 32 &&
+	       (sc->order > PAGE_ALLOC_COSTLY_ORDER || sc->priority < RS_DEF_PRIORITY - 2);
+}
+
+/*
+ * should_continue_reclaim(): in reclaim/compaction mode shrink_node() goes round again at the
+ * same priority while the round reclaimed something, compaction is not ready and the
+ * inactive lists hold more than compact_gap(). "Ready" is per zone (zone_watermark_ok() at
+ * the order, compaction_suitable()), which node sums cannot decide: the call goes on as far as
+ * the recorded one did (rs_reclaim_call.compact_goal; 0 for kswapd, whose runs end where the
+ * recorded run was balanced, and for memcg reclaim, order 0). The 7.2 kswapd-fail trace's
+ * THP faults (order 9) reclaimed 4,096 pages in 8 rounds of one 512-page folio at priority
+ * 12 for nr_to_reclaim 32; a model stopping after the first was -5.7% on inactive file.
+ */
+static bool should_continue_reclaim(struct ml_sc *sc, int nid, uint64_t nr_node_reclaimed)
+{
+	struct rs_sim *s = sc->s;
+	uint64_t inactive;
+
+	if (!in_reclaim_compaction(sc) || !nr_node_reclaimed ||
+	    sc->nr_reclaimed >= s->call->compact_goal)
+		return false;
+	inactive = rs_sim_node_size(s, nid, RS_LRU_INACTIVE_FILE);
+	if (sc->may_swap && rs_sim_swap_ok(s))
+		inactive += rs_sim_node_size(s, nid, RS_LRU_INACTIVE_ANON);
+	return inactive > (UINT64_C(2) << sc->order);
+}
+
 static void shrink_node(struct ml_sc *sc, int nid)
 {
-	uint64_t before = sc->nr_reclaimed;
+	uint64_t before = sc->nr_reclaimed, round;
 
 	rs_sim_round(sc->s, sc->priority);
-	prepare_scan_control(sc, nid);
-	shrink_node_memcgs(sc, nid);
+	do {
+		round = sc->nr_reclaimed;
+		prepare_scan_control(sc, nid);
+		shrink_node_memcgs(sc, nid);
+	} while (should_continue_reclaim(sc, nid, sc->nr_reclaimed - round));
 	if (sc->nr_reclaimed - before)
 		sc->ml->kswapd_failures[nid] = 0;
 	else if (sc->cache_trim_mode)

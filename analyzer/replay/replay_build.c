@@ -578,6 +578,15 @@ static int add_calls(struct wb *b, int nr_nodes, struct rs_error *err)
 			rc->target = call_target(b, c);
 			b->rm[rc->target].target_calls++;
 			break;
+		case RS_CALL_DIRECT:
+			rc->nr_to_reclaim = RS_SWAP_CLUSTER_MAX;
+			/*
+			 * shrink_node() rounds of a costly-order call went on until compaction
+			 * was ready: as far as the recorded call's last round (like kswapd's
+			 * balance point, a per-zone test the node sums cannot make)
+			 */
+			rc->compact_goal = got ? c->balance_lo + 1 : 0;
+			break;
 		case RS_CALL_NODE:
 			rc->nr_to_reclaim = UINT64_C(1) << (rc->order > 0 && rc->order < 32
 							     ? rc->order : 0);

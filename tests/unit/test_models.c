@@ -377,6 +377,64 @@ UT_TEST(test_mainline_direct, "models/mainline: direct reclaim in cache_trim_mod
 }
 
 /*
+ * should_continue_reclaim(): direct reclaim for a costly order goes round again at the same
+ * priority until compaction is ready, which the call's compact_goal stands for (where the
+ * recorded call stopped). Root only, no swap, IF 122880 reclaiming everything, 32 wanted,
+ * goal 100:
+ *  order 9: prio 12 round 1: 122880 >> 12 = 30 (< 32, but the round freed pages, 30 < 100 and
+ *    the inactive list holds more than compact_gap = 1024): again; 122850 >> 12 = 29 -> 59;
+ *    122821 >> 12 = 29 -> 88; 122792 >> 12 = 29 -> 117 >= 100: stop. 117 >= 32: done at 12,
+ *    one shrink pass (rounds count priorities).
+ *  order 0 (no reclaim/compaction), or order 9 with goal 0: 30 at 12; at 11 122850 >> 11 = 59,
+ *    a batch of 32 reaches 32 and the cut (no anon) stops: 62, lowest priority 11.
+ */
+static struct rs_replay_result *compact_run(int order, uint64_t goal)
+{
+	struct rs_reclaim_call c = {
+		.ts = 1000, .ts_end = 1010, .ctx = RS_CALL_DIRECT, .nid = 0, .target = -1,
+		.order = order, .may_swap = true, .nr_to_reclaim = 32, .compact_goal = goal,
+	};
+	struct rs_replay_result *r = NULL;
+	struct tw t;
+
+	if (tw_new(&t, 1, false, 60) < 0)
+		return NULL;
+	tw_lists(&t, 0, 0, 0, 0, 122880, 0);
+	tw_node(&t, 0, 100000, 100);
+	tw_rate(&t, 0, 0, RS_LRU_INACTIVE_FILE, 10, 10, 0);
+	if (rs_world_add_call(t.w, &c, &t.err) == 0 && tw_final(&t) == 0)
+		r = tw_run(&t, "mainline");
+	rs_world_free(t.w);
+	return r;
+}
+
+UT_TEST(test_mainline_compact_rounds, "models/mainline: costly-order rounds until compaction")
+{
+	struct rs_replay_result *r;
+
+	r = compact_run(9, 100);
+	UT_ASSERT(r);
+	UT_ASSERT_EQ(r->scanned[RS_LRU_INACTIVE_FILE], 117);
+	UT_ASSERT_EQ(r->reclaimed[RS_LRU_INACTIVE_FILE], 117);
+	UT_ASSERT_EQ(r->prio_lowest, 12);
+	UT_ASSERT_EQ(r->rounds, 1);
+	rs_replay_results_free(r, 1);
+
+	r = compact_run(0, 100);
+	UT_ASSERT(r);
+	UT_ASSERT_EQ(r->scanned[RS_LRU_INACTIVE_FILE], 62);
+	UT_ASSERT_EQ(r->prio_lowest, 11);
+	rs_replay_results_free(r, 1);
+
+	r = compact_run(9, 0);
+	UT_ASSERT(r);
+	UT_ASSERT_EQ(r->scanned[RS_LRU_INACTIVE_FILE], 62);
+	UT_ASSERT_EQ(r->prio_lowest, 11);
+	rs_replay_results_free(r, 1);
+	return UT_OK;
+}
+
+/*
  * mainline limit reclaim of A with children A1, A2, each IF 41000 (>> 12 = 10; after 10 are
  * taken 40990 >> 11 = 20: the invocation's own scans shrink its working copy), no swap,
  * everything reclaimable, 32 wanted, two calls. The walk is partial and resumes where the
@@ -532,6 +590,25 @@ UT_TEST(test_mainline_aging_folios, "models/mainline: anon aging takes whole fol
 	return UT_OK;
 }
 
+/*
+ * A cgroup v2 world with /A holding the lists given, free 500 and high watermark 1000, its
+ * inactive file reclaiming every page and `active` (an active list) deactivating every page:
+ * /A's index, or -1.
+ */
+static int tw_memcg_a(struct tw *t, int64_t ia, int64_t aa, int64_t inf, int64_t af, int active)
+{
+	struct rs_obs o = { .ts_start = 0, .ts_end = UINT64_MAX / 2, .nid = 0, .lru = active,
+			    .taken = 100, .deactivated = 100 };
+
+	if (tw_new(t, 1, false, 60) < 0)
+		return -1;
+	o.memcg = tw_cg(t, 0, "/A");
+	tw_lists(t, o.memcg, 0, ia, aa, inf, af);
+	tw_node(t, 0, 500, 1000);
+	tw_rate(t, o.memcg, 0, RS_LRU_INACTIVE_FILE, 10, 10, 0);
+	return rs_world_add_obs(t->w, &o, &t->err) ? -1 : o.memcg;
+}
+
 /* A recorded memcg call of /A: [ts, end], 32 wanted, its passes at 12 and 11 ending then. */
 static void tw_timed_call(struct tw *t, int a, uint64_t ts, uint64_t end, uint64_t end12,
 			  uint64_t end11)
@@ -570,22 +647,14 @@ static void tw_at(struct tw *t, uint64_t ts, int field, int op, int memcg, int l
  * 11 (IF 48: 32 reach the goal) ages again as of 1020: 64 AA pages. Every read at the call's
  * start: none (the 7.2 memory.high call at 19.271 s: 1,536 AA pages recorded, 0 modelled).
  */
-UT_TEST(test_mainline_stats_in_call, "models/mainline: a flush during a call, seen by its later passes")
+UT_TEST(test_mainline_stats_in_call, "models/mainline: a flush in a call, seen by later passes")
 {
-	struct rs_obs aa = { .ts_start = 0, .ts_end = UINT64_MAX / 2, .nid = 0,
-			     .lru = RS_LRU_ACTIVE_ANON, .taken = 100, .deactivated = 100 };
 	struct rs_replay_result *r;
 	struct tw t;
-	int a;
+	int a = tw_memcg_a(&t, 1000, 4000, 100000, 0, RS_LRU_ACTIVE_ANON);
 
-	UT_ASSERT(tw_new(&t, 1, false, 60) == 0);
-	a = tw_cg(&t, 0, "/A");
-	tw_lists(&t, a, 0, 1000, 4000, 100000, 0);
-	tw_node(&t, 0, 500, 1000);
+	UT_ASSERT(a > 0);
 	tw_set(&t, RS_WF_SWAP_FREE, -1, -1, 0, 100000);
-	tw_rate(&t, a, 0, RS_LRU_INACTIVE_FILE, 10, 10, 0);
-	aa.memcg = a;
-	UT_ASSERT(rs_world_add_obs(t.w, &aa, &t.err) == 0);
 	tw_at(&t, 0, RS_WF_LRU_STAT, RS_WOP_SET, a, RS_LRU_INACTIVE_ANON, 4000);
 	tw_at(&t, 0, RS_WF_LRU_STAT, RS_WOP_SET, a, RS_LRU_ACTIVE_ANON, 1000);
 	tw_at(&t, 0, RS_WF_LRU_STAT, RS_WOP_SET, a, RS_LRU_INACTIVE_FILE, 100000);
@@ -614,21 +683,13 @@ UT_TEST(test_mainline_stats_in_call, "models/mainline: a flush during a call, se
  * snapshot is still call 0's, 15 against 10 again: 6 AF pages (a snapshot taken at call 1's
  * start: 0; the 7.2 cgroup-children trace's two reclaimers of /rs_parent).
  */
-UT_TEST(test_mainline_snapshot_at_end, "models/mainline: a call's refault snapshot counts once it ended")
+UT_TEST(test_mainline_snapshot_at_end, "models/mainline: refault snapshots count from the end")
 {
-	struct rs_obs af = { .ts_start = 0, .ts_end = UINT64_MAX / 2, .nid = 0,
-			     .lru = RS_LRU_ACTIVE_FILE, .taken = 100, .deactivated = 100 };
 	struct rs_replay_result *r;
 	struct tw t;
-	int a;
+	int a = tw_memcg_a(&t, 0, 0, 100000, 10000, RS_LRU_ACTIVE_FILE);
 
-	UT_ASSERT(tw_new(&t, 1, false, 60) == 0);
-	a = tw_cg(&t, 0, "/A");
-	tw_lists(&t, a, 0, 0, 0, 100000, 10000);
-	tw_node(&t, 0, 500, 1000);
-	tw_rate(&t, a, 0, RS_LRU_INACTIVE_FILE, 10, 10, 0);
-	af.memcg = a;
-	UT_ASSERT(rs_world_add_obs(t.w, &af, &t.err) == 0);
+	UT_ASSERT(a > 0);
 	tw_at(&t, 0, RS_WF_WS_ACTIVATE, RS_WOP_SET, a, 1, 10);
 	tw_at(&t, 0, RS_WF_WS_FLUSH, RS_WOP_SET, a, 0, 1);
 	tw_at(&t, 400, RS_WF_WS_ACTIVATE, RS_WOP_ADD, a, 1, 5);

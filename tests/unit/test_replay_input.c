@@ -227,6 +227,16 @@ static void window(struct tr *t, uint64_t ts, int pid, const char *comm, uint64_
 	shr(t, ts + 3, pid, comm, prio, lru >= RS_LRU_INACTIVE_FILE, scanned, reclaimed);
 }
 
+/* An empty memcg call of task 200 at ts (1 ms long), then the end: /a's world index. */
+static int finish_with_call(struct tr *t, uint64_t ts)
+{
+	rbegin(t, ts, 200, "w", RS_RK_MEMCG);
+	rend(t, ts + MS, 200, "w", RS_RK_MEMCG, 0);
+	if (tr_finish(t))
+		return -1;
+	return rs_world_find_memcg(t->w, CG_A);
+}
+
 static const struct rs_reclaim_call *call_of(struct tr *t, size_t i)
 {
 	return rs_world_call(t->w, i);
@@ -295,10 +305,7 @@ UT_TEST(test_delta_offset_and_root, "replay input: delta offsets and the root's 
 	node_snap(&t, T0 + 5 * MS, 0, 0, 1000, 0, 5000, 100);
 	lruvec(&t, T0 + 20 * MS, 300, CG_A, RS_LRU_INACTIVE_FILE, -40);
 	/* a call after it, so the deltas are flushed into an update before it */
-	rbegin(&t, T0 + 30 * MS, 200, "w", RS_RK_MEMCG);
-	rend(&t, T0 + 31 * MS, 200, "w", RS_RK_MEMCG, 0);
-	UT_ASSERT(tr_finish(&t) == 0);
-	a = rs_world_find_memcg(t.w, CG_A);
+	a = finish_with_call(&t, T0 + 30 * MS);
 	UT_ASSERT(a > 0);
 	UT_ASSERT_EQ(rs_replay_input_report(t.ri)->memcg[a].offset[RS_LRU_INACTIVE_FILE], 100);
 	rs_world_rewind(t.w);
@@ -421,10 +428,7 @@ UT_TEST(test_stats_flush, "replay input: memcg_flush_stats events refresh the st
 	flush_ev(&t, T0 + 8 * MS, 1, true, true);
 	lruvec(&t, T0 + 8 * MS + 500000, 300, CG_A, RS_LRU_INACTIVE_FILE, -10);
 	flush_ev(&t, T0 + 9 * MS, CG_A, false, false);
-	rbegin(&t, T0 + 10 * MS, 200, "w", RS_RK_MEMCG);
-	rend(&t, T0 + 11 * MS, 200, "w", RS_RK_MEMCG, 0);
-	UT_ASSERT(tr_finish(&t) == 0);
-	a = rs_world_find_memcg(t.w, CG_A);
+	a = finish_with_call(&t, T0 + 10 * MS);
 	UT_ASSERT(a > 0);
 	UT_ASSERT_EQ(rs_replay_input_report(t.ri)->stats_flushes, 1);
 	rs_world_rewind(t.w);
@@ -469,10 +473,7 @@ UT_TEST(test_read_without_flush, "replay input: a memory.stat read that flushed 
 		if (events)
 			flush_ev(&t, T0 + 4 * MS, CG_A, false, false);
 		snap(&t, T0 + 4 * MS + 1000, CG_A, "/a", 0, 0, 100, 0, 100, 0, 0);
-		rbegin(&t, T0 + 10 * MS, 200, "w", RS_RK_MEMCG);
-		rend(&t, T0 + 11 * MS, 200, "w", RS_RK_MEMCG, 0);
-		UT_ASSERT(tr_finish(&t) == 0);
-		a = rs_world_find_memcg(t.w, CG_A);
+		a = finish_with_call(&t, T0 + 10 * MS);
 		UT_ASSERT(a > 0);
 		UT_ASSERT_EQ(rs_replay_input_report(t.ri)->flush_events, events ? 2 : 0);
 		rs_world_rewind(t.w);
@@ -510,10 +511,7 @@ UT_TEST(test_snapshot_at_read, "replay input: a memory.stat marker is as of its 
 		feed(&t, &ev);
 		lruvec(&t, T0 + 3 * MS, 300, CG_A, RS_LRU_INACTIVE_FILE, -40);
 		snap(&t, T0 + 4 * MS, CG_A, "/a", 0, 0, 100, 0, 100, 0, 0);
-		rbegin(&t, T0 + 5 * MS, 200, "w", RS_RK_MEMCG);
-		rend(&t, T0 + 6 * MS, 200, "w", RS_RK_MEMCG, 0);
-		UT_ASSERT(tr_finish(&t) == 0);
-		a = rs_world_find_memcg(t.w, CG_A);
+		a = finish_with_call(&t, T0 + 5 * MS);
 		UT_ASSERT(a > 0);
 		UT_ASSERT_EQ(rs_replay_input_report(t.ri)->snapshots_at_read, recorder);
 		rs_world_rewind(t.w);
@@ -551,10 +549,7 @@ UT_TEST(test_delta_reanchor, "replay input: snapshots re-anchor the deltas")
 	node_snap(&t, T0 + 12 * MS, 0, 0, 1000, 0, 5000, 100);
 	lruvec(&t, T0 + 20 * MS, 300, CG_A, RS_LRU_INACTIVE_FILE, -40);
 	snap(&t, T0 + 25 * MS, CG_A, "/a", 0, 0, 110, 0, 110, 0, 0);
-	rbegin(&t, T0 + 30 * MS, 200, "w", RS_RK_MEMCG);
-	rend(&t, T0 + 31 * MS, 200, "w", RS_RK_MEMCG, 0);
-	UT_ASSERT(tr_finish(&t) == 0);
-	a = rs_world_find_memcg(t.w, CG_A);
+	a = finish_with_call(&t, T0 + 30 * MS);
 	UT_ASSERT(a > 0);
 	m = &rs_replay_input_report(t.ri)->memcg[a];
 	UT_ASSERT_EQ(m->offset[RS_LRU_INACTIVE_FILE], 90);
@@ -599,6 +594,48 @@ UT_TEST(test_kswapd_runs, "replay input: one kswapd call per balance_pgdat run")
 	UT_ASSERT_EQ(rs_replay_input_report(t.ri)->kswapd_overshoot, 32 - 21 + 64 - 1);
 	UT_ASSERT_EQ(call_of(&t, 1)->rec.prio_lowest, 11);
 	UT_ASSERT_EQ(call_of(&t, 1)->nid, 0);
+	tr_free(&t);
+	return UT_OK;
+}
+
+/*
+ * Direct reclaim of a costly order (reclaim/compaction): shrink_node() went round again at
+ * the same priority until compaction was ready (should_continue_reclaim(), a per-zone test),
+ * so the call's compact_goal is one past what it had freed before its last round. A round
+ * is a new pass: the same list again after a request under 32 (its scan target ran out).
+ * Call 1: three rounds at priority 12 of one 512-page folio each (30 requested, as the 7.2
+ * kswapd-fail trace's THP faults): 1024 + 1. Call 2: one round: 1. Call 3: 20 at priority
+ * 12, then 12 at 11: 21. Call 4 freed nothing: 0. nr_to_reclaim stays SWAP_CLUSTER_MAX.
+ */
+UT_TEST(test_direct_compact_goal, "replay input: direct reclaim's rounds until compaction")
+{
+	struct tr t;
+
+	UT_ASSERT(tr_new_v1(&t) == 0);
+	node_snap(&t, T0, 0, 0, 100000, 0, 100, 200);
+	rbegin(&t, T0 + 1 * MS, 200, "w", RS_RK_DIRECT);
+	for (int k = 0; k < 3; k++)
+		window(&t, T0 + 2 * MS + (uint64_t)k * 10, 200, "w", 1, RS_LRU_INACTIVE_FILE, 30,
+		       512, 512, 12, false);
+	rend(&t, T0 + 3 * MS, 200, "w", RS_RK_DIRECT, 1536);
+	rbegin(&t, T0 + 4 * MS, 200, "w", RS_RK_DIRECT);
+	window(&t, T0 + 5 * MS, 200, "w", 1, RS_LRU_INACTIVE_FILE, 30, 512, 512, 12, false);
+	rend(&t, T0 + 6 * MS, 200, "w", RS_RK_DIRECT, 512);
+	rbegin(&t, T0 + 7 * MS, 200, "w", RS_RK_DIRECT);
+	window(&t, T0 + 8 * MS, 200, "w", 1, RS_LRU_INACTIVE_FILE, 30, 30, 20, 12, false);
+	window(&t, T0 + 9 * MS, 200, "w", 1, RS_LRU_INACTIVE_FILE, 32, 32, 12, 11, false);
+	rend(&t, T0 + 10 * MS, 200, "w", RS_RK_DIRECT, 32);
+	rbegin(&t, T0 + 11 * MS, 200, "w", RS_RK_DIRECT);
+	window(&t, T0 + 12 * MS, 200, "w", 1, RS_LRU_INACTIVE_FILE, 30, 30, 0, 12, false);
+	rend(&t, T0 + 13 * MS, 200, "w", RS_RK_DIRECT, 0);
+	UT_ASSERT(tr_finish(&t) == 0);
+	UT_ASSERT_EQ(rs_replay_input_report(t.ri)->calls[RS_CALL_DIRECT], 4);
+	UT_ASSERT_EQ(call_of(&t, 0)->compact_goal, 1025);
+	UT_ASSERT_EQ(call_of(&t, 0)->nr_to_reclaim, 32);
+	UT_ASSERT_EQ(call_of(&t, 0)->rec.scanned[RS_LRU_INACTIVE_FILE], 1536);
+	UT_ASSERT_EQ(call_of(&t, 1)->compact_goal, 1);
+	UT_ASSERT_EQ(call_of(&t, 2)->compact_goal, 21);
+	UT_ASSERT_EQ(call_of(&t, 3)->compact_goal, 0);
 	tr_free(&t);
 	return UT_OK;
 }
