@@ -73,8 +73,8 @@ int rs_threads_auto(void)
 	if (n < 1)
 		n = sysconf(_SC_NPROCESSORS_ONLN);
 	if (n < 1)
-		return 1;
-	return n > RS_MAX_THREADS ? RS_MAX_THREADS : (int)n;
+		return -1;
+	return n > RS_MAX_THREADS ? -RS_MAX_THREADS : -(int)n;
 }
 
 int rs_threads_opt(const struct rs_cmd *command, int c, const char *arg, int *threads)

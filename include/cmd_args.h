@@ -38,7 +38,7 @@ enum {
 /* --threads, with its help line */
 #define RS_THREADS_OPT								\
 	{ "threads", 0, required_argument, RS_OPT_THREADS, "N",			\
-	  "threads reading a trace.dat, or auto (the CPUs; default): same output" }
+	  "CPUs reading a trace.dat, or auto (default: up to the CPUs): same output" }
 
 /* The options of a command that analyses a range of a trace into time buckets. */
 #define RS_ANALYSIS_OPTS							\
@@ -66,8 +66,9 @@ int rs_analysis_opt(const struct rs_cmd *cmd, int c, const char *arg,
 int rs_threads_opt(const struct rs_cmd *cmd, int c, const char *arg, int *threads);
 
 /*
- * --threads' default: the CPUs this process may run on (its affinity mask, else the CPUs
- * online), from 1 to RS_MAX_THREADS.
+ * --threads' default, auto: up to the CPUs this process may run on (its affinity mask, else
+ * the CPUs online), from 1 to RS_MAX_THREADS, negated (rs_source_opts.threads: the reader
+ * chooses how many of them a trace is worth).
  */
 int rs_threads_auto(void);
 

@@ -437,15 +437,37 @@ static int own_first_record(struct rs_source *src, struct tracedat *td, int cpu,
 }
 
 /*
- * rs_source_ops.stream: with decode threads for src->opts.threads CPUs, else in one thread; a
- * full stream that ended well publishes its counts by format.
+ * The CPUs a stream uses: as many as asked, or with --threads auto (opts.threads < 0: up to
+ * -opts.threads) decode threads only for a trace with AUTO_MIN_BYTES of ring-buffer pages or
+ * more; the file's kallsyms get a thread of their own either way (open_data()). Decode threads
+ * cost CPU time (their entries, the merge: +10-20%) for what they take off the thread that
+ * analyses, the critical path; measured as that path (its CPU time plus the check's child,
+ * best of 6 on 2 loaded CPUs, bench/README.md): 0.19 s either way at 12 MB (contention.dat),
+ * 0.23 -> 0.18 s at 40 MB (anon-2stream-busy.dat), 0.45 -> 0.39 s at 60 MB (the bench trace),
+ * 0.49 -> 0.39 s at 89 MB (global-dev.dat as v6). RS_AUTO_MIN=BYTES sets the bound (tests).
+ */
+#define AUTO_MIN_BYTES (32ull << 20)
+
+static int stream_cpus(const struct rs_source *src, const struct tracedat *td)
+{
+	const char *env = getenv("RS_AUTO_MIN");
+	uint64_t min = env ? strtoull(env, NULL, 0) : AUTO_MIN_BYTES;
+
+	if (src->opts.threads >= 0)
+		return src->opts.threads;
+	return td->data_bytes >= min ? -src->opts.threads : 1;
+}
+
+/*
+ * rs_source_ops.stream: with decode threads on two CPUs or more, else in one thread; a full
+ * stream that ended well publishes its counts by format.
  */
 static int stream(struct rs_source *src, uint64_t from_ns, uint64_t to_ns, rs_event_fn fn,
 		  void *ctx, struct rs_error *err)
 {
-	int ret = src->opts.threads >= 2
-		  ? tracedat_stream_parallel(src, from_ns, to_ns, fn, ctx, err)
-		  : tracedat_stream(src, from_ns, to_ns, fn, ctx, err);
+	int cpus = stream_cpus(src, src->priv);
+	int ret = cpus >= 2 ? tracedat_stream_parallel(src, cpus, from_ns, to_ns, fn, ctx, err)
+			    : tracedat_stream(src, from_ns, to_ns, fn, ctx, err);
 
 	tracedat_ksyms_wait(&((struct tracedat *)src->priv)->ksyms);
 
@@ -650,7 +672,7 @@ static int open_data(struct rs_source *src, struct tracedat *td,
 	}
 	if (!shrinks)
 		tracedat_ksyms_free(&td->ksyms);
-	else if (src->opts.threads >= 2 || src->opts.warm)
+	else if (src->opts.threads >= 2 || src->opts.threads <= -2 || src->opts.warm)
 		tracedat_ksyms_start(&td->ksyms);
 	own_setup(src, td, layout, cpus);
 	ret = td->zown ? cpu_span(src, td, cpus) : 1;
@@ -661,6 +683,12 @@ static int open_data(struct rs_source *src, struct tracedat *td,
 	}
 	if (ret < 0)
 		return rs_error_set(err, "%s: out of memory", src->path);
+	for (int c = 0; c < cpus; c++) {
+		off_t size = tracecmd_get_cpu_file_size(td->handle, c);
+
+		td->data_bytes += td->zown && c < td->zcpus ? td->zt[c].total :
+				  size > 0 ? (uint64_t)size : 0;
+	}
 	return 0;
 }
 

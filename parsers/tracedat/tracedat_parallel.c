@@ -1006,7 +1006,7 @@ static void finish_counts(struct par *p)
 	p->src->info.last_ts = p->last_ts;
 }
 
-int tracedat_stream_parallel(struct rs_source *src, uint64_t from_ns, uint64_t to_ns,
+int tracedat_stream_parallel(struct rs_source *src, int cpus, uint64_t from_ns, uint64_t to_ns,
 			     rs_event_fn fn, void *ctx, struct rs_error *err)
 {
 	struct tracedat *td = src->priv;
@@ -1021,7 +1021,7 @@ int tracedat_stream_parallel(struct rs_source *src, uint64_t from_ns, uint64_t t
 		 * mostly waits for them: 2 decoders took 3.00 s, 1 decoder 4.05 s, one thread
 		 * 4.05 s (v7 bench, bench/README.md).
 		 */
-		.nworkers = td->compressed ? src->opts.threads : src->opts.threads - 1,
+		.nworkers = td->compressed ? cpus : cpus - 1,
 	};
 	struct par *p = &par;
 	int ret;

@@ -138,6 +138,7 @@ struct tracedat {
 	uint64_t *cpu_first_ts;		/* [cpus]: time of that record */
 	uint64_t *cpu_last_page;	/* [cpus]: page of the CPU's last record; 0: unknown */
 	uint64_t *cpu_last_ts;		/* [cpus]: time of that record */
+	uint64_t data_bytes;		/* of ring-buffer pages, uncompressed where known */
 	/* common_type and common_pid, read in place when the file has the host's byte order */
 	bool direct_common;
 	int type_offset, type_size, pid_offset, pid_size;
@@ -428,8 +429,8 @@ void tracedat_progress(struct rs_source *src, uint64_t ts);
 int tracedat_stream(struct rs_source *src, uint64_t from_ns, uint64_t to_ns, rs_event_fn fn,
 		    void *ctx, struct rs_error *err);
 
-/* ---- the stream with decode threads for src->opts.threads CPUs (tracedat_parallel.c) ---- */
-int tracedat_stream_parallel(struct rs_source *src, uint64_t from_ns, uint64_t to_ns,
+/* ---- the stream with decode threads, on cpus CPUs (tracedat_parallel.c) ---- */
+int tracedat_stream_parallel(struct rs_source *src, int cpus, uint64_t from_ns, uint64_t to_ns,
 			     rs_event_fn fn, void *ctx, struct rs_error *err);
 
 #endif

@@ -29,13 +29,15 @@ same() {
 	done
 	[ "$r1" = 0 ] || { fail "$what: exit $r1"; sed 's/^/    /' "$TMP/e1"; }
 }
-# same_default WHAT ARGS...: also without --threads (the default, the CPUs available) and with
-# --threads auto, against $TMP/t1 of the same() just before
+# same_default WHAT ARGS...: also without --threads (the default, auto: up to the CPUs available,
+# decode threads from 32 MiB of pages, the fixtures' kallsyms parsed on a thread of their own)
+# and with --threads auto as if every trace were that big (RS_AUTO_MIN=0), against $TMP/t1 of
+# the same() just before
 same_default() {
 	what=$1; shift
 	for t in default auto; do
 		if [ $t = default ]; then "$RS_BIN" "$@" >"$TMP/td" 2>"$TMP/ed"
-		else "$RS_BIN" "$@" --threads auto >"$TMP/td" 2>"$TMP/ed"; fi
+		else RS_AUTO_MIN=0 "$RS_BIN" "$@" --threads auto >"$TMP/td" 2>"$TMP/ed"; fi
 		expect_eq "$what: exit status with threads $t" $? 0
 		cmp -s "$TMP/t1" "$TMP/td" || { fail "$what: output differs with threads $t";
 			diff "$TMP/t1" "$TMP/td" | head -n 10; }
@@ -47,7 +49,7 @@ for f in $(real_traces); do
 	n=$((n + 1))
 	b=$(basename "$f")
 	# the big trace and, under a sanitizer, all but two fixtures: analyze and events with
-	# each thread count only (default and auto are the CPU count, a count checked here)
+	# each thread count only (default and auto use the CPU count or one, both checked here)
 	all=1
 	[ "$f" = "$SHARED_TRACE" ] && all=
 	[ -n "$san" ] && [ "$n" -gt 1 ] && [ "$b" != v6.dat ] && all=
