@@ -60,6 +60,13 @@ struct rs_tracedat_layout {
 	uint64_t file_size;
 	uint32_t nr_cpus;
 	struct rs_tracedat_cpu_range *cpus;	/* [nr_cpus], in the file's order; free() */
+	/*
+	 * Where the kallsyms are (read_proc_kallsyms(): size4 + text), for a reader that parses
+	 * them apart: a compressed block (csize4 rsize4 data) holding them when ksyms_z; 0: not
+	 * found. shrinkers: some event format is named mm_shrink_slab_start or _end.
+	 */
+	uint64_t ksyms_at;
+	bool ksyms_z, shrinkers;
 };
 
 /*

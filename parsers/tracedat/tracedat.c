@@ -600,6 +600,31 @@ static int cpu_span(struct rs_source *src, struct tracedat *td, int cpus)
 	return 0;
 }
 
+/*
+ * With a CPU to spare, the kallsyms are read and parsed on a thread of their own from now on,
+ * while libtracecmd opens the file (tracedat_kallsyms.c), where the file has shrinker events.
+ */
+static void ksyms_early(struct rs_source *src, struct tracedat *td,
+			const struct rs_tracedat_layout *lay)
+{
+	enum tracedat_codec codec = TRACEDAT_CODEC_NONE;
+	int fd;
+
+	if (!lay->shrinkers || !lay->ksyms_at ||
+	    !(src->opts.threads >= 2 || src->opts.threads <= -2 || src->opts.warm))
+		return;
+	if (lay->ksyms_z && !strcmp(lay->zname, "zstd"))
+		codec = TRACEDAT_CODEC_ZSTD;
+	else if (lay->ksyms_z && !strcmp(lay->zname, "zlib"))
+		codec = TRACEDAT_CODEC_ZLIB;
+	else if (lay->ksyms_z)
+		return;
+	fd = open(src->path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0)
+		tracedat_ksyms_early(&td->ksyms, fd, lay->ksyms_at, lay->ksyms_z, lay->big_endian,
+				     codec);
+}
+
 /* rs_tracedat_open() once the container is checked. */
 static int open_data(struct rs_source *src, struct tracedat *td,
 		     const struct rs_tracedat_layout *layout, struct rs_error *err)
@@ -610,6 +635,7 @@ static int open_data(struct rs_source *src, struct tracedat *td,
 	char fmtbuf[128];
 	int cpus, ret;
 
+	ksyms_early(src, td, layout);
 	td->handle = tracedat_open_handle(src, TRACEDAT_KEEP_KALLSYMS, err);
 	tracedat_ksyms_init(&td->ksyms, tracedat_kallsyms_take());
 	if (!td->handle)

@@ -400,6 +400,13 @@ static int format(struct rd *r, const char *what)
 	if (!text)
 		return rs_error_set(r->err, "%s: out of memory", r->path);
 	ret = get(r, text, n, what);
+	if (!ret && r->layout) {
+		char name[32];
+
+		if (tracedat_format_name(text, n, name, sizeof(name)) &&
+		    (!strcmp(name, "mm_shrink_slab_start") || !strcmp(name, "mm_shrink_slab_end")))
+			r->layout->shrinkers = true;
+	}
 	/*
 	 * Of an event we do not decode, libtraceevent parses only the name, ID and common
 	 * fields (tracedat_skip.h), never its print format: that format's REC-> names are
@@ -571,6 +578,16 @@ static int check_event_formats(struct rd *r)
 	return 0;
 }
 
+/* read_proc_kallsyms(): size4 + text, whose place the layout keeps (uncompressed) */
+static int check_kallsyms(struct rd *r)
+{
+	if (r->layout && !r->mem) {
+		r->layout->ksyms_at = r->pos;
+		r->layout->ksyms_z = false;
+	}
+	return sized4(r, "kallsyms");
+}
+
 static int check_content(struct rd *r, int id)
 {
 	switch (id) {
@@ -581,7 +598,7 @@ static int check_content(struct rd *r, int id)
 	case OPT_EVENT_FORMATS:
 		return check_event_formats(r);
 	case OPT_KALLSYMS:
-		return sized4(r, "kallsyms");		/* read_proc_kallsyms() */
+		return check_kallsyms(r);
 	case OPT_PRINTK:
 		return sized4(r, "printk formats");	/* read_ftrace_printk() */
 	case OPT_CMDLINES:
@@ -652,6 +669,10 @@ static int check_zsection(struct rd *r, int id)
 	at = r->pos;
 	if (check_zblock_sizes(r, csize, rsize, "compressed section") < 0)
 		return -1;
+	if (id == OPT_KALLSYMS && r->layout) {
+		r->layout->ksyms_at = at - 8;	/* the block */
+		r->layout->ksyms_z = true;
+	}
 	if (id != OPT_HEADER_INFO && id != OPT_FTRACE_EVENTS && id != OPT_EVENT_FORMATS)
 		return 0;	/* kallsyms, printk, cmdlines: sized text the library bounds */
 	in = malloc(csize ? csize : 1);
@@ -1289,7 +1310,7 @@ static int check_v6(struct rd *r)
 	char type[10];
 
 	if (check_header_info(r) < 0 || check_ftrace_events(r) < 0 ||
-	    check_event_formats(r) < 0 || sized4(r, "kallsyms") < 0 ||
+	    check_event_formats(r) < 0 || check_kallsyms(r) < 0 ||
 	    sized4(r, "printk formats") < 0 || sized8(r, "saved cmdlines") < 0 ||
 	    num(r, 4, &cpus, "CPU count") < 0)
 		return -1;

@@ -166,7 +166,7 @@ struct par {
 	int ncpus, nworkers;
 	uint64_t budget;		/* a worker's RS_ZCACHE_BUDGET share */
 	struct pcpu *cpus;
-	struct worker *workers;
+	struct worker *workers;		/* [nworkers + 1]: the last is the caller's (advance()) */
 	pthread_mutex_t lock;
 	pthread_cond_t work;		/* workers: a segment may be taken, or stop */
 	pthread_cond_t ready;		/* the merge: a batch or a segment's end */
@@ -689,6 +689,28 @@ static void end_cpu(struct par *p, struct pcpu *pc, const struct seg *s)
 	}
 }
 
+/*
+ * The merge needs segment s and no decode thread took it (under the lock, released while it
+ * decodes): the caller decodes it, as a decode thread would. Waiting for one costs a wake-up
+ * and, on a busy machine, the time until the scheduler runs it, while the thread that analyses
+ * is the critical path; with every thread busy, the caller reads as a single thread would.
+ */
+static void caller_decodes(struct par *p, struct seg *s)
+{
+	struct worker *w = &p->workers[p->nworkers];
+
+	s->state = SEG_BUSY;
+	p->cpus[s->cpu].next++;
+	p->outstanding++;
+	pthread_mutex_unlock(&p->lock);
+	run_segment(w, s);
+	if (tracedat_reader_full(&w->rd, p->budget) &&
+	    tracedat_reader_reopen(&w->rd, NULL, 0, &w->err) < 0)
+		fail(p, &w->err);
+	pthread_mutex_lock(&p->lock);
+	s->state = SEG_DONE;
+}
+
 /* Point pc->head at the CPU's next entry. 1, 0 at its end, -1 when the stream failed. */
 static int advance(struct par *p, struct pcpu *pc)
 {
@@ -739,8 +761,10 @@ static int advance(struct par *p, struct pcpu *pc)
 				}
 				continue;
 			}
-			if (s->state == SEG_NEW)
-				pthread_cond_broadcast(&p->work);	/* urgent now */
+			if (s->state == SEG_NEW && pc->next == pc->cur) {
+				caller_decodes(p, s);
+				continue;
+			}
 			pthread_cond_wait(&p->ready, &p->lock);
 		}
 		pthread_mutex_unlock(&p->lock);
@@ -983,7 +1007,7 @@ static void par_free(struct par *p)
 		p->pool = b->next;
 		free(b);
 	}
-	for (int i = 0; i < p->nworkers; i++) {
+	for (int i = 0; p->workers && i <= p->nworkers; i++) {
 		struct worker *w = &p->workers[i];
 
 		if (w->have_cursor)
@@ -1038,12 +1062,12 @@ int tracedat_stream_parallel(struct rs_source *src, int cpus, uint64_t from_ns, 
 	 */
 	p->budget = p->nworkers > 1 ? RS_ZCACHE_BUDGET / (uint64_t)p->nworkers : RS_ZCACHE_BUDGET;
 	p->cpus = calloc(p->ncpus ? p->ncpus : 1, sizeof(*p->cpus));
-	p->workers = calloc(p->nworkers, sizeof(*p->workers));
+	p->workers = calloc(p->nworkers + 1, sizeof(*p->workers));
 	if (!p->cpus || !p->workers) {
 		ret = rs_error_set(err, "%s: out of memory", src->path);
 		goto out;
 	}
-	for (int i = 0; i < p->nworkers; i++) {
+	for (int i = 0; i <= p->nworkers; i++) {
 		struct worker *w = &p->workers[i];
 
 		w->p = p;
@@ -1083,7 +1107,13 @@ int tracedat_stream_parallel(struct rs_source *src, int cpus, uint64_t from_ns, 
 		}
 		w->started = true;
 	}
+	/* the caller decodes with the main handle, which plan() left where it is */
+	p->workers[p->nworkers].rd = (struct tracedat_reader){
+		.src = src, .td = td, .handle = td->handle, .tep = td->tep, .mapped = td->mapped,
+		.is_main = true,
+	};
 	ret = merge(p, fn, ctx, err);
+	td->mapped = p->workers[p->nworkers].rd.mapped;
 	pthread_mutex_lock(&p->lock);
 	p->stop = true;
 	pthread_cond_broadcast(&p->work);

@@ -113,13 +113,22 @@ struct name_cache {
 
 /*
  * The file's kallsyms, parsed apart (tracedat_kallsyms.c): on a thread of their own, or when
- * first wanted. Used by one thread at a time, the stream's.
+ * first wanted. Used by one thread at a time, the stream's (and the thread, until joined).
  */
 struct tracedat_ksyms {
-	char *text;			/* the kallsyms until parsed; NULL: none, or parsed */
+	char *text;			/* libtracecmd's, until parsed; NULL: none, or parsed */
 	struct tep_handle *tep;		/* their functions, once ready; NULL: none */
 	pthread_t thread;
 	bool running, ready;
+	/* the thread that reads them from the file itself (tracedat_ksyms_early()) */
+	bool early_started, has_lock, read;
+	int fd;				/* the thread's: it closes it */
+	uint64_t at;
+	bool z, big;
+	enum tracedat_codec codec;
+	char *early;			/* the text it read and parses; NULL: none */
+	pthread_mutex_t lock;		/* read and early, until the text is read */
+	pthread_cond_t cond;
 };
 
 struct tracedat {
@@ -275,7 +284,16 @@ static inline const char *tracedat_comm(struct name_cache *nc, struct tep_handle
 
 /* ---- the file's kallsyms (tracedat_kallsyms.c) ---- */
 
-/* Take text (malloc'ed, may be NULL), parsed when first wanted unless started before. */
+/*
+ * Read the kallsyms from fd (taken) at, as libtracecmd will, and parse them, on a thread of
+ * their own from now on; k is zeroed first. Then tracedat_ksyms_init() with libtracecmd's.
+ */
+void tracedat_ksyms_early(struct tracedat_ksyms *k, int fd, uint64_t at, bool z, bool big,
+			  enum tracedat_codec codec);
+/*
+ * Take libtracecmd's text (malloc'ed, may be NULL): parsed when first wanted unless started,
+ * or, after tracedat_ksyms_early(), kept parsing there when that thread read the same text.
+ */
 void tracedat_ksyms_init(struct tracedat_ksyms *k, char *text);
 /* Parse it now, on a thread of its own (inline on first want if none can be made). */
 void tracedat_ksyms_start(struct tracedat_ksyms *k);

@@ -51,28 +51,36 @@ static const char *next_line(const char *p, const char *end)
 	return nl ? nl + 1 : NULL;
 }
 
+size_t tracedat_format_name(const char *buf, unsigned long size, char *name, size_t room)
+{
+	const char *end = buf + size, *p = buf + 6;
+	size_t len = 0;
+
+	/* "name: NAME\n", NAME a word (else libtraceevent may read another) */
+	if (!at(buf, end, "name: "))
+		return 0;
+	while (p + len < end && (p[len] == '_' || (p[len] >= 'a' && p[len] <= 'z') ||
+				 (p[len] >= 'A' && p[len] <= 'Z') || (p[len] >= '0' && p[len] <= '9')))
+		len++;
+	if (!len || len >= room || p + len == end || p[len] != '\n')
+		return 0;
+	memcpy(name, p, len);
+	name[len] = '\0';
+	return 6 + len + 1;
+}
+
 unsigned long tracedat_format_len(const char *buf, unsigned long size)
 {
-	const char *end = buf + size, *p = buf, *name;
+	const char *end = buf + size, *p;
+	size_t line = 0;
 	char nm[128];
-	size_t len = 0;
 	int fields = 0;
 
-	/* "name: NAME\nID: N\nformat:\n", NAME a word (else libtraceevent may read another) */
-	if (!at(p, end, "name: "))
+	/* "name: NAME\nID: N\nformat:\n" */
+	line = tracedat_format_name(buf, size, nm, sizeof(nm));
+	if (!line || rs_kevent_find(NULL, nm) >= 0)
 		return size;
-	name = p + 6;
-	while (name + len < end && (name[len] == '_' || (name[len] >= 'a' && name[len] <= 'z') ||
-				    (name[len] >= 'A' && name[len] <= 'Z') ||
-				    (name[len] >= '0' && name[len] <= '9')))
-		len++;
-	if (!len || len >= sizeof(nm) || name + len == end || name[len] != '\n')
-		return size;
-	memcpy(nm, name, len);
-	nm[len] = '\0';
-	if (rs_kevent_find(NULL, nm) >= 0)
-		return size;
-	p = name + len + 1;
+	p = buf + line;
 	if (!at(p, end, "ID: ") || !(p = next_line(p, end)) || !at(p, end, "format:\n"))
 		return size;
 	p += 8;

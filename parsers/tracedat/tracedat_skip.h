@@ -7,6 +7,8 @@
 #ifndef TRACEDAT_SKIP_H
 #define TRACEDAT_SKIP_H
 
+#include <stddef.h>
+
 #define TRACEDAT_NO_KALLSYMS	(1u << 0)	/* names are looked up in the first handle's */
 #define TRACEDAT_NO_FORMATS	(1u << 1)	/* records are told apart by the format table */
 #define TRACEDAT_CUT_FORMATS	(1u << 2)	/* tracedat_format_len() of each format */
@@ -17,6 +19,12 @@ void tracedat_parse_set(unsigned int flags);
 
 /* The kallsyms text the last TRACEDAT_KEEP_KALLSYMS open kept (malloc'ed), or NULL. */
 char *tracedat_kallsyms_take(void);
+
+/*
+ * The event name of a format text laid out as the kernel writes it ("name: NAME\n", a word of
+ * fewer than room bytes), into name; the bytes of that line, or 0 when there is none such.
+ */
+size_t tracedat_format_name(const char *buf, unsigned long size, char *name, size_t room);
 
 /*
  * The bytes of an event format text that libtraceevent is given to parse: all of them for an
