@@ -3,7 +3,6 @@
  * reclaimscope: the command table and dispatch (git.c style). Each command lives in its own
  * file with its option table (struct rs_cmd); this table only lists them.
  */
-#include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +11,7 @@
 #include "cmd.h"
 #include "replay.h"
 #include "report.h"
+#include "rs_heap.h"
 #include "rs_error.h"
 
 static const struct rs_cmd *const commands[] = {
@@ -91,18 +91,7 @@ int main(int argc, char **argv)
 
 	/* A closed pipe is a write error (EPIPE) rs_cmd_finish_stdout() handles, not a death. */
 	signal(SIGPIPE, SIG_IGN);
-	/*
-	 * Memory freed is kept for the next allocation rather than given back and faulted in
-	 * again: glibc maps a block from 128 KiB (a threshold it raises up to 32 MiB) and trims
-	 * the heap past 128 KiB free, and a fresh page costs a fault and clear_page(), a quarter
-	 * of the merging thread's time on this VM (perf, analyze --threads 2 of global-dev):
-	 * sections decompressed twice (our check, libtracecmd), the sort's buffer, batches.
-	 * 11.8 k -> 9.2 k page faults; CPU of one thread 0.502 -> 0.478 s (global-dev), 0.501 ->
-	 * 0.436 s (the bench trace), as v6 0.486 -> 0.434 s; two threads' critical path 0.341 ->
-	 * 0.318, 0.371 -> 0.305, 0.334 -> 0.310 s; peak RSS +0-6 MB (best of 8, bench/README.md).
-	 */
-	mallopt(M_MMAP_THRESHOLD, 256 << 20);
-	mallopt(M_TRIM_THRESHOLD, 1 << 30);
+	rs_heap_setup();	/* before the readers allocate (parsers/rs_heap.c) */
 	rs_report_json_watch();
 	if (argc < 2) {
 		usage(stderr);

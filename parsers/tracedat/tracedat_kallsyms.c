@@ -20,7 +20,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "rs_heap.h"
 #include "tracedat_reader.h"
+
+/* what a thread's parse allocates: ~12 MB for a 5.4 MB kallsyms (150 k symbols), and its copy */
+#define KSYMS_ROOM	(32ul << 20)
 
 static void parse(struct tracedat_ksyms *k, const char *text)
 {
@@ -36,6 +40,7 @@ static void *parse_thread(void *arg)
 	struct tracedat_ksyms *k = arg;
 
 	pthread_setname_np(pthread_self(), "rs-kallsyms");	/* for top and perf */
+	rs_heap_thread(KSYMS_ROOM);
 	parse(k, k->text);
 	return NULL;
 }
@@ -102,6 +107,7 @@ static void *early_thread(void *arg)
 	char *text;
 
 	pthread_setname_np(pthread_self(), "rs-kallsyms");
+	rs_heap_thread(KSYMS_ROOM);
 	text = read_text(k);
 	close(k->fd);
 	pthread_mutex_lock(&k->lock);

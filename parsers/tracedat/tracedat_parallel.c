@@ -50,6 +50,7 @@
 #include <string.h>
 
 #include "rs_grow.h"
+#include "rs_heap.h"
 #include "rs_warn.h"
 
 #include "tracedat_reader.h"
@@ -62,6 +63,7 @@
 #define PAR_SEG_MIN	16		/* segments a worker, at least, on a small trace */
 #define PAR_AHEAD	8		/* segments decoded ahead of the merge, per worker */
 #define PAR_PREFETCH	256		/* bytes of entries the merge fetches ahead */
+#define DECODE_ROOM	(16ul << 20)	/* a decode thread's batches and chunk buffers */
 
 enum pe_kind {
 	PE_EVENT,			/* ev for the callback */
@@ -635,6 +637,7 @@ static void *worker_main(void *arg)
 	struct seg *s = NULL;
 
 	pthread_setname_np(pthread_self(), "rs-decode");	/* for top and perf */
+	rs_heap_thread(DECODE_ROOM);
 	w->rd.tep = p->td->tep;
 	if (!worker_handle(w, !p->td->zown || !p->td->direct_common))
 		return NULL;
