@@ -52,6 +52,8 @@ struct rs_tracedat_cpu_range {
 
 struct rs_tracedat_layout {
 	bool zcpu;			/* v7, the top buffer's CPU data in compressed chunks */
+	bool rawcpu;			/* v6, the CPU data as pages in the file, cpus[] in CPU
+					 * order (every page header checked) */
 	bool big_endian;
 	bool ts_options;		/* DATE, OFFSET, TIME_SHIFT or TSC2NSEC: libtracecmd
 					 * changes the timestamps of the pages */

@@ -1334,6 +1334,16 @@ static int check_v6(struct rd *r)
 	if (r->cpus > left(r) / 16)
 		return bad(r, "CPU count %u does not fit in %llu bytes", r->cpus,
 			   U(left(r)));
+	if (r->layout) {
+		r->layout->cpus = calloc(r->cpus ? r->cpus : 1, sizeof(*r->layout->cpus));
+		if (!r->layout->cpus)
+			return rs_error_set(r->err, "%s: out of memory", r->path);
+		r->layout->nr_cpus = r->cpus;
+		r->layout->rawcpu = true;
+		r->layout->page_size = r->page_size;
+		r->layout->long_size = r->long_size;
+		r->layout->file_size = r->size;
+	}
 	for (uint32_t c = 0; c < r->cpus; c++) {
 		uint64_t offset, size;
 
@@ -1342,6 +1352,10 @@ static int check_v6(struct rd *r)
 		    check_cpu_range(r, (int)c, offset, size) < 0 ||
 		    check_pages(r, (int)c, offset, size) < 0)
 			return -1;
+		if (r->layout)
+			r->layout->cpus[c] = (struct rs_tracedat_cpu_range){
+				.cpu = c, .offset = offset, .size = size,
+			};
 	}
 	/* init_data_v6(): with a TRACECLOCK option, the clock text follows (size8 + text) */
 	if (r->trace_clock)

@@ -185,6 +185,12 @@ const uint8_t *tracedat_zpage_get(struct tracedat_zpage *z, const struct traceda
 	const struct tracedat_chunk *ch;
 	int64_t i;
 
+	if (t->raw) {
+		if (virt < t->total)
+			return t->raw + virt;
+		*why = "the page lies outside the CPU's data";
+		return NULL;
+	}
 	if (z->t != t) {
 		z->t = t;
 		z->cur = -1;

@@ -29,6 +29,7 @@ struct tracedat_chunks {
 	uint32_t n;
 	uint32_t max_zsize, max_rsize;
 	uint64_t total;			/* uncompressed bytes: the sum of rsize */
+	const uint8_t *raw;		/* uncompressed data (v6), mapped: c is its one chunk */
 };
 
 /*
@@ -58,7 +59,8 @@ struct tracedat_zpage {
 /*
  * The page at uncompressed offset virt (a multiple of the page size) of table t, or NULL with
  * *why set: not in the table, unreadable, not decompressing to the size the table says, out
- * of memory. The page stays valid until the next call with another chunk or table.
+ * of memory. The page stays valid until the next call with another chunk or table; on a raw
+ * table (t->raw) it is the mapped data, read in place, valid as long as the mapping.
  */
 const uint8_t *tracedat_zpage_get(struct tracedat_zpage *z, const struct tracedat_chunks *t,
 				  int fd, enum tracedat_codec codec, uint64_t virt,

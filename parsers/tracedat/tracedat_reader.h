@@ -166,6 +166,8 @@ struct tracedat {
 	enum tracedat_codec zcodec;
 	struct tracedat_chunks *zt;	/* [cpus]: each CPU's chunk table */
 	uint64_t *zbase;		/* [cpus]: libtracecmd's offset of the CPU's first page */
+	void *zmap;			/* v6: the file, mapped read-only, whose pages zt[] read */
+	size_t zmap_len;
 	struct name_cache names;	/* of tep */
 	char strbuf[RS_MAX_SLOTS * RS_STR_MAX];
 };
