@@ -116,16 +116,28 @@ struct rs_world_update {
 };
 
 /*
+ * What scanning a list did to its pages. Inactive lists fill scanned..pageout
+ * (lru_shrink_inactive: nr_scanned, nr_reclaimed, nr_activate0/1; pageout from write_folio);
+ * active lists fill taken..referenced (lru_shrink_active: nr_taken, nr_deactivated,
+ * nr_referenced). A window of the recording, the windows the world sums per list and the
+ * replay report's totals are all this one set of counters.
+ */
+struct rs_scan_pages {
+	uint64_t scanned, reclaimed, activated, pageout;	/* inactive lists */
+	uint64_t taken, deactivated, referenced;		/* active lists */
+};
+
+/* sum += p, counter by counter */
+void rs_scan_pages_add(struct rs_scan_pages *sum, const struct rs_scan_pages *p);
+
+/*
  * What scanning a list showed in the recording, summed over a time window: the model multiplies
- * its own scan by these fractions. Inactive lists fill scanned..pageout (lru_shrink_inactive:
- * nr_scanned, nr_reclaimed, nr_activate0/1; pageout from write_folio); active lists fill
- * taken..referenced (lru_shrink_active: nr_taken, nr_deactivated, nr_referenced).
+ * its own scan by these fractions.
  */
 struct rs_obs {
 	uint64_t ts_start, ts_end;
 	int memcg, nid, lru;
-	uint64_t scanned, reclaimed, activated, pageout;
-	uint64_t taken, deactivated, referenced;
+	struct rs_scan_pages pages;
 	uint32_t folio;		/* pages per folio the window's isolates showed; 0: unknown (1) */
 	/*
 	 * A list of single pages and folios of one size (order-0 anon pages and PMD THPs): that

@@ -397,6 +397,15 @@ uint64_t rs_sim_kswapd_want(const struct rs_sim *s)
 	return ns.wmark_high > ns.free ? ns.wmark_high - ns.free : 0;
 }
 
+int rs_sim_zonelist_node(const struct rs_sim *s, int i)
+{
+	int first = s->call->nid >= 0 ? s->call->nid : 0;
+
+	if (i == 0)
+		return first;
+	return i <= first ? i - 1 : i;
+}
+
 void rs_sim_round(struct rs_sim *s, int priority)
 {
 	s->out->rounds++;

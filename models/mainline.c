@@ -578,20 +578,10 @@ static uint64_t soft_limit_reclaim(struct ml_sc *sc, int nid)
 	return rs_softtree_reclaim(sc->s, &sc->ml->iter, nid, sc->order, &o, soft_shrink, sc->ml);
 }
 
-/* The zonelist: the preferred node first, then the others. */
-static int zonelist_node(const struct ml_sc *sc, int i)
-{
-	int first = sc->s->call->nid >= 0 ? sc->s->call->nid : 0;
-
-	if (i == 0)
-		return first;
-	return i <= first ? i - 1 : i;
-}
-
 static void shrink_zones(struct ml_sc *sc)
 {
 	for (int i = 0; i < sc->s->ls->nr_nodes; i++) {
-		int nid = zonelist_node(sc, i);
+		int nid = rs_sim_zonelist_node(sc->s, i);
 
 		if (!sc->cgroup)
 			sc->nr_reclaimed += soft_limit_reclaim(sc, nid);
@@ -612,7 +602,7 @@ retry:
 	} while (--sc->priority >= 0);
 
 	for (int i = 0; i < sc->s->ls->nr_nodes; i++)
-		snapshot_refaults(sc, zonelist_node(sc, i));
+		snapshot_refaults(sc, rs_sim_zonelist_node(sc->s, i));
 	if (sc->nr_reclaimed)
 		return;
 	/* partial walks may have missed the memcgs with pages: walk everything once */

@@ -152,6 +152,12 @@ void rs_sim_shrink_merged(struct rs_sim *s, int root, int nid, int lru, uint64_t
  */
 uint64_t rs_sim_kswapd_want(const struct rs_sim *s);
 
+/*
+ * The i-th node of the call's zonelist (i from 0 to the node count): the call's node first
+ * (node 0 when it has none), then the others in order.
+ */
+int rs_sim_zonelist_node(const struct rs_sim *s, int i);
+
 /* Note a pass (shrink_zone / shrink_node) at a priority. */
 void rs_sim_round(struct rs_sim *s, int priority);
 
@@ -229,6 +235,12 @@ bool rs_inactive_is_low(uint64_t inactive, uint64_t active);
 struct rs_reclaim_stat {
 	uint64_t recent_scanned[2], recent_rotated[2];
 };
+
+/*
+ * The halving rule, 2.6.28 to 3.10 alike: a floating average, halved once the recent scans of a
+ * type exceed a quarter of its lists (anon and file pages of the lruvec).
+ */
+void rs_reclaim_stat_decay(struct rs_reclaim_stat *rs, uint64_t anon, uint64_t file);
 
 void rs_splitlru_scan_ratio(struct rs_reclaim_stat *rs, uint64_t anon, uint64_t file,
 			    uint64_t free, uint64_t pages_high, bool swap_ok, int swappiness,

@@ -152,13 +152,13 @@ static json_t *inputs_json(const struct rs_replay_report *r)
 		json_t *lo = json_object();
 
 		json_object_set_new(lo, "windows", JI(x->windows));
-		json_object_set_new(lo, "scanned", JI(x->scanned));
-		json_object_set_new(lo, "reclaimed", JI(x->reclaimed));
-		json_object_set_new(lo, "activated", JI(x->activated));
-		json_object_set_new(lo, "pageout", JI(x->pageout));
-		json_object_set_new(lo, "taken", JI(x->taken));
-		json_object_set_new(lo, "deactivated", JI(x->deactivated));
-		json_object_set_new(lo, "referenced", JI(x->referenced));
+		json_object_set_new(lo, "scanned", JI(x->pages.scanned));
+		json_object_set_new(lo, "reclaimed", JI(x->pages.reclaimed));
+		json_object_set_new(lo, "activated", JI(x->pages.activated));
+		json_object_set_new(lo, "pageout", JI(x->pages.pageout));
+		json_object_set_new(lo, "taken", JI(x->pages.taken));
+		json_object_set_new(lo, "deactivated", JI(x->pages.deactivated));
+		json_object_set_new(lo, "referenced", JI(x->pages.referenced));
 		json_object_set_new(ob, lname[l], lo);
 	}
 	json_object_set_new(o, "reclaimability", ob);

@@ -536,9 +536,9 @@ void rs_replay_inputs_text(FILE *f, const struct rs_replay_report *r)
 		const struct rs_ri_obs_sum *o = &in->obs[k];
 
 		fprintf(f, "  %-13s %7llu %10llu %10llu %9llu %9llu %10llu %10llu %10llu\n",
-			short_list[k], U(o->windows), U(o->scanned), U(o->reclaimed),
-			U(o->activated), U(o->pageout), U(o->taken), U(o->deactivated),
-			U(o->referenced));
+			short_list[k], U(o->windows), U(o->pages.scanned),
+			U(o->pages.reclaimed), U(o->pages.activated), U(o->pages.pageout),
+			U(o->pages.taken), U(o->pages.deactivated), U(o->pages.referenced));
 	}
 	fprintf(f, "memcgs (pages)\n");
 	for (int i = 0; i < in->nr_memcg; i++)

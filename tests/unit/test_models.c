@@ -77,8 +77,8 @@ static void tw_rate(struct tw *t, int memcg, int nid, int lru, uint64_t scanned,
 		    uint64_t reclaimed, uint64_t activated)
 {
 	struct rs_obs o = { .ts_start = 0, .ts_end = UINT64_MAX / 2, .memcg = memcg, .nid = nid,
-			    .lru = lru, .scanned = scanned, .reclaimed = reclaimed,
-			    .activated = activated };
+			    .lru = lru, .pages = { .scanned = scanned, .reclaimed = reclaimed,
+						  .activated = activated } };
 
 	if (rs_world_add_obs(t->w, &o, &t->err))
 		fprintf(stderr, "  tw_rate: %s\n", t->err.msg);
@@ -543,7 +543,7 @@ UT_TEST(test_mainline_kswapd, "models/mainline: kswapd priority and proportional
 static struct rs_replay_result *aging_run(bool kswapd)
 {
 	struct rs_obs aa = { .ts_start = 0, .ts_end = UINT64_MAX / 2, .nid = 0,
-			     .lru = RS_LRU_ACTIVE_ANON, .taken = 512, .deactivated = 512,
+			     .lru = RS_LRU_ACTIVE_ANON, .pages = { .taken = 512, .deactivated = 512 },
 			     .folio = 512 };
 	struct rs_replay_result *r = NULL;
 	struct tw t;
@@ -639,7 +639,7 @@ UT_TEST(test_mainline_whole_folio, "models/mainline: a non-empty list holds a wh
 static int tw_memcg_a(struct tw *t, int64_t ia, int64_t aa, int64_t inf, int64_t af, int active)
 {
 	struct rs_obs o = { .ts_start = 0, .ts_end = UINT64_MAX / 2, .nid = 0, .lru = active,
-			    .taken = 100, .deactivated = 100 };
+			    .pages = { .taken = 100, .deactivated = 100 } };
 
 	if (tw_new(t, 1, false, 60) < 0)
 		return -1;
