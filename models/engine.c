@@ -208,6 +208,14 @@ static void move(struct rs_sim *s, int memcg, int nid, int lru, int64_t delta)
 		s->ls->hsize[((size_t)m * nn + nid) * RS_NR_EVICTABLE + lru] += delta;
 }
 
+void rs_sim_whole_folio(struct rs_sim *s, int memcg, int nid, int lru, uint64_t folio)
+{
+	uint64_t size = rs_sim_size(s, memcg, nid, lru);
+
+	if (size && size < folio)
+		move(s, memcg, nid, lru, (int64_t)(folio - size));
+}
+
 static uint64_t *carry(struct rs_sim *s, int memcg, int nid, int lru, int kind)
 {
 	return &s->ls->carry[(((size_t)memcg * s->ls->nr_nodes + nid) * RS_NR_EVICTABLE + lru) * 3 +

@@ -241,8 +241,16 @@ static uint64_t folio_pages(struct ml_sc *sc, int memcg, int nid, int lru, uint6
 	rs_world_rates(sc->s->w, memcg, nid, lru, sc->s->prio, &r);
 	if (r.folio <= 1 || !n)
 		return n;
-	if (r.folio_share >= RS_RATE_ONE)
+	if (r.folio_share >= RS_RATE_ONE) {
+		/*
+		 * A list of F-page folios that is not empty has a folio on it, whatever the
+		 * lruvec deltas (which miss a few pages) say: 492 pages of 512-page folios left
+		 * the model 20 pages short of a 512-page goal that one folio met, and sent it to
+		 * priority 0 (a2s-4: +16,611 inactive anon pages).
+		 */
+		rs_sim_whole_folio(sc->s, memcg, nid, lru, r.folio);
 		return (n + r.folio - 1) / r.folio * r.folio;
+	}
 	p = (double)r.folio_share / (double)RS_RATE_ONE;
 	q = 1 - p;
 	for (uint64_t j = 0; j < n; j++) {

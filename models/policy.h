@@ -102,6 +102,13 @@ static inline uint64_t rs_sim_node_size(const struct rs_sim *s, int nid, int lru
 	return rs_sim_hsize(s, 0, nid, lru);
 }
 
+/*
+ * A list that is not empty holds at least one whole folio: raise a size below `folio` pages to
+ * it (the lruvec deltas miss a few pages, docs/replay.md; a 492-page list of 512-page folios
+ * is one folio).
+ */
+void rs_sim_whole_folio(struct rs_sim *s, int memcg, int nid, int lru, uint64_t folio);
+
 uint64_t rs_sim_usage(const struct rs_sim *s, int memcg);
 /* usage - soft limit, 0 when under it or unlimited (res_counter_soft_limit_excess). */
 uint64_t rs_sim_soft_excess(const struct rs_sim *s, int memcg);

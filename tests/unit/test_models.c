@@ -591,6 +591,47 @@ UT_TEST(test_mainline_aging_folios, "models/mainline: anon aging takes whole fol
 }
 
 /*
+ * A list that is not empty holds at least one whole folio. The lruvec deltas miss a few pages
+ * (docs/replay.md: up to 26 inactive file pages between two snapshots on the 6.18 host), so
+ * a list of 512-page folios can read 492 pages when a folio is on it; the kernel took the
+ * folio (a2s-4 anon-2stream-small, the call at 735.115 s: "nr_requested=1 nr_scanned=512" at
+ * priority 9, 512 reclaimed, done) where the model took 492, stayed 20 pages short of the
+ * 512 wanted and went down to priority 0, whose SCAN_EQUAL scanned all 16,611 inactive anon
+ * pages (+72.7% on the trace's inactive anon).
+ * /A (cgroup v1), no swap (SCAN_FILE), IA 0, AA 0, IF 492, AF 0; IF's window shows 512-page
+ * folios, all reclaimed. One memcg call wanting 512: priorities 12..9 ask 492 >> p = 0 pages;
+ * priority 8 asks 1, which takes one whole folio: the list is raised to one folio (512), 512
+ * taken and reclaimed, done at priority 8. Taking min(512, 492) instead reclaims 492 and the
+ * call runs down to priority 0 on an empty list.
+ */
+UT_TEST(test_mainline_whole_folio, "models/mainline: a non-empty list holds a whole folio")
+{
+	struct rs_obs f = { .ts_start = 0, .ts_end = UINT64_MAX / 2, .nid = 0,
+			    .lru = RS_LRU_INACTIVE_FILE, .scanned = 512, .reclaimed = 512,
+			    .folio = 512 };
+	struct rs_replay_result *r;
+	struct tw t;
+
+	UT_ASSERT(tw_new(&t, 1, true, 30) == 0);
+	f.memcg = tw_cg(&t, 0, "/A");
+	UT_ASSERT(f.memcg > 0);
+	tw_lists(&t, f.memcg, 0, 0, 0, 492, 0);
+	tw_node(&t, 0, 500, 1000);
+	UT_ASSERT(rs_world_add_obs(t.w, &f, &t.err) == 0);
+	tw_call(&t, RS_CALL_MEMCG, -1, f.memcg, 512);
+	UT_ASSERT(tw_final(&t) == 0);
+	r = tw_run(&t, "mainline");
+	UT_ASSERT(r);
+	UT_ASSERT_EQ(r->scanned[RS_LRU_INACTIVE_FILE], 512);
+	UT_ASSERT_EQ(r->reclaimed[RS_LRU_INACTIVE_FILE], 512);
+	UT_ASSERT_EQ(r->prio_lowest, 8);
+	UT_ASSERT_EQ(r->calls_short, 0);
+	rs_replay_results_free(r, 1);
+	rs_world_free(t.w);
+	return UT_OK;
+}
+
+/*
  * A cgroup v2 world with /A holding the lists given, free 500 and high watermark 1000, its
  * inactive file reclaiming every page and `active` (an active list) deactivating every page:
  * /A's index, or -1.
