@@ -607,8 +607,8 @@ UT_TEST(test_mainline_aging_folios, "models/mainline: anon aging takes whole fol
 UT_TEST(test_mainline_whole_folio, "models/mainline: a non-empty list holds a whole folio")
 {
 	struct rs_obs f = { .ts_start = 0, .ts_end = UINT64_MAX / 2, .nid = 0,
-			    .lru = RS_LRU_INACTIVE_FILE, .scanned = 512, .reclaimed = 512,
-			    .folio = 512 };
+			    .lru = RS_LRU_INACTIVE_FILE,
+			    .pages = { .scanned = 512, .reclaimed = 512 }, .folio = 512 };
 	struct rs_replay_result *r;
 	struct tw t;
 
@@ -622,8 +622,8 @@ UT_TEST(test_mainline_whole_folio, "models/mainline: a non-empty list holds a wh
 	UT_ASSERT(tw_final(&t) == 0);
 	r = tw_run(&t, "mainline");
 	UT_ASSERT(r);
-	UT_ASSERT_EQ(r->scanned[RS_LRU_INACTIVE_FILE], 512);
-	UT_ASSERT_EQ(r->reclaimed[RS_LRU_INACTIVE_FILE], 512);
+	UT_ASSERT_EQ(r->acct.scanned[RS_LRU_INACTIVE_FILE], 512);
+	UT_ASSERT_EQ(r->acct.reclaimed[RS_LRU_INACTIVE_FILE], 512);
 	UT_ASSERT_EQ(r->prio_lowest, 8);
 	UT_ASSERT_EQ(r->calls_short, 0);
 	rs_replay_results_free(r, 1);
