@@ -361,22 +361,23 @@ const char *rs_gap_missing(enum rs_gap g);	/* what the trace would need, one lin
 /* ---------------------------------------------------------------------------------------- */
 /* Policies                                                                                 */
 
-/* Per-memcg accumulators of a policy (and of the recording). */
-struct rs_memcg_acct {
+/*
+ * What a policy (or the recording) scanned and reclaimed, per list: in one memcg, in one
+ * invocation, or over a whole run. One set of counters, so each level sums the one below it.
+ */
+struct rs_reclaim_acct {
 	uint64_t scanned[RS_NR_EVICTABLE], reclaimed[RS_NR_EVICTABLE];
-	uint64_t swapped_out;
+	uint64_t swapped_out;			/* anon reclaimed = pages swapped out */
 	uint64_t soft_scanned, soft_reclaimed;	/* the part taken by soft-limit passes */
 };
 
 /* What a policy did in one invocation. */
 struct rs_call_outcome {
-	uint64_t scanned[RS_NR_EVICTABLE], reclaimed[RS_NR_EVICTABLE];
-	uint64_t swapped_out;			/* anon reclaimed = pages swapped out */
+	struct rs_reclaim_acct acct;
 	uint64_t reclaimed_by_src[RS_RATE_SRC_NR];	/* which reclaimability produced it */
-	uint64_t soft_scanned, soft_reclaimed;
 	uint32_t rounds;			/* shrink passes: one per node per priority */
 	int prio_lowest;			/* lowest priority a pass ran at; -1: none ran */
-	struct rs_memcg_acct *memcg;		/* [nr_memcg], owned and zeroed by the driver */
+	struct rs_reclaim_acct *memcg;		/* [nr_memcg], owned and zeroed by the driver */
 };
 
 struct rs_policy_ops {
@@ -429,14 +430,12 @@ struct rs_replay_result {
 	uint64_t calls;
 	uint64_t calls_short;			/* ended with less than nr_to_reclaim */
 	uint64_t rounds;
-	uint64_t scanned[RS_NR_EVICTABLE], reclaimed[RS_NR_EVICTABLE];
-	uint64_t swapped_out;
+	struct rs_reclaim_acct acct;
 	uint64_t reclaimed_by_src[RS_RATE_SRC_NR];
-	uint64_t soft_scanned, soft_reclaimed;
 	int prio_lowest;			/* -1 when no pass ran */
 	uint64_t calls_at_prio[RS_DEF_PRIORITY + 1];	/* calls by lowest priority */
 	int nr_memcg;
-	struct rs_memcg_acct *memcg;		/* [nr_memcg] */
+	struct rs_reclaim_acct *memcg;		/* [nr_memcg] */
 	size_t nr_calls_kept;
 	struct rs_call_outcome *call;		/* [nr_calls_kept]; .memcg NULL */
 };

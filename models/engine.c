@@ -245,31 +245,29 @@ static uint64_t apply_rate(uint64_t n, uint64_t rate, uint64_t *c)
 	return (uint64_t)(t >> 32);
 }
 
+static void acct_take(struct rs_reclaim_acct *a, int lru, uint64_t scanned, uint64_t reclaimed,
+		      bool soft)
+{
+	a->scanned[lru] += scanned;
+	a->reclaimed[lru] += reclaimed;
+	if (!rs_lru_is_file(lru))
+		a->swapped_out += reclaimed;
+	if (soft) {
+		a->soft_scanned += scanned;
+		a->soft_reclaimed += reclaimed;
+	}
+}
+
+/* A shrink of memcg's list lru, counted into the call and into the memcg. */
 static void account(struct rs_sim *s, int memcg, int lru, uint64_t scanned, uint64_t reclaimed,
 		    enum rs_rate_src src)
 {
 	struct rs_call_outcome *o = s->out;
-	struct rs_memcg_acct *a = o->memcg ? &o->memcg[memcg] : NULL;
 
-	o->scanned[lru] += scanned;
-	o->reclaimed[lru] += reclaimed;
+	acct_take(&o->acct, lru, scanned, reclaimed, s->soft);
 	o->reclaimed_by_src[src] += reclaimed;
-	if (!rs_lru_is_file(lru))
-		o->swapped_out += reclaimed;
-	if (s->soft) {
-		o->soft_scanned += scanned;
-		o->soft_reclaimed += reclaimed;
-	}
-	if (a) {
-		a->scanned[lru] += scanned;
-		a->reclaimed[lru] += reclaimed;
-		if (!rs_lru_is_file(lru))
-			a->swapped_out += reclaimed;
-		if (s->soft) {
-			a->soft_scanned += scanned;
-			a->soft_reclaimed += reclaimed;
-		}
-	}
+	if (o->memcg)
+		acct_take(&o->memcg[memcg], lru, scanned, reclaimed, s->soft);
 	s->scanned += scanned;
 	s->reclaimed += reclaimed;
 }
