@@ -116,16 +116,28 @@ struct rs_world_update {
 };
 
 /*
+ * What scanning a list did to its pages. Inactive lists fill scanned..pageout
+ * (lru_shrink_inactive: nr_scanned, nr_reclaimed, nr_activate0/1; pageout from write_folio);
+ * active lists fill taken..referenced (lru_shrink_active: nr_taken, nr_deactivated,
+ * nr_referenced). A window of the recording, the windows the world sums per list and the
+ * replay report's totals are all this one set of counters.
+ */
+struct rs_scan_pages {
+	uint64_t scanned, reclaimed, activated, pageout;	/* inactive lists */
+	uint64_t taken, deactivated, referenced;		/* active lists */
+};
+
+/* sum += p, counter by counter */
+void rs_scan_pages_add(struct rs_scan_pages *sum, const struct rs_scan_pages *p);
+
+/*
  * What scanning a list showed in the recording, summed over a time window: the model multiplies
- * its own scan by these fractions. Inactive lists fill scanned..pageout (lru_shrink_inactive:
- * nr_scanned, nr_reclaimed, nr_activate0/1; pageout from write_folio); active lists fill
- * taken..referenced (lru_shrink_active: nr_taken, nr_deactivated, nr_referenced).
+ * its own scan by these fractions.
  */
 struct rs_obs {
 	uint64_t ts_start, ts_end;
 	int memcg, nid, lru;
-	uint64_t scanned, reclaimed, activated, pageout;
-	uint64_t taken, deactivated, referenced;
+	struct rs_scan_pages pages;
 	uint32_t folio;		/* pages per folio the window's isolates showed; 0: unknown (1) */
 	/*
 	 * A list of single pages and folios of one size (order-0 anon pages and PMD THPs): that
@@ -349,22 +361,23 @@ const char *rs_gap_missing(enum rs_gap g);	/* what the trace would need, one lin
 /* ---------------------------------------------------------------------------------------- */
 /* Policies                                                                                 */
 
-/* Per-memcg accumulators of a policy (and of the recording). */
-struct rs_memcg_acct {
+/*
+ * What a policy (or the recording) scanned and reclaimed, per list: in one memcg, in one
+ * invocation, or over a whole run. One set of counters, so each level sums the one below it.
+ */
+struct rs_reclaim_acct {
 	uint64_t scanned[RS_NR_EVICTABLE], reclaimed[RS_NR_EVICTABLE];
-	uint64_t swapped_out;
+	uint64_t swapped_out;			/* anon reclaimed = pages swapped out */
 	uint64_t soft_scanned, soft_reclaimed;	/* the part taken by soft-limit passes */
 };
 
 /* What a policy did in one invocation. */
 struct rs_call_outcome {
-	uint64_t scanned[RS_NR_EVICTABLE], reclaimed[RS_NR_EVICTABLE];
-	uint64_t swapped_out;			/* anon reclaimed = pages swapped out */
+	struct rs_reclaim_acct acct;
 	uint64_t reclaimed_by_src[RS_RATE_SRC_NR];	/* which reclaimability produced it */
-	uint64_t soft_scanned, soft_reclaimed;
 	uint32_t rounds;			/* shrink passes: one per node per priority */
 	int prio_lowest;			/* lowest priority a pass ran at; -1: none ran */
-	struct rs_memcg_acct *memcg;		/* [nr_memcg], owned and zeroed by the driver */
+	struct rs_reclaim_acct *memcg;		/* [nr_memcg], owned and zeroed by the driver */
 };
 
 struct rs_policy_ops {
@@ -417,14 +430,12 @@ struct rs_replay_result {
 	uint64_t calls;
 	uint64_t calls_short;			/* ended with less than nr_to_reclaim */
 	uint64_t rounds;
-	uint64_t scanned[RS_NR_EVICTABLE], reclaimed[RS_NR_EVICTABLE];
-	uint64_t swapped_out;
+	struct rs_reclaim_acct acct;
 	uint64_t reclaimed_by_src[RS_RATE_SRC_NR];
-	uint64_t soft_scanned, soft_reclaimed;
 	int prio_lowest;			/* -1 when no pass ran */
 	uint64_t calls_at_prio[RS_DEF_PRIORITY + 1];	/* calls by lowest priority */
 	int nr_memcg;
-	struct rs_memcg_acct *memcg;		/* [nr_memcg] */
+	struct rs_reclaim_acct *memcg;		/* [nr_memcg] */
 	size_t nr_calls_kept;
 	struct rs_call_outcome *call;		/* [nr_calls_kept]; .memcg NULL */
 };

@@ -118,8 +118,7 @@ struct rs_ri_memcg {
 /* The reclaimability the calls observed, per list, over the trace (struct rs_obs summed). */
 struct rs_ri_obs_sum {
 	uint64_t windows;		/* (call, memcg) windows that saw the list */
-	uint64_t scanned, reclaimed, activated, pageout;	/* inactive lists */
-	uint64_t taken, deactivated, referenced;		/* active lists */
+	struct rs_scan_pages pages;
 };
 
 struct rs_ri_report {

@@ -208,6 +208,14 @@ static void move(struct rs_sim *s, int memcg, int nid, int lru, int64_t delta)
 		s->ls->hsize[((size_t)m * nn + nid) * RS_NR_EVICTABLE + lru] += delta;
 }
 
+void rs_sim_whole_folio(struct rs_sim *s, int memcg, int nid, int lru, uint64_t folio)
+{
+	uint64_t size = rs_sim_size(s, memcg, nid, lru);
+
+	if (size && size < folio)
+		move(s, memcg, nid, lru, (int64_t)(folio - size));
+}
+
 static uint64_t *carry(struct rs_sim *s, int memcg, int nid, int lru, int kind)
 {
 	return &s->ls->carry[(((size_t)memcg * s->ls->nr_nodes + nid) * RS_NR_EVICTABLE + lru) * 3 +
@@ -237,31 +245,29 @@ static uint64_t apply_rate(uint64_t n, uint64_t rate, uint64_t *c)
 	return (uint64_t)(t >> 32);
 }
 
+static void acct_take(struct rs_reclaim_acct *a, int lru, uint64_t scanned, uint64_t reclaimed,
+		      bool soft)
+{
+	a->scanned[lru] += scanned;
+	a->reclaimed[lru] += reclaimed;
+	if (!rs_lru_is_file(lru))
+		a->swapped_out += reclaimed;
+	if (soft) {
+		a->soft_scanned += scanned;
+		a->soft_reclaimed += reclaimed;
+	}
+}
+
+/* A shrink of memcg's list lru, counted into the call and into the memcg. */
 static void account(struct rs_sim *s, int memcg, int lru, uint64_t scanned, uint64_t reclaimed,
 		    enum rs_rate_src src)
 {
 	struct rs_call_outcome *o = s->out;
-	struct rs_memcg_acct *a = o->memcg ? &o->memcg[memcg] : NULL;
 
-	o->scanned[lru] += scanned;
-	o->reclaimed[lru] += reclaimed;
+	acct_take(&o->acct, lru, scanned, reclaimed, s->soft);
 	o->reclaimed_by_src[src] += reclaimed;
-	if (!rs_lru_is_file(lru))
-		o->swapped_out += reclaimed;
-	if (s->soft) {
-		o->soft_scanned += scanned;
-		o->soft_reclaimed += reclaimed;
-	}
-	if (a) {
-		a->scanned[lru] += scanned;
-		a->reclaimed[lru] += reclaimed;
-		if (!rs_lru_is_file(lru))
-			a->swapped_out += reclaimed;
-		if (s->soft) {
-			a->soft_scanned += scanned;
-			a->soft_reclaimed += reclaimed;
-		}
-	}
+	if (o->memcg)
+		acct_take(&o->memcg[memcg], lru, scanned, reclaimed, s->soft);
 	s->scanned += scanned;
 	s->reclaimed += reclaimed;
 }
@@ -387,6 +393,15 @@ uint64_t rs_sim_kswapd_want(const struct rs_sim *s)
 		return s->call->nr_to_reclaim;
 	rs_world_node(s->w, s->call->nid, &ns);
 	return ns.wmark_high > ns.free ? ns.wmark_high - ns.free : 0;
+}
+
+int rs_sim_zonelist_node(const struct rs_sim *s, int i)
+{
+	int first = s->call->nid >= 0 ? s->call->nid : 0;
+
+	if (i == 0)
+		return first;
+	return i <= first ? i - 1 : i;
 }
 
 void rs_sim_round(struct rs_sim *s, int priority)

@@ -118,6 +118,7 @@ int rs_identity_compute(const struct rs_world *w, const struct rs_replay_result 
 			struct rs_identity *out, struct rs_error *err)
 {
 	int nr_memcg = rs_world_info(w)->nr_memcg;
+	const struct rs_reclaim_acct *r = &rec->acct, *m = &model->acct;
 
 	memset(out, 0, sizeof(*out));
 	out->policy = model->policy;
@@ -128,8 +129,8 @@ int rs_identity_compute(const struct rs_world *w, const struct rs_replay_result 
 	out->gap_mask = rs_world_identity_gaps(w, out->gaps);
 	snapshot_interval(w, out);
 	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
-		rs_identity_list(rec->scanned[l], rec->reclaimed[l], model->scanned[l],
-				 model->reclaimed[l], &out->gaps[0], l, &out->list[l]);
+		rs_identity_list(r->scanned[l], r->reclaimed[l], m->scanned[l], m->reclaimed[l],
+				 &out->gaps[0], l, &out->list[l]);
 		count(out, &out->list[l]);
 	}
 	out->per_cgroup = o && o->victims_known && rec->nr_memcg == nr_memcg &&
@@ -222,20 +223,22 @@ static void reclaim_range(uint64_t sample, uint64_t sample_reclaimed, uint64_t s
 void rs_policy_claims(const struct rs_replay_result *rec, const struct rs_replay_result *p,
 		      unsigned int gap_mask, struct rs_policy_claims *out)
 {
+	const struct rs_reclaim_acct *r = &rec->acct, *m = &p->acct;
+
 	memset(out, 0, sizeof(*out));
 	for (int l = 0; l < RS_NR_EVICTABLE; l++)
 		if (l == RS_LRU_INACTIVE_ANON || l == RS_LRU_INACTIVE_FILE)
-			reclaim_range(rec->scanned[l], rec->reclaimed[l], p->scanned[l],
+			reclaim_range(r->scanned[l], r->reclaimed[l], m->scanned[l],
 				      &out->reclaimed[l]);
 	out->swapped = out->reclaimed[RS_LRU_INACTIVE_ANON];
 	out->soft_shown = true;
-	if (!p->policy || !p->policy->recorded_soft_passes || !rec->soft_scanned)
+	if (!p->policy || !p->policy->recorded_soft_passes || !r->soft_scanned)
 		return;
 	out->soft_checked = true;
-	out->soft_err = rs_replay_err_pct(p->soft_scanned, rec->soft_scanned);
+	out->soft_err = rs_replay_err_pct(m->soft_scanned, r->soft_scanned);
 	out->soft_shown = in_target_pct(out->soft_err, RS_SOFT_TARGET_PCT) &&
-			  (rec->soft_reclaimed < RS_IDENTITY_MIN_SCANNED ||
-			   in_target_pct(rs_replay_err_pct(p->soft_reclaimed, rec->soft_reclaimed),
+			  (r->soft_reclaimed < RS_IDENTITY_MIN_SCANNED ||
+			   in_target_pct(rs_replay_err_pct(m->soft_reclaimed, r->soft_reclaimed),
 					 RS_SOFT_TARGET_PCT));
 	if (!out->soft_shown)
 		out->soft_lacks = gap_mask & ((1u << RS_GAP_SOFT_TREE) | (1u << RS_GAP_SIZES));

@@ -241,8 +241,16 @@ static uint64_t folio_pages(struct ml_sc *sc, int memcg, int nid, int lru, uint6
 	rs_world_rates(sc->s->w, memcg, nid, lru, sc->s->prio, &r);
 	if (r.folio <= 1 || !n)
 		return n;
-	if (r.folio_share >= RS_RATE_ONE)
+	if (r.folio_share >= RS_RATE_ONE) {
+		/*
+		 * A list of F-page folios that is not empty has a folio on it, whatever the
+		 * lruvec deltas (which miss a few pages) say: 492 pages of 512-page folios left
+		 * the model 20 pages short of a 512-page goal that one folio met, and sent it to
+		 * priority 0 (a2s-4: +16,611 inactive anon pages).
+		 */
+		rs_sim_whole_folio(sc->s, memcg, nid, lru, r.folio);
 		return (n + r.folio - 1) / r.folio * r.folio;
+	}
 	p = (double)r.folio_share / (double)RS_RATE_ONE;
 	q = 1 - p;
 	for (uint64_t j = 0; j < n; j++) {
@@ -570,20 +578,10 @@ static uint64_t soft_limit_reclaim(struct ml_sc *sc, int nid)
 	return rs_softtree_reclaim(sc->s, &sc->ml->iter, nid, sc->order, &o, soft_shrink, sc->ml);
 }
 
-/* The zonelist: the preferred node first, then the others. */
-static int zonelist_node(const struct ml_sc *sc, int i)
-{
-	int first = sc->s->call->nid >= 0 ? sc->s->call->nid : 0;
-
-	if (i == 0)
-		return first;
-	return i <= first ? i - 1 : i;
-}
-
 static void shrink_zones(struct ml_sc *sc)
 {
 	for (int i = 0; i < sc->s->ls->nr_nodes; i++) {
-		int nid = zonelist_node(sc, i);
+		int nid = rs_sim_zonelist_node(sc->s, i);
 
 		if (!sc->cgroup)
 			sc->nr_reclaimed += soft_limit_reclaim(sc, nid);
@@ -604,7 +602,7 @@ retry:
 	} while (--sc->priority >= 0);
 
 	for (int i = 0; i < sc->s->ls->nr_nodes; i++)
-		snapshot_refaults(sc, zonelist_node(sc, i));
+		snapshot_refaults(sc, rs_sim_zonelist_node(sc->s, i));
 	if (sc->nr_reclaimed)
 		return;
 	/* partial walks may have missed the memcgs with pages: walk everything once */

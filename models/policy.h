@@ -102,6 +102,13 @@ static inline uint64_t rs_sim_node_size(const struct rs_sim *s, int nid, int lru
 	return rs_sim_hsize(s, 0, nid, lru);
 }
 
+/*
+ * A list that is not empty holds at least one whole folio: raise a size below `folio` pages to
+ * it (the lruvec deltas miss a few pages, docs/replay.md; a 492-page list of 512-page folios
+ * is one folio).
+ */
+void rs_sim_whole_folio(struct rs_sim *s, int memcg, int nid, int lru, uint64_t folio);
+
 uint64_t rs_sim_usage(const struct rs_sim *s, int memcg);
 /* usage - soft limit, 0 when under it or unlimited (res_counter_soft_limit_excess). */
 uint64_t rs_sim_soft_excess(const struct rs_sim *s, int memcg);
@@ -144,6 +151,12 @@ void rs_sim_shrink_merged(struct rs_sim *s, int root, int nid, int lru, uint64_t
  * node's sampled free pages up to the high watermark.
  */
 uint64_t rs_sim_kswapd_want(const struct rs_sim *s);
+
+/*
+ * The i-th node of the call's zonelist (i from 0 to the node count): the call's node first
+ * (node 0 when it has none), then the others in order.
+ */
+int rs_sim_zonelist_node(const struct rs_sim *s, int i);
 
 /* Note a pass (shrink_zone / shrink_node) at a priority. */
 void rs_sim_round(struct rs_sim *s, int priority);
@@ -222,6 +235,12 @@ bool rs_inactive_is_low(uint64_t inactive, uint64_t active);
 struct rs_reclaim_stat {
 	uint64_t recent_scanned[2], recent_rotated[2];
 };
+
+/*
+ * The halving rule, 2.6.28 to 3.10 alike: a floating average, halved once the recent scans of a
+ * type exceed a quarter of its lists (anon and file pages of the lruvec).
+ */
+void rs_reclaim_stat_decay(struct rs_reclaim_stat *rs, uint64_t anon, uint64_t file);
 
 void rs_splitlru_scan_ratio(struct rs_reclaim_stat *rs, uint64_t anon, uint64_t file,
 			    uint64_t free, uint64_t pages_high, bool swap_ok, int swappiness,

@@ -55,6 +55,18 @@ static uint64_t wanted(const struct rs_reclaim_call *c)
 	return c->nr_to_reclaim > RS_SWAP_CLUSTER_MAX ? c->nr_to_reclaim : RS_SWAP_CLUSTER_MAX;
 }
 
+/* total += a, counter by counter */
+static void acct_add(struct rs_reclaim_acct *total, const struct rs_reclaim_acct *a)
+{
+	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
+		total->scanned[l] += a->scanned[l];
+		total->reclaimed[l] += a->reclaimed[l];
+	}
+	total->swapped_out += a->swapped_out;
+	total->soft_scanned += a->soft_scanned;
+	total->soft_reclaimed += a->soft_reclaimed;
+}
+
 static void add_outcome(struct rs_replay_result *r, const struct rs_call_outcome *o,
 			const struct rs_reclaim_call *c, bool keep)
 {
@@ -62,31 +74,16 @@ static void add_outcome(struct rs_replay_result *r, const struct rs_call_outcome
 
 	r->calls++;
 	r->rounds += o->rounds;
-	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
-		r->scanned[l] += o->scanned[l];
-		r->reclaimed[l] += o->reclaimed[l];
-		got += o->reclaimed[l];
-	}
-	r->swapped_out += o->swapped_out;
+	acct_add(&r->acct, &o->acct);
+	for (int l = 0; l < RS_NR_EVICTABLE; l++)
+		got += o->acct.reclaimed[l];
 	for (int k = 0; k < RS_RATE_SRC_NR; k++)
 		r->reclaimed_by_src[k] += o->reclaimed_by_src[k];
-	r->soft_scanned += o->soft_scanned;
-	r->soft_reclaimed += o->soft_reclaimed;
 	if (got < wanted(c))
 		r->calls_short++;
 	note_prio(r, o->prio_lowest);
-	for (int m = 0; m < r->nr_memcg; m++) {
-		const struct rs_memcg_acct *a = &o->memcg[m];
-		struct rs_memcg_acct *t = &r->memcg[m];
-
-		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
-			t->scanned[l] += a->scanned[l];
-			t->reclaimed[l] += a->reclaimed[l];
-		}
-		t->swapped_out += a->swapped_out;
-		t->soft_scanned += a->soft_scanned;
-		t->soft_reclaimed += a->soft_reclaimed;
-	}
+	for (int m = 0; m < r->nr_memcg; m++)
+		acct_add(&r->memcg[m], &o->memcg[m]);
 	if (keep) {
 		r->call[r->nr_calls_kept] = *o;
 		r->call[r->nr_calls_kept++].memcg = NULL;
@@ -100,7 +97,7 @@ int rs_replay_run(struct rs_world *w, const struct rs_policy_ops *const *pol, in
 	const struct rs_world_info *wi = rs_world_info(w);
 	bool keep = opts && opts->keep_calls;
 	struct rs_replay_result *res = NULL;
-	struct rs_memcg_acct *acct = NULL;
+	struct rs_reclaim_acct *acct = NULL;
 	void **state = NULL;
 	int ret = -1, inited = 0;
 
@@ -161,7 +158,7 @@ int rs_replay_recorded(const struct rs_world *w, struct rs_replay_result **out,
 {
 	const struct rs_world_info *wi = rs_world_info(w);
 	struct rs_replay_result *r = calloc(1, sizeof(*r));
-	struct rs_memcg_acct *acct = calloc((size_t)wi->nr_memcg + 1, sizeof(*acct));
+	struct rs_reclaim_acct *acct = calloc((size_t)wi->nr_memcg + 1, sizeof(*acct));
 
 	if (!r || !acct) {
 		free(r);
@@ -178,19 +175,20 @@ int rs_replay_recorded(const struct rs_world *w, struct rs_replay_result **out,
 		const struct rs_reclaim_call *c = rs_world_call(w, k);
 		const struct rs_recorded *rec = &c->rec;
 		struct rs_call_outcome o = {
-			.swapped_out = rec->reclaimed[RS_LRU_INACTIVE_ANON] +
-				       rec->reclaimed[RS_LRU_ACTIVE_ANON],
-			.soft_scanned = rec->soft_scanned, .soft_reclaimed = rec->soft_reclaimed,
+			.acct = { .swapped_out = rec->reclaimed[RS_LRU_INACTIVE_ANON] +
+						 rec->reclaimed[RS_LRU_ACTIVE_ANON],
+				  .soft_scanned = rec->soft_scanned,
+				  .soft_reclaimed = rec->soft_reclaimed },
 			.rounds = rec->rounds, .prio_lowest = rec->prio_lowest, .memcg = acct,
 		};
 
 		if (!rec->have)
 			continue;
-		memcpy(o.scanned, rec->scanned, sizeof(o.scanned));
-		memcpy(o.reclaimed, rec->reclaimed, sizeof(o.reclaimed));
+		memcpy(o.acct.scanned, rec->scanned, sizeof(o.acct.scanned));
+		memcpy(o.acct.reclaimed, rec->reclaimed, sizeof(o.acct.reclaimed));
 		for (size_t j = 0; j < rec->nr_memcg; j++) {
 			const struct rs_memcg_lists *ml = &rec->memcg[j];
-			struct rs_memcg_acct *t = &acct[ml->memcg];
+			struct rs_reclaim_acct *t = &acct[ml->memcg];
 
 			for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 				t->scanned[l] += ml->scanned[l];

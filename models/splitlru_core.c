@@ -58,6 +58,18 @@ struct sl_sc {
 	uint64_t nr_reclaimed;
 };
 
+void rs_reclaim_stat_decay(struct rs_reclaim_stat *rs, uint64_t anon, uint64_t file)
+{
+	if (rs->recent_scanned[0] > anon / 4) {
+		rs->recent_scanned[0] /= 2;
+		rs->recent_rotated[0] /= 2;
+	}
+	if (rs->recent_scanned[1] > file / 4) {
+		rs->recent_scanned[1] /= 2;
+		rs->recent_rotated[1] /= 2;
+	}
+}
+
 void rs_splitlru_scan_ratio(struct rs_reclaim_stat *rs, uint64_t anon, uint64_t file,
 			    uint64_t free, uint64_t pages_high, bool swap_ok, int swappiness,
 			    uint64_t pct[2])
@@ -76,15 +88,7 @@ void rs_splitlru_scan_ratio(struct rs_reclaim_stat *rs, uint64_t anon, uint64_t 
 		pct[1] = 0;
 		return;
 	}
-	/* floating average: halve once the recent scans exceed a quarter of the lists */
-	if (rs->recent_scanned[0] > anon / 4) {
-		rs->recent_scanned[0] /= 2;
-		rs->recent_rotated[0] /= 2;
-	}
-	if (rs->recent_scanned[1] > file / 4) {
-		rs->recent_scanned[1] /= 2;
-		rs->recent_rotated[1] /= 2;
-	}
+	rs_reclaim_stat_decay(rs, anon, file);
 	ap = (uint64_t)(swappiness + 1) * (rs->recent_scanned[0] + 1);
 	ap /= rs->recent_rotated[0] + 1;
 	fp = (uint64_t)(200 - swappiness + 1) * (rs->recent_scanned[1] + 1);
@@ -215,15 +219,6 @@ static void shrink_zone(struct sl_sc *sc, int priority, int nid)
 		shrink_active(sc, nid, false, RS_SWAP_CLUSTER_MAX);
 }
 
-static int zonelist_node(const struct rs_sim *s, int i)
-{
-	int first = s->call->nid >= 0 ? s->call->nid : 0;
-
-	if (i == 0)
-		return first;
-	return i <= first ? i - 1 : i;
-}
-
 /* do_try_to_free_pages(): priority 12 -> 0 over the zonelist until 32 pages are reclaimed. */
 static uint64_t try_to_free(struct sl_sc *sc)
 {
@@ -231,7 +226,7 @@ static uint64_t try_to_free(struct sl_sc *sc)
 
 	for (int priority = RS_DEF_PRIORITY; priority >= 0; priority--) {
 		for (int i = 0; i < sc->s->ls->nr_nodes; i++)
-			shrink_zone(sc, priority, zonelist_node(sc->s, i));
+			shrink_zone(sc, priority, rs_sim_zonelist_node(sc->s, i));
 		if (sc->nr_reclaimed - before >= RS_SWAP_CLUSTER_MAX)
 			break;
 	}

@@ -64,14 +64,7 @@ enum rs_scan_balance rs_v310_scan_count(const struct rs_v310_gsc_in *in,
 	} else {
 		uint64_t ap, fp;
 
-		if (rs->recent_scanned[0] > anon / 4) {
-			rs->recent_scanned[0] /= 2;
-			rs->recent_rotated[0] /= 2;
-		}
-		if (rs->recent_scanned[1] > file / 4) {
-			rs->recent_scanned[1] /= 2;
-			rs->recent_rotated[1] /= 2;
-		}
+		rs_reclaim_stat_decay(rs, anon, file);
 		ap = (uint64_t)in->swappiness * (rs->recent_scanned[0] + 1);
 		ap /= rs->recent_rotated[0] + 1;
 		fp = (uint64_t)(200 - in->swappiness) * (rs->recent_scanned[1] + 1);
@@ -247,15 +240,6 @@ uint64_t rs_v310_soft_shrink(void *v310, struct rs_sim *s, int memcg, int nid)
 	return sc.nr_reclaimed;
 }
 
-static int zonelist_node(const struct rs_sim *s, int i)
-{
-	int first = s->call->nid >= 0 ? s->call->nid : 0;
-
-	if (i == 0)
-		return first;
-	return i <= first ? i - 1 : i;
-}
-
 static void zone_pass(struct rs_v310_sc *sc, int nid)
 {
 	rs_sim_round(sc->sim, sc->priority);
@@ -270,7 +254,7 @@ static uint64_t try_to_free(struct rs_v310_sc *sc)
 	for (sc->priority = RS_DEF_PRIORITY; sc->priority >= 0; sc->priority--) {
 		sc->nr_scanned = 0;
 		for (int i = 0; i < sc->sim->ls->nr_nodes; i++)
-			zone_pass(sc, zonelist_node(sc->sim, i));
+			zone_pass(sc, rs_sim_zonelist_node(sc->sim, i));
 		if (sc->nr_reclaimed - before >= sc->nr_to_reclaim)
 			break;
 	}

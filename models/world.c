@@ -37,8 +37,7 @@ struct wupdate {
 
 /* Summed observations of one list (inactive or active fields, by list). */
 struct obs_sum {
-	uint64_t scanned, reclaimed, activated, pageout;
-	uint64_t taken, deactivated, referenced;
+	struct rs_scan_pages pages;
 	uint64_t folio_w;	/* sum of folio x pages */
 	/* two classes (rs_obs.folio_one): pages isolated, those in folios of folio_one pages */
 	uint64_t one_pages, one_big;
@@ -401,22 +400,32 @@ static void sort_calls(struct rs_world *w)
 	}
 }
 
+void rs_scan_pages_add(struct rs_scan_pages *sum, const struct rs_scan_pages *p)
+{
+	sum->scanned += p->scanned;
+	sum->reclaimed += p->reclaimed;
+	sum->activated += p->activated;
+	sum->pageout += p->pageout;
+	sum->taken += p->taken;
+	sum->deactivated += p->deactivated;
+	sum->referenced += p->referenced;
+}
+
+/* The pages a scan of list lru went through: taken from an active list, scanned on another. */
+static uint64_t pages_seen(const struct rs_scan_pages *p, int lru)
+{
+	return is_active_list(lru) ? p->taken : p->scanned;
+}
+
 static bool obs_counts(const struct rs_obs *o)
 {
-	return is_active_list(o->lru) ? o->taken > 0 : o->scanned > 0;
+	return pages_seen(&o->pages, o->lru) > 0;
 }
 
 static void sum_obs(struct obs_sum *s, const struct rs_obs *o)
 {
-	s->scanned += o->scanned;
-	s->reclaimed += o->reclaimed;
-	s->activated += o->activated;
-	s->pageout += o->pageout;
-	s->taken += o->taken;
-	s->deactivated += o->deactivated;
-	s->referenced += o->referenced;
-	s->folio_w += (uint64_t)(o->folio ? o->folio : 1) *
-		      (is_active_list(o->lru) ? o->taken : o->scanned);
+	rs_scan_pages_add(&s->pages, &o->pages);
+	s->folio_w += (uint64_t)(o->folio ? o->folio : 1) * pages_seen(&o->pages, o->lru);
 	if (o->folio_one > 1) {
 		s->one_pages += o->folio_scanned;
 		s->one_big += o->folio_big;
@@ -877,7 +886,8 @@ static uint64_t frac(uint64_t num, uint64_t den)
 static void rates_from(const struct obs_sum *s, int lru, enum rs_rate_src src,
 		       struct rs_rates *out)
 {
-	uint64_t pages = is_active_list(lru) ? s->taken : s->scanned;
+	const struct rs_scan_pages *p = &s->pages;
+	uint64_t pages = pages_seen(p, lru);
 
 	memset(out, 0, sizeof(*out));
 	out->src = src;
@@ -895,14 +905,14 @@ static void rates_from(const struct obs_sum *s, int lru, enum rs_rate_src src,
 					s->one_big + (s->one_pages - s->one_big) * s->folio_one);
 	}
 	if (is_active_list(lru)) {
-		out->deactivate = frac(s->deactivated, s->taken);
-		out->referenced = frac(s->referenced, s->taken);
+		out->deactivate = frac(p->deactivated, p->taken);
+		out->referenced = frac(p->referenced, p->taken);
 	} else {
-		out->reclaim = frac(s->reclaimed, s->scanned);
-		out->activate = frac(s->activated, s->scanned);
+		out->reclaim = frac(p->reclaimed, p->scanned);
+		out->activate = frac(p->activated, p->scanned);
 		if (out->reclaim + out->activate > RS_RATE_ONE)
 			out->activate = RS_RATE_ONE - out->reclaim;
-		out->pageout = frac(s->pageout, s->scanned);
+		out->pageout = frac(p->pageout, p->scanned);
 	}
 }
 
@@ -960,12 +970,12 @@ void rs_world_rates(const struct rs_world *w, int memcg, int nid, int lru, int p
 		rates_from(&s, lru, RS_RATE_WINDOW, out);
 		return;
 	}
-	if (is_active_list(lru) ? ns->taken : ns->scanned) {
+	if (pages_seen(&ns->pages, lru)) {
 		rates_from(ns, lru, RS_RATE_NODE_LIST, out);
 		return;
 	}
 	ns = &w->all_sum[lru];
-	if (is_active_list(lru) ? ns->taken : ns->scanned) {
+	if (pages_seen(&ns->pages, lru)) {
 		rates_from(ns, lru, RS_RATE_ALL_LIST, out);
 		return;
 	}

@@ -75,7 +75,7 @@ int rs_refaults_replay(const struct rs_refaults *rf, const struct rs_world *w,
 		r[c->idx] += ep->refaulted_pages[RS_LRU_INACTIVE_FILE];
 	}
 	for (size_t i = 0; i < n; i++) {
-		uint64_t p = res->call[i].reclaimed[RS_LRU_INACTIVE_FILE];
+		uint64_t p = res->call[i].acct.reclaimed[RS_LRU_INACTIVE_FILE];
 
 		if (!d[i])
 			continue;

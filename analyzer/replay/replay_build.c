@@ -443,16 +443,16 @@ static int add_obs(struct wb *b, const struct ri_call *c, const struct ri_victim
 		if (active) {
 			if (!d->a_taken[t])
 				continue;
-			o.taken = d->a_taken[t];
-			o.deactivated = d->a_deact[t];
-			o.referenced = d->a_ref[t];
+			o.pages.taken = d->a_taken[t];
+			o.pages.deactivated = d->a_deact[t];
+			o.pages.referenced = d->a_ref[t];
 		} else {
 			if (!d->in_scanned[t])
 				continue;
-			o.scanned = d->in_scanned[t];
-			o.reclaimed = d->reclaimed[l];
-			o.activated = d->activated[t];
-			o.pageout = d->pageout[t];
+			o.pages.scanned = d->in_scanned[t];
+			o.pages.reclaimed = d->reclaimed[l];
+			o.pages.activated = d->activated[t];
+			o.pages.pageout = d->pageout[t];
 		}
 		if (d->scanned[l])
 			o.folio = (uint32_t)((d->folio_w[l] + d->scanned[l] / 2) / d->scanned[l]);
@@ -468,13 +468,7 @@ static int add_obs(struct wb *b, const struct ri_call *c, const struct ri_victim
 		if (o.one_prio)
 			continue;	/* a part of a window counted already */
 		s->windows++;
-		s->scanned += o.scanned;
-		s->reclaimed += o.reclaimed;
-		s->activated += o.activated;
-		s->pageout += o.pageout;
-		s->taken += o.taken;
-		s->deactivated += o.deactivated;
-		s->referenced += o.referenced;
+		rs_scan_pages_add(&s->pages, &o.pages);
 	}
 	return 0;
 }

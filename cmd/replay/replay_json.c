@@ -152,13 +152,13 @@ static json_t *inputs_json(const struct rs_replay_report *r)
 		json_t *lo = json_object();
 
 		json_object_set_new(lo, "windows", JI(x->windows));
-		json_object_set_new(lo, "scanned", JI(x->scanned));
-		json_object_set_new(lo, "reclaimed", JI(x->reclaimed));
-		json_object_set_new(lo, "activated", JI(x->activated));
-		json_object_set_new(lo, "pageout", JI(x->pageout));
-		json_object_set_new(lo, "taken", JI(x->taken));
-		json_object_set_new(lo, "deactivated", JI(x->deactivated));
-		json_object_set_new(lo, "referenced", JI(x->referenced));
+		json_object_set_new(lo, "scanned", JI(x->pages.scanned));
+		json_object_set_new(lo, "reclaimed", JI(x->pages.reclaimed));
+		json_object_set_new(lo, "activated", JI(x->pages.activated));
+		json_object_set_new(lo, "pageout", JI(x->pages.pageout));
+		json_object_set_new(lo, "taken", JI(x->pages.taken));
+		json_object_set_new(lo, "deactivated", JI(x->pages.deactivated));
+		json_object_set_new(lo, "referenced", JI(x->pages.referenced));
 		json_object_set_new(ob, lname[l], lo);
 	}
 	json_object_set_new(o, "reclaimability", ob);
@@ -222,7 +222,7 @@ static json_t *cgroups_json(const struct rs_replay_report *r, const struct rs_re
 	json_t *a = json_array();
 
 	for (int c = 0; c < p->nr_memcg; c++) {
-		const struct rs_memcg_acct *m = &p->memcg[c];
+		const struct rs_reclaim_acct *m = &p->memcg[c];
 		json_t *o = json_object(), *lo = json_object();
 
 		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
@@ -263,9 +263,9 @@ static void result_common(json_t *o, const struct rs_replay_result *p)
 			json_object_set_new(prio, k, JI(p->calls_at_prio[i]));
 	}
 	json_object_set_new(o, "calls_by_lowest_priority", prio);
-	json_object_set_new(o, "swapped_out", JI(p->swapped_out));
-	json_object_set_new(o, "soft_scanned", JI(p->soft_scanned));
-	json_object_set_new(o, "soft_reclaimed", JI(p->soft_reclaimed));
+	json_object_set_new(o, "swapped_out", JI(p->acct.swapped_out));
+	json_object_set_new(o, "soft_scanned", JI(p->acct.soft_scanned));
+	json_object_set_new(o, "soft_reclaimed", JI(p->acct.soft_reclaimed));
 	if (p->policy) {
 		for (int i = 0; i < RS_RATE_SRC_NR; i++)
 			json_object_set_new(src, rs_rate_src_name(i), JI(p->reclaimed_by_src[i]));
@@ -287,9 +287,9 @@ static json_t *recorded_json(const struct rs_replay_report *r)
 		json_object_set_new(x, "reclaimed", JI(r->analyze[l].reclaimed));
 		json_object_set_new(lru, lname[l], x);
 		if (r->rec) {
-			json_object_set_new(y, "scanned", JI(r->rec->scanned[l]));
+			json_object_set_new(y, "scanned", JI(r->rec->acct.scanned[l]));
 			json_object_set_new(y, "taken", JI(r->in->taken[l]));
-			json_object_set_new(y, "reclaimed", JI(r->rec->reclaimed[l]));
+			json_object_set_new(y, "reclaimed", JI(r->rec->acct.reclaimed[l]));
 		}
 		json_object_set_new(il, lname[l], y);
 	}
@@ -444,6 +444,7 @@ static json_t *soft_claim_json(const struct rs_policy_claims *pc)
 static json_t *policy_json(const struct rs_replay_report *r, const struct rs_replay_result *p,
 			   const struct rs_policy_claims *pc)
 {
+	const struct rs_reclaim_acct *pt = &p->acct, *rt = &r->rec->acct;	/* totals */
 	json_t *o = json_object(), *lru = json_object();
 
 	json_object_set_new(o, "stands_for", json_string(p->policy->stands_for));
@@ -451,12 +452,12 @@ static json_t *policy_json(const struct rs_replay_report *r, const struct rs_rep
 	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 		json_t *x = json_object();
 
-		json_object_set_new(x, "scanned", JI(p->scanned[l]));
-		json_object_set_new(x, "reclaimed", JI(p->reclaimed[l]));
+		json_object_set_new(x, "scanned", JI(pt->scanned[l]));
+		json_object_set_new(x, "reclaimed", JI(pt->reclaimed[l]));
 		json_object_set_new(x, "scanned_diff",
-				    JI((int64_t)p->scanned[l] - (int64_t)r->rec->scanned[l]));
+				    JI((int64_t)pt->scanned[l] - (int64_t)rt->scanned[l]));
 		json_object_set_new(x, "reclaimed_diff",
-				    JI((int64_t)p->reclaimed[l] - (int64_t)r->rec->reclaimed[l]));
+				    JI((int64_t)pt->reclaimed[l] - (int64_t)rt->reclaimed[l]));
 		json_object_set_new(x, "reclaimed_range", range_json(&pc->reclaimed[l]));
 		json_object_set_new(lru, lname[l], x);
 	}
@@ -469,7 +470,7 @@ static json_t *policy_json(const struct rs_replay_report *r, const struct rs_rep
 		json_object_set_new(o, "soft_reclaimed", json_null());
 	}
 	json_object_set_new(o, "swapped_out_diff",
-			    JI((int64_t)p->swapped_out - (int64_t)r->rec->swapped_out));
+			    JI((int64_t)pt->swapped_out - (int64_t)rt->swapped_out));
 	json_object_set_new(o, "cgroups", cgroups_json(r, p, false, pc->soft_shown));
 	return o;
 }

@@ -125,7 +125,7 @@ static void gaps_text(FILE *f, const struct rs_replay_report *r)
 		if (!(id->gap_mask & (1u << g)))
 			continue;
 		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
-			uint64_t all = r->rec->scanned[l], in = id->gaps[0].scanned[g][l];
+			uint64_t all = r->rec->acct.scanned[l], in = id->gaps[0].scanned[g][l];
 
 			if (all < RS_IDENTITY_MIN_SCANNED || !in || n >= sizeof(line))
 				continue;
@@ -219,7 +219,7 @@ static void identity_text(FILE *f, const struct rs_replay_report *r)
 		bool same = true;
 
 		for (int l = 0; l < RS_NR_EVICTABLE; l++)
-			same &= r->analyze[l].scanned == r->rec->scanned[l];
+			same &= r->analyze[l].scanned == r->rec->acct.scanned[l];
 		if (!same)
 			out(f, 2, "the whole trace (analyze) scanned %llu/%llu/%llu/%llu: %llu "
 			    "isolate/shrink events were outside any replayed call",
@@ -235,7 +235,7 @@ static void diff_text(char *buf, size_t n, uint64_t v, uint64_t rec)
 }
 
 /* Pages reclaimed from lists scanned far past the recording's sample: a range, or unknown. */
-static void ranges_text(FILE *f, const struct rs_replay_result *p,
+static void ranges_text(FILE *f, const struct rs_reclaim_acct *p,
 			const struct rs_policy_claims *pc)
 {
 	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
@@ -256,10 +256,10 @@ static void ranges_text(FILE *f, const struct rs_replay_result *p,
 	}
 }
 
-static void soft_text(FILE *f, const struct rs_replay_report *r, const struct rs_replay_result *p,
+/* p: the policy's totals, rc: the recording's */
+static void soft_text(FILE *f, const struct rs_reclaim_acct *p, const struct rs_reclaim_acct *rc,
 		      const struct rs_policy_claims *pc)
 {
-	const struct rs_replay_result *rc = r->rec;
 	char line[512];
 	size_t n = 0;
 
@@ -287,6 +287,7 @@ static void policy_text(FILE *f, const struct rs_replay_report *r, const struct 
 			const struct rs_policy_claims *pc)
 {
 	const struct rs_replay_result *rc = r->rec;
+	const struct rs_reclaim_acct *pt = &p->acct, *rt = &rc->acct;	/* totals */
 	char d1[24], d2[24], d3[24], cgb[64];
 	uint64_t rs = 0, rr = 0, ms = 0, mr = 0;
 
@@ -295,31 +296,31 @@ static void policy_text(FILE *f, const struct rs_replay_report *r, const struct 
 	fprintf(f, "  %-14s %11s %11s %11s %11s\n", "list", "scanned", "diff", "reclaimed",
 		"diff");
 	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
-		diff_text(d1, sizeof(d1), p->scanned[l], rc->scanned[l]);
-		diff_text(d2, sizeof(d2), p->reclaimed[l], rc->reclaimed[l]);
-		snprintf(d3, sizeof(d3), "%llu", U(p->reclaimed[l]));
+		diff_text(d1, sizeof(d1), pt->scanned[l], rt->scanned[l]);
+		diff_text(d2, sizeof(d2), pt->reclaimed[l], rt->reclaimed[l]);
+		snprintf(d3, sizeof(d3), "%llu", U(pt->reclaimed[l]));
 		if (pc->reclaimed[l].unknown)	/* no figure: extrapolated too far */
 			snprintf(d2, sizeof(d2), "-");
-		fprintf(f, "  %-14s %11llu %11s %11s %11s\n", short_list[l], U(p->scanned[l]), d1,
+		fprintf(f, "  %-14s %11llu %11s %11s %11s\n", short_list[l], U(pt->scanned[l]), d1,
 			pc->reclaimed[l].unknown ? "unknown" : d3, d2);
-		rs += rc->scanned[l];
-		rr += rc->reclaimed[l];
-		ms += p->scanned[l];
-		mr += p->reclaimed[l];
+		rs += rt->scanned[l];
+		rr += rt->reclaimed[l];
+		ms += pt->scanned[l];
+		mr += pt->reclaimed[l];
 	}
 	diff_text(d1, sizeof(d1), ms, rs);
 	diff_text(d2, sizeof(d2), mr, rr);
 	fprintf(f, "  %-14s %11llu %11s %11llu %11s\n", "all", U(ms), d1, U(mr), d2);
-	ranges_text(f, p, pc);
-	diff_text(d1, sizeof(d1), p->swapped_out, rc->swapped_out);
+	ranges_text(f, pt, pc);
+	diff_text(d1, sizeof(d1), pt->swapped_out, rt->swapped_out);
 	if (pc->swapped.unknown)
 		out(f, 4, "  anon swapped out: unknown (extrapolated too far, above)");
 	else if (pc->swapped.extrapolated)
 		out(f, 4, "  anon swapped out %llu..%llu (95%%; %llu at the recording's rate)",
-		    U(pc->swapped.lo), U(pc->swapped.hi), U(p->swapped_out));
+		    U(pc->swapped.lo), U(pc->swapped.hi), U(pt->swapped_out));
 	else
-		out(f, 4, "  anon swapped out %llu (%s)", U(p->swapped_out), d1);
-	soft_text(f, r, p, pc);
+		out(f, 4, "  anon swapped out %llu (%s)", U(pt->swapped_out), d1);
+	soft_text(f, pt, rt, pc);
 	out(f, 4, "  rounds %llu (recorded %llu), lowest priority %d (recorded %d), calls short "
 	    "of their goal %llu of %llu", U(p->rounds), U(rc->rounds), p->prio_lowest,
 	    rc->prio_lowest, U(p->calls_short), U(p->calls));
@@ -333,7 +334,7 @@ static void policy_text(FILE *f, const struct rs_replay_report *r, const struct 
 	fprintf(f, "\n  %-24s %9s %9s %9s %9s %10s %9s %9s\n", "cgroup", "scan IA", "scan AA",
 		"scan IF", "scan AF", "reclaimed", "swapped", "soft scan");
 	for (int c = 0; c < p->nr_memcg; c++) {
-		const struct rs_memcg_acct *a = &p->memcg[c], *ra = &rc->memcg[c];
+		const struct rs_reclaim_acct *a = &p->memcg[c], *ra = &rc->memcg[c];
 		uint64_t s = 0, rs2 = 0, rec = 0;
 
 		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
@@ -536,9 +537,9 @@ void rs_replay_inputs_text(FILE *f, const struct rs_replay_report *r)
 		const struct rs_ri_obs_sum *o = &in->obs[k];
 
 		fprintf(f, "  %-13s %7llu %10llu %10llu %9llu %9llu %10llu %10llu %10llu\n",
-			short_list[k], U(o->windows), U(o->scanned), U(o->reclaimed),
-			U(o->activated), U(o->pageout), U(o->taken), U(o->deactivated),
-			U(o->referenced));
+			short_list[k], U(o->windows), U(o->pages.scanned),
+			U(o->pages.reclaimed), U(o->pages.activated), U(o->pages.pageout),
+			U(o->pages.taken), U(o->pages.deactivated), U(o->pages.referenced));
 	}
 	fprintf(f, "memcgs (pages)\n");
 	for (int i = 0; i < in->nr_memcg; i++)

@@ -669,7 +669,7 @@ UT_TEST(test_pass_windows, "replay input: reclaimability per priority pass")
 	UT_ASSERT_EQ(rt.reclaim, RS_RATE_ONE / 2);
 	/* the report counts the run's window once, not its passes again */
 	UT_ASSERT_EQ(rs_replay_input_report(t.ri)->obs[RS_LRU_INACTIVE_FILE].windows, 1);
-	UT_ASSERT_EQ(rs_replay_input_report(t.ri)->obs[RS_LRU_INACTIVE_FILE].scanned, 96);
+	UT_ASSERT_EQ(rs_replay_input_report(t.ri)->obs[RS_LRU_INACTIVE_FILE].pages.scanned, 96);
 	tr_free(&t);
 	return UT_OK;
 }
