@@ -8,11 +8,18 @@
  * live heap bytes (malloc_usable_size): the anonymous memory the bench reports, less what is not
  * malloc'ed (stacks, libraries' data), which is neither's to save.
  *
+ * Not counted: what reclaimscope's rs_heap_setup() and rs_heap_thread() (parsers/rs_heap.c)
+ * malloc and free at once to grow an arena and advise it for huge pages. That is address
+ * space, never touched; counted, it made "ours" read its size (64 MiB) in every row. Their
+ * code is found by name in the executable's symbol table.
+ *
  * A benchmark tool (make bench), not part of reclaimscope: it costs a backtrace per
  * allocation. The live pointers sit in an open-addressing table mmap'ed outside the heap.
  */
 #define _GNU_SOURCE
+#include <elf.h>
 #include <execinfo.h>
+#include <fcntl.h>
 #include <link.h>
 #include <malloc.h>
 #include <pthread.h>
@@ -21,6 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 extern void *__libc_malloc(size_t);
 extern void *__libc_calloc(size_t, size_t);
@@ -47,6 +56,9 @@ struct range {
 static struct slot *table;
 static struct range ranges[MAX_RANGES];
 static int nranges;
+static struct range reserve[2];			/* rs_heap's functions: not counted */
+static int nreserve;
+static uintptr_t exe_bias;			/* the executable's load address */
 static int ready;				/* 1: table and ranges set up */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static __thread int busy;			/* in our own code: do not track */
@@ -59,6 +71,8 @@ static int phdr_cb(struct dl_phdr_info *info, size_t size, void *arg)
 
 	(void)size;
 	(void)arg;
+	if (!name[0])
+		exe_bias = info->dlpi_addr;
 	if (!name[0] || strstr(name, "libjansson"))
 		kind = 1;
 	else if (strstr(name, "/libc.so") || strstr(name, "ld-linux") || strstr(name, "memsplit") ||
@@ -78,6 +92,55 @@ static int phdr_cb(struct dl_phdr_info *info, size_t size, void *arg)
 	return 0;
 }
 
+/* The address ranges of rs_heap's functions, from the executable's .symtab (64-bit ELF). */
+static void find_reserve(void)
+{
+	int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+	const Elf64_Ehdr *eh;
+	const Elf64_Shdr *sh;
+	struct stat st;
+	uint8_t *m;
+
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) < 0 || (size_t)st.st_size < sizeof(*eh)) {
+		close(fd);
+		return;
+	}
+	m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (m == MAP_FAILED)
+		return;
+	eh = (const Elf64_Ehdr *)m;
+	if (memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh->e_shoff + (uint64_t)eh->e_shnum * sizeof(*sh) > (uint64_t)st.st_size)
+		goto out;
+	sh = (const Elf64_Shdr *)(m + eh->e_shoff);
+	for (int i = 0; i < eh->e_shnum; i++) {
+		const Elf64_Shdr *str = &sh[sh[i].sh_link < eh->e_shnum ? sh[i].sh_link : 0];
+
+		if (sh[i].sh_type != SHT_SYMTAB ||
+		    sh[i].sh_offset + sh[i].sh_size > (uint64_t)st.st_size ||
+		    str->sh_offset + str->sh_size > (uint64_t)st.st_size)
+			continue;
+		for (uint64_t j = 0; j < sh[i].sh_size / sizeof(Elf64_Sym); j++) {
+			const Elf64_Sym *sym = (const Elf64_Sym *)(m + sh[i].sh_offset) + j;
+			const char *name;
+
+			if (ELF64_ST_TYPE(sym->st_info) != STT_FUNC || sym->st_name >= str->sh_size)
+				continue;
+			name = (const char *)m + str->sh_offset + sym->st_name;
+			if (nreserve < 2 && (!strcmp(name, "rs_heap_setup") ||
+					     !strcmp(name, "rs_heap_thread"))) {
+				reserve[nreserve].lo = exe_bias + sym->st_value;
+				reserve[nreserve++].hi = exe_bias + sym->st_value + sym->st_size;
+			}
+		}
+	}
+out:
+	munmap(m, (size_t)st.st_size);
+}
+
 static void setup(void)
 {
 	void *bt[2];
@@ -88,12 +151,13 @@ static void setup(void)
 	if (table == MAP_FAILED)
 		table = NULL;
 	dl_iterate_phdr(phdr_cb, NULL);
+	find_reserve();
 	backtrace(bt, 2);			/* loads libgcc_s now, not inside a hook */
 	busy = 0;
 	ready = table != NULL;
 }
 
-/* 1 when the allocation is ours */
+/* 1 when the allocation is ours, 2 theirs, 3 rs_heap's reservation (not counted) */
 static int classify(void)
 {
 	void *bt[DEPTH];
@@ -102,17 +166,20 @@ static int classify(void)
 	for (int i = 1; i < n; i++) {
 		uintptr_t a = (uintptr_t)bt[i];
 
+		for (int r = 0; r < nreserve; r++)
+			if (a >= reserve[r].lo && a < reserve[r].hi)
+				return 3;
 		for (int r = 0; r < nranges; r++) {
 			if (a >= ranges[r].lo && a < ranges[r].hi) {
 				if (ranges[r].kind)
-					return ranges[r].kind == 1;
+					return ranges[r].kind;
 				goto next;
 			}
 		}
-		return 0;			/* an address we did not map: not ours */
+		return 2;			/* an address we did not map: not ours */
 next:;
 	}
-	return 0;
+	return 2;
 }
 
 static size_t hash(uintptr_t p)
@@ -143,6 +210,11 @@ static void track(void *p)
 		return;
 	busy = 1;
 	ours = classify();
+	if (ours == 3) {
+		busy = 0;
+		return;
+	}
+	ours = ours == 1;
 	pthread_mutex_lock(&lock);
 	for (i = hash((uintptr_t)p);; i = (i + 1) & (TABLE_SIZE - 1)) {
 		if (table[i].ptr == 0 || table[i].ptr == TOMB) {

@@ -27,12 +27,14 @@ static uint32_t get_u32(const uint8_t *b, bool big)
 		     (uint32_t)b[3] << 24 | (uint32_t)b[2] << 16 | (uint32_t)b[1] << 8 | b[0];
 }
 
-/* n (4 or 8) bytes at offset at: one or two numbers */
-static bool read_u32s(int fd, uint64_t at, bool big, uint32_t *v, int n)
+/* n (4 or 8) bytes at offset at, inside the file: one or two numbers */
+static bool read_u32s(int fd, const uint8_t *file, uint64_t at, bool big, uint32_t *v, int n)
 {
 	uint8_t b[8];
 
-	if (pread(fd, b, (size_t)n, (off_t)at) != n)
+	if (file)
+		memcpy(b, file + at, (size_t)n);
+	else if (pread(fd, b, (size_t)n, (off_t)at) != n)
 		return false;
 	for (int i = 0; i < n / 4; i++)
 		v[i] = get_u32(b + 4 * i, big);
@@ -52,9 +54,9 @@ static int fail(struct tracedat_chunks *t, const char **why, const char *text)
 	return -1;
 }
 
-int tracedat_chunks_load(int fd, uint64_t file_size, uint64_t offset, uint64_t size,
-			 uint32_t page_size, bool big_endian, struct tracedat_chunks *t,
-			 const char **why)
+static int load(int fd, const uint8_t *file, uint64_t file_size, uint64_t offset,
+		uint64_t size, uint32_t page_size, bool big_endian, struct tracedat_chunks *t,
+		const char **why)
 {
 	uint64_t end, pos, cap = 0;
 	uint32_t count;
@@ -66,7 +68,7 @@ int tracedat_chunks_load(int fd, uint64_t file_size, uint64_t offset, uint64_t s
 		return fail(t, why, "the chunk count lies past the end of the file");
 	/* the count precedes the size the buffer option gives */
 	end = size > file_size - offset - 4 ? file_size : offset + 4 + size;
-	if (!read_u32s(fd, offset, big_endian, &count, 4))
+	if (!read_u32s(fd, file, offset, big_endian, &count, 4))
 		return fail(t, why, "the chunk count cannot be read");
 	pos = offset + 4;
 	if (count > (end - pos) / 8)
@@ -77,7 +79,7 @@ int tracedat_chunks_load(int fd, uint64_t file_size, uint64_t offset, uint64_t s
 
 		if (end - pos < 8)
 			return fail(t, why, "a chunk header lies past the end of the data");
-		if (!read_u32s(fd, pos, big_endian, hdr, 8))
+		if (!read_u32s(fd, file, pos, big_endian, hdr, 8))
 			return fail(t, why, "a chunk header cannot be read");
 		ch.zsize = hdr[0];
 		ch.rsize = hdr[1];
@@ -108,7 +110,22 @@ int tracedat_chunks_load(int fd, uint64_t file_size, uint64_t offset, uint64_t s
 		if (ch.rsize > t->max_rsize)
 			t->max_rsize = ch.rsize;
 	}
+	t->file = file;
 	return 0;
+}
+
+int tracedat_chunks_load(int fd, uint64_t file_size, uint64_t offset, uint64_t size,
+			 uint32_t page_size, bool big_endian, struct tracedat_chunks *t,
+			 const char **why)
+{
+	return load(fd, NULL, file_size, offset, size, page_size, big_endian, t, why);
+}
+
+int tracedat_chunks_load_mapped(const uint8_t *file, uint64_t file_size, uint64_t offset,
+				uint64_t size, uint32_t page_size, bool big_endian,
+				struct tracedat_chunks *t, const char **why)
+{
+	return load(-1, file, file_size, offset, size, page_size, big_endian, t, why);
 }
 
 int64_t tracedat_chunks_find(const struct tracedat_chunks *t, uint64_t virt, int64_t hint)
@@ -158,7 +175,7 @@ static bool reserve(uint8_t **buf, size_t *cap, size_t n)
 }
 
 static bool decompress(struct tracedat_zpage *z, enum tracedat_codec codec,
-		       const struct tracedat_chunk *ch)
+		       const struct tracedat_chunk *ch, const uint8_t *in)
 {
 	if (codec == TRACEDAT_CODEC_ZSTD) {
 		size_t got;
@@ -167,13 +184,13 @@ static bool decompress(struct tracedat_zpage *z, enum tracedat_codec codec,
 			z->zctx = ZSTD_createDCtx();
 		if (!z->zctx)
 			return false;
-		got = ZSTD_decompressDCtx(z->zctx, z->out, ch->rsize, z->in, ch->zsize);
+		got = ZSTD_decompressDCtx(z->zctx, z->out, ch->rsize, in, ch->zsize);
 		return !ZSTD_isError(got) && got == ch->rsize;
 	}
 	if (codec == TRACEDAT_CODEC_ZLIB) {
 		uLongf got = ch->rsize;
 
-		return uncompress(z->out, &got, z->in, ch->zsize) == Z_OK && got == ch->rsize;
+		return uncompress(z->out, &got, in, ch->zsize) == Z_OK && got == ch->rsize;
 	}
 	return false;
 }
@@ -202,20 +219,21 @@ const uint8_t *tracedat_zpage_get(struct tracedat_zpage *z, const struct traceda
 	}
 	ch = &t->c[i];
 	if (i != z->cur) {
-		ssize_t got;
+		const uint8_t *in = t->file ? t->file + ch->zoff : NULL;
 
 		z->cur = -1;
-		if (!reserve(&z->in, &z->in_cap, ch->zsize) ||
+		if ((!in && !reserve(&z->in, &z->in_cap, ch->zsize)) ||
 		    !reserve(&z->out, &z->out_cap, ch->rsize)) {
 			*why = "out of memory";
 			return NULL;
 		}
-		got = pread(fd, z->in, ch->zsize, (off_t)ch->zoff);
-		if (got != (ssize_t)ch->zsize) {
+		/* mapped: decompressed in place, no read a chunk (a syscall each, 25 k a read
+		   of the bench trace, with the check's) nor copy */
+		if (!in && pread(fd, z->in, ch->zsize, (off_t)ch->zoff) != (ssize_t)ch->zsize) {
 			*why = "a compressed chunk cannot be read";
 			return NULL;
 		}
-		if (!decompress(z, codec, ch)) {
+		if (!decompress(z, codec, ch, in ? in : z->in)) {
 			*why = "a chunk does not decompress to the size its header gives";
 			return NULL;
 		}

@@ -30,6 +30,8 @@ struct tracedat_chunks {
 	uint32_t max_zsize, max_rsize;
 	uint64_t total;			/* uncompressed bytes: the sum of rsize */
 	const uint8_t *raw;		/* uncompressed data (v6), mapped: c is its one chunk */
+	const uint8_t *file;		/* the whole file, mapped: chunks are read from it in
+					 * place (tracedat_chunks_load_mapped()); NULL: pread() */
 };
 
 /*
@@ -42,6 +44,14 @@ struct tracedat_chunks {
 int tracedat_chunks_load(int fd, uint64_t file_size, uint64_t offset, uint64_t size,
 			 uint32_t page_size, bool big_endian, struct tracedat_chunks *t,
 			 const char **why);
+/*
+ * The same from the file mapped whole (file_size bytes at file), which the table then keeps:
+ * tracedat_zpage_get() decompresses its chunks in place rather than reading them from fd.
+ * The mapping must outlive the table; the file must not shrink meanwhile (SIGBUS).
+ */
+int tracedat_chunks_load_mapped(const uint8_t *file, uint64_t file_size, uint64_t offset,
+				uint64_t size, uint32_t page_size, bool big_endian,
+				struct tracedat_chunks *t, const char **why);
 void tracedat_chunks_free(struct tracedat_chunks *t);
 
 /* The chunk holding uncompressed offset virt, or -1. hint: the index to try first. */

@@ -4,9 +4,12 @@
  * tables written here as trace-cmd writes them (count4, then zsize4 rsize4 data per chunk,
  * zstd or zlib), read back page by page against the bytes compressed; and corrupt tables
  * (absurd counts, sizes past the data, chunks of part of a page, a header that lies about the
- * uncompressed size, bytes that are no zstd frame), each refused with its reason.
+ * uncompressed size, bytes that are no zstd frame), each refused with its reason. Each table
+ * is read both through the file descriptor and from the file mapped (as the trace.dat backend
+ * reads it), which must agree.
  */
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <zlib.h>
@@ -94,6 +97,20 @@ static int load(struct tfile *t, struct tracedat_chunks *c, const char **why)
 				    why);
 }
 
+/* The same from the file mapped (*map, *len: to munmap), read in place. */
+static int load_mapped(struct tfile *t, struct tracedat_chunks *c, const char **why, void **map,
+		       size_t *len)
+{
+	uint64_t size = tfile_done(t);
+
+	*len = size ? size : 1;
+	*map = mmap(NULL, *len, PROT_READ, MAP_SHARED, t->fd, 0);
+	if (*map == MAP_FAILED)
+		return -2;
+	return tracedat_chunks_load_mapped(*map, size, t->table, size - t->table - 4, PS, t->big,
+					   c, why);
+}
+
 /* Every page of the table reads back as fill() wrote it. */
 static int pages_ok(struct tfile *t, struct tracedat_chunks *c, enum tracedat_codec codec)
 {
@@ -140,6 +157,27 @@ static int test_good(enum tracedat_codec codec, bool big)
 	UT_ASSERT_EQ(tracedat_chunks_find(&c, 22 * PS, 0), 2);
 	UT_ASSERT_EQ(tracedat_chunks_find(&c, 23 * PS, 1), -1);
 	r = pages_ok(&t, &c, codec);
+	if (r == UT_OK) {
+		/* mapped: the same table, and pages read with no file descriptor at all */
+		struct tracedat_chunks m;
+		struct tfile nofd = t;
+		size_t len;
+		void *map;
+
+		UT_ASSERT_EQ(load_mapped(&t, &m, &why, &map, &len), 0);
+		UT_ASSERT(m.file == map);
+		UT_ASSERT_EQ(m.n, c.n);
+		UT_ASSERT_EQ(m.total, c.total);
+		for (uint32_t i = 0; i < c.n; i++) {
+			UT_ASSERT_EQ(m.c[i].zoff, c.c[i].zoff);
+			UT_ASSERT_EQ(m.c[i].zsize, c.c[i].zsize);
+			UT_ASSERT_EQ(m.c[i].rsize, c.c[i].rsize);
+		}
+		nofd.fd = -1;
+		r = pages_ok(&nofd, &m, codec);
+		tracedat_chunks_free(&m);
+		munmap(map, len);
+	}
 	tracedat_chunks_free(&c);
 	fclose(t.f);
 	return r;
@@ -181,11 +219,19 @@ static int refused(struct tfile *t, const char *want)
 {
 	struct tracedat_chunks c;
 	const char *why = NULL;
-	int r = load(t, &c, &why);
+	int r = load(t, &c, &why), rm;
+	const char *why_m = NULL;
+	size_t len;
+	void *map;
 
+	rm = load_mapped(t, &c, &why_m, &map, &len);
+	if (rm != -2)
+		munmap(map, len);
 	fclose(t->f);
 	UT_ASSERT_EQ(r, -1);
 	UT_ASSERT_STR(why, want);
+	UT_ASSERT_EQ(rm, -1);
+	UT_ASSERT_STR(why_m, want);
 	UT_ASSERT(c.c == NULL && c.n == 0 && c.total == 0);
 	return UT_OK;
 }
