@@ -100,7 +100,7 @@ static void findings_cgroups(const struct rs_cgroups *cg, struct rs_findings *f)
 		uint64_t paid = 0, scanned = 0, caused = 0, cscanned = 0;
 
 		/* the pseudo rows (tasks of no known cgroup, past the cap) are no one's cgroup */
-		if (g->flags & (RS_CGF_UNKNOWN_TASKS | RS_CGF_OVERFLOW))
+		if (g->memcg.flags & (RS_CGF_UNKNOWN_TASKS | RS_CGF_OVERFLOW))
 			continue;
 		for (int x = 0; x < RS_CTX_NR; x++) {
 			for (int l = 0; l < RS_LRU_NR; l++) {

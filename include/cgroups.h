@@ -89,11 +89,8 @@ struct rs_cg_disagree {
 };
 
 struct rs_cgroup {
-	uint64_t id;			/* cgroup id (inode); 0 unknown (old snapshot: path only) */
-	const char *path;		/* NULL when unknown: shown as id:N */
-	unsigned int flags;		/* enum rs_cg_flags (memcg_attrib.h) */
-	int level;			/* from cgroup events, -1 unknown */
-	uint64_t mkdir_ts, rmdir_ts;	/* 0 when not in the trace */
+	struct rs_memcg memcg;		/* its identity, as the loading stage resolved it; a path
+					   NULL when unknown is shown as id:N */
 
 	/* trigger side: episodes entered by its tasks, by kind (enum rs_reclaim_kind) */
 	struct rs_cg_trigger trig[RS_RK_NR];

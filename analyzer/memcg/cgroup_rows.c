@@ -27,17 +27,8 @@ bool cg_sync(struct rs_cgroups *cg)
 		cg->cgs[i].limit = cg->cgs[i].soft_limit = UINT64_MAX;
 	}
 	cg->nr = n;
-	for (int i = 0; i < n; i++) {
-		const struct rs_memcg *m = rs_memcgs_get(cg->mc, i);
-		struct rs_cgroup *c = &cg->cgs[i];
-
-		c->id = m->id;
-		c->path = m->path;
-		c->flags = m->flags;
-		c->level = m->level;
-		c->mkdir_ts = m->mkdir_ts;
-		c->rmdir_ts = m->rmdir_ts;
-	}
+	for (int i = 0; i < n; i++)
+		cg->cgs[i].memcg = *rs_memcgs_get(cg->mc, i);
 	cg->mc_gen = rs_memcgs_generation(cg->mc);
 	return true;
 }

@@ -24,14 +24,14 @@
 
 static void add_root(struct rs_cgroups *cg, struct rs_cgroup *t, int v0, uint16_t len)
 {
-	const char *p = cg->cgs[v0].path;
+	const char *p = cg->cgs[v0].memcg.path;
 
 	if (!p) {
 		t->roots_unknown++;
 		return;
 	}
 	for (int i = 0; i < t->nr_roots; i++) {
-		const char *q = cg->cgs[t->roots[i].cg].path;
+		const char *q = cg->cgs[t->roots[i].cg].memcg.path;
 
 		if (t->roots[i].len == len && !memcmp(p, q, len)) {
 			t->roots[i].episodes++;
@@ -52,7 +52,9 @@ static void add_root(struct rs_cgroups *cg, struct rs_cgroup *t, int v0, uint16_
 static void count_root(struct rs_cgroups *cg, struct rs_cgroup *c, const struct rs_memcg_root *r)
 {
 	switch (r ? r->how : RS_ROOT_NONE) {
-	case RS_ROOT_KERNEL:
+	case RS_ROOT_KERNEL: {
+		const char *path;
+
 		c->roots_kernel++;
 		if (r->row < 0) {
 			c->roots_none++;
@@ -60,9 +62,10 @@ static void count_root(struct rs_cgroups *cg, struct rs_cgroup *c, const struct 
 		}
 		cg->cgs[r->row].target_episodes++;
 		cg->cgs[r->row].active = true;
-		add_root(cg, c, r->row, cg->cgs[r->row].path && strcmp(cg->cgs[r->row].path, "/") ?
-			 (uint16_t)strlen(cg->cgs[r->row].path) : 0);
+		path = cg->cgs[r->row].memcg.path;
+		add_root(cg, c, r->row, path && strcmp(path, "/") ? (uint16_t)strlen(path) : 0);
 		break;
+	}
 	case RS_ROOT_INFERRED:
 		add_root(cg, c, r->row, r->len);
 		break;

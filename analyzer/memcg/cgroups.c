@@ -184,8 +184,8 @@ static int name_cmp(const struct rs_cgroups *cg, int a, int b)
 
 	if (r)
 		return r;
-	if (cg->cgs[a].id != cg->cgs[b].id)
-		return cg->cgs[a].id < cg->cgs[b].id ? -1 : 1;
+	if (cg->cgs[a].memcg.id != cg->cgs[b].memcg.id)
+		return cg->cgs[a].memcg.id < cg->cgs[b].memcg.id ? -1 : 1;
 	return a - b;
 }
 
@@ -485,13 +485,13 @@ const char *rs_cgroups_name(const struct rs_cgroups *cg, int i, char *buf, size_
 	c = rs_cgroups_get(cg, i);
 	if (!c)
 		return "(none)";
-	if (c->flags & RS_CGF_OVERFLOW)
+	if (c->memcg.flags & RS_CGF_OVERFLOW)
 		return "(other cgroups)";
-	if (c->flags & RS_CGF_UNKNOWN_TASKS)
+	if (c->memcg.flags & RS_CGF_UNKNOWN_TASKS)
 		return "(unknown)";
-	if (c->path)
-		return c->path;
-	snprintf(buf, n, "id:%" PRIu64, c->id);
+	if (c->memcg.path)
+		return c->memcg.path;
+	snprintf(buf, n, "id:%" PRIu64, c->memcg.id);
 	return buf;
 }
 

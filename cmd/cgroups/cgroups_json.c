@@ -66,7 +66,7 @@ static json_t *trigger_json(const struct rs_cgroups *cg, const struct rs_cgroup 
 				"reclaimed", (json_int_t)c->caused_reclaimed[x]));
 	json_object_set_new(o, "caused", caused);
 	for (int r = 0; r < c->nr_roots; r++) {
-		const char *p = rs_cgroups_get(cg, c->roots[r].cg)->path;
+		const char *p = rs_cgroups_get(cg, c->roots[r].cg)->memcg.path;
 		char path[4096];
 		size_t len = c->roots[r].len < sizeof(path) - 1 ? c->roots[r].len :
 			     sizeof(path) - 1;
@@ -382,22 +382,23 @@ static json_t *named_by_json(unsigned int f)
 static json_t *row_json(const struct rs_cgroups *cg, int row, json_t *by_trigger)
 {
 	const struct rs_cgroup *c = rs_cgroups_get(cg, row);
-	bool pseudo = c->flags & (RS_CGF_OVERFLOW | RS_CGF_UNKNOWN_TASKS);
+	const struct rs_memcg *m = &c->memcg;
+	bool pseudo = m->flags & (RS_CGF_OVERFLOW | RS_CGF_UNKNOWN_TASKS);
 	json_t *o = json_object();
 
-	json_object_set_new(o, "id", c->id ? JI(c->id) : json_null());
+	json_object_set_new(o, "id", m->id ? JI(m->id) : json_null());
 	json_object_set_new(o, "path", name_or_null(cg, row));
-	json_object_set_new(o, "path_known", json_boolean(c->path != NULL));
+	json_object_set_new(o, "path_known", json_boolean(m->path != NULL));
 	json_object_set_new(o, "pseudo", json_boolean(pseudo));
-	json_object_set_new(o, "level", c->level >= 0 ? json_integer(c->level) : json_null());
-	json_object_set_new(o, "named_by", named_by_json(c->flags));
-	json_object_set_new(o, "removed", json_boolean(c->flags & RS_CGF_RMDIR));
-	json_object_set_new(o, "released", json_boolean(c->flags & RS_CGF_RELEASE));
-	json_object_set_new(o, "renamed", json_boolean(c->flags & RS_CGF_RENAME));
-	json_object_set_new(o, "id_reused", json_boolean(c->flags & RS_CGF_REUSED));
-	json_object_set_new(o, "mkdir_s", c->mkdir_ts ? rs_json_real(rs_ns_to_s(c->mkdir_ts)) :
+	json_object_set_new(o, "level", m->level >= 0 ? json_integer(m->level) : json_null());
+	json_object_set_new(o, "named_by", named_by_json(m->flags));
+	json_object_set_new(o, "removed", json_boolean(m->flags & RS_CGF_RMDIR));
+	json_object_set_new(o, "released", json_boolean(m->flags & RS_CGF_RELEASE));
+	json_object_set_new(o, "renamed", json_boolean(m->flags & RS_CGF_RENAME));
+	json_object_set_new(o, "id_reused", json_boolean(m->flags & RS_CGF_REUSED));
+	json_object_set_new(o, "mkdir_s", m->mkdir_ts ? rs_json_real(rs_ns_to_s(m->mkdir_ts)) :
 			    json_null());
-	json_object_set_new(o, "rmdir_s", c->rmdir_ts ? rs_json_real(rs_ns_to_s(c->rmdir_ts)) :
+	json_object_set_new(o, "rmdir_s", m->rmdir_ts ? rs_json_real(rs_ns_to_s(m->rmdir_ts)) :
 			    json_null());
 	json_object_set_new(o, "active", json_boolean(c->active));
 	json_object_set_new(o, "trigger", trigger_json(cg, c));
@@ -437,7 +438,7 @@ static json_t *id_or_null(const struct rs_cgroups *cg, int i)
 {
 	const struct rs_cgroup *c = rs_cgroups_get(cg, i);
 
-	return c && c->id ? JI(c->id) : json_null();
+	return c && c->memcg.id ? JI(c->memcg.id) : json_null();
 }
 
 static json_t *matrix_json(const struct rs_cgroups *cg)

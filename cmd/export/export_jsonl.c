@@ -131,8 +131,8 @@ static void cgroup_rows(struct jw *w)
 			}
 			json_object_set_new(row, "cgroup", json_string(rs_cgroups_name(cg, c, buf,
 										  sizeof(buf))));
-			json_object_set_new(row, "cgroup_id", int_or_null(g->id != 0,
-									  (int64_t)g->id));
+			json_object_set_new(row, "cgroup_id", int_or_null(g->memcg.id != 0,
+									  (int64_t)g->memcg.id));
 			json_object_set_new(row, "bucket", JI(b));
 			json_object_set_new(row, "start_ns", JI(rs_cgroups_series_t0(cg) +
 							       b * rs_cgroups_series_width(cg)));

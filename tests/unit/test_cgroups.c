@@ -338,7 +338,7 @@ UT_TEST(test_exact_match, "cgroups: exact match, trigger x victim, reclaim root"
 	UT_ASSERT_EQ(a->nr_roots, 1);
 	UT_ASSERT_EQ(a->roots[0].len, 2);
 	UT_ASSERT_EQ(a->roots[0].episodes, 1);
-	UT_ASSERT(!strncmp(rs_cgroups_get(f.cg, a->roots[0].cg)->path, "/p", 2));
+	UT_ASSERT(!strncmp(rs_cgroups_get(f.cg, a->roots[0].cg)->memcg.path, "/p", 2));
 	/* LRU deltas: -32 +2 on b's inactive_file, -20 +16 on c's inactive_anon */
 	UT_ASSERT_EQ(b->lru_delta[RS_LRU_INACTIVE_FILE], -30);
 	UT_ASSERT_EQ(c->lru_delta[RS_LRU_INACTIVE_ANON], -4);
@@ -473,21 +473,21 @@ UT_TEST(test_identity, "cgroups: rmdir'd kept, id:N, reused id, hierarchies")
 
 	old = row(f.cg, "/top/gone");
 	UT_ASSERT(old);
-	UT_ASSERT(old->flags & RS_CGF_RMDIR);
-	UT_ASSERT(old->flags & RS_CGF_REUSED);
-	UT_ASSERT_EQ(old->id, 41);
+	UT_ASSERT(old->memcg.flags & RS_CGF_RMDIR);
+	UT_ASSERT(old->memcg.flags & RS_CGF_REUSED);
+	UT_ASSERT_EQ(old->memcg.id, 41);
 	UT_ASSERT_EQ(old->pages[RS_CTX_MEMCG][RS_LRU_INACTIVE_FILE].reclaimed, 8);
 	UT_ASSERT_EQ(old->items[I_PGSTEAL_DIRECT], 8);
 	UT_ASSERT(row(f.cg, "/top2/new"));
 	UT_ASSERT_EQ(row(f.cg, "/top2/new")->items[I_PGACTIVATE], 5);
 	UT_ASSERT(row_of(f.cg, "/cpu/other") < 0);	/* not the memory hierarchy */
 	UT_ASSERT(row(f.cg, "/top2"));
-	UT_ASSERT(row(f.cg, "/top2")->flags & RS_CGF_RENAME);
+	UT_ASSERT(row(f.cg, "/top2")->memcg.flags & RS_CGF_RENAME);
 	/* never dropped, never guessed: id 77 has no path */
 	r = row_of(f.cg, "id:77");
 	UT_ASSERT(r >= 0);
 	UT_ASSERT_STR(rs_cgroups_name(f.cg, r, buf, sizeof(buf)), "id:77");
-	UT_ASSERT(rs_cgroups_get(f.cg, r)->path == NULL);
+	UT_ASSERT(rs_cgroups_get(f.cg, r)->memcg.path == NULL);
 	UT_ASSERT_EQ(rs_cgroups_get(f.cg, r)->pages[RS_CTX_MEMCG][RS_LRU_INACTIVE_FILE].reclaimed,
 		     4);
 	/* the task was attached to /top (now /top2): it triggered both */
@@ -523,7 +523,7 @@ UT_TEST(test_fork_inheritance, "cgroups: fork inheritance, path-only snapshot")
 	UT_ASSERT_EQ(fx_finish(&f), 0);
 
 	UT_ASSERT_EQ(rs_cgroups_count(f.cg), 2);	/* /rs_x (merged) and (unknown) */
-	UT_ASSERT_EQ(row(f.cg, "/rs_x")->id, 10199);
+	UT_ASSERT_EQ(row(f.cg, "/rs_x")->memcg.id, 10199);
 	UT_ASSERT_EQ(row(f.cg, "/rs_x")->trig[RS_RK_DIRECT].episodes, 1);
 	UT_ASSERT_EQ(row(f.cg, "/rs_x")->trig[RS_RK_DIRECT].reclaimed, 9);
 	UT_ASSERT_EQ(row(f.cg, "/rs_x")->soft_limit, 512ull << 20);
@@ -768,7 +768,7 @@ UT_TEST(test_range_prefeed, "cgroups: a range takes identity from before it")
 	/* deltas before the range are unknown: not "empty at mkdir" */
 	UT_ASSERT(!row(f.cg, "/early/kid")->offset_from_mkdir);
 	UT_ASSERT_EQ(row(f.cg, "/early/kid")->lru_delta[RS_LRU_INACTIVE_FILE], -8);
-	UT_ASSERT(row(f.cg, "/early/kid")->mkdir_ts);
+	UT_ASSERT(row(f.cg, "/early/kid")->memcg.mkdir_ts);
 	fx_free(&f);
 	return UT_OK;
 }
@@ -871,7 +871,7 @@ UT_TEST(test_kernel7, "cgroups: 7.x memcg_id is the target, node-stat victims, s
 	UT_ASSERT_EQ(a->roots_kernel, 2);
 	UT_ASSERT_EQ(a->nr_roots, 1);
 	UT_ASSERT_EQ(a->roots[0].len, 2);	/* "/p" */
-	UT_ASSERT_STR(rs_cgroups_get(f.cg, a->roots[0].cg)->path, "/p");
+	UT_ASSERT_STR(rs_cgroups_get(f.cg, a->roots[0].cg)->memcg.path, "/p");
 	/* the victim, from the node-stat counters */
 	UT_ASSERT_EQ(b->exact, 1);
 	UT_ASSERT_EQ(b->fallback_by[RS_CGR_SCAN_ONLY], 1);
