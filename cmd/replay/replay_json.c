@@ -524,10 +524,12 @@ static json_t *call_json(const struct rs_replay_report *r, size_t i)
 							    : json_null());
 	json_object_set_new(rec, "rounds", JI(c->rec.have ? c->rec.rounds : 0));
 	json_object_set_new(rec, "lru", call_lists(x->rec_scanned, x->rec_reclaimed));
+	json_object_set_new(rec, "soft_scanned", JI(c->rec.have ? c->rec.soft_scanned : 0));
 	json_object_set_new(o, "recorded", rec);
 	json_object_set_new(m, "prio_lowest", prio_json(mo->prio_lowest));
 	json_object_set_new(m, "rounds", JI(mo->rounds));
 	json_object_set_new(m, "lru", call_lists(mo->acct.scanned, mo->acct.reclaimed));
+	json_object_set_new(m, "soft_scanned", JI(mo->acct.soft_scanned));
 	json_object_set_new(o, "model", m);
 	json_object_set_new(o, "scanned_diff", lists4s(x->scanned_diff));
 	json_object_set_new(o, "diff", JI(x->diff));

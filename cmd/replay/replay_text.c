@@ -302,6 +302,10 @@ void rs_replay_calls_text(FILE *f, const struct rs_replay_report *r)
 			U(o->acct.scanned[2]), U(o->acct.scanned[3]),
 			U(o->acct.reclaimed[0] + o->acct.reclaimed[1] + o->acct.reclaimed[2] +
 			  o->acct.reclaimed[3]), U(x->diff));
+		/* soft-limit passes run no priority of the call's own: say what they took */
+		if ((rec->have && rec->soft_scanned) || o->acct.soft_scanned)
+			fprintf(f, "      of which soft-limit passes scanned %llu recorded, %llu %s\n",
+				U(rec->have ? rec->soft_scanned : 0), U(o->acct.soft_scanned), name);
 	}
 	add(&l, "the %zu listed calls hold, of the error in pages scanned (%s - recorded over every "
 	    "call):", ic->nr, name);

@@ -307,6 +307,15 @@ if [ -f "$g" ]; then
 		END { print n + 0 }')
 	expect_eq "global-dev: recorded soft-limit passes scanned" \
 		"$(jq '.recorded.in_calls.soft_scanned' "$g")" "$rsoft"
+	# and call by call (--calls: a call whose pages all came from soft-limit passes shows
+	# them, not just a priority "-")
+	"$RS_BIN" replay --json --policy mainline --calls=all "$SHARED_TRACE" >"$TMP/gd.calls.json" ||
+		fail "global-dev: replay --calls=all exited non-zero"
+	expect_eq "global-dev: soft-limit pages scanned summed over --calls=all" \
+		"$(jq '[.replay.calls.listed[].recorded.soft_scanned] | add' "$TMP/gd.calls.json")" "$rsoft"
+	expect_eq "global-dev: mainline's soft-limit pages summed over --calls=all" \
+		"$(jq '[.replay.calls.listed[].model.soft_scanned] | add' "$TMP/gd.calls.json")" \
+		"$(jq '.policies.mainline.soft_scanned' "$TMP/gd.calls.json")"
 	jq -e '.policies."softlimit-tree" | (.soft_scanned == null) and (.soft_reclaimed == null) and
 		.soft_limit_claim.checked and (.soft_limit_claim.shown | not) and
 		(.soft_limit_claim.lacks | index("soft-limit tree")) and
