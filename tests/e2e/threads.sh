@@ -45,7 +45,7 @@ same_default() {
 }
 
 n=0
-for f in $(real_traces); do
+for f in $(real_traces_all); do
 	n=$((n + 1))
 	b=$(basename "$f")
 	# the big trace and, under a sanitizer, all but two fixtures: analyze and events with
