@@ -86,3 +86,13 @@ real_traces() {
 		real_traces_all
 	fi
 }
+# The fuzz inputs a command other than events and analyze is run on: the seeds and every input
+# that once broke the loaders. The light round takes the seeds only: the loaders on those
+# inputs are fuzz_regress.sh's subject, which reads each of them three times there.
+fuzz_inputs() {
+	if [ "${RS_E2E_LIGHT:-0}" = 1 ]; then
+		ls -d tests/fuzz/seeds/*
+	else
+		ls -d tests/fuzz/regress/* tests/fuzz/seeds/*
+	fi
+}

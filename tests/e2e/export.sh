@@ -210,8 +210,9 @@ echo keep >"$TMP/out/kept.json"
 expect_eq "nothing in range: exit" "$?" 1
 expect_eq "existing output kept" "$(cat "$TMP/out/kept.json")" keep
 expect_eq "files left after failures" "$(ls -A "$TMP/out" | grep -v -x kept.json)" ""
-# hostile input: every input the fuzzers once broke the loaders with, and their seeds
-for f in tests/fuzz/regress/* tests/fuzz/seeds/*; do
+# hostile input: every input the fuzzers once broke the loaders with, and their seeds (the seeds
+# only in the light round: fuzz_inputs)
+for f in $(fuzz_inputs); do
 	[ -f "$f" ] || continue
 	timeout 300 "$RS_BIN" export --format perfetto -o "$TMP/fz.json" "$f" >/dev/null \
 		2>"$TMP/err"
