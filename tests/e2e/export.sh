@@ -83,7 +83,7 @@ KSWAPD_X='.ph == "X" and .name == "kswapd awake"'
 
 for f in $(real_traces); do
 	name=$(basename "$f" .dat)
-	"$RS_BIN" analyze --json "$f" >"$A" || { fail "$name: analyze"; continue; }
+	rs_json analyze "$f" >"$A" || { fail "$name: analyze"; continue; }
 	if ! "$RS_BIN" export --format perfetto -o "$P" "$f" 2>"$TMP/err"; then
 		fail "$name: export perfetto exit $?: $(tail -n 1 "$TMP/err")"
 		continue

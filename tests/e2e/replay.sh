@@ -29,7 +29,7 @@ for f in $(real_traces_all); do
 	a=/dev/null
 	if [ $gen = true ]; then
 		a=$TMP/$name.analyze.json
-		"$RS_BIN" analyze --json "$f" >"$a" 2>/dev/null
+		rs_json analyze "$f" >"$a" 2>/dev/null
 	fi
 	# every key docs/json.md requires (section replay) and the refusal, one jq for all (they
 	# were 60 a trace: half this script's CPU time): a line per missing key, then the refusal

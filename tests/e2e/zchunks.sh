@@ -33,7 +33,8 @@ trace-cmd convert -i "$V7" --file-version 6 -o "$TMP/v6.dat" >/dev/null 2>&1 ||
 n=0 n6=0
 for f in $(real_traces_all) "$TOP"/tests/fixtures/kernel7/*.dat "$TMP/v6.dat"; do
 	[ -f "$f" ] || continue
-	"$RS_BIN" events --json "$f" 2>/dev/null >"$TMP/ev.json" || { fail "$f: events"; continue; }
+	case $f in "$TMP"/*) "$RS_BIN" events --json "$f" ;; *) rs_json events "$f" ;; esac \
+		2>/dev/null >"$TMP/ev.json" || { fail "$f: events"; continue; }
 	case $(jq -r .trace.format "$TMP/ev.json") in
 	*"v7 (zstd)"* | *"v7 (zlib)"*) n=$((n + 1)) v7=1 ;;
 	"trace.dat v6") n6=$((n6 + 1)) v7= ;;
