@@ -788,6 +788,7 @@ int rs_analysis_open(const char *path, const struct rs_analysis_opts *o, struct 
 	/* the span is known before streaming for trace.dat: size the buckets from it */
 	ti = rs_source_info(src);
 	ao.warnings = ti->warnings;
+	ao.absent_types = ti->formats_known ? ~ti->format_types : 0;
 	ao.span_first_ns = ti->first_ts > o->from_ns ? ti->first_ts : o->from_ns;
 	ao.span_last_ns = ti->last_ts < to ? ti->last_ts : to;
 	if (ti->last_ts <= ti->first_ts)

@@ -52,7 +52,7 @@ done
 
 # The v6 copy is ~16x the v7 file; make it when the disk has room for it twice over.
 if [ ! -f "$V6" ]; then
-	need=$(($(stat -c %s "$TRACE") * 32 / 1024))
+	need=$(($(stat -L -c %s "$TRACE") * 32 / 1024))
 	free=$(df -Pk "$OUTDIR" | awk 'NR == 2 {print $4}')
 	if [ "$free" -gt "$need" ]; then
 		echo "bench: converting to $V6 (trace-cmd convert --file-version 6)"
@@ -124,10 +124,11 @@ for f in "$TRACE" "$V6"; do
 		echo "bench: $k: analyze --threads 2 differs from --threads 1!" >&2
 done
 # the decompression floor: the v6 copy's data through zstd (trace-cmd's default codec, level 3)
+# (-f, and stat -L above: the traces may be symlinks, as in a worktree sharing bench/out files)
 ZST=$V6.zst
 if [ -f "$V6" ] && command -v zstd >/dev/null; then
-	[ -f "$ZST" ] || zstd -q -3 -T1 -c "$V6" >"$ZST" || rm -f "$ZST"
-	[ -f "$ZST" ] && measure unzstd "$RUNS" zstd -q -d -c -T1 "$ZST"
+	[ -f "$ZST" ] || zstd -q -3 -T1 -f -c "$V6" >"$ZST" || rm -f "$ZST"
+	[ -f "$ZST" ] && measure unzstd "$RUNS" zstd -q -d -c -T1 -f "$ZST"
 fi
 k=$(basename "$TRACE" .dat)
 if "$RS" replay --help >/dev/null 2>&1; then
@@ -159,7 +160,7 @@ printf 'load      %s at the start, %s at the end (1, 5, 15 min)\n' "$load_start"
 printf 'trace     %s: %s events\n' "$TRACE" "$events"
 for f in "$TRACE" "$V6"; do
 	[ -f "$f" ] && printf '          %s: %s MB, %s\n' "$(basename "$f")" \
-		"$(($(stat -c %s "$f") >> 20))" "$("$RS" events --json "$f" | jq -r .trace.format)"
+		"$(($(stat -L -c %s "$f") >> 20))" "$("$RS" events --json "$f" | jq -r .trace.format)"
 done
 printf '\ntimes are the best of %s runs (floor v7, report: 1); ratios of throughput, from\n' "$RUNS"
 printf 'wall time and from CPU time (user + sys); the machine is shared, see the load above\n\n'
@@ -183,7 +184,7 @@ for f in "$TRACE" "$V6"; do
 		"x floor >= 1.0"
 	row "analyze, 2 threads" "$a2w" "$a2c" "$(ratio "$fw" "$a2w")" "$(ratio "$fc" "$a2c")" \
 		"x floor >= 1.7 (wall)"
-	row "analyze, default threads ($(nproc))" "$(get "$k.ad.wall")" "$(get "$k.ad.cpu")" \
+	row "analyze, default (auto, $(nproc) CPUs)" "$(get "$k.ad.wall")" "$(get "$k.ad.cpu")" \
 		"$(ratio "$fw" "$(get "$k.ad.wall")")" "$(ratio "$fc" "$(get "$k.ad.cpu")")" \
 		"x floor, as 2 threads on 2 CPUs"
 	row "trace-cmd report > /dev/null" "$rw" "$rc" "$(ratio "$rw" "$a1w")" \

@@ -31,8 +31,11 @@ static int opt_label(const struct rs_cmd_opt *o, char *buf, size_t size)
 
 	if (o->short_name)
 		len = snprintf(buf, size, "-%c, ", o->short_name);
-	len += snprintf(buf + len, size - (size_t)len, "--%s%s%s", o->name, o->arg ? " " : "",
-			o->arg ? o->arg : "");
+	if (o->arg && o->has_arg == optional_argument)
+		len += snprintf(buf + len, size - (size_t)len, "--%s[=%s]", o->name, o->arg);
+	else
+		len += snprintf(buf + len, size - (size_t)len, "--%s%s%s", o->name,
+				o->arg ? " " : "", o->arg ? o->arg : "");
 	return len;
 }
 
@@ -157,9 +160,9 @@ void rs_cmd_man_page(const struct rs_cmd *c, FILE *f)
 		roff_text(f, o->name, strlen(o->name));
 		fputs("\\fR", f);
 		if (o->arg) {
-			fputs(" \\fI", f);
+			fputs(o->has_arg == optional_argument ? "[=\\fI" : " \\fI", f);
 			roff_text(f, o->arg, strlen(o->arg));
-			fputs("\\fR", f);
+			fputs(o->has_arg == optional_argument ? "\\fR]" : "\\fR", f);
 		}
 		fputc('\n', f);
 		roff_line(f, o->help);

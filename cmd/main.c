@@ -3,6 +3,7 @@
  * reclaimscope: the command table and dispatch (git.c style). Each command lives in its own
  * file with its option table (struct rs_cmd); this table only lists them.
  */
+#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,7 +70,8 @@ static int hidden_option(int argc, char **argv)
 		if (!c)
 			return rs_cmd_fail(NULL, RS_EXIT_USAGE, "--list-options wants a command");
 		for (const struct rs_cmd_opt *o = c->opts; o->name; o++)
-			printf("--%s%s\n", o->name, o->has_arg ? "=" : "");
+			/* an optional value is attached (--calls=N): the bare name completes */
+			printf("--%s%s\n", o->name, o->has_arg == required_argument ? "=" : "");
 		printf("--help\n");
 	} else if (!strcmp(arg, "--list-policies")) {
 		const struct rs_policy_ops *const *pol;

@@ -73,7 +73,19 @@ struct rs_analysis_opts {
 	/* rs_analysis_new only (run takes them from the source): */
 	struct rs_warnings *warnings;	/* where warnings go; NULL: a list the analysis owns */
 	uint64_t span_first_ns, span_last_ns;	/* expected span for the buckets; 0: learnt */
+	/*
+	 * Event types (1 << enum rs_ev_type) the trace cannot hold: a trace.dat lists the formats
+	 * of its kernel's recorded events, so a type without a format is absent, not zero (6.1
+	 * has no memcg:* events). 0 for text traces: they show only what happened.
+	 */
+	uint64_t absent_types;
 };
+
+/* The trace's kernel has no format for event type t (rs_analysis_opts.absent_types). */
+static inline bool rs_analysis_opts_lack(const struct rs_analysis_opts *o, enum rs_ev_type t)
+{
+	return t < 64 && (o->absent_types & (1ull << t));
+}
 
 /* Priorities: 0..12 (DEF_PRIORITY), then one slot for "unknown". */
 #define RS_PRIO_DEF		12

@@ -247,6 +247,12 @@ const char *rs_cgroups_node_item_name(const struct rs_cgroups *cg, int item);
 /* Names of count_memcg_events items: NULL when the trace did not name it. */
 const char *rs_cgroups_item_name(const struct rs_cgroups *cg, int item);
 bool rs_cgroups_have_item_names(const struct rs_cgroups *cg);
+/*
+ * The trace's kernel has no format for event type t (rs_analysis_opts.absent_types): its
+ * counts are unknown, not 0 (6.1 has neither memcg:count_memcg_events nor
+ * mod_memcg_lruvec_state, so nothing names the victim memcg of its reclaim).
+ */
+bool rs_cgroups_lacks(const struct rs_cgroups *cg, enum rs_ev_type t);
 /* The item is one reclaim counts or causes (pgscan_*, pgsteal_*, pgrefill, pswpout, ...). */
 bool rs_cgroups_item_is_reclaim(const struct rs_cgroups *cg, int item);
 /* LRU items of mod_memcg_lruvec_state were named by the trace (node_stat_items). */

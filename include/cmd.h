@@ -15,7 +15,11 @@
 struct rs_cmd_opt {
 	const char *name;	/* long name, without the dashes */
 	int short_name;		/* 'o' for -o, or 0 */
-	int has_arg;		/* no_argument or required_argument (getopt.h) */
+	/*
+	 * no_argument, required_argument or optional_argument (getopt.h): an optional value
+	 * follows an '=' (--calls=N), and help shows it so ("--calls[=N]")
+	 */
+	int has_arg;
 	int val;		/* what rs_cmd_getopt() returns for it */
 	const char *arg;	/* the value's name in help ("FILE"), NULL when it takes none */
 	const char *help;	/* one line, no final period */

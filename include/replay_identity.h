@@ -96,6 +96,45 @@ const struct rs_identity_list *rs_identity_memcg(const struct rs_identity *id, i
 const char *rs_identity_verdict_name(enum rs_id_verdict v);
 
 /* ---------------------------------------------------------------------------------------- */
+/* Identity call by call (replay --calls)                                                   */
+
+/*
+ * One reclaim call of the policy standing for the recorded kernel against the recording: where
+ * the two part. A call the trace has no shrink event of (rec.have false) counts as having
+ * scanned nothing, as in the totals (rs_replay_recorded()).
+ */
+struct rs_identity_call {
+	size_t index;				/* the world's call, in time order */
+	const struct rs_reclaim_call *call;	/* what was recorded of it */
+	const struct rs_call_outcome *model;	/* what the policy did in it */
+	uint64_t rec_scanned[RS_NR_EVICTABLE], rec_reclaimed[RS_NR_EVICTABLE];
+	int64_t scanned_diff[RS_NR_EVICTABLE];	/* model - recorded */
+	/*
+	 * The sum of |scanned_diff| over the lists, the rank: a call that scans the wrong list
+	 * ranks by what it scanned wrongly, though its total may match.
+	 */
+	uint64_t diff;
+};
+
+struct rs_identity_calls {
+	size_t nr_calls;			/* calls replayed */
+	size_t nr;				/* listed */
+	/* [nr]: the nr calls with the largest diff, largest first; equal ones in time order */
+	struct rs_identity_call *call;
+	/* model - recorded pages scanned per list: over the listed calls, over every call */
+	int64_t listed_diff[RS_NR_EVICTABLE], total_diff[RS_NR_EVICTABLE];
+};
+
+/*
+ * The `top` calls (0: every call) of `model` (a result of the policy standing for the recorded
+ * kernel, replayed over w with keep_calls) that differ most from the recording. Returns 0, or -1
+ * with err set (no per-call outcomes kept, out of memory); free with rs_identity_calls_free().
+ */
+int rs_identity_calls(const struct rs_world *w, const struct rs_replay_result *model, size_t top,
+		      struct rs_identity_calls *out, struct rs_error *err);
+void rs_identity_calls_free(struct rs_identity_calls *ic);
+
+/* ---------------------------------------------------------------------------------------- */
 /* What a policy's figures can claim beyond identity                                       */
 
 #define RS_SOFT_TARGET_PCT	10.0	/* soft-limit passes reproduced within 10% ... */

@@ -37,6 +37,13 @@ struct rs_replay_report {
 	const struct rs_identity *id;		/* its verdict, NULL when identity is not run */
 	const struct rs_policy_claims *claims;	/* [n]: what each policy's figures can claim */
 	bool inputs;				/* --inputs */
+	/*
+	 * --calls: identity call by call (models/identity.c), NULL when not asked or not run;
+	 * call_comm[i] the name of the task of calls->call[i], "" when the trace has none.
+	 */
+	const struct rs_identity_calls *calls;
+	const char *const *call_comm;
+	bool calls_asked;			/* --calls (JSON: null when refused) */
 	bool folio_granularity;			/* the build's world carries folio sizes */
 	bool flushed_stats;			/* ... and the flushed-stats view */
 };
@@ -48,6 +55,10 @@ const char *rs_replay_cgroup_name(const struct rs_replay_report *r, int memcg);
 json_t *rs_replay_json(const struct rs_replay_report *r);
 /* The text report, at most 100 columns wide. */
 void rs_replay_text(FILE *f, const struct rs_replay_report *r);
+/* The --calls section alone (text): r->calls must be set. */
+void rs_replay_calls_text(FILE *f, const struct rs_replay_report *r);
+/* The --calls object (`replay.calls`), a new reference: r->calls must be set. */
+json_t *rs_replay_calls_json(const struct rs_replay_report *r);
 /* The --inputs section alone (text). */
 void rs_replay_inputs_text(FILE *f, const struct rs_replay_report *r);
 

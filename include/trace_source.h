@@ -23,8 +23,9 @@ struct rs_warnings;
 struct rs_source_opts {
 	int threads;		/* trace.dat: CPUs to use (decode threads and the caller's,
 				 * tracedat_parallel.c); 0 or 1: the calling thread only;
-				 * -N (auto): up to N, decode threads for a trace big enough
-				 * to gain by them (tracedat.c, stream_cpus()) */
+				 * -N (auto): up to N, decode threads from 3 CPUs for a
+				 * trace big enough to gain by them (tracedat.c,
+				 * stream_cpus()) */
 	bool progress;		/* progress indicator on stderr (the caller checks it is a tty) */
 	bool warm;		/* pay one-time lookup costs at open, not in the first stream
 				 * that needs them (short range reads: the TUI) */

@@ -163,6 +163,94 @@ void rs_identity_free(struct rs_identity *id)
 	id->gaps = NULL;
 }
 
+/* ---- identity call by call ---- */
+
+struct call_rank {
+	uint64_t diff;
+	size_t index;
+};
+
+/* Largest difference first; equal ones in time order, so that the listing is deterministic. */
+static int rank_cmp(const void *a, const void *b)
+{
+	const struct call_rank *x = a, *y = b;
+
+	if (x->diff != y->diff)
+		return x->diff < y->diff ? 1 : -1;
+	return (x->index > y->index) - (x->index < y->index);
+}
+
+static void call_fill(const struct rs_world *w, const struct rs_replay_result *model, size_t k,
+		      struct rs_identity_call *ic)
+{
+	const struct rs_reclaim_call *c = rs_world_call(w, k);
+	const struct rs_call_outcome *o = &model->call[k];
+
+	memset(ic, 0, sizeof(*ic));
+	ic->index = k;
+	ic->call = c;
+	ic->model = o;
+	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
+		int64_t d;
+
+		/* as rs_replay_recorded(): a call without shrink events recorded nothing */
+		ic->rec_scanned[l] = c->rec.have ? c->rec.scanned[l] : 0;
+		ic->rec_reclaimed[l] = c->rec.have ? c->rec.reclaimed[l] : 0;
+		d = (int64_t)o->acct.scanned[l] - (int64_t)ic->rec_scanned[l];
+		ic->scanned_diff[l] = d;
+		ic->diff += (uint64_t)(d < 0 ? -d : d);
+	}
+}
+
+int rs_identity_calls(const struct rs_world *w, const struct rs_replay_result *model, size_t top,
+		      struct rs_identity_calls *out, struct rs_error *err)
+{
+	size_t n = rs_world_info(w)->nr_calls;
+	struct call_rank *rank;
+
+	memset(out, 0, sizeof(*out));
+	out->nr_calls = n;
+	if (model->nr_calls_kept != n)
+		return rs_error_set(err, "%s kept %zu call outcomes of %zu: no per-call view",
+				    model->policy ? model->policy->name : "the replay",
+				    model->nr_calls_kept, n);
+	if (!n)
+		return 0;
+	rank = malloc(n * sizeof(*rank));
+	if (!rank)
+		return rs_error_set(err, "out of memory");
+	for (size_t k = 0; k < n; k++) {
+		struct rs_identity_call ic;
+
+		call_fill(w, model, k, &ic);
+		rank[k] = (struct call_rank){ .diff = ic.diff, .index = k };
+		for (int l = 0; l < RS_NR_EVICTABLE; l++)
+			out->total_diff[l] += ic.scanned_diff[l];
+	}
+	qsort(rank, n, sizeof(*rank), rank_cmp);
+	out->nr = top && top < n ? top : n;
+	out->call = calloc(out->nr, sizeof(*out->call));
+	if (!out->call) {
+		free(rank);
+		out->nr = 0;
+		return rs_error_set(err, "out of memory");
+	}
+	for (size_t i = 0; i < out->nr; i++) {
+		call_fill(w, model, rank[i].index, &out->call[i]);
+		for (int l = 0; l < RS_NR_EVICTABLE; l++)
+			out->listed_diff[l] += out->call[i].scanned_diff[l];
+	}
+	free(rank);
+	return 0;
+}
+
+void rs_identity_calls_free(struct rs_identity_calls *ic)
+{
+	free(ic->call);
+	ic->call = NULL;
+	ic->nr = 0;
+}
+
 const struct rs_identity_list *rs_identity_memcg(const struct rs_identity *id, int memcg,
 						 int lru)
 {

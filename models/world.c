@@ -722,6 +722,20 @@ uint64_t rs_world_lru(const struct rs_world *w, int memcg, int nid, int lru)
 	return v > 0 ? (uint64_t)v : 0;
 }
 
+/* The lists of memcg's subtree summed, on node nid. */
+static int64_t lists_subtree(const struct rs_world *w, int memcg, int nid, int lru)
+{
+	const struct wmemcg *m = &w->memcg[memcg];
+	int64_t sum = 0;
+
+	for (int pre = m->info.pre; pre < m->info.pre_end; pre++) {
+		int64_t v = w->lru[lv(w, w->pre_to_memcg[pre], nid) * RS_NR_EVICTABLE + lru];
+
+		sum += v > 0 ? v : 0;
+	}
+	return sum;
+}
+
 /* The view of `memcg` as of `ts` (its last change at or before ts), NULL before the first. */
 static const int64_t *view_at(const struct rs_world *w, int memcg, uint64_t ts)
 {
@@ -742,15 +756,9 @@ static const int64_t *view_at(const struct rs_world *w, int memcg, uint64_t ts)
 uint64_t rs_world_lru_stat_at(const struct rs_world *w, int memcg, int nid, int lru, uint64_t ts)
 {
 	const int64_t *v = view_at(w, memcg, ts);
-	const struct wmemcg *m = &w->memcg[memcg];
-	uint64_t sum = 0;
 
-	if (v)
-		return (uint64_t)v[nid * VIEW_W + lru];
 	/* never flushed: the lists */
-	for (int pre = m->info.pre; pre < m->info.pre_end; pre++)
-		sum += rs_world_lru(w, w->pre_to_memcg[pre], nid, lru);
-	return sum;
+	return v ? (uint64_t)v[nid * VIEW_W + lru] : (uint64_t)lists_subtree(w, memcg, nid, lru);
 }
 
 uint64_t rs_world_lru_stat(const struct rs_world *w, int memcg, int nid, int lru)
@@ -815,20 +823,6 @@ uint64_t rs_world_ws_flushed_at(const struct rs_world *w, int memcg, int nid, in
 uint64_t rs_world_ws_flushed(const struct rs_world *w, int memcg, int nid, int file)
 {
 	return rs_world_ws_flushed_at(w, memcg, nid, file, w->now);
-}
-
-/* The lists of memcg's subtree summed, on node nid. */
-static int64_t lists_subtree(const struct rs_world *w, int memcg, int nid, int lru)
-{
-	const struct wmemcg *m = &w->memcg[memcg];
-	int64_t sum = 0;
-
-	for (int pre = m->info.pre; pre < m->info.pre_end; pre++) {
-		int64_t v = w->lru[lv(w, w->pre_to_memcg[pre], nid) * RS_NR_EVICTABLE + lru];
-
-		sum += v > 0 ? v : 0;
-	}
-	return sum;
 }
 
 /*

@@ -367,6 +367,7 @@ void rs_cgroups_bind(struct rs_cgroups *cg, const struct rs_analysis *a)
 	cg_grid_init(&cg->grid, t0, t1, t1 ? rs_series_width(s) : o->bucket_ns, o->max_buckets);
 	cg->grid.shared = true;
 	cg->filtered = o->pid >= 0 || o->comm;
+	cg->absent_types = o->absent_types;
 	cg->o.max_samples = o->max_samples;
 	cg->mc = rs_analysis_memcgs(a);
 	rs_memcgs_set_caps(cg->mc, cg->o.max_cgroups, o->max_tasks ? o->max_tasks : cg->o.max_tasks);
@@ -422,6 +423,7 @@ int rs_cgroups_analysis_run(const char *path, const struct rs_analysis_opts *ao_
 	/* as rs_analysis_run() does */
 	ti = rs_source_info(src);
 	ao.warnings = ti->warnings;
+	ao.absent_types = ti->formats_known ? ~ti->format_types : 0;
 	ao.span_first_ns = ti->first_ts > ao.from_ns ? ti->first_ts : ao.from_ns;
 	ao.span_last_ns = ti->last_ts < to ? ti->last_ts : to;
 	if (ti->last_ts <= ti->first_ts)
@@ -509,6 +511,11 @@ const char *rs_cgroups_item_name(const struct rs_cgroups *cg, int item)
 const char *rs_cgroups_node_item_name(const struct rs_cgroups *cg, int item)
 {
 	return rs_memcgs_node_item_name(cg->mc, item);
+}
+
+bool rs_cgroups_lacks(const struct rs_cgroups *cg, enum rs_ev_type t)
+{
+	return t < 64 && (cg->absent_types & (1ull << t));
 }
 
 bool rs_cgroups_have_item_names(const struct rs_cgroups *cg)

@@ -55,6 +55,7 @@ struct rs_cgroups {
 	struct rs_warnings *warnings;	/* o.warnings, or own_warnings */
 	struct rs_warnings *own_warnings;
 	bool filtered;
+	uint64_t absent_types;		/* rs_analysis_opts.absent_types of the bound analysis */
 
 	/* identity: rows are the loading stage's memcg rows (memcg_attrib.h), one for one */
 	struct rs_memcgs *mc;

@@ -90,6 +90,7 @@ struct rs_refaults {
 	bool recorded;
 	bool warned_full, warned_cgroups, warned_episodes;
 	int pswpin_item;		/* -1 unknown */
+	bool no_memcg_counts;		/* the kernel has no count_memcg_events (before 6.13) */
 
 	struct rs_rf_cgroup *cg;
 	int nr_cg;
@@ -183,6 +184,7 @@ void rs_refaults_bind(struct rs_refaults *rf, const struct rs_analysis *a)
 	const struct rs_series *as = rs_analysis_series(a);
 
 	rf->a = a;
+	rf->no_memcg_counts = rs_analysis_opts_lack(ao, RS_EV_MEMCG_COUNT);
 	if (!rf->warnings)
 		rf->warnings = rs_analysis_warnings(a);
 	rf->span_end = ao->span_last_ns;
@@ -671,7 +673,12 @@ static int on_event(void *arg, const struct rs_event *ev, const struct rs_ctx *c
 			for (int i = 0; i < ev->items.count; i++)
 				if (ev->items.names[i] && !strcmp(ev->items.names[i], "pswpin"))
 					rf->pswpin_item = i;
-			rf->tot.pswpin_named = rf->pswpin_item >= 0;
+			/*
+			 * The recorder names the vm events from the kernel's own list, but
+			 * swap-ins per memcg arrive only as count_memcg_events: a kernel
+			 * without that event (6.1) counted none, unknown rather than 0.
+			 */
+			rf->tot.pswpin_named = rf->pswpin_item >= 0 && !rf->no_memcg_counts;
 		}
 		break;
 	case RS_EV_SNAP_MEMCG:

@@ -164,6 +164,11 @@ static json_t *reconcile_json(const struct rs_cgroups *cg, const struct rs_cgrou
 	return o;
 }
 
+static bool no_counters(const struct rs_cgroups *cg)
+{
+	return rs_cgroups_lacks(cg, RS_EV_MEMCG_COUNT) && rs_cgroups_lacks(cg, RS_EV_MEMCG_LRUVEC);
+}
+
 static json_t *victim_json(const struct rs_cgroups *cg, const struct rs_cgroup *c,
 			   json_t *by_trigger)
 {
@@ -409,9 +414,15 @@ static json_t *row_json(const struct rs_cgroups *cg, int row, json_t *by_trigger
 			    json_pack("{s:I,s:I,s:I}", "calls", (json_int_t)c->slab_calls,
 				      "us", (json_int_t)rs_ns_to_us(c->slab_ns),
 				      "freed", (json_int_t)c->slab_freed) : json_null());
-	json_object_set_new(o, "victim", victim_json(cg, c, by_trigger));
+	/*
+	 * A kernel without the memcg counters (6.1) tells no victim memcg and no LRU delta:
+	 * null, not rows of made-up zeros.
+	 */
+	json_object_set_new(o, "victim", no_counters(cg) ? json_null() :
+			    victim_json(cg, c, by_trigger));
 	json_object_set_new(o, "soft_limit", soft_json(cg, c));
-	json_object_set_new(o, "lru_size", lru_json(cg, c));
+	json_object_set_new(o, "lru_size", rs_cgroups_lacks(cg, RS_EV_MEMCG_LRUVEC) ?
+			    json_null() : lru_json(cg, c));
 	json_object_set_new(o, "series", series_json(cg, row, c));
 	return o;
 }
@@ -509,8 +520,12 @@ static json_t *attribution_json(const struct rs_cgroups *cg)
 	json_object_set_new(o, "isolates_without_shrink", JI(at->isolates_without_shrink));
 	json_object_set_new(o, "isolates_without_shrink_matched",
 			    JI(at->isolates_without_shrink_matched));
-	json_object_set_new(o, "count_memcg_events", JI(at->count_events));
-	json_object_set_new(o, "mod_memcg_lruvec_state", JI(at->lruvec_events));
+	/* null, not 0, when the kernel has no such event (6.1): nothing counted them */
+	json_object_set_new(o, "count_memcg_events", rs_cgroups_lacks(cg, RS_EV_MEMCG_COUNT) ?
+			    json_null() : JI(at->count_events));
+	json_object_set_new(o, "mod_memcg_lruvec_state",
+			    rs_cgroups_lacks(cg, RS_EV_MEMCG_LRUVEC) ? json_null() :
+			    JI(at->lruvec_events));
 	json_object_set_new(o, "matrix_overflow", JI(at->cells_overflow));
 	json_object_set_new(o, "episode_victims_overflow", JI(at->episode_victims_overflow));
 	json_object_set_new(o, "cgroups", JI(rs_cgroups_count(cg)));

@@ -386,6 +386,13 @@ static void section_summary(FILE *f, const struct rs_cgroups *cg)
 		fprintf(f, "isolates without a shrink event (nothing taken): %" PRIu64 ", %" PRIu64
 			" matched\n", at->isolates_without_shrink,
 			at->isolates_without_shrink_matched);
+	if (rs_cgroups_lacks(cg, RS_EV_MEMCG_COUNT) && rs_cgroups_lacks(cg, RS_EV_MEMCG_LRUVEC)) {
+		fprintf(f, "counters       none: the trace has no memcg:count_memcg_events nor "
+			"mod_memcg_lruvec_state\n               (a kernel before 6.13, or not "
+			"recorded); %d cgroups%s\n", rs_cgroups_count(cg),
+			rs_cgroups_capped(cg) ? " (cap reached)" : "");
+		return;
+	}
 	fprintf(f, "counters       %" PRIu64 " count_memcg_events (items %s), %" PRIu64
 		" mod_memcg_lruvec_state; %d cgroups%s\n", at->count_events,
 		rs_cgroups_have_item_names(cg) ? "named" : "NOT named",

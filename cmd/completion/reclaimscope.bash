@@ -25,6 +25,12 @@ _reclaimscope()
 	-o|--output)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return ;;
+	=)
+		# an optional value, attached: bash splits "--calls=a" into --calls, =, a
+		if [ "${COMP_WORDS[COMP_CWORD-2]}" = --calls ]; then
+			COMPREPLY=($(compgen -W "all" -- "$cur"))
+			return
+		fi ;;
 	esac
 	if [[ "$cur" == -* ]]; then
 		words=$(reclaimscope --list-options "$cmd" 2>/dev/null)

@@ -19,14 +19,18 @@
 #include "analysis.h"
 #include "cmd.h"
 #include "cmd_args.h"
+#include "episodes.h"
 #include "refaults_replay.h"
 #include "replay_output.h"
 #include "replay_refaults.h"
 #include "report.h"
+#include "u64map.h"
 
 #define MAX_POLICIES		16
 
-enum { O_POLICY = 256, O_INPUTS, O_JSON, O_MAX_CALLS };
+enum { O_POLICY = 256, O_INPUTS, O_JSON, O_MAX_CALLS, O_CALLS };
+
+#define CALLS_DEFAULT		20	/* --calls without a count */
 
 static const struct rs_cmd_opt replay_opts[] = {
 	{ "policy", 0, required_argument, O_POLICY, "NAME,...",
@@ -34,6 +38,8 @@ static const struct rs_cmd_opt replay_opts[] = {
 	{ "inputs", 0, no_argument, O_INPUTS, NULL,
 	  "show the inputs reconstructed from the trace and their sources" },
 	{ "json", 0, no_argument, O_JSON, NULL, "print the replay as JSON (sorted keys)" },
+	{ "calls", 0, optional_argument, O_CALLS, "N",
+	  "list the N calls where mainline is most off (default 20; 0 or all: every one)" },
 	{ "max-calls", 0, required_argument, O_MAX_CALLS, "N",
 	  "keep at most N reclaim invocations (default 1048576; a warning names the rest)" },
 	RS_THREADS_OPT,
@@ -46,8 +52,8 @@ const struct rs_cmd rs_cmd_replay = {
 	.name = "replay",
 	.fn = cmd_replay,
 	.summary = "replay the recorded pressure through alternative reclaim policies",
-	.synopsis = "[--policy NAME,NAME...|all] [--inputs] [--json] [--max-calls N]\n"
-		    "  [--threads N] FILE",
+	.synopsis = "[--policy NAME,NAME...|all] [--inputs] [--calls[=N|all]] [--json]\n"
+		    "  [--max-calls N] [--threads N] FILE",
 	.description =
 		"Re-evaluates reclaim policies against the pressure a trace recorded. The trace "
 		"becomes a world (memcg tree, list sizes per lruvec over time, usage and limits, "
@@ -57,13 +63,60 @@ const struct rs_cmd rs_cmd_replay = {
 		"The recorded kernel's own policy (mainline) must give the recording back "
 		"first: per list, the replay's scanned pages against the recording's, and a "
 		"list is claimed only within 5%. Where the trace lacks an input, the list is "
-		"marked NO CLAIM with the missing input named. The replay is open-loop: the "
+		"marked NO CLAIM with the missing input named. With --calls, the reclaim calls "
+		"where mainline's pages scanned differ most from the recording's, each with its "
+		"context, task, priorities, rounds and pages per list on both sides, and the time "
+		"and file offset of its begin event. The replay is open-loop: the "
 		"refaults and IO another policy would have caused are not in the trace.\n\n"
 		"Policies: mainline (the recorded kernel), splitlru-plus1 and splitlru (the "
 		"2008 nr_scan + 1 question), softlimit-tree and softlimit-rework (cgroup v1 "
 		"soft-limit reclaim, the 3.10 tree against the 2013 rework).",
 	.opts = replay_opts,
 };
+
+/* The name of the registry's policy that stands for the recorded kernel. */
+static const char *recorded_kernel_name(void)
+{
+	const struct rs_policy_ops *const *pol;
+	size_t n = rs_policy_all(&pol);
+
+	for (size_t i = 0; i < n; i++)
+		if (pol[i]->recorded_kernel)
+			return pol[i]->name;
+	return "mainline";
+}
+
+/*
+ * The task name of each listed call, from the loading stage's task table (the latest comm seen
+ * for its pid); "" where the table has none. An array of ic->nr pointers into the table (kept
+ * by the analysis), NULL when out of memory.
+ */
+static const char **calls_comms(const struct rs_analysis *a, const struct rs_identity_calls *ic)
+{
+	const struct rs_episodes *e = rs_analysis_episodes_ctx(a);
+	const char **comm = calloc(ic->nr ? ic->nr : 1, sizeof(*comm));
+	struct rs_u64map pids = { 0 };
+	int nr = e ? rs_episodes_nr_tasks(e) : 0;
+
+	if (!comm)
+		return NULL;
+	for (int t = 0; t < nr; t++) {
+		const struct rs_task_info *ti = rs_episodes_task(e, t);
+
+		/* key pid + 1: 0 is the map's empty key and pid 0 (swapper) a real one */
+		if (ti && ti->pid >= 0 && rs_u64map_put(&pids, (uint64_t)ti->pid + 1, t) < 0)
+			break;
+	}
+	for (size_t i = 0; i < ic->nr; i++) {
+		int pid = ic->call[i].call->pid;
+		int t = pid >= 0 ? rs_u64map_get(&pids, (uint64_t)pid + 1) : -1;
+		const struct rs_task_info *ti = t >= 0 ? rs_episodes_task(e, t) : NULL;
+
+		comm[i] = ti ? ti->comm : "";
+	}
+	rs_u64map_free(&pids);
+	return comm;
+}
 
 static int cmd_replay(int argc, char **argv)
 {
@@ -83,6 +136,9 @@ static int cmd_replay(int argc, char **argv)
 	struct rs_replay_opts rpo = { .keep_calls = true };
 	struct rs_error err = { "" };
 	const char *policy_arg = NULL;
+	struct rs_identity_calls calls = { 0 };
+	const char **call_comm = NULL;
+	long long calls_top = -1;	/* --calls: how many, 0 every one; -1 not asked */
 	bool json = false;
 	int c, n, ret;
 
@@ -97,6 +153,16 @@ static int cmd_replay(int argc, char **argv)
 			break;
 		case O_JSON:
 			json = true;
+			break;
+		case O_CALLS:
+			if (!optarg)
+				calls_top = CALLS_DEFAULT;
+			else if (!strcmp(optarg, "all"))
+				calls_top = 0;
+			else if (rs_arg_count(optarg, 0, 1ll << 30, &calls_top))
+				return rs_cmd_fail("replay", RS_EXIT_USAGE, "--calls wants a count "
+						   "from 0 to %lld or 'all' (0 and all: every "
+						   "call), not '%s'", 1ll << 30, optarg);
 			break;
 		case O_MAX_CALLS: {
 			long long v;
@@ -122,6 +188,11 @@ static int cmd_replay(int argc, char **argv)
 	n = rs_policy_parse(policy_arg, pol, MAX_POLICIES, &err);
 	if (n < 0)
 		return rs_cmd_fail("replay", RS_EXIT_USAGE, "--policy: %s", err.msg);
+	if (calls_top >= 0 && rs_policy_identity_index(pol, n) < 0)
+		return rs_cmd_fail("replay", RS_EXIT_USAGE, "--calls lists the calls of the policy "
+				   "that stands for the recorded kernel against the recording: add "
+				   "%s to --policy", recorded_kernel_name());
+	rep.calls_asked = calls_top >= 0;
 
 	ao.progress = rs_cmd_show_progress(argv[optind]);
 	/* the refaults ride along: refaults avoided per policy (include/refaults_replay.h) */
@@ -184,6 +255,20 @@ static int cmd_replay(int argc, char **argv)
 		}
 		have_id = true;
 		rep.id = &id;
+		if (calls_top >= 0) {
+			if (rs_identity_calls(b.w, &res[rep.identity], (size_t)calls_top, &calls,
+					      &err) < 0) {
+				ret = rs_cmd_fail("replay", RS_EXIT_INPUT, "%s", err.msg);
+				goto out;
+			}
+			call_comm = calls_comms(b.a, &calls);
+			if (!call_comm) {
+				ret = rs_cmd_fail("replay", RS_EXIT_INPUT, "out of memory");
+				goto out;
+			}
+			rep.calls = &calls;
+			rep.call_comm = call_comm;
+		}
 	}
 	if (rep.res) {
 		unsigned int gap_mask = have_id ? id.gap_mask : 0;
@@ -229,6 +314,8 @@ out:
 	rs_replay_results_free(rec, 1);
 	if (have_id)
 		rs_identity_free(&id);
+	rs_identity_calls_free(&calls);
+	free(call_comm);
 	free(claims);
 	free(rfp);
 	rs_replay_build_free(&b);

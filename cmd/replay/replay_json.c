@@ -475,6 +475,88 @@ static json_t *policy_json(const struct rs_replay_report *r, const struct rs_rep
 	return o;
 }
 
+static json_t *prio_json(int prio)
+{
+	return prio < 0 ? json_null() : JI(prio);
+}
+
+/* scanned and reclaimed per list */
+static json_t *call_lists(const uint64_t *scanned, const uint64_t *reclaimed)
+{
+	json_t *o = json_object();
+
+	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
+		json_t *x = json_object();
+
+		json_object_set_new(x, "scanned", JI(scanned[l]));
+		json_object_set_new(x, "reclaimed", JI(reclaimed[l]));
+		json_object_set_new(o, lname[l], x);
+	}
+	return o;
+}
+
+static json_t *call_json(const struct rs_replay_report *r, size_t i)
+{
+	const struct rs_identity_call *x = &r->calls->call[i];
+	const struct rs_reclaim_call *c = x->call;
+	const struct rs_call_outcome *mo = x->model;
+	const char *comm = r->call_comm ? r->call_comm[i] : "";
+	json_t *o = json_object(), *rec = json_object(), *m = json_object();
+
+	json_object_set_new(o, "index", JI(x->index));
+	json_object_set_new(o, "start_s", rs_json_real(rs_ns_to_s(c->ts)));
+	json_object_set_new(o, "start_ns", JI(c->ts));
+	json_object_set_new(o, "end_s", rs_json_real(rs_ns_to_s(c->ts_end)));
+	json_object_set_new(o, "end_ns", JI(c->ts_end));
+	json_object_set_new(o, "offset", JI(c->ev_offset));
+	json_object_set_new(o, "context", json_string(rs_call_ctx_name(c->ctx)));
+	json_object_set_new(o, "pid", JI(c->pid));
+	json_object_set_new(o, "comm", *comm ? json_string(comm) : json_null());
+	json_object_set_new(o, "node", c->nid < 0 ? json_null() : JI(c->nid));
+	json_object_set_new(o, "order", JI(c->order));
+	json_object_set_new(o, "memcg_target", c->ctx == RS_CALL_MEMCG && c->target >= 0 ?
+			    json_string(rs_replay_cgroup_name(r, c->target)) : json_null());
+	json_object_set_new(o, "nr_to_reclaim", JI(c->nr_to_reclaim));
+	json_object_set_new(rec, "have", json_boolean(c->rec.have));
+	json_object_set_new(rec, "prio_first", c->rec.have ? prio_json(c->rec.prio_first)
+							   : json_null());
+	json_object_set_new(rec, "prio_lowest", c->rec.have ? prio_json(c->rec.prio_lowest)
+							    : json_null());
+	json_object_set_new(rec, "rounds", JI(c->rec.have ? c->rec.rounds : 0));
+	json_object_set_new(rec, "lru", call_lists(x->rec_scanned, x->rec_reclaimed));
+	json_object_set_new(rec, "soft_scanned", JI(c->rec.have ? c->rec.soft_scanned : 0));
+	json_object_set_new(o, "recorded", rec);
+	json_object_set_new(m, "prio_lowest", prio_json(mo->prio_lowest));
+	json_object_set_new(m, "rounds", JI(mo->rounds));
+	json_object_set_new(m, "lru", call_lists(mo->acct.scanned, mo->acct.reclaimed));
+	json_object_set_new(m, "soft_scanned", JI(mo->acct.soft_scanned));
+	json_object_set_new(o, "model", m);
+	json_object_set_new(o, "scanned_diff", lists4s(x->scanned_diff));
+	json_object_set_new(o, "diff", JI(x->diff));
+	return o;
+}
+
+json_t *rs_replay_calls_json(const struct rs_replay_report *r)
+{
+	const struct rs_identity_calls *ic = r->calls;
+	json_t *o = json_object(), *a = json_array(), *d = json_object();
+
+	json_object_set_new(o, "policy", json_string(r->res[r->identity].policy->name));
+	json_object_set_new(o, "replayed", JI(ic->nr_calls));
+	for (size_t i = 0; i < ic->nr; i++)
+		json_array_append_new(a, call_json(r, i));
+	json_object_set_new(o, "listed", a);
+	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
+		json_t *x = json_object();
+
+		json_object_set_new(x, "listed", JI(ic->listed_diff[l]));
+		json_object_set_new(x, "all", JI(ic->total_diff[l]));
+		json_object_set_new(d, lname[l], x);
+	}
+	json_object_set_new(o, "scanned_diff", d);
+	return o;
+}
+
 json_t *rs_replay_json(const struct rs_replay_report *r)
 {
 	json_t *root = json_object(), *rp = json_object(), *pol = json_object(), *names;
@@ -499,10 +581,14 @@ json_t *rs_replay_json(const struct rs_replay_report *r)
 
 				json_object_set_new(rp, "identity", identity_json(r, &err));
 				json_object_set_new(p, "error_pct", err);
+				if (r->calls)
+					json_object_set_new(rp, "calls", rs_replay_calls_json(r));
 			}
 			json_object_set_new(pol, r->res[i].policy->name, p);
 		}
 	}
+	if (r->calls_asked && !json_object_get(rp, "calls"))
+		json_object_set_new(rp, "calls", json_null());
 	json_object_set_new(root, "policies", pol);
 	json_object_set_new(root, "replay", rp);
 	json_object_set_new(root, "inputs", inputs_json(r));

@@ -229,6 +229,100 @@ static void identity_text(FILE *f, const struct rs_replay_report *r)
 	}
 }
 
+static void prio_text(char *buf, size_t n, int first, int lowest)
+{
+	if (lowest < 0)
+		snprintf(buf, n, "-");
+	else if (first >= 0)
+		snprintf(buf, n, "%d..%d", first, lowest);
+	else
+		snprintf(buf, n, "%d", lowest);
+}
+
+/* The first line of a listed call: when and where its begin event is, who ran it and for what. */
+static void call_head(FILE *f, const struct rs_replay_report *r, size_t i)
+{
+	const struct rs_identity_call *ic = &r->calls->call[i];
+	const struct rs_reclaim_call *c = ic->call;
+	const char *comm = r->call_comm ? r->call_comm[i] : "";
+	struct line l = { .n = 0 };
+
+	add(&l, "%4zu  %.6f s (offset %llu): %s, pid %d%s%s, ", i + 1, rs_ns_to_s(c->ts),
+	    U(c->ev_offset), rs_call_ctx_name(c->ctx), c->pid, *comm ? " " : "", rs_esc(comm));
+	if (c->nid >= 0)
+		add(&l, "node %d, ", c->nid);
+	else
+		add(&l, "any node, ");
+	add(&l, "order %d, ", c->order);
+	if (c->ctx == RS_CALL_MEMCG && c->target >= 0)
+		add(&l, "memcg %s, ", rs_esc(rs_replay_cgroup_name(r, c->target)));
+	add(&l, "wants %llu pages", U(c->nr_to_reclaim));
+	flush(f, &l, 6);
+}
+
+void rs_replay_calls_text(FILE *f, const struct rs_replay_report *r)
+{
+	const struct rs_identity_calls *ic = r->calls;
+	const char *name = r->res[r->identity].policy->name;
+	struct line l = { .n = 0 };
+	char pr[24], share[24];
+
+	if (ic->nr == ic->nr_calls)
+		add(&l, "\nCALLS (%s against the recording, call by call: all %zu calls, those "
+		    "whose pages scanned differ most first", name, ic->nr_calls);
+	else
+		add(&l, "\nCALLS (%s against the recording, call by call: the %zu of %zu calls "
+		    "whose pages scanned differ most", name, ic->nr, ic->nr_calls);
+	add(&l, "; |diff| = |%s - recorded| summed over the lists; priorities first..lowest; "
+	    "each call's begin event by its time, as trace-cmd report prints it, and file offset)",
+	    name);
+	flush(f, &l, 2);
+	fprintf(f, "%14s %8s %7s %9s %9s %9s %9s %10s %8s\n", "", "priority", "rounds",
+		"scan IA", "scan AA", "scan IF", "scan AF", "reclaimed", "|diff|");
+	for (size_t i = 0; i < ic->nr; i++) {
+		const struct rs_identity_call *x = &ic->call[i];
+		const struct rs_recorded *rec = &x->call->rec;
+		const struct rs_call_outcome *o = x->model;
+
+		call_head(f, r, i);
+		if (rec->have) {
+			prio_text(pr, sizeof(pr), rec->prio_first, rec->prio_lowest);
+			fprintf(f, "      %-8s %8s %7u %9llu %9llu %9llu %9llu %10llu\n", "recorded",
+				pr, rec->rounds, U(x->rec_scanned[0]), U(x->rec_scanned[1]),
+				U(x->rec_scanned[2]), U(x->rec_scanned[3]),
+				U(x->rec_reclaimed[0] + x->rec_reclaimed[1] +
+				  x->rec_reclaimed[2] + x->rec_reclaimed[3]));
+		} else {
+			fprintf(f, "      recorded: no shrink event in the trace (nothing "
+				"scanned, as in the totals)\n");
+		}
+		prio_text(pr, sizeof(pr), -1, o->prio_lowest);
+		fprintf(f, "      %-8.8s %8s %7u %9llu %9llu %9llu %9llu %10llu %8llu\n", name, pr,
+			o->rounds, U(o->acct.scanned[0]), U(o->acct.scanned[1]),
+			U(o->acct.scanned[2]), U(o->acct.scanned[3]),
+			U(o->acct.reclaimed[0] + o->acct.reclaimed[1] + o->acct.reclaimed[2] +
+			  o->acct.reclaimed[3]), U(x->diff));
+		/* soft-limit passes run no priority of the call's own: say what they took */
+		if ((rec->have && rec->soft_scanned) || o->acct.soft_scanned)
+			fprintf(f, "      of which soft-limit passes scanned %llu recorded, %llu %s\n",
+				U(rec->have ? rec->soft_scanned : 0), U(o->acct.soft_scanned), name);
+	}
+	add(&l, "the %zu listed calls hold, of the error in pages scanned (%s - recorded over every "
+	    "call):", ic->nr, name);
+	for (int k = 0; k < RS_NR_EVICTABLE; k++) {
+		double pct = ic->total_diff[k] ? 100.0 * (double)ic->listed_diff[k] /
+						 (double)ic->total_diff[k] : 0.0;
+
+		share[0] = '\0';
+		if (ic->total_diff[k])	/* no "-0%" when none of it is listed */
+			snprintf(share, sizeof(share), " (%.0f%%)",
+				 pct > -0.5 && pct < 0.5 ? 0.0 : pct);
+		add(&l, " %s %+lld of %+lld%s%s", short_list[k], (long long)ic->listed_diff[k],
+		    (long long)ic->total_diff[k], share, k + 1 < RS_NR_EVICTABLE ? "," : "");
+	}
+	flush(f, &l, 2);
+}
+
 static void diff_text(char *buf, size_t n, uint64_t v, uint64_t rec)
 {
 	snprintf(buf, n, "%+lld", (long long)v - (long long)rec);
@@ -574,7 +668,9 @@ void rs_replay_text(FILE *f, const struct rs_replay_report *r)
 		rs_replay_inputs_text(f, r);
 	if (r->id)
 		identity_text(f, r);
-	else
+	if (r->id && r->calls)
+		rs_replay_calls_text(f, r);
+	if (!r->id)
 		fprintf(f, "\nidentity not run (add mainline to --policy)\n");
 	fprintf(f, "\nPOLICIES (pages; diff = policy - recorded; the recording from the replayed "
 		"calls)\n");

@@ -486,23 +486,31 @@ static int own_first_record(struct rs_source *src, struct tracedat *td, int cpu,
 
 /*
  * The CPUs a stream uses: as many as asked, or with --threads auto (opts.threads < 0: up to
- * -opts.threads) decode threads only for a trace with AUTO_MIN_BYTES of ring-buffer pages or
- * more; the file's kallsyms get a thread of their own either way (open_data()). Decode threads
- * cost CPU time (their entries, the merge: +10-20%) for what they take off the thread that
- * analyses, the critical path; measured as that path (its CPU time plus the check's child,
- * best of 6 on 2 loaded CPUs, bench/README.md): 0.19 s either way at 12 MB (contention.dat),
- * 0.23 -> 0.18 s at 40 MB (anon-2stream-busy.dat), 0.45 -> 0.39 s at 60 MB (the bench trace),
- * 0.49 -> 0.39 s at 89 MB (global-dev.dat as v6). RS_AUTO_MIN=BYTES sets the bound (tests).
+ * -opts.threads CPUs) decode threads only where they can help; the file's kallsyms get a thread
+ * of their own either way (open_data()), which is a plain gain (its parse overlaps the read).
+ * Decode threads take decoding off the thread that merges and analyses, at the price of handing
+ * every event to it from another core: +40-90% CPU time, so they help only where a CPU is free
+ * for them besides that thread's. On 2 CPUs they never did: the bench trace (8.06 M events,
+ * bench/README.md), best of 3 at load average 1.6, as v6 0.82 s with one thread and 1.08 s with
+ * two, as v7 0.74 and 0.76 s; so on 2 CPUs auto reads with one thread (and the kallsyms one).
+ * From 3 CPUs on, decode threads for a trace with AUTO_MIN_BYTES of ring-buffer pages or more
+ * (below which they cost more than they save: 0.19 s either way at 12 MB of pages, 0.45 -> 0.39
+ * s of critical path at 60 MB), not measured on such a machine. RS_AUTO_MIN=BYTES sets the
+ * bound and RS_AUTO_CPUS=N the CPUs from which decode threads are used (tests).
  */
 #define AUTO_MIN_BYTES (32ull << 20)
+#define AUTO_MIN_CPUS 3
 
 static int stream_cpus(const struct rs_source *src, const struct tracedat *td)
 {
-	const char *env = getenv("RS_AUTO_MIN");
+	const char *env = getenv("RS_AUTO_MIN"), *env_cpus = getenv("RS_AUTO_CPUS");
 	uint64_t min = env ? strtoull(env, NULL, 0) : AUTO_MIN_BYTES;
+	int min_cpus = env_cpus ? atoi(env_cpus) : AUTO_MIN_CPUS;
 
 	if (src->opts.threads >= 0)
 		return src->opts.threads;
+	if (-src->opts.threads < min_cpus)
+		return 1;
 	return td->data_bytes >= min ? -src->opts.threads : 1;
 }
 

@@ -19,12 +19,13 @@
  * pages only at their 16-byte headers. The file is read through one read-only mapping where it
  * can be mapped (else pread): a pread per page header, chunk header and string byte was 61 k
  * syscalls for the bench trace as v6 (244 MB) and 12 k as v7, at ~4 us each on the 2-CPU VM
- * of bench/README.md; the mapping faults 16 page-cache pages at a time. Compressed v7 header sections holding formats are
- * decompressed (zstd or zlib, as the file says) to walk them too, and so are the chunks of
- * compressed event data, one at a time, for their page headers; the other compressed sections
- * (kallsyms, printk, cmdlines) get their block sizes checked only. The trace.dat backend reads
- * compressed event data itself (tracedat_chunks.c) and asks for each CPU's first chunk only
- * (rs_tracedat_layout), checking the pages it reads; where it leaves them to libtracecmd it
+ * of bench/README.md; the mapping faults 16 page-cache pages at a time. Compressed v7 header
+ * sections holding formats are decompressed (zstd or zlib, as the file says) to walk them too,
+ * and so are the chunks of compressed event data, one at a time, for their page headers; the
+ * other compressed sections (kallsyms, printk, cmdlines) get their block sizes checked and
+ * only their start decompressed, for the size of the text it gives. The trace.dat backend
+ * reads compressed event data itself (tracedat_chunks.c) and asks for each CPU's first chunk
+ * only (rs_tracedat_layout), checking the pages it reads; where it leaves them to libtracecmd it
  * checks them all first (rs_tracedat_check_zpages()).
  */
 #include <errno.h>
@@ -660,6 +661,90 @@ static bool decompress(struct rd *r, const uint8_t *in, uint64_t csize, uint8_t 
 	}
 }
 
+/* The first n (<= 8) bytes that csize bytes of one zstd or zlib block uncompress to. */
+static bool decompress_head(struct rd *r, const uint8_t *in, uint64_t csize, uint8_t *out,
+			    size_t n)
+{
+	if (!strcmp(r->zname, "zstd")) {
+		ZSTD_inBuffer ib = { in, csize, 0 };
+		ZSTD_outBuffer ob = { out, n, 0 };
+
+		if (!r->zctx)
+			r->zctx = ZSTD_createDCtx();
+		if (!r->zctx)
+			return false;
+		ZSTD_DCtx_reset(r->zctx, ZSTD_reset_session_only);
+		while (ob.pos < n) {
+			size_t before = ib.pos + ob.pos;
+
+			if (ZSTD_isError(ZSTD_decompressStream(r->zctx, &ob, &ib)) ||
+			    ib.pos + ob.pos == before)
+				break;
+		}
+		ZSTD_DCtx_reset(r->zctx, ZSTD_reset_session_only);
+		return ob.pos == n;
+	} else {
+		z_stream zs = { 0 };
+		int ret = Z_OK;
+
+		zs.next_in = (Bytef *)in;
+		zs.avail_in = csize > UINT32_MAX ? UINT32_MAX : (uInt)csize;
+		zs.next_out = out;
+		zs.avail_out = (uInt)n;
+		if (inflateInit(&zs) != Z_OK)
+			return false;
+		while (zs.avail_out && ret == Z_OK)
+			ret = inflate(&zs, Z_SYNC_FLUSH);
+		inflateEnd(&zs);
+		return !zs.avail_out;
+	}
+}
+
+/*
+ * kallsyms, printk formats and cmdlines, compressed: their text follows its size (n bytes),
+ * which the library mallocs plus one before it reads the text (read_proc_kallsyms(),
+ * read_ftrace_printk(), read_and_parse_cmdlines()): a fuzzed 10 KB file had it ask for 7 TB.
+ * Only the start of the block is uncompressed, for that size, held against the rsize bytes of
+ * the whole. The block's csize bytes are at offset at; r->pos is left after them.
+ */
+static int check_zsized(struct rd *r, uint64_t at, uint64_t csize, uint64_t rsize, size_t n,
+			const char *what)
+{
+	uint8_t head[8], *buf = NULL;
+	const uint8_t *in = NULL;
+	uint64_t size, end = r->pos;
+	int ret = -1;
+
+	if (rsize < n)
+		return bad(r, "compressed %s: %llu bytes hold no size", what, U(rsize));
+	if (r->file && !r->mem) {
+		in = r->file + at;
+	} else {
+		buf = malloc(csize ? csize : 1);
+		if (!buf)
+			return rs_error_set(r->err, "%s: out of memory", r->path);
+		r->pos = at;
+		if (get(r, buf, csize, what) < 0)
+			goto out;
+		in = buf;
+	}
+	if (!decompress_head(r, in, csize, head, n)) {
+		bad(r, "compressed %s at %llu does not decompress", what, U(at));
+		goto out;
+	}
+	size = from_file(r, head, (int)n);
+	if (size > rsize - n) {
+		bad(r, "compressed %s claims %llu bytes, only %llu follow", what, U(size),
+		    U(rsize - n));
+		goto out;
+	}
+	ret = 0;
+out:
+	r->pos = end;
+	free(buf);
+	return ret;
+}
+
 /*
  * A compressed header section: its block header, then the contents walked like an
  * uncompressed section's, from memory (trace-cmd compresses a whole section as one zstd or
@@ -682,8 +767,14 @@ static int check_zsection(struct rd *r, int id)
 		r->layout->ksyms_at = at - 8;	/* the block */
 		r->layout->ksyms_z = true;
 	}
+	if (id == OPT_KALLSYMS)
+		return check_zsized(r, at, csize, rsize, 4, "kallsyms");
+	if (id == OPT_PRINTK)
+		return check_zsized(r, at, csize, rsize, 4, "printk formats");
+	if (id == OPT_CMDLINES)
+		return check_zsized(r, at, csize, rsize, 8, "saved cmdlines");
 	if (id != OPT_HEADER_INFO && id != OPT_FTRACE_EVENTS && id != OPT_EVENT_FORMATS)
-		return 0;	/* kallsyms, printk, cmdlines: sized text the library bounds */
+		return 0;
 	in = malloc(csize ? csize : 1);
 	out = malloc(rsize ? rsize : 1);
 	if (!in || !out) {

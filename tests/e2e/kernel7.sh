@@ -109,6 +109,34 @@ $(diff "$TMP/want" "$TMP/got" | head -5)"
 		fail "$b: no cgroup of the val sums in the analysis"
 	[ -s "$TMP/want" ] && ! [ -s "$TMP/got" ] && fail "$b: no lru_size deltas in the analysis"
 
+	# the memcg counters: their event counts where the kernel has the event (its format is
+	# in the file), null where it has not (6.1): then no victim, no LRU delta, no swap-in
+	# figure is a made-up 0
+	"$RS_BIN" cgroups --json "$f" >"$TMP/cg.json" || fail "$b: cgroups --json exit $?"
+	trace-cmd dump --events -i "$f" 2>/dev/null | sed -n 's/^name: //p' >"$TMP/fmts"
+	for e in count_memcg_events mod_memcg_lruvec_state; do
+		if grep -qx "$e" "$TMP/fmts"; then
+			want=$(awk -v E="$e" '$1 == E { n++ } END { print n + 0 }' "$TMP/ev")
+		else
+			want=null
+		fi
+		expect_eq "$b: cgroup_attribution.$e" \
+			"$(jq -r ".cgroup_attribution.$e" "$TMP/cg.json")" "$want"
+	done
+	if ! grep -qx mod_memcg_lruvec_state "$TMP/fmts"; then
+		expect_eq "$b: cgroups with an lru_size and no mod_memcg_lruvec_state" \
+			"$(jq '[.cgroups[] | select(.lru_size != null)] | length' "$TMP/cg.json")" 0
+		grep -qx count_memcg_events "$TMP/fmts" ||
+			expect_eq "$b: cgroups with a victim side and no memcg counter events" \
+			"$(jq '[.cgroups[] | select(.victim != null)] | length' "$TMP/cg.json")" 0
+	fi
+	if ! grep -qx count_memcg_events "$TMP/fmts" && [ "$(jq -r '.refaults.recorded' \
+	   "$TMP/an.json")" = true ]; then
+		expect_eq "$b: swap-ins without count_memcg_events" \
+			"$(jq -c '[.refaults.anon.swapin_pages, .refaults.anon.swapin_events,
+				   (.refaults.cgroups[].swapin_pages)] | unique' "$TMP/an.json")" '[null]'
+	fi
+
 	# MGLRU from the shape: a batch above 32 pages (SWAP_CLUSTER_MAX) -> true; an active list
 	# isolated or shrunk -> false; neither -> the recorder's mglru= marker, else null
 	want=$(awk '$1 == "mm_vmscan_lru_isolate" { for (i = 2; i <= NF; i++) { split($i, a, "=")

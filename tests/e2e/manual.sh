@@ -49,6 +49,9 @@ complete_words reclaimscope replay --pol | grep -qx -- '--policy=' || fail "comp
 expect_eq "complete --policy soft" "$(complete_words reclaimscope replay --policy soft | tr '\n' ' ')" \
 	"softlimit-tree softlimit-rework "
 complete_words reclaimscope analyze --th | grep -qx -- '--threads=' || fail "complete --th"
+# an optional value (--calls[=N]): the bare name, and "all" after its '='
+complete_words reclaimscope replay --cal | grep -qx -- '--calls' || fail "complete replay --cal"
+expect_eq "complete --calls=a" "$(complete_words reclaimscope replay --calls = a)" "all"
 
 # install into a temporary prefix
 make -s install PREFIX="$TMP/prefix" >"$TMP/install.log" 2>&1 || fail "make install: $(tail -n 3 "$TMP/install.log")"

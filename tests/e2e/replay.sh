@@ -320,6 +320,15 @@ if [ -f "$g" ]; then
 		END { print n + 0 }')
 	expect_eq "global-dev: recorded soft-limit passes scanned" \
 		"$(jq '.recorded.in_calls.soft_scanned' "$g")" "$rsoft"
+	# and call by call (--calls: a call whose pages all came from soft-limit passes shows
+	# them, not just a priority "-")
+	"$RS_BIN" replay --json --policy mainline --calls=all "$SHARED_TRACE" >"$TMP/gd.calls.json" ||
+		fail "global-dev: replay --calls=all exited non-zero"
+	expect_eq "global-dev: soft-limit pages scanned summed over --calls=all" \
+		"$(jq '[.replay.calls.listed[].recorded.soft_scanned] | add' "$TMP/gd.calls.json")" "$rsoft"
+	expect_eq "global-dev: mainline's soft-limit pages summed over --calls=all" \
+		"$(jq '[.replay.calls.listed[].model.soft_scanned] | add' "$TMP/gd.calls.json")" \
+		"$(jq '.policies.mainline.soft_scanned' "$TMP/gd.calls.json")"
 	jq -e '.policies."softlimit-tree" | (.soft_scanned == null) and (.soft_reclaimed == null) and
 		.soft_limit_claim.checked and (.soft_limit_claim.shown | not) and
 		(.soft_limit_claim.lacks | index("soft-limit tree")) and
@@ -365,6 +374,128 @@ jq -e '.replay.refused | test("MGLRU")' "$TMP/mglru.json" >/dev/null ||
 	fail "no sizes: exit status"
 jq -e '.replay.refused | test("no LRU sizes")' "$TMP/nosizes.json" >/dev/null ||
 	fail "no sizes: not refused"
+
+# --calls: identity call by call. The oracle is trace-cmd alone: call_scans FILE prints, per
+# reclaim call, "pid begin_time comm IA AA IF AF": the lru_isolate nr_scanned of that pid between
+# the call's begin event (kswapd_wake, direct/memcg/node_reclaim_begin) and its end (the
+# *_reclaim_end of its kind; kswapd: the next kswapd_wake or kswapd_sleep), begin_time as
+# `trace-cmd report -t` prints it. The replay's side: the same fields from .replay.calls.listed.
+call_scans() {
+	trace_report "$1" -t | awk '
+	function flush(p) {
+		if (p in cur) { print cur[p], s[p, 0], s[p, 1], s[p, 2], s[p, 3]; delete cur[p] }
+	}
+	{
+		if (!match($0, /-[0-9]+ +\[[0-9]+\]/)) next
+		comm = substr($0, 1, RSTART - 1); sub(/^ +/, "", comm)
+		pid = substr($0, RSTART + 1); sub(/ .*/, "", pid)
+		ts = ""; ev = ""
+		for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { ts = $i; ev = $(i + 1); break }
+		sub(/:$/, "", ts)
+		if (ev == "mm_vmscan_kswapd_wake:" || ev == "mm_vmscan_direct_reclaim_begin:" ||
+		    ev == "mm_vmscan_memcg_reclaim_begin:" || ev == "mm_vmscan_node_reclaim_begin:") {
+			flush(pid)
+			cur[pid] = pid " " ts " " comm
+			for (l = 0; l < 4; l++) s[pid, l] = 0
+		} else if (ev == "mm_vmscan_kswapd_sleep:" || ev == "mm_vmscan_direct_reclaim_end:" ||
+			   ev == "mm_vmscan_memcg_reclaim_end:" || ev == "mm_vmscan_node_reclaim_end:") {
+			flush(pid)
+		} else if (ev == "mm_vmscan_lru_isolate:" && (pid in cur)) {
+			n = 0; k = -1
+			for (i = 1; i <= NF; i++) {
+				if ($i ~ /^nr_scanned=/) n = substr($i, 12) + 0
+				if ($i == "lru=inactive_anon") k = 0
+				if ($i == "lru=active_anon") k = 1
+				if ($i == "lru=inactive_file") k = 2
+				if ($i == "lru=active_file") k = 3
+			}
+			if (k >= 0) s[pid, k] += n
+		}
+	}
+	END { for (p in cur) flush(p) }'
+}
+listed_scans() {	# listed_scans JSON: the same fields of the listed calls
+	jq -r '.replay.calls.listed[] | "\(.pid) \(.start_ns / 1000000000 | floor).\(.start_ns %
+		1000000000 | tostring | ("000000000" + .)[-9:]) \(.comm) \(.recorded.lru |
+		[.inactive_anon, .active_anon, .inactive_file, .active_file] | map(.scanned) |
+		join(" "))"' "$1"
+}
+# seed004 (mainline -6.4% on inactive file: docs/replay.md): the default 20 calls; anon-stream-
+# swap (903 memcg limit calls): every call
+for spec in kernel7/k72-seed004:--calls anon-stream-swap:--calls=all; do
+	n=${spec%%:*}
+	opt=${spec#*:}
+	f="$TOP/tests/fixtures/$n.dat"
+	n=$(basename "$n")
+	[ -f "$f" ] || continue
+	j="$TMP/$n.calls.json"
+	"$RS_BIN" replay --json --policy mainline "$opt" "$f" >"$j" 2>"$TMP/$n.calls.err" ||
+		{ fail "$n: replay $opt exited non-zero: $(cat "$TMP/$n.calls.err")"; continue; }
+	listed=$(jq '.replay.calls.listed | length' "$j")
+	replayed=$(jq '.inputs.calls.replayed' "$j")
+	expect_eq "$n: --calls replayed" "$(jq '.replay.calls.replayed' "$j")" "$replayed"
+	if [ "$opt" = --calls ]; then
+		expect_eq "$n: --calls lists 20" "$listed" 20
+	else
+		expect_eq "$n: --calls=all lists every call" "$listed" "$replayed"
+	fi
+	# the recorded pages of each listed call, against trace-cmd
+	oracle_of call_scans "$f" | sort >"$TMP/$n.calls.oracle"
+	listed_scans "$j" | sort >"$TMP/$n.calls.ours"
+	expect_eq "$n: listed calls found in trace-cmd report (pid, begin time, comm, scanned per list)" \
+		"$(comm -12 "$TMP/$n.calls.ours" "$TMP/$n.calls.oracle" | wc -l)" "$listed"
+	comm -23 "$TMP/$n.calls.ours" "$TMP/$n.calls.oracle" | head -n 3 | sed 's/^/  ours, not in trace-cmd: /'
+	# sorted by diff, and diff is |model - recorded| summed over the lists
+	jq -e '[.replay.calls.listed[].diff] as $d | $d == ($d | sort | reverse)' "$j" >/dev/null ||
+		fail "$n: --calls not sorted by |diff|"
+	bad=$(jq '[.replay.calls.listed[] | select(.diff != ([.model.lru[].scanned] as $m |
+		[.recorded.lru[].scanned] as $r | [range(4) | $m[.] - $r[.] |
+		if . < 0 then -. else . end] | add))] | length' "$j")
+	expect_eq "$n: calls whose diff is not |model - recorded| summed" "$bad" 0
+	# what the listed calls hold, and over every call the identity totals
+	for l in $LISTS; do
+		expect_eq "$n: $l listed diff" "$(jq ".replay.calls.scanned_diff.$l.listed" "$j")" \
+			"$(jq "[.replay.calls.listed[].scanned_diff.$l] | add" "$j")"
+		expect_eq "$n: $l diff over every call" "$(jq ".replay.calls.scanned_diff.$l.all" "$j")" \
+			"$(jq ".replay.identity.lists.$l | .model_scanned - .recorded_scanned" "$j")"
+		[ "$opt" = --calls ] && continue
+		for k in scanned reclaimed; do
+			expect_eq "$n: $l recorded $k summed over every call" \
+				"$(jq "[.replay.calls.listed[].recorded.lru.$l.$k] | add" "$j")" \
+				"$(jq ".replay.identity.lists.$l.recorded_$k" "$j")"
+			expect_eq "$n: $l mainline $k summed over every call" \
+				"$(jq "[.replay.calls.listed[].model.lru.$l.$k] | add" "$j")" \
+				"$(jq ".replay.identity.lists.$l.model_$k" "$j")"
+		done
+	done
+	# the text: the same calls, in the same order, with their begin event
+	"$RS_BIN" replay --policy mainline "$opt" "$f" >"$TMP/$n.calls.txt" 2>&1 ||
+		fail "$n: replay $opt (text) exited non-zero"
+	jq -r '.replay.calls.listed[] | "\(.start_ns) \(.offset) \(.context) \(.pid)"' "$j" |
+		head -n 5 | awk '{ printf "%4d  %.6f s (offset %s): %s, pid %s\n", NR, $1 / 1e9, $2, $3, $4 }' \
+		>"$TMP/$n.calls.want"
+	grep -E '^ {0,3}[0-9]+  [0-9]+\.[0-9]{6} s \(offset' "$TMP/$n.calls.txt" | head -n 5 |
+		sed 's/\(pid [0-9]*\).*/\1/' >"$TMP/$n.calls.got"
+	cmp -s "$TMP/$n.calls.want" "$TMP/$n.calls.got" ||
+		fail "$n: the text's calls differ from the JSON's: $(diff "$TMP/$n.calls.want" "$TMP/$n.calls.got" | head -n 4)"
+	grep -q "^the $listed listed calls hold, of the error in pages scanned" "$TMP/$n.calls.txt" ||
+		fail "$n: the text lacks what the listed calls hold"
+done
+# memcg calls name their reclaim root
+jq -e '[.replay.calls.listed[] | select(.context == "memcg") | .memcg_target | strings |
+	startswith("/")] | length == 903' "$TMP/anon-stream-swap.calls.json" >/dev/null ||
+	fail "anon-stream-swap: memcg calls without their target"
+# only when asked: no calls without --calls (the goldens check the text), null when refused
+jq -e '.replay | has("calls") | not' "$TMP/anon-stream-swap.json" >/dev/null ||
+	fail "replay --json has calls without --calls"
+"$RS_BIN" replay --json --calls "$TMP/mglru.txt" | jq -e '.replay.calls == null' >/dev/null ||
+	fail "mglru: --calls is not null when refused"
+for bad in "--calls=x" "--calls=-1" "--calls=" "--calls --policy splitlru"; do
+	# shellcheck disable=SC2086 # the options are split on purpose
+	"$RS_BIN" replay $bad tests/fixtures/v6.dat >/dev/null 2>"$TMP/calls.usage"
+	expect_eq "replay $bad exit status" "$?" 2
+done
+grep -q "add mainline to --policy" "$TMP/calls.usage" || fail "--calls without mainline: $(cat "$TMP/calls.usage")"
 
 # usage errors
 "$RS_BIN" replay --policy nosuch tests/fixtures/v6.dat >/dev/null 2>&1

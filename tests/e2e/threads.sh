@@ -31,14 +31,15 @@ same() {
 	[ "$r1" = 0 ] || { fail "$what: exit $r1"; sed 's/^/    /' "$TMP/e1"; }
 }
 # same_default WHAT ARGS...: also without --threads (the default, auto: up to the CPUs available,
-# decode threads from 32 MiB of pages, the fixtures' kallsyms parsed on a thread of their own)
-# and with --threads auto as if every trace were that big (RS_AUTO_MIN=0), against $TMP/t1 of
-# the same() just before
+# decode threads from 3 CPUs and 32 MiB of pages, the fixtures' kallsyms parsed on a thread of
+# their own) and with --threads auto as if every trace were that big on a machine that big
+# (RS_AUTO_MIN=0 RS_AUTO_CPUS=2), against $TMP/t1 of the same() just before
 same_default() {
 	what=$1; shift
 	for t in default auto; do
 		if [ $t = default ]; then "$RS_BIN" "$@" >"$TMP/td" 2>"$TMP/ed"
-		else RS_AUTO_MIN=0 "$RS_BIN" "$@" --threads auto >"$TMP/td" 2>"$TMP/ed"; fi
+		else RS_AUTO_MIN=0 RS_AUTO_CPUS=2 "$RS_BIN" "$@" --threads auto >"$TMP/td" \
+			2>"$TMP/ed"; fi
 		expect_eq "$what: exit status with threads $t" $? 0
 		cmp -s "$TMP/t1" "$TMP/td" || { fail "$what: output differs with threads $t";
 			diff "$TMP/t1" "$TMP/td" | head -n 10; }

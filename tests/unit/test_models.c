@@ -1651,3 +1651,76 @@ UT_TEST(test_policy_claims, "models/identity: extrapolated ranges and soft-limit
 	UT_ASSERT(!pc.soft_checked && pc.soft_shown);
 	return UT_OK;
 }
+
+/*
+ * Identity call by call (replay --calls). Five calls in time order, the model's outcomes made by
+ * hand (no policy runs): 0 recorded IF 1000, model IF 400 (-600); 1 recorded IA 300, model IF
+ * 300 instead (IA -300, IF +300: its total matches, its lists do not: 600); 2 recorded and
+ * modelled IF 500 (0); 3 without any shrink event (rec.have false: it recorded nothing, as in
+ * the totals), model IF 50 (+50); 4 recorded AF 100, model AF 2100 (+2000). By |diff| summed
+ * over the lists: 4 (2000), 0 (600), 1 (600: equal, so after 0 in time order), 3 (50), 2 (0).
+ * The top 2 hold IF -600 of -600 + 300 + 50 = -250 and AF +2000 of +2000; every call (0) holds
+ * all of it. A result without per-call outcomes is refused.
+ */
+UT_TEST(test_identity_calls, "models/identity: calls ranked by how far the model is off")
+{
+	struct rs_call_outcome o[5];
+	struct rs_replay_result mod = { .policy = rs_policy_find("mainline"), .nr_calls_kept = 5,
+					.call = o };
+	struct rs_identity_calls ic;
+	static const size_t order[5] = { 4, 0, 1, 3, 2 };
+	struct tw t;
+
+	memset(o, 0, sizeof(o));
+	UT_ASSERT(tw_new(&t, 1, false, 60) >= 0);
+	tw_lists(&t, 0, 0, 1000, 0, 50000, 1000);
+	tw_rec_call(&t, RS_CALL_DIRECT, -1, 0, RS_LRU_INACTIVE_FILE, 1000);
+	tw_rec_call(&t, RS_CALL_DIRECT, -1, 0, RS_LRU_INACTIVE_ANON, 300);
+	tw_rec_call(&t, RS_CALL_DIRECT, -1, 0, RS_LRU_INACTIVE_FILE, 500);
+	tw_call(&t, RS_CALL_DIRECT, 0, -1, 32);
+	tw_rec_call(&t, RS_CALL_KSWAPD, -1, 0, RS_LRU_ACTIVE_FILE, 100);
+	UT_ASSERT(tw_final(&t) == 0);
+	o[0].acct.scanned[RS_LRU_INACTIVE_FILE] = 400;
+	o[1].acct.scanned[RS_LRU_INACTIVE_FILE] = 300;
+	o[2].acct.scanned[RS_LRU_INACTIVE_FILE] = 500;
+	o[3].acct.scanned[RS_LRU_INACTIVE_FILE] = 50;
+	o[4].acct.scanned[RS_LRU_ACTIVE_FILE] = 2100;
+
+	UT_ASSERT(rs_identity_calls(t.w, &mod, 2, &ic, &t.err) == 0);
+	UT_ASSERT_EQ(ic.nr_calls, 5);
+	UT_ASSERT_EQ(ic.nr, 2);
+	UT_ASSERT_EQ(ic.call[0].index, 4);
+	UT_ASSERT(ic.call[0].call == rs_world_call(t.w, 4) && ic.call[0].model == &o[4]);
+	UT_ASSERT_EQ(ic.call[0].diff, 2000);
+	UT_ASSERT_EQ(ic.call[0].rec_scanned[RS_LRU_ACTIVE_FILE], 100);
+	UT_ASSERT_EQ(ic.call[1].index, 0);
+	UT_ASSERT_EQ(ic.call[1].scanned_diff[RS_LRU_INACTIVE_FILE], -600);
+	UT_ASSERT_EQ(ic.listed_diff[RS_LRU_INACTIVE_FILE], -600);
+	UT_ASSERT_EQ(ic.listed_diff[RS_LRU_ACTIVE_FILE], 2000);
+	UT_ASSERT_EQ(ic.listed_diff[RS_LRU_INACTIVE_ANON], 0);
+	UT_ASSERT_EQ(ic.total_diff[RS_LRU_INACTIVE_FILE], -250);
+	UT_ASSERT_EQ(ic.total_diff[RS_LRU_INACTIVE_ANON], -300);
+	UT_ASSERT_EQ(ic.total_diff[RS_LRU_ACTIVE_FILE], 2000);
+	rs_identity_calls_free(&ic);
+
+	UT_ASSERT(rs_identity_calls(t.w, &mod, 0, &ic, &t.err) == 0);
+	UT_ASSERT_EQ(ic.nr, 5);
+	for (size_t i = 0; i < 5; i++)
+		UT_ASSERT_EQ(ic.call[i].index, order[i]);
+	UT_ASSERT_EQ(ic.call[2].diff, 600);
+	UT_ASSERT_EQ(ic.call[2].scanned_diff[RS_LRU_INACTIVE_ANON], -300);
+	UT_ASSERT_EQ(ic.call[2].scanned_diff[RS_LRU_INACTIVE_FILE], 300);
+	UT_ASSERT(!ic.call[3].call->rec.have);
+	UT_ASSERT_EQ(ic.call[3].rec_scanned[RS_LRU_INACTIVE_FILE], 0);
+	UT_ASSERT_EQ(ic.call[3].diff, 50);
+	UT_ASSERT_EQ(ic.call[4].diff, 0);
+	for (int l = 0; l < RS_NR_EVICTABLE; l++)
+		UT_ASSERT_EQ(ic.listed_diff[l], ic.total_diff[l]);
+	rs_identity_calls_free(&ic);
+
+	mod.nr_calls_kept = 0;
+	UT_ASSERT(rs_identity_calls(t.w, &mod, 2, &ic, &t.err) < 0);
+	UT_ASSERT(strstr(t.err.msg, "no per-call view"));
+	rs_world_free(t.w);
+	return UT_OK;
+}
