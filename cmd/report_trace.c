@@ -73,6 +73,7 @@ json_t *rs_report_trace_json(const struct rs_source *src)
 	json_object_set_new(t, "missed_by_cpu", loss);
 	json_object_set_new(t, "warnings", warn);
 	json_object_set_new(t, "mglru", ti->mglru < 0 ? json_null() : json_boolean(ti->mglru));
+	json_object_set_new(t, "eviction_traced", json_boolean(!ti->eviction_untraced));
 	json_object_set_new(t, "mglru_evidence",
 			    ti->mglru_how ? json_string(ti->mglru_how) : json_null());
 	return t;

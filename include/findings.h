@@ -56,6 +56,7 @@ struct rs_findings {
 	uint64_t kswapd_scanned, kswapd_reclaimed;
 
 	/* scanning: lru_isolate nr_scanned per list, reclaimed per type */
+	bool eviction_untraced;		/* MGLRU before 6.7: none of these was traced */
 	uint64_t scanned[RS_LRU_NR];
 	uint64_t scanned_anon, scanned_file, scanned_inactive;
 	uint64_t reclaimed_anon, reclaimed_file;

@@ -66,6 +66,8 @@ struct rs_trace_info {
 					 * tell (lru_shape.c) */
 	const char *mglru_how;		/* how that was told; NULL before a full stream */
 	uint64_t isolates_empty;	/* lru_isolate that took no page (full stream) */
+	bool eviction_untraced;		/* full stream: MGLRU reclaimed and emitted no isolate or
+					 * shrink event (before 6.7): scan figures are unknown */
 	bool formats_known;		/* trace.dat: the file lists its event formats */
 	uint64_t format_types;		/* then: bit (1 << enum rs_ev_type) per type it has */
 	struct rs_warnings *warnings;

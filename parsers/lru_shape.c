@@ -60,6 +60,13 @@ void rs_lru_shape_see(struct rs_lru_shape *s, const struct rs_event *ev)
 	case RS_EV_SHRINK_ACTIVE:
 		s->shrink_active++;
 		break;
+	case RS_EV_SHRINK_INACTIVE:
+		s->shrink_inactive++;
+		break;
+	case RS_EV_KSWAPD_WAKE:
+	case RS_EV_RECLAIM_BEGIN:
+		s->reclaim_runs++;
+		break;
 	case RS_EV_META:
 		if (ev->meta.kind && !strcmp(ev->meta.kind, "begin") && ev->meta.text)
 			see_marker(s, ev->meta.text);
@@ -67,6 +74,11 @@ void rs_lru_shape_see(struct rs_lru_shape *s, const struct rs_event *ev)
 	default:
 		break;
 	}
+}
+
+bool rs_lru_shape_untraced(const struct rs_lru_shape *s, int verdict)
+{
+	return verdict == 1 && !s->isolates && !s->shrink_inactive && s->reclaim_runs;
 }
 
 int rs_lru_shape_verdict(const struct rs_lru_shape *s, char *buf, size_t len)
@@ -98,10 +110,17 @@ int rs_lru_shape_verdict(const struct rs_lru_shape *s, char *buf, size_t len)
 		return 0;
 	}
 	if (s->have_marker) {
-		snprintf(buf, len, "the recorder's marker mglru=0x%04lx (the events do not tell: "
-			 "%llu lru_isolate, none above %d pages, no active list scanned)",
-			 s->marker, U(s->isolates), SWAP_CLUSTER_MAX);
-		return (s->marker & 1) ? 1 : 0;
+		int n = snprintf(buf, len, "the recorder's marker mglru=0x%04lx (the events do "
+				 "not tell: %llu lru_isolate, none above %d pages, no active list "
+				 "scanned)", s->marker, U(s->isolates), SWAP_CLUSTER_MAX);
+		int v = (s->marker & 1) ? 1 : 0;
+
+		if (rs_lru_shape_untraced(s, v) && n >= 0 && (size_t)n < len)
+			snprintf(buf + n, len - n, "; reclaim ran (%llu kswapd wakes and reclaim "
+				 "begins) with no lru_isolate or lru_shrink_inactive: this "
+				 "kernel's MGLRU does not trace its scanning and eviction (6.7 "
+				 "made it emit them)", U(s->reclaim_runs));
+		return v;
 	}
 	snprintf(buf, len, "nothing tells: no recorder marker, %llu lru_isolate, none above %d "
 		 "pages, no active list scanned", U(s->isolates), SWAP_CLUSTER_MAX);

@@ -16,6 +16,8 @@ struct rs_lru_shape {
 	uint64_t isolates, isolates_big, max_requested;
 	uint64_t isolates_active, shrink_active;
 	uint64_t isolates_empty;	/* nr_taken 0 */
+	uint64_t shrink_inactive;
+	uint64_t reclaim_runs;		/* kswapd_wake and *_reclaim_begin: reclaim ran */
 	bool have_marker;
 	unsigned long marker;		/* mglru= of the begin marker */
 };
@@ -24,5 +26,10 @@ void rs_lru_shape_reset(struct rs_lru_shape *s);
 void rs_lru_shape_see(struct rs_lru_shape *s, const struct rs_event *ev);
 /* 1 MGLRU, 0 classic LRU, -1 nothing tells (or both shapes); how it was told in buf. */
 int rs_lru_shape_verdict(const struct rs_lru_shape *s, char *buf, size_t len);
+/*
+ * MGLRU (verdict 1) ran reclaim and no lru_isolate or lru_shrink_inactive came: a kernel before
+ * 6.7, whose MGLRU did not reuse those events. Its eviction is not traced at all.
+ */
+bool rs_lru_shape_untraced(const struct rs_lru_shape *s, int verdict);
 
 #endif

@@ -160,6 +160,7 @@ int rs_source_stream(struct rs_source *src, uint64_t from_ns, uint64_t to_ns, rs
 						       sizeof(src->mglru_how));
 		src->info.mglru_how = src->mglru_how;
 		src->info.isolates_empty = src->shape.isolates_empty;
+		src->info.eviction_untraced = rs_lru_shape_untraced(&src->shape, src->info.mglru);
 	}
 	return ret;
 }

@@ -774,7 +774,9 @@ json_t *rs_analysis_json(const struct rs_analysis *a, const struct rs_source *sr
 	if (src)
 		json_object_set_new(root, "trace", rs_report_trace_json(src));
 	json_object_set_new(root, "analysis", analysis_json(a, secs));
-	json_object_set_new(root, "lru", lru_json(a, secs));
+	/* an MGLRU kernel before 6.7 traced no scanning: unknown, not lists of 0 */
+	json_object_set_new(root, "lru", src && rs_source_info(src)->eviction_untraced ?
+			    json_null() : lru_json(a, secs));
 	json_object_set_new(root, "scan", scan_json(a, secs));
 	json_object_set_new(root, "writeback", writeback_json(a));
 	json_object_set_new(root, "reclaim_pages", reclaim_pages_json(a, secs));

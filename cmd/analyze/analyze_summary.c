@@ -120,6 +120,11 @@ void rs_findings_text(FILE *f, const struct rs_findings *fd, bool with_cgroups)
 	} else {
 		line(f, "kswapd", "KSWAPD", "no kswapd activity");
 	}
+	if (fd->eviction_untraced) {
+		line(f, "eviction", "EVICTION BY TYPE", "not traced: this kernel's MGLRU emits no "
+		     "lru_isolate/shrink_inactive");
+		goto cgroups;
+	}
 	line(f, "anon pages", "LRU SCAN PRESSURE", "scanned %" PRIu64 " (%s; active %" PRIu64 "), "
 	     "reclaimed %" PRIu64 ", eff. %s", fd->scanned_anon, pct1(b[0], 48, fd->anon_pct),
 	     fd->scanned[RS_LRU_ACTIVE_ANON], fd->reclaimed_anon,
@@ -141,6 +146,7 @@ void rs_findings_text(FILE *f, const struct rs_findings *fd, bool with_cgroups)
 	line(f, "IO", "INACTIVE LISTS", "swap-out %" PRIu64 ", file %" PRIu64 " folios (%" PRIu64
 	     " sync); %" PRIu64 " dirty, %" PRIu64 " writeback", fd->swap_out, fd->file_written,
 	     fd->write_sync, fd->dirty, fd->writeback);
+cgroups:
 	if (fd->paid_most.valid)
 		line(f, "paid most", with_cgroups ? "VICTIM SIDE" : "cmd: cgroups", "%.40s: %" PRIu64
 		     " pages reclaimed from its LRUs", fd->paid_most.name, fd->paid_most.pages);
@@ -232,6 +238,8 @@ json_t *rs_findings_json(const struct rs_findings *fd)
 		"efficiency_pct", real_or_null(fd->efficiency_pct),
 		"efficiency_anon_pct", real_or_null(fd->efficiency_anon_pct),
 		"efficiency_file_pct", real_or_null(fd->efficiency_file_pct)));
+	if (fd->eviction_untraced)	/* MGLRU before 6.7: unknown, not 0 */
+		json_object_set_new(o, "scan", json_null());
 	for (int p = 0; p <= RS_PRIO_DEF; p++) {
 		snprintf(key, sizeof(key), "%d", p);
 		json_object_set_new(share, key, known ? rs_json_real(rs_pct(fd->by_prio[p], known)) :

@@ -27,6 +27,7 @@ struct out {
 	double secs;
 	bool utf8;
 	bool mglru;		/* trace.mglru: the reports speak MGLRU */
+	bool untraced;		/* MGLRU before 6.7: no isolate or shrink event at all */
 	uint64_t isolates_empty;
 };
 
@@ -151,6 +152,17 @@ static void section_lru(struct out *o)
 	const struct rs_analysis *a = o->a;
 	char node[16];
 
+	if (o->untraced) {
+		static const char note[] = "not traced: reclaim ran, and this kernel's MGLRU "
+			"emitted no lru_isolate nor lru_shrink_inactive (MGLRU reuses them from "
+			"6.7 on): pages scanned and reclaimed per type, their outcomes, the scan "
+			"balance and the priorities are unknown, not 0.";
+
+		heading(o, "EVICTION BY TYPE (MGLRU)");
+		rs_report_put_wrapped(o->f, note, sizeof(note) - 1);
+		mglru_gens_lines(o);
+		return;
+	}
 	if (o->mglru)
 		heading(o, "EVICTION BY TYPE (MGLRU: lru_isolate of the oldest generation, "
 			   "lru_shrink_inactive of evict_folios(), write_folio; efficiency = "
@@ -564,10 +576,16 @@ static void section_kswapd(struct out *o)
 			"periods cut by the trace's start or end\n",
 			rs_ns_to_s(k->awake_ns + k->awake_cut_ns), rs_ns_to_s(k->awake_ns),
 			k->periods, rs_ns_to_s(k->awake_cut_ns));
-		fprintf(o->f, "  scanned %" PRIu64 " pages (%" PRIu64 " inactive), reclaimed %"
-			PRIu64 " pages (%.1f%%), wrote %" PRIu64 " sync + %" PRIu64
-			" async folios\n", t->scanned, t->scanned_inactive, t->reclaimed,
-			rs_pct(t->reclaimed, t->scanned_inactive), t->write_sync, t->write_async);
+		if (o->untraced)
+			fprintf(o->f, "  scanned and reclaimed: not traced (MGLRU before 6.7); wrote %"
+				PRIu64 " sync + %" PRIu64 " async folios\n", t->write_sync,
+				t->write_async);
+		else
+			fprintf(o->f, "  scanned %" PRIu64 " pages (%" PRIu64 " inactive), reclaimed %"
+				PRIu64 " pages (%.1f%%), wrote %" PRIu64 " sync + %" PRIu64
+				" async folios\n", t->scanned, t->scanned_inactive, t->reclaimed,
+				rs_pct(t->reclaimed, t->scanned_inactive), t->write_sync,
+				t->write_async);
 		for (int j = 0; j < RS_NR_ORDER; j++) {
 			w[j] = (uint32_t)k->wakes_by_order[j];
 			r[j] = (uint32_t)k->rewakes_by_order[j];
@@ -803,6 +821,7 @@ static void report(FILE *f, const struct rs_analysis *a, const struct rs_source 
 
 	o.mglru = ti && ti->mglru > 0;
 	o.isolates_empty = ti ? ti->isolates_empty : 0;
+	o.untraced = ti && ti->eviction_untraced;
 	int top = opts && opts->top_tasks > 0 ? opts->top_tasks : 20;
 
 	if (ao->from_ns && ao->from_ns < t0)
@@ -827,9 +846,11 @@ static void report(FILE *f, const struct rs_analysis *a, const struct rs_source 
 	if (opts && opts->summary_only)
 		return;
 	section_lru(&o);
-	section_rotation(&o);
-	section_balance(&o);
-	section_priority(&o);
+	if (!o.untraced) {
+		section_rotation(&o);
+		section_balance(&o);
+		section_priority(&o);
+	}
 	section_episodes(&o);
 	section_tasks(&o, top);
 	section_kswapd(&o);

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * MGLRU told from a trace's shape and the recorder's marker (parsers/lru_shape.c), and the
+ * 6.1-era MGLRU whose reclaim emits no lru_isolate or lru_shrink_inactive at all: its
+ * eviction is not traced, which the verdict must say rather than report lists of 0 pages.
+ */
+#include <string.h>
+
+#include "../../parsers/lru_shape.h"
+#include "unit.h"
+
+static void see(struct rs_lru_shape *s, enum rs_ev_type type, const char *meta_text)
+{
+	struct rs_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.type = type;
+	if (type == RS_EV_META) {
+		ev.meta.kind = "begin";
+		ev.meta.text = meta_text;
+	}
+	if (type == RS_EV_LRU_ISOLATE) {
+		ev.isolate.nr_requested = 4096;	/* MGLRU's batch */
+		ev.isolate.nr_taken = 64;
+		ev.isolate.lru = RS_LRU_INACTIVE_FILE;
+		ev.have = RS_HAVE_LRU;
+	}
+	rs_lru_shape_see(s, &ev);
+}
+
+UT_TEST(test_lru_shape_untraced, "lru_shape: MGLRU before 6.7 reclaims without events")
+{
+	struct rs_lru_shape s;
+	char how[512];
+	int v;
+
+	/* 6.1, MGLRU on: the marker, kswapd woke, no isolate or shrink event came */
+	rs_lru_shape_reset(&s);
+	see(&s, RS_EV_META, "mglru=0x0007 cgroup_path=/");
+	for (int i = 0; i < 3; i++)
+		see(&s, RS_EV_KSWAPD_WAKE, NULL);
+	v = rs_lru_shape_verdict(&s, how, sizeof(how));
+	UT_ASSERT_EQ(v, 1);
+	UT_ASSERT(rs_lru_shape_untraced(&s, v));
+	UT_ASSERT(strstr(how, "3 kswapd wakes and reclaim begins") != NULL);
+	UT_ASSERT(strstr(how, "does not trace its scanning and eviction") != NULL);
+
+	/* 6.7+ MGLRU: its isolates are there, eviction traced */
+	see(&s, RS_EV_LRU_ISOLATE, NULL);
+	v = rs_lru_shape_verdict(&s, how, sizeof(how));
+	UT_ASSERT_EQ(v, 1);
+	UT_ASSERT(!rs_lru_shape_untraced(&s, v));
+
+	/* MGLRU and no reclaim at all: nothing was missed */
+	rs_lru_shape_reset(&s);
+	see(&s, RS_EV_META, "mglru=0x0007");
+	v = rs_lru_shape_verdict(&s, how, sizeof(how));
+	UT_ASSERT_EQ(v, 1);
+	UT_ASSERT(!rs_lru_shape_untraced(&s, v));
+	UT_ASSERT(strstr(how, "does not trace") == NULL);
+
+	/* the classic LRU with no scanning event is never "untraced" */
+	rs_lru_shape_reset(&s);
+	see(&s, RS_EV_META, "mglru=0x0000");
+	see(&s, RS_EV_RECLAIM_BEGIN, NULL);
+	v = rs_lru_shape_verdict(&s, how, sizeof(how));
+	UT_ASSERT_EQ(v, 0);
+	UT_ASSERT(!rs_lru_shape_untraced(&s, v));
+	return UT_OK;
+}
