@@ -131,9 +131,12 @@ check-e2e: $(BIN) $(TOOL_BIN)
 SAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:malloc_context_size=100 \
 	   LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
 	   UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+# RS_E2E_LIGHT=1: the round cuts repetitions, never a check (tests/lib-e2e.sh, real_traces);
+# RS_E2E_LIGHT=0 runs every repetition
+RS_E2E_LIGHT ?= 1
 check-san:
 	$(MAKE) -j$(JOBS) SANITIZE=address,undefined check-build
-	$(SAN_ENV) $(MAKE) SANITIZE=address,undefined check-unit check-e2e
+	$(SAN_ENV) RS_E2E_LIGHT=$(RS_E2E_LIGHT) $(MAKE) SANITIZE=address,undefined check-unit check-e2e
 
 # The README's two commands on a new minimal Debian 12 root (debootstrap, chroot; root only,
 # takes a while): tests/check-fresh.sh

@@ -66,9 +66,58 @@ oracle_of() {
 	fi
 	cat "$_or_c"
 }
+# rs_json COMMAND TRACE: `"$RS_BIN" COMMAND --json TRACE`, its output and exit status. Several
+# scripts run the same one on the same committed trace (analyze --json: analyze, diff, export,
+# kernel7, refaults, replay; events --json: events, kernel7, text_vs_dat, zchunks): under make
+# check (RS_ORACLE_CACHE) the output of a run that exits 0 is kept for the run, keyed by the
+# binary and the trace (its path as given, device, inode, size, mtime), so each round makes it
+# once. Not for files under $TMP (an inode is reused there).
+rs_json() {
+	if [ -z "${RS_ORACLE_CACHE:-}" ]; then
+		"$RS_BIN" "$1" --json "$2"
+		return
+	fi
+	_rj_c=$RS_ORACLE_CACHE/run.$1.$(basename "$2").$( (stat -L -c '%d %i %s %Y' "$RS_BIN" "$2" \
+		2>/dev/null; printf '%s\n' "$2" "${LC_ALL:-}") | md5sum | cut -c 1-16)
+	if [ ! -f "$_rj_c" ]; then
+		mkdir -p "$RS_ORACLE_CACHE" || return 1
+		"$RS_BIN" "$1" --json "$2" >"$_rj_c.$$" || {
+			_rj_r=$?
+			cat "$_rj_c.$$"
+			rm -f "$_rj_c.$$"
+			return $_rj_r
+		}
+		mv -f "$_rj_c.$$" "$_rj_c"
+	fi
+	cat "$_rj_c"
+}
 # Every real trace the tests run on: committed fixtures and the shared global trace.
-real_traces() {
+real_traces_all() {
 	for f in "$TOP"/tests/fixtures/*.dat "$SHARED_TRACE"; do
 		[ -f "$f" ] && echo "$f"
 	done
+}
+# The real traces a script runs its per-trace checks on. RS_E2E_LIGHT=1 (`make check-san` sets
+# it: every run there is six times slower) cuts repetitions, never a check: the same checks on
+# three fixtures, the first one, oom.dat (OOM kills) and v6.dat (the other file format), and the
+# shared trace (checks of their own run on it), instead of all; the plain round runs them on
+# every trace. Scripts with checks of a given fixture's figures (replay.sh) and those that read
+# every trace under the sanitizer (threads.sh, zchunks.sh) use real_traces_all.
+real_traces() {
+	if [ "${RS_E2E_LIGHT:-0}" = 1 ]; then
+		real_traces_all | awk -v shared="$SHARED_TRACE" \
+			'NR == 1 || $0 == shared || /\/(oom|v6)\.dat$/'
+	else
+		real_traces_all
+	fi
+}
+# The fuzz inputs a command other than events and analyze is run on: the seeds and every input
+# that once broke the loaders. The light round takes the seeds only: the loaders on those
+# inputs are fuzz_regress.sh's subject, which reads each of them three times there.
+fuzz_inputs() {
+	if [ "${RS_E2E_LIGHT:-0}" = 1 ]; then
+		ls -d tests/fuzz/seeds/*
+	else
+		ls -d tests/fuzz/regress/* tests/fuzz/seeds/*
+	fi
 }

@@ -130,39 +130,53 @@ compare() {
 	cmp -s "$TMP/got" "$1" || { fail "$3 (got <, want >)"; diff "$TMP/got" "$1" | head -20; }
 }
 
-# check RANGE-FROM-NS RANGE-TO-NS TRACE ANALYZE-ARGS...: figures and percentiles
-check() {
-	from=$1; to=$2; f=$3; shift 3
+# want_of TRACE FROM-NS TO-NS: the figures (expect) and the percentiles ("P KEY VALUE") of the
+# trace's report in that range (0 0: all); through oracle_of, so that the sanitizer round reuses
+# the plain round's (an awk pass over the report each)
+want_of() {
 	rm -f "$TMP"/lat.*
-	expect "$from" "$to" <"$TMP/report" >"$TMP/want"
-	"$RS_BIN" analyze --json "$@" "$f" >"$TMP/json" || { fail "$f $*: exit $?"; return 1; }
-	compare "$TMP/want" "$TMP/json" "$f $*: figures differ from trace-cmd report"
+	trace_report "$1" -t -F vmscan | expect "$2" "$3"
 	for k in direct memcg softlimit node; do
 		[ -f "$TMP/lat.$k" ] || continue
 		for p in 50 90 99; do
-			echo "episodes.$k.latency_us.p$p $(pctl "$TMP/lat.$k" $p)"
+			echo "P episodes.$k.latency_us.p$p $(pctl "$TMP/lat.$k" $p)"
 		done
-	done >"$TMP/want.p"
+	done
+}
+# range_of TRACE: "T1 T2 NS1 NS2", the middle third of its events, bounded by event times as
+# trace-cmd prints them; nothing under 30 events
+range_of() {
+	trace_report "$1" -t -F vmscan | sed -n 's/^.*\] *\([0-9]*\.[0-9]*\): .*$/\1/p' |
+		awk '{ t[NR] = $0 } END { if (NR < 30) exit
+			a = t[int(NR / 3)]; b = t[int(2 * NR / 3)]
+			split(a, x, "."); split(b, y, ".")
+			printf "%s %s %d%09d %d%09d\n", a, b, x[1], x[2], y[1], y[2] }'
+}
+
+# check RANGE-FROM-NS RANGE-TO-NS TRACE ANALYZE-ARGS...: figures and percentiles
+check() {
+	from=$1; to=$2; f=$3; shift 3
+	oracle_of want_of "$f" "$from" "$to" >"$TMP/want.all" ||
+		{ fail "$f: trace-cmd report failed"; return 1; }
+	grep -v '^P ' "$TMP/want.all" >"$TMP/want"
+	sed -n 's/^P //p' "$TMP/want.all" >"$TMP/want.p"
+	if [ $# -eq 0 ]; then
+		rs_json analyze "$f" >"$TMP/json"
+	else
+		"$RS_BIN" analyze --json "$@" "$f" >"$TMP/json"
+	fi || { fail "$f $*: exit $?"; return 1; }
+	compare "$TMP/want" "$TMP/json" "$f $*: figures differ from trace-cmd report"
 	compare "$TMP/want.p" "$TMP/json" "$f $*: percentiles differ"
 }
 
 n=0
 for f in $(real_traces); do
 	n=$((n + 1))
-	trace_report "$f" -t -F vmscan >"$TMP/report" ||
-		{ fail "$f: trace-cmd report failed"; continue; }
 	# a range, on the first trace and the shared one (the code path is the same for all):
 	# the middle third, bounded by event times as trace-cmd prints them
 	if [ "$n" -eq 1 ] || [ "$f" = "$SHARED_TRACE" ]; then
-		sed -n 's/^.*\] *\([0-9]*\.[0-9]*\): .*$/\1/p' "$TMP/report" >"$TMP/times"
-		lines=$(wc -l <"$TMP/times")
-		if [ "$lines" -ge 30 ]; then
-			t1=$(sed -n "$((lines / 3))p" "$TMP/times")
-			t2=$(sed -n "$((2 * lines / 3))p" "$TMP/times")
-			ns1=$(echo "$t1" | awk -F. '{ printf "%d%09d\n", $1, $2 }')
-			ns2=$(echo "$t2" | awk -F. '{ printf "%d%09d\n", $1, $2 }')
-			check "$ns1" "$ns2" "$f" --from "$t1" --to "$t2"
-		fi
+		set -- $(oracle_of range_of "$f")
+		[ $# -eq 4 ] && check "$3" "$4" "$f" --from "$1" --to "$2"
 	fi
 	check 0 0 "$f" || continue
 	# the breakdowns add up to the totals: by context, by node, by task

@@ -161,6 +161,18 @@ snap_stats() {
 	END { for (p in n) printf "%s %d %d %.0f\n", p, n[p], over[p], max[p] }' "$1" | sort
 }
 
+# of FILE FUNCTION [ARG]: FUNCTION over FILE's report, which check_trace wrote to $r; through
+# oracle_of, so the sanitizer round reuses the plain round's sums (each pass of the awk reads
+# up to 150 MB of report)
+of() { "$2" "$r" $3; }
+shrink_events() { awk '$4 ~ /^mm_vmscan_lru_shrink_(in)?active$/' "$1" | wc -l; }
+shrink_reclaimed() {
+	awk '$4 == "mm_vmscan_lru_shrink_inactive" {
+		for (i = 5; i <= NF; i++)
+			if ($i ~ /^nr_reclaimed=/) { sub(/.*=/, "", $i); s += $i } }
+		END { printf "%.0f\n", s }' "$1"
+}
+
 check_trace() {
 	f=$1; tag=$(basename "$f" .dat)
 	j="$TMP/$tag.json"; r="$TMP/$tag.txt"
@@ -172,7 +184,7 @@ check_trace() {
 	oracle_of report "$f" > "$r"
 
 	# victim.<item>: exact sums per memcg id and item
-	victim_sums "$r" 1 > "$TMP/$tag.want"
+	oracle_of of "$f" victim_sums 1 > "$TMP/$tag.want"
 	json_victim_sums "$j" > "$TMP/$tag.got"
 	[ -s "$TMP/$tag.want" ] || fail "$tag: no count_memcg_events in the report"
 	cmp -s "$TMP/$tag.want" "$TMP/$tag.got" || {
@@ -187,7 +199,7 @@ check_trace() {
 	done
 
 	# trigger side: episodes, stall, reclaimed per cgroup and kind
-	trigger_pairs "$r" > "$TMP/$tag.twant"
+	oracle_of of "$f" trigger_pairs > "$TMP/$tag.twant"
 	json_trigger "$j" > "$TMP/$tag.tgot"
 	grep -q MULTIPLE-HIERARCHIES "$TMP/$tag.twant" && fail "$tag: test assumes one hierarchy"
 	[ -s "$TMP/$tag.twant" ] || fail "$tag: no reclaim episodes in the report"
@@ -197,13 +209,13 @@ check_trace() {
 	}
 
 	# LRU deltas per cgroup and list, snapshots per cgroup
-	lru_sums "$r" > "$TMP/$tag.lwant"
+	oracle_of of "$f" lru_sums > "$TMP/$tag.lwant"
 	jq -r '.cgroups[] | select(.id != null) | .id as $id | .lru_size.delta_pages |
 		to_entries[] | select(.value != 0) | "\($id) \(.key) \(.value)"' "$j" | sort \
 		> "$TMP/$tag.lgot"
 	cmp -s "$TMP/$tag.lwant" "$TMP/$tag.lgot" || { fail "$tag: LRU deltas differ";
 		diff "$TMP/$tag.lwant" "$TMP/$tag.lgot" | head -5; }
-	snap_stats "$r" > "$TMP/$tag.swant"
+	oracle_of of "$f" snap_stats > "$TMP/$tag.swant"
 	jq -r '.cgroups[] | select(.soft_limit.snapshots > 0) | [.path, .soft_limit.snapshots,
 		.soft_limit.snapshots_over, .soft_limit.usage_max_bytes] | join(" ")' "$j" |
 		sort > "$TMP/$tag.sgot"
@@ -212,7 +224,7 @@ check_trace() {
 		diff "$TMP/$tag.swant" "$TMP/$tag.sgot" | head -5; }
 
 	# matching: every shrink event, exactly; attributed pages = the kernel's counters
-	shrinks=$(awk '$4 ~ /^mm_vmscan_lru_shrink_(in)?active$/' "$r" | wc -l)
+	shrinks=$(oracle_of of "$f" shrink_events)
 	expect_eq "$tag: shrink events" "$(jq .cgroup_attribution.shrinks "$j")" "$shrinks"
 	expect_eq "$tag: matched exactly" "$(jq .cgroup_attribution.exact "$j")" "$shrinks"
 	expect_eq "$tag: exact_pct" "$(jq .cgroup_attribution.exact_pct "$j")" 100
@@ -223,10 +235,7 @@ check_trace() {
 		head -5 "$TMP/$tag.recon"; }
 
 	# the matrix adds up: to the shrink events, and per victim
-	reclaimed=$(awk '$4 == "mm_vmscan_lru_shrink_inactive" {
-		for (i = 5; i <= NF; i++)
-			if ($i ~ /^nr_reclaimed=/) { sub(/.*=/, "", $i); s += $i } }
-		END { printf "%.0f\n", s }' "$r")
+	reclaimed=$(oracle_of of "$f" shrink_reclaimed)
 	expect_eq "$tag: matrix reclaimed" "$(jq '[.cgroup_matrix[].reclaimed] | add' "$j")" \
 		"$reclaimed"
 	jq -r '(.cgroup_matrix | group_by(.victim)[] | select(map(.reclaimed) | add > 0) |

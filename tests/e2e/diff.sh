@@ -190,9 +190,9 @@ n=0
 for f in $(real_traces); do
 	n=$((n + 1))
 	if [ $have_analyze = yes ]; then
-		"$RS_BIN" analyze --json "$f" >"$TMP/t.json" || { fail "$f: analyze exit $?"; continue; }
+		rs_json analyze "$f" >"$TMP/t.json" || { fail "$f: analyze exit $?"; continue; }
 	else
-		"$RS_BIN" events --json "$f" >"$TMP/t.json" || { fail "$f: events exit $?"; continue; }
+		rs_json events "$f" >"$TMP/t.json" || { fail "$f: events exit $?"; continue; }
 	fi
 	run_ok "$f self" --json "$TMP/t.json" "$TMP/t.json" && check_self "$f self"
 	"$RS_BIN" diff --json "$f" "$TMP/t.json" >"$TMP/out" 2>"$TMP/err"

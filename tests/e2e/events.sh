@@ -15,7 +15,7 @@ for f in $(real_traces); do
 	n=$((n + 1))
 	oracle_of counts "$f" >"$TMP/counts"
 	grep -v '^cpus=' "$TMP/counts" >"$TMP/want"
-	"$RS_BIN" events --json "$f" >"$TMP/json" || { fail "$f: events exit $?"; continue; }
+	rs_json events "$f" >"$TMP/json" || { fail "$f: events exit $?"; continue; }
 	[ "$f" = "$SHARED_TRACE" ] && cp "$TMP/json" "$TMP/v7.json"
 	jq -r '.trace.events_by_name | to_entries[] | "\(.key) \(.value)"' "$TMP/json" |
 		sort >"$TMP/got"

@@ -34,23 +34,28 @@ check_format() {
 		fail "$2: no traceEvents array"
 		return
 	fi
-	bad=$(jq -c '[.traceEvents[] | select((has("ph") and has("ts") and has("pid") and
+	# the six counts in one jq (a jq run each was most of this script's CPU time)
+	cf=$1 cn=$2
+	set -- $(jq -r '.traceEvents as $e | [
+		([$e[] | select((has("ph") and has("ts") and has("pid") and
 		has("tid") and (.ts | type) == "number" and (.pid | type) == "number" and
 		(.tid | type) == "number" and
 		(.ph | IN("B","E","X","i","I","C","M","b","e","n","s","t","f","P","O","N","D")))
-		| not)] | length' "$1")
-	expect_eq "$2: events without ph/ts/pid/tid or with an unknown ph" "$bad" 0
-	expect_eq "$2: X with a negative or missing dur" "$(jq '[.traceEvents[] |
-		select(.ph == "X" and ((.dur | type) != "number" or .dur < 0))] | length' "$1")" 0
-	expect_eq "$2: M without args.name" "$(jq '[.traceEvents[] | select(.ph == "M" and
-		(.args.name | type) != "string")] | length' "$1")" 0
-	expect_eq "$2: i without a scope" "$(jq '[.traceEvents[] | select(.ph == "i" and
-		(.s | IN("g","p","t") | not))] | length' "$1")" 0
-	expect_eq "$2: C with non-number values" "$(jq '[.traceEvents[] | select(.ph == "C") |
-		.args[] | select(type != "number")] | length' "$1")" 0
-	expect_eq "$2: unbalanced B/E" "$(jq '[.traceEvents[] | select(.ph == "B" or
-		.ph == "E")] | group_by([.pid, .tid]) | map(select((map(select(.ph == "B")) |
-		length) != (map(select(.ph == "E")) | length))) | length' "$1")" 0
+		| not)] | length),
+		([$e[] | select(.ph == "X" and ((.dur | type) != "number" or .dur < 0))] | length),
+		([$e[] | select(.ph == "M" and (.args.name | type) != "string")] | length),
+		([$e[] | select(.ph == "i" and (.s | IN("g","p","t") | not))] | length),
+		([$e[] | select(.ph == "C") | .args[] | select(type != "number")] | length),
+		([$e[] | select(.ph == "B" or .ph == "E")] | group_by([.pid, .tid]) |
+		 map(select((map(select(.ph == "B")) | length) !=
+			    (map(select(.ph == "E")) | length))) | length)] | @tsv' "$cf")
+	expect_eq "$cn: events without ph/ts/pid/tid or with an unknown ph" "$1" 0
+	expect_eq "$cn: X with a negative or missing dur" "$2" 0
+	expect_eq "$cn: M without args.name" "$3" 0
+	expect_eq "$cn: i without a scope" "$4" 0
+	expect_eq "$cn: C with non-number values" "$5" 0
+	expect_eq "$cn: unbalanced B/E" "$6" 0
+	set -- "$cf" "$cn"
 	# nesting: one event a line; ts and dur in us with 3 decimals, read exactly as ns
 	x='s/.*"dur":([0-9]+)\.([0-9]{3}).*"pid":([0-9]+),"tid":(-?[0-9]+),'
 	x=$x'"ts":([0-9]+)\.([0-9]{3}).*/\3 \4 \5\6 \1\2/'
@@ -78,36 +83,39 @@ KSWAPD_X='.ph == "X" and .name == "kswapd awake"'
 
 for f in $(real_traces); do
 	name=$(basename "$f" .dat)
-	"$RS_BIN" analyze --json "$f" >"$A" || { fail "$name: analyze"; continue; }
+	rs_json analyze "$f" >"$A" || { fail "$name: analyze"; continue; }
 	if ! "$RS_BIN" export --format perfetto -o "$P" "$f" 2>"$TMP/err"; then
 		fail "$name: export perfetto exit $?: $(tail -n 1 "$TMP/err")"
 		continue
 	fi
 	check_format "$P" "$name"
 	[ "$f" = "$SHARED_TRACE" ] && cp "$P" "$TMP/shared.perfetto"
-	expect_eq "$name: reclaim slices = analyze's episodes" "$(events "$RECLAIM_X")" \
-		"$(jq "$SLICED" "$A")"
+	# the export's figures the checks compare, one jq (a jq run each was most of this
+	# script's CPU time): slices, complete slices, complete kswapd slices, OOM and throttle
+	# instants, LRU counter samples, their inactive_file sum, displayTimeUnit, the trace
+	read -r px pxc pkc poom pthr pctr psum pdtu ptrace <<EOF
+$(jq -r "[.traceEvents as \$e | ([\$e[] | select($RECLAIM_X)] | length),
+	([\$e[] | select($RECLAIM_X and .args.status == \"complete\")] | length),
+	([\$e[] | select($KSWAPD_X and .args.status == \"complete\")] | length),
+	([\$e[] | select(.ph == \"i\" and .cat == \"oom\")] | length),
+	([\$e[] | select(.ph == \"i\" and .cat == \"throttle\")] | length),
+	([\$e[] | select(.ph == \"C\" and .pid == 2)] | length),
+	([\$e[] | select(.ph == \"C\" and .name == \"inactive_file\") | .args.scanned_pages] |
+		add), has(\"displayTimeUnit\"), .otherData.trace] | map(tostring) | @tsv" "$P")
+EOF
+	expect_eq "$name: reclaim slices = analyze's episodes" "$px" "$(jq "$SLICED" "$A")"
 	set -- $(oracle_of report_pairs "$f")
-	expect_eq "$name: complete slices = begin/end pairs in the report" \
-		"$(events "$RECLAIM_X and .args.status == \"complete\"")" "$1"
-	expect_eq "$name: complete kswapd awake slices = wake/sleep pairs" \
-		"$(events "$KSWAPD_X and .args.status == \"complete\"")" "$2"
-	expect_eq "$name: kswapd slices = analyze's periods" \
-		"$(events "$KSWAPD_X and .args.status == \"complete\"")" \
-		"$(jq .kswapd.periods "$A")"
-	expect_eq "$name: OOM instants" "$(events '.ph == "i" and .cat == "oom"')" \
-		"$(jq .oom.kills "$A")"
-	expect_eq "$name: throttle instants" "$(events '.ph == "i" and .cat == "throttle"')" \
-		"$(jq .throttled.count "$A")"
-	expect_eq "$name: LRU counter samples" "$(events '.ph == "C" and .pid == 2')" \
-		"$(jq '4 * (.timeline.buckets + 1)' "$A")"
-	expect_eq "$name: counters sum to analyze's scanned" "$(jq '[.traceEvents[] |
-		select(.ph == "C" and .name == "inactive_file") | .args.scanned_pages] |
-		add' "$P")" \
+	expect_eq "$name: complete slices = begin/end pairs in the report" "$pxc" "$1"
+	expect_eq "$name: complete kswapd awake slices = wake/sleep pairs" "$pkc" "$2"
+	expect_eq "$name: kswapd slices = analyze's periods" "$pkc" "$(jq .kswapd.periods "$A")"
+	expect_eq "$name: OOM instants" "$poom" "$(jq .oom.kills "$A")"
+	expect_eq "$name: throttle instants" "$pthr" "$(jq .throttled.count "$A")"
+	expect_eq "$name: LRU counter samples" "$pctr" "$(jq '4 * (.timeline.buckets + 1)' "$A")"
+	expect_eq "$name: counters sum to analyze's scanned" "$psum" \
 		"$(jq '.lru.inactive_file.scanned' "$A")"
-	expect_eq "$name: otherData.trace" "$(jq -r .otherData.trace "$P")" "$f"
+	expect_eq "$name: otherData.trace" "$ptrace" "$f"
 	# some Perfetto versions read ts in displayTimeUnit: it must not say ns while ts is in us
-	expect_eq "$name: no displayTimeUnit" "$(jq 'has("displayTimeUnit")' "$P")" false
+	expect_eq "$name: no displayTimeUnit" "$pdtu" false
 
 	# jsonl: rows per type, the common columns, sums
 	if ! "$RS_BIN" export --format jsonl -o "$R" "$f" 2>/dev/null; then
@@ -116,24 +124,29 @@ for f in $(real_traces); do
 	fi
 	jq -e . "$R" >/dev/null || fail "$name: jsonl rows are not JSON"
 	[ "$f" = "$SHARED_TRACE" ] && cp "$R" "$TMP/shared.jsonl"
-	expect_eq "$name: episode rows" "$(rows '.type == "episode"')" "$(jq "$ALL_EPISODES" "$A")"
-	expect_eq "$name: complete episode rows = report pairs" \
-		"$(rows '.type == "episode" and .status == "complete"')" "$1"
-	expect_eq "$name: bucket rows" "$(rows '.type == "bucket"')" "$(jq .analysis.buckets "$A")"
-	expect_eq "$name: cgroup_bucket rows" "$(rows '.type == "cgroup_bucket"')" \
+	# the rows' figures, one jq as above: episode, complete episode, bucket, cgroup_bucket and
+	# complete kswapd_awake rows, rows without the common columns, two sums
+	read -r re rec rb rcb rka rnc rsum rsc <<EOF
+$(jq -s -r --arg f "$f" '[(map(select(.type == "episode")) | length),
+	(map(select(.type == "episode" and .status == "complete")) | length),
+	(map(select(.type == "bucket")) | length),
+	(map(select(.type == "cgroup_bucket")) | length),
+	(map(select(.type == "kswapd_awake" and .status == "complete")) | length),
+	(map(select((has("host") and has("kernel") and .trace == $f) | not)) | length),
+	([.[] | select(.type == "episode" and .status == "complete") | .nr_reclaimed] | add // 0),
+	([.[] | select(.type == "bucket") | .scanned_inactive_file] | add)] | map(tostring) | @tsv' "$R")
+EOF
+	expect_eq "$name: episode rows" "$re" "$(jq "$ALL_EPISODES" "$A")"
+	expect_eq "$name: complete episode rows = report pairs" "$rec" "$1"
+	expect_eq "$name: bucket rows" "$rb" "$(jq .analysis.buckets "$A")"
+	expect_eq "$name: cgroup_bucket rows" "$rcb" \
 		"$(jq '([.cgroups[] | select(.series != null)] | length) *
 			.cgroup_attribution.series.buckets' "$A")"
-	expect_eq "$name: kswapd_awake complete rows" \
-		"$(rows '.type == "kswapd_awake" and .status == "complete"')" \
-		"$(jq .kswapd.periods "$A")"
-	expect_eq "$name: rows without host/trace/kernel" \
-		"$(rows "(has(\"host\") and has(\"kernel\") and .trace == \"$f\") | not")" 0
-	expect_eq "$name: episode rows' nr_reclaimed (complete) = analyze's" \
-		"$(jq -s '[.[] | select(.type == "episode" and .status == "complete") |
-			.nr_reclaimed] | add // 0' "$R")" \
+	expect_eq "$name: kswapd_awake complete rows" "$rka" "$(jq .kswapd.periods "$A")"
+	expect_eq "$name: rows without host/trace/kernel" "$rnc" 0
+	expect_eq "$name: episode rows' nr_reclaimed (complete) = analyze's" "$rsum" \
 		"$(jq '[.episodes[] | .reclaimed] | add' "$A")"
-	expect_eq "$name: bucket rows' scanned_inactive_file = analyze's" \
-		"$(jq -s '[.[] | select(.type == "bucket") | .scanned_inactive_file] | add' "$R")" \
+	expect_eq "$name: bucket rows' scanned_inactive_file = analyze's" "$rsc" \
 		"$(jq '.lru.inactive_file.scanned' "$A")"
 	# the docs' jq version of the fleet query runs and counts the complete direct stalls
 	expect_eq "$name: docs query" "$(jq -s -c 'map(select(.type == "episode" and
@@ -197,8 +210,9 @@ echo keep >"$TMP/out/kept.json"
 expect_eq "nothing in range: exit" "$?" 1
 expect_eq "existing output kept" "$(cat "$TMP/out/kept.json")" keep
 expect_eq "files left after failures" "$(ls -A "$TMP/out" | grep -v -x kept.json)" ""
-# hostile input: every input the fuzzers once broke the loaders with, and their seeds
-for f in tests/fuzz/regress/* tests/fuzz/seeds/*; do
+# hostile input: every input the fuzzers once broke the loaders with, and their seeds (the seeds
+# only in the light round: fuzz_inputs)
+for f in $(fuzz_inputs); do
 	[ -f "$f" ] || continue
 	timeout 300 "$RS_BIN" export --format perfetto -o "$TMP/fz.json" "$f" >/dev/null \
 		2>"$TMP/err"

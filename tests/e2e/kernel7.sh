@@ -13,8 +13,8 @@ for f in "$TOP"/tests/fixtures/kernel7/*.dat; do
 	n=$((n + 1))
 	b=$(basename "$f")
 	trace_report "$f" -R >"$TMP/raw" || { fail "$b: trace-cmd report -R"; continue; }
-	"$RS_BIN" events --json "$f" >"$TMP/ev.json" || { fail "$b: events exit $?"; continue; }
-	"$RS_BIN" analyze --json "$f" >"$TMP/an.json" || { fail "$b: analyze exit $?"; continue; }
+	rs_json events "$f" >"$TMP/ev.json" || { fail "$b: events exit $?"; continue; }
+	rs_json analyze "$f" >"$TMP/an.json" || { fail "$b: analyze exit $?"; continue; }
 	for c in cgroups replay; do
 		"$RS_BIN" $c "$f" >/dev/null 2>&1 || fail "$b: $c exit $?"
 	done

@@ -160,8 +160,9 @@ expect_eq "second trace empty: exit" "$?" 1
 expect_eq "existing output kept" "$(cat "$TMP/out/kept.svg")" keep
 left=$(ls -A "$TMP/out" | grep -v -x -e dir.svg -e kept.svg)
 expect_eq "files left after failures" "$left" ""
-# hostile input: every input the fuzzers once broke the loaders with, and their seeds
-for f in tests/fuzz/regress/* tests/fuzz/seeds/*; do
+# hostile input: every input the fuzzers once broke the loaders with, and their seeds (the seeds
+# only in the light round: fuzz_inputs)
+for f in $(fuzz_inputs); do
 	[ -f "$f" ] || continue
 	timeout 300 "$RS_BIN" plot -o "$TMP/fz.svg" "$f" >/dev/null 2>"$TMP/err"
 	r=$?

@@ -274,7 +274,7 @@ expect_eq "--max-evicted 0 is a usage error" "$?" 2
 
 # A trace without filemap events: refaults absent, never zero.
 for f in "$TOP"/tests/fixtures/memcg-stream.dat; do
-	"$RS_BIN" analyze --json "$f" >"$TMP/jn" || fail "analyze $f"
+	rs_json analyze "$f" >"$TMP/jn" || fail "analyze $f"
 	expect_eq "no filemap events: recorded" "$(jq -r .refaults.recorded "$TMP/jn")" false
 	expect_eq "no filemap events: file" "$(jq -r .refaults.file "$TMP/jn")" null
 	"$RS_BIN" analyze "$f" | grep -q "file refaults cannot be told" ||

@@ -22,7 +22,7 @@ within() {
 n=0
 for f in $(real_traces); do
 	n=$((n + 1))
-	"$RS_BIN" events --json "$f" >"$TMP/dat.json" || { fail "$f: events exit $?"; continue; }
+	rs_json events "$f" >"$TMP/dat.json" || { fail "$f: events exit $?"; continue; }
 	opts="default -t"
 	[ "$f" = "$SHARED_TRACE" ] && opts=default
 	for opt in $opts; do
