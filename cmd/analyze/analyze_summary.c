@@ -255,6 +255,17 @@ json_t *rs_findings_json(const struct rs_findings *fd)
 		"write_async_folios", (json_int_t)fd->write_async,
 		"dirty_pages", (json_int_t)fd->dirty, "writeback_pages", (json_int_t)fd->writeback,
 		"immediate_pages", (json_int_t)fd->immediate));
+	if (fd->eviction_untraced) {
+		/* lru_shrink_inactive's counts and kswapd's pages: not traced, not 0 (diff then
+		   leaves them out instead of showing a fall to 0) */
+		json_t *io = json_object_get(o, "io"), *k = json_object_get(o, "kswapd");
+
+		json_object_set_new(io, "dirty_pages", json_null());
+		json_object_set_new(io, "writeback_pages", json_null());
+		json_object_set_new(io, "immediate_pages", json_null());
+		json_object_set_new(k, "scanned", json_null());
+		json_object_set_new(k, "reclaimed", json_null());
+	}
 	json_object_set_new(o, "cgroups", json_pack("{s:o,s:o}",
 		"paid_most", fd->paid_most.valid ? json_pack("{s:s,s:I,s:I}", "path",
 			fd->paid_most.name, "reclaimed", (json_int_t)fd->paid_most.pages,

@@ -165,8 +165,10 @@ $(diff "$TMP/want" "$TMP/got" | head -5)"
 	expect_eq "$b: trace.eviction_traced" "$(jq -r .trace.eviction_traced "$TMP/an.json")" \
 		"$([ "$untraced" = true ] && echo false || echo true)"
 	if [ "$untraced" = true ]; then
-		expect_eq "$b: lru and summary.scan without eviction events" \
-			"$(jq -c '[.lru, .summary.scan]' "$TMP/an.json")" '[null,null]'
+		expect_eq "$b: lru, summary.scan, kswapd pages, dirty without eviction events" \
+			"$(jq -c '[.lru, .summary.scan, .summary.kswapd.scanned,
+				  .summary.kswapd.reclaimed, .summary.io.dirty_pages] | unique' \
+			   "$TMP/an.json")" '[null]'
 		"$RS_BIN" analyze "$f" | grep -q '^eviction     not traced' ||
 			fail "$b: the summary does not say eviction is not traced"
 	fi
