@@ -122,7 +122,20 @@ int rs_lru_shape_verdict(const struct rs_lru_shape *s, char *buf, size_t len)
 				 "made it emit them)", U(s->reclaim_runs));
 		return v;
 	}
-	snprintf(buf, len, "nothing tells: no recorder marker, %llu lru_isolate, none above %d "
-		 "pages, no active list scanned", U(s->isolates), SWAP_CLUSTER_MAX);
+	/*
+	 * MGLRU's scan_folios() always reports its whole batch (MAX_LRU_BATCH: 4096, 64 on 7.2)
+	 * as nr_requested, and before 6.7 MGLRU emits no lru_isolate at all: isolates that all
+	 * asked for SWAP_CLUSTER_MAX or less are the classic LRU's (a plain trace-cmd recording
+	 * of 6.1 has no marker and, under file-only pressure, no active list scanned).
+	 */
+	if (s->isolates) {
+		snprintf(buf, len, "%llu lru_isolate, none above %d pages: the classic LRU's "
+			 "batches (MGLRU reports its batch of 64 or more, and before 6.7 no "
+			 "lru_isolate at all); no recorder marker", U(s->isolates),
+			 SWAP_CLUSTER_MAX);
+		return 0;
+	}
+	snprintf(buf, len, "nothing tells: no recorder marker, no lru_isolate, no active list "
+		 "scanned");
 	return -1;
 }
