@@ -17,7 +17,8 @@ trap 'rm -rf "$log"' EXIT
 
 # the costliest scripts first (CPU seconds measured in both rounds), so that the last ones to
 # start are short and the jobs end together; the rest in name order
-FIRST="threads export replay plot analyze kernel7 events diff golden text_vs_dat cgroups valgrind"
+FIRST="threads zchunks replay export plot fuzz_regress analyze diff kernel7 golden events cgroups_7x"
+FIRST="$FIRST cgroups text_vs_dat valgrind"
 list=""
 for n in $FIRST; do [ -f "tests/e2e/$n.sh" ] && list="$list $n"; done
 for t in tests/e2e/*.sh; do
