@@ -280,5 +280,20 @@ if [ -f "$d/k72-global-mglru.dat" ] && [ -f "$d/k72-global-classic.dat" ]; then
 	grep -q "inactive and the active lists" "$TMP/cg-classic.txt" ||
 		fail "cgroups on the classic LRU: the classic wording is gone"
 fi
+# MGLRU before 6.7 (the 6.1 guest, 5.6 MB with its filemap events, is not kept): the marker
+# says MGLRU, kswapd ran, and no lru_isolate or lru_shrink_inactive exists: its scanning is
+# unknown, reported null and "not traced", never as lists of 0 pages
+f=$TOP/tests/fixtures/text/mglru-untraced-6x.txt
+"$RS_BIN" analyze --json "$f" >"$TMP/un.json" || fail "mglru-untraced: analyze exit $?"
+wakes=$(grep -c ' mm_vmscan_kswapd_wake: ' "$f")
+expect_eq "mglru-untraced: mglru, eviction_traced, lru, scan, kswapd pages" \
+	"$(jq -c '[.trace.mglru, .trace.eviction_traced, .lru, .summary.scan,
+		   .summary.kswapd.scanned]' "$TMP/un.json")" '[true,false,null,null,null]'
+jq -r .trace.mglru_evidence "$TMP/un.json" |
+	grep -q "reclaim ran ($wakes kswapd wakes and reclaim begins) with no lru_isolate" ||
+	fail "mglru-untraced: the evidence does not say eviction is not traced"
+"$RS_BIN" analyze "$f" | grep -q '^eviction     not traced' ||
+	fail "mglru-untraced: the summary does not say eviction is not traced"
+"$RS_BIN" replay "$f" 2>&1 | grep -q MGLRU || fail "mglru-untraced: replay does not say MGLRU"
 echo "$n traces checked"
 finish
