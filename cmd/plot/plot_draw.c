@@ -878,7 +878,7 @@ static void refaults_draw(cairo_t *cr, double y, const struct plot_trace *t, int
 				.w = PLOT_WIDTH - MARGIN_L - MARGIN_R, .h = FRAME_H };
 	struct plot_legend_entry e[16];
 	double peak = 0;
-	bool any = false;
+	bool any = false, swapins = false;
 	int ne = 0;
 
 	panel_title(cr, y, "Refaults: file pages evicted by reclaim and added back, swap-ins; "
@@ -889,6 +889,8 @@ static void refaults_draw(cairo_t *cr, double y, const struct plot_trace *t, int
 		if (!t[i].rf)
 			continue;
 		any |= rs_refaults_recorded(t[i].rf) || rs_refaults_totals(t[i].rf)->swapins;
+		/* a kernel without count_memcg_events (6.1) counted no swap-in: no line of 0 */
+		swapins |= rs_refaults_totals(t[i].rf)->pswpin_named;
 		w = (double)rs_refaults_series_width(t[i].rf) / 1e9;
 		for (int m = 0; m < NR_REFAULT_SERIES && w > 0; m++) {
 			int metric = refault_series[m].metric;
@@ -936,6 +938,8 @@ static void refaults_draw(cairo_t *cr, double y, const struct plot_trace *t, int
 			continue;
 		plot_dash(cr, i);
 		for (int m = 0; m < NR_REFAULT_SERIES; m++) {
+			if (refault_series[m].metric == RS_RF_TS_SWAPIN && !swapins)
+				continue;
 			plot_color(cr, refault_series[m].color, 0.95);
 			refault_line(cr, &f, &t[i], refault_series[m].metric);
 		}
@@ -944,7 +948,9 @@ static void refaults_draw(cairo_t *cr, double y, const struct plot_trace *t, int
 	for (int m = 0; m < NR_REFAULT_SERIES; m++) {
 		e[ne] = (struct plot_legend_entry){ .sample = PLOT_SAMPLE_LINE,
 						    .color = refault_series[m].color };
-		snprintf(e[ne++].text, sizeof(e[0].text), "%s", refault_series[m].name);
+		snprintf(e[ne++].text, sizeof(e[0].text), "%s%s", refault_series[m].name,
+			 refault_series[m].metric == RS_RF_TS_SWAPIN && !swapins ?
+			 ": not in the trace (no count_memcg_events)" : "");
 	}
 	ne += trace_entries(t, n, false, e + ne);
 	plot_legend(cr, f.x, y + TITLE_H + FRAME_H + AXIS_H - 4, f.w, e, ne);

@@ -130,6 +130,16 @@ $(diff "$TMP/want" "$TMP/got" | head -5)"
 			expect_eq "$b: cgroups with a victim side and no memcg counter events" \
 			"$(jq '[.cgroups[] | select(.victim != null)] | length' "$TMP/cg.json")" 0
 	fi
+	# and no swap-in line of 0 in the refaults figure: the file's evictions draw the three
+	# other lines (plot.sh counts them the same way)
+	if ! grep -qx count_memcg_events "$TMP/fmts"; then
+		"$RS_BIN" plot --what refaults -o "$TMP/rf.svg" "$f" 2>/dev/null ||
+			fail "$b: plot exit $?"
+		del=$(grep -c '^mm_filemap_delete_from_page_cache ' "$TMP/ev")
+		expect_eq "$b: refault lines without count_memcg_events" \
+			"$(grep -o 'style="[^"]*"' "$TMP/rf.svg" | grep -c 'fill:none;stroke-width:1.7;')" \
+			"$([ "$del" -gt 0 ] && echo 3 || echo 0)"
+	fi
 	if ! grep -qx count_memcg_events "$TMP/fmts" && [ "$(jq -r '.refaults.recorded' \
 	   "$TMP/an.json")" = true ]; then
 		expect_eq "$b: swap-ins without count_memcg_events" \
