@@ -18,6 +18,8 @@
 #include "trace_source.h"
 
 #define JI(v) json_integer((json_int_t)(v))
+/* a page count of the isolate/shrink events: null where the kernel traced none (MGLRU < 6.7) */
+#define JP(untraced, v) ((untraced) ? json_null() : JI(v))
 
 static double window_s(const struct rs_analysis *a)
 {
@@ -478,6 +480,7 @@ static json_t *kswapd_json(const struct rs_analysis *a, const struct rs_trace_in
 	const struct rs_episode_stats *e = rs_analysis_episode_stats(a, RS_CTX_KSWAPD);
 	uint64_t wakes = 0, rewakes = 0, sleeps = 0, awake = 0, cut = 0, periods = 0, unm = 0;
 	uint64_t scanned = 0, reclaimed = 0;
+	bool untraced = ti && ti->eviction_untraced;
 	json_t *o, *inst = json_array();
 
 	for (int i = 0; i < rs_analysis_nr_kswapd(a); i++) {
@@ -508,10 +511,10 @@ static json_t *kswapd_json(const struct rs_analysis *a, const struct rs_trace_in
 				    rs_json_real(rs_ns_to_s(k->awake_ns + k->awake_cut_ns)));
 		json_object_set_new(kj, "wakes_by_order", orders_json(k->wakes_by_order));
 		json_object_set_new(kj, "rewakes_by_order", orders_json(k->rewakes_by_order));
-		json_object_set_new(kj, "scanned", JI(t->scanned));
-		json_object_set_new(kj, "scanned_inactive", JI(t->scanned_inactive));
-		json_object_set_new(kj, "reclaimed", JI(t->reclaimed));
-		json_object_set_new(kj, "efficiency_pct",
+		json_object_set_new(kj, "scanned", JP(untraced, t->scanned));
+		json_object_set_new(kj, "scanned_inactive", JP(untraced, t->scanned_inactive));
+		json_object_set_new(kj, "reclaimed", JP(untraced, t->reclaimed));
+		json_object_set_new(kj, "efficiency_pct", untraced ? json_null() :
 				    rs_json_real(rs_pct(t->reclaimed, t->scanned_inactive)));
 		json_object_set_new(kj, "write", task_write_json(t));
 		json_array_append_new(inst, kj);
@@ -527,8 +530,8 @@ static json_t *kswapd_json(const struct rs_analysis *a, const struct rs_trace_in
 	json_object_set_new(o, "awake_cut_s", rs_json_real(rs_ns_to_s(cut)));
 	json_object_set_new(o, "awake_total_s", rs_json_real(rs_ns_to_s(awake + cut)));
 	json_object_set_new(o, "broken_by_lost_events", JI(e->broken_by_lost_events));
-	json_object_set_new(o, "scanned", JI(scanned));
-	json_object_set_new(o, "reclaimed", JI(reclaimed));
+	json_object_set_new(o, "scanned", JP(untraced, scanned));
+	json_object_set_new(o, "reclaimed", JP(untraced, reclaimed));
 	json_object_set_new(o, "approximate", json_boolean(e->latency.approximate));
 	json_object_set_new(o, "awake_period_us", rs_latency_json(&e->latency));
 	json_object_set_new(o, "instances", inst);
@@ -544,7 +547,7 @@ static json_t *wakeup_json(const struct rs_analysis *a)
 	return json_pack("{s:I,s:o}", "count", (json_int_t)n, "by_order", orders_json(by));
 }
 
-static json_t *task_json(const struct rs_task_stats *t)
+static json_t *task_json(const struct rs_task_stats *t, bool untraced)
 {
 	json_t *o = json_object(), *eps = json_object();
 
@@ -565,10 +568,10 @@ static json_t *task_json(const struct rs_task_stats *t)
 	json_object_set_new(o, "stalled_us", JI(rs_ns_to_us(t->stalled_ns)));
 	json_object_set_new(o, "wakeup_kswapd", JI(t->wakeup_kswapd));
 	json_object_set_new(o, "wakeup_kswapd_by_order", orders32_json(t->wakeup_by_order));
-	json_object_set_new(o, "scanned", JI(t->scanned));
-	json_object_set_new(o, "scanned_inactive", JI(t->scanned_inactive));
-	json_object_set_new(o, "taken", JI(t->taken));
-	json_object_set_new(o, "reclaimed", JI(t->reclaimed));
+	json_object_set_new(o, "scanned", JP(untraced, t->scanned));
+	json_object_set_new(o, "scanned_inactive", JP(untraced, t->scanned_inactive));
+	json_object_set_new(o, "taken", JP(untraced, t->taken));
+	json_object_set_new(o, "reclaimed", JP(untraced, t->reclaimed));
 	json_object_set_new(o, "write", task_write_json(t));
 	json_object_set_new(o, "slab", json_pack("{s:I,s:I,s:I}",
 		"calls", (json_int_t)t->slab_calls, "time_us", (json_int_t)rs_ns_to_us(t->slab_ns),
@@ -586,7 +589,7 @@ static int task_pid_cmp(const void *x, const void *y)
 	return (a->pid > b->pid) - (a->pid < b->pid);
 }
 
-static json_t *tasks_json(const struct rs_analysis *a)
+static json_t *tasks_json(const struct rs_analysis *a, bool untraced)
 {
 	int n = rs_analysis_nr_tasks(a), m = 0;
 	const struct rs_task_stats **v = calloc(n ? n : 1, sizeof(*v));
@@ -599,7 +602,7 @@ static json_t *tasks_json(const struct rs_analysis *a)
 			v[m++] = rs_analysis_task(a, i);
 	qsort(v, m, sizeof(*v), task_pid_cmp);
 	for (int i = 0; i < m; i++)
-		json_array_append_new(arr, task_json(v[i]));
+		json_array_append_new(arr, task_json(v[i], untraced));
 	free(v);
 	return arr;
 }
@@ -784,7 +787,7 @@ json_t *rs_analysis_json(const struct rs_analysis *a, const struct rs_source *sr
 	json_object_set_new(root, "kswapd", kswapd_json(a, rs_source_info(src)));
 	json_object_set_new(root, "mglru_generations", mglru_gens_json(a));
 	json_object_set_new(root, "wakeup_kswapd", wakeup_json(a));
-	json_object_set_new(root, "tasks", tasks_json(a));
+	json_object_set_new(root, "tasks", tasks_json(a, src && rs_source_info(src)->eviction_untraced));
 	json_object_set_new(root, "slab", slab_json(a));
 	json_object_set_new(root, "throttled", throttle_json(a));
 	json_object_set_new(root, "oom", oom_json(a));

@@ -482,7 +482,8 @@ static void section_tasks(struct out *o, int top)
 			v[m++] = rs_analysis_task(o->a, i);
 	qsort(v, m, sizeof(*v), task_cmp);
 	fprintf(o->f, "\nTASKS (%d with reclaim activity%s; by time stalled; stalled = complete "
-		"episodes not nested)\n", m, m > top ? ", top rows only: --json has all" : "");
+		"episodes not nested%s)\n", m, m > top ? ", top rows only: --json has all" : "",
+		o->untraced ? "; pages scanned and reclaimed not traced" : "");
 	fprintf(o->f, "%-7s %-15s %6s %6s %6s %5s %6s %9s %9s %11s %9s\n", "", "", "direct",
 		"memcg", "soft", "node", "wakeup", "scanned", "reclaimed", "write", "stalled");
 	fprintf(o->f, "%-7s %-15s %6s %6s %6s %5s %6s %9s %9s %11s %9s\n", "pid", "comm", "", "",
@@ -498,7 +499,8 @@ static void section_tasks(struct out *o, int top)
 			cnt(b[1], 6, t->episodes[RS_RK_MEMCG]),
 			cnt(b[2], 6, t->episodes[RS_RK_SOFTLIMIT]),
 			cnt(b[3], 5, t->episodes[RS_RK_NODE]), cnt(b[4], 6, t->wakeup_kswapd),
-			cnt(b[5], 9, t->scanned), cnt(b[6], 9, t->reclaimed), io,
+			o->untraced ? "-" : cnt(b[5], 9, t->scanned),
+			o->untraced ? "-" : cnt(b[6], 9, t->reclaimed), io,
 			real(b[9], 9, 3, ms(t->stalled_ns)));
 		for (int k = 0; k < RS_RK_NR; k++)
 			orders_append(line, sizeof(line), rs_reclaim_kind_name(k),

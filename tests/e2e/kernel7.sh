@@ -302,8 +302,16 @@ expect_eq "mglru-untraced: mglru, eviction_traced, lru, scan, kswapd pages" \
 jq -r .trace.mglru_evidence "$TMP/un.json" |
 	grep -q "reclaim ran ($wakes kswapd wakes and reclaim begins) with no lru_isolate" ||
 	fail "mglru-untraced: the evidence does not say eviction is not traced"
-"$RS_BIN" analyze "$f" | grep -q '^eviction     not traced' ||
+"$RS_BIN" analyze "$f" >"$TMP/un.txt"
+grep -q '^eviction     not traced' "$TMP/un.txt" ||
 	fail "mglru-untraced: the summary does not say eviction is not traced"
+# ... nor per kswapd and per task: every page figure of the isolate/shrink events is null, "-"
+expect_eq "mglru-untraced: kswapd and task page figures" \
+	"$(jq -c '[.kswapd.scanned, .kswapd.reclaimed, (.kswapd.instances[] | .scanned,
+		   .reclaimed, .efficiency_pct), (.tasks[] | .scanned, .scanned_inactive, .taken,
+		   .reclaimed)] | unique' "$TMP/un.json")" '[null]'
+awk '/^TASKS/ { t = 1 } t && $2 == "kswapd0" { print $8, $9; exit }' "$TMP/un.txt" |
+	grep -qx -- '- -' || fail "mglru-untraced: the TASKS table shows kswapd0's pages as numbers"
 "$RS_BIN" replay "$f" 2>&1 | grep -q MGLRU || fail "mglru-untraced: replay does not say MGLRU"
 echo "$n traces checked"
 finish
