@@ -78,12 +78,10 @@ const struct rs_cmd rs_cmd_replay = {
 static const char *recorded_kernel_name(void)
 {
 	const struct rs_policy_ops *const *pol;
-	size_t n = rs_policy_all(&pol);
+	int n = (int)rs_policy_all(&pol);
+	int i = rs_policy_identity_index(pol, n);
 
-	for (size_t i = 0; i < n; i++)
-		if (pol[i]->recorded_kernel)
-			return pol[i]->name;
-	return "mainline";
+	return i >= 0 ? pol[i]->name : "mainline";
 }
 
 /*
