@@ -137,17 +137,13 @@ static uint64_t left(const struct rd *r)
 
 static int get(struct rd *r, void *buf, uint64_t n, const char *what)
 {
+	const uint8_t *in = r->mem ? r->mem : r->file;	/* a section, else the mapped file */
 	ssize_t got;
 
 	if (n > left(r))
 		return bad(r, "%s needs %llu bytes at offset %llu, past the end", what, U(n), U(r->pos));
-	if (r->mem) {
-		memcpy(buf, r->mem + r->pos, n);
-		r->pos += n;
-		return 0;
-	}
-	if (r->file) {
-		memcpy(buf, r->file + r->pos, n);
+	if (in) {
+		memcpy(buf, in + r->pos, n);
 		r->pos += n;
 		return 0;
 	}
