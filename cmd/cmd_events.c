@@ -19,16 +19,12 @@ static int count_only(const struct rs_event *ev, void *ctx)
 }
 
 static const struct rs_cmd_opt events_opts[] = {
-	{ "json", 0, no_argument, 'j', NULL, "print the inventory as JSON (sorted keys)" },
+	RS_OPT_FLAG("json", 'j', "print the inventory as JSON (sorted keys)"),
 	RS_THREADS_OPT,
 	RS_CMD_OPT_END,
 };
 
-static int cmd_events(int argc, char **argv);
-
-const struct rs_cmd rs_cmd_events = {
-	.name = "events",
-	.fn = cmd_events,
+RS_CMD_DEFINE(events,
 	.summary = "list the events of a trace: counts, times, CPUs, losses",
 	.synopsis = "[--json] [--threads N] FILE",
 	.description =
@@ -39,8 +35,7 @@ const struct rs_cmd rs_cmd_events = {
 		"backwards). The counts equal what trace-cmd report prints, event by event.\n\n"
 		"FILE is a trace.dat (file version 6 or 7, compressed or not) or a text trace "
 		"(trace-cmd report output, or ftrace's trace file).",
-	.opts = events_opts,
-};
+	.opts = events_opts);
 
 static int cmd_events(int argc, char **argv)
 {
@@ -51,7 +46,7 @@ static int cmd_events(int argc, char **argv)
 	int c, ret;
 
 	optind = 1;
-	while ((c = rs_cmd_getopt(&rs_cmd_events, argc, argv, "")) != -1) {
+	while ((c = rs_cmd_getopt(&rs_cmd_events, argc, argv, "", NULL)) != -1) {
 		if (c == 'j') {
 			json = true;
 		} else {

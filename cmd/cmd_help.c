@@ -9,20 +9,41 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "cmd_args.h"
 #include "rs_error.h"
 
 #define MAX_OPTS 64
 
-int rs_cmd_getopt(const struct rs_cmd *cmd, int argc, char **argv, const char *optstring)
+int rs_cmd_getopt(const struct rs_cmd *cmd, int argc, char **argv, const char *optstring,
+		  long long *count)
 {
 	/* rebuilt on every call: a command parses its arguments once, and tables are short */
 	static struct option longopts[MAX_OPTS + 1];
+	const struct rs_cmd_opt *o;
 	size_t n = 0;
+	long long v;
+	int c;
 
-	for (const struct rs_cmd_opt *o = cmd->opts; o->name && n < MAX_OPTS; o++, n++)
+	for (o = cmd->opts; o->name && n < MAX_OPTS; o++, n++)
 		longopts[n] = (struct option){ o->name, o->has_arg, NULL, o->val };
 	longopts[n] = (struct option){ NULL, 0, NULL, 0 };
-	return getopt_long(argc, argv, optstring, longopts, NULL);
+	c = getopt_long(argc, argv, optstring, longopts, NULL);
+	for (o = cmd->opts; c != -1 && o->name && o->val != c; o++)
+		;
+	if (c == -1 || !o->name || o->max <= 0)
+		return c;
+	if (rs_arg_count(optarg, o->min, o->max, &v)) {
+		if (o->wants)
+			rs_cmd_fail(cmd->name, RS_EXIT_USAGE, "--%s wants %s, not '%s'", o->name,
+				    o->wants, optarg);
+		else
+			rs_cmd_fail(cmd->name, RS_EXIT_USAGE, "--%s wants a count from %lld to "
+				    "%lld, not '%s'", o->name, o->min, o->max, optarg);
+		return RS_CMD_BAD_VALUE;
+	}
+	if (count)
+		*count = v;
+	return c;
 }
 
 static int opt_label(const struct rs_cmd_opt *o, char *buf, size_t size)

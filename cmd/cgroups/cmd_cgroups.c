@@ -22,19 +22,16 @@
 enum { O_JSON = 256, O_TOP, O_MAX_CGROUPS };
 
 static const struct rs_cmd_opt cgroups_opts[] = {
-	{ "json", 0, no_argument, O_JSON, NULL, "print the attribution as JSON (sorted keys)" },
-	{ "top", 0, required_argument, O_TOP, "N", "rows in the per-cgroup tables (default 20)" },
-	{ "max-cgroups", 0, required_argument, O_MAX_CGROUPS, "N",
-	  "track at most N cgroups (the rest are summed as other)" },
+	RS_OPT_FLAG("json", O_JSON, "print the attribution as JSON (sorted keys)"),
+	RS_OPT_COUNT("top", O_TOP, "N", 1, 1000000, "a count",
+		     "rows in the per-cgroup tables (default 20)"),
+	RS_OPT_COUNT("max-cgroups", O_MAX_CGROUPS, "N", 1, 1ll << 26, NULL,
+		   "track at most N cgroups (the rest are summed as other)"),
 	RS_ANALYSIS_OPTS,
 	RS_CMD_OPT_END,
 };
 
-static int cmd_cgroups(int argc, char **argv);
-
-const struct rs_cmd rs_cmd_cgroups = {
-	.name = "cgroups",
-	.fn = cmd_cgroups,
+RS_CMD_DEFINE(cgroups,
 	.summary = "per-cgroup reclaim: who entered it, whose pages it took",
 	.synopsis = "[--json] [--bucket MS] [--from S] [--to S] [--top N] [--max-cgroups N]\n"
 		    "  [--max-tasks N] [--max-buckets N] [--threads N] FILE",
@@ -49,8 +46,7 @@ const struct rs_cmd rs_cmd_cgroups = {
 		"The victim side needs the memcg tracepoints of 6.13 and later kernels; a trace "
 		"made by reclaimscope-record(1) adds the names of the counters, the cgroup map "
 		"and list-size snapshots. Older traces still get a trigger side.",
-	.opts = cgroups_opts,
-};
+	.opts = cgroups_opts);
 
 static int cmd_cgroups(int argc, char **argv)
 {
@@ -66,26 +62,19 @@ static int cmd_cgroups(int argc, char **argv)
 	int c, ret;
 
 	optind = 1;
-	while ((c = rs_cmd_getopt(&rs_cmd_cgroups, argc, argv, "")) != -1) {
+	while ((c = rs_cmd_getopt(&rs_cmd_cgroups, argc, argv, "", &v)) != -1) {
 		switch (c) {
 		case O_JSON:
 			json = true;
 			break;
 		case O_TOP:
-			if (rs_arg_count(optarg, 1, 1000000, &v))
-				return rs_cmd_fail("cgroups", RS_EXIT_USAGE, "--top wants a count, "
-						   "not '%s'", optarg);
 			to.top = (int)v;
 			break;
 		case O_MAX_CGROUPS:
-			if (rs_arg_count(optarg, 1, 1ll << 26, &v))
-				return rs_cmd_fail("cgroups", RS_EXIT_USAGE, "--max-cgroups wants a "
-						   "count from 1 to %lld, not '%s'", 1ll << 26,
-						   optarg);
 			co.max_cgroups = (size_t)v;
 			break;
 		default:
-			ret = rs_analysis_opt(&rs_cmd_cgroups, c, optarg, &ao);
+			ret = rs_analysis_opt(&rs_cmd_cgroups, c, optarg, v, &ao);
 			if (ret)
 				return ret;
 			break;

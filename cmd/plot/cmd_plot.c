@@ -25,21 +25,17 @@
 enum { O_WHAT = 256, O_LABELS };
 
 static const struct rs_cmd_opt plot_opts[] = {
-	{ "output", 'o', required_argument, 'o', "FILE",
-	  "write FILE.svg or FILE.png (default: the first trace's name, .svg)" },
-	{ "what", 0, required_argument, O_WHAT, "LIST",
-	  "figures, comma-separated: scan, stalls, latency, kswapd, cgroups, refaults, all" },
-	{ "labels", 0, required_argument, O_LABELS, "A,B...",
-	  "names of the traces in the legends (default: base,new for two; file names)" },
+	RS_OPT_SHORT('o', "output", "FILE",
+		     "write FILE.svg or FILE.png (default: the first trace's name, .svg)"),
+	RS_OPT_ARG("what", O_WHAT, "LIST",
+		"figures, comma-separated: scan, stalls, latency, kswapd, cgroups, refaults, all"),
+	RS_OPT_ARG("labels", O_LABELS, "A,B...",
+		   "names of the traces in the legends (default: base,new for two; file names)"),
 	RS_ANALYSIS_OPTS,
 	RS_CMD_OPT_END,
 };
 
-static int cmd_plot(int argc, char **argv);
-
-const struct rs_cmd rs_cmd_plot = {
-	.name = "plot",
-	.fn = cmd_plot,
+RS_CMD_DEFINE(plot,
 	.summary = "figures of reclaim as SVG or PNG; two or more traces compared",
 	.synopsis = "[-o FILE.svg|FILE.png] [--what LIST] [--labels A,B...] [--bucket MS]\n"
 		    "  [--from S] [--to S] [--max-tasks N] [--max-buckets N] [--threads N]\n"
@@ -56,8 +52,7 @@ const struct rs_cmd rs_cmd_plot = {
 		"name; it is written only when complete.\n\n"
 		"  reclaimscope plot -o reclaim.svg trace.dat\n"
 		"  reclaimscope plot --what latency,stalls -o cmp.png base.dat new.dat",
-	.opts = plot_opts,
-};
+	.opts = plot_opts);
 
 struct plot_run {
 	struct plot_trace t[MAX_TRACES];
@@ -179,10 +174,11 @@ static int cmd_plot(int argc, char **argv)
 	struct rs_outfile out;
 	char *def_out = NULL, bad[64], msg[320];
 	int c, ret, ntraces;
+	long long v;
 	bool png;
 
 	optind = 1;
-	while ((c = rs_cmd_getopt(&rs_cmd_plot, argc, argv, "o:")) != -1) {
+	while ((c = rs_cmd_getopt(&rs_cmd_plot, argc, argv, "o:", &v)) != -1) {
 		switch (c) {
 		case 'o':
 			output = optarg;
@@ -196,7 +192,7 @@ static int cmd_plot(int argc, char **argv)
 			labels = optarg;
 			break;
 		default:
-			ret = rs_analysis_opt(&rs_cmd_plot, c, optarg, &ao);
+			ret = rs_analysis_opt(&rs_cmd_plot, c, optarg, v, &ao);
 			if (ret)
 				return ret;
 			break;

@@ -714,18 +714,14 @@ static int parse_size(const char *s, int *w, int *h)
 enum { O_THRESHOLD = 256, O_METRIC };
 
 static const struct rs_cmd_opt tui_opts[] = {
-	{ "metric", 0, required_argument, O_METRIC, "NAME",
-	  "what the lanes show first: scanned, reclaimed, efficiency or stall" },
-	{ "threshold", 0, required_argument, O_THRESHOLD, "MS",
-	  "the stall length the n and N keys jump to (default 10 ms)" },
+	RS_OPT_ARG("metric", O_METRIC, "NAME",
+		   "what the lanes show first: scanned, reclaimed, efficiency or stall"),
+	RS_OPT_ARG("threshold", O_THRESHOLD, "MS",
+		   "the stall length the n and N keys jump to (default 10 ms)"),
 	RS_CMD_OPT_END,
 };
 
-static int cmd_tui(int argc, char **argv);
-
-const struct rs_cmd rs_cmd_tui = {
-	.name = "tui",
-	.fn = cmd_tui,
+RS_CMD_DEFINE(tui,
 	.summary = "browse a trace on a timeline: scan, stalls, kswapd, cgroups, zoom",
 	.synopsis = "[--metric scanned|reclaimed|efficiency|stall] [--threshold MS] FILE",
 	.description =
@@ -737,8 +733,7 @@ const struct rs_cmd rs_cmd_tui = {
 		"It works in 80x24 and larger, uses Unicode blocks when the locale is UTF-8 and "
 		"ASCII otherwise, and colour only when the terminal has it and NO_COLOR is not "
 		"set.",
-	.opts = tui_opts,
-};
+	.opts = tui_opts);
 
 static int cmd_tui(int argc, char **argv)
 {
@@ -761,7 +756,7 @@ static int cmd_tui(int argc, char **argv)
 	const char *base;
 
 	optind = 1;
-	while ((c = rs_cmd_getopt(&rs_cmd_tui, argc, argv, "")) != -1) {
+	while ((c = rs_cmd_getopt(&rs_cmd_tui, argc, argv, "", NULL)) != -1) {
 		switch (c) {
 		case O_THRESHOLD: {
 			char *end;
