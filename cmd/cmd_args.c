@@ -77,15 +77,11 @@ int rs_threads_auto(void)
 	return n > RS_MAX_THREADS ? -RS_MAX_THREADS : -(int)n;
 }
 
-int rs_threads_opt(const struct rs_cmd *command, int c, const char *arg, int *threads)
+int rs_threads_opt(const struct rs_cmd *command, const char *arg, int *threads)
 {
 	const char *cmd = command->name;
 	long long v;
 
-	if (c == RS_CMD_BAD_VALUE)
-		return RS_EXIT_USAGE;
-	if (c != RS_OPT_THREADS)
-		return rs_cmd_usage(command, stderr);
 	if (!strcmp(arg, "auto")) {
 		*threads = rs_threads_auto();
 		return RS_EXIT_OK;
@@ -123,7 +119,7 @@ int rs_analysis_opt(const struct rs_cmd *command, int c, const char *arg, long l
 		ao->max_buckets = (size_t)count;
 		return RS_EXIT_OK;
 	default:
-		return rs_threads_opt(command, c, arg, &ao->threads);
+		return rs_threads_opt(command, arg, &ao->threads);
 	}
 }
 

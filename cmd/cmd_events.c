@@ -27,6 +27,7 @@ static const struct rs_cmd_opt events_opts[] = {
 RS_CMD_DEFINE(events,
 	.summary = "list the events of a trace: counts, times, CPUs, losses",
 	.synopsis = "[--json] [--threads N] FILE",
+	.operands = { 1, 1 },
 	.description =
 		"Says what is in a trace before any analysis: the file format and kernel, the "
 		"CPU count, the time span, every event with its count and first and last "
@@ -40,24 +41,18 @@ RS_CMD_DEFINE(events,
 static int cmd_events(int argc, char **argv)
 {
 	struct rs_source_opts sopts = { .threads = rs_threads_auto() };
+	struct rs_cmd_args args = { .threads = &sopts.threads };
 	struct rs_source *src = NULL;
 	struct rs_error err = { "" };
 	bool json = false;
 	int c, ret;
 
 	optind = 1;
-	while ((c = rs_cmd_getopt(&rs_cmd_events, argc, argv, "", NULL)) != -1) {
-		if (c == 'j') {
-			json = true;
-		} else {
-			int r = rs_threads_opt(&rs_cmd_events, c, optarg, &sopts.threads);
-
-			if (r)
-				return r;
-		}
+	while ((c = rs_cmd_getopt(&rs_cmd_events, argc, argv, "", &args)) != -1) {
+		if (c != 'j')
+			return RS_EXIT_USAGE;	/* reported */
+		json = true;
 	}
-	if (optind != argc - 1)
-		return rs_cmd_usage(&rs_cmd_events, stderr);
 	sopts.progress = isatty(STDERR_FILENO);
 	if (rs_source_open(argv[optind], &sopts, &src, &err) < 0)
 		return rs_cmd_fail("events", RS_EXIT_INPUT, "%s", err.msg);

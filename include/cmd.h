@@ -57,6 +57,13 @@ struct rs_cmd {
 	const char *summary;		/* one line: `reclaimscope --help` and the man page's NAME */
 	const char *synopsis;		/* after "reclaimscope NAME": a line per form,
 					 * split by \n; "  " starts a continuation */
+	/*
+	 * The synopsis' operands (FILE...): rs_cmd_getopt() prints the usage when there are fewer
+	 * than min or more than max after the options; { 0, 0 }: the command counts them
+	 */
+	struct {
+		int min, max;
+	} operands;
 	const char *description;	/* the man page's DESCRIPTION; paragraphs split by \n\n */
 	const struct rs_cmd_opt *opts;	/* ends with RS_CMD_OPT_END */
 };
@@ -81,16 +88,29 @@ extern const struct rs_cmd rs_cmd_tui;
 extern const struct rs_cmd rs_cmd_plot;
 extern const struct rs_cmd rs_cmd_export;
 
+struct rs_analysis_opts;
+
+/* What rs_cmd_getopt() fills besides getopt's optarg and optind. */
+struct rs_cmd_args {
+	long long count;		/* the value of the RS_OPT_COUNT option returned */
+	struct rs_analysis_opts *ao;	/* where RS_ANALYSIS_OPTS go, or NULL */
+	int *threads;			/* where RS_THREADS_OPT alone goes, or NULL */
+};
+
 /*
- * getopt_long() over a command's option table. optstring as getopt's: "" for long options
- * only, "+:o:e:" and the like where the command takes short ones. Sets optarg/optind, and
- * *count for a count option; a count out of its range is reported (as cmd's) and returned as
- * RS_CMD_BAD_VALUE.
+ * getopt_long() over a command's option table: the next of the command's own options, or -1
+ * after the last. optstring as getopt's: "" for long options only, "+:o:e:" and the like
+ * where the command takes short ones. Sets optarg/optind and, with args, args->count for a
+ * count option; takes the shared options into args->ao or args->threads itself. A value out
+ * of its range, an unknown option or a missing value (the usage printed) and operands out of
+ * cmd's min_operands..max_operands (likewise) are reported as cmd's and return
+ * RS_CMD_BAD_VALUE; an optstring starting with ':' (after any '+' or '-') leaves unknown
+ * options and missing values to the caller, as getopt does.
  */
 int rs_cmd_getopt(const struct rs_cmd *cmd, int argc, char **argv, const char *optstring,
-		  long long *count);
+		  struct rs_cmd_args *args);
 
-#define RS_CMD_BAD_VALUE 1	/* clear of every option's val ('o', 256 and up) */
+#define RS_CMD_BAD_VALUE (-2)	/* clear of -1 and of every option's val */
 
 /* `reclaimscope --man-page [COMMAND]`: the man page in man(7) roff, from the table. */
 void rs_cmd_man_page(const struct rs_cmd *cmd, FILE *f);

@@ -55,16 +55,13 @@ enum {
 	RS_THREADS_OPT
 
 /*
- * Take one of RS_ANALYSIS_OPTS into ao (count: rs_cmd_getopt()'s). Returns RS_EXIT_OK when c is
- * one and its value is good, RS_EXIT_USAGE for a bad value (reported as the command cmd's; c
- * RS_CMD_BAD_VALUE: reported already) and for an option that is not one of them (cmd's usage
- * printed: the caller's options are handled before).
+ * rs_cmd_getopt()'s for the options above: take one of RS_ANALYSIS_OPTS (count: a count
+ * option's value) into ao, or --threads into threads ("auto" is rs_threads_auto()).
+ * RS_EXIT_OK, or RS_EXIT_USAGE for a bad value (reported as the command cmd's).
  */
 int rs_analysis_opt(const struct rs_cmd *cmd, int c, const char *arg, long long count,
 		    struct rs_analysis_opts *ao);
-
-/* --threads alone, for commands without a time range; "auto" is rs_threads_auto(). Same returns. */
-int rs_threads_opt(const struct rs_cmd *cmd, int c, const char *arg, int *threads);
+int rs_threads_opt(const struct rs_cmd *cmd, const char *arg, int *threads);
 
 /*
  * --threads' default, auto: up to the CPUs this process may run on (its affinity mask, else

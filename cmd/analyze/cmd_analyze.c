@@ -62,6 +62,7 @@ RS_CMD_DEFINE(analyze,
 	.synopsis = "[--json] [--summary] [--with-cgroups] [--bucket MS] [--from S] [--to S]\n"
 		    "  [--pid N] [--comm NAME] [--top N] [--max-tasks N] [--max-buckets N]\n"
 		    "  [--threads N] [--max-evicted N] [--thrash-distance MS] FILE",
+	.operands = { 1, 1 },
 	.description =
 		"Reads a trace (trace.dat of any version, or trace-cmd report or ftrace text) "
 		"and reports which LRU lists were scanned how hard, by whom, at which priority "
@@ -86,6 +87,7 @@ RS_CMD_DEFINE(analyze,
 static int cmd_analyze(int argc, char **argv)
 {
 	struct rs_analysis_opts ao = { .pid = -1, .threads = rs_threads_auto() };
+	struct rs_cmd_args args = { .ao = &ao };
 	struct rs_text_opts to = { 0 };
 	struct rs_cgroups_opts co = { 0 };
 	struct rs_cgroups_text_opts cto = { 0 };
@@ -97,11 +99,10 @@ static int cmd_analyze(int argc, char **argv)
 	struct rs_error err = { "" };
 	struct rs_findings fd;
 	bool json = false;
-	long long v;
 	int c, ret;
 
 	optind = 1;
-	while ((c = rs_cmd_getopt(&rs_cmd_analyze, argc, argv, "", &v)) != -1) {
+	while ((c = rs_cmd_getopt(&rs_cmd_analyze, argc, argv, "", &args)) != -1) {
 		switch (c) {
 		case O_JSON:
 			json = true;
@@ -113,7 +114,7 @@ static int cmd_analyze(int argc, char **argv)
 			to.with_cgroups = true;
 			break;
 		case O_PID:
-			ao.pid = (int)v;
+			ao.pid = (int)args.count;
 			break;
 		case O_COMM:
 			if (!*optarg || strlen(optarg) > 15)
@@ -122,23 +123,18 @@ static int cmd_analyze(int argc, char **argv)
 			ao.comm = optarg;
 			break;
 		case O_TOP:
-			to.top_tasks = (int)v;
+			to.top_tasks = (int)args.count;
 			break;
 		case O_MAX_EVICTED:
-			ro.max_evicted = (size_t)v;
+			ro.max_evicted = (size_t)args.count;
 			break;
 		case O_THRASH:
-			ro.thrash_distance_ns = (uint64_t)v * 1000000ull;
+			ro.thrash_distance_ns = (uint64_t)args.count * 1000000ull;
 			break;
 		default:
-			ret = rs_analysis_opt(&rs_cmd_analyze, c, optarg, v, &ao);
-			if (ret)
-				return ret;
-			break;
+			return RS_EXIT_USAGE;	/* reported */
 		}
 	}
-	if (optind != argc - 1)
-		return rs_cmd_usage(&rs_cmd_analyze, stderr);
 	ret = rs_analysis_opts_check("analyze", &ao);
 	if (ret)
 		return ret;

@@ -35,6 +35,7 @@ RS_CMD_DEFINE(cgroups,
 	.summary = "per-cgroup reclaim: who entered it, whose pages it took",
 	.synopsis = "[--json] [--bucket MS] [--from S] [--to S] [--top N] [--max-cgroups N]\n"
 		    "  [--max-tasks N] [--max-buckets N] [--threads N] FILE",
+	.operands = { 1, 1 },
 	.description =
 		"Which memory cgroup paid for whose memory. For every memcg of a trace: the "
 		"trigger side (the reclaim episodes its tasks entered, their stalls, what they "
@@ -51,6 +52,7 @@ RS_CMD_DEFINE(cgroups,
 static int cmd_cgroups(int argc, char **argv)
 {
 	struct rs_analysis_opts ao = { .pid = -1, .threads = rs_threads_auto() };
+	struct rs_cmd_args args = { .ao = &ao };
 	struct rs_cgroups_opts co = { 0 };
 	struct rs_cgroups_text_opts to = { 0 };
 	struct rs_error err = { "" };
@@ -58,30 +60,24 @@ static int cmd_cgroups(int argc, char **argv)
 	struct rs_cgroups *cg;
 	struct rs_source *src;
 	bool json = false;
-	long long v;
 	int c, ret;
 
 	optind = 1;
-	while ((c = rs_cmd_getopt(&rs_cmd_cgroups, argc, argv, "", &v)) != -1) {
+	while ((c = rs_cmd_getopt(&rs_cmd_cgroups, argc, argv, "", &args)) != -1) {
 		switch (c) {
 		case O_JSON:
 			json = true;
 			break;
 		case O_TOP:
-			to.top = (int)v;
+			to.top = (int)args.count;
 			break;
 		case O_MAX_CGROUPS:
-			co.max_cgroups = (size_t)v;
+			co.max_cgroups = (size_t)args.count;
 			break;
 		default:
-			ret = rs_analysis_opt(&rs_cmd_cgroups, c, optarg, v, &ao);
-			if (ret)
-				return ret;
-			break;
+			return RS_EXIT_USAGE;	/* reported */
 		}
 	}
-	if (optind != argc - 1)
-		return rs_cmd_usage(&rs_cmd_cgroups, stderr);
 	ret = rs_analysis_opts_check("cgroups", &ao);
 	if (ret)
 		return ret;

@@ -341,7 +341,7 @@ static int parse_args(int argc, char **argv, struct diff_opts *o)
 			}
 			break;
 		default:
-			return rs_cmd_usage(&rs_cmd_diff, stderr);
+			return RS_EXIT_USAGE;	/* reported */
 		}
 	}
 	/* after "--": the rest are files too */

@@ -33,6 +33,7 @@ RS_CMD_DEFINE(export,
 	.summary = "episodes, kswapd and series as a Perfetto timeline or JSON lines",
 	.synopsis = "--format perfetto|jsonl -o FILE [--max-slices N] [--bucket MS] [--from S]\n"
 		    "  [--to S] [--max-tasks N] [--max-buckets N] [--threads N] TRACE",
+	.operands = { 1, 1 },
 	.description =
 		"Exports the analysis of a trace for other tools. --format perfetto writes the "
 		"Trace Event Format JSON that ui.perfetto.dev and chrome://tracing open: a track "
@@ -51,6 +52,7 @@ RS_CMD_DEFINE(export,
 static int cmd_export(int argc, char **argv)
 {
 	struct rs_analysis_opts ao = { .pid = -1, .threads = rs_threads_auto() };
+	struct rs_cmd_args args = { .ao = &ao };
 	struct rs_cgroups_opts co = { 0 };
 	struct export_input in = { .max_slices = MAX_SLICES_DEFAULT };
 	struct export_result res;
@@ -63,11 +65,10 @@ static int cmd_export(int argc, char **argv)
 	const char *output = NULL, *format = NULL;
 	struct rs_outfile out;
 	bool perfetto;
-	long long v;
 	int c, ret;
 
 	optind = 1;
-	while ((c = rs_cmd_getopt(&rs_cmd_export, argc, argv, "o:", &v)) != -1) {
+	while ((c = rs_cmd_getopt(&rs_cmd_export, argc, argv, "o:", &args)) != -1) {
 		switch (c) {
 		case 'o':
 			output = optarg;
@@ -76,17 +77,12 @@ static int cmd_export(int argc, char **argv)
 			format = optarg;
 			break;
 		case O_MAX_SLICES:
-			in.max_slices = (uint64_t)v;
+			in.max_slices = (uint64_t)args.count;
 			break;
 		default:
-			ret = rs_analysis_opt(&rs_cmd_export, c, optarg, v, &ao);
-			if (ret)
-				return ret;
-			break;
+			return RS_EXIT_USAGE;	/* reported */
 		}
 	}
-	if (optind != argc - 1)
-		return rs_cmd_usage(&rs_cmd_export, stderr);
 	if (!format || (strcmp(format, "perfetto") && strcmp(format, "jsonl")))
 		return rs_cmd_fail("export", RS_EXIT_USAGE, "--format wants perfetto or "
 				   "jsonl%s%s%s", format ? ", not '" : "", format ? format : "",

@@ -4,6 +4,7 @@
 #include <cairo-svg.h>
 #include <getopt.h>
 #include <libgen.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +41,7 @@ RS_CMD_DEFINE(plot,
 	.synopsis = "[-o FILE.svg|FILE.png] [--what LIST] [--labels A,B...] [--bucket MS]\n"
 		    "  [--from S] [--to S] [--max-tasks N] [--max-buckets N] [--threads N]\n"
 		    "  TRACE...",
+	.operands = { 1, INT_MAX },
 	.description =
 		"Draws the figures a reclaim developer puts in a mail or a slide, from the same "
 		"analysis as reclaimscope-analyze(1): scan and reclaim per LRU list over time "
@@ -165,6 +167,7 @@ static char *default_output(const char *trace)
 static int cmd_plot(int argc, char **argv)
 {
 	struct rs_analysis_opts ao = { .pid = -1, .threads = rs_threads_auto(), .keep_episodes = true };
+	struct rs_cmd_args args = { .ao = &ao };
 	struct rs_cgroups_opts co = { 0 };
 	struct rs_refaults_opts rfo = { 0 };
 	struct plot_run r = { .n = 0 };
@@ -174,11 +177,10 @@ static int cmd_plot(int argc, char **argv)
 	struct rs_outfile out;
 	char *def_out = NULL, bad[64], msg[320];
 	int c, ret, ntraces;
-	long long v;
 	bool png;
 
 	optind = 1;
-	while ((c = rs_cmd_getopt(&rs_cmd_plot, argc, argv, "o:", &v)) != -1) {
+	while ((c = rs_cmd_getopt(&rs_cmd_plot, argc, argv, "o:", &args)) != -1) {
 		switch (c) {
 		case 'o':
 			output = optarg;
@@ -192,15 +194,10 @@ static int cmd_plot(int argc, char **argv)
 			labels = optarg;
 			break;
 		default:
-			ret = rs_analysis_opt(&rs_cmd_plot, c, optarg, v, &ao);
-			if (ret)
-				return ret;
-			break;
+			return RS_EXIT_USAGE;	/* reported */
 		}
 	}
 	ntraces = argc - optind;
-	if (ntraces < 1)
-		return rs_cmd_usage(&rs_cmd_plot, stderr);
 	if (ntraces > MAX_TRACES)
 		return rs_cmd_fail("plot", RS_EXIT_USAGE, "at most %d traces in one plot",
 				   MAX_TRACES);

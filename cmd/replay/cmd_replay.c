@@ -50,6 +50,7 @@ RS_CMD_DEFINE(replay,
 	.summary = "replay the recorded pressure through alternative reclaim policies",
 	.synopsis = "[--policy NAME,NAME...|all] [--inputs] [--calls[=N|all]] [--json]\n"
 		    "  [--max-calls N] [--threads N] FILE",
+	.operands = { 1, 1 },
 	.description =
 		"Re-evaluates reclaim policies against the pressure a trace recorded. The trace "
 		"becomes a world (memcg tree, list sizes per lruvec over time, usage and limits, "
@@ -116,6 +117,7 @@ static int cmd_replay(int argc, char **argv)
 	const struct rs_policy_ops *pol[MAX_POLICIES];
 	struct rs_replay_input_opts ro = { 0 };
 	struct rs_analysis_opts ao = { .pid = -1, .threads = rs_threads_auto() };
+	struct rs_cmd_args args = { .threads = &ao.threads };
 	struct rs_replay_report rep = { .identity = -1 };
 	struct rs_replay_result *rec = NULL, *res = NULL;
 	struct rs_identity id = { 0 };
@@ -132,12 +134,11 @@ static int cmd_replay(int argc, char **argv)
 	struct rs_identity_calls calls = { 0 };
 	const char **call_comm = NULL;
 	long long calls_top = -1;	/* --calls: how many, 0 every one; -1 not asked */
-	long long v;
 	bool json = false;
 	int c, n, ret;
 
 	optind = 1;
-	while ((c = rs_cmd_getopt(&rs_cmd_replay, argc, argv, "", &v)) != -1) {
+	while ((c = rs_cmd_getopt(&rs_cmd_replay, argc, argv, "", &args)) != -1) {
 		switch (c) {
 		case O_POLICY:
 			policy_arg = optarg;
@@ -159,19 +160,12 @@ static int cmd_replay(int argc, char **argv)
 						   "call), not '%s'", 1ll << 30, optarg);
 			break;
 		case O_MAX_CALLS:
-			ro.max_calls = (size_t)v;
+			ro.max_calls = (size_t)args.count;
 			break;
-		default: {
-			int r = rs_threads_opt(&rs_cmd_replay, c, optarg, &ao.threads);
-
-			if (r)
-				return r;
-			break;
-		}
+		default:
+			return RS_EXIT_USAGE;	/* reported */
 		}
 	}
-	if (optind != argc - 1)
-		return rs_cmd_usage(&rs_cmd_replay, stderr);
 	n = rs_policy_parse(policy_arg, pol, MAX_POLICIES, &err);
 	if (n < 0)
 		return rs_cmd_fail("replay", RS_EXIT_USAGE, "--policy: %s", err.msg);

@@ -724,6 +724,7 @@ static const struct rs_cmd_opt tui_opts[] = {
 RS_CMD_DEFINE(tui,
 	.summary = "browse a trace on a timeline: scan, stalls, kswapd, cgroups, zoom",
 	.synopsis = "[--metric scanned|reclaimed|efficiency|stall] [--threshold MS] FILE",
+	.operands = { 1, 1 },
 	.description =
 		"A terminal timeline of page reclaim: scan and reclaim rates per LRU list, "
 		"kswapd awake periods, direct, memcg-limit and soft-limit stalls per task or "
@@ -779,11 +780,9 @@ static int cmd_tui(int argc, char **argv)
 						   optarg);
 			break;
 		default:
-			return rs_cmd_usage(&rs_cmd_tui, stderr);
+			return RS_EXIT_USAGE;	/* reported */
 		}
 	}
-	if (optind != argc - 1)
-		return rs_cmd_usage(&rs_cmd_tui, stderr);
 	if (script && getenv("RS_TUI_SIZE") && parse_size(getenv("RS_TUI_SIZE"), &w, &h))
 		return rs_cmd_fail("tui", RS_EXIT_USAGE, "RS_TUI_SIZE wants WxH, not '%s'",
 				   getenv("RS_TUI_SIZE"));
