@@ -147,6 +147,14 @@ struct rs_obs {
 	uint32_t folio_one;
 	uint64_t folio_scanned, folio_big;
 	/*
+	 * The window's isolates by request ([nr_requested - 1], 1..SWAP_CLUSTER_MAX): how many,
+	 * and the pages they scanned. On a list of folios of several sizes the pages one request
+	 * takes depend on its size: one 64..512-page folio for any request under 64, several
+	 * small folios and the big one that crossed the request for 32.
+	 */
+	uint32_t req_isolates[RS_SWAP_CLUSTER_MAX];
+	uint64_t req_scanned[RS_SWAP_CLUSTER_MAX];
+	/*
 	 * false: the whole call (every priority). true: only its passes at `prio`, kept apart
 	 * from the whole-call windows; rs_world_rates() prefers it for a model pass at `prio`.
 	 */
@@ -321,6 +329,13 @@ uint64_t rs_world_ws_flushed_at(const struct rs_world *w, int memcg, int nid, in
  * that call's passes at prio recorded on the list, those passes' window alone (a kswapd run
  * down to priority 2 reclaims differently at 12 than at 2). prio -1: the whole call.
  */
+/*
+ * Pages the isolates of `req` pages took on average in the window rs_world_rates() uses for
+ * this list and priority (its own lruvec's window only), 32.32 fixed point; 0 when that
+ * window had no isolate of that request.
+ */
+uint64_t rs_world_isolate_mean(const struct rs_world *w, int memcg, int nid, int lru, int prio,
+			       uint64_t req);
 void rs_world_rates(const struct rs_world *w, int memcg, int nid, int lru, int prio,
 		    struct rs_rates *out);
 uint64_t rs_world_now(const struct rs_world *w);

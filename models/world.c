@@ -927,40 +927,65 @@ static const struct rs_obs *prio_window(const struct rs_world *w, const struct r
 	return bsearch(&key, w->pobs, w->nr_pobs, sizeof(*w->pobs), cmp_pobs);
 }
 
+/*
+ * The window of list `idx` for a pass at `prio` now: the call's passes at that priority when
+ * recorded, else the window containing now, else the nearest one; NULL when the list has none.
+ */
+static const struct rs_obs *window_of(const struct rs_world *w, size_t idx, int prio)
+{
+	size_t n = w->obs_count[idx];
+	const struct rs_obs *o, *near, *pass;
+	size_t lo = 0, hi = n;	/* first window with ts_start > now */
+
+	if (!n)
+		return NULL;
+	o = &w->obs[w->obs_start[idx]];
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (o[mid].ts_start <= w->now)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0) {
+		near = &o[0];
+	} else if (lo == n || w->now <= o[lo - 1].ts_end) {
+		near = &o[lo - 1];
+	} else {
+		/* between two windows: the nearer one */
+		uint64_t after = o[lo].ts_start - w->now;
+		uint64_t before = w->now - o[lo - 1].ts_end;
+
+		near = &o[before <= after ? lo - 1 : lo];
+	}
+	pass = prio_window(w, near, prio);
+	return pass ? pass : near;
+}
+
+uint64_t rs_world_isolate_mean(const struct rs_world *w, int memcg, int nid, int lru, int prio,
+			       uint64_t req)
+{
+	const struct rs_obs *o = window_of(w, lv(w, memcg, nid) * RS_NR_EVICTABLE + lru, prio);
+	uint32_t k;
+
+	if (!o || !req || req > RS_SWAP_CLUSTER_MAX)
+		return 0;
+	k = o->req_isolates[req - 1];
+	if (!k)
+		return 0;
+	return (uint64_t)(((__uint128_t)o->req_scanned[req - 1] << 32) / k);
+}
+
 void rs_world_rates(const struct rs_world *w, int memcg, int nid, int lru, int prio,
 		    struct rs_rates *out)
 {
-	size_t idx = lv(w, memcg, nid) * RS_NR_EVICTABLE + lru;
-	size_t n = w->obs_count[idx];
+	const struct rs_obs *win = window_of(w, lv(w, memcg, nid) * RS_NR_EVICTABLE + lru, prio);
 	const struct obs_sum *ns = &w->node_sum[nid * RS_NR_EVICTABLE + lru];
 	struct obs_sum s;
 
-	if (n) {
-		const struct rs_obs *o = &w->obs[w->obs_start[idx]];
-		const struct rs_obs *near, *pass;
-		size_t lo = 0, hi = n;	/* first window with ts_start > now */
-
-		while (lo < hi) {
-			size_t mid = (lo + hi) / 2;
-
-			if (o[mid].ts_start <= w->now)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		if (lo == 0) {
-			near = &o[0];
-		} else if (lo == n || w->now <= o[lo - 1].ts_end) {
-			near = &o[lo - 1];
-		} else {
-			/* between two windows: the nearer one */
-			uint64_t after = o[lo].ts_start - w->now;
-			uint64_t before = w->now - o[lo - 1].ts_end;
-
-			near = &o[before <= after ? lo - 1 : lo];
-		}
-		pass = prio_window(w, near, prio);
-		obs_to_sum(pass ? pass : near, &s);
+	if (win) {
+		obs_to_sum(win, &s);
 		rates_from(&s, lru, RS_RATE_WINDOW, out);
 		return;
 	}

@@ -261,6 +261,10 @@ static void count_window(struct ri_victim *v, const struct ri_task *t, const str
 	v->folio_big[lru] += big;
 	if (big)
 		v->folio_size[lru] = ri_folio_size_merge(v->folio_size[lru], (uint32_t)f);
+	if (t->win_req >= 1 && t->win_req <= RS_SWAP_CLUSTER_MAX) {
+		v->req_isolates[lru][t->win_req - 1]++;
+		v->req_scanned[lru][t->win_req - 1] += t->win_scanned;
+	}
 	if (sh && sh->type != RS_EV_SHRINK_ACTIVE) {
 		int type = lru == RS_LRU_INACTIVE_FILE;
 

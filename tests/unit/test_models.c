@@ -632,6 +632,48 @@ UT_TEST(test_mainline_whole_folio, "models/mainline: a non-empty list holds a wh
 }
 
 /*
+ * A request takes what the window's isolates of that request size took, not the window's
+ * folio average. The average is weighted by pages, so a few big folios dominate it: a
+ * kids-reread call (1297.925 s) took one 64-page folio at priority 12, single pages at 11..8
+ * and a 512-page folio at 7 (817 pages, average ~415); the model took ~400 pages for its
+ * 2-page request at priority 12, met the 512 wanted at 11 and never reached the anon scans
+ * of priorities 10..7 (174 inactive anon pages recorded, 7 modelled).
+ * /A (cgroup v1), no swap, IF 10000 reclaiming everything, nothing else. IF's window: folio
+ * average 400, but every isolate of 1..32 pages took exactly its request (single pages). One
+ * call wanting 32: requests of 10000 >> p = 2, 4, 9, 19 at priorities 12..9 take 2, 4, 9, 19
+ * pages (34 >= 32 after priority 9). With the average: 400 pages at priority 12.
+ */
+UT_TEST(test_mainline_isolate_by_request, "models/mainline: a request takes what its size took")
+{
+	struct rs_obs f = { .ts_start = 0, .ts_end = UINT64_MAX / 2, .nid = 0,
+			    .lru = RS_LRU_INACTIVE_FILE,
+			    .pages = { .scanned = 5000, .reclaimed = 5000 },
+			    .folio = 400 };
+	struct rs_replay_result *r;
+	struct tw t;
+
+	for (int q = 0; q < RS_SWAP_CLUSTER_MAX; q++) {
+		f.req_isolates[q] = 2;
+		f.req_scanned[q] = 2 * (uint64_t)(q + 1);
+	}
+	UT_ASSERT(tw_new(&t, 1, true, 60) == 0);
+	f.memcg = tw_cg(&t, 0, "/A");
+	UT_ASSERT(f.memcg > 0);
+	tw_lists(&t, f.memcg, 0, 0, 0, 10000, 0);
+	tw_node(&t, 0, 500, 1000);
+	UT_ASSERT(rs_world_add_obs(t.w, &f, &t.err) == 0);
+	tw_call(&t, RS_CALL_MEMCG, -1, f.memcg, 32);
+	UT_ASSERT(tw_final(&t) == 0);
+	r = tw_run(&t, "mainline");
+	UT_ASSERT(r);
+	UT_ASSERT_EQ(r->acct.scanned[RS_LRU_INACTIVE_FILE], 34);
+	UT_ASSERT_EQ(r->prio_lowest, 9);
+	rs_replay_results_free(r, 1);
+	rs_world_free(t.w);
+	return UT_OK;
+}
+
+/*
  * A cgroup v2 world with /A holding the lists given, free 500 and high watermark 1000, its
  * inactive file reclaiming every page and `active` (an active list) deactivating every page:
  * /A's index, or -1.
