@@ -42,8 +42,12 @@
  *    far as the recorded call's (rs_reclaim_call.compact_goal), compaction itself is not run;
  *  - not modelled: memory.low/min protection, watermark boosting, MGLRU (init refuses an MGLRU
  *    recording), slab.
+ * Concurrent reclaimers: calls that overlapped in the recording run interleaved (models/
+ * replay.c), isolation by isolation in the recorded order, sharing the lists, the memcg
+ * iterator and the anon/file costs; each stops at its own goal.
  * What a trace cannot show it: which pages are referenced (only the observed fractions), dirty
- * and writeback state page by page, concurrent reclaimers sharing the memcg iterator.
+ * and writeback state page by page, the lru_lock's order between two reclaimers' isolations
+ * beyond their recorded times.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -243,7 +247,7 @@ static uint64_t folio_pages(struct ml_sc *sc, int memcg, int nid, int lru, uint6
 	double p, q, qj = 1, e = 0;
 	uint64_t *c, t, m;
 
-	rs_world_rates(sc->s->w, memcg, nid, lru, sc->s->prio, &r);
+	rs_world_rates_at(sc->s->w, memcg, nid, lru, sc->s->prio, sc->s->call->ts, &r);
 	if (r.folio <= 1 || !n)
 		return n;
 	if (r.folio_share >= RS_RATE_ONE) {
@@ -261,7 +265,7 @@ static uint64_t folio_pages(struct ml_sc *sc, int memcg, int nid, int lru, uint6
 	 * average is weighted by pages, and on a list of single pages and a few 64..512-page
 	 * folios it made every small request take ~400 pages (kids-reread, 1297.925 s).
 	 */
-	m = rs_world_isolate_mean(sc->s->w, memcg, nid, lru, sc->s->prio, n);
+	m = rs_world_isolate_mean(sc->s->w, memcg, nid, lru, sc->s->prio, sc->s->call->ts, n);
 	if (m) {
 		t = m + *c;
 		*c = t & (RS_RATE_ONE - 1);

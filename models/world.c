@@ -176,8 +176,10 @@ void rs_world_free(struct rs_world *w)
 		return;
 	for (int i = 0; i < w->info.nr_memcg; i++)
 		free((char *)w->memcg[i].info.path);
-	for (size_t i = 0; i < w->info.nr_calls; i++)
+	for (size_t i = 0; i < w->info.nr_calls; i++) {
 		free((void *)w->calls[i].rec.memcg);
+		free((void *)w->calls[i].rec.isolate_ts);
+	}
 	free(w->memcg);
 	free(w->pre_to_memcg);
 	free(w->upd);
@@ -343,6 +345,18 @@ int rs_world_add_call(struct rs_world *w, const struct rs_reclaim_call *c, struc
 			return rs_error_set(err, "out of memory");
 		memcpy(copy, c->rec.memcg, c->rec.nr_memcg * sizeof(*copy));
 		dst->rec.memcg = copy;
+	}
+	dst->rec.isolate_ts = NULL;
+	if (c->rec.nr_isolate) {
+		uint64_t *ts = malloc(c->rec.nr_isolate * sizeof(*ts));
+
+		if (!ts) {
+			free((void *)dst->rec.memcg);
+			dst->rec.memcg = NULL;
+			return rs_error_set(err, "out of memory");
+		}
+		memcpy(ts, c->rec.isolate_ts, c->rec.nr_isolate * sizeof(*ts));
+		dst->rec.isolate_ts = ts;
 	}
 	w->info.nr_calls++;
 	return 0;
@@ -722,20 +736,6 @@ uint64_t rs_world_lru(const struct rs_world *w, int memcg, int nid, int lru)
 	return v > 0 ? (uint64_t)v : 0;
 }
 
-/* The lists of memcg's subtree summed, on node nid. */
-static int64_t lists_subtree(const struct rs_world *w, int memcg, int nid, int lru)
-{
-	const struct wmemcg *m = &w->memcg[memcg];
-	int64_t sum = 0;
-
-	for (int pre = m->info.pre; pre < m->info.pre_end; pre++) {
-		int64_t v = w->lru[lv(w, w->pre_to_memcg[pre], nid) * RS_NR_EVICTABLE + lru];
-
-		sum += v > 0 ? v : 0;
-	}
-	return sum;
-}
-
 /* The view of `memcg` as of `ts` (its last change at or before ts), NULL before the first. */
 static const int64_t *view_at(const struct rs_world *w, int memcg, uint64_t ts)
 {
@@ -756,9 +756,15 @@ static const int64_t *view_at(const struct rs_world *w, int memcg, uint64_t ts)
 uint64_t rs_world_lru_stat_at(const struct rs_world *w, int memcg, int nid, int lru, uint64_t ts)
 {
 	const int64_t *v = view_at(w, memcg, ts);
+	const struct wmemcg *m = &w->memcg[memcg];
+	uint64_t sum = 0;
 
+	if (v)
+		return (uint64_t)v[nid * VIEW_W + lru];
 	/* never flushed: the lists */
-	return v ? (uint64_t)v[nid * VIEW_W + lru] : (uint64_t)lists_subtree(w, memcg, nid, lru);
+	for (int pre = m->info.pre; pre < m->info.pre_end; pre++)
+		sum += rs_world_lru(w, w->pre_to_memcg[pre], nid, lru);
+	return sum;
 }
 
 uint64_t rs_world_lru_stat(const struct rs_world *w, int memcg, int nid, int lru)
@@ -823,6 +829,20 @@ uint64_t rs_world_ws_flushed_at(const struct rs_world *w, int memcg, int nid, in
 uint64_t rs_world_ws_flushed(const struct rs_world *w, int memcg, int nid, int file)
 {
 	return rs_world_ws_flushed_at(w, memcg, nid, file, w->now);
+}
+
+/* The lists of memcg's subtree summed, on node nid. */
+static int64_t lists_subtree(const struct rs_world *w, int memcg, int nid, int lru)
+{
+	const struct wmemcg *m = &w->memcg[memcg];
+	int64_t sum = 0;
+
+	for (int pre = m->info.pre; pre < m->info.pre_end; pre++) {
+		int64_t v = w->lru[lv(w, w->pre_to_memcg[pre], nid) * RS_NR_EVICTABLE + lru];
+
+		sum += v > 0 ? v : 0;
+	}
+	return sum;
 }
 
 /*
@@ -931,7 +951,8 @@ static const struct rs_obs *prio_window(const struct rs_world *w, const struct r
  * The window of list `idx` for a pass at `prio` now: the call's passes at that priority when
  * recorded, else the window containing now, else the nearest one; NULL when the list has none.
  */
-static const struct rs_obs *window_of(const struct rs_world *w, size_t idx, int prio)
+static const struct rs_obs *window_of(const struct rs_world *w, size_t idx, int prio,
+				     uint64_t now)
 {
 	size_t n = w->obs_count[idx];
 	const struct rs_obs *o, *near, *pass;
@@ -943,19 +964,19 @@ static const struct rs_obs *window_of(const struct rs_world *w, size_t idx, int 
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
 
-		if (o[mid].ts_start <= w->now)
+		if (o[mid].ts_start <= now)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	if (lo == 0) {
 		near = &o[0];
-	} else if (lo == n || w->now <= o[lo - 1].ts_end) {
+	} else if (lo == n || now <= o[lo - 1].ts_end) {
 		near = &o[lo - 1];
 	} else {
 		/* between two windows: the nearer one */
-		uint64_t after = o[lo].ts_start - w->now;
-		uint64_t before = w->now - o[lo - 1].ts_end;
+		uint64_t after = o[lo].ts_start - now;
+		uint64_t before = now - o[lo - 1].ts_end;
 
 		near = &o[before <= after ? lo - 1 : lo];
 	}
@@ -964,9 +985,9 @@ static const struct rs_obs *window_of(const struct rs_world *w, size_t idx, int 
 }
 
 uint64_t rs_world_isolate_mean(const struct rs_world *w, int memcg, int nid, int lru, int prio,
-			       uint64_t req)
+			       uint64_t now, uint64_t req)
 {
-	const struct rs_obs *o = window_of(w, lv(w, memcg, nid) * RS_NR_EVICTABLE + lru, prio);
+	const struct rs_obs *o = window_of(w, lv(w, memcg, nid) * RS_NR_EVICTABLE + lru, prio, now);
 	uint32_t k;
 
 	if (!o || !req || req > RS_SWAP_CLUSTER_MAX)
@@ -980,7 +1001,14 @@ uint64_t rs_world_isolate_mean(const struct rs_world *w, int memcg, int nid, int
 void rs_world_rates(const struct rs_world *w, int memcg, int nid, int lru, int prio,
 		    struct rs_rates *out)
 {
-	const struct rs_obs *win = window_of(w, lv(w, memcg, nid) * RS_NR_EVICTABLE + lru, prio);
+	rs_world_rates_at(w, memcg, nid, lru, prio, w->now, out);
+}
+
+void rs_world_rates_at(const struct rs_world *w, int memcg, int nid, int lru, int prio,
+		       uint64_t now, struct rs_rates *out)
+{
+	const struct rs_obs *win = window_of(w, lv(w, memcg, nid) * RS_NR_EVICTABLE + lru, prio,
+					     now);
 	const struct obs_sum *ns = &w->node_sum[nid * RS_NR_EVICTABLE + lru];
 	struct obs_sum s;
 

@@ -629,9 +629,13 @@ static int add_calls(struct wb *b, int nr_nodes, struct rs_error *err)
 		/* the world copies rec.memcg */
 		rc->rec.memcg = b->ml;
 		rc->rec.nr_memcg = (size_t)nmv;
+		rc->rec.isolate_ts = c->iso;
+		rc->rec.nr_isolate = c->niso;
 		if (rs_world_add_call(b->w, rc, err))
 			return -1;
 		rc->rec.memcg = NULL;
+		rc->rec.isolate_ts = NULL;
+		rc->rec.nr_isolate = 0;
 		/* the passes by priority: b->mv is free again (rec.memcg was copied) */
 		nmv = merge_victims(b, c->pv, c->npv, nr_nodes);
 		for (int k = 0; k < nmv; k++)

@@ -152,6 +152,8 @@ struct ri_call {
 	 */
 	struct ri_victim *pv;
 	uint32_t npv, cappv;
+	uint64_t *iso;			/* times of its lru_isolate events (rs_recorded.isolate_ts) */
+	size_t niso, capiso;
 };
 
 /* A node snapshot: the root's own lists before the delta memcgs' offsets are known. */
