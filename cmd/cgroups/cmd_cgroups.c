@@ -26,7 +26,7 @@ static const struct rs_cmd_opt cgroups_opts[] = {
 	RS_OPT_COUNT("top", O_TOP, "N", 1, 1000000, "a count",
 		     "rows in the per-cgroup tables (default 20)"),
 	RS_OPT_COUNT("max-cgroups", O_MAX_CGROUPS, "N", 1, 1ll << 26, NULL,
-		   "track at most N cgroups (the rest are summed as other)"),
+		     "track at most N cgroups (the rest are summed as other)"),
 	RS_ANALYSIS_OPTS,
 	RS_CMD_OPT_END,
 };
