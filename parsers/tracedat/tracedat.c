@@ -340,6 +340,35 @@ static int check_file(struct rs_source *src, struct rs_tracedat_layout *layout,
 }
 
 /*
+ * The file, opened and mapped read-only (td->zfd, zmap) where its CPU data may be ours to read
+ * (own_setup()), before libtracecmd opens it: libtracecmd's chunk tables are then read from
+ * the mapping too (tracedat_ztable.c, tracedat_open_handle()). Compressed data are read from
+ * it as well: a pread() a chunk header and another a chunk were 12 k syscalls on the bench
+ * trace (6 k chunks), 9% of a read's CPU time on this VM, where a syscall costs ~4 us; the
+ * mapping faults 16 pages at a time. Without a mapping, compressed data are read by pread().
+ */
+static void own_map(struct rs_source *src, struct tracedat *td,
+		    const struct rs_tracedat_layout *lay)
+{
+	struct stat st;
+	void *map;
+
+	if (!lay->zcpu && !lay->rawcpu)
+		return;
+	td->zfd = open(src->path, O_RDONLY | O_CLOEXEC);
+	if (td->zfd < 0 || !lay->file_size || fstat(td->zfd, &st) ||
+	    (uint64_t)st.st_size < lay->file_size)
+		return;
+	map = mmap(NULL, lay->file_size, PROT_READ, MAP_SHARED, td->zfd, 0);
+	if (map == MAP_FAILED)
+		return;
+	td->zmap = map;
+	td->zmap_len = lay->file_size;
+	td->zdev = st.st_dev;
+	td->zino = st.st_ino;
+}
+
+/*
  * Read the CPU data ourselves (td->zown) when the file is laid out as our reader knows: the
  * top buffer's CPUs in order, no option by which libtracecmd changes the pages' timestamps
  * (DATE, OFFSET, TIME_SHIFT, TSC2NSEC), and each CPU's size what libtracecmd found.
@@ -358,11 +387,14 @@ static void own_setup(struct rs_source *src, struct tracedat *td,
 {
 	const char *env = getenv("RS_ZCHUNKS");
 	uint64_t ps = td->page_size, next = ps;
-	struct stat st;
 
 	if ((!lay->zcpu && !lay->rawcpu) || lay->ts_options || lay->nr_cpus > (uint32_t)cpus ||
-	    lay->page_size != ps || (env && !strcmp(env, "0")))
+	    lay->page_size != ps || (env && !strcmp(env, "0"))) {
+		/* libtracecmd reads the data; its reopens' chunk tables still come from zmap */
+		if (!lay->zcpu)
+			own_free(td);
 		return;
+	}
 	if (lay->rawcpu)
 		td->zcodec = TRACEDAT_CODEC_NONE;
 	else if (!strcmp(lay->zname, "zstd"))
@@ -371,25 +403,11 @@ static void own_setup(struct rs_source *src, struct tracedat *td,
 		td->zcodec = TRACEDAT_CODEC_ZLIB;
 	else
 		return;
-	td->zfd = open(src->path, O_RDONLY | O_CLOEXEC);
 	td->zcpus = cpus;
 	td->zt = calloc(cpus ? cpus : 1, sizeof(*td->zt));
 	td->zbase = calloc(cpus ? cpus : 1, sizeof(*td->zbase));
 	if (td->zfd < 0 || !td->zt || !td->zbase)
 		goto fail;
-	/*
-	 * Compressed data are read from the mapping too: a pread() a chunk header and another a
-	 * chunk were 12 k syscalls on the bench trace (6 k chunks), 9% of a read's CPU time on
-	 * this VM, where a syscall costs ~4 us; the mapping faults 16 pages at a time.
-	 */
-	if (lay->file_size && !fstat(td->zfd, &st) && (uint64_t)st.st_size >= lay->file_size) {
-		void *map = mmap(NULL, lay->file_size, PROT_READ, MAP_SHARED, td->zfd, 0);
-
-		if (map != MAP_FAILED) {
-			td->zmap = map;
-			td->zmap_len = lay->file_size;
-		}
-	}
 	if (lay->rawcpu && !td->zmap)
 		goto fail;
 	for (uint32_t i = 0; i < lay->nr_cpus; i++) {
@@ -692,6 +710,7 @@ static int open_data(struct rs_source *src, struct tracedat *td,
 	int cpus, ret;
 
 	ksyms_early(src, td, layout);
+	own_map(src, td, layout);
 	td->handle = tracedat_open_handle(src, TRACEDAT_KEEP_KALLSYMS, err);
 	tracedat_ksyms_init(&td->ksyms, tracedat_kallsyms_take());
 	if (!td->handle)
