@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The trace.dat stream with decode threads (rs_source_opts.threads >= 2: the calling thread
- * merges and runs the callback, threads - 1 decode, or threads on a compressed file, see
- * .nworkers), giving the callback the same events, warnings and counts, in the same order,
- * as the single-threaded stream (tracedat_stream.c).
+ * merges and runs the callback, threads - 1 decode, or threads where libtracecmd decompresses,
+ * see .nworkers), giving the callback the same events, warnings and counts, in the same
+ * order, as the single-threaded stream (tracedat_stream.c).
  *
  * Each CPU's data is cut into segments of ring-buffer pages. Worker threads, each with a
  * libtracecmd handle of its own (a handle is not thread-safe), take segments and decode their
@@ -1075,14 +1075,18 @@ int tracedat_stream_parallel(struct rs_source *src, int cpus, uint64_t from_ns, 
 		.src = src, .td = td, .from = from_ns, .to = to_ns,
 		.full = from_ns == 0 && to_ns == UINT64_MAX, .ncpus = src->info.cpus,
 		/*
-		 * threads is the CPUs to use. On an uncompressed file the caller's merge and
-		 * analysis are ~45% of the work, so it counts as one of them: on 2 CPUs 1
-		 * decoder took 1.15 s, 2 decoders 1.43 s (v6 bench). On a compressed one the
-		 * decoders carry libtracecmd's decompression (80% of the work) and the caller
-		 * mostly waits for them: 2 decoders took 3.00 s, 1 decoder 4.05 s, one thread
-		 * 4.05 s (v7 bench, bench/README.md).
+		 * threads is the CPUs to use. Where the caller's merge and analysis are a large
+		 * part of the work, it counts as one of them: on an uncompressed file (~45%: on 2
+		 * CPUs 1 decoder took 1.15 s, 2 decoders 1.43 s, v6 bench), and on a compressed
+		 * one our chunk reader decompresses (td->zown: zstd is 12.5% of a one-thread
+		 * read): one decoder keeps ahead of the caller (best of 4 at load 12, bench.dat,
+		 * --threads 2: decoder 0.28-0.33 s of CPU, caller 0.55-0.63 s) and a second one
+		 * only competes with the caller for the 2 CPUs (process 0.97 s of CPU with two,
+		 * 0.90 s with one; the caller's CPU within the noise). Where libtracecmd
+		 * decompresses (80% of the work) the caller mostly waits for the decoders: 2 took
+		 * 3.00 s, 1 took 4.05 s, one thread 4.05 s (v7 bench, bench/README.md).
 		 */
-		.nworkers = td->compressed ? cpus : cpus - 1,
+		.nworkers = td->compressed && !td->zown ? cpus : cpus - 1,
 	};
 	struct par *p = &par;
 	int ret;
