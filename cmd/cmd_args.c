@@ -77,13 +77,11 @@ int rs_threads_auto(void)
 	return n > RS_MAX_THREADS ? -RS_MAX_THREADS : -(int)n;
 }
 
-int rs_threads_opt(const struct rs_cmd *command, int c, const char *arg, int *threads)
+int rs_threads_opt(const struct rs_cmd *command, const char *arg, int *threads)
 {
 	const char *cmd = command->name;
 	long long v;
 
-	if (c != RS_OPT_THREADS)
-		return rs_cmd_usage(command, stderr);
 	if (!strcmp(arg, "auto")) {
 		*threads = rs_threads_auto();
 		return RS_EXIT_OK;
@@ -95,11 +93,10 @@ int rs_threads_opt(const struct rs_cmd *command, int c, const char *arg, int *th
 	return RS_EXIT_OK;
 }
 
-int rs_analysis_opt(const struct rs_cmd *command, int c, const char *arg,
+int rs_analysis_opt(const struct rs_cmd *command, int c, const char *arg, long long count,
 		    struct rs_analysis_opts *ao)
 {
 	const char *cmd = command->name;
-	long long v;
 
 	switch (c) {
 	case RS_OPT_BUCKET:
@@ -116,18 +113,13 @@ int rs_analysis_opt(const struct rs_cmd *command, int c, const char *arg,
 					   c == RS_OPT_FROM ? "from" : "to", arg);
 		return RS_EXIT_OK;
 	case RS_OPT_MAX_TASKS:
+		ao->max_tasks = (size_t)count;
+		return RS_EXIT_OK;
 	case RS_OPT_MAX_BUCKETS:
-		if (rs_arg_count(arg, 1, 1ll << 26, &v))
-			return rs_cmd_fail(cmd, RS_EXIT_USAGE, "--%s wants a count from 1 to %lld, "
-					   "not '%s'", c == RS_OPT_MAX_TASKS ? "max-tasks" :
-					   "max-buckets", 1ll << 26, arg);
-		if (c == RS_OPT_MAX_TASKS)
-			ao->max_tasks = (size_t)v;
-		else
-			ao->max_buckets = (size_t)v;
+		ao->max_buckets = (size_t)count;
 		return RS_EXIT_OK;
 	default:
-		return rs_threads_opt(command, c, arg, &ao->threads);
+		return rs_threads_opt(command, arg, &ao->threads);
 	}
 }
 

@@ -19,18 +19,15 @@ static int count_only(const struct rs_event *ev, void *ctx)
 }
 
 static const struct rs_cmd_opt events_opts[] = {
-	{ "json", 0, no_argument, 'j', NULL, "print the inventory as JSON (sorted keys)" },
+	RS_OPT_FLAG("json", 'j', "print the inventory as JSON (sorted keys)"),
 	RS_THREADS_OPT,
 	RS_CMD_OPT_END,
 };
 
-static int cmd_events(int argc, char **argv);
-
-const struct rs_cmd rs_cmd_events = {
-	.name = "events",
-	.fn = cmd_events,
+RS_CMD_DEFINE(events,
 	.summary = "list the events of a trace: counts, times, CPUs, losses",
 	.synopsis = "[--json] [--threads N] FILE",
+	.operands = { 1, 1 },
 	.description =
 		"Says what is in a trace before any analysis: the file format and kernel, the "
 		"CPU count, the time span, every event with its count and first and last "
@@ -39,30 +36,23 @@ const struct rs_cmd rs_cmd_events = {
 		"backwards). The counts equal what trace-cmd report prints, event by event.\n\n"
 		"FILE is a trace.dat (file version 6 or 7, compressed or not) or a text trace "
 		"(trace-cmd report output, or ftrace's trace file).",
-	.opts = events_opts,
-};
+	.opts = events_opts);
 
 static int cmd_events(int argc, char **argv)
 {
 	struct rs_source_opts sopts = { .threads = rs_threads_auto() };
+	struct rs_cmd_args args = { .threads = &sopts.threads };
 	struct rs_source *src = NULL;
 	struct rs_error err = { "" };
 	bool json = false;
 	int c, ret;
 
 	optind = 1;
-	while ((c = rs_cmd_getopt(&rs_cmd_events, argc, argv, "")) != -1) {
-		if (c == 'j') {
-			json = true;
-		} else {
-			int r = rs_threads_opt(&rs_cmd_events, c, optarg, &sopts.threads);
-
-			if (r)
-				return r;
-		}
+	while ((c = rs_cmd_getopt(&rs_cmd_events, argc, argv, "", &args)) != -1) {
+		if (c != 'j')
+			return RS_EXIT_USAGE;	/* reported */
+		json = true;
 	}
-	if (optind != argc - 1)
-		return rs_cmd_usage(&rs_cmd_events, stderr);
 	sopts.progress = isatty(STDERR_FILENO);
 	if (rs_source_open(argv[optind], &sopts, &src, &err) < 0)
 		return rs_cmd_fail("events", RS_EXIT_INPUT, "%s", err.msg);

@@ -9,20 +9,77 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "cmd_args.h"
 #include "rs_error.h"
 
 #define MAX_OPTS 64
 
-int rs_cmd_getopt(const struct rs_cmd *cmd, int argc, char **argv, const char *optstring)
+/* The option whose val is c, or NULL. */
+static const struct rs_cmd_opt *opt_of(const struct rs_cmd *cmd, int c)
+{
+	for (const struct rs_cmd_opt *o = cmd->opts; o->name; o++)
+		if (o->val == c)
+			return o;
+	return NULL;
+}
+
+/* A count option's value into *count; RS_EXIT_USAGE (reported) when out of its range. */
+static int count_opt(const struct rs_cmd *cmd, const struct rs_cmd_opt *o, long long *count)
+{
+	if (!rs_arg_count(optarg, o->min, o->max, count))
+		return RS_EXIT_OK;
+	if (o->wants)
+		return rs_cmd_fail(cmd->name, RS_EXIT_USAGE, "--%s wants %s, not '%s'", o->name,
+				   o->wants, optarg);
+	return rs_cmd_fail(cmd->name, RS_EXIT_USAGE, "--%s wants a count from %lld to %lld, "
+			   "not '%s'", o->name, o->min, o->max, optarg);
+}
+
+static bool operands_ok(const struct rs_cmd *cmd, int argc)
+{
+	int n = argc - optind;
+
+	return !cmd->operands.max || (n >= cmd->operands.min && n <= cmd->operands.max);
+}
+
+int rs_cmd_getopt(const struct rs_cmd *cmd, int argc, char **argv, const char *optstring,
+		  struct rs_cmd_args *args)
 {
 	/* rebuilt on every call: a command parses its arguments once, and tables are short */
 	static struct option longopts[MAX_OPTS + 1];
+	bool own_errors = optstring[strspn(optstring, "+-")] == ':';
+	const struct rs_cmd_opt *o;
 	size_t n = 0;
+	int c, ret;
 
-	for (const struct rs_cmd_opt *o = cmd->opts; o->name && n < MAX_OPTS; o++, n++)
+	for (o = cmd->opts; o->name && n < MAX_OPTS; o++, n++)
 		longopts[n] = (struct option){ o->name, o->has_arg, NULL, o->val };
 	longopts[n] = (struct option){ NULL, 0, NULL, 0 };
-	return getopt_long(argc, argv, optstring, longopts, NULL);
+	for (;;) {
+		c = getopt_long(argc, argv, optstring, longopts, NULL);
+		if (c == -1) {
+			if (operands_ok(cmd, argc))
+				return -1;
+			rs_cmd_usage(cmd, stderr);
+			return RS_CMD_BAD_VALUE;
+		}
+		if ((c == '?' || c == ':') && !own_errors) {
+			rs_cmd_usage(cmd, stderr);
+			return RS_CMD_BAD_VALUE;
+		}
+		o = opt_of(cmd, c);
+		if (!o || !args)
+			return c;
+		ret = o->max > 0 ? count_opt(cmd, o, &args->count) : RS_EXIT_OK;
+		if (!ret && c == RS_OPT_THREADS && args->threads)
+			ret = rs_threads_opt(cmd, optarg, args->threads);
+		else if (!ret && c >= RS_OPT_BUCKET && args->ao)
+			ret = rs_analysis_opt(cmd, c, optarg, args->count, args->ao);
+		else if (!ret)
+			return c;
+		if (ret)
+			return RS_CMD_BAD_VALUE;
+	}
 }
 
 static int opt_label(const struct rs_cmd_opt *o, char *buf, size_t size)

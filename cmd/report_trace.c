@@ -15,6 +15,15 @@ json_t *rs_json_real(double v)
 	return json_real(isfinite(v) ? v : 0.0);
 }
 
+void rs_json_add_u64(json_t *o, const void *base, const struct rs_json_u64 *f, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const uint64_t *v = (const uint64_t *)((const char *)base + f[i].off);
+
+		json_object_set_new(o, f[i].name, json_integer((json_int_t)*v));
+	}
+}
+
 static uint64_t total_missed(const struct rs_trace_info *ti)
 {
 	uint64_t sum = 0;

@@ -23,9 +23,29 @@ struct rs_cmd_opt {
 	int val;		/* what rs_cmd_getopt() returns for it */
 	const char *arg;	/* the value's name in help ("FILE"), NULL when it takes none */
 	const char *help;	/* one line, no final period */
+	/*
+	 * A count option (RS_OPT_COUNT) when max > 0: rs_cmd_getopt() takes the value as a
+	 * decimal in [min, max], or reports "--NAME wants WANTS, not 'VALUE'" (WANTS NULL: "a
+	 * count from MIN to MAX")
+	 */
+	long long min, max;
+	const char *wants;
 };
 
-#define RS_CMD_OPT_END { NULL, 0, 0, 0, NULL, NULL }
+/*
+ * Table entries (perf's OPT_*): a flag, an option with a value (RS_OPT_SHORT: also -c), a count
+ * the parser checks.
+ */
+#define RS_OPT_FLAG(n, v, h)	{ .name = n, .has_arg = no_argument, .val = v, .help = h }
+#define RS_OPT_ARG(n, v, a, h)							\
+	{ .name = n, .has_arg = required_argument, .val = v, .arg = a, .help = h }
+#define RS_OPT_SHORT(c, n, a, h)						\
+	{ .name = n, .short_name = c, .has_arg = required_argument, .val = c, .arg = a,	\
+	  .help = h }
+#define RS_OPT_COUNT(n, v, a, lo, hi, w, h)					\
+	{ .name = n, .has_arg = required_argument, .val = v, .arg = a, .help = h,	\
+	  .min = lo, .max = hi, .wants = w }
+#define RS_CMD_OPT_END		{ .name = NULL }
 
 /*
  * A command, defined in its own file beside its option table (tmux's cmd-*.c): the table in
@@ -37,9 +57,26 @@ struct rs_cmd {
 	const char *summary;		/* one line: `reclaimscope --help` and the man page's NAME */
 	const char *synopsis;		/* after "reclaimscope NAME": a line per form,
 					 * split by \n; "  " starts a continuation */
+	/*
+	 * The synopsis' operands (FILE...): rs_cmd_getopt() prints the usage when there are fewer
+	 * than min or more than max after the options; { 0, 0 }: the command counts them
+	 */
+	struct {
+		int min, max;
+	} operands;
 	const char *description;	/* the man page's DESCRIPTION; paragraphs split by \n\n */
 	const struct rs_cmd_opt *opts;	/* ends with RS_CMD_OPT_END */
 };
+
+/*
+ * Defines rs_cmd_NAME, the command NAME run by cmd_NAME() (the command's file defines it
+ * below), with the rest of its fields: RS_CMD_DEFINE(events, .summary = "...", ...).
+ */
+#define RS_CMD_DEFINE(cmdname, ...)						\
+	static int cmd_##cmdname(int argc, char **argv);			\
+	const struct rs_cmd rs_cmd_##cmdname = {				\
+		.name = #cmdname, .fn = cmd_##cmdname, __VA_ARGS__		\
+	}
 
 extern const struct rs_cmd rs_cmd_record;
 extern const struct rs_cmd rs_cmd_events;
@@ -51,11 +88,29 @@ extern const struct rs_cmd rs_cmd_tui;
 extern const struct rs_cmd rs_cmd_plot;
 extern const struct rs_cmd rs_cmd_export;
 
+struct rs_analysis_opts;
+
+/* What rs_cmd_getopt() fills besides getopt's optarg and optind. */
+struct rs_cmd_args {
+	long long count;		/* the value of the RS_OPT_COUNT option returned */
+	struct rs_analysis_opts *ao;	/* where RS_ANALYSIS_OPTS go, or NULL */
+	int *threads;			/* where RS_THREADS_OPT alone goes, or NULL */
+};
+
 /*
- * getopt_long() over a command's option table. optstring as getopt's: "" for long options
- * only, "+:o:e:" and the like where the command takes short ones. Sets optarg/optind.
+ * getopt_long() over a command's option table: the next of the command's own options, or -1
+ * after the last. optstring as getopt's: "" for long options only, "+:o:e:" and the like
+ * where the command takes short ones. Sets optarg/optind and, with args, args->count for a
+ * count option; takes the shared options into args->ao or args->threads itself. A value out
+ * of its range, an unknown option or a missing value (the usage printed) and operands out of
+ * cmd's min_operands..max_operands (likewise) are reported as cmd's and return
+ * RS_CMD_BAD_VALUE; an optstring starting with ':' (after any '+' or '-') leaves unknown
+ * options and missing values to the caller, as getopt does.
  */
-int rs_cmd_getopt(const struct rs_cmd *cmd, int argc, char **argv, const char *optstring);
+int rs_cmd_getopt(const struct rs_cmd *cmd, int argc, char **argv, const char *optstring,
+		  struct rs_cmd_args *args);
+
+#define RS_CMD_BAD_VALUE (-2)	/* clear of -1 and of every option's val */
 
 /* `reclaimscope --man-page [COMMAND]`: the man page in man(7) roff, from the table. */
 void rs_cmd_man_page(const struct rs_cmd *cmd, FILE *f);

@@ -10,8 +10,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "cmd.h"
+
 struct rs_analysis_opts;
-struct rs_cmd;
 
 /* --threads: threads reading and analysing a trace.dat (the output is the same with any) */
 #define RS_MAX_THREADS 64
@@ -37,33 +38,30 @@ enum {
 
 /* --threads, with its help line */
 #define RS_THREADS_OPT								\
-	{ "threads", 0, required_argument, RS_OPT_THREADS, "N",			\
-	  "CPUs reading a trace.dat, or auto (default: up to the CPUs): same output" }
+	RS_OPT_ARG("threads", RS_OPT_THREADS, "N",				\
+		   "CPUs reading a trace.dat, or auto (default: up to the CPUs): same output")
 
 /* The options of a command that analyses a range of a trace into time buckets. */
 #define RS_ANALYSIS_OPTS							\
-	{ "bucket", 0, required_argument, RS_OPT_BUCKET, "MS",			\
-	  "width of the over-time buckets in milliseconds (default: ~100 buckets)" }, \
-	{ "from", 0, required_argument, RS_OPT_FROM, "S",			\
-	  "start at S seconds on the trace clock, as trace-cmd report prints it" }, \
-	{ "to", 0, required_argument, RS_OPT_TO, "S",				\
-	  "stop at S seconds on the trace clock" },				\
-	{ "max-tasks", 0, required_argument, RS_OPT_MAX_TASKS, "N",		\
-	  "keep at most N tasks in the per-task tables (the rest are summed)" },	\
-	{ "max-buckets", 0, required_argument, RS_OPT_MAX_BUCKETS, "N",		\
-	  "keep at most N time buckets (wider buckets past that)" },		\
+	RS_OPT_ARG("bucket", RS_OPT_BUCKET, "MS",				\
+		   "width of the over-time buckets in milliseconds (default: ~100 buckets)"), \
+	RS_OPT_ARG("from", RS_OPT_FROM, "S",					\
+		   "start at S seconds on the trace clock, as trace-cmd report prints it"), \
+	RS_OPT_ARG("to", RS_OPT_TO, "S", "stop at S seconds on the trace clock"),	\
+	RS_OPT_COUNT("max-tasks", RS_OPT_MAX_TASKS, "N", 1, 1ll << 26, NULL,	\
+		     "keep at most N tasks in the per-task tables (the rest are summed)"), \
+	RS_OPT_COUNT("max-buckets", RS_OPT_MAX_BUCKETS, "N", 1, 1ll << 26, NULL,	\
+		     "keep at most N time buckets (wider buckets past that)"),	\
 	RS_THREADS_OPT
 
 /*
- * Take one of RS_ANALYSIS_OPTS into ao. Returns RS_EXIT_OK when c is one and its value
- * is good, RS_EXIT_USAGE for a bad value (reported as the command cmd's) and for an option that
- * is not one of them (cmd's usage printed: the caller's options are handled before).
+ * rs_cmd_getopt()'s for the options above: take one of RS_ANALYSIS_OPTS (count: a count
+ * option's value) into ao, or --threads into threads ("auto" is rs_threads_auto()).
+ * RS_EXIT_OK, or RS_EXIT_USAGE for a bad value (reported as the command cmd's).
  */
-int rs_analysis_opt(const struct rs_cmd *cmd, int c, const char *arg,
+int rs_analysis_opt(const struct rs_cmd *cmd, int c, const char *arg, long long count,
 		    struct rs_analysis_opts *ao);
-
-/* --threads alone, for commands without a time range; "auto" is rs_threads_auto(). Same returns. */
-int rs_threads_opt(const struct rs_cmd *cmd, int c, const char *arg, int *threads);
+int rs_threads_opt(const struct rs_cmd *cmd, const char *arg, int *threads);
 
 /*
  * --threads' default, auto: up to the CPUs this process may run on (its affinity mask, else

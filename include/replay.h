@@ -147,6 +147,14 @@ struct rs_obs {
 	uint32_t folio_one;
 	uint64_t folio_scanned, folio_big;
 	/*
+	 * The window's isolates by request ([nr_requested - 1], 1..SWAP_CLUSTER_MAX): how many,
+	 * and the pages they scanned. On a list of folios of several sizes the pages one request
+	 * takes depend on its size: one 64..512-page folio for any request under 64, several
+	 * small folios and the big one that crossed the request for 32.
+	 */
+	uint32_t req_isolates[RS_SWAP_CLUSTER_MAX];
+	uint64_t req_scanned[RS_SWAP_CLUSTER_MAX];
+	/*
 	 * false: the whole call (every priority). true: only its passes at `prio`, kept apart
 	 * from the whole-call windows; rs_world_rates() prefers it for a model pass at `prio`.
 	 */
@@ -209,6 +217,13 @@ struct rs_recorded {
 	uint64_t soft_scanned, soft_reclaimed;	/* inside memcg_softlimit_reclaim_begin/end */
 	const struct rs_memcg_lists *memcg;	/* per victim; copied by rs_world_add_call */
 	size_t nr_memcg;
+	/*
+	 * Time of each of its lru_isolate events, in order (soft-limit passes included; copied by
+	 * rs_world_add_call): calls that overlap are replayed interleaved, each model isolation
+	 * at the time of the recorded one of the same rank (models/replay.c).
+	 */
+	const uint64_t *isolate_ts;
+	size_t nr_isolate;
 };
 
 struct rs_reclaim_call {
@@ -323,6 +338,19 @@ uint64_t rs_world_ws_flushed_at(const struct rs_world *w, int memcg, int nid, in
  */
 void rs_world_rates(const struct rs_world *w, int memcg, int nid, int lru, int prio,
 		    struct rs_rates *out);
+/*
+ * The same as of time `now` (a call's start): calls replayed interleaved keep the windows they
+ * would have read alone while the world's clock moves on to the next call's start.
+ */
+void rs_world_rates_at(const struct rs_world *w, int memcg, int nid, int lru, int prio,
+		       uint64_t now, struct rs_rates *out);
+/*
+ * Pages the isolates of `req` pages took on average in the window rs_world_rates_at() uses at
+ * `now` for this list and priority (its own lruvec's window only), 32.32 fixed point; 0 when
+ * that window had no isolate of that request.
+ */
+uint64_t rs_world_isolate_mean(const struct rs_world *w, int memcg, int nid, int lru, int prio,
+			       uint64_t now, uint64_t req);
 uint64_t rs_world_now(const struct rs_world *w);
 /* Changes whenever the world's values may have (each advance or rewind): for caches. */
 uint64_t rs_world_generation(const struct rs_world *w);

@@ -48,6 +48,27 @@ static inline double rs_ns_to_s(uint64_t ns)
 /* A real number for JSON that is never NaN or infinite (those are not valid JSON). */
 json_t *rs_json_real(double v);
 
+/*
+ * The uint64_t counters of a struct as JSON integers, by a table of names and offsets: one
+ * emitter for the reports that are flat counter sets. RS_JSON_U64() does not build when the
+ * member is not a uint64_t.
+ */
+struct rs_json_u64 {
+	const char *name;
+	size_t off;
+};
+
+#define RS_JSON_U64(type, key, member)						\
+	{ key, offsetof(type, member) + sizeof(struct {				\
+		int : -!__builtin_types_compatible_p(__typeof__(((type *)0)->member),	\
+						      uint64_t); }) }
+
+/* Sets f[0..n)'s counters of the struct at base in the object o. */
+void rs_json_add_u64(json_t *o, const void *base, const struct rs_json_u64 *f, size_t n);
+/* The same for a whole table (an array, not a pointer). */
+#define RS_JSON_ADD_U64(o, base, table)						\
+	rs_json_add_u64(o, base, table, sizeof(table) / sizeof((table)[0]))
+
 /* Microseconds, rounded to the nearest, from exact nanoseconds (the `_us` members). */
 static inline json_int_t rs_ns_to_us(uint64_t ns)
 {

@@ -60,12 +60,13 @@ int rs_lrusim_init(struct rs_lrusim *ls, const struct rs_world *w, struct rs_err
 	ls->phase = calloc(nlv * RS_NR_EVICTABLE, sizeof(uint32_t));
 	ls->rates = calloc(nlv * RS_NR_EVICTABLE, sizeof(*ls->rates));
 	ls->rates_gen = calloc(nlv * RS_NR_EVICTABLE, sizeof(uint64_t));
+	ls->rates_ts = calloc(nlv * RS_NR_EVICTABLE, sizeof(uint64_t));
 	ls->parent = calloc((size_t)wi->nr_memcg, sizeof(int));
 	ls->pre = calloc((size_t)wi->nr_memcg, sizeof(int));
 	ls->pre_end = calloc((size_t)wi->nr_memcg, sizeof(int));
 	ls->at = calloc((size_t)wi->nr_memcg, sizeof(int));
 	if (!ls->carry || !ls->size || !ls->hsize || !ls->usage || !ls->freep || !ls->share ||
-	    !ls->phase || !ls->rates || !ls->rates_gen || !ls->parent || !ls->pre ||
+	    !ls->phase || !ls->rates || !ls->rates_gen || !ls->rates_ts || !ls->parent || !ls->pre ||
 	    !ls->pre_end || !ls->at || !ls->hit) {
 		rs_lrusim_free(ls);
 		return rs_error_set(err, "out of memory");
@@ -100,6 +101,7 @@ void rs_lrusim_free(struct rs_lrusim *ls)
 	free(ls->phase);
 	free(ls->rates);
 	free(ls->rates_gen);
+	free(ls->rates_ts);
 	free(ls->parent);
 	free(ls->pre);
 	free(ls->pre_end);
@@ -222,16 +224,20 @@ static uint64_t *carry(struct rs_sim *s, int memcg, int nid, int lru, int kind)
 			     kind];
 }
 
-/* rs_world_rates(), looked up once per list per world generation. */
+/*
+ * rs_world_rates() as of the call's start, looked up once per list per world generation and
+ * call (calls running interleaved share the cache).
+ */
 static const struct rs_rates *rates_of(struct rs_sim *s, int memcg, int nid, int lru)
 {
 	size_t i = (size_t)rs_lruvec(s, memcg, nid) * RS_NR_EVICTABLE + lru;
 	/* never 0: 0 marks "not cached"; the pass's priority is part of the key */
 	uint64_t gen = ((rs_world_generation(s->w) + 1) << 4) | (uint64_t)(s->prio + 1);
 
-	if (s->ls->rates_gen[i] != gen) {
-		rs_world_rates(s->w, memcg, nid, lru, s->prio, &s->ls->rates[i]);
+	if (s->ls->rates_gen[i] != gen || s->ls->rates_ts[i] != s->call->ts) {
+		rs_world_rates_at(s->w, memcg, nid, lru, s->prio, s->call->ts, &s->ls->rates[i]);
 		s->ls->rates_gen[i] = gen;
+		s->ls->rates_ts[i] = s->call->ts;
 	}
 	return &s->ls->rates[i];
 }
@@ -272,7 +278,7 @@ static void account(struct rs_sim *s, int memcg, int lru, uint64_t scanned, uint
 	s->reclaimed += reclaimed;
 }
 
-void rs_sim_shrink_inactive(struct rs_sim *s, int memcg, int nid, int lru, uint64_t n,
+static void shrink_inactive(struct rs_sim *s, int memcg, int nid, int lru, uint64_t n,
 			    struct rs_shrink *r)
 {
 	const struct rs_rates *rt;
@@ -302,7 +308,7 @@ void rs_sim_shrink_inactive(struct rs_sim *s, int memcg, int nid, int lru, uint6
 	account(s, memcg, lru, taken, rec, rt->src);
 }
 
-void rs_sim_shrink_active(struct rs_sim *s, int memcg, int nid, int lru, uint64_t n,
+static void shrink_active(struct rs_sim *s, int memcg, int nid, int lru, uint64_t n,
 			  struct rs_shrink *r)
 {
 	const struct rs_rates *rt;
@@ -323,6 +329,20 @@ void rs_sim_shrink_active(struct rs_sim *s, int memcg, int nid, int lru, uint64_
 	move(s, memcg, nid, lru, -(int64_t)deact);
 	move(s, memcg, nid, lru - 1, (int64_t)deact);
 	account(s, memcg, lru, taken, 0, rt->src);
+}
+
+void rs_sim_shrink_inactive(struct rs_sim *s, int memcg, int nid, int lru, uint64_t n,
+			    struct rs_shrink *r)
+{
+	rs_replay_isolation();
+	shrink_inactive(s, memcg, nid, lru, n, r);
+}
+
+void rs_sim_shrink_active(struct rs_sim *s, int memcg, int nid, int lru, uint64_t n,
+			  struct rs_shrink *r)
+{
+	rs_replay_isolation();
+	shrink_active(s, memcg, nid, lru, n, r);
 }
 
 static void add_shrink(struct rs_shrink *a, const struct rs_shrink *b)
@@ -347,6 +367,8 @@ void rs_sim_shrink_merged(struct rs_sim *s, int root, int nid, int lru, uint64_t
 	uint64_t i = 0;
 
 	memset(r, 0, sizeof(*r));
+	/* one isolation of the zone's list, whatever memcgs its pages belong to */
+	rs_replay_isolation();
 	take = rs_min_u64(n, total);
 	if (!take)
 		return;
@@ -377,9 +399,9 @@ void rs_sim_shrink_merged(struct rs_sim *s, int root, int nid, int lru, uint64_t
 		int m = hit[j];
 
 		if (rs_lru_is_active(lru))
-			rs_sim_shrink_active(s, m, nid, lru, share[j], &one);
+			shrink_active(s, m, nid, lru, share[j], &one);
 		else
-			rs_sim_shrink_inactive(s, m, nid, lru, share[j], &one);
+			shrink_inactive(s, m, nid, lru, share[j], &one);
 		add_shrink(r, &one);
 	}
 }

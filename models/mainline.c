@@ -42,8 +42,12 @@
  *    far as the recorded call's (rs_reclaim_call.compact_goal), compaction itself is not run;
  *  - not modelled: memory.low/min protection, watermark boosting, MGLRU (init refuses an MGLRU
  *    recording), slab.
+ * Concurrent reclaimers: calls that overlapped in the recording run interleaved (models/
+ * replay.c), isolation by isolation in the recorded order, sharing the lists, the memcg
+ * iterator and the anon/file costs; each stops at its own goal.
  * What a trace cannot show it: which pages are referenced (only the observed fractions), dirty
- * and writeback state page by page, concurrent reclaimers sharing the memcg iterator.
+ * and writeback state page by page, the lru_lock's order between two reclaimers' isolations
+ * beyond their recorded times.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -68,16 +72,21 @@ struct snap_pending {
 	uint64_t refaults[2];
 };
 
+/* What the model keeps per lruvec (memcg x node), as the kernel's struct lruvec does. */
+struct ml_lruvec {
+	uint64_t anon_cost, file_cost;
+	uint64_t restore_seen[2];	/* [file] workingset_restore folded in */
+	uint64_t refault_snap[2];	/* [file] snapshot_refaults() of a target */
+	uint64_t folio_carry[RS_NR_EVICTABLE];	/* fractional pages taken, 1/2^32 */
+};
+
 struct mainline {
 	struct rs_lrusim ls;
 	struct rs_iter iter;		/* reclaim cookie {pgdat}: one slot */
-	uint64_t *anon_cost, *file_cost;	/* [lruvec] */
-	uint64_t *restore_seen;		/* [lruvec][2] workingset_restore folded in */
-	uint64_t *refault_snap;		/* [lruvec][2] snapshot_refaults() of a target */
+	struct ml_lruvec *lv;		/* [lvi()] */
 	struct snap_pending *pend;	/* snapshots of calls not ended yet, by end time */
 	size_t npend, cappend;
 	bool oom;
-	uint64_t *folio_carry;		/* [lruvec][list] fractional pages taken, 1/2^32 */
 	uint32_t *kswapd_failures;	/* [nid] */
 	bool v1;
 };
@@ -202,18 +211,18 @@ static void note_cost(struct ml_sc *sc, int memcg, int nid, bool file, uint64_t 
 	if (!cost)
 		return;
 	for (int m = memcg; m >= 0; m = rs_sim_parent(sc->s, m)) {
-		size_t i = lvi(sc, m, nid);
+		struct ml_lruvec *lv = &ml->lv[lvi(sc, m, nid)];
 		uint64_t lrusize = 0;
 
 		if (file)
-			ml->file_cost[i] += cost;
+			lv->file_cost += cost;
 		else
-			ml->anon_cost[i] += cost;
+			lv->anon_cost += cost;
 		for (int l = 0; l < RS_NR_EVICTABLE; l++)
 			lrusize += stat_h(sc->s, m, nid, l);
-		if (ml->file_cost[i] + ml->anon_cost[i] > lrusize / 4) {
-			ml->file_cost[i] /= 2;
-			ml->anon_cost[i] /= 2;
+		if (lv->file_cost + lv->anon_cost > lrusize / 4) {
+			lv->file_cost /= 2;
+			lv->anon_cost /= 2;
 		}
 	}
 }
@@ -236,9 +245,9 @@ static uint64_t folio_pages(struct ml_sc *sc, int memcg, int nid, int lru, uint6
 {
 	struct rs_rates r;
 	double p, q, qj = 1, e = 0;
-	uint64_t *c, t;
+	uint64_t *c, t, m;
 
-	rs_world_rates(sc->s->w, memcg, nid, lru, sc->s->prio, &r);
+	rs_world_rates_at(sc->s->w, memcg, nid, lru, sc->s->prio, sc->s->call->ts, &r);
 	if (r.folio <= 1 || !n)
 		return n;
 	if (r.folio_share >= RS_RATE_ONE) {
@@ -249,8 +258,21 @@ static uint64_t folio_pages(struct ml_sc *sc, int memcg, int nid, int lru, uint6
 		 * priority 0 (a2s-4: +16,611 inactive anon pages).
 		 */
 		rs_sim_whole_folio(sc->s, memcg, nid, lru, r.folio);
-		return (n + r.folio - 1) / r.folio * r.folio;
 	}
+	c = &sc->ml->lv[lvi(sc, memcg, nid)].folio_carry[lru];
+	/*
+	 * What the window's isolates of this request size took, when it had some: the folio
+	 * average is weighted by pages, and on a list of single pages and a few 64..512-page
+	 * folios it made every small request take ~400 pages (kids-reread, 1297.925 s).
+	 */
+	m = rs_world_isolate_mean(sc->s->w, memcg, nid, lru, sc->s->prio, sc->s->call->ts, n);
+	if (m) {
+		t = m + *c;
+		*c = t & (RS_RATE_ONE - 1);
+		return rs_max_u64(t >> 32, n);
+	}
+	if (r.folio_share >= RS_RATE_ONE)
+		return (n + r.folio - 1) / r.folio * r.folio;
 	p = (double)r.folio_share / (double)RS_RATE_ONE;
 	q = 1 - p;
 	for (uint64_t j = 0; j < n; j++) {
@@ -258,7 +280,6 @@ static uint64_t folio_pages(struct ml_sc *sc, int memcg, int nid, int lru, uint6
 		qj *= q;
 	}
 	e += qj * (double)n;
-	c = &sc->ml->folio_carry[lvi(sc, memcg, nid) * RS_NR_EVICTABLE + lru];
 	t = (uint64_t)(e * (double)RS_RATE_ONE) + *c;
 	*c = t & (RS_RATE_ONE - 1);
 	return rs_max_u64(t >> 32, n);
@@ -438,7 +459,7 @@ static void snapshots_ended(struct mainline *ml, uint64_t ts)
 				best = k;
 		if (best == ml->npend)
 			return;
-		memcpy(&ml->refault_snap[ml->pend[best].lruvec * 2], ml->pend[best].refaults,
+		memcpy(ml->lv[ml->pend[best].lruvec].refault_snap, ml->pend[best].refaults,
 		       sizeof(ml->pend[best].refaults));
 		ml->pend[best] = ml->pend[--ml->npend];
 	}
@@ -449,16 +470,16 @@ static void prepare_scan_control(struct ml_sc *sc, int nid)
 	struct mainline *ml = sc->ml;
 	struct rs_sim *s = sc->s;
 	int t = sc->target;
-	size_t i = lvi(sc, t, nid);
+	struct ml_lruvec *lv = &ml->lv[lvi(sc, t, nid)];
 
 	s->view_ts = pass_start(sc, sc->priority);
 	snapshots_ended(ml, s->view_ts);
-	sc->anon_cost = ml->anon_cost[i];
-	sc->file_cost = ml->file_cost[i];
+	sc->anon_cost = lv->anon_cost;
+	sc->file_cost = lv->file_cost;
 	if (!sc->force_deactivate) {
 		for (int file = 0; file < 2; file++) {
 			uint64_t refaults = ws_hier(s, t, nid, file, s->view_ts);
-			uint64_t *snap = &ml->refault_snap[i * 2 + file];
+			uint64_t *snap = &lv->refault_snap[file];
 			int inactive = file ? RS_LRU_INACTIVE_FILE : RS_LRU_INACTIVE_ANON;
 			bool changed;
 
@@ -712,11 +733,11 @@ static void fold_refault_cost(struct mainline *ml, struct rs_sim *s)
 
 	for (int m = 0; m < ml->ls.nr_memcg; m++) {
 		for (int nid = 0; nid < ml->ls.nr_nodes; nid++) {
-			size_t i = lvi(&sc, m, nid);
+			struct ml_lruvec *lv = &ml->lv[lvi(&sc, m, nid)];
 
 			for (int t = 0; t < 2; t++) {
 				uint64_t cur = rs_world_ws(s->w, RS_WF_WS_RESTORE, m, nid, t);
-				uint64_t *seen = &ml->restore_seen[i * 2 + t];
+				uint64_t *seen = &lv->restore_seen[t];
 
 				if (*seen != UNSET && cur > *seen)
 					note_cost(&sc, m, nid, t, cur - *seen, 0);
@@ -734,12 +755,8 @@ static void mainline_free(void *state)
 		return;
 	rs_lrusim_free(&ml->ls);
 	rs_iter_free(&ml->iter);
-	free(ml->anon_cost);
-	free(ml->file_cost);
-	free(ml->restore_seen);
-	free(ml->refault_snap);
+	free(ml->lv);
 	free(ml->pend);
-	free(ml->folio_carry);
 	free(ml->kswapd_failures);
 	free(ml);
 }
@@ -760,21 +777,20 @@ static int mainline_init(const struct rs_world *w, void **state, struct rs_error
 	ml->v1 = wi->cgroup_v1;
 	if (rs_lrusim_init(&ml->ls, w, err) || rs_iter_init(&ml->iter, w, 1, err))
 		goto fail;
-	ml->anon_cost = calloc(nlv, sizeof(uint64_t));
-	ml->file_cost = calloc(nlv, sizeof(uint64_t));
-	ml->restore_seen = malloc(nlv * 2 * sizeof(uint64_t));
-	ml->refault_snap = malloc(nlv * 2 * sizeof(uint64_t));
+	ml->lv = calloc(nlv, sizeof(*ml->lv));
 	ml->kswapd_failures = calloc((size_t)wi->nr_nodes, sizeof(uint32_t));
-	ml->folio_carry = malloc(nlv * RS_NR_EVICTABLE * sizeof(uint64_t));
-	if (!ml->anon_cost || !ml->file_cost || !ml->restore_seen || !ml->refault_snap ||
-	    !ml->kswapd_failures || !ml->folio_carry) {
+	if (!ml->lv || !ml->kswapd_failures) {
 		rs_error_set(err, "out of memory");
 		goto fail;
 	}
-	for (size_t i = 0; i < nlv * 2; i++)
-		ml->restore_seen[i] = ml->refault_snap[i] = UNSET;
-	for (size_t i = 0; i < nlv * RS_NR_EVICTABLE; i++)
-		ml->folio_carry[i] = RS_RATE_ONE / 2;
+	for (size_t i = 0; i < nlv; i++) {
+		struct ml_lruvec *lv = &ml->lv[i];
+
+		lv->restore_seen[0] = lv->restore_seen[1] = UNSET;
+		lv->refault_snap[0] = lv->refault_snap[1] = UNSET;
+		for (int l = 0; l < RS_NR_EVICTABLE; l++)
+			lv->folio_carry[l] = RS_RATE_ONE / 2;
+	}
 	*state = ml;
 	return 0;
 fail:

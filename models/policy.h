@@ -51,7 +51,7 @@ struct rs_lrusim {
 	int *hit;		/* [memcg] the memcgs that got pages, in pre-order */
 	uint32_t *phase;	/* [lruvec][list] rs_sim_shrink_merged() sampling phase */
 	struct rs_rates *rates;	/* [lruvec][list] rs_world_rates() cache */
-	uint64_t *rates_gen;
+	uint64_t *rates_gen, *rates_ts;	/* the key: world generation, call start */
 	int *parent, *pre, *pre_end, *at;	/* the tree, copied from the world */
 };
 
@@ -118,7 +118,17 @@ int rs_sim_swappiness(const struct rs_sim *s, int memcg);
 /* The memcg has file pages, or anon pages and swap, on node nid (-1: any node). */
 bool rs_sim_reclaimable(const struct rs_sim *s, int memcg, int nid);
 
-/* shrink_inactive_list() / shrink_active_list() on one lruvec, counted into the outcome. */
+/*
+ * An isolation (isolate_lru_folios()) is about to happen in the invocation in progress: the
+ * replay driver may run other calls that overlapped it in the recording first (models/
+ * replay.c). Nothing outside the driver.
+ */
+void rs_replay_isolation(void);
+
+/*
+ * shrink_inactive_list() / shrink_active_list() on one lruvec, counted into the outcome; each
+ * is one isolation (rs_replay_isolation()).
+ */
 struct rs_shrink {
 	uint64_t taken;		/* = scanned: isolate never takes more than the list holds */
 	uint64_t reclaimed;	/* inactive */
@@ -181,7 +191,8 @@ static inline int rs_sim_parent(const struct rs_sim *s, int m)
  * The shared reclaim iterator of mem_cgroup_iter() with a reclaim cookie: each walk starts
  * after the memcg where the previous walk of the same (root, node, slot) stopped, runs to the
  * end of the subtree and returns -1 there; a walk that starts at the end restarts at the root.
- * Sequential replay: concurrent walkers sharing the position are not modelled.
+ * Calls that overlap run interleaved (models/replay.c) and share the position as the kernel's
+ * concurrent walkers do, at the granularity of their isolations.
  */
 struct rs_iter {
 	int nr_memcg, nr_nodes, nr_slots;

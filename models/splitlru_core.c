@@ -42,11 +42,16 @@
 
 #define MAX_CALLS	4096	/* safety bound on repeated reclaim calls per invocation */
 
+/* What the model keeps per node, as 2.6.28 keeps it in struct zone. */
+struct sl_zone {
+	uint64_t nr_scan[RS_NR_EVICTABLE];	/* zone->lru[l].nr_scan */
+	struct rs_reclaim_stat stat;		/* zone->recent_scanned / recent_rotated */
+};
+
 struct splitlru {
 	struct rs_lrusim ls;
 	unsigned int plus;
-	uint64_t *nr_scan;		/* [nid][list] zone->lru[l].nr_scan */
-	struct rs_reclaim_stat *zstat;	/* [nid] zone->recent_scanned / recent_rotated */
+	struct sl_zone *zone;		/* [nid] */
 };
 
 struct sl_sc {
@@ -127,7 +132,7 @@ static bool inactive_anon_is_low(struct sl_sc *sc, int nid)
 
 static void note(struct sl_sc *sc, int nid, bool file, uint64_t scanned, uint64_t rotated)
 {
-	struct rs_reclaim_stat *z = &sc->sl->zstat[nid];
+	struct rs_reclaim_stat *z = &sc->sl->zone[nid].stat;
 
 	/* 2.6.28 updates the zone statistics for global reclaim only */
 	if (!sc->global)
@@ -182,7 +187,7 @@ static void shrink_zone(struct sl_sc *sc, int priority, int nid)
 
 	rs_sim_round(s, priority);
 	rs_world_node(s->w, nid, &ns);
-	rs_splitlru_scan_ratio(&sl->zstat[nid], anon, file, rs_sim_free(s, nid), ns.wmark_high,
+	rs_splitlru_scan_ratio(&sl->zone[nid].stat, anon, file, rs_sim_free(s, nid), ns.wmark_high,
 			       rs_sim_swap_ok(s) && sc->may_swap, sc->swappiness, pct);
 	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 		uint64_t scan = rs_sim_hsize(s, sc->root, nid, l);
@@ -192,7 +197,7 @@ static void shrink_zone(struct sl_sc *sc, int priority, int nid)
 			scan = scan * pct[rs_lru_is_file(l)] / 100;
 		}
 		if (sc->global) {
-			uint64_t *acc = &sl->nr_scan[nid * RS_NR_EVICTABLE + l];
+			uint64_t *acc = &sl->zone[nid].nr_scan[l];
 
 			*acc += scan + sl->plus;
 			nr[l] = *acc;
@@ -298,8 +303,7 @@ void rs_splitlru_free(void *state)
 	if (!sl)
 		return;
 	rs_lrusim_free(&sl->ls);
-	free(sl->nr_scan);
-	free(sl->zstat);
+	free(sl->zone);
 	free(sl);
 }
 
@@ -314,9 +318,8 @@ int rs_splitlru_init(const struct rs_world *w, unsigned int plus, void **state,
 	sl->plus = plus;
 	if (rs_lrusim_init(&sl->ls, w, err))
 		goto fail;
-	sl->nr_scan = calloc((size_t)wi->nr_nodes * RS_NR_EVICTABLE, sizeof(uint64_t));
-	sl->zstat = calloc((size_t)wi->nr_nodes, sizeof(*sl->zstat));
-	if (!sl->nr_scan || !sl->zstat) {
+	sl->zone = calloc((size_t)wi->nr_nodes, sizeof(*sl->zone));
+	if (!sl->zone) {
 		rs_error_set(err, "out of memory");
 		goto fail;
 	}

@@ -176,8 +176,10 @@ void rs_world_free(struct rs_world *w)
 		return;
 	for (int i = 0; i < w->info.nr_memcg; i++)
 		free((char *)w->memcg[i].info.path);
-	for (size_t i = 0; i < w->info.nr_calls; i++)
+	for (size_t i = 0; i < w->info.nr_calls; i++) {
 		free((void *)w->calls[i].rec.memcg);
+		free((void *)w->calls[i].rec.isolate_ts);
+	}
 	free(w->memcg);
 	free(w->pre_to_memcg);
 	free(w->upd);
@@ -343,6 +345,18 @@ int rs_world_add_call(struct rs_world *w, const struct rs_reclaim_call *c, struc
 			return rs_error_set(err, "out of memory");
 		memcpy(copy, c->rec.memcg, c->rec.nr_memcg * sizeof(*copy));
 		dst->rec.memcg = copy;
+	}
+	dst->rec.isolate_ts = NULL;
+	if (c->rec.nr_isolate) {
+		uint64_t *ts = malloc(c->rec.nr_isolate * sizeof(*ts));
+
+		if (!ts) {
+			free((void *)dst->rec.memcg);
+			dst->rec.memcg = NULL;
+			return rs_error_set(err, "out of memory");
+		}
+		memcpy(ts, c->rec.isolate_ts, c->rec.nr_isolate * sizeof(*ts));
+		dst->rec.isolate_ts = ts;
 	}
 	w->info.nr_calls++;
 	return 0;
@@ -722,20 +736,6 @@ uint64_t rs_world_lru(const struct rs_world *w, int memcg, int nid, int lru)
 	return v > 0 ? (uint64_t)v : 0;
 }
 
-/* The lists of memcg's subtree summed, on node nid. */
-static int64_t lists_subtree(const struct rs_world *w, int memcg, int nid, int lru)
-{
-	const struct wmemcg *m = &w->memcg[memcg];
-	int64_t sum = 0;
-
-	for (int pre = m->info.pre; pre < m->info.pre_end; pre++) {
-		int64_t v = w->lru[lv(w, w->pre_to_memcg[pre], nid) * RS_NR_EVICTABLE + lru];
-
-		sum += v > 0 ? v : 0;
-	}
-	return sum;
-}
-
 /* The view of `memcg` as of `ts` (its last change at or before ts), NULL before the first. */
 static const int64_t *view_at(const struct rs_world *w, int memcg, uint64_t ts)
 {
@@ -756,9 +756,15 @@ static const int64_t *view_at(const struct rs_world *w, int memcg, uint64_t ts)
 uint64_t rs_world_lru_stat_at(const struct rs_world *w, int memcg, int nid, int lru, uint64_t ts)
 {
 	const int64_t *v = view_at(w, memcg, ts);
+	const struct wmemcg *m = &w->memcg[memcg];
+	uint64_t sum = 0;
 
+	if (v)
+		return (uint64_t)v[nid * VIEW_W + lru];
 	/* never flushed: the lists */
-	return v ? (uint64_t)v[nid * VIEW_W + lru] : (uint64_t)lists_subtree(w, memcg, nid, lru);
+	for (int pre = m->info.pre; pre < m->info.pre_end; pre++)
+		sum += rs_world_lru(w, w->pre_to_memcg[pre], nid, lru);
+	return sum;
 }
 
 uint64_t rs_world_lru_stat(const struct rs_world *w, int memcg, int nid, int lru)
@@ -823,6 +829,20 @@ uint64_t rs_world_ws_flushed_at(const struct rs_world *w, int memcg, int nid, in
 uint64_t rs_world_ws_flushed(const struct rs_world *w, int memcg, int nid, int file)
 {
 	return rs_world_ws_flushed_at(w, memcg, nid, file, w->now);
+}
+
+/* The lists of memcg's subtree summed, on node nid. */
+static int64_t lists_subtree(const struct rs_world *w, int memcg, int nid, int lru)
+{
+	const struct wmemcg *m = &w->memcg[memcg];
+	int64_t sum = 0;
+
+	for (int pre = m->info.pre; pre < m->info.pre_end; pre++) {
+		int64_t v = w->lru[lv(w, w->pre_to_memcg[pre], nid) * RS_NR_EVICTABLE + lru];
+
+		sum += v > 0 ? v : 0;
+	}
+	return sum;
 }
 
 /*
@@ -927,40 +947,73 @@ static const struct rs_obs *prio_window(const struct rs_world *w, const struct r
 	return bsearch(&key, w->pobs, w->nr_pobs, sizeof(*w->pobs), cmp_pobs);
 }
 
+/*
+ * The window of list `idx` for a pass at `prio` now: the call's passes at that priority when
+ * recorded, else the window containing now, else the nearest one; NULL when the list has none.
+ */
+static const struct rs_obs *window_of(const struct rs_world *w, size_t idx, int prio,
+				     uint64_t now)
+{
+	size_t n = w->obs_count[idx];
+	const struct rs_obs *o, *near, *pass;
+	size_t lo = 0, hi = n;	/* first window with ts_start > now */
+
+	if (!n)
+		return NULL;
+	o = &w->obs[w->obs_start[idx]];
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (o[mid].ts_start <= now)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0) {
+		near = &o[0];
+	} else if (lo == n || now <= o[lo - 1].ts_end) {
+		near = &o[lo - 1];
+	} else {
+		/* between two windows: the nearer one */
+		uint64_t after = o[lo].ts_start - now;
+		uint64_t before = now - o[lo - 1].ts_end;
+
+		near = &o[before <= after ? lo - 1 : lo];
+	}
+	pass = prio_window(w, near, prio);
+	return pass ? pass : near;
+}
+
+uint64_t rs_world_isolate_mean(const struct rs_world *w, int memcg, int nid, int lru, int prio,
+			       uint64_t now, uint64_t req)
+{
+	const struct rs_obs *o = window_of(w, lv(w, memcg, nid) * RS_NR_EVICTABLE + lru, prio, now);
+	uint32_t k;
+
+	if (!o || !req || req > RS_SWAP_CLUSTER_MAX)
+		return 0;
+	k = o->req_isolates[req - 1];
+	if (!k)
+		return 0;
+	return (uint64_t)(((__uint128_t)o->req_scanned[req - 1] << 32) / k);
+}
+
 void rs_world_rates(const struct rs_world *w, int memcg, int nid, int lru, int prio,
 		    struct rs_rates *out)
 {
-	size_t idx = lv(w, memcg, nid) * RS_NR_EVICTABLE + lru;
-	size_t n = w->obs_count[idx];
+	rs_world_rates_at(w, memcg, nid, lru, prio, w->now, out);
+}
+
+void rs_world_rates_at(const struct rs_world *w, int memcg, int nid, int lru, int prio,
+		       uint64_t now, struct rs_rates *out)
+{
+	const struct rs_obs *win = window_of(w, lv(w, memcg, nid) * RS_NR_EVICTABLE + lru, prio,
+					     now);
 	const struct obs_sum *ns = &w->node_sum[nid * RS_NR_EVICTABLE + lru];
 	struct obs_sum s;
 
-	if (n) {
-		const struct rs_obs *o = &w->obs[w->obs_start[idx]];
-		const struct rs_obs *near, *pass;
-		size_t lo = 0, hi = n;	/* first window with ts_start > now */
-
-		while (lo < hi) {
-			size_t mid = (lo + hi) / 2;
-
-			if (o[mid].ts_start <= w->now)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		if (lo == 0) {
-			near = &o[0];
-		} else if (lo == n || w->now <= o[lo - 1].ts_end) {
-			near = &o[lo - 1];
-		} else {
-			/* between two windows: the nearer one */
-			uint64_t after = o[lo].ts_start - w->now;
-			uint64_t before = w->now - o[lo - 1].ts_end;
-
-			near = &o[before <= after ? lo - 1 : lo];
-		}
-		pass = prio_window(w, near, prio);
-		obs_to_sum(pass ? pass : near, &s);
+	if (win) {
+		obs_to_sum(win, &s);
 		rates_from(&s, lru, RS_RATE_WINDOW, out);
 		return;
 	}

@@ -410,6 +410,10 @@ static int merge_victims(struct wb *b, const struct ri_victim *arr, uint32_t nv,
 			d->folio_w[l] += v->folio_w[l];
 			d->folio_big[l] += v->folio_big[l];
 			d->folio_size[l] = ri_folio_size_merge(d->folio_size[l], v->folio_size[l]);
+			for (int q = 0; q < RS_SWAP_CLUSTER_MAX; q++) {
+				d->req_isolates[l][q] += v->req_isolates[l][q];
+				d->req_scanned[l][q] += v->req_scanned[l][q];
+			}
 			d->taken[l] += v->taken[l];
 			d->reclaimed[l] += v->reclaimed[l];
 			if (v->implied[l] > d->implied[l]) {
@@ -456,6 +460,8 @@ static int add_obs(struct wb *b, const struct ri_call *c, const struct ri_victim
 		}
 		if (d->scanned[l])
 			o.folio = (uint32_t)((d->folio_w[l] + d->scanned[l] / 2) / d->scanned[l]);
+		memcpy(o.req_isolates, d->req_isolates[l], sizeof(o.req_isolates));
+		memcpy(o.req_scanned, d->req_scanned[l], sizeof(o.req_scanned));
 		/* single pages and folios of one size: the two classes (rs_obs.folio_one) */
 		if (d->folio_big[l] && d->folio_size[l] != UINT32_MAX &&
 		    d->scanned[l] > d->folio_big[l]) {
@@ -623,9 +629,13 @@ static int add_calls(struct wb *b, int nr_nodes, struct rs_error *err)
 		/* the world copies rec.memcg */
 		rc->rec.memcg = b->ml;
 		rc->rec.nr_memcg = (size_t)nmv;
+		rc->rec.isolate_ts = c->iso;
+		rc->rec.nr_isolate = c->niso;
 		if (rs_world_add_call(b->w, rc, err))
 			return -1;
 		rc->rec.memcg = NULL;
+		rc->rec.isolate_ts = NULL;
+		rc->rec.nr_isolate = 0;
 		/* the passes by priority: b->mv is free again (rec.memcg was copied) */
 		nmv = merge_victims(b, c->pv, c->npv, nr_nodes);
 		for (int k = 0; k < nmv; k++)

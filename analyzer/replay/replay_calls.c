@@ -33,6 +33,7 @@ void ri_call_free(struct ri_call *c)
 {
 	RS_GROW_RELEASE(c->v, c->nv, c->capv);
 	RS_GROW_RELEASE(c->pv, c->npv, c->cappv);
+	RS_GROW_RELEASE(c->iso, c->niso, c->capiso);
 }
 
 static struct ri_call *open_call(struct rs_replay_input *ri, struct ri_task *t,
@@ -261,6 +262,10 @@ static void count_window(struct ri_victim *v, const struct ri_task *t, const str
 	v->folio_big[lru] += big;
 	if (big)
 		v->folio_size[lru] = ri_folio_size_merge(v->folio_size[lru], (uint32_t)f);
+	if (t->win_req >= 1 && t->win_req <= RS_SWAP_CLUSTER_MAX) {
+		v->req_isolates[lru][t->win_req - 1]++;
+		v->req_scanned[lru][t->win_req - 1] += t->win_scanned;
+	}
 	if (sh && sh->type != RS_EV_SHRINK_ACTIVE) {
 		int type = lru == RS_LRU_INACTIVE_FILE;
 
@@ -385,6 +390,11 @@ static void open_window(struct rs_replay_input *ri, struct ri_task *t, struct ri
 	t->win_scanned = ev->isolate.nr_scanned;
 	t->win_taken = ev->isolate.nr_taken;
 	t->wr_anon = t->wr_file = 0;
+	/* when each isolation happened: concurrent calls are replayed in this order */
+	if (RS_GROW(c->iso, c->capiso, c->niso + 1, 16))
+		ri->oom = true;
+	else
+		c->iso[c->niso++] = ev->ts;
 	c->windows++;
 	ri->rep.windows++;
 	if (lru >= 0 && lru < RS_NR_EVICTABLE)

@@ -103,6 +103,9 @@ struct ri_victim {
 	uint64_t folio_w[RS_NR_EVICTABLE];	/* sum of folio estimate x pages scanned */
 	uint64_t folio_big[RS_NR_EVICTABLE];	/* pages scanned in folios of more than a page */
 	uint32_t folio_size[RS_NR_EVICTABLE];	/* their size; UINT32_MAX: more than one */
+	/* isolates by nr_requested 1..32 ([req - 1]) and the pages they scanned (rs_obs) */
+	uint32_t req_isolates[RS_NR_EVICTABLE][RS_SWAP_CLUSTER_MAX];
+	uint64_t req_scanned[RS_NR_EVICTABLE][RS_SWAP_CLUSTER_MAX];
 	uint64_t implied[RS_NR_EVICTABLE];	/* first isolate: nr_requested << priority */
 	uint64_t implied_off[RS_NR_EVICTABLE];
 };
@@ -149,6 +152,8 @@ struct ri_call {
 	 */
 	struct ri_victim *pv;
 	uint32_t npv, cappv;
+	uint64_t *iso;			/* times of its lru_isolate events (rs_recorded.isolate_ts) */
+	size_t niso, capiso;
 };
 
 /* A node snapshot: the root's own lists before the delta memcgs' offsets are known. */

@@ -377,8 +377,7 @@ static void span_cells(struct tl_model *m)
 	for (int i = 0; i < m->nrows; i++)
 		if (m->rows[i].sub < 0)
 			lane_row[m->rows[i].lane] = i;
-	memset(m->tscan, 0, (size_t)m->nrows * (size_t)m->cols * sizeof(double));
-	memset(m->trecl, 0, (size_t)m->nrows * (size_t)m->cols * sizeof(double));
+	memset(m->tpages, 0, (size_t)m->nrows * (size_t)m->cols * sizeof(*m->tpages));
 	FOR_SPANS_IN(m, t0, t1, s) {
 		int lane = ctx_lane(s->kind), row = -1, sel = 0;
 		uint64_t lo, hi, key, dur = span_dur(s);
@@ -411,8 +410,8 @@ static void span_cells(struct tl_model *m)
 
 				m->cells[i].cover += (double)part / (double)m->cw;
 				m->cells[i].flags |= TL_CELL_DATA;
-				m->tscan[i] += s->scanned * share;
-				m->trecl[i] += s->reclaimed * share;
+				m->tpages[i].scanned += s->scanned * share;
+				m->tpages[i].reclaimed += s->reclaimed * share;
 				if (dur / 1000 > m->cells[i].max)
 					m->cells[i].max = (uint32_t)(dur / 1000 > UINT32_MAX ?
 								     UINT32_MAX : dur / 1000);
@@ -436,18 +435,19 @@ static void span_cells(struct tl_model *m)
 		for (int c = 0; c < m->cols; c++) {
 			size_t k = (size_t)i * (size_t)m->cols + (size_t)c;
 			struct tl_cell *x = &m->cells[k];
+			const struct tl_cell_pages *p = &m->tpages[k];
 
 			switch (m->metric) {
 			case TL_M_SCANNED:
-				x->v = m->tscan[k] / secs;
-				r->sum += m->tscan[k];
+				x->v = p->scanned / secs;
+				r->sum += p->scanned;
 				break;
 			case TL_M_RECLAIMED:
-				x->v = m->trecl[k] / secs;
-				r->sum += m->trecl[k];
+				x->v = p->reclaimed / secs;
+				r->sum += p->reclaimed;
 				break;
 			case TL_M_EFFICIENCY:
-				x->v = m->tscan[k] > 0 ? m->trecl[k] / m->tscan[k] : 0;
+				x->v = p->scanned > 0 ? p->reclaimed / p->scanned : 0;
 				break;
 			default:
 				x->v = x->cover;

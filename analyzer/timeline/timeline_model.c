@@ -576,12 +576,10 @@ bool tlm_ensure_cells(struct tl_model *m)
 		return true;
 	n = (size_t)(m->nrows > 16 ? m->nrows : 16) * (size_t)m->cols;
 	free(m->cells);
-	free(m->tscan);
-	free(m->trecl);
+	free(m->tpages);
 	m->cells = calloc(n, sizeof(*m->cells));
-	m->tscan = calloc(n, sizeof(double));
-	m->trecl = calloc(n, sizeof(double));
-	if (!m->cells || !m->tscan || !m->trecl) {
+	m->tpages = calloc(n, sizeof(*m->tpages));
+	if (!m->cells || !m->tpages) {
 		m->cells_cap = 0;
 		return false;
 	}
@@ -903,8 +901,7 @@ void tl_model_free(struct tl_model *m)
 		return;
 	free(m->rows);
 	free(m->cells);
-	free(m->tscan);
-	free(m->trecl);
+	free(m->tpages);
 	for (int l = 0; l < NR_SPAN_LANES; l++)
 		free(m->keyrow[l]);
 	free(m->tmatch);

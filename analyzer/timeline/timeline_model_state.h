@@ -50,7 +50,9 @@ struct tl_model {
 	struct tl_row *rows;
 	int nrows, cap_rows;
 	struct tl_cell *cells;		/* [nrows * cols] */
-	double *tscan, *trecl;		/* sub-lane scratch [nrows * cols] */
+	struct tl_cell_pages {		/* sub-lane scratch [nrows * cols] */
+		double scanned, reclaimed;
+	} *tpages;
 	int cells_cap;			/* rows the cell arrays hold */
 	int sel_row;
 	int sel_lane, sel_sub;

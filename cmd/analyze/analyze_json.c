@@ -717,23 +717,21 @@ static json_t *timeline_json(const struct rs_analysis *a)
 		"series", series);
 }
 
+#define AT(member) RS_JSON_U64(struct rs_attrib_stats, #member, member)
+static const struct rs_json_u64 attrib_fields[] = {
+	AT(isolates_completed), AT(isolates_uncompleted), AT(uncompleted_scanned),
+	AT(shrinks_without_isolate), AT(writes_without_isolate), AT(slab_ends_without_start),
+	AT(slab_starts_unfinished), AT(lost_event_records), AT(lost_events),
+	AT(untracked_events), AT(nest_overflows), AT(node_out_of_range),
+	AT(priority_out_of_range),
+};
+#undef AT
+
 static json_t *attrib_json(const struct rs_attrib_stats *at)
 {
 	json_t *o = json_object();
 
-	json_object_set_new(o, "isolates_completed", JI(at->isolates_completed));
-	json_object_set_new(o, "isolates_uncompleted", JI(at->isolates_uncompleted));
-	json_object_set_new(o, "uncompleted_scanned", JI(at->uncompleted_scanned));
-	json_object_set_new(o, "shrinks_without_isolate", JI(at->shrinks_without_isolate));
-	json_object_set_new(o, "writes_without_isolate", JI(at->writes_without_isolate));
-	json_object_set_new(o, "slab_ends_without_start", JI(at->slab_ends_without_start));
-	json_object_set_new(o, "slab_starts_unfinished", JI(at->slab_starts_unfinished));
-	json_object_set_new(o, "lost_event_records", JI(at->lost_event_records));
-	json_object_set_new(o, "lost_events", JI(at->lost_events));
-	json_object_set_new(o, "untracked_events", JI(at->untracked_events));
-	json_object_set_new(o, "nest_overflows", JI(at->nest_overflows));
-	json_object_set_new(o, "node_out_of_range", JI(at->node_out_of_range));
-	json_object_set_new(o, "priority_out_of_range", JI(at->priority_out_of_range));
+	RS_JSON_ADD_U64(o, at, attrib_fields);
 	return o;
 }
 

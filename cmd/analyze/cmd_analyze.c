@@ -38,31 +38,31 @@ static bool utf8_locale(void)
 enum { O_JSON = 256, O_PID, O_COMM, O_TOP, O_SUMMARY, O_WITH_CGROUPS, O_MAX_EVICTED, O_THRASH };
 
 static const struct rs_cmd_opt analyze_opts[] = {
-	{ "json", 0, no_argument, O_JSON, NULL, "print the analysis as JSON (sorted keys)" },
-	{ "summary", 0, no_argument, O_SUMMARY, NULL,
-	  "print only the header and the SUMMARY (JSON: trace, analysis, summary)" },
-	{ "with-cgroups", 0, no_argument, O_WITH_CGROUPS, NULL,
-	  "add the per-cgroup sections of reclaimscope cgroups to the text" },
-	{ "pid", 0, required_argument, O_PID, "N", "count only the task with this pid" },
-	{ "comm", 0, required_argument, O_COMM, "NAME", "count only tasks with this name" },
-	{ "top", 0, required_argument, O_TOP, "N", "rows in the per-task tables (default 20)" },
-	{ "max-evicted", 0, required_argument, O_MAX_EVICTED, "N",
-	  "refaults: keep at most N evicted ranges (default 1048576; then lower bounds)" },
-	{ "thrash-distance", 0, required_argument, O_THRASH, "MS",
-	  "refaults: back within MS of eviction counts as thrashing (default 1000)" },
+	RS_OPT_FLAG("json", O_JSON, "print the analysis as JSON (sorted keys)"),
+	RS_OPT_FLAG("summary", O_SUMMARY,
+		    "print only the header and the SUMMARY (JSON: trace, analysis, summary)"),
+	RS_OPT_FLAG("with-cgroups", O_WITH_CGROUPS,
+		    "add the per-cgroup sections of reclaimscope cgroups to the text"),
+	RS_OPT_COUNT("pid", O_PID, "N", 0, INT_MAX, "a pid", "count only the task with this pid"),
+	RS_OPT_ARG("comm", O_COMM, "NAME", "count only tasks with this name"),
+	RS_OPT_COUNT("top", O_TOP, "N", 1, 1000000, "a count",
+		     "rows in the per-task tables (default 20)"),
+	RS_OPT_COUNT("max-evicted", O_MAX_EVICTED, "N", 1, 1ll << 30,
+		     "a count of ranges, 1..2^30",
+		"refaults: keep at most N evicted ranges (default 1048576; then lower bounds)"),
+	RS_OPT_COUNT("thrash-distance", O_THRASH, "MS", 1, 3600000,
+		     "milliseconds, 1..3600000",
+		     "refaults: back within MS of eviction counts as thrashing (default 1000)"),
 	RS_ANALYSIS_OPTS,
 	RS_CMD_OPT_END,
 };
 
-static int cmd_analyze(int argc, char **argv);
-
-const struct rs_cmd rs_cmd_analyze = {
-	.name = "analyze",
-	.fn = cmd_analyze,
+RS_CMD_DEFINE(analyze,
 	.summary = "per-LRU scan pressure, reclaim episodes, stalls, kswapd, over time",
 	.synopsis = "[--json] [--summary] [--with-cgroups] [--bucket MS] [--from S] [--to S]\n"
 		    "  [--pid N] [--comm NAME] [--top N] [--max-tasks N] [--max-buckets N]\n"
 		    "  [--threads N] [--max-evicted N] [--thrash-distance MS] FILE",
+	.operands = { 1, 1 },
 	.description =
 		"Reads a trace (trace.dat of any version, or trace-cmd report or ftrace text) "
 		"and reports which LRU lists were scanned how hard, by whom, at which priority "
@@ -82,12 +82,12 @@ const struct rs_cmd rs_cmd_analyze = {
 		"text and null in JSON.\n\n"
 		"  reclaimscope analyze trace.dat\n"
 		"  reclaimscope analyze --json --from 755.2 --to 760 trace.dat",
-	.opts = analyze_opts,
-};
+	.opts = analyze_opts);
 
 static int cmd_analyze(int argc, char **argv)
 {
 	struct rs_analysis_opts ao = { .pid = -1, .threads = rs_threads_auto() };
+	struct rs_cmd_args args = { .ao = &ao };
 	struct rs_text_opts to = { 0 };
 	struct rs_cgroups_opts co = { 0 };
 	struct rs_cgroups_text_opts cto = { 0 };
@@ -99,11 +99,10 @@ static int cmd_analyze(int argc, char **argv)
 	struct rs_error err = { "" };
 	struct rs_findings fd;
 	bool json = false;
-	long long v;
 	int c, ret;
 
 	optind = 1;
-	while ((c = rs_cmd_getopt(&rs_cmd_analyze, argc, argv, "")) != -1) {
+	while ((c = rs_cmd_getopt(&rs_cmd_analyze, argc, argv, "", &args)) != -1) {
 		switch (c) {
 		case O_JSON:
 			json = true;
@@ -115,10 +114,7 @@ static int cmd_analyze(int argc, char **argv)
 			to.with_cgroups = true;
 			break;
 		case O_PID:
-			if (rs_arg_count(optarg, 0, INT_MAX, &v))
-				return rs_cmd_fail("analyze", RS_EXIT_USAGE, "--pid wants a pid, "
-						   "not '%s'", optarg);
-			ao.pid = (int)v;
+			ao.pid = (int)args.count;
 			break;
 		case O_COMM:
 			if (!*optarg || strlen(optarg) > 15)
@@ -127,32 +123,18 @@ static int cmd_analyze(int argc, char **argv)
 			ao.comm = optarg;
 			break;
 		case O_TOP:
-			if (rs_arg_count(optarg, 1, 1000000, &v))
-				return rs_cmd_fail("analyze", RS_EXIT_USAGE, "--top wants a count, "
-						   "not '%s'", optarg);
-			to.top_tasks = (int)v;
+			to.top_tasks = (int)args.count;
 			break;
 		case O_MAX_EVICTED:
-			if (rs_arg_count(optarg, 1, 1ll << 30, &v))
-				return rs_cmd_fail("analyze", RS_EXIT_USAGE, "--max-evicted wants a "
-						   "count of ranges, 1..2^30, not '%s'", optarg);
-			ro.max_evicted = (size_t)v;
+			ro.max_evicted = (size_t)args.count;
 			break;
 		case O_THRASH:
-			if (rs_arg_count(optarg, 1, 3600000, &v))
-				return rs_cmd_fail("analyze", RS_EXIT_USAGE, "--thrash-distance wants "
-						   "milliseconds, 1..3600000, not '%s'", optarg);
-			ro.thrash_distance_ns = (uint64_t)v * 1000000ull;
+			ro.thrash_distance_ns = (uint64_t)args.count * 1000000ull;
 			break;
 		default:
-			ret = rs_analysis_opt(&rs_cmd_analyze, c, optarg, &ao);
-			if (ret)
-				return ret;
-			break;
+			return RS_EXIT_USAGE;	/* reported */
 		}
 	}
-	if (optind != argc - 1)
-		return rs_cmd_usage(&rs_cmd_analyze, stderr);
 	ret = rs_analysis_opts_check("analyze", &ao);
 	if (ret)
 		return ret;

@@ -491,6 +491,18 @@ out:
 	return a;
 }
 
+#define CA(key, member) RS_JSON_U64(struct rs_cg_attrib, key, member)
+static const struct rs_json_u64 attrib_fields[] = {
+	CA("shrinks", shrinks), CA("exact", exact), CA("fallback", fallback),
+	CA("unmatched", unmatched), CA("scanned", scanned), CA("reclaimed", reclaimed),
+	CA("scanned_exact", scanned_exact), CA("reclaimed_exact", reclaimed_exact),
+	CA("isolates_without_shrink", isolates_without_shrink),
+	CA("isolates_without_shrink_matched", isolates_without_shrink_matched),
+	CA("matrix_overflow", cells_overflow),
+	CA("episode_victims_overflow", episode_victims_overflow),
+};
+#undef CA
+
 static json_t *attribution_json(const struct rs_cgroups *cg)
 {
 	const struct rs_cg_attrib *at = rs_cgroups_attrib(cg);
@@ -503,31 +515,19 @@ static json_t *attribution_json(const struct rs_cgroups *cg)
 	json_object_set_new(o, "lru_items_named", json_boolean(rs_cgroups_have_lru_names(cg)));
 	json_object_set_new(o, "hierarchy", h ? json_string(h) : json_null());
 	json_object_set_new(o, "page_size", JI(rs_cgroups_page_size(cg)));
-	json_object_set_new(o, "shrinks", JI(at->shrinks));
-	json_object_set_new(o, "exact", JI(at->exact));
-	json_object_set_new(o, "fallback", JI(at->fallback));
-	json_object_set_new(o, "unmatched", JI(at->unmatched));
+	RS_JSON_ADD_U64(o, at, attrib_fields);
 	json_object_set_new(o, "exact_pct", rs_json_real(rs_pct(at->exact, at->shrinks)));
 	for (int r = 0; r < RS_CGR_NR; r++)
 		json_object_set_new(reasons, rs_cg_reason_name(r), JI(at->by_reason[r]));
 	json_object_set_new(o, "reasons", reasons);
-	json_object_set_new(o, "scanned", JI(at->scanned));
-	json_object_set_new(o, "reclaimed", JI(at->reclaimed));
-	json_object_set_new(o, "scanned_exact", JI(at->scanned_exact));
-	json_object_set_new(o, "reclaimed_exact", JI(at->reclaimed_exact));
 	json_object_set_new(o, "reclaimed_exact_pct",
 			    rs_json_real(rs_pct(at->reclaimed_exact, at->reclaimed)));
-	json_object_set_new(o, "isolates_without_shrink", JI(at->isolates_without_shrink));
-	json_object_set_new(o, "isolates_without_shrink_matched",
-			    JI(at->isolates_without_shrink_matched));
 	/* null, not 0, when the kernel has no such event (6.1): nothing counted them */
 	json_object_set_new(o, "count_memcg_events", rs_cgroups_lacks(cg, RS_EV_MEMCG_COUNT) ?
 			    json_null() : JI(at->count_events));
 	json_object_set_new(o, "mod_memcg_lruvec_state",
 			    rs_cgroups_lacks(cg, RS_EV_MEMCG_LRUVEC) ? json_null() :
 			    JI(at->lruvec_events));
-	json_object_set_new(o, "matrix_overflow", JI(at->cells_overflow));
-	json_object_set_new(o, "episode_victims_overflow", JI(at->episode_victims_overflow));
 	json_object_set_new(o, "cgroups", JI(rs_cgroups_count(cg)));
 	json_object_set_new(o, "capped", json_boolean(rs_cgroups_capped(cg)));
 	json_object_set_new(o, "limits", json_pack("{s:I,s:I}",

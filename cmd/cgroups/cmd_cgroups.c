@@ -22,22 +22,20 @@
 enum { O_JSON = 256, O_TOP, O_MAX_CGROUPS };
 
 static const struct rs_cmd_opt cgroups_opts[] = {
-	{ "json", 0, no_argument, O_JSON, NULL, "print the attribution as JSON (sorted keys)" },
-	{ "top", 0, required_argument, O_TOP, "N", "rows in the per-cgroup tables (default 20)" },
-	{ "max-cgroups", 0, required_argument, O_MAX_CGROUPS, "N",
-	  "track at most N cgroups (the rest are summed as other)" },
+	RS_OPT_FLAG("json", O_JSON, "print the attribution as JSON (sorted keys)"),
+	RS_OPT_COUNT("top", O_TOP, "N", 1, 1000000, "a count",
+		     "rows in the per-cgroup tables (default 20)"),
+	RS_OPT_COUNT("max-cgroups", O_MAX_CGROUPS, "N", 1, 1ll << 26, NULL,
+		     "track at most N cgroups (the rest are summed as other)"),
 	RS_ANALYSIS_OPTS,
 	RS_CMD_OPT_END,
 };
 
-static int cmd_cgroups(int argc, char **argv);
-
-const struct rs_cmd rs_cmd_cgroups = {
-	.name = "cgroups",
-	.fn = cmd_cgroups,
+RS_CMD_DEFINE(cgroups,
 	.summary = "per-cgroup reclaim: who entered it, whose pages it took",
 	.synopsis = "[--json] [--bucket MS] [--from S] [--to S] [--top N] [--max-cgroups N]\n"
 		    "  [--max-tasks N] [--max-buckets N] [--threads N] FILE",
+	.operands = { 1, 1 },
 	.description =
 		"Which memory cgroup paid for whose memory. For every memcg of a trace: the "
 		"trigger side (the reclaim episodes its tasks entered, their stalls, what they "
@@ -49,12 +47,12 @@ const struct rs_cmd rs_cmd_cgroups = {
 		"The victim side needs the memcg tracepoints of 6.13 and later kernels; a trace "
 		"made by reclaimscope-record(1) adds the names of the counters, the cgroup map "
 		"and list-size snapshots. Older traces still get a trigger side.",
-	.opts = cgroups_opts,
-};
+	.opts = cgroups_opts);
 
 static int cmd_cgroups(int argc, char **argv)
 {
 	struct rs_analysis_opts ao = { .pid = -1, .threads = rs_threads_auto() };
+	struct rs_cmd_args args = { .ao = &ao };
 	struct rs_cgroups_opts co = { 0 };
 	struct rs_cgroups_text_opts to = { 0 };
 	struct rs_error err = { "" };
@@ -62,37 +60,24 @@ static int cmd_cgroups(int argc, char **argv)
 	struct rs_cgroups *cg;
 	struct rs_source *src;
 	bool json = false;
-	long long v;
 	int c, ret;
 
 	optind = 1;
-	while ((c = rs_cmd_getopt(&rs_cmd_cgroups, argc, argv, "")) != -1) {
+	while ((c = rs_cmd_getopt(&rs_cmd_cgroups, argc, argv, "", &args)) != -1) {
 		switch (c) {
 		case O_JSON:
 			json = true;
 			break;
 		case O_TOP:
-			if (rs_arg_count(optarg, 1, 1000000, &v))
-				return rs_cmd_fail("cgroups", RS_EXIT_USAGE, "--top wants a count, "
-						   "not '%s'", optarg);
-			to.top = (int)v;
+			to.top = (int)args.count;
 			break;
 		case O_MAX_CGROUPS:
-			if (rs_arg_count(optarg, 1, 1ll << 26, &v))
-				return rs_cmd_fail("cgroups", RS_EXIT_USAGE, "--max-cgroups wants a "
-						   "count from 1 to %lld, not '%s'", 1ll << 26,
-						   optarg);
-			co.max_cgroups = (size_t)v;
+			co.max_cgroups = (size_t)args.count;
 			break;
 		default:
-			ret = rs_analysis_opt(&rs_cmd_cgroups, c, optarg, &ao);
-			if (ret)
-				return ret;
-			break;
+			return RS_EXIT_USAGE;	/* reported */
 		}
 	}
-	if (optind != argc - 1)
-		return rs_cmd_usage(&rs_cmd_cgroups, stderr);
 	ret = rs_analysis_opts_check("cgroups", &ao);
 	if (ret)
 		return ret;

@@ -232,28 +232,24 @@ enum { OPT_JSON = 256, OPT_ONLY_CHANGED, OPT_LABELS, OPT_ALPHA, OPT_BASE, OPT_NE
        OPT_THRESHOLD, OPT_FORMAT };
 
 static const struct rs_cmd_opt diff_opts[] = {
-	{ "json", 0, no_argument, OPT_JSON, NULL, "print the comparison as JSON (sorted keys)" },
-	{ "format", 0, required_argument, OPT_FORMAT, "FORM",
-	  "table (default: what changed), mmtests, or seed (every metric)" },
-	{ "threshold", 0, required_argument, OPT_THRESHOLD, "PCT",
-	  "rank only figures that moved by PCT percent or more (default 10)" },
-	{ "all", 0, no_argument, OPT_ALL, NULL, "rank every figure, moved or not" },
-	{ "only-changed", 0, required_argument, OPT_ONLY_CHANGED, "PCT",
-	  "show only metrics whose mean changed by at least PCT percent" },
-	{ "labels", 0, required_argument, OPT_LABELS, "BASE,NEW",
-	  "names of the two sides (default: from the file names)" },
-	{ "alpha", 0, required_argument, OPT_ALPHA, "A",
-	  "significance level of Welch's t-test (default 0.05)" },
-	{ "base", 0, no_argument, OPT_BASE, NULL, "the files that follow are runs of the base" },
-	{ "new", 0, no_argument, OPT_NEW, NULL, "the files that follow are runs of the new side" },
+	RS_OPT_FLAG("json", OPT_JSON, "print the comparison as JSON (sorted keys)"),
+	RS_OPT_ARG("format", OPT_FORMAT, "FORM",
+		   "table (default: what changed), mmtests, or seed (every metric)"),
+	RS_OPT_ARG("threshold", OPT_THRESHOLD, "PCT",
+		   "rank only figures that moved by PCT percent or more (default 10)"),
+	RS_OPT_FLAG("all", OPT_ALL, "rank every figure, moved or not"),
+	RS_OPT_ARG("only-changed", OPT_ONLY_CHANGED, "PCT",
+		   "show only metrics whose mean changed by at least PCT percent"),
+	RS_OPT_ARG("labels", OPT_LABELS, "BASE,NEW",
+		   "names of the two sides (default: from the file names)"),
+	RS_OPT_ARG("alpha", OPT_ALPHA, "A",
+		   "significance level of Welch's t-test (default 0.05)"),
+	RS_OPT_FLAG("base", OPT_BASE, "the files that follow are runs of the base"),
+	RS_OPT_FLAG("new", OPT_NEW, "the files that follow are runs of the new side"),
 	RS_CMD_OPT_END,
 };
 
-static int cmd_diff(int argc, char **argv);
-
-const struct rs_cmd rs_cmd_diff = {
-	.name = "diff",
-	.fn = cmd_diff,
+RS_CMD_DEFINE(diff,
 	.summary = "compare kernels: what changed, ranked, with Welch's t-test",
 	.synopsis = "[--json] [--format table|mmtests|seed] [--threshold PCT] [--all]\n"
 		    "  [--only-changed PCT] [--labels BASE,NEW] [--alpha A] A B\n"
@@ -269,8 +265,7 @@ const struct rs_cmd rs_cmd_diff = {
 		"in one line.\n\n"
 		"Each input is a trace or a saved analyze --json output, so each kernel can be "
 		"analysed on its own machine and compared later.",
-	.opts = diff_opts,
-};
+	.opts = diff_opts);
 
 /* Returns RS_EXIT_OK, or the exit status of a usage error (already reported). */
 static int parse_args(int argc, char **argv, struct diff_opts *o)
@@ -284,7 +279,7 @@ static int parse_args(int argc, char **argv, struct diff_opts *o)
 
 	optind = 1;
 	/* "-": every non-option comes back in order as 1, so files follow --base / --new. */
-	while ((c = rs_cmd_getopt(&rs_cmd_diff, argc, argv, "-")) != -1) {
+	while ((c = rs_cmd_getopt(&rs_cmd_diff, argc, argv, "-", NULL)) != -1) {
 		switch (c) {
 		case OPT_JSON:
 			o->json = true;
@@ -346,7 +341,7 @@ static int parse_args(int argc, char **argv, struct diff_opts *o)
 			}
 			break;
 		default:
-			return rs_cmd_usage(&rs_cmd_diff, stderr);
+			return RS_EXIT_USAGE;	/* reported */
 		}
 	}
 	/* after "--": the rest are files too */

@@ -20,23 +20,20 @@
 enum { O_FORMAT = 256, O_MAX_SLICES };
 
 static const struct rs_cmd_opt export_opts[] = {
-	{ "format", 0, required_argument, O_FORMAT, "FMT",
-	  "perfetto (Trace Event Format JSON) or jsonl (a JSON object a line)" },
-	{ "output", 'o', required_argument, 'o', "FILE", "write FILE (- for stdout)" },
-	{ "max-slices", 0, required_argument, O_MAX_SLICES, "N",
-	  "perfetto: write at most N slices and instants (default 1000000)" },
+	RS_OPT_ARG("format", O_FORMAT, "FMT",
+		   "perfetto (Trace Event Format JSON) or jsonl (a JSON object a line)"),
+	RS_OPT_SHORT('o', "output", "FILE", "write FILE (- for stdout)"),
+	RS_OPT_COUNT("max-slices", O_MAX_SLICES, "N", 1, 1ll << 40, "a count",
+		     "perfetto: write at most N slices and instants (default 1000000)"),
 	RS_ANALYSIS_OPTS,
 	RS_CMD_OPT_END,
 };
 
-static int cmd_export(int argc, char **argv);
-
-const struct rs_cmd rs_cmd_export = {
-	.name = "export",
-	.fn = cmd_export,
+RS_CMD_DEFINE(export,
 	.summary = "episodes, kswapd and series as a Perfetto timeline or JSON lines",
 	.synopsis = "--format perfetto|jsonl -o FILE [--max-slices N] [--bucket MS] [--from S]\n"
 		    "  [--to S] [--max-tasks N] [--max-buckets N] [--threads N] TRACE",
+	.operands = { 1, 1 },
 	.description =
 		"Exports the analysis of a trace for other tools. --format perfetto writes the "
 		"Trace Event Format JSON that ui.perfetto.dev and chrome://tracing open: a track "
@@ -50,12 +47,12 @@ const struct rs_cmd rs_cmd_export = {
 		"  reclaimscope export --format perfetto -o reclaim.json trace.dat\n"
 		"  reclaimscope export --format jsonl -o - trace.dat |\n"
 		"      jq -c 'select(.type==\"episode\")'",
-	.opts = export_opts,
-};
+	.opts = export_opts);
 
 static int cmd_export(int argc, char **argv)
 {
 	struct rs_analysis_opts ao = { .pid = -1, .threads = rs_threads_auto() };
+	struct rs_cmd_args args = { .ao = &ao };
 	struct rs_cgroups_opts co = { 0 };
 	struct export_input in = { .max_slices = MAX_SLICES_DEFAULT };
 	struct export_result res;
@@ -68,11 +65,10 @@ static int cmd_export(int argc, char **argv)
 	const char *output = NULL, *format = NULL;
 	struct rs_outfile out;
 	bool perfetto;
-	long long v;
 	int c, ret;
 
 	optind = 1;
-	while ((c = rs_cmd_getopt(&rs_cmd_export, argc, argv, "o:")) != -1) {
+	while ((c = rs_cmd_getopt(&rs_cmd_export, argc, argv, "o:", &args)) != -1) {
 		switch (c) {
 		case 'o':
 			output = optarg;
@@ -81,20 +77,12 @@ static int cmd_export(int argc, char **argv)
 			format = optarg;
 			break;
 		case O_MAX_SLICES:
-			if (rs_arg_count(optarg, 1, (long long)1 << 40, &v))
-				return rs_cmd_fail("export", RS_EXIT_USAGE, "--max-slices wants a "
-						   "count, not '%s'", optarg);
-			in.max_slices = (uint64_t)v;
+			in.max_slices = (uint64_t)args.count;
 			break;
 		default:
-			ret = rs_analysis_opt(&rs_cmd_export, c, optarg, &ao);
-			if (ret)
-				return ret;
-			break;
+			return RS_EXIT_USAGE;	/* reported */
 		}
 	}
-	if (optind != argc - 1)
-		return rs_cmd_usage(&rs_cmd_export, stderr);
 	if (!format || (strcmp(format, "perfetto") && strcmp(format, "jsonl")))
 		return rs_cmd_fail("export", RS_EXIT_USAGE, "--format wants perfetto or "
 				   "jsonl%s%s%s", format ? ", not '" : "", format ? format : "",

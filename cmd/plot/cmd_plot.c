@@ -4,6 +4,7 @@
 #include <cairo-svg.h>
 #include <getopt.h>
 #include <libgen.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,25 +26,22 @@
 enum { O_WHAT = 256, O_LABELS };
 
 static const struct rs_cmd_opt plot_opts[] = {
-	{ "output", 'o', required_argument, 'o', "FILE",
-	  "write FILE.svg or FILE.png (default: the first trace's name, .svg)" },
-	{ "what", 0, required_argument, O_WHAT, "LIST",
-	  "figures, comma-separated: scan, stalls, latency, kswapd, cgroups, refaults, all" },
-	{ "labels", 0, required_argument, O_LABELS, "A,B...",
-	  "names of the traces in the legends (default: base,new for two; file names)" },
+	RS_OPT_SHORT('o', "output", "FILE",
+		     "write FILE.svg or FILE.png (default: the first trace's name, .svg)"),
+	RS_OPT_ARG("what", O_WHAT, "LIST",
+		"figures, comma-separated: scan, stalls, latency, kswapd, cgroups, refaults, all"),
+	RS_OPT_ARG("labels", O_LABELS, "A,B...",
+		   "names of the traces in the legends (default: base,new for two; file names)"),
 	RS_ANALYSIS_OPTS,
 	RS_CMD_OPT_END,
 };
 
-static int cmd_plot(int argc, char **argv);
-
-const struct rs_cmd rs_cmd_plot = {
-	.name = "plot",
-	.fn = cmd_plot,
+RS_CMD_DEFINE(plot,
 	.summary = "figures of reclaim as SVG or PNG; two or more traces compared",
 	.synopsis = "[-o FILE.svg|FILE.png] [--what LIST] [--labels A,B...] [--bucket MS]\n"
 		    "  [--from S] [--to S] [--max-tasks N] [--max-buckets N] [--threads N]\n"
 		    "  TRACE...",
+	.operands = { 1, INT_MAX },
 	.description =
 		"Draws the figures a reclaim developer puts in a mail or a slide, from the same "
 		"analysis as reclaimscope-analyze(1): scan and reclaim per LRU list over time "
@@ -56,8 +54,7 @@ const struct rs_cmd rs_cmd_plot = {
 		"name; it is written only when complete.\n\n"
 		"  reclaimscope plot -o reclaim.svg trace.dat\n"
 		"  reclaimscope plot --what latency,stalls -o cmp.png base.dat new.dat",
-	.opts = plot_opts,
-};
+	.opts = plot_opts);
 
 struct plot_run {
 	struct plot_trace t[MAX_TRACES];
@@ -170,6 +167,7 @@ static char *default_output(const char *trace)
 static int cmd_plot(int argc, char **argv)
 {
 	struct rs_analysis_opts ao = { .pid = -1, .threads = rs_threads_auto(), .keep_episodes = true };
+	struct rs_cmd_args args = { .ao = &ao };
 	struct rs_cgroups_opts co = { 0 };
 	struct rs_refaults_opts rfo = { 0 };
 	struct plot_run r = { .n = 0 };
@@ -182,7 +180,7 @@ static int cmd_plot(int argc, char **argv)
 	bool png;
 
 	optind = 1;
-	while ((c = rs_cmd_getopt(&rs_cmd_plot, argc, argv, "o:")) != -1) {
+	while ((c = rs_cmd_getopt(&rs_cmd_plot, argc, argv, "o:", &args)) != -1) {
 		switch (c) {
 		case 'o':
 			output = optarg;
@@ -196,15 +194,10 @@ static int cmd_plot(int argc, char **argv)
 			labels = optarg;
 			break;
 		default:
-			ret = rs_analysis_opt(&rs_cmd_plot, c, optarg, &ao);
-			if (ret)
-				return ret;
-			break;
+			return RS_EXIT_USAGE;	/* reported */
 		}
 	}
 	ntraces = argc - optind;
-	if (ntraces < 1)
-		return rs_cmd_usage(&rs_cmd_plot, stderr);
 	if (ntraces > MAX_TRACES)
 		return rs_cmd_fail("plot", RS_EXIT_USAGE, "at most %d traces in one plot",
 				   MAX_TRACES);

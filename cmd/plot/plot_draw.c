@@ -308,8 +308,9 @@ static void stalls_draw(cairo_t *cr, double y, const struct plot_trace *t, int n
 		total += k;
 	}
 	f.xa = time_axis(t, n);
-	f.ya = (struct plot_axis){ .lo = lo ? (double)lo : 1, .hi = (double)hi, .log = true,
-				   .unit = PLOT_UNIT_NS_TIME,
+	/* no episode, no range: an axis of made-up decades would read as data */
+	f.ya = (struct plot_axis){ .lo = total ? (double)lo : 1, .hi = (double)hi, .log = true,
+				   .unit = PLOT_UNIT_NS_TIME, .hide = !total,
 				   .label = "stall: end - begin, log scale" };
 	plot_axis_nice(&f.ya);
 	plot_frame_draw(cr, &f);
@@ -489,7 +490,7 @@ static void latency_draw(cairo_t *cr, double y, const struct plot_trace *t, int 
 		}
 	}
 	f.xa = (struct plot_axis){ .lo = lo > 0 && lo < INFINITY ? lo : 1, .hi = hi, .log = true,
-				   .unit = PLOT_UNIT_NS_TIME,
+				   .unit = PLOT_UNIT_NS_TIME, .hide = !(hi > 0),
 				   .label = "stall (end - begin), log scale" };
 	f.ya = (struct plot_axis){ .lo = 0, .hi = 100, .unit = PLOT_UNIT_PCT,
 				   .label = "episodes at most that long (%)" };

@@ -126,42 +126,38 @@ enum { OPT_CGROUP = 256, OPT_LIMIT, OPT_SOFT, OPT_INTERVAL, OPT_FILE_VERSION, OP
        OPT_WATCH, OPT_ALL_ITEMS, OPT_KEEP, OPT_OWN, OPT_BUFFER, OPT_NO_FILEMAP, OPT_FILEMAP_DEV };
 
 static const struct rs_cmd_opt record_opts[] = {
-	{ "output", 'o', required_argument, 'o', "FILE", "the trace to write (default trace.dat)" },
-	{ "event", 'e', required_argument, 'e', "SYSTEM[:EVENT]",
-	  "record these events too (repeatable)" },
-	{ "cgroup", 0, required_argument, OPT_CGROUP, "PATH",
-	  "run the workload in this memory cgroup (made if missing)" },
-	{ "limit", 0, required_argument, OPT_LIMIT, "BYTES",
-	  "hard limit of --cgroup (v1 memory.limit_in_bytes, v2 memory.max)" },
-	{ "soft-limit", 0, required_argument, OPT_SOFT, "BYTES",
-	  "soft limit of --cgroup (v1 memory.soft_limit_in_bytes, v2 memory.low)" },
-	{ "own-memcgs", 0, no_argument, OPT_OWN, NULL,
-	  "filter memcg events in the kernel to --cgroup and later cgroups" },
-	{ "keep-cgroup", 0, no_argument, OPT_KEEP, NULL, "do not remove the cgroups we created" },
-	{ "watch", 0, required_argument, OPT_WATCH, "PATH",
-	  "snapshot this cgroup too, every interval (repeatable)" },
-	{ "interval", 0, required_argument, OPT_INTERVAL, "MS",
-	  "snapshot period in milliseconds, 1 to 3600000 (default 100)" },
-	{ "all-memcg-items", 0, no_argument, OPT_ALL_ITEMS, NULL,
-	  "do not filter count_memcg_events to the reclaim items" },
-	{ "buffer-kb", 0, required_argument, OPT_BUFFER, "KB",
-	  "per-CPU ring buffer size (default 8192; 0 keeps the current size)" },
-	{ "file-version", 0, required_argument, OPT_FILE_VERSION, "6|7",
-	  "trace.dat layout trace-cmd writes (default: trace-cmd's own)" },
-	{ "duration", 0, required_argument, OPT_DURATION, "S",
-	  "stop after S seconds (the workload gets SIGTERM, SIGKILL 5 s later)" },
-	{ "no-filemap", 0, no_argument, OPT_NO_FILEMAP, NULL,
-	  "leave out the page cache events (filemap add/delete) refaults need" },
-	{ "filemap-dev", 0, required_argument, OPT_FILEMAP_DEV, "PATH",
-	  "keep only the filemap events of PATH's filesystem (repeatable)" },
+	RS_OPT_SHORT('o', "output", "FILE", "the trace to write (default trace.dat)"),
+	RS_OPT_SHORT('e', "event", "SYSTEM[:EVENT]",
+		     "record these events too (repeatable)"),
+	RS_OPT_ARG("cgroup", OPT_CGROUP, "PATH",
+		   "run the workload in this memory cgroup (made if missing)"),
+	RS_OPT_ARG("limit", OPT_LIMIT, "BYTES",
+		   "hard limit of --cgroup (v1 memory.limit_in_bytes, v2 memory.max)"),
+	RS_OPT_ARG("soft-limit", OPT_SOFT, "BYTES",
+		   "soft limit of --cgroup (v1 memory.soft_limit_in_bytes, v2 memory.low)"),
+	RS_OPT_FLAG("own-memcgs", OPT_OWN,
+		    "filter memcg events in the kernel to --cgroup and later cgroups"),
+	RS_OPT_FLAG("keep-cgroup", OPT_KEEP, "do not remove the cgroups we created"),
+	RS_OPT_ARG("watch", OPT_WATCH, "PATH",
+		   "snapshot this cgroup too, every interval (repeatable)"),
+	RS_OPT_ARG("interval", OPT_INTERVAL, "MS",
+		   "snapshot period in milliseconds, 1 to 3600000 (default 100)"),
+	RS_OPT_FLAG("all-memcg-items", OPT_ALL_ITEMS,
+		    "do not filter count_memcg_events to the reclaim items"),
+	RS_OPT_ARG("buffer-kb", OPT_BUFFER, "KB",
+		   "per-CPU ring buffer size (default 8192; 0 keeps the current size)"),
+	RS_OPT_ARG("file-version", OPT_FILE_VERSION, "6|7",
+		   "trace.dat layout trace-cmd writes (default: trace-cmd's own)"),
+	RS_OPT_ARG("duration", OPT_DURATION, "S",
+		   "stop after S seconds (the workload gets SIGTERM, SIGKILL 5 s later)"),
+	RS_OPT_FLAG("no-filemap", OPT_NO_FILEMAP,
+		    "leave out the page cache events (filemap add/delete) refaults need"),
+	RS_OPT_ARG("filemap-dev", OPT_FILEMAP_DEV, "PATH",
+		   "keep only the filemap events of PATH's filesystem (repeatable)"),
 	RS_CMD_OPT_END,
 };
 
-static int cmd_record(int argc, char **argv);
-
-const struct rs_cmd rs_cmd_record = {
-	.name = "record",
-	.fn = cmd_record,
+RS_CMD_DEFINE(record,
 	.summary = "record a reclaim trace (trace-cmd) with the markers we read",
 	.synopsis = "[-o FILE] [--cgroup PATH [--limit BYTES] [--soft-limit BYTES]]\n"
 		    "  [--own-memcgs] [--keep-cgroup] [--watch PATH]... [--interval MS]\n"
@@ -181,8 +177,7 @@ const struct rs_cmd rs_cmd_record = {
 		"--duration.\n\n"
 		"  reclaimscope record -o trace.dat --cgroup rs_test --limit 64M -- \\\n"
 		"          dd if=big of=/dev/null bs=1M",
-	.opts = record_opts,
-};
+	.opts = record_opts);
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -208,7 +203,7 @@ static int parse_opts(struct rec *r, int argc, char **argv, const char **cgroup_
 
 	opterr = 0;
 	optind = 1;
-	while ((c = rs_cmd_getopt(&rs_cmd_record, argc, argv, "+:o:e:")) != -1) {
+	while ((c = rs_cmd_getopt(&rs_cmd_record, argc, argv, "+:o:e:", NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			r->output = optarg;

@@ -33,27 +33,24 @@ enum { O_POLICY = 256, O_INPUTS, O_JSON, O_MAX_CALLS, O_CALLS };
 #define CALLS_DEFAULT		20	/* --calls without a count */
 
 static const struct rs_cmd_opt replay_opts[] = {
-	{ "policy", 0, required_argument, O_POLICY, "NAME,...",
-	  "policies to replay, comma-separated, or all (the default)" },
-	{ "inputs", 0, no_argument, O_INPUTS, NULL,
-	  "show the inputs reconstructed from the trace and their sources" },
-	{ "json", 0, no_argument, O_JSON, NULL, "print the replay as JSON (sorted keys)" },
-	{ "calls", 0, optional_argument, O_CALLS, "N",
-	  "list the N calls where mainline is most off (default 20; 0 or all: every one)" },
-	{ "max-calls", 0, required_argument, O_MAX_CALLS, "N",
-	  "keep at most N reclaim invocations (default 1048576; a warning names the rest)" },
+	RS_OPT_ARG("policy", O_POLICY, "NAME,...",
+		   "policies to replay, comma-separated, or all (the default)"),
+	RS_OPT_FLAG("inputs", O_INPUTS,
+		    "show the inputs reconstructed from the trace and their sources"),
+	RS_OPT_FLAG("json", O_JSON, "print the replay as JSON (sorted keys)"),
+	{ .name = "calls", .has_arg = optional_argument, .val = O_CALLS, .arg = "N",
+	  .help = "list the N calls where mainline is most off (default 20; 0 or all: every one)" },
+	RS_OPT_COUNT("max-calls", O_MAX_CALLS, "N", 1, 1ll << 30, NULL,
+		"keep at most N reclaim invocations (default 1048576; a warning names the rest)"),
 	RS_THREADS_OPT,
 	RS_CMD_OPT_END,
 };
 
-static int cmd_replay(int argc, char **argv);
-
-const struct rs_cmd rs_cmd_replay = {
-	.name = "replay",
-	.fn = cmd_replay,
+RS_CMD_DEFINE(replay,
 	.summary = "replay the recorded pressure through alternative reclaim policies",
 	.synopsis = "[--policy NAME,NAME...|all] [--inputs] [--calls[=N|all]] [--json]\n"
 		    "  [--max-calls N] [--threads N] FILE",
+	.operands = { 1, 1 },
 	.description =
 		"Re-evaluates reclaim policies against the pressure a trace recorded. The trace "
 		"becomes a world (memcg tree, list sizes per lruvec over time, usage and limits, "
@@ -71,8 +68,7 @@ const struct rs_cmd rs_cmd_replay = {
 		"Policies: mainline (the recorded kernel), splitlru-plus1 and splitlru (the "
 		"2008 nr_scan + 1 question), softlimit-tree and softlimit-rework (cgroup v1 "
 		"soft-limit reclaim, the 3.10 tree against the 2013 rework).",
-	.opts = replay_opts,
-};
+	.opts = replay_opts);
 
 /* The name of the registry's policy that stands for the recorded kernel. */
 static const char *recorded_kernel_name(void)
@@ -121,6 +117,7 @@ static int cmd_replay(int argc, char **argv)
 	const struct rs_policy_ops *pol[MAX_POLICIES];
 	struct rs_replay_input_opts ro = { 0 };
 	struct rs_analysis_opts ao = { .pid = -1, .threads = rs_threads_auto() };
+	struct rs_cmd_args args = { .threads = &ao.threads };
 	struct rs_replay_report rep = { .identity = -1 };
 	struct rs_replay_result *rec = NULL, *res = NULL;
 	struct rs_identity id = { 0 };
@@ -141,7 +138,7 @@ static int cmd_replay(int argc, char **argv)
 	int c, n, ret;
 
 	optind = 1;
-	while ((c = rs_cmd_getopt(&rs_cmd_replay, argc, argv, "")) != -1) {
+	while ((c = rs_cmd_getopt(&rs_cmd_replay, argc, argv, "", &args)) != -1) {
 		switch (c) {
 		case O_POLICY:
 			policy_arg = optarg;
@@ -162,27 +159,13 @@ static int cmd_replay(int argc, char **argv)
 						   "from 0 to %lld or 'all' (0 and all: every "
 						   "call), not '%s'", 1ll << 30, optarg);
 			break;
-		case O_MAX_CALLS: {
-			long long v;
-
-			if (rs_arg_count(optarg, 1, 1ll << 30, &v))
-				return rs_cmd_fail("replay", RS_EXIT_USAGE, "--max-calls wants a "
-						   "count from 1 to %lld, not '%s'", 1ll << 30,
-						   optarg);
-			ro.max_calls = (size_t)v;
+		case O_MAX_CALLS:
+			ro.max_calls = (size_t)args.count;
 			break;
-		}
-		default: {
-			int r = rs_threads_opt(&rs_cmd_replay, c, optarg, &ao.threads);
-
-			if (r)
-				return r;
-			break;
-		}
+		default:
+			return RS_EXIT_USAGE;	/* reported */
 		}
 	}
-	if (optind != argc - 1)
-		return rs_cmd_usage(&rs_cmd_replay, stderr);
 	n = rs_policy_parse(policy_arg, pol, MAX_POLICIES, &err);
 	if (n < 0)
 		return rs_cmd_fail("replay", RS_EXIT_USAGE, "--policy: %s", err.msg);

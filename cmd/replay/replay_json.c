@@ -53,6 +53,41 @@ static json_t *lists4s(const int64_t *v)
 	return o;
 }
 
+/* The reconstruction's flat counters, by the object of `inputs` they stand in */
+#define RI(key, member) RS_JSON_U64(struct rs_ri_report, key, member)
+static const struct rs_json_u64 calls_fields[] = {
+	RI("cut_start", calls_cut_start), RI("cut_end", calls_cut_end),
+	RI("dropped_over_cap", calls_dropped), RI("without_isolate", calls_without_scan),
+	RI("soft_limit_episodes", soft_episodes), RI("memcg_goal_overshoot", goal_overshoot),
+	RI("kswapd_want", kswapd_want), RI("kswapd_overshoot", kswapd_overshoot),
+};
+
+static const struct rs_json_u64 victims_fields[] = {
+	RI("windows", windows), RI("exact", victim_exact), RI("scan_counter_only", victim_scan),
+	RI("steal_counter_only", victim_steal), RI("lru_decrement", victim_lruvec),
+	RI("unattributed", victim_none),
+};
+
+static const struct rs_json_u64 sizes_fields[] = {
+	RI("memcg_snapshots", memcg_snapshots), RI("memcg_snapshots_at_read", snapshots_at_read),
+	RI("node_snapshots", node_snapshots), RI("delta_events", delta_events),
+	RI("delta_updates", delta_updates), RI("workingset_events", ws_events),
+	RI("implied_updates", implied_updates), RI("root_clamped", root_clamped),
+};
+
+static const struct rs_json_u64 swap_fields[] = {
+	RI("anon_scanned", swap_anon_scanned), RI("anon_writes", swap_anon_writes),
+	RI("pswpout_events", swap_pswpout),
+};
+#undef RI
+
+#define SP(member) RS_JSON_U64(struct rs_scan_pages, #member, member)
+static const struct rs_json_u64 scan_pages_fields[] = {
+	SP(scanned), SP(reclaimed), SP(activated), SP(pageout), SP(taken), SP(deactivated),
+	SP(referenced),
+};
+#undef SP
+
 static json_t *inputs_json(const struct rs_replay_report *r)
 {
 	const struct rs_ri_report *in = r->in;
@@ -84,11 +119,7 @@ static json_t *inputs_json(const struct rs_replay_report *r)
 	}
 	json_object_set_new(c, "by_context", cc);
 	json_object_set_new(c, "replayed", JI(in->world_calls));
-	json_object_set_new(c, "cut_start", JI(in->calls_cut_start));
-	json_object_set_new(c, "cut_end", JI(in->calls_cut_end));
-	json_object_set_new(c, "dropped_over_cap", JI(in->calls_dropped));
-	json_object_set_new(c, "without_isolate", JI(in->calls_without_scan));
-	json_object_set_new(c, "soft_limit_episodes", JI(in->soft_episodes));
+	RS_JSON_ADD_U64(c, in, calls_fields);
 	cc = json_object();
 	for (int k = 0; k < RS_RI_TGT_NR; k++)
 		json_object_set_new(cc, rs_ri_target_src_name(k), JI(in->target_src[k]));
@@ -97,9 +128,6 @@ static json_t *inputs_json(const struct rs_replay_report *r)
 	for (int k = 0; k < RS_RI_WANT_NR; k++)
 		json_object_set_new(cc, rs_ri_want_src_name(k), JI(in->want_src[k]));
 	json_object_set_new(c, "memcg_want_from", cc);
-	json_object_set_new(c, "memcg_goal_overshoot", JI(in->goal_overshoot));
-	json_object_set_new(c, "kswapd_want", JI(in->kswapd_want));
-	json_object_set_new(c, "kswapd_overshoot", JI(in->kswapd_overshoot));
 	json_object_set_new(o, "calls", c);
 
 	json_object_set_new(rec, "scanned", lists4(in->scanned));
@@ -110,23 +138,11 @@ static json_t *inputs_json(const struct rs_replay_report *r)
 	json_object_set_new(rec, "outside_calls_events", JI(in->out_events));
 	json_object_set_new(o, "recorded_in_calls", rec);
 
-	json_object_set_new(v, "windows", JI(in->windows));
-	json_object_set_new(v, "exact", JI(in->victim_exact));
-	json_object_set_new(v, "scan_counter_only", JI(in->victim_scan));
-	json_object_set_new(v, "steal_counter_only", JI(in->victim_steal));
-	json_object_set_new(v, "lru_decrement", JI(in->victim_lruvec));
-	json_object_set_new(v, "unattributed", JI(in->victim_none));
+	RS_JSON_ADD_U64(v, in, victims_fields);
 	json_object_set_new(v, "item_names", json_boolean(in->item_names));
 	json_object_set_new(o, "victims", v);
 
-	json_object_set_new(s, "memcg_snapshots", JI(in->memcg_snapshots));
-	json_object_set_new(s, "memcg_snapshots_at_read", JI(in->snapshots_at_read));
-	json_object_set_new(s, "node_snapshots", JI(in->node_snapshots));
-	json_object_set_new(s, "delta_events", JI(in->delta_events));
-	json_object_set_new(s, "delta_updates", JI(in->delta_updates));
-	json_object_set_new(s, "workingset_events", JI(in->ws_events));
-	json_object_set_new(s, "implied_updates", JI(in->implied_updates));
-	json_object_set_new(s, "root_clamped", JI(in->root_clamped));
+	RS_JSON_ADD_U64(s, in, sizes_fields);
 	json_object_set_new(s, "world_updates", JI(in->world_updates));
 	json_object_set_new(s, "world_windows", JI(in->world_obs));
 	json_object_set_new(o, "sizes", s);
@@ -141,9 +157,7 @@ static json_t *inputs_json(const struct rs_replay_report *r)
 	json_object_set_new(sw, "state", json_string(in->swap == RS_RI_SWAP_MARKER ? "marker" :
 						     in->swap == RS_RI_SWAP_INFERRED ? "inferred_on" :
 						     "off"));
-	json_object_set_new(sw, "anon_scanned", JI(in->swap_anon_scanned));
-	json_object_set_new(sw, "anon_writes", JI(in->swap_anon_writes));
-	json_object_set_new(sw, "pswpout_events", JI(in->swap_pswpout));
+	RS_JSON_ADD_U64(sw, in, swap_fields);
 	json_object_set_new(sw, "markers", src_json(&in->swap_marker));
 	json_object_set_new(o, "swap", sw);
 
@@ -152,13 +166,7 @@ static json_t *inputs_json(const struct rs_replay_report *r)
 		json_t *lo = json_object();
 
 		json_object_set_new(lo, "windows", JI(x->windows));
-		json_object_set_new(lo, "scanned", JI(x->pages.scanned));
-		json_object_set_new(lo, "reclaimed", JI(x->pages.reclaimed));
-		json_object_set_new(lo, "activated", JI(x->pages.activated));
-		json_object_set_new(lo, "pageout", JI(x->pages.pageout));
-		json_object_set_new(lo, "taken", JI(x->pages.taken));
-		json_object_set_new(lo, "deactivated", JI(x->pages.deactivated));
-		json_object_set_new(lo, "referenced", JI(x->pages.referenced));
+		RS_JSON_ADD_U64(lo, &x->pages, scan_pages_fields);
 		json_object_set_new(ob, lname[l], lo);
 	}
 	json_object_set_new(o, "reclaimability", ob);

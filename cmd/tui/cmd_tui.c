@@ -714,20 +714,17 @@ static int parse_size(const char *s, int *w, int *h)
 enum { O_THRESHOLD = 256, O_METRIC };
 
 static const struct rs_cmd_opt tui_opts[] = {
-	{ "metric", 0, required_argument, O_METRIC, "NAME",
-	  "what the lanes show first: scanned, reclaimed, efficiency or stall" },
-	{ "threshold", 0, required_argument, O_THRESHOLD, "MS",
-	  "the stall length the n and N keys jump to (default 10 ms)" },
+	RS_OPT_ARG("metric", O_METRIC, "NAME",
+		   "what the lanes show first: scanned, reclaimed, efficiency or stall"),
+	RS_OPT_ARG("threshold", O_THRESHOLD, "MS",
+		   "the stall length the n and N keys jump to (default 10 ms)"),
 	RS_CMD_OPT_END,
 };
 
-static int cmd_tui(int argc, char **argv);
-
-const struct rs_cmd rs_cmd_tui = {
-	.name = "tui",
-	.fn = cmd_tui,
+RS_CMD_DEFINE(tui,
 	.summary = "browse a trace on a timeline: scan, stalls, kswapd, cgroups, zoom",
 	.synopsis = "[--metric scanned|reclaimed|efficiency|stall] [--threshold MS] FILE",
+	.operands = { 1, 1 },
 	.description =
 		"A terminal timeline of page reclaim: scan and reclaim rates per LRU list, "
 		"kswapd awake periods, direct, memcg-limit and soft-limit stalls per task or "
@@ -737,8 +734,7 @@ const struct rs_cmd rs_cmd_tui = {
 		"It works in 80x24 and larger, uses Unicode blocks when the locale is UTF-8 and "
 		"ASCII otherwise, and colour only when the terminal has it and NO_COLOR is not "
 		"set.",
-	.opts = tui_opts,
-};
+	.opts = tui_opts);
 
 static int cmd_tui(int argc, char **argv)
 {
@@ -761,7 +757,7 @@ static int cmd_tui(int argc, char **argv)
 	const char *base;
 
 	optind = 1;
-	while ((c = rs_cmd_getopt(&rs_cmd_tui, argc, argv, "")) != -1) {
+	while ((c = rs_cmd_getopt(&rs_cmd_tui, argc, argv, "", NULL)) != -1) {
 		switch (c) {
 		case O_THRESHOLD: {
 			char *end;
@@ -784,11 +780,9 @@ static int cmd_tui(int argc, char **argv)
 						   optarg);
 			break;
 		default:
-			return rs_cmd_usage(&rs_cmd_tui, stderr);
+			return RS_EXIT_USAGE;	/* reported */
 		}
 	}
-	if (optind != argc - 1)
-		return rs_cmd_usage(&rs_cmd_tui, stderr);
 	if (script && getenv("RS_TUI_SIZE") && parse_size(getenv("RS_TUI_SIZE"), &w, &h))
 		return rs_cmd_fail("tui", RS_EXIT_USAGE, "RS_TUI_SIZE wants WxH, not '%s'",
 				   getenv("RS_TUI_SIZE"));

@@ -316,10 +316,7 @@ static void tracedat_close(struct rs_source *src)
 	tracedat_ksyms_free(&td->ksyms);
 	free(td->fmts);
 	free(td->by_id);
-	free(td->cpu_first_page);
-	free(td->cpu_first_ts);
-	free(td->cpu_last_page);
-	free(td->cpu_last_ts);
+	free(td->cpu_span);
 	own_free(td);
 	free(td);
 	src->priv = NULL;
@@ -563,14 +560,13 @@ static const struct rs_source_ops tracedat_ops = {
 };
 
 /*
- * The page and time of a CPU's last record (td->cpu_last_page/ts; the page stays 0 when none
- * is found). tracecmd_read_cpu_last() walks the last page with kbuffer, which goes round for
- * ever on an event whose length field is negative (a fuzzed 61 KB file hung it); our cursor
- * takes one record at a time and stops where libtracecmd goes back. Pages are tried from the
- * end of the CPU's data back to its first record's page, as libtracecmd does (a page can hold
- * only padding). The data end is counted from the first record's page: libtracecmd does not
- * say where a CPU's data start, and pages past the end belong to no CPU or another one.
- * -1: out of memory.
+ * The page and time of a CPU's last record (td->cpu_span[cpu].last_page/_ts; the page stays 0 when
+ * none is found). tracecmd_read_cpu_last() walks the last page with kbuffer, which goes round for
+ * ever on an event whose length field is negative (a fuzzed 61 KB file hung it); our cursor takes
+ * one record at a time and stops where libtracecmd goes back. Pages are tried from the end of the
+ * CPU's data back to its first record's page, as libtracecmd does (a page can hold only padding).
+ * The data end is counted from the first record's page: libtracecmd does not say where a CPU's data
+ * start, and pages past the end belong to no CPU or another one. -1: out of memory.
  */
 #define CPU_LAST_MAX_PAGES 4096		/* pages tried back from a CPU's end */
 
@@ -580,7 +576,7 @@ static int cpu_last_record(struct rs_source *src, struct tracedat *td, int cpu)
 		.src = src, .td = td, .handle = td->handle, .tep = td->tep,
 		.mapped = td->mapped, .is_main = true,
 	};
-	uint64_t ps = td->page_size, first = td->cpu_first_page[cpu], tries = 0;
+	uint64_t ps = td->page_size, first = td->cpu_span[cpu].first_page, tries = 0;
 	off_t size = tracecmd_get_cpu_file_size(td->handle, cpu);
 	struct tracedat_cursor c;
 	uint64_t page;
@@ -599,8 +595,8 @@ static int cpu_last_record(struct rs_source *src, struct tracedat *td, int cpu)
 			c.limit = page + ps;
 			for (int more = tracedat_cursor_seek(&r, &c, page); more == 1;
 			     more = tracedat_cursor_next(&r, &c)) {
-				td->cpu_last_page[cpu] = page;
-				td->cpu_last_ts[cpu] = c.rec.ts;
+				td->cpu_span[cpu].last_page = page;
+				td->cpu_span[cpu].last_ts = c.rec.ts;
 			}
 			if (c.zfail)
 				break;
@@ -614,8 +610,8 @@ static int cpu_last_record(struct rs_source *src, struct tracedat *td, int cpu)
 			c.limit = page + ps;
 			for (int more = tracedat_cursor_seek(&r, &c, page); more == 1;
 			     more = tracedat_cursor_next(&r, &c)) {
-				td->cpu_last_page[cpu] = page;
-				td->cpu_last_ts[cpu] = c.rec.ts;
+				td->cpu_span[cpu].last_page = page;
+				td->cpu_span[cpu].last_ts = c.rec.ts;
 			}
 		}
 		/*
@@ -623,7 +619,7 @@ static int cpu_last_record(struct rs_source *src, struct tracedat *td, int cpu)
 		 * past its records is not searched page by page (the stream then asks
 		 * libtracecmd where the data end, record by record: cursor per_record).
 		 */
-		if (td->cpu_last_page[cpu] || page <= first || ++tries >= CPU_LAST_MAX_PAGES)
+		if (td->cpu_span[cpu].last_page || page <= first || ++tries >= CPU_LAST_MAX_PAGES)
 			break;
 	}
 	ret = td->zown && c.zfail ? 1 : 0;
@@ -633,11 +629,10 @@ static int cpu_last_record(struct rs_source *src, struct tracedat *td, int cpu)
 }
 
 /*
- * The CPUs' first and last records (td->cpu_first_*, cpu_last_*) and the trace's time span,
- * for progress and for consumers that size buckets before streaming. With our reader
- * (td->zown) libtracecmd is asked for each CPU's first record only where ours found it in the
- * first chunk, and must find the same. 0; 1: our reader cannot be used (leave the data to
- * libtracecmd and start again); -1: out of memory.
+ * The CPUs' first and last records (td->cpu_span) and the trace's time span, for progress and for
+ * consumers that size buckets before streaming. With our reader (td->zown) libtracecmd is asked for
+ * each CPU's first record only where ours found it in the first chunk, and must find the same. 0;
+ * 1: our reader cannot be used (leave the data to libtracecmd and start again); -1: out of memory.
  */
 static int cpu_span(struct rs_source *src, struct tracedat *td, int cpus)
 {
@@ -648,8 +643,7 @@ static int cpu_span(struct rs_source *src, struct tracedat *td, int cpus)
 		struct tep_record *r;
 		int ret;
 
-		td->cpu_first_page[c] = td->cpu_first_ts[c] = 0;
-		td->cpu_last_page[c] = td->cpu_last_ts[c] = 0;
+		td->cpu_span[c] = (struct td_cpu_span){ 0 };
 		if (!tracedat_cpu_has_data(td, c))
 			continue;
 		if (td->zown && !own_first_record(src, td, c, &off, &ts))
@@ -664,17 +658,17 @@ static int cpu_span(struct rs_source *src, struct tracedat *td, int cpus)
 			continue;
 		if (r->ts < src->info.first_ts)
 			src->info.first_ts = r->ts;
-		td->cpu_first_page[c] = r->offset & ~(td->page_size - 1);
-		td->cpu_first_ts[c] = r->ts;
+		td->cpu_span[c].first_page = r->offset & ~(td->page_size - 1);
+		td->cpu_span[c].first_ts = r->ts;
 		tracecmd_free_record(r);
 		ret = cpu_last_record(src, td, c);
 		if (ret)
 			return ret;
 		/* without it the stream asks libtracecmd for every record (per_record) */
-		if (td->zown && !td->cpu_last_page[c])
+		if (td->zown && !td->cpu_span[c].last_page)
 			return 1;
-		if (td->cpu_last_page[c] && td->cpu_last_ts[c] > src->info.last_ts)
-			src->info.last_ts = td->cpu_last_ts[c];
+		if (td->cpu_span[c].last_page && td->cpu_span[c].last_ts > src->info.last_ts)
+			src->info.last_ts = td->cpu_span[c].last_ts;
 	}
 	if (src->info.first_ts == UINT64_MAX)
 		src->info.first_ts = 0;
@@ -743,11 +737,8 @@ static int open_data(struct rs_source *src, struct tracedat *td,
 	tracecmd_get_file_compress_proto(td->handle, &zname, &zver);
 	td->compressed = zname && strcmp(zname, "none");
 	td->page_size = tracecmd_page_size(td->handle) > 0 ? tracecmd_page_size(td->handle) : 4096;
-	td->cpu_first_page = calloc(cpus ? cpus : 1, sizeof(*td->cpu_first_page));
-	td->cpu_first_ts = calloc(cpus ? cpus : 1, sizeof(*td->cpu_first_ts));
-	td->cpu_last_page = calloc(cpus ? cpus : 1, sizeof(*td->cpu_last_page));
-	td->cpu_last_ts = calloc(cpus ? cpus : 1, sizeof(*td->cpu_last_ts));
-	if (!td->cpu_first_page || !td->cpu_first_ts || !td->cpu_last_page || !td->cpu_last_ts)
+	td->cpu_span = calloc(cpus ? cpus : 1, sizeof(*td->cpu_span));
+	if (!td->cpu_span)
 		return rs_error_set(err, "%s: out of memory", src->path);
 	if (td->compressed)
 		snprintf(fmtbuf, sizeof(fmtbuf), "trace.dat v%lu (%s)",

@@ -528,7 +528,7 @@ static void run_segment(struct worker *w, struct seg *s)
 
 	c->cpu = s->cpu;
 	c->limit = s->end;
-	c->per_record = !p->td->cpu_last_page[s->cpu];
+	c->per_record = !p->td->cpu_span[s->cpu].last_page;
 	if (!worker_handle(w, !p->td->zown || c->per_record || !p->td->direct_common))
 		return;
 	more = tracedat_cursor_seek(&w->rd, c, s->start);
@@ -952,15 +952,15 @@ static int plan(struct par *p, struct rs_error *err)
 	for (int cpu = 0; cpu < p->ncpus; cpu++) {
 		c.cpu = cpu;
 		/* only its first record's page is wanted: from libtracecmd unless ours reads it */
-		c.per_record = !td->zown || !td->cpu_last_page[cpu];
+		c.per_record = !td->zown || !td->cpu_span[cpu].last_page;
 		start[cpu] = UINT64_MAX;
 		if (tracedat_cursor_first(&rd, &c, p->from) == 1) {
 			start[cpu] = c.rec.offset & ~(ps - 1);
-			if (td->cpu_last_page[cpu] >= start[cpu]) {
-				uint64_t pages = (td->cpu_last_page[cpu] - start[cpu]) / ps + 1;
+			if (td->cpu_span[cpu].last_page >= start[cpu]) {
+				uint64_t pages = (td->cpu_span[cpu].last_page - start[cpu]) / ps + 1;
 
 				total += pages;
-				uint64_t last = td->cpu_last_ts[cpu];
+				uint64_t last = td->cpu_span[cpu].last_ts;
 
 				if (last > c.rec.ts)
 					density[cpu] = (double)pages / (double)(last - c.rec.ts);
@@ -980,7 +980,7 @@ static int plan(struct par *p, struct rs_error *err)
 	seg_pages = seg_size(total / ((uint64_t)p->nworkers * PAR_SEG_MIN), PAR_SEG_PAGES);
 	for (int cpu = 0; cpu < p->ncpus && !ret; cpu++) {
 		struct pcpu *pc = &p->cpus[cpu];
-		uint64_t base = td->cpu_first_page[cpu], at = start[cpu], end, n;
+		uint64_t base = td->cpu_span[cpu].first_page, at = start[cpu], end, n;
 		uint64_t seg_pages_c = densest > 0 && density[cpu] > 0 ?
 				       seg_size((uint64_t)((double)seg_pages * density[cpu] / densest +
 							   0.5), seg_pages) : seg_pages;
@@ -988,12 +988,12 @@ static int plan(struct par *p, struct rs_error *err)
 		pc->cut = INT32_MAX;
 		if (at == UINT64_MAX)
 			continue;
-		if (!td->cpu_last_page[cpu] || td->cpu_last_page[cpu] < at) {
+		if (!td->cpu_span[cpu].last_page || td->cpu_span[cpu].last_page < at) {
 			/* where the CPU's data end is libtracecmd's secret: one segment */
 			n = 1;
 			end = UINT64_MAX;
 		} else {
-			end = td->cpu_last_page[cpu] + ps;
+			end = td->cpu_span[cpu].last_page + ps;
 			if (base > at)
 				base = at;
 			n = ((end - base) / ps + seg_pages_c - 1) / seg_pages_c -

@@ -143,10 +143,12 @@ struct tracedat {
 	struct fmt unknown;		/* records whose event id has no format */
 	bool compressed;		/* chunks leak in libtracecmd: tracedat_reader_reopen() */
 	uint64_t page_size, mapped;	/* bytes of pages mapped since the handle was opened */
-	uint64_t *cpu_first_page;	/* [cpus]: page of the CPU's first record */
-	uint64_t *cpu_first_ts;		/* [cpus]: time of that record */
-	uint64_t *cpu_last_page;	/* [cpus]: page of the CPU's last record; 0: unknown */
-	uint64_t *cpu_last_ts;		/* [cpus]: time of that record */
+	struct td_cpu_span {
+		uint64_t first_page;	/* page of the CPU's first record */
+		uint64_t first_ts;	/* time of that record */
+		uint64_t last_page;	/* page of the CPU's last record; 0: unknown */
+		uint64_t last_ts;	/* time of that record */
+	} *cpu_span;			/* [cpus] */
 	uint64_t data_bytes;		/* of ring-buffer pages, uncompressed where known */
 	/* common_type and common_pid, read in place when the file has the host's byte order */
 	bool direct_common;

@@ -92,7 +92,7 @@ int tracedat_cursor_init(struct tracedat_cursor *c, struct tracedat *td, int cpu
 	if (td->kb_old_format)
 		kbuffer_set_old_format(c->kbuf);
 	/* without the page of the CPU's last record, only libtracecmd knows where its data end */
-	c->per_record = !td->cpu_last_page || !td->cpu_last_page[cpu];
+	c->per_record = !td->cpu_span || !td->cpu_span[cpu].last_page;
 	return 0;
 }
 
@@ -370,7 +370,7 @@ static int own_load(struct tracedat_reader *r, struct tracedat_cursor *c, uint64
 static int own_page_from(struct tracedat_reader *r, struct tracedat_cursor *c, uint64_t page)
 {
 	const struct tracedat *td = r->td;
-	uint64_t last = td->cpu_last_page[c->cpu];
+	uint64_t last = td->cpu_span[c->cpu].last_page;
 
 	/* at open, before the last page is known (tracedat.c): the end of the data */
 	if (!last)
@@ -429,10 +429,10 @@ static bool own_page_ts(struct tracedat_reader *r, struct tracedat_cursor *c, ui
 static uint64_t own_search(struct tracedat_reader *r, struct tracedat_cursor *c, uint64_t from)
 {
 	const struct tracedat *td = r->td;
-	uint64_t ps = td->page_size, base = td->zbase[c->cpu], cur = td->cpu_first_page[c->cpu];
+	uint64_t ps = td->page_size, base = td->zbase[c->cpu], cur = td->cpu_span[c->cpu].first_page;
 	uint64_t ts, start, end, next;
 
-	if (td->cpu_first_ts[c->cpu] == from)
+	if (td->cpu_span[c->cpu].first_ts == from)
 		return cur;
 	if (!own_page_ts(r, c, cur, &ts))
 		return UINT64_MAX;
@@ -480,7 +480,7 @@ static int own_first(struct tracedat_reader *r, struct tracedat_cursor *c, uint6
 	if (!r->td->zt[c->cpu].total)
 		return 0;
 	if (!from_ns)
-		return own_seek(r, c, r->td->cpu_first_page[c->cpu]);
+		return own_seek(r, c, r->td->cpu_span[c->cpu].first_page);
 	page = own_search(r, c, from_ns);
 	return page == UINT64_MAX ? 0 : own_page_from(r, c, page);
 }
@@ -569,7 +569,7 @@ int tracedat_cursor_next(struct tracedat_reader *r, struct tracedat_cursor *c)
 		 * tracecmd_read_at() would find another CPU's data.
 		 */
 		next = c->page_off + r->td->page_size;
-		if (next > r->td->cpu_last_page[c->cpu] || next >= c->limit) {
+		if (next > r->td->cpu_span[c->cpu].last_page || next >= c->limit) {
 			tracedat_cursor_drop(c);
 			return 0;
 		}

@@ -128,6 +128,20 @@ expect_eq "overlay: rings" "$(count_style "$TMP/cmp.svg" "$RING")" 10
 expect_eq "--what latency: no scan lines" "$(count_style "$TMP/lat.svg" "$LINE")" 0
 expect_eq "--what latency: CDF lines" "$(count_style "$TMP/lat.svg" "$CDF")" 2
 
+# no complete episode (6.1, global, kswapd only): the stall and latency panels draw a frame, the
+# time axis and the percent axis, and no axis of stall durations (it would be made-up decades)
+e=tests/fixtures/kernel7/k61-global-classic.dat
+expect_eq "$e: complete episodes in the report" "$(oracle_of complete_kinds "$e" | wc -l)" 0
+for w in stalls latency kswapd; do
+	"$RS_BIN" plot --what $w -o "$TMP/empty-$w.svg" "$e" 2>/dev/null || fail "--what $w: exit $?"
+done
+TICK='fill:none;stroke-width:1;stroke-linecap:butt;'
+# the frame and one tick per 10 s of the time axis, as in the kswapd panel
+expect_eq "no episodes: stall panel ticks" "$(count_style "$TMP/empty-stalls.svg" "$TICK")" \
+	"$(count_style "$TMP/empty-kswapd.svg" "$TICK")"
+# the frame and 0, 20 .. 100 %
+expect_eq "no episodes: latency panel ticks" "$(count_style "$TMP/empty-latency.svg" "$TICK")" 7
+
 # deterministic: with one reading thread, the SVG of the loop above (the default threads)
 d1=$TMP/$(basename "$SHARED_TRACE" .dat).svg
 if [ -f "$SHARED_TRACE" ] && [ -f "$d1" ]; then

@@ -478,6 +478,80 @@ UT_TEST(test_mainline_memcg_walk, "models/mainline: partial memcg walks resume")
 }
 
 /*
+ * Two memcg calls of /A, 32 wanted each, on one list: IF 64 pages that reclaim every page
+ * scanned (no swap: SCAN_FILE; no active pages). Alone, a call scans size >> priority per pass
+ * from priority 12 (nothing until 6) and the open-loop world gives the next call the 64 pages
+ * again:
+ *   p6: 64 >> 6 = 1 (63 left, 1 freed); p5: 63 >> 5 = 1 (62, 2); p4: 62 >> 4 = 3 (59, 5);
+ *   p3: 59 >> 3 = 7 (52, 12); p2: 52 >> 2 = 13 (39, 25); p1: 39 >> 1 = 19 (20, 44 >= 32).
+ *   44 pages each.
+ * Overlapping (call 2 begins at 1001 while call 1, begun at 1000, has not isolated yet; the
+ * recorded isolations alternate, call 1's at 1002, 1004, ..., call 2's at 1003, 1005, ...),
+ * they take turns on the one list. Each pass computes its targets from the list as it is when
+ * the pass begins and isolates min(target, what is left) (isolate_lru_folios()):
+ *   p6: both computed 64 >> 6 = 1 before either isolated: 1 (63) and 1 (62);
+ *   p5: 63 >> 5 = 1 (61) and 62 >> 5 = 1 (60); p4: 61 >> 4 = 3 (57) and 60 >> 4 = 3 (54);
+ *   p3: 57 >> 3 = 7 (47) and 54 >> 3 = 6 (41); p2: 47 >> 2 = 11 (30) and 41 >> 2 = 10 (20);
+ *   p1: 30 >> 1 = 15 (5): call 1 has 1+1+3+7+11+15 = 38 >= 32 and ends; call 2 wanted
+ *   20 >> 1 = 10 and finds 5 (0 left): 1+1+3+6+10+5 = 26; p0: 0 >> 0 = 0. 38 + 26 = 64, the
+ *   whole list, where one after the other they scanned 88.
+ */
+static void tw_isolating_call(struct tw *t, int a, uint64_t ts, uint64_t first)
+{
+	uint64_t iso[20];
+	struct rs_reclaim_call c = {
+		.ts = ts, .ts_end = ts + 100, .ctx = RS_CALL_MEMCG, .nid = 0, .target = a,
+		.may_swap = true, .nr_to_reclaim = 32,
+		.rec = { .have = true, .isolate_ts = iso, .nr_isolate = 20 },
+	};
+
+	for (int i = 0; i < 20; i++)
+		iso[i] = first + 2 * (uint64_t)i;
+	if (rs_world_add_call(t->w, &c, &t->err))
+		fprintf(stderr, "  tw_isolating_call: %s\n", t->err.msg);
+}
+
+static struct rs_replay_result *overlap_run(bool overlap)
+{
+	struct tw t;
+	struct rs_replay_result *r;
+	int a;
+
+	if (tw_new(&t, 1, false, 60) < 0)
+		return NULL;
+	a = tw_cg(&t, 0, "/A");
+	tw_lists(&t, a, 0, 0, 0, 64, 0);
+	tw_rate(&t, a, 0, RS_LRU_INACTIVE_FILE, 10, 10, 0);
+	tw_node(&t, 0, 100000, 100);
+	tw_isolating_call(&t, a, 1000, 1002);
+	if (overlap)
+		tw_isolating_call(&t, a, 1001, 1003);
+	else
+		tw_isolating_call(&t, a, 2000, 2002);
+	r = tw_final(&t) ? NULL : tw_run(&t, "mainline");
+	rs_world_free(t.w);
+	return r;
+}
+
+UT_TEST(test_mainline_overlap, "models/replay: overlapping calls share the list they isolate from")
+{
+	struct rs_replay_result *r = overlap_run(true);
+
+	UT_ASSERT(r);
+	UT_ASSERT_EQ(r->call[0].acct.scanned[RS_LRU_INACTIVE_FILE], 38);
+	UT_ASSERT_EQ(r->call[1].acct.scanned[RS_LRU_INACTIVE_FILE], 26);
+	UT_ASSERT_EQ(r->acct.scanned[RS_LRU_INACTIVE_FILE], 64);
+	UT_ASSERT_EQ(r->calls_short, 1);
+	rs_replay_results_free(r, 1);
+	r = overlap_run(false);
+	UT_ASSERT(r);
+	UT_ASSERT_EQ(r->call[0].acct.scanned[RS_LRU_INACTIVE_FILE], 44);
+	UT_ASSERT_EQ(r->call[1].acct.scanned[RS_LRU_INACTIVE_FILE], 44);
+	rs_replay_results_free(r, 1);
+	return UT_OK;
+}
+
+/*
  * mainline kswapd, root only, no swap, IF 409600 reclaiming everything, the run must free 300.
  * High watermark 1000: kswapd_shrink_node() asks max(1000, 32) = 1000 per pass; the lruvec never
  * reaches 1000, so no cut, and since scanned < 1000 the priority drops every pass:
@@ -626,6 +700,48 @@ UT_TEST(test_mainline_whole_folio, "models/mainline: a non-empty list holds a wh
 	UT_ASSERT_EQ(r->acct.reclaimed[RS_LRU_INACTIVE_FILE], 512);
 	UT_ASSERT_EQ(r->prio_lowest, 8);
 	UT_ASSERT_EQ(r->calls_short, 0);
+	rs_replay_results_free(r, 1);
+	rs_world_free(t.w);
+	return UT_OK;
+}
+
+/*
+ * A request takes what the window's isolates of that request size took, not the window's
+ * folio average. The average is weighted by pages, so a few big folios dominate it: a
+ * kids-reread call (1297.925 s) took one 64-page folio at priority 12, single pages at 11..8
+ * and a 512-page folio at 7 (817 pages, average ~415); the model took ~400 pages for its
+ * 2-page request at priority 12, met the 512 wanted at 11 and never reached the anon scans
+ * of priorities 10..7 (174 inactive anon pages recorded, 7 modelled).
+ * /A (cgroup v1), no swap, IF 10000 reclaiming everything, nothing else. IF's window: folio
+ * average 400, but every isolate of 1..32 pages took exactly its request (single pages). One
+ * call wanting 32: requests of 10000 >> p = 2, 4, 9, 19 at priorities 12..9 take 2, 4, 9, 19
+ * pages (34 >= 32 after priority 9). With the average: 400 pages at priority 12.
+ */
+UT_TEST(test_mainline_isolate_by_request, "models/mainline: a request takes what its size took")
+{
+	struct rs_obs f = { .ts_start = 0, .ts_end = UINT64_MAX / 2, .nid = 0,
+			    .lru = RS_LRU_INACTIVE_FILE,
+			    .pages = { .scanned = 5000, .reclaimed = 5000 },
+			    .folio = 400 };
+	struct rs_replay_result *r;
+	struct tw t;
+
+	for (int q = 0; q < RS_SWAP_CLUSTER_MAX; q++) {
+		f.req_isolates[q] = 2;
+		f.req_scanned[q] = 2 * (uint64_t)(q + 1);
+	}
+	UT_ASSERT(tw_new(&t, 1, true, 60) == 0);
+	f.memcg = tw_cg(&t, 0, "/A");
+	UT_ASSERT(f.memcg > 0);
+	tw_lists(&t, f.memcg, 0, 0, 0, 10000, 0);
+	tw_node(&t, 0, 500, 1000);
+	UT_ASSERT(rs_world_add_obs(t.w, &f, &t.err) == 0);
+	tw_call(&t, RS_CALL_MEMCG, -1, f.memcg, 32);
+	UT_ASSERT(tw_final(&t) == 0);
+	r = tw_run(&t, "mainline");
+	UT_ASSERT(r);
+	UT_ASSERT_EQ(r->acct.scanned[RS_LRU_INACTIVE_FILE], 34);
+	UT_ASSERT_EQ(r->prio_lowest, 9);
 	rs_replay_results_free(r, 1);
 	rs_world_free(t.w);
 	return UT_OK;

@@ -32,6 +32,7 @@ static const char *const item_names[] = {
 struct fx {
 	struct rs_analysis *a;
 	struct tl_index *ix;
+	struct tl_model *m;		/* fx_model()'s, freed by fx_close() */
 	struct rs_event ev[64];
 	int n;
 };
@@ -154,8 +155,20 @@ static int fx_open(struct fx *f, size_t max_spans, bool span_known, bool finish)
 	return 0;
 }
 
+/* fx_open() of the scenario with its span known, and a model of it 64 columns wide. */
+static struct tl_model *fx_model(struct fx *f, bool finish)
+{
+	if (fx_open(f, 0, true, finish))
+		return NULL;
+	f->m = tl_model_new(f->ix);
+	if (f->m)
+		tl_model_set_columns(f->m, 64);
+	return f->m;
+}
+
 static void fx_close(struct fx *f)
 {
+	tl_model_free(f->m);
 	rs_analysis_free(f->a);
 	tl_index_free(f->ix);
 }
@@ -378,10 +391,8 @@ UT_TEST(test_model_zoom_pan, "timeline: zoom, pan, cursor, resize")
 	struct tl_model *m;
 	uint64_t a, b;
 
-	UT_ASSERT(!fx_open(&f, 0, true, true));
-	m = tl_model_new(f.ix);
+	m = fx_model(&f, true);
 	UT_ASSERT(m);
-	tl_model_set_columns(m, 64);
 	tl_model_update(m);
 	tl_model_window(m, &a, &b);
 	UT_ASSERT_EQ(a, T0);
@@ -435,7 +446,6 @@ UT_TEST(test_model_zoom_pan, "timeline: zoom, pan, cursor, resize")
 	UT_ASSERT_EQ(a, T0);
 	UT_ASSERT(b >= T0 + 64 * MS);
 	UT_ASSERT_EQ(tl_model_columns(m), 9);
-	tl_model_free(m);
 	fx_close(&f);
 	return UT_OK;
 }
@@ -448,9 +458,8 @@ UT_TEST(test_model_binning, "timeline: binning by level, metrics")
 	const struct tl_row *r;
 	int ri;
 
-	UT_ASSERT(!fx_open(&f, 0, true, true));
-	m = tl_model_new(f.ix);
-	tl_model_set_columns(m, 64);
+	m = fx_model(&f, true);
+	UT_ASSERT(m);
 	tl_model_update(m);
 	ri = row_of(m, TL_L_IF, -1);
 	UT_ASSERT(ri >= 0);
@@ -503,7 +512,6 @@ UT_TEST(test_model_binning, "timeline: binning by level, metrics")
 	UT_ASSERT(near(tl_model_row(m, ri)->sum, 4.0 * MS));
 	ri = row_of(m, TL_L_IF, -1);
 	UT_ASSERT(near(tl_model_row(m, ri)->sum, 32));
-	tl_model_free(m);
 	fx_close(&f);
 	return UT_OK;
 }
@@ -515,9 +523,8 @@ UT_TEST(test_model_raw, "timeline: below the finest bucket, exact re-read")
 	uint64_t a, b;
 	int ri;
 
-	UT_ASSERT(!fx_open(&f, 0, true, true));
-	m = tl_model_new(f.ix);
-	tl_model_set_columns(m, 64);
+	m = fx_model(&f, true);
+	UT_ASSERT(m);
 	tl_model_update(m);
 	UT_ASSERT(!tl_model_needs_range(m, &a, &b));
 	/* 4 columns a ms: below the finest bucket, the events are needed */
@@ -562,7 +569,6 @@ UT_TEST(test_model_raw, "timeline: below the finest bucket, exact re-read")
 	/* panning asks again */
 	tl_model_pan(m, 3);
 	UT_ASSERT(tl_model_needs_range(m, &a, &b));
-	tl_model_free(m);
 	fx_close(&f);
 	return UT_OK;
 }
@@ -574,9 +580,8 @@ UT_TEST(test_model_markers_stats, "timeline: markers and window statistics")
 	struct tl_stats st;
 	uint64_t a, b;
 
-	UT_ASSERT(!fx_open(&f, 0, true, true));
-	m = tl_model_new(f.ix);
-	tl_model_set_columns(m, 64);
+	m = fx_model(&f, true);
+	UT_ASSERT(m);
 	tl_model_update(m);
 	UT_ASSERT(!tl_model_marked_range(m, &a, &b));
 	tl_model_cursor_move(m, 12);
@@ -622,7 +627,6 @@ UT_TEST(test_model_markers_stats, "timeline: markers and window statistics")
 	tl_model_clear_markers(m);
 	UT_ASSERT(!tl_model_marker(m, 0, &a));
 	UT_ASSERT_EQ(tl_model_marker_col(m, 0), -1);
-	tl_model_free(m);
 	fx_close(&f);
 	return UT_OK;
 }
@@ -634,9 +638,8 @@ UT_TEST(test_model_jumps, "timeline: next/previous/worst stall, filter")
 	const struct tl_span *s;
 	uint64_t a, b;
 
-	UT_ASSERT(!fx_open(&f, 0, true, true));
-	m = tl_model_new(f.ix);
-	tl_model_set_columns(m, 64);
+	m = fx_model(&f, true);
+	UT_ASSERT(m);
 	UT_ASSERT_EQ(tl_model_threshold(m), 10 * MS);
 	UT_ASSERT(!tl_model_selected_span(m));
 	UT_ASSERT_EQ(tl_model_jump(m, 1), 0);
@@ -670,7 +673,6 @@ UT_TEST(test_model_jumps, "timeline: next/previous/worst stall, filter")
 	tl_model_set_filter(m, "nothing-matches");
 	UT_ASSERT_EQ(tl_model_jump_worst(m), -1);
 	UT_ASSERT_EQ(tl_model_jump(m, 1), -1);
-	tl_model_free(m);
 	fx_close(&f);
 	return UT_OK;
 }
@@ -681,9 +683,8 @@ UT_TEST(test_model_rows, "timeline: lanes, sub-lanes, grouping, filter")
 	struct tl_model *m;
 	int n, ri;
 
-	UT_ASSERT(!fx_open(&f, 0, true, true));
-	m = tl_model_new(f.ix);
-	tl_model_set_columns(m, 64);
+	m = fx_model(&f, true);
+	UT_ASSERT(m);
 	tl_model_update(m);
 	/* node reclaim and throttling are empty: hidden */
 	UT_ASSERT(row_of(m, TL_L_NODE, -1) < 0);
@@ -739,7 +740,6 @@ UT_TEST(test_model_rows, "timeline: lanes, sub-lanes, grouping, filter")
 	UT_ASSERT(row_of(m, TL_L_DIRECT, 0) < 0);
 	UT_ASSERT_STR(tl_model_filter(m), "reader");
 	UT_ASSERT_EQ(tl_model_set_filter(m, ""), 0);
-	tl_model_free(m);
 	fx_close(&f);
 	return UT_OK;
 }
@@ -883,10 +883,9 @@ UT_TEST(test_model_while_loading, "timeline: model while the index is built")
 	struct tl_model *m;
 	const struct tl_span *s;
 
-	UT_ASSERT(!fx_open(&f, 0, true, false));
+	m = fx_model(&f, false);
+	UT_ASSERT(m);
 	UT_ASSERT(!tl_index_finished(f.ix));
-	m = tl_model_new(f.ix);
-	tl_model_set_columns(m, 64);
 	tl_model_update(m);
 	UT_ASSERT_EQ(tl_model_level(m), 0);
 	UT_ASSERT_EQ(tl_model_jump_worst(m), 0);
@@ -903,7 +902,6 @@ UT_TEST(test_model_while_loading, "timeline: model while the index is built")
 	tl_model_set_columns(m, TL_MAX_COLS + 5);
 	UT_ASSERT_EQ(tl_model_columns(m), TL_MAX_COLS);
 	tl_model_update(m);
-	tl_model_free(m);
 	fx_close(&f);
 	return UT_OK;
 }

@@ -322,53 +322,63 @@ UT_TEST(test_past_file, "tracedat chunks: table past the file, CPU size past it 
 	return UT_OK;
 }
 
+/* A table loaded, and the page cache that reads it: the decompression tests' fixture. */
+struct zfx {
+	struct tfile t;
+	struct tracedat_chunks c;
+	struct tracedat_zpage z;
+	const char *why;
+};
+
+static const uint8_t *zget(struct zfx *x, enum tracedat_codec codec, uint64_t off)
+{
+	return tracedat_zpage_get(&x->z, &x->c, x->t.fd, codec, off, &x->why);
+}
+
+static void zfx_close(struct zfx *x)
+{
+	tracedat_zpage_free(&x->z);
+	tracedat_chunks_free(&x->c);
+	fclose(x->t.f);
+}
+
 /* The header says two pages; the frame holds one: refused when the chunk is read. */
 UT_TEST(test_size_mismatch, "tracedat chunks: uncompressed size mismatch")
 {
-	struct tracedat_zpage z = { 0 };
-	struct tracedat_chunks c;
-	const char *why = NULL;
-	struct tfile t;
+	struct zfx x = { .why = NULL };
 
-	UT_ASSERT(tfile_open(&t, 0, 2, false));
-	chunk(&t, TRACEDAT_CODEC_ZSTD, 0, 1, 0);
-	chunk(&t, TRACEDAT_CODEC_ZSTD, 1, 1, 2 * PS);
-	UT_ASSERT_EQ(load(&t, &c, &why), 0);
-	UT_ASSERT_EQ(c.total, 3 * PS);
-	UT_ASSERT(tracedat_zpage_get(&z, &c, t.fd, TRACEDAT_CODEC_ZSTD, 0, &why) != NULL);
-	UT_ASSERT(tracedat_zpage_get(&z, &c, t.fd, TRACEDAT_CODEC_ZSTD, PS, &why) == NULL);
-	UT_ASSERT_STR(why, "a chunk does not decompress to the size its header gives");
+	UT_ASSERT(tfile_open(&x.t, 0, 2, false));
+	chunk(&x.t, TRACEDAT_CODEC_ZSTD, 0, 1, 0);
+	chunk(&x.t, TRACEDAT_CODEC_ZSTD, 1, 1, 2 * PS);
+	UT_ASSERT_EQ(load(&x.t, &x.c, &x.why), 0);
+	UT_ASSERT_EQ(x.c.total, 3 * PS);
+	UT_ASSERT(zget(&x, TRACEDAT_CODEC_ZSTD, 0) != NULL);
+	UT_ASSERT(zget(&x, TRACEDAT_CODEC_ZSTD, PS) == NULL);
+	UT_ASSERT_STR(x.why, "a chunk does not decompress to the size its header gives");
 	/* the good chunk still reads after the bad one */
-	UT_ASSERT_EQ(tracedat_zpage_get(&z, &c, t.fd, TRACEDAT_CODEC_ZSTD, 0, &why)[5], 0);
+	UT_ASSERT_EQ(zget(&x, TRACEDAT_CODEC_ZSTD, 0)[5], 0);
 	/* and the same bytes are no zlib stream */
-	UT_ASSERT(tracedat_zpage_get(&z, &c, t.fd, TRACEDAT_CODEC_ZLIB, 0, &why) != NULL);
-	tracedat_zpage_free(&z);
-	UT_ASSERT(tracedat_zpage_get(&z, &c, t.fd, TRACEDAT_CODEC_ZLIB, 0, &why) == NULL);
-	UT_ASSERT_STR(why, "a chunk does not decompress to the size its header gives");
-	tracedat_zpage_free(&z);
-	tracedat_chunks_free(&c);
-	fclose(t.f);
+	UT_ASSERT(zget(&x, TRACEDAT_CODEC_ZLIB, 0) != NULL);
+	tracedat_zpage_free(&x.z);
+	UT_ASSERT(zget(&x, TRACEDAT_CODEC_ZLIB, 0) == NULL);
+	UT_ASSERT_STR(x.why, "a chunk does not decompress to the size its header gives");
+	zfx_close(&x);
 	return UT_OK;
 }
 
 UT_TEST(test_garbage_frame, "tracedat chunks: bytes that are no frame")
 {
-	struct tracedat_zpage z = { 0 };
-	struct tracedat_chunks c;
-	const char *why = NULL;
-	struct tfile t;
+	struct zfx x = { .why = NULL };
 
-	UT_ASSERT(tfile_open(&t, 0, 1, false));
-	put32(&t, 16);
-	put32(&t, PS);
-	fwrite("not a zstd frame", 1, 16, t.f);
-	UT_ASSERT_EQ(load(&t, &c, &why), 0);
-	UT_ASSERT(tracedat_zpage_get(&z, &c, t.fd, TRACEDAT_CODEC_ZSTD, 0, &why) == NULL);
-	UT_ASSERT_STR(why, "a chunk does not decompress to the size its header gives");
+	UT_ASSERT(tfile_open(&x.t, 0, 1, false));
+	put32(&x.t, 16);
+	put32(&x.t, PS);
+	fwrite("not a zstd frame", 1, 16, x.t.f);
+	UT_ASSERT_EQ(load(&x.t, &x.c, &x.why), 0);
+	UT_ASSERT(zget(&x, TRACEDAT_CODEC_ZSTD, 0) == NULL);
+	UT_ASSERT_STR(x.why, "a chunk does not decompress to the size its header gives");
 	/* a codec we do not know decompresses nothing */
-	UT_ASSERT(tracedat_zpage_get(&z, &c, t.fd, TRACEDAT_CODEC_NONE, 0, &why) == NULL);
-	tracedat_zpage_free(&z);
-	tracedat_chunks_free(&c);
-	fclose(t.f);
+	UT_ASSERT(zget(&x, TRACEDAT_CODEC_NONE, 0) == NULL);
+	zfx_close(&x);
 	return UT_OK;
 }
