@@ -15,9 +15,8 @@
  * alone, scanned the whole inactive anon list (32,697 pages) where the kernel's, racing the
  * other, found it empty in 452 of its 1,022 isolations.
  *
- * Each invocation of a policy that overlaps another runs as a coroutine (a thread of its own
- * that runs only while the driver waits: the order is deterministic) that yields before every
- * isolation (models/engine.c:
+ * Each invocation of a policy that overlaps another runs as a coroutine (below: one at a time,
+ * so the order is deterministic) that yields before every isolation (models/engine.c:
  * rs_sim_shrink_inactive(), rs_sim_shrink_active(), rs_sim_shrink_merged()). The model's n-th
  * isolation of a call happens at the time of the recorded call's n-th lru_isolate event
  * (rs_recorded.isolate_ts), at the call's end past the last one; the driver always resumes
@@ -34,24 +33,47 @@
  * more often than the recorded one puts the rest at its end), the lru_lock's order within a
  * microsecond, and the list changes of the running calls' allocations between two call starts.
  */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "policy.h"
 #include "rs_grow.h"
 
+/*
+ * The coroutines: ucontext stacks of their own (a switch is a few hundred instructions); under
+ * AddressSanitizer, whose swapcontext() interceptor warns on stderr at the first use, threads
+ * that run only while the driver waits for them (a switch is two futex wakes). The order is the
+ * driver's either way, and so are the results.
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#define RS_CO_THREADS 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define RS_CO_THREADS 1
+#endif
+#endif
+
+#ifdef RS_CO_THREADS
+#include <pthread.h>
+#else
+#include <ucontext.h>
+/* The model's call chain is shallow: a policy's invoke, its passes, the engine. */
+#define FIBER_STACK	(256 * 1024)
+#endif
+
 struct sched;
 
-/*
- * One invocation of one policy in progress, on a thread of its own that runs only while the
- * driver waits for it (a coroutine: the order is the driver's, not the scheduler's). The thread
- * is kept for the next call once the invocation ends.
- */
+/* One invocation of one policy in progress, kept for the next call once it ends. */
 struct fiber {
+#ifdef RS_CO_THREADS
 	pthread_t th;
 	pthread_cond_t cv;
 	bool go, quit, have_thread;
+#else
+	ucontext_t uc;
+	void *stack;
+	bool started;
+#endif
 	struct sched *sc;
 	size_t k;			/* the call's index */
 	const struct rs_reclaim_call *c;
@@ -70,9 +92,13 @@ struct sched {
 	void *state;
 	const struct rs_world *w;
 	int nr_memcg;
+#ifdef RS_CO_THREADS
 	pthread_mutex_t mu;
 	pthread_cond_t main_cv;
 	bool main_go, have_mu;
+#else
+	ucontext_t main;
+#endif
 	struct fiber **run;		/* running, in call order */
 	size_t nrun, caprun;
 	struct fiber **pool;		/* finished, for reuse */
@@ -80,7 +106,7 @@ struct sched {
 	uint64_t horizon;		/* the next call's start: run nothing past it */
 };
 
-/* The fiber whose thread this is; NULL on the driver's (and in unit tests calling invoke). */
+/* The fiber running; NULL on the driver (and in unit tests calling invoke). */
 static __thread struct fiber *cur_fiber;
 
 /* When the model's next isolation happens: the recorded one of the same rank, or the end. */
@@ -105,6 +131,15 @@ static struct fiber *first_ready(const struct sched *sc)
 	return best && best->next <= sc->horizon ? best : NULL;
 }
 
+static void fiber_body(struct fiber *f)
+{
+	struct sched *sc = f->sc;
+
+	f->rc = sc->pol->invoke(sc->state, sc->w, f->c, &f->o, &f->err);
+	f->done = true;
+}
+
+#ifdef RS_CO_THREADS
 /* From a fiber back to the driver; returns when the driver resumes it (unless it is done). */
 static void to_main(struct fiber *f)
 {
@@ -133,21 +168,9 @@ static void *fiber_thread(void *arg)
 		pthread_mutex_unlock(&sc->mu);
 		if (f->quit)
 			return NULL;
-		f->rc = sc->pol->invoke(sc->state, sc->w, f->c, &f->o, &f->err);
-		f->done = true;
+		fiber_body(f);
 		to_main(f);
 	}
-}
-
-void rs_replay_isolation(void)
-{
-	struct fiber *f = cur_fiber;
-
-	if (!f)
-		return;	/* a call that runs alone on the driver's thread, or a unit test */
-	f->next = isolation_time(f->c, f->nisol++);
-	if (first_ready(f->sc) != f)
-		to_main(f);
 }
 
 /* Run f until it yields or ends. */
@@ -184,31 +207,116 @@ static int sched_init(struct sched *sc, struct rs_error *err)
 	return 0;
 }
 
-/* Ends every thread; the fibers are all finished (rs_replay_run() drains them first). */
+/* Whether a fiber can be resumed: its invocation started and has not ended. */
+static bool fiber_live(const struct fiber *f)
+{
+	return f->have_thread && !f->done;
+}
+
+static void fiber_release(struct sched *sc, struct fiber *f)
+{
+	if (!f->have_thread)
+		return;
+	pthread_mutex_lock(&sc->mu);
+	f->quit = true;
+	pthread_cond_signal(&f->cv);
+	pthread_mutex_unlock(&sc->mu);
+	pthread_join(f->th, NULL);
+	pthread_cond_destroy(&f->cv);
+}
+
+static void sched_fini(struct sched *sc)
+{
+	if (sc->have_mu) {
+		pthread_cond_destroy(&sc->main_cv);
+		pthread_mutex_destroy(&sc->mu);
+	}
+}
+#else
+static void to_main(struct fiber *f)
+{
+	swapcontext(&f->uc, &f->sc->main);
+}
+
+static void fiber_main(void)
+{
+	struct fiber *f = cur_fiber;
+
+	fiber_body(f);
+	to_main(f);	/* never resumed: the next call on this fiber makes a new context */
+}
+
+/* Run f until it yields or ends. */
+static int resume(struct sched *sc, struct fiber *f, struct rs_error *err)
+{
+	if (!f->stack) {
+		f->stack = malloc(FIBER_STACK);
+		if (!f->stack)
+			return rs_error_set(err, "out of memory");
+	}
+	if (!f->started) {
+		if (getcontext(&f->uc))
+			return rs_error_set(err, "getcontext failed");
+		f->uc.uc_stack.ss_sp = f->stack;
+		f->uc.uc_stack.ss_size = FIBER_STACK;
+		f->uc.uc_link = NULL;
+		makecontext(&f->uc, fiber_main, 0);
+		f->started = true;
+	}
+	cur_fiber = f;
+	swapcontext(&sc->main, &f->uc);
+	cur_fiber = NULL;
+	return 0;
+}
+
+static int sched_init(struct sched *sc, struct rs_error *err)
+{
+	(void)sc;
+	(void)err;
+	return 0;
+}
+
+static bool fiber_live(const struct fiber *f)
+{
+	return f->started && !f->done;
+}
+
+static void fiber_release(struct sched *sc, struct fiber *f)
+{
+	(void)sc;
+	free(f->stack);
+}
+
+static void sched_fini(struct sched *sc)
+{
+	(void)sc;
+}
+#endif
+
+void rs_replay_isolation(void)
+{
+	struct fiber *f = cur_fiber;
+
+	if (!f)
+		return;	/* a call that runs alone on the driver, or a unit test */
+	f->next = isolation_time(f->c, f->nisol++);
+	if (first_ready(f->sc) != f)
+		to_main(f);
+}
+
+/* Ends every coroutine; the fibers are all finished (rs_replay_run() drains them first). */
 static void sched_free(struct sched *sc)
 {
 	for (size_t i = 0; i < sc->nrun; i++)
 		sc->pool[sc->npool++] = sc->run[i];	/* room: pool grows with run */
 	for (size_t i = 0; i < sc->npool; i++) {
-		struct fiber *f = sc->pool[i];
-
-		if (f->have_thread) {
-			pthread_mutex_lock(&sc->mu);
-			f->quit = true;
-			pthread_cond_signal(&f->cv);
-			pthread_mutex_unlock(&sc->mu);
-			pthread_join(f->th, NULL);
-			pthread_cond_destroy(&f->cv);
-		}
-		free(f->acct);
-		free(f);
+		fiber_release(sc, sc->pool[i]);
+		free(sc->pool[i]->acct);
+		free(sc->pool[i]);
 	}
 	free(sc->run);
 	free(sc->pool);
-	if (sc->have_mu) {
-		pthread_cond_destroy(&sc->main_cv);
-		pthread_mutex_destroy(&sc->mu);
-	}
+	sched_fini(sc);
 }
 
 static struct fiber *fiber_get(struct sched *sc, struct rs_error *err)
@@ -247,6 +355,9 @@ static int sched_start(struct sched *sc, size_t k, const struct rs_reclaim_call 
 	f->next = c->ts;
 	f->nisol = 0;
 	f->done = false;
+#ifndef RS_CO_THREADS
+	f->started = false;
+#endif
 	f->rc = 0;
 	memset(&f->o, 0, sizeof(f->o));
 	memset(f->acct, 0, (size_t)sc->nr_memcg * sizeof(*f->acct));
@@ -379,9 +490,9 @@ static void sched_drain(struct sched *sc)
 	while ((f = first_ready(sc))) {
 		struct rs_error ignored;
 
-		if (f->have_thread && !f->done && resume(sc, f, &ignored))
+		if (fiber_live(f) && resume(sc, f, &ignored))
 			break;
-		if (!f->have_thread || f->done) {
+		if (!fiber_live(f)) {
 			for (size_t i = 0; i < sc->nrun; i++) {
 				if (sc->run[i] == f) {
 					memmove(&sc->run[i], &sc->run[i + 1],
