@@ -68,7 +68,8 @@ oracle_of() {
 }
 # rs_json COMMAND TRACE: `"$RS_BIN" COMMAND --json TRACE`, its output and exit status. Several
 # scripts run the same one on the same committed trace (analyze --json: analyze, diff, export,
-# kernel7, refaults, replay; events --json: events, kernel7, text_vs_dat, zchunks): under make
+# kernel7, refaults, replay; events --json: events, kernel7, text_vs_dat, zchunks; cgroups
+# --json: cgroups_7x, kernel7): under make
 # check (RS_ORACLE_CACHE) the output of a run that exits 0 is kept for the run, keyed by the
 # binary and the trace (its path as given, device, inode, size, mtime), so each round makes it
 # once. Not for files under $TMP (an inode is reused there).

@@ -77,7 +77,7 @@ oracle() {
 }
 
 ours() {
-	"$RS_BIN" cgroups --json "$1" | jq -r '
+	rs_json cgroups "$1" | jq -r '
 		.cgroup_attribution.exact_pct as $x |
 		.cgroups[] | select(.id != null) |
 		[.id,
