@@ -3,7 +3,7 @@
 
 VERSION    := 0.1.0
 CC         ?= cc
-PKGS       := libtracecmd libtraceevent libtracefs jansson ncursesw libzstd zlib cairo
+PKGS       := libtracecmd libtraceevent libtracefs jansson ncursesw libzstd zlib cairo fontconfig
 PKG_CONFIG ?= pkg-config
 O          ?= build
 

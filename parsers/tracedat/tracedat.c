@@ -337,6 +337,35 @@ static int check_file(struct rs_source *src, struct rs_tracedat_layout *layout,
 }
 
 /*
+ * The file, opened and mapped read-only (td->zfd, zmap) where its CPU data may be ours to read
+ * (own_setup()), before libtracecmd opens it: libtracecmd's chunk tables are then read from
+ * the mapping too (tracedat_ztable.c, tracedat_open_handle()). Compressed data are read from
+ * it as well: a pread() a chunk header and another a chunk were 12 k syscalls on the bench
+ * trace (6 k chunks), 9% of a read's CPU time on this VM, where a syscall costs ~4 us; the
+ * mapping faults 16 pages at a time. Without a mapping, compressed data are read by pread().
+ */
+static void own_map(struct rs_source *src, struct tracedat *td,
+		    const struct rs_tracedat_layout *lay)
+{
+	struct stat st;
+	void *map;
+
+	if (!lay->zcpu && !lay->rawcpu)
+		return;
+	td->zfd = open(src->path, O_RDONLY | O_CLOEXEC);
+	if (td->zfd < 0 || !lay->file_size || fstat(td->zfd, &st) ||
+	    (uint64_t)st.st_size < lay->file_size)
+		return;
+	map = mmap(NULL, lay->file_size, PROT_READ, MAP_SHARED, td->zfd, 0);
+	if (map == MAP_FAILED)
+		return;
+	td->zmap = map;
+	td->zmap_len = lay->file_size;
+	td->zdev = st.st_dev;
+	td->zino = st.st_ino;
+}
+
+/*
  * Read the CPU data ourselves (td->zown) when the file is laid out as our reader knows: the
  * top buffer's CPUs in order, no option by which libtracecmd changes the pages' timestamps
  * (DATE, OFFSET, TIME_SHIFT, TSC2NSEC), and each CPU's size what libtracecmd found.
@@ -355,11 +384,14 @@ static void own_setup(struct rs_source *src, struct tracedat *td,
 {
 	const char *env = getenv("RS_ZCHUNKS");
 	uint64_t ps = td->page_size, next = ps;
-	struct stat st;
 
 	if ((!lay->zcpu && !lay->rawcpu) || lay->ts_options || lay->nr_cpus > (uint32_t)cpus ||
-	    lay->page_size != ps || (env && !strcmp(env, "0")))
+	    lay->page_size != ps || (env && !strcmp(env, "0"))) {
+		/* libtracecmd reads the data; its reopens' chunk tables still come from zmap */
+		if (!lay->zcpu)
+			own_free(td);
 		return;
+	}
 	if (lay->rawcpu)
 		td->zcodec = TRACEDAT_CODEC_NONE;
 	else if (!strcmp(lay->zname, "zstd"))
@@ -368,25 +400,11 @@ static void own_setup(struct rs_source *src, struct tracedat *td,
 		td->zcodec = TRACEDAT_CODEC_ZLIB;
 	else
 		return;
-	td->zfd = open(src->path, O_RDONLY | O_CLOEXEC);
 	td->zcpus = cpus;
 	td->zt = calloc(cpus ? cpus : 1, sizeof(*td->zt));
 	td->zbase = calloc(cpus ? cpus : 1, sizeof(*td->zbase));
 	if (td->zfd < 0 || !td->zt || !td->zbase)
 		goto fail;
-	/*
-	 * Compressed data are read from the mapping too: a pread() a chunk header and another a
-	 * chunk were 12 k syscalls on the bench trace (6 k chunks), 9% of a read's CPU time on
-	 * this VM, where a syscall costs ~4 us; the mapping faults 16 pages at a time.
-	 */
-	if (lay->file_size && !fstat(td->zfd, &st) && (uint64_t)st.st_size >= lay->file_size) {
-		void *map = mmap(NULL, lay->file_size, PROT_READ, MAP_SHARED, td->zfd, 0);
-
-		if (map != MAP_FAILED) {
-			td->zmap = map;
-			td->zmap_len = lay->file_size;
-		}
-	}
 	if (lay->rawcpu && !td->zmap)
 		goto fail;
 	for (uint32_t i = 0; i < lay->nr_cpus; i++) {
@@ -486,23 +504,30 @@ static int own_first_record(struct rs_source *src, struct tracedat *td, int cpu,
  * -opts.threads CPUs) decode threads only where they can help; the file's kallsyms get a thread
  * of their own either way (open_data()), which is a plain gain (its parse overlaps the read).
  * Decode threads take decoding off the thread that merges and analyses, at the price of handing
- * every event to it from another core: +40-90% CPU time, so they help only where a CPU is free
- * for them besides that thread's. On 2 CPUs they never did: the bench trace (8.06 M events,
- * bench/README.md), best of 3 at load average 1.6, as v6 0.82 s with one thread and 1.08 s with
- * two, as v7 0.74 and 0.76 s; so on 2 CPUs auto reads with one thread (and the kallsyms one).
- * From 3 CPUs on, decode threads for a trace with AUTO_MIN_BYTES of ring-buffer pages or more
- * (below which they cost more than they save: 0.19 s either way at 12 MB of pages, 0.45 -> 0.39
- * s of critical path at 60 MB), not measured on such a machine. RS_AUTO_MIN=BYTES sets the
- * bound and RS_AUTO_CPUS=N the CPUs from which decode threads are used (tests).
+ * every event to it from another core, so they help only where what they take off is worth more
+ * than that. On 2 CPUs an uncompressed trace never gained: the bench trace (8.06 M events,
+ * bench/README.md) as v6 read in 0.63 s with one thread and 0.86 s with two (load 0.5). A
+ * compressed one our chunk reader decompresses (td->zown) does: zstd, the page walk and the
+ * decoding go to the one decoder (tracedat_parallel.c), and the caller's merge is short, so
+ * the critical path is the caller's CPU time: best of 4 at load 12 (nice -10), bench.dat, one
+ * thread 0.78 s of CPU, two threads' caller 0.52-0.55 s (the decoder 0.28-0.33 s), 30% less
+ * for 15% more CPU in all. So on 2 CPUs auto reads such a trace with two threads and any other
+ * with one (and the kallsyms thread). From 3 CPUs on, decode threads for a trace with
+ * AUTO_MIN_BYTES of ring-buffer pages or more (below which they cost more than they save: 0.19
+ * s either way at 12 MB of pages, 0.45 -> 0.39 s of critical path at 60 MB), not measured on
+ * such a machine. RS_AUTO_MIN=BYTES sets the bound and RS_AUTO_CPUS=N the CPUs from which
+ * decode threads are used (tests).
  */
 #define AUTO_MIN_BYTES (32ull << 20)
 #define AUTO_MIN_CPUS 3
+#define AUTO_MIN_CPUS_ZOWN 2
 
 static int stream_cpus(const struct rs_source *src, const struct tracedat *td)
 {
 	const char *env = getenv("RS_AUTO_MIN"), *env_cpus = getenv("RS_AUTO_CPUS");
 	uint64_t min = env ? strtoull(env, NULL, 0) : AUTO_MIN_BYTES;
-	int min_cpus = env_cpus ? atoi(env_cpus) : AUTO_MIN_CPUS;
+	int min_cpus = env_cpus ? atoi(env_cpus) :
+		       td->compressed && td->zown ? AUTO_MIN_CPUS_ZOWN : AUTO_MIN_CPUS;
 
 	if (src->opts.threads >= 0)
 		return src->opts.threads;
@@ -686,6 +711,7 @@ static int open_data(struct rs_source *src, struct tracedat *td,
 	int cpus, ret;
 
 	ksyms_early(src, td, layout);
+	own_map(src, td, layout);
 	td->handle = tracedat_open_handle(src, TRACEDAT_KEEP_KALLSYMS, err);
 	tracedat_ksyms_init(&td->ksyms, tracedat_kallsyms_take());
 	if (!td->handle)

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The trace.dat stream with decode threads (rs_source_opts.threads >= 2: the calling thread
- * merges and runs the callback, threads - 1 decode, or threads on a compressed file, see
- * .nworkers), giving the callback the same events, warnings and counts, in the same order,
- * as the single-threaded stream (tracedat_stream.c).
+ * merges and runs the callback, threads - 1 decode, or threads where libtracecmd decompresses,
+ * see .nworkers), giving the callback the same events, warnings and counts, in the same
+ * order, as the single-threaded stream (tracedat_stream.c).
  *
  * Each CPU's data is cut into segments of ring-buffer pages. Worker threads, each with a
  * libtracecmd handle of its own (a handle is not thread-safe), take segments and decode their
@@ -333,6 +333,22 @@ static size_t union_len(enum rs_ev_type type)
 	}
 }
 
+/*
+ * len bytes of an event's union, copied as UNION_SMALL or EV_UNION_SIZE bytes: two copies of
+ * constant size. A memcg counter event (most of a trace) uses 24 bytes of the 160: the whole
+ * union was 20 instructions an event on each side (callgrind) and wrote and read the next
+ * entries' cache lines.
+ */
+#define UNION_SMALL	32
+
+static inline void union_copy(void *dst, const void *src, size_t len)
+{
+	if (len <= UNION_SMALL)
+		memcpy(dst, src, UNION_SMALL);
+	else
+		memcpy(dst, src, EV_UNION_SIZE);
+}
+
 static struct pentry *entry(struct segrun *sr, enum pe_kind kind, uint64_t ts, uint64_t offset,
 			    size_t len)
 {
@@ -451,11 +467,11 @@ static bool segment_record(struct segrun *sr, const struct tep_record *rec)
 			e->have = ev.have;
 			e->type = (int32_t)ev.type;
 			/*
-			 * The whole union, not len bytes: a copy of constant size is a few
-			 * vector moves where a variable one was `rep movsq`, 28% of the
-			 * decode thread (perf annotate). room() keeps ENTRY_MAX free.
+			 * Of constant size, not len bytes: a constant copy is a few vector
+			 * moves where a variable one was `rep movsq`, 28% of the decode
+			 * thread (perf annotate). room() keeps ENTRY_MAX free.
 			 */
-			memcpy(e + 1, (const uint8_t *)&ev + EV_UNION_OFF, EV_UNION_SIZE);
+			union_copy(e + 1, (const uint8_t *)&ev + EV_UNION_OFF, len);
 		} else {
 			warn_entry(sr, rec->ts, rec->offset, TRACEDAT_WARN_SHORT, f->ke->system,
 				   f->ke->name, (unsigned long long)rec->offset);
@@ -714,19 +730,26 @@ static void caller_decodes(struct par *p, struct seg *s)
 	s->state = SEG_DONE;
 }
 
+/* Point pc->head at the next entry of the batch being merged; false at its end. */
+static inline bool advance_in_batch(struct pcpu *pc)
+{
+	if (!pc->b || pc->b->pos >= pc->b->used)
+		return false;
+	/* a worker wrote the entries on another core: fetch them ahead of need */
+	__builtin_prefetch(pc->b->e + pc->b->pos + PAR_PREFETCH);
+	__builtin_prefetch(pc->b->e + pc->b->pos + PAR_PREFETCH + 64);
+	pc->head = (struct pentry *)(pc->b->e + pc->b->pos);
+	return true;
+}
+
 /* Point pc->head at the CPU's next entry. 1, 0 at its end, -1 when the stream failed. */
 static int advance(struct par *p, struct pcpu *pc)
 {
 	for (;;) {
 		struct seg *s;
 
-		if (pc->b && pc->b->pos < pc->b->used) {
-			/* a worker wrote the entries on another core: fetch them ahead of need */
-			__builtin_prefetch(pc->b->e + pc->b->pos + PAR_PREFETCH);
-			__builtin_prefetch(pc->b->e + pc->b->pos + PAR_PREFETCH + 64);
-			pc->head = (struct pentry *)(pc->b->e + pc->b->pos);
+		if (advance_in_batch(pc))
 			return 1;
-		}
 		pthread_mutex_lock(&p->lock);
 		if (pc->b) {
 			pc->b->next = p->pool;
@@ -846,8 +869,8 @@ static int merge(struct par *p, rs_event_fn fn, void *ctx, struct rs_error *err)
 			ev.pid = e->pid;
 			ev.offset = e->offset;
 			ev.have = e->have;
-			/* constant size as in segment_record(); bytes past e->len are unused */
-			memcpy((uint8_t *)&ev + EV_UNION_OFF, e + 1, EV_UNION_SIZE);
+			/* as in segment_record(); bytes past e->len are unused */
+			union_copy((uint8_t *)&ev + EV_UNION_OFF, e + 1, e->len);
 			tracedat_name_event(src, td, &ev);
 			ret = fn(&ev, ctx);
 			break;
@@ -863,6 +886,17 @@ static int merge(struct par *p, rs_event_fn fn, void *ctx, struct rs_error *err)
 		if (src->opts.progress && !(++seen & 0xfffff))
 			tracedat_progress(src, e->ts);
 		pc->b->pos += sizeof(*e) + e->len;
+		/*
+		 * Per event, the common case in line: the next entry is in the same batch and
+		 * comes before the other CPUs' heads, so the heap stays as it is (heap_down()
+		 * would compare the same two children and return). advance() and heap_down()
+		 * were a third of the merge's own instructions (callgrind, bench.dat).
+		 */
+		if (advance_in_batch(pc)) {
+			if (n > 1 && (head_less(heap[1], pc) || (n > 2 && head_less(heap[2], pc))))
+				heap_down(heap, n, 0);
+			continue;
+		}
 		a = advance(p, pc);
 		if (a < 0)
 			ret = -1;
@@ -1041,14 +1075,18 @@ int tracedat_stream_parallel(struct rs_source *src, int cpus, uint64_t from_ns, 
 		.src = src, .td = td, .from = from_ns, .to = to_ns,
 		.full = from_ns == 0 && to_ns == UINT64_MAX, .ncpus = src->info.cpus,
 		/*
-		 * threads is the CPUs to use. On an uncompressed file the caller's merge and
-		 * analysis are ~45% of the work, so it counts as one of them: on 2 CPUs 1
-		 * decoder took 1.15 s, 2 decoders 1.43 s (v6 bench). On a compressed one the
-		 * decoders carry libtracecmd's decompression (80% of the work) and the caller
-		 * mostly waits for them: 2 decoders took 3.00 s, 1 decoder 4.05 s, one thread
-		 * 4.05 s (v7 bench, bench/README.md).
+		 * threads is the CPUs to use. Where the caller's merge and analysis are a large
+		 * part of the work, it counts as one of them: on an uncompressed file (~45%: on 2
+		 * CPUs 1 decoder took 1.15 s, 2 decoders 1.43 s, v6 bench), and on a compressed
+		 * one our chunk reader decompresses (td->zown: zstd is 12.5% of a one-thread
+		 * read): one decoder keeps ahead of the caller (best of 4 at load 12, bench.dat,
+		 * --threads 2: decoder 0.28-0.33 s of CPU, caller 0.55-0.63 s) and a second one
+		 * only competes with the caller for the 2 CPUs (process 0.97 s of CPU with two,
+		 * 0.90 s with one; the caller's CPU within the noise). Where libtracecmd
+		 * decompresses (80% of the work) the caller mostly waits for the decoders: 2 took
+		 * 3.00 s, 1 took 4.05 s, one thread 4.05 s (v7 bench, bench/README.md).
 		 */
-		.nworkers = td->compressed ? cpus : cpus - 1,
+		.nworkers = td->compressed && !td->zown ? cpus : cpus - 1,
 	};
 	struct par *p = &par;
 	int ret;

@@ -168,8 +168,11 @@ struct tracedat {
 	enum tracedat_codec zcodec;
 	struct tracedat_chunks *zt;	/* [cpus]: each CPU's chunk table */
 	uint64_t *zbase;		/* [cpus]: libtracecmd's offset of the CPU's first page */
-	void *zmap;			/* v6: the file, mapped read-only, whose pages zt[] read */
+	void *zmap;			/* the file, mapped read-only: v6 pages zt[] read, v7
+					 * chunks, libtracecmd's chunk tables (own_map()) */
 	size_t zmap_len;
+	dev_t zdev;			/* the mapped file's */
+	ino_t zino;
 	struct name_cache names;	/* of tep */
 	char strbuf[RS_MAX_SLOTS * RS_STR_MAX];
 };

@@ -15,6 +15,7 @@
 #include "rs_warn.h"
 #include "tracedat_reader.h"
 #include "tracedat_skip.h"
+#include "tracedat_ztable.h"
 
 /*
  * When tracecmd_init_data() fails part-way, libtracecmd 3.1.6 leaves per-CPU lists of the
@@ -41,9 +42,12 @@ static void park(struct tracecmd_input *handle)
 struct tracecmd_input *tracedat_open_handle(struct rs_source *src, unsigned int skip,
 					    struct rs_error *err)
 {
+	const struct tracedat *td = src->priv;
 	struct tracecmd_input *h;
 
 	tracedat_parse_set(skip | TRACEDAT_CUT_FORMATS);
+	if (td->zmap)
+		tracedat_ztable_set(td->zmap, td->zmap_len, td->zdev, td->zino);
 	h = tracecmd_open_head(src->path, TRACEDAT_OPEN_FLAGS);
 	if (!h) {
 		rs_error_set(err, "%s: libtracecmd cannot read this trace.dat: truncated, corrupt, "
@@ -54,6 +58,7 @@ struct tracecmd_input *tracedat_open_handle(struct rs_source *src, unsigned int 
 		rs_error_set(err, "%s: libtracecmd cannot read the event data of this trace.dat: "
 			     "corrupt ring-buffer pages", src->path);
 	}
+	tracedat_ztable_set(NULL, 0, 0, 0);
 	tracedat_parse_set(0);
 	return h;
 }
