@@ -94,6 +94,17 @@ RS_CMD_DEFINE(analyze,
 		"  reclaimscope analyze --json --from 755.2 --to 760 trace.dat",
 	.opts = analyze_opts);
 
+int rs_analyzed_run(const char *path, const struct rs_analysis_opts *ao,
+		    const struct rs_cgroups_opts *co, const struct rs_refaults_opts *ro,
+		    struct rs_analyzed *r, struct rs_error *err)
+{
+	if (rs_refaults_analysis_run(path, ao, co, ro, &r->a, &r->cg, &r->rf, &r->src, err) < 0)
+		return -1;
+	rs_findings_of(r->a, r->cg, r->src, &r->fd);
+	rs_refaults_findings(r->rf, &r->fd);
+	return 0;
+}
+
 static int cmd_analyze(int argc, char **argv)
 {
 	struct analyze_args opt = { .ao = { .pid = -1, .threads = rs_threads_auto() } };
@@ -101,12 +112,8 @@ static int cmd_analyze(int argc, char **argv)
 	struct rs_text_opts *to = &opt.to;
 	struct rs_cgroups_opts co = { 0 };
 	struct rs_cgroups_text_opts cto = { 0 };
-	struct rs_cgroups *cg = NULL;
-	struct rs_refaults *rf = NULL;
-	struct rs_source *src = NULL;
-	struct rs_analysis *a = NULL;
 	struct rs_error err = { "" };
-	struct rs_findings fd;
+	struct rs_analyzed r;
 	int c, ret;
 
 	optind = 1;
@@ -124,33 +131,16 @@ static int cmd_analyze(int argc, char **argv)
 	if (ret)
 		return ret;
 	opt.ao.progress = rs_cmd_show_progress(argv[optind]);
-	/* the analysis with the per-cgroup attribution (docs/cgroups.md) and the refaults
-	   (docs/refaults.md) as consumers */
-	if (rs_refaults_analysis_run(argv[optind], &opt.ao, &co, &opt.ro, &a, &cg, &rf, &src,
-				     &err) < 0)
+	if (rs_analyzed_run(argv[optind], &opt.ao, &co, &opt.ro, &r, &err) < 0)
 		return rs_cmd_fail("analyze", RS_EXIT_INPUT, "%s", err.msg);
-	ret = rs_analysis_selection_check("analyze", a, src);
+	ret = rs_analysis_selection_check("analyze", r.a, r.src);
 	if (ret) {
-		rs_refaults_free(rf);
-		rs_cgroups_free(cg);
-		rs_analysis_free(a);
-		rs_source_close(src);
+		rs_analyzed_free(&r);
 		return ret;
 	}
-	rs_findings_of(a, cg, src, &fd);
-	rs_refaults_findings(rf, &fd);
 	if (opt.json) {
-		json_t *root = rs_analysis_json(a, src);
+		json_t *root = rs_analyzed_json(&r);
 
-		if (root && (rs_cgroups_json_add(root, cg) < 0 ||
-			     rs_refaults_json_add(root, rf, cg) < 0)) {
-			json_decref(root);
-			root = NULL;
-		}
-		if (root && json_object_set_new(root, "summary", rs_findings_json(&fd)) < 0) {
-			json_decref(root);
-			root = NULL;
-		}
 		if (root && to->summary_only) {
 			/* the trace header and the summary */
 			json_t *s = json_pack("{s:O,s:O,s:O}", "trace", json_object_get(root, "trace"),
@@ -163,20 +153,25 @@ static int cmd_analyze(int argc, char **argv)
 		ret = rs_report_json_dump(root) ? RS_EXIT_INPUT : RS_EXIT_OK;
 	} else {
 		to->utf8 = utf8_locale();
-		to->findings = &fd;
+		to->findings = &r.fd;
 		cto.top = to->top_tasks;
-		cto.mglru = rs_source_info(src)->mglru == 1;
-		rs_analysis_text(stdout, a, src, to);
+		cto.mglru = rs_source_info(r.src)->mglru == 1;
+		rs_analysis_text(stdout, r.a, r.src, to);
 		if (to->with_cgroups && !to->summary_only)
-			rs_cgroups_text(stdout, cg, &cto);
+			rs_cgroups_text(stdout, r.cg, &cto);
 		if (!to->summary_only)
-			rs_refaults_text(stdout, rf, cg);
+			rs_refaults_text(stdout, r.rf, r.cg);
 		ret = RS_EXIT_OK;
 	}
 	ret = rs_cmd_finish_stdout("analyze", ret);
-	rs_refaults_free(rf);
-	rs_cgroups_free(cg);
-	rs_analysis_free(a);
-	rs_source_close(src);
+	rs_analyzed_free(&r);
 	return ret;
+}
+
+void rs_analyzed_free(struct rs_analyzed *r)
+{
+	rs_refaults_free(r->rf);
+	rs_cgroups_free(r->cg);
+	rs_analysis_free(r->a);
+	rs_source_close(r->src);
 }

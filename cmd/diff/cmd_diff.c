@@ -19,14 +19,11 @@
 #include "analysis.h"
 #include "analyze_output.h"
 #include "cgroups.h"
-#include "cgroups_output.h"
 #include "refaults.h"
-#include "refaults_output.h"
 #include "cmd.h"
 #include "compare.h"
 #include "diff_output.h"
 #include "diff_rank.h"
-#include "findings.h"
 #include "report.h"
 #include "rs_file.h"
 #include "trace_source.h"
@@ -56,40 +53,20 @@ static json_t *analysis_json_of_trace(const char *path, struct rs_error *err)
 	struct rs_analysis_opts ao = { .pid = -1 };
 	struct rs_cgroups_opts co = { 0 };
 	struct rs_refaults_opts ro = { 0 };
-	struct rs_refaults *rf = NULL;
-	struct rs_analysis *a = NULL;
-	struct rs_cgroups *cg = NULL;
-	struct rs_source *src = NULL;
+	struct rs_analyzed r;
 	struct stat st;
 	json_t *j;
 
 	ao.progress = isatty(STDERR_FILENO) && !stat(path, &st) &&
 		      st.st_size >= PROGRESS_MIN_BYTES;
-	if (rs_refaults_analysis_run(path, &ao, &co, &ro, &a, &cg, &rf, &src, err) < 0) {
+	if (rs_analyzed_run(path, &ao, &co, &ro, &r, err) < 0) {
 		/* name the file once */
 		if (strncmp(err->msg, path, strlen(path)))
 			rs_error_prefix(err, "%s: ", path);
 		return NULL;
 	}
-	j = rs_analysis_json(a, src);
-	if (j && (rs_cgroups_json_add(j, cg) < 0 || rs_refaults_json_add(j, rf, cg) < 0)) {
-		json_decref(j);
-		j = NULL;
-	}
-	if (j) {
-		struct rs_findings fd;
-
-		rs_findings_of(a, cg, src, &fd);
-		rs_refaults_findings(rf, &fd);
-		if (json_object_set_new(j, "summary", rs_findings_json(&fd)) < 0) {
-			json_decref(j);
-			j = NULL;
-		}
-	}
-	rs_refaults_free(rf);
-	rs_cgroups_free(cg);
-	rs_analysis_free(a);
-	rs_source_close(src);
+	j = rs_analyzed_json(&r);
+	rs_analyzed_free(&r);
 	if (!j)
 		rs_error_set(err, "%s: out of memory", path);
 	return j;
