@@ -18,6 +18,13 @@ O       := build-san
 endif
 
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+# parsers/tracedat/tracedat_ztable.c stands in for two of libtracecmd's functions and fills its
+# struct tracecmd_compress_chunk, which libtracecmd does not install: only for the releases
+# whose struct is known (1.3 to 1.5, trace-cmd-private.h); any other keeps libtracecmd's own
+TRACECMD_VERSION := $(shell $(PKG_CONFIG) --modversion libtracecmd 2>/dev/null)
+ifneq ($(filter 1.3.% 1.4.% 1.5.%,$(TRACECMD_VERSION)),)
+CFLAGS += -DRS_TRACECMD_CHUNK_ABI
+endif
 PKG_LIBS   = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 LDLIBS    += $(PKG_LIBS) -lm -pthread
 

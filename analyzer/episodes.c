@@ -399,40 +399,6 @@ static void fill_ctx(const struct rs_episodes *e, const struct task *t, struct r
 	}
 }
 
-/* Events only a running reclaimer emits (not memcg counters, which any task emits). */
-static bool is_reclaim_work(enum rs_ev_type type)
-{
-	switch (type) {
-	case RS_EV_RECLAIM_BEGIN:
-	case RS_EV_RECLAIM_END:
-	case RS_EV_LRU_ISOLATE:
-	case RS_EV_SHRINK_INACTIVE:
-	case RS_EV_SHRINK_ACTIVE:
-	case RS_EV_RECLAIM_PAGES:
-	case RS_EV_WRITE_FOLIO:
-	case RS_EV_SLAB_START:
-	case RS_EV_SLAB_END:
-	case RS_EV_THROTTLED:
-		return true;
-	default:
-		return false;
-	}
-}
-
-bool rs_episodes_wants(enum rs_ev_type type)
-{
-	switch (type) {
-	case RS_EV_KSWAPD_SLEEP:
-	case RS_EV_KSWAPD_WAKE:
-	case RS_EV_WAKEUP_KSWAPD:
-	case RS_EV_OOM_VICTIM:
-	case RS_EV_LOST:
-		return true;
-	default:
-		return is_reclaim_work(type);
-	}
-}
-
 static void ctx_other(struct rs_ctx *ctx)
 {
 	memset(ctx, 0, sizeof(*ctx));
@@ -458,7 +424,7 @@ void rs_episodes_feed(struct rs_episodes *e, const struct rs_event *ev, struct r
 	ctx->task = task_index(e, t);
 	ctx->selected = t->selected;
 	/* kswapd seen reclaiming before any wake or sleep: awake since before the trace */
-	if (t->info.kswapd && t->ks_state == KS_UNKNOWN && is_reclaim_work(ev->type))
+	if (t->info.kswapd && t->ks_state == KS_UNKNOWN && rs_episodes_reclaim_work(ev->type))
 		ks_start(e, t, 0, -1, -1);
 	switch (ev->type) {
 	case RS_EV_RECLAIM_BEGIN:

@@ -18,8 +18,13 @@ static int count_only(const struct rs_event *ev, void *ctx)
 	return 0;
 }
 
+/* What the options set; the parser stores each (the table's fields). */
+struct events_args {
+	bool json;
+};
+
 static const struct rs_cmd_opt events_opts[] = {
-	RS_OPT_FLAG("json", 'j', "print the inventory as JSON (sorted keys)"),
+	RS_OPT_BOOL("json", struct events_args, json, "print the inventory as JSON (sorted keys)"),
 	RS_THREADS_OPT,
 	RS_CMD_OPT_END,
 };
@@ -41,18 +46,14 @@ RS_CMD_DEFINE(events,
 static int cmd_events(int argc, char **argv)
 {
 	struct rs_source_opts sopts = { .threads = rs_threads_auto() };
-	struct rs_cmd_args args = { .threads = &sopts.threads };
+	struct events_args opt = { 0 };
+	struct rs_cmd_args args = { .threads = &sopts.threads, .opts = &opt };
 	struct rs_source *src = NULL;
 	struct rs_error err = { "" };
-	bool json = false;
-	int c, ret;
+	int ret;
 
-	optind = 1;
-	while ((c = rs_cmd_getopt(&rs_cmd_events, argc, argv, "", &args)) != -1) {
-		if (c != 'j')
-			return RS_EXIT_USAGE;	/* reported */
-		json = true;
-	}
+	if (rs_cmd_parse(&rs_cmd_events, argc, argv, "", &args))
+		return RS_EXIT_USAGE;	/* reported */
 	sopts.progress = isatty(STDERR_FILENO);
 	if (rs_source_open(argv[optind], &sopts, &src, &err) < 0)
 		return rs_cmd_fail("events", RS_EXIT_INPUT, "%s", err.msg);
@@ -60,7 +61,7 @@ static int cmd_events(int argc, char **argv)
 		ret = rs_cmd_fail("events", RS_EXIT_INPUT, "%s", err.msg);
 		goto out;
 	}
-	if (json) {
+	if (opt.json) {
 		json_t *root = json_pack("{s:o}", "trace", rs_report_trace_json(src));
 
 		ret = rs_report_json_dump(root) ? RS_EXIT_INPUT : RS_EXIT_OK;

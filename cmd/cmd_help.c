@@ -14,13 +14,46 @@
 
 #define MAX_OPTS 64
 
+/* getopt_long's val of the stored option at index i that has none of its own */
+#define STORED_VAL	1024
+
+static int val_of(const struct rs_cmd *cmd, size_t i)
+{
+	const struct rs_cmd_opt *o = &cmd->opts[i];
+
+	return o->store && !o->val ? STORED_VAL + (int)i : o->val;
+}
+
 /* The option whose val is c, or NULL. */
 static const struct rs_cmd_opt *opt_of(const struct rs_cmd *cmd, int c)
 {
-	for (const struct rs_cmd_opt *o = cmd->opts; o->name; o++)
-		if (o->val == c)
-			return o;
+	for (size_t i = 0; cmd->opts[i].name; i++)
+		if (val_of(cmd, i) == c)
+			return &cmd->opts[i];
 	return NULL;
+}
+
+/* A stored option's value into its field of opts (count: the value count_opt() took). */
+static void store_opt(const struct rs_cmd_opt *o, void *opts, long long count)
+{
+	char *field = (char *)opts + o->off;
+	int32_t i32 = (int32_t)count;
+	uint64_t u64 = (uint64_t)count;
+
+	switch (o->store) {
+	case RS_STORE_TRUE:
+		*(bool *)field = true;
+		break;
+	case RS_STORE_STRING:
+		*(const char **)field = optarg;
+		break;
+	default:
+		/* an int, a size_t or a uint64_t (RS_OPT_UINT checks): sizes tell them apart */
+		if (o->size == sizeof(i32))
+			memcpy(field, &i32, sizeof(i32));
+		else
+			memcpy(field, &u64, sizeof(u64));
+	}
 }
 
 /* A count option's value into *count; RS_EXIT_USAGE (reported) when out of its range. */
@@ -53,7 +86,7 @@ int rs_cmd_getopt(const struct rs_cmd *cmd, int argc, char **argv, const char *o
 	int c, ret;
 
 	for (o = cmd->opts; o->name && n < MAX_OPTS; o++, n++)
-		longopts[n] = (struct option){ o->name, o->has_arg, NULL, o->val };
+		longopts[n] = (struct option){ o->name, o->has_arg, NULL, val_of(cmd, n) };
 	longopts[n] = (struct option){ NULL, 0, NULL, 0 };
 	for (;;) {
 		c = getopt_long(argc, argv, optstring, longopts, NULL);
@@ -71,7 +104,9 @@ int rs_cmd_getopt(const struct rs_cmd *cmd, int argc, char **argv, const char *o
 		if (!o || !args)
 			return c;
 		ret = o->max > 0 ? count_opt(cmd, o, &args->count) : RS_EXIT_OK;
-		if (!ret && c == RS_OPT_THREADS && args->threads)
+		if (!ret && o->store && args->opts)
+			store_opt(o, args->opts, args->count);
+		else if (!ret && c == RS_OPT_THREADS && args->threads)
 			ret = rs_threads_opt(cmd, optarg, args->threads);
 		else if (!ret && c >= RS_OPT_BUCKET && args->ao)
 			ret = rs_analysis_opt(cmd, c, optarg, args->count, args->ao);
@@ -80,6 +115,14 @@ int rs_cmd_getopt(const struct rs_cmd *cmd, int argc, char **argv, const char *o
 		if (ret)
 			return RS_CMD_BAD_VALUE;
 	}
+}
+
+int rs_cmd_parse(const struct rs_cmd *cmd, int argc, char **argv, const char *optstring,
+		 struct rs_cmd_args *args)
+{
+	optind = 1;
+	/* every option is stored or shared: anything returned is an error, reported */
+	return rs_cmd_getopt(cmd, argc, argv, optstring, args) == -1 ? RS_EXIT_OK : RS_EXIT_USAGE;
 }
 
 static int opt_label(const struct rs_cmd_opt *o, char *buf, size_t size)

@@ -6,6 +6,9 @@
 #ifndef RS_CMD_H
 #define RS_CMD_H
 
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /*
@@ -30,6 +33,13 @@ struct rs_cmd_opt {
 	 */
 	long long min, max;
 	const char *wants;
+	/*
+	 * Where the parser puts the value itself (perf's OPT_BOOLEAN, OPT_STRING, OPT_UINTEGER):
+	 * a field at `off` in the command's option struct (rs_cmd_args.opts), `size` bytes wide.
+	 * rs_cmd_getopt() does not return such an option to the command.
+	 */
+	enum { RS_STORE_NONE, RS_STORE_TRUE, RS_STORE_STRING, RS_STORE_COUNT } store;
+	size_t off, size;
 };
 
 /*
@@ -46,6 +56,32 @@ struct rs_cmd_opt {
 	{ .name = n, .has_arg = required_argument, .val = v, .arg = a, .help = h,	\
 	  .min = lo, .max = hi, .wants = w }
 #define RS_CMD_OPT_END		{ .name = NULL }
+
+/*
+ * Entries the parser stores into field f of the command's option struct T: true into a bool,
+ * the value into a const char *, a count (checked as RS_OPT_COUNT's) into an int, a size_t or
+ * a uint64_t. The field's type is checked at build time.
+ */
+#define RS_OPT_FIELD_(T, f, type_ok)						\
+	.off = offsetof(T, f) + sizeof(struct { int _ : (type_ok) ? 1 : -1; }) * 0,	\
+	.size = sizeof(((T *)0)->f)
+#define RS_OPT_IS_(T, f, type)							\
+	__builtin_types_compatible_p(__typeof__(((T *)0)->f), type)
+#define RS_OPT_BOOL(n, T, f, h)							\
+	{ .name = n, .has_arg = no_argument, .help = h, .store = RS_STORE_TRUE,	\
+	  RS_OPT_FIELD_(T, f, RS_OPT_IS_(T, f, bool)) }
+#define RS_OPT_STRING(n, T, f, a, h)						\
+	{ .name = n, .has_arg = required_argument, .arg = a, .help = h,		\
+	  .store = RS_STORE_STRING, RS_OPT_FIELD_(T, f, RS_OPT_IS_(T, f, const char *)) }
+#define RS_OPT_STRING_SHORT(c, n, T, f, a, h)					\
+	{ .name = n, .short_name = c, .has_arg = required_argument, .val = c, .arg = a,	\
+	  .help = h, .store = RS_STORE_STRING,					\
+	  RS_OPT_FIELD_(T, f, RS_OPT_IS_(T, f, const char *)) }
+#define RS_OPT_UINT(n, T, f, a, lo, hi, w, h)					\
+	{ .name = n, .has_arg = required_argument, .arg = a, .help = h,		\
+	  .min = lo, .max = hi, .wants = w, .store = RS_STORE_COUNT,		\
+	  RS_OPT_FIELD_(T, f, RS_OPT_IS_(T, f, int) || RS_OPT_IS_(T, f, size_t) ||	\
+			      RS_OPT_IS_(T, f, uint64_t)) }
 
 /*
  * A command, defined in its own file beside its option table (tmux's cmd-*.c): the table in
@@ -95,6 +131,7 @@ struct rs_cmd_args {
 	long long count;		/* the value of the RS_OPT_COUNT option returned */
 	struct rs_analysis_opts *ao;	/* where RS_ANALYSIS_OPTS go, or NULL */
 	int *threads;			/* where RS_THREADS_OPT alone goes, or NULL */
+	void *opts;			/* the command's option struct: RS_OPT_BOOL and the like */
 };
 
 /*
@@ -111,6 +148,14 @@ int rs_cmd_getopt(const struct rs_cmd *cmd, int argc, char **argv, const char *o
 		  struct rs_cmd_args *args);
 
 #define RS_CMD_BAD_VALUE (-2)	/* clear of -1 and of every option's val */
+
+/*
+ * All of argv's options, for a command whose options the parser stores (or takes as shared
+ * ones) itself: rs_cmd_getopt() from the first argument on. RS_EXIT_OK, or RS_EXIT_USAGE
+ * (reported).
+ */
+int rs_cmd_parse(const struct rs_cmd *cmd, int argc, char **argv, const char *optstring,
+		 struct rs_cmd_args *args);
 
 /* `reclaimscope --man-page [COMMAND]`: the man page in man(7) roff, from the table. */
 void rs_cmd_man_page(const struct rs_cmd *cmd, FILE *f);

@@ -135,8 +135,43 @@ void rs_episodes_free(struct rs_episodes *e);
  */
 void rs_episodes_feed(struct rs_episodes *e, const struct rs_event *ev, struct rs_ctx *ctx);
 
-/* Must an event of this type go through rs_episodes_feed() (it may change reclaim state)? */
-bool rs_episodes_wants(enum rs_ev_type type);
+/* Events only a running reclaimer emits (not memcg counters, which any task emits). */
+static inline bool rs_episodes_reclaim_work(enum rs_ev_type type)
+{
+	switch (type) {
+	case RS_EV_RECLAIM_BEGIN:
+	case RS_EV_RECLAIM_END:
+	case RS_EV_LRU_ISOLATE:
+	case RS_EV_SHRINK_INACTIVE:
+	case RS_EV_SHRINK_ACTIVE:
+	case RS_EV_RECLAIM_PAGES:
+	case RS_EV_WRITE_FOLIO:
+	case RS_EV_SLAB_START:
+	case RS_EV_SLAB_END:
+	case RS_EV_THROTTLED:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * Must an event of this type go through rs_episodes_feed() (it may change reclaim state)?
+ * In line: the analysis asks for every event.
+ */
+static inline bool rs_episodes_wants(enum rs_ev_type type)
+{
+	switch (type) {
+	case RS_EV_KSWAPD_SLEEP:
+	case RS_EV_KSWAPD_WAKE:
+	case RS_EV_WAKEUP_KSWAPD:
+	case RS_EV_OOM_VICTIM:
+	case RS_EV_LOST:
+		return true;
+	default:
+		return rs_episodes_reclaim_work(type);
+	}
+}
 
 /* The context task `pid` is in now, without feeding an event (task -1 if never seen). */
 void rs_episodes_context(const struct rs_episodes *e, int pid, struct rs_ctx *ctx);

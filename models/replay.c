@@ -448,6 +448,19 @@ static void add_outcome(struct rs_replay_result *r, const struct rs_call_outcome
 	}
 }
 
+/* A finished call's fiber leaves the running ones (their order kept) for the pool. */
+static void sched_retire(struct sched *sc, struct fiber *f)
+{
+	for (size_t i = 0; i < sc->nrun; i++) {
+		if (sc->run[i] == f) {
+			memmove(&sc->run[i], &sc->run[i + 1], (sc->nrun - i - 1) * sizeof(*sc->run));
+			break;
+		}
+	}
+	sc->nrun--;
+	sc->pool[sc->npool++] = f;
+}
+
 /*
  * Resume the running calls, earliest isolation first, until every one is past the horizon;
  * tally each that ends.
@@ -468,15 +481,7 @@ static int sched_run(struct sched *sc, struct rs_replay_result *res, bool keep,
 					       (unsigned long long)f->c->ts);
 		}
 		add_outcome(res, &f->o, f->c, f->k, keep);
-		for (size_t i = 0; i < sc->nrun; i++) {
-			if (sc->run[i] == f) {
-				memmove(&sc->run[i], &sc->run[i + 1],
-					(sc->nrun - i - 1) * sizeof(*sc->run));
-				break;
-			}
-		}
-		sc->nrun--;
-		sc->pool[sc->npool++] = f;
+		sched_retire(sc, f);
 	}
 	return 0;
 }
@@ -492,17 +497,8 @@ static void sched_drain(struct sched *sc)
 
 		if (fiber_live(f) && resume(sc, f, &ignored))
 			break;
-		if (!fiber_live(f)) {
-			for (size_t i = 0; i < sc->nrun; i++) {
-				if (sc->run[i] == f) {
-					memmove(&sc->run[i], &sc->run[i + 1],
-						(sc->nrun - i - 1) * sizeof(*sc->run));
-					break;
-				}
-			}
-			sc->nrun--;
-			sc->pool[sc->npool++] = f;
-		}
+		if (!fiber_live(f))
+			sched_retire(sc, f);
 	}
 }
 

@@ -24,6 +24,26 @@ struct rs_lru_shape {
 
 void rs_lru_shape_reset(struct rs_lru_shape *s);
 void rs_lru_shape_see(struct rs_lru_shape *s, const struct rs_event *ev);
+
+/*
+ * The types rs_lru_shape_see() counts: a caller may pass it only these (source.c, for every
+ * event of a stream: the rest, memcg counters mostly, then cost no call). The unit test holds
+ * the two lists to each other.
+ */
+static inline bool rs_lru_shape_wants(enum rs_ev_type type)
+{
+	switch (type) {
+	case RS_EV_LRU_ISOLATE:
+	case RS_EV_SHRINK_ACTIVE:
+	case RS_EV_SHRINK_INACTIVE:
+	case RS_EV_KSWAPD_WAKE:
+	case RS_EV_RECLAIM_BEGIN:
+	case RS_EV_META:
+		return true;
+	default:
+		return false;
+	}
+}
 /* 1 MGLRU, 0 classic LRU, -1 nothing tells (or both shapes); how it was told in buf. */
 int rs_lru_shape_verdict(const struct rs_lru_shape *s, char *buf, size_t len);
 /*

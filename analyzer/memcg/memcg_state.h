@@ -66,6 +66,8 @@ struct rs_memcgs {
 	char **paths;			/* owned; rows[i].path points here */
 	int nr, cap;
 	struct rs_u64map by_id;		/* id + 1 -> row */
+	uint64_t hot_id, hot_gen;	/* mc_of_id()'s last id found, at gen */
+	int hot_row1;			/* its row + 1; 0: none */
 	int *path_slots;		/* path hash -> row + 1 */
 	size_t path_nslots, path_used;
 	int overflow_row, unknown_row;	/* -1 until needed */

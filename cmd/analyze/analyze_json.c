@@ -10,9 +10,11 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "cgroups_output.h"
 #include "kswapd_health.h"
 #include "mglru_gens.h"
 #include "analyze_output.h"
+#include "refaults_output.h"
 #include "report.h"
 #include "series.h"
 #include "trace_source.h"
@@ -790,5 +792,18 @@ json_t *rs_analysis_json(const struct rs_analysis *a, const struct rs_source *sr
 	json_object_set_new(root, "throttled", throttle_json(a));
 	json_object_set_new(root, "oom", oom_json(a));
 	json_object_set_new(root, "timeline", timeline_json(a));
+	return root;
+}
+
+json_t *rs_analyzed_json(struct rs_analyzed *r)
+{
+	json_t *root = rs_analysis_json(r->a, r->src);
+
+	if (root && (rs_cgroups_json_add(root, r->cg) < 0 ||
+		     rs_refaults_json_add(root, r->rf, r->cg) < 0 ||
+		     json_object_set_new(root, "summary", rs_findings_json(&r->fd)) < 0)) {
+		json_decref(root);
+		root = NULL;
+	}
 	return root;
 }

@@ -35,24 +35,34 @@ static bool utf8_locale(void)
 	return cs && (!strcasecmp(cs, "UTF-8") || !strcasecmp(cs, "utf8"));
 }
 
-enum { O_JSON = 256, O_PID, O_COMM, O_TOP, O_SUMMARY, O_WITH_CGROUPS, O_MAX_EVICTED, O_THRASH };
+enum { O_COMM = 256 };
+
+/* What the options set; the parser stores all but --comm (the table's fields). */
+struct analyze_args {
+	struct rs_analysis_opts ao;
+	struct rs_text_opts to;
+	struct rs_refaults_opts ro;
+	uint64_t thrash_ms;
+	bool json;
+};
 
 static const struct rs_cmd_opt analyze_opts[] = {
-	RS_OPT_FLAG("json", O_JSON, "print the analysis as JSON (sorted keys)"),
-	RS_OPT_FLAG("summary", O_SUMMARY,
+	RS_OPT_BOOL("json", struct analyze_args, json, "print the analysis as JSON (sorted keys)"),
+	RS_OPT_BOOL("summary", struct analyze_args, to.summary_only,
 		    "print only the header and the SUMMARY (JSON: trace, analysis, summary)"),
-	RS_OPT_FLAG("with-cgroups", O_WITH_CGROUPS,
+	RS_OPT_BOOL("with-cgroups", struct analyze_args, to.with_cgroups,
 		    "add the per-cgroup sections of reclaimscope cgroups to the text"),
-	RS_OPT_COUNT("pid", O_PID, "N", 0, INT_MAX, "a pid", "count only the task with this pid"),
+	RS_OPT_UINT("pid", struct analyze_args, ao.pid, "N", 0, INT_MAX, "a pid",
+		    "count only the task with this pid"),
 	RS_OPT_ARG("comm", O_COMM, "NAME", "count only tasks with this name"),
-	RS_OPT_COUNT("top", O_TOP, "N", 1, 1000000, "a count",
-		     "rows in the per-task tables (default 20)"),
-	RS_OPT_COUNT("max-evicted", O_MAX_EVICTED, "N", 1, 1ll << 30,
-		     "a count of ranges, 1..2^30",
+	RS_OPT_UINT("top", struct analyze_args, to.top_tasks, "N", 1, 1000000, "a count",
+		    "rows in the per-task tables (default 20)"),
+	RS_OPT_UINT("max-evicted", struct analyze_args, ro.max_evicted, "N", 1, 1ll << 30,
+		    "a count of ranges, 1..2^30",
 		"refaults: keep at most N evicted ranges (default 1048576; then lower bounds)"),
-	RS_OPT_COUNT("thrash-distance", O_THRASH, "MS", 1, 3600000,
-		     "milliseconds, 1..3600000",
-		     "refaults: back within MS of eviction counts as thrashing (default 1000)"),
+	RS_OPT_UINT("thrash-distance", struct analyze_args, thrash_ms, "MS", 1, 3600000,
+		    "milliseconds, 1..3600000",
+		    "refaults: back within MS of eviction counts as thrashing (default 1000)"),
 	RS_ANALYSIS_OPTS,
 	RS_CMD_OPT_END,
 };
@@ -84,88 +94,54 @@ RS_CMD_DEFINE(analyze,
 		"  reclaimscope analyze --json --from 755.2 --to 760 trace.dat",
 	.opts = analyze_opts);
 
+int rs_analyzed_run(const char *path, const struct rs_analysis_opts *ao,
+		    const struct rs_cgroups_opts *co, const struct rs_refaults_opts *ro,
+		    struct rs_analyzed *r, struct rs_error *err)
+{
+	if (rs_refaults_analysis_run(path, ao, co, ro, &r->a, &r->cg, &r->rf, &r->src, err) < 0)
+		return -1;
+	rs_findings_of(r->a, r->cg, r->src, &r->fd);
+	rs_refaults_findings(r->rf, &r->fd);
+	return 0;
+}
+
 static int cmd_analyze(int argc, char **argv)
 {
-	struct rs_analysis_opts ao = { .pid = -1, .threads = rs_threads_auto() };
-	struct rs_cmd_args args = { .ao = &ao };
-	struct rs_text_opts to = { 0 };
+	struct analyze_args opt = { .ao = { .pid = -1, .threads = rs_threads_auto() } };
+	struct rs_cmd_args args = { .ao = &opt.ao, .opts = &opt };
+	struct rs_text_opts *to = &opt.to;
 	struct rs_cgroups_opts co = { 0 };
 	struct rs_cgroups_text_opts cto = { 0 };
-	struct rs_cgroups *cg = NULL;
-	struct rs_refaults_opts ro = { 0 };
-	struct rs_refaults *rf = NULL;
-	struct rs_source *src = NULL;
-	struct rs_analysis *a = NULL;
 	struct rs_error err = { "" };
-	struct rs_findings fd;
-	bool json = false;
+	struct rs_analyzed r;
 	int c, ret;
 
 	optind = 1;
 	while ((c = rs_cmd_getopt(&rs_cmd_analyze, argc, argv, "", &args)) != -1) {
-		switch (c) {
-		case O_JSON:
-			json = true;
-			break;
-		case O_SUMMARY:
-			to.summary_only = true;
-			break;
-		case O_WITH_CGROUPS:
-			to.with_cgroups = true;
-			break;
-		case O_PID:
-			ao.pid = (int)args.count;
-			break;
-		case O_COMM:
-			if (!*optarg || strlen(optarg) > 15)
-				return rs_cmd_fail("analyze", RS_EXIT_USAGE, "--comm wants a task "
-						   "name of 1 to 15 characters, not '%s'", optarg);
-			ao.comm = optarg;
-			break;
-		case O_TOP:
-			to.top_tasks = (int)args.count;
-			break;
-		case O_MAX_EVICTED:
-			ro.max_evicted = (size_t)args.count;
-			break;
-		case O_THRASH:
-			ro.thrash_distance_ns = (uint64_t)args.count * 1000000ull;
-			break;
-		default:
+		if (c != O_COMM)
 			return RS_EXIT_USAGE;	/* reported */
-		}
+		/* the kernel's comm holds 15 characters: a longer name would match no task */
+		if (!*optarg || strlen(optarg) > 15)
+			return rs_cmd_fail("analyze", RS_EXIT_USAGE, "--comm wants a task name of "
+					   "1 to 15 characters, not '%s'", optarg);
+		opt.ao.comm = optarg;
 	}
-	ret = rs_analysis_opts_check("analyze", &ao);
+	opt.ro.thrash_distance_ns = opt.thrash_ms * 1000000ull;
+	ret = rs_analysis_opts_check("analyze", &opt.ao);
 	if (ret)
 		return ret;
-	ao.progress = rs_cmd_show_progress(argv[optind]);
-	/* the analysis with the per-cgroup attribution (docs/cgroups.md) and the refaults
-	   (docs/refaults.md) as consumers */
-	if (rs_refaults_analysis_run(argv[optind], &ao, &co, &ro, &a, &cg, &rf, &src, &err) < 0)
+	opt.ao.progress = rs_cmd_show_progress(argv[optind]);
+	if (rs_analyzed_run(argv[optind], &opt.ao, &co, &opt.ro, &r, &err) < 0)
 		return rs_cmd_fail("analyze", RS_EXIT_INPUT, "%s", err.msg);
-	ret = rs_analysis_selection_check("analyze", a, src);
+	ret = rs_analysis_selection_check("analyze", r.a, r.src);
 	if (ret) {
-		rs_refaults_free(rf);
-		rs_cgroups_free(cg);
-		rs_analysis_free(a);
-		rs_source_close(src);
+		rs_analyzed_free(&r);
 		return ret;
 	}
-	rs_findings_of(a, cg, src, &fd);
-	rs_refaults_findings(rf, &fd);
-	if (json) {
-		json_t *root = rs_analysis_json(a, src);
+	if (opt.json) {
+		json_t *root = rs_analyzed_json(&r);
 
-		if (root && (rs_cgroups_json_add(root, cg) < 0 ||
-			     rs_refaults_json_add(root, rf, cg) < 0)) {
-			json_decref(root);
-			root = NULL;
-		}
-		if (root && json_object_set_new(root, "summary", rs_findings_json(&fd)) < 0) {
-			json_decref(root);
-			root = NULL;
-		}
-		if (root && to.summary_only) {
+		if (root && to->summary_only) {
 			/* the trace header and the summary */
 			json_t *s = json_pack("{s:O,s:O,s:O}", "trace", json_object_get(root, "trace"),
 					      "analysis", json_object_get(root, "analysis"),
@@ -176,21 +152,26 @@ static int cmd_analyze(int argc, char **argv)
 		}
 		ret = rs_report_json_dump(root) ? RS_EXIT_INPUT : RS_EXIT_OK;
 	} else {
-		to.utf8 = utf8_locale();
-		to.findings = &fd;
-		cto.top = to.top_tasks;
-		cto.mglru = rs_source_info(src)->mglru == 1;
-		rs_analysis_text(stdout, a, src, &to);
-		if (to.with_cgroups && !to.summary_only)
-			rs_cgroups_text(stdout, cg, &cto);
-		if (!to.summary_only)
-			rs_refaults_text(stdout, rf, cg);
+		to->utf8 = utf8_locale();
+		to->findings = &r.fd;
+		cto.top = to->top_tasks;
+		cto.mglru = rs_source_info(r.src)->mglru == 1;
+		rs_analysis_text(stdout, r.a, r.src, to);
+		if (to->with_cgroups && !to->summary_only)
+			rs_cgroups_text(stdout, r.cg, &cto);
+		if (!to->summary_only)
+			rs_refaults_text(stdout, r.rf, r.cg);
 		ret = RS_EXIT_OK;
 	}
 	ret = rs_cmd_finish_stdout("analyze", ret);
-	rs_refaults_free(rf);
-	rs_cgroups_free(cg);
-	rs_analysis_free(a);
-	rs_source_close(src);
+	rs_analyzed_free(&r);
 	return ret;
+}
+
+void rs_analyzed_free(struct rs_analyzed *r)
+{
+	rs_refaults_free(r->rf);
+	rs_cgroups_free(r->cg);
+	rs_analysis_free(r->a);
+	rs_source_close(r->src);
 }

@@ -19,14 +19,20 @@
 #include "report.h"
 #include "trace_source.h"
 
-enum { O_JSON = 256, O_TOP, O_MAX_CGROUPS };
+/* What the options set; the parser stores each (the table's fields). */
+struct cgroups_args {
+	bool json;
+	struct rs_cgroups_opts co;
+	struct rs_cgroups_text_opts to;
+};
 
 static const struct rs_cmd_opt cgroups_opts[] = {
-	RS_OPT_FLAG("json", O_JSON, "print the attribution as JSON (sorted keys)"),
-	RS_OPT_COUNT("top", O_TOP, "N", 1, 1000000, "a count",
-		     "rows in the per-cgroup tables (default 20)"),
-	RS_OPT_COUNT("max-cgroups", O_MAX_CGROUPS, "N", 1, 1ll << 26, NULL,
-		     "track at most N cgroups (the rest are summed as other)"),
+	RS_OPT_BOOL("json", struct cgroups_args, json,
+		    "print the attribution as JSON (sorted keys)"),
+	RS_OPT_UINT("top", struct cgroups_args, to.top, "N", 1, 1000000, "a count",
+		    "rows in the per-cgroup tables (default 20)"),
+	RS_OPT_UINT("max-cgroups", struct cgroups_args, co.max_cgroups, "N", 1, 1ll << 26, NULL,
+		    "track at most N cgroups (the rest are summed as other)"),
 	RS_ANALYSIS_OPTS,
 	RS_CMD_OPT_END,
 };
@@ -52,40 +58,25 @@ RS_CMD_DEFINE(cgroups,
 static int cmd_cgroups(int argc, char **argv)
 {
 	struct rs_analysis_opts ao = { .pid = -1, .threads = rs_threads_auto() };
-	struct rs_cmd_args args = { .ao = &ao };
-	struct rs_cgroups_opts co = { 0 };
-	struct rs_cgroups_text_opts to = { 0 };
+	struct cgroups_args opt = { 0 };
+	struct rs_cgroups_text_opts *to = &opt.to;
+	struct rs_cmd_args args = { .ao = &ao, .opts = &opt };
 	struct rs_error err = { "" };
 	struct rs_analysis *a;
 	struct rs_cgroups *cg;
 	struct rs_source *src;
-	bool json = false;
-	int c, ret;
+	int ret;
 
-	optind = 1;
-	while ((c = rs_cmd_getopt(&rs_cmd_cgroups, argc, argv, "", &args)) != -1) {
-		switch (c) {
-		case O_JSON:
-			json = true;
-			break;
-		case O_TOP:
-			to.top = (int)args.count;
-			break;
-		case O_MAX_CGROUPS:
-			co.max_cgroups = (size_t)args.count;
-			break;
-		default:
-			return RS_EXIT_USAGE;	/* reported */
-		}
-	}
+	if (rs_cmd_parse(&rs_cmd_cgroups, argc, argv, "", &args))
+		return RS_EXIT_USAGE;	/* reported */
 	ret = rs_analysis_opts_check("cgroups", &ao);
 	if (ret)
 		return ret;
-	to.range = ao.from_ns || ao.to_ns;
+	to->range = ao.from_ns || ao.to_ns;
 	ao.progress = rs_cmd_show_progress(argv[optind]);
-	if (rs_cgroups_analysis_run(argv[optind], &ao, &co, &a, &cg, &src, &err) < 0)
+	if (rs_cgroups_analysis_run(argv[optind], &ao, &opt.co, &a, &cg, &src, &err) < 0)
 		return rs_cmd_fail("cgroups", RS_EXIT_INPUT, "%s", err.msg);
-	to.mglru = rs_source_info(src)->mglru == 1;
+	to->mglru = rs_source_info(src)->mglru == 1;
 	ret = rs_analysis_selection_check("cgroups", a, src);
 	if (ret) {
 		rs_cgroups_free(cg);
@@ -93,7 +84,7 @@ static int cmd_cgroups(int argc, char **argv)
 		rs_source_close(src);
 		return ret;
 	}
-	if (json) {
+	if (opt.json) {
 		json_t *root = json_object();
 
 		if (!root || (json_object_set_new(root, "trace", rs_report_trace_json(src)),
@@ -104,7 +95,7 @@ static int cmd_cgroups(int argc, char **argv)
 			ret = rs_report_json_dump(root) ? RS_EXIT_INPUT : RS_EXIT_OK;
 		}
 	} else {
-		rs_cgroups_text_report(stdout, src, cg, &to);
+		rs_cgroups_text_report(stdout, src, cg, to);
 		ret = RS_EXIT_OK;
 	}
 	ret = rs_cmd_finish_stdout("cgroups", ret);

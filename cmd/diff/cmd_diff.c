@@ -19,14 +19,11 @@
 #include "analysis.h"
 #include "analyze_output.h"
 #include "cgroups.h"
-#include "cgroups_output.h"
 #include "refaults.h"
-#include "refaults_output.h"
 #include "cmd.h"
 #include "compare.h"
 #include "diff_output.h"
 #include "diff_rank.h"
-#include "findings.h"
 #include "report.h"
 #include "rs_file.h"
 #include "trace_source.h"
@@ -56,40 +53,20 @@ static json_t *analysis_json_of_trace(const char *path, struct rs_error *err)
 	struct rs_analysis_opts ao = { .pid = -1 };
 	struct rs_cgroups_opts co = { 0 };
 	struct rs_refaults_opts ro = { 0 };
-	struct rs_refaults *rf = NULL;
-	struct rs_analysis *a = NULL;
-	struct rs_cgroups *cg = NULL;
-	struct rs_source *src = NULL;
+	struct rs_analyzed r;
 	struct stat st;
 	json_t *j;
 
 	ao.progress = isatty(STDERR_FILENO) && !stat(path, &st) &&
 		      st.st_size >= PROGRESS_MIN_BYTES;
-	if (rs_refaults_analysis_run(path, &ao, &co, &ro, &a, &cg, &rf, &src, err) < 0) {
+	if (rs_analyzed_run(path, &ao, &co, &ro, &r, err) < 0) {
 		/* name the file once */
 		if (strncmp(err->msg, path, strlen(path)))
 			rs_error_prefix(err, "%s: ", path);
 		return NULL;
 	}
-	j = rs_analysis_json(a, src);
-	if (j && (rs_cgroups_json_add(j, cg) < 0 || rs_refaults_json_add(j, rf, cg) < 0)) {
-		json_decref(j);
-		j = NULL;
-	}
-	if (j) {
-		struct rs_findings fd;
-
-		rs_findings_of(a, cg, src, &fd);
-		rs_refaults_findings(rf, &fd);
-		if (json_object_set_new(j, "summary", rs_findings_json(&fd)) < 0) {
-			json_decref(j);
-			j = NULL;
-		}
-	}
-	rs_refaults_free(rf);
-	rs_cgroups_free(cg);
-	rs_analysis_free(a);
-	rs_source_close(src);
+	j = rs_analyzed_json(&r);
+	rs_analyzed_free(&r);
 	if (!j)
 		rs_error_set(err, "%s: out of memory", path);
 	return j;
@@ -228,16 +205,16 @@ static int add_input(struct diff_opts *o, int side, const char *path)
 	return 0;
 }
 
-enum { OPT_JSON = 256, OPT_ONLY_CHANGED, OPT_LABELS, OPT_ALPHA, OPT_BASE, OPT_NEW, OPT_ALL,
-       OPT_THRESHOLD, OPT_FORMAT };
+enum { OPT_ONLY_CHANGED = 256, OPT_LABELS, OPT_ALPHA, OPT_BASE, OPT_NEW, OPT_THRESHOLD,
+       OPT_FORMAT };
 
 static const struct rs_cmd_opt diff_opts[] = {
-	RS_OPT_FLAG("json", OPT_JSON, "print the comparison as JSON (sorted keys)"),
+	RS_OPT_BOOL("json", struct diff_opts, json, "print the comparison as JSON (sorted keys)"),
 	RS_OPT_ARG("format", OPT_FORMAT, "FORM",
 		   "table (default: what changed), mmtests, or seed (every metric)"),
 	RS_OPT_ARG("threshold", OPT_THRESHOLD, "PCT",
 		   "rank only figures that moved by PCT percent or more (default 10)"),
-	RS_OPT_FLAG("all", OPT_ALL, "rank every figure, moved or not"),
+	RS_OPT_BOOL("all", struct diff_opts, rank.all, "rank every figure, moved or not"),
 	RS_OPT_ARG("only-changed", OPT_ONLY_CHANGED, "PCT",
 		   "show only metrics whose mean changed by at least PCT percent"),
 	RS_OPT_ARG("labels", OPT_LABELS, "BASE,NEW",
@@ -270,6 +247,7 @@ RS_CMD_DEFINE(diff,
 /* Returns RS_EXIT_OK, or the exit status of a usage error (already reported). */
 static int parse_args(int argc, char **argv, struct diff_opts *o)
 {
+	struct rs_cmd_args args = { .opts = o };	/* --json and --all are stored */
 	const char *loose[2];
 	size_t nr_loose = 0;
 	int mode = -1;		/* -1: plain A B; else the side --base/--new files go to */
@@ -279,14 +257,8 @@ static int parse_args(int argc, char **argv, struct diff_opts *o)
 
 	optind = 1;
 	/* "-": every non-option comes back in order as 1, so files follow --base / --new. */
-	while ((c = rs_cmd_getopt(&rs_cmd_diff, argc, argv, "-", NULL)) != -1) {
+	while ((c = rs_cmd_getopt(&rs_cmd_diff, argc, argv, "-", &args)) != -1) {
 		switch (c) {
-		case OPT_JSON:
-			o->json = true;
-			break;
-		case OPT_ALL:
-			o->rank.all = true;
-			break;
 		case OPT_THRESHOLD:
 			if (parse_pct(optarg, &o->rank.threshold_pct) < 0)
 				return rs_cmd_fail("diff", RS_EXIT_USAGE, "--threshold '%s': want a "

@@ -17,14 +17,20 @@
 
 #define MAX_SLICES_DEFAULT 1000000
 
-enum { O_FORMAT = 256, O_MAX_SLICES };
+/* What the options set; the parser stores each (the table's fields). */
+struct export_args {
+	struct rs_analysis_opts ao;
+	struct export_input in;
+	const char *output, *format;
+};
 
 static const struct rs_cmd_opt export_opts[] = {
-	RS_OPT_ARG("format", O_FORMAT, "FMT",
-		   "perfetto (Trace Event Format JSON) or jsonl (a JSON object a line)"),
-	RS_OPT_SHORT('o', "output", "FILE", "write FILE (- for stdout)"),
-	RS_OPT_COUNT("max-slices", O_MAX_SLICES, "N", 1, 1ll << 40, "a count",
-		     "perfetto: write at most N slices and instants (default 1000000)"),
+	RS_OPT_STRING("format", struct export_args, format, "FMT",
+		      "perfetto (Trace Event Format JSON) or jsonl (a JSON object a line)"),
+	RS_OPT_STRING_SHORT('o', "output", struct export_args, output, "FILE",
+			    "write FILE (- for stdout)"),
+	RS_OPT_UINT("max-slices", struct export_args, in.max_slices, "N", 1, 1ll << 40, "a count",
+		    "perfetto: write at most N slices and instants (default 1000000)"),
 	RS_ANALYSIS_OPTS,
 	RS_CMD_OPT_END,
 };
@@ -51,10 +57,15 @@ RS_CMD_DEFINE(export,
 
 static int cmd_export(int argc, char **argv)
 {
-	struct rs_analysis_opts ao = { .pid = -1, .threads = rs_threads_auto() };
-	struct rs_cmd_args args = { .ao = &ao };
+	struct export_args opt = {
+		.ao = { .pid = -1, .threads = rs_threads_auto() },
+		.in = { .max_slices = MAX_SLICES_DEFAULT },
+	};
+	struct rs_cmd_args args = { .ao = &opt.ao, .opts = &opt };
+	struct rs_analysis_opts *ao = &opt.ao;
+	struct export_input *in = &opt.in;
+	const char *format, *output;
 	struct rs_cgroups_opts co = { 0 };
-	struct export_input in = { .max_slices = MAX_SLICES_DEFAULT };
 	struct export_result res;
 	struct export_spool *spool = NULL;
 	struct rs_consumer cons;
@@ -62,27 +73,14 @@ static int cmd_export(int argc, char **argv)
 	struct rs_source *src = NULL;
 	struct rs_analysis *a = NULL;
 	struct rs_error err = { "" };
-	const char *output = NULL, *format = NULL;
 	struct rs_outfile out;
 	bool perfetto;
-	int c, ret;
+	int ret;
 
-	optind = 1;
-	while ((c = rs_cmd_getopt(&rs_cmd_export, argc, argv, "o:", &args)) != -1) {
-		switch (c) {
-		case 'o':
-			output = optarg;
-			break;
-		case O_FORMAT:
-			format = optarg;
-			break;
-		case O_MAX_SLICES:
-			in.max_slices = (uint64_t)args.count;
-			break;
-		default:
-			return RS_EXIT_USAGE;	/* reported */
-		}
-	}
+	if (rs_cmd_parse(&rs_cmd_export, argc, argv, "o:", &args))
+		return RS_EXIT_USAGE;	/* reported */
+	format = opt.format;
+	output = opt.output;
 	if (!format || (strcmp(format, "perfetto") && strcmp(format, "jsonl")))
 		return rs_cmd_fail("export", RS_EXIT_USAGE, "--format wants perfetto or "
 				   "jsonl%s%s%s", format ? ", not '" : "", format ? format : "",
@@ -90,18 +88,18 @@ static int cmd_export(int argc, char **argv)
 	if (!output)
 		return rs_cmd_fail("export", RS_EXIT_USAGE, "-o FILE is needed (- for stdout)");
 	perfetto = !strcmp(format, "perfetto");
-	ret = rs_analysis_opts_check("export", &ao);
+	ret = rs_analysis_opts_check("export", ao);
 	if (ret)
 		return ret;
 	spool = export_spool_new();
 	if (!spool)
 		return rs_cmd_fail("export", RS_EXIT_INPUT, "cannot make a temporary file");
 	export_spool_consumer(spool, &cons);
-	ao.consumers = &cons;
-	ao.nr_consumers = 1;
-	ao.progress = rs_cmd_show_progress(argv[optind]);
+	ao->consumers = &cons;
+	ao->nr_consumers = 1;
+	ao->progress = rs_cmd_show_progress(argv[optind]);
 	/* the whole analysis first: a trace that cannot be read leaves no output file */
-	if (rs_cgroups_analysis_run(argv[optind], &ao, &co, &a, &cg, &src, &err) < 0) {
+	if (rs_cgroups_analysis_run(argv[optind], ao, &co, &a, &cg, &src, &err) < 0) {
 		ret = rs_cmd_fail("export", RS_EXIT_INPUT, "%s", err.msg);
 		goto out;
 	}
@@ -118,16 +116,16 @@ static int cmd_export(int argc, char **argv)
 				  strerror(export_spool_error(spool)));
 		goto out;
 	}
-	in.info = rs_source_info(src);
-	in.a = a;
-	in.cg = cg;
-	in.spool = spool;
+	in->info = rs_source_info(src);
+	in->a = a;
+	in->cg = cg;
+	in->spool = spool;
 	if (rs_outfile_open(&out, output) < 0) {
 		ret = rs_cmd_fail("export", RS_EXIT_INPUT, "%s", out.err);
 		goto out;
 	}
-	if ((perfetto ? export_perfetto_write(out.f, &in, &res) :
-			export_jsonl_write(out.f, &in, &res)) < 0) {
+	if ((perfetto ? export_perfetto_write(out.f, in, &res) :
+			export_jsonl_write(out.f, in, &res)) < 0) {
 		rs_outfile_abort(&out);
 		ret = rs_cmd_fail("export", RS_EXIT_INPUT, "reading back the temporary file "
 				  "failed");
@@ -140,7 +138,7 @@ static int cmd_export(int argc, char **argv)
 	if (res.slices_dropped)
 		fprintf(stderr, "reclaimscope: export: warning: --max-slices %llu: %llu of %llu "
 			"slices and instants left out (otherData.slices_dropped)\n",
-			(unsigned long long)in.max_slices, (unsigned long long)res.slices_dropped,
+			(unsigned long long)in->max_slices, (unsigned long long)res.slices_dropped,
 			(unsigned long long)(res.slices + res.slices_dropped));
 	ret = RS_EXIT_OK;
 out:

@@ -24,15 +24,20 @@
 
 #define MAX_TRACES 8
 
-enum { O_WHAT = 256, O_LABELS };
+enum { O_WHAT = 256 };
+
+/* What the options set; the parser stores all but --what (the table's fields). */
+struct plot_args {
+	const char *output, *labels;
+};
 
 static const struct rs_cmd_opt plot_opts[] = {
-	RS_OPT_SHORT('o', "output", "FILE",
-		     "write FILE.svg or FILE.png (default: the first trace's name, .svg)"),
+	RS_OPT_STRING_SHORT('o', "output", struct plot_args, output, "FILE",
+			    "write FILE.svg or FILE.png (default: the first trace's name, .svg)"),
 	RS_OPT_ARG("what", O_WHAT, "LIST",
 		"figures, comma-separated: scan, stalls, latency, kswapd, cgroups, refaults, all"),
-	RS_OPT_ARG("labels", O_LABELS, "A,B...",
-		   "names of the traces in the legends (default: base,new for two; file names)"),
+	RS_OPT_STRING("labels", struct plot_args, labels, "A,B...",
+		      "names of the traces in the legends (default: base,new for two; file names)"),
 	RS_ANALYSIS_OPTS,
 	RS_CMD_OPT_END,
 };
@@ -168,11 +173,12 @@ static char *default_output(const char *trace)
 static int cmd_plot(int argc, char **argv)
 {
 	struct rs_analysis_opts ao = { .pid = -1, .threads = rs_threads_auto(), .keep_episodes = true };
-	struct rs_cmd_args args = { .ao = &ao };
+	struct plot_args opt = { 0 };
+	struct rs_cmd_args args = { .ao = &ao, .opts = &opt };
 	struct rs_cgroups_opts co = { 0 };
 	struct rs_refaults_opts rfo = { 0 };
 	struct plot_run r = { .n = 0 };
-	const char *output = NULL, *labels = NULL;
+	const char *output, *labels;
 	unsigned int mask = plot_what_all();
 	struct rs_error err = { "" };
 	struct rs_outfile out;
@@ -182,22 +188,14 @@ static int cmd_plot(int argc, char **argv)
 
 	optind = 1;
 	while ((c = rs_cmd_getopt(&rs_cmd_plot, argc, argv, "o:", &args)) != -1) {
-		switch (c) {
-		case 'o':
-			output = optarg;
-			break;
-		case O_WHAT:
-			if (plot_what_parse(optarg, &mask, bad, sizeof(bad)) < 0)
-				return rs_cmd_fail("plot", RS_EXIT_USAGE, "--what: unknown figure "
-						   "'%s' (one of %s)", bad, plot_what_names());
-			break;
-		case O_LABELS:
-			labels = optarg;
-			break;
-		default:
+		if (c != O_WHAT)
 			return RS_EXIT_USAGE;	/* reported */
-		}
+		if (plot_what_parse(optarg, &mask, bad, sizeof(bad)) < 0)
+			return rs_cmd_fail("plot", RS_EXIT_USAGE, "--what: unknown figure '%s' "
+					   "(one of %s)", bad, plot_what_names());
 	}
+	output = opt.output;
+	labels = opt.labels;
 	ntraces = argc - optind;
 	if (ntraces > MAX_TRACES)
 		return rs_cmd_fail("plot", RS_EXIT_USAGE, "at most %d traces in one plot",

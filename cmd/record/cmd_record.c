@@ -123,10 +123,12 @@ static char *find_in_path(const char *name)
 }
 
 enum { OPT_CGROUP = 256, OPT_LIMIT, OPT_SOFT, OPT_INTERVAL, OPT_FILE_VERSION, OPT_DURATION,
-       OPT_WATCH, OPT_ALL_ITEMS, OPT_KEEP, OPT_OWN, OPT_BUFFER, OPT_NO_FILEMAP, OPT_FILEMAP_DEV };
+       OPT_WATCH, OPT_BUFFER, OPT_FILEMAP_DEV };
 
+/* -o and the flags go straight into struct rec (the table's fields); the rest parse below */
 static const struct rs_cmd_opt record_opts[] = {
-	RS_OPT_SHORT('o', "output", "FILE", "the trace to write (default trace.dat)"),
+	RS_OPT_STRING_SHORT('o', "output", struct rec, output, "FILE",
+			    "the trace to write (default trace.dat)"),
 	RS_OPT_SHORT('e', "event", "SYSTEM[:EVENT]",
 		     "record these events too (repeatable)"),
 	RS_OPT_ARG("cgroup", OPT_CGROUP, "PATH",
@@ -135,14 +137,14 @@ static const struct rs_cmd_opt record_opts[] = {
 		   "hard limit of --cgroup (v1 memory.limit_in_bytes, v2 memory.max)"),
 	RS_OPT_ARG("soft-limit", OPT_SOFT, "BYTES",
 		   "soft limit of --cgroup (v1 memory.soft_limit_in_bytes, v2 memory.low)"),
-	RS_OPT_FLAG("own-memcgs", OPT_OWN,
+	RS_OPT_BOOL("own-memcgs", struct rec, own_memcgs,
 		    "filter memcg events in the kernel to --cgroup and later cgroups"),
-	RS_OPT_FLAG("keep-cgroup", OPT_KEEP, "do not remove the cgroups we created"),
+	RS_OPT_BOOL("keep-cgroup", struct rec, keep_cgroup, "do not remove the cgroups we created"),
 	RS_OPT_ARG("watch", OPT_WATCH, "PATH",
 		   "snapshot this cgroup too, every interval (repeatable)"),
 	RS_OPT_ARG("interval", OPT_INTERVAL, "MS",
 		   "snapshot period in milliseconds, 1 to 3600000 (default 100)"),
-	RS_OPT_FLAG("all-memcg-items", OPT_ALL_ITEMS,
+	RS_OPT_BOOL("all-memcg-items", struct rec, all_memcg_items,
 		    "do not filter count_memcg_events to the reclaim items"),
 	RS_OPT_ARG("buffer-kb", OPT_BUFFER, "KB",
 		   "per-CPU ring buffer size (default 8192; 0 keeps the current size)"),
@@ -150,7 +152,7 @@ static const struct rs_cmd_opt record_opts[] = {
 		   "trace.dat layout trace-cmd writes (default: trace-cmd's own)"),
 	RS_OPT_ARG("duration", OPT_DURATION, "S",
 		   "stop after S seconds (the workload gets SIGTERM, SIGKILL 5 s later)"),
-	RS_OPT_FLAG("no-filemap", OPT_NO_FILEMAP,
+	RS_OPT_BOOL("no-filemap", struct rec, no_filemap,
 		    "leave out the page cache events (filemap add/delete) refaults need"),
 	RS_OPT_ARG("filemap-dev", OPT_FILEMAP_DEV, "PATH",
 		   "keep only the filemap events of PATH's filesystem (repeatable)"),
@@ -198,16 +200,14 @@ static int usage_error(const char *fmt, ...)
 static int parse_opts(struct rec *r, int argc, char **argv, const char **cgroup_arg,
 		      const char ***watch_args)
 {
+	struct rs_cmd_args args = { .opts = r };
 	char *end;
 	int c;
 
 	opterr = 0;
 	optind = 1;
-	while ((c = rs_cmd_getopt(&rs_cmd_record, argc, argv, "+:o:e:", NULL)) != -1) {
+	while ((c = rs_cmd_getopt(&rs_cmd_record, argc, argv, "+:o:e:", &args)) != -1) {
 		switch (c) {
-		case 'o':
-			r->output = optarg;
-			break;
 		case 'e':
 			r->events[r->nr_events++] = optarg;	/* sized argc */
 			break;
@@ -244,23 +244,11 @@ static int parse_opts(struct rec *r, int argc, char **argv, const char **cgroup_
 		case OPT_WATCH:
 			(*watch_args)[r->nr_watch++] = optarg;	/* sized argc */
 			break;
-		case OPT_ALL_ITEMS:
-			r->all_memcg_items = 1;
-			break;
-		case OPT_KEEP:
-			r->keep_cgroup = 1;
-			break;
-		case OPT_OWN:
-			r->own_memcgs = 1;
-			break;
 		case OPT_BUFFER:
 			r->buffer_kb = strtol(optarg, &end, 10);
 			if (*end || end == optarg || r->buffer_kb < 0 || r->buffer_kb > (4L << 20))
 				return usage_error("--buffer-kb takes kilobytes per CPU, 0..4194304, "
 						   "not '%s'", optarg);
-			break;
-		case OPT_NO_FILEMAP:
-			r->no_filemap = 1;
 			break;
 		case OPT_FILEMAP_DEV: {
 			struct stat sb;

@@ -63,11 +63,11 @@ struct rec {
 	int file_version;		/* 0: trace-cmd's default */
 	long buffer_kb;			/* per-CPU ring buffer for trace-cmd -b; 0: as is */
 	double duration;		/* seconds, 0: none */
-	int all_memcg_items;
-	int keep_cgroup;
-	int own_memcgs;			/* filter memcg:* to ids >= memcg_min_id */
+	bool all_memcg_items;
+	bool keep_cgroup;
+	bool own_memcgs;			/* filter memcg:* to ids >= memcg_min_id */
 	uint64_t memcg_min_id;
-	int no_filemap;			/* leave the filemap page-cache events out */
+	bool no_filemap;			/* leave the filemap page-cache events out */
 	uint64_t *filemap_devs;		/* --filemap-dev: kernel s_dev values to keep */
 	size_t nr_filemap_devs;
 	char **argv;			/* workload, NULL when none */

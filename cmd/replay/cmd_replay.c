@@ -28,19 +28,27 @@
 
 #define MAX_POLICIES		16
 
-enum { O_POLICY = 256, O_INPUTS, O_JSON, O_MAX_CALLS, O_CALLS };
+enum { O_CALLS = 256 };
 
 #define CALLS_DEFAULT		20	/* --calls without a count */
 
+/* What the options set; the parser stores all but --calls (the table's fields). */
+struct replay_args {
+	struct rs_replay_input_opts ro;
+	struct rs_replay_report rep;
+	const char *policy;
+	bool json;
+};
+
 static const struct rs_cmd_opt replay_opts[] = {
-	RS_OPT_ARG("policy", O_POLICY, "NAME,...",
-		   "policies to replay, comma-separated, or all (the default)"),
-	RS_OPT_FLAG("inputs", O_INPUTS,
+	RS_OPT_STRING("policy", struct replay_args, policy, "NAME,...",
+		      "policies to replay, comma-separated, or all (the default)"),
+	RS_OPT_BOOL("inputs", struct replay_args, rep.inputs,
 		    "show the inputs reconstructed from the trace and their sources"),
-	RS_OPT_FLAG("json", O_JSON, "print the replay as JSON (sorted keys)"),
+	RS_OPT_BOOL("json", struct replay_args, json, "print the replay as JSON (sorted keys)"),
 	{ .name = "calls", .has_arg = optional_argument, .val = O_CALLS, .arg = "N",
 	  .help = "list the N calls where mainline is most off (default 20; 0 or all: every one)" },
-	RS_OPT_COUNT("max-calls", O_MAX_CALLS, "N", 1, 1ll << 30, NULL,
+	RS_OPT_UINT("max-calls", struct replay_args, ro.max_calls, "N", 1, 1ll << 30, NULL,
 		"keep at most N reclaim invocations (default 1048576; a warning names the rest)"),
 	RS_THREADS_OPT,
 	RS_CMD_OPT_END,
@@ -115,10 +123,10 @@ static const char **calls_comms(const struct rs_analysis *a, const struct rs_ide
 static int cmd_replay(int argc, char **argv)
 {
 	const struct rs_policy_ops *pol[MAX_POLICIES];
-	struct rs_replay_input_opts ro = { 0 };
 	struct rs_analysis_opts ao = { .pid = -1, .threads = rs_threads_auto() };
-	struct rs_cmd_args args = { .threads = &ao.threads };
-	struct rs_replay_report rep = { .identity = -1 };
+	struct replay_args opt = { .rep = { .identity = -1 } };
+	struct rs_cmd_args args = { .threads = &ao.threads, .opts = &opt };
+	struct rs_replay_report *rep = &opt.rep;
 	struct rs_replay_result *rec = NULL, *res = NULL;
 	struct rs_identity id = { 0 };
 	struct rs_policy_claims *claims = NULL;
@@ -130,50 +138,32 @@ static int cmd_replay(int argc, char **argv)
 	struct rs_consumer rfc;
 	struct rs_replay_opts rpo = { .keep_calls = true };
 	struct rs_error err = { "" };
-	const char *policy_arg = NULL;
 	struct rs_identity_calls calls = { 0 };
 	const char **call_comm = NULL;
 	long long calls_top = -1;	/* --calls: how many, 0 every one; -1 not asked */
-	bool json = false;
 	int c, n, ret;
 
 	optind = 1;
 	while ((c = rs_cmd_getopt(&rs_cmd_replay, argc, argv, "", &args)) != -1) {
-		switch (c) {
-		case O_POLICY:
-			policy_arg = optarg;
-			break;
-		case O_INPUTS:
-			rep.inputs = true;
-			break;
-		case O_JSON:
-			json = true;
-			break;
-		case O_CALLS:
-			if (!optarg)
-				calls_top = CALLS_DEFAULT;
-			else if (!strcmp(optarg, "all"))
-				calls_top = 0;
-			else if (rs_arg_count(optarg, 0, 1ll << 30, &calls_top))
-				return rs_cmd_fail("replay", RS_EXIT_USAGE, "--calls wants a count "
-						   "from 0 to %lld or 'all' (0 and all: every "
-						   "call), not '%s'", 1ll << 30, optarg);
-			break;
-		case O_MAX_CALLS:
-			ro.max_calls = (size_t)args.count;
-			break;
-		default:
+		if (c != O_CALLS)
 			return RS_EXIT_USAGE;	/* reported */
-		}
+		if (!optarg)
+			calls_top = CALLS_DEFAULT;
+		else if (!strcmp(optarg, "all"))
+			calls_top = 0;
+		else if (rs_arg_count(optarg, 0, 1ll << 30, &calls_top))
+			return rs_cmd_fail("replay", RS_EXIT_USAGE, "--calls wants a count from 0 "
+					   "to %lld or 'all' (0 and all: every call), not '%s'",
+					   1ll << 30, optarg);
 	}
-	n = rs_policy_parse(policy_arg, pol, MAX_POLICIES, &err);
+	n = rs_policy_parse(opt.policy, pol, MAX_POLICIES, &err);
 	if (n < 0)
 		return rs_cmd_fail("replay", RS_EXIT_USAGE, "--policy: %s", err.msg);
 	if (calls_top >= 0 && rs_policy_identity_index(pol, n) < 0)
 		return rs_cmd_fail("replay", RS_EXIT_USAGE, "--calls lists the calls of the policy "
 				   "that stands for the recorded kernel against the recording: add "
 				   "%s to --policy", recorded_kernel_name());
-	rep.calls_asked = calls_top >= 0;
+	rep->calls_asked = calls_top >= 0;
 
 	ao.progress = rs_cmd_show_progress(argv[optind]);
 	/* the refaults ride along: refaults avoided per policy (include/refaults_replay.h) */
@@ -183,39 +173,39 @@ static int cmd_replay(int argc, char **argv)
 	rs_refaults_consumer(rf, &rfc);
 	ao.consumers = &rfc;
 	ao.nr_consumers = 1;
-	if (rs_replay_input_build(argv[optind], &ao, &ro, &b, &err) < 0) {
+	if (rs_replay_input_build(argv[optind], &ao, &opt.ro, &b, &err) < 0) {
 		rs_refaults_free(rf);
 		return rs_cmd_fail("replay", RS_EXIT_INPUT, "%s", err.msg);
 	}
 
-	rep.src = rs_analysis_source(b.a);
-	rep.ri = b.ri;
-	rep.in = rs_replay_input_report(b.ri);
-	rep.w = b.w;
-	rep.refusal = rs_replay_input_refusal(b.ri);
-	rep.folio_granularity = true;
-	rep.flushed_stats = true;
+	rep->src = rs_analysis_source(b.a);
+	rep->ri = b.ri;
+	rep->in = rs_replay_input_report(b.ri);
+	rep->w = b.w;
+	rep->refusal = rs_replay_input_refusal(b.ri);
+	rep->folio_granularity = true;
+	rep->flushed_stats = true;
 	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 		struct rs_lru_counts lc;
 
 		rs_analysis_lru_sum(b.a, -1, l, -1, -1, &lc);
-		rep.analyze[l].scanned = lc.scanned;
-		rep.analyze[l].taken = lc.taken;
-		rep.analyze[l].reclaimed = lc.reclaimed;
+		rep->analyze[l].scanned = lc.scanned;
+		rep->analyze[l].taken = lc.taken;
+		rep->analyze[l].reclaimed = lc.reclaimed;
 	}
 	if (rs_replay_recorded(b.w, &rec, &err) < 0) {
 		ret = rs_cmd_fail("replay", RS_EXIT_INPUT, "%s", err.msg);
 		goto out;
 	}
-	rep.rec = rec;
-	if (!rep.refusal) {
+	rep->rec = rec;
+	if (!rep->refusal) {
 		if (rs_replay_run(b.w, pol, n, &rpo, &res, &err) < 0) {
 			ret = rs_cmd_fail("replay", RS_EXIT_INPUT, "%s", err.msg);
 			goto out;
 		}
-		rep.res = res;
-		rep.n = n;
-		rep.identity = rs_policy_identity_index(pol, n);
+		rep->res = res;
+		rep->n = n;
+		rep->identity = rs_policy_identity_index(pol, n);
 		rfp = calloc((size_t)n, sizeof(*rfp));
 		if (!rfp) {
 			ret = rs_cmd_fail("replay", RS_EXIT_INPUT, "out of memory");
@@ -224,20 +214,20 @@ static int cmd_replay(int argc, char **argv)
 		for (int i = 0; i < n; i++)
 			rs_refaults_replay(rf, b.w, &res[i], &rfp[i]);
 	}
-	if (rep.identity >= 0) {
+	if (rep->identity >= 0) {
 		/* per cgroup only when (nearly) every shrink window names its memcg */
 		struct rs_identity_opts io = {
-			.victims_known = rep.in->victim_none * 20 <= rep.in->windows,
+			.victims_known = rep->in->victim_none * 20 <= rep->in->windows,
 		};
 
-		if (rs_identity_compute(b.w, rec, &res[rep.identity], &io, &id, &err) < 0) {
+		if (rs_identity_compute(b.w, rec, &res[rep->identity], &io, &id, &err) < 0) {
 			ret = rs_cmd_fail("replay", RS_EXIT_INPUT, "%s", err.msg);
 			goto out;
 		}
 		have_id = true;
-		rep.id = &id;
+		rep->id = &id;
 		if (calls_top >= 0) {
-			if (rs_identity_calls(b.w, &res[rep.identity], (size_t)calls_top, &calls,
+			if (rs_identity_calls(b.w, &res[rep->identity], (size_t)calls_top, &calls,
 					      &err) < 0) {
 				ret = rs_cmd_fail("replay", RS_EXIT_INPUT, "%s", err.msg);
 				goto out;
@@ -247,11 +237,11 @@ static int cmd_replay(int argc, char **argv)
 				ret = rs_cmd_fail("replay", RS_EXIT_INPUT, "out of memory");
 				goto out;
 			}
-			rep.calls = &calls;
-			rep.call_comm = call_comm;
+			rep->calls = &calls;
+			rep->call_comm = call_comm;
 		}
 	}
-	if (rep.res) {
+	if (rep->res) {
 		unsigned int gap_mask = have_id ? id.gap_mask : 0;
 
 		if (!have_id) {
@@ -272,10 +262,10 @@ static int cmd_replay(int argc, char **argv)
 		}
 		for (int i = 0; i < n; i++)
 			rs_policy_claims(rec, &res[i], gap_mask, &claims[i]);
-		rep.claims = claims;
+		rep->claims = claims;
 	}
-	if (json) {
-		json_t *root = rs_replay_json(&rep);
+	if (opt.json) {
+		json_t *root = rs_replay_json(rep);
 
 		if (root && rfp && json_object_set_new(root, "refaults",
 				rs_replay_refaults_json(rf, rfp, res, n)) < 0) {
@@ -284,7 +274,7 @@ static int cmd_replay(int argc, char **argv)
 		}
 		ret = !root || rs_report_json_dump(root) ? RS_EXIT_INPUT : RS_EXIT_OK;
 	} else {
-		rs_replay_text(stdout, &rep);
+		rs_replay_text(stdout, rep);
 		if (rfp)
 			rs_replay_refaults_text(stdout, rf, rfp, res, n);
 		ret = RS_EXIT_OK;

@@ -61,6 +61,11 @@ void tracedat_ztable_set(const void *map, size_t len, dev_t dev, ino_t ino)
 	cur.fd = -1;
 }
 
+/*
+ * Built only against the libtracecmd releases whose struct tracecmd_compress_chunk is the one
+ * above (Makefile, RS_TRACECMD_CHUNK_ABI): with any other, libtracecmd reads its tables itself.
+ */
+#ifdef RS_TRACECMD_CHUNK_ABI
 struct tracecmd_compression *tracecmd_compress_alloc(const char *name, const char *version,
 						     int fd, struct tep_handle *tep,
 						     struct tracecmd_msg_handle *msg_handle)
@@ -149,3 +154,4 @@ int tracecmd_load_chunks_info(struct tracecmd_compression *handle,
 		       dlsym(RTLD_NEXT, "tracecmd_load_chunks_info");
 	return real ? real(handle, chunks_info) : -1;
 }
+#endif /* RS_TRACECMD_CHUNK_ABI */

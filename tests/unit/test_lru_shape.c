@@ -68,3 +68,20 @@ UT_TEST(test_lru_shape_untraced, "lru_shape: MGLRU before 6.7 reclaims without e
 	UT_ASSERT(!rs_lru_shape_untraced(&s, v));
 	return UT_OK;
 }
+
+UT_TEST(test_lru_shape_wants, "lru_shape: the types it counts are the types it wants")
+{
+	for (int t = 0; t < RS_EV_NR_TYPES; t++) {
+		struct rs_lru_shape s, zero;
+
+		rs_lru_shape_reset(&s);
+		rs_lru_shape_reset(&zero);
+		see(&s, (enum rs_ev_type)t, "mglru=0x0007");
+		if (rs_lru_shape_wants((enum rs_ev_type)t) != !!memcmp(&s, &zero, sizeof(s))) {
+			fprintf(stderr, "  type %d: wanted %d, counted %d\n", t,
+				rs_lru_shape_wants((enum rs_ev_type)t), !!memcmp(&s, &zero, sizeof(s)));
+			return UT_FAIL;
+		}
+	}
+	return UT_OK;
+}

@@ -236,66 +236,56 @@ static int refused(struct tfile *t, const char *want)
 	return UT_OK;
 }
 
-UT_TEST(test_absurd_count, "tracedat chunks: absurd count refused")
-{
-	struct tfile t;
-
+/*
+ * Tables the loader must refuse (kunit's parameterised tests): count chunks claimed after pad
+ * bytes, nr_chunks good one-page zstd chunks (the last claiming rsize_claim uncompressed
+ * bytes; 0: the truth), raw header words, then tail's bytes.
+ */
+static const struct refusal {
+	const char *what;
+	uint32_t pad, count;
+	uint32_t nr_chunks, rsize_claim;
+	uint32_t nr_words, word[2];
+	const char *tail;
+	const char *want;
+} refusals[] = {
 	/* 4 G chunks claimed, one present: refused before any allocation for them */
-	UT_ASSERT(tfile_open(&t, 8, 0xffffffffu, false));
-	chunk(&t, TRACEDAT_CODEC_ZSTD, 0, 1, 0);
-	return refused(&t, "the chunk count does not fit in the data");
-}
-
-UT_TEST(test_count_above_chunks, "tracedat chunks: count above the chunks present")
-{
-	struct tfile t;
-
+	{ "absurd count", 8, 0xffffffffu, 1, 0, 0, { 0 }, NULL,
+	  "the chunk count does not fit in the data" },
 	/* 3 claimed, 2 present, then 4 bytes: half of a third header */
-	UT_ASSERT(tfile_open(&t, 0, 3, false));
-	chunk(&t, TRACEDAT_CODEC_ZSTD, 0, 1, 0);
-	chunk(&t, TRACEDAT_CODEC_ZSTD, 1, 1, 0);
-	put32(&t, 1);
-	return refused(&t, "a chunk header lies past the end of the data");
-}
-
-UT_TEST(test_truncated_chunk, "tracedat chunks: truncated chunk")
-{
-	struct tfile t;
-
+	{ "count above the chunks present", 0, 3, 2, 0, 1, { 1 }, NULL,
+	  "a chunk header lies past the end of the data" },
 	/* the header claims more compressed bytes than the file has */
-	UT_ASSERT(tfile_open(&t, 0, 1, false));
-	put32(&t, 5000);
-	put32(&t, PS);
-	fwrite("zzzz", 1, 4, t.f);
-	return refused(&t, "a chunk's compressed size is 0 or runs past the end of the data");
-}
+	{ "truncated chunk", 0, 1, 0, 0, 2, { 5000, PS }, "zzzz",
+	  "a chunk's compressed size is 0 or runs past the end of the data" },
+	{ "chunk of part of a page", 0, 1, 1, PS + 1, 0, { 0 }, NULL,
+	  "a chunk does not uncompress to whole pages" },
+	{ "chunk above 16 MiB", 0, 1, 1, TRACEDAT_CHUNK_RSIZE_MAX + PS, 0, { 0 }, NULL,
+	  "a chunk does not uncompress to whole pages" },
+	{ "zero compressed size", 0, 1, 0, 0, 2, { 0, PS }, NULL,
+	  "a chunk's compressed size is 0 or runs past the end of the data" },
+};
 
-UT_TEST(test_partial_page, "tracedat chunks: chunk of part of a page")
+UT_TEST(test_refusals, "tracedat chunks: bad tables refused, each with its reason")
 {
-	struct tfile t;
+	for (size_t i = 0; i < sizeof(refusals) / sizeof(refusals[0]); i++) {
+		const struct refusal *r = &refusals[i];
+		struct tfile t;
 
-	UT_ASSERT(tfile_open(&t, 0, 1, false));
-	chunk(&t, TRACEDAT_CODEC_ZSTD, 0, 1, PS + 1);
-	return refused(&t, "a chunk does not uncompress to whole pages");
-}
-
-UT_TEST(test_huge_rsize, "tracedat chunks: chunk above 16 MiB")
-{
-	struct tfile t;
-
-	UT_ASSERT(tfile_open(&t, 0, 1, false));
-	chunk(&t, TRACEDAT_CODEC_ZSTD, 0, 1, TRACEDAT_CHUNK_RSIZE_MAX + PS);
-	return refused(&t, "a chunk does not uncompress to whole pages");
-}
-
-UT_TEST(test_zero_sizes, "tracedat chunks: zero compressed size")
-{
-	struct tfile t;
-
-	UT_ASSERT(tfile_open(&t, 0, 1, false));
-	put32(&t, 0);
-	put32(&t, PS);
-	return refused(&t, "a chunk's compressed size is 0 or runs past the end of the data");
+		UT_ASSERT(tfile_open(&t, r->pad, r->count, false));
+		for (uint32_t k = 0; k < r->nr_chunks; k++)
+			chunk(&t, TRACEDAT_CODEC_ZSTD, k, 1,
+			      k + 1 == r->nr_chunks ? r->rsize_claim : 0);
+		for (uint32_t k = 0; k < r->nr_words; k++)
+			put32(&t, r->word[k]);
+		if (r->tail)
+			fwrite(r->tail, 1, strlen(r->tail), t.f);
+		if (refused(&t, r->want) != UT_OK) {
+			fprintf(stderr, "  in the case %s\n", r->what);
+			return UT_FAIL;
+		}
+	}
+	return UT_OK;
 }
 
 UT_TEST(test_past_file, "tracedat chunks: table past the file, CPU size past it or short")

@@ -15,6 +15,13 @@
 #include <traceevent/event-parse.h>
 
 #include "../../parsers/tracedat/tracedat_ztable.h"
+
+/* Built against a libtracecmd of another struct (Makefile), libtracecmd reads every table. */
+#ifdef RS_TRACECMD_CHUNK_ABI
+#define INTERPOSED true
+#else
+#define INTERPOSED false
+#endif
 #include "unit.h"
 
 struct zfile {
@@ -130,7 +137,7 @@ static int good(bool big)
 	chunk(&z, 300, 8192);
 	UT_ASSERT_EQ(same(&z, 8, file_len(&z), &n, &m), UT_OK);
 	UT_ASSERT_EQ(n, 3);
-	UT_ASSERT(m);
+	UT_ASSERT_EQ(m, INTERPOSED);
 	fclose(z.f);
 	return UT_OK;
 }
@@ -160,7 +167,7 @@ UT_TEST(test_ztable_corrupt, "tracedat ztable: empty, short and cut tables fail 
 	len = file_len(&z);
 	UT_ASSERT_EQ(same(&z, 0, len, &n, &m), UT_OK);
 	UT_ASSERT_EQ(n, 0);
-	UT_ASSERT(m);
+	UT_ASSERT_EQ(m, INTERPOSED);
 	/* where the mapping cannot tell, libtracecmd's function reads the file */
 	UT_ASSERT_EQ(same(&z, 4, len, &n, &m), UT_OK);
 	UT_ASSERT_EQ(n, -1);
