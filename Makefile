@@ -37,6 +37,8 @@ LIB     := $(O)/libreclaimscope.a
 BIN     := reclaimscope
 ifneq ($(SANITIZE),)
 BIN     := reclaimscope-san
+# LeakSanitizer's exit scan of the runtimes' .bss, mapped in one call (tests/san/lsan_prefault.c)
+SAN_OBJ := $(O)/tests/san/lsan_prefault.o
 endif
 
 TEST_SRC := $(wildcard tests/unit/*.c)
@@ -73,16 +75,16 @@ $(LIB): $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BIN): $(CMD_OBJ) $(LIB)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CMD_OBJ) $(LIB) $(LDLIBS)
+$(BIN): $(CMD_OBJ) $(LIB) $(SAN_OBJ)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CMD_OBJ) $(SAN_OBJ) $(LIB) $(LDLIBS)
 
-$(TEST_BIN): $(TEST_SRC:%.c=$(O)/%.o) $(LIB)
+$(TEST_BIN): $(TEST_SRC:%.c=$(O)/%.o) $(SAN_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(O)/tools/%: tests/tools/%.c $(LIB)
+$(O)/tools/%: tests/tools/%.c $(LIB) $(SAN_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) $(LDFLAGS) -o $@ $< $(SAN_OBJ) $(LIB) $(LDLIBS)
 
 # ---- manual and install: man pages come from the command table (`--man-page`), like --help ----
 PREFIX  ?= /usr/local
