@@ -3,7 +3,8 @@
 # anything else fail; env RS_BIN (the binary) and RS_TOOLS (helper programs); run from the top.
 # A script names the commands it needs (`need CMD...`, tests/lib-e2e.sh) before any assertion;
 # its `trace-cmd report` oracles go through trace_report (cached per run under RS_ORACLE_CACHE).
-# RS_E2E="NAME..." runs only those scripts. RS_JOBS scripts run at once (default: the CPUs available), the costliest first; each script
+# RS_E2E="NAME..." runs only those scripts. RS_JOBS scripts run at once (default: the CPUs
+# available), the costliest first, and tui_tmux, which mostly waits, beside them; each script
 # has its own temporary directory, and none depends on another's output or on running alone.
 # Prints one line per script as it ends, then each failure's output, then
 # "e2e: N passed, N failed, N skipped".
@@ -61,6 +62,17 @@ job() {
 		run_one "$n"
 	done
 }
+# Scripts that mostly wait (tui_tmux: tmux sessions polled against timeouts, 6-13 CPU seconds in
+# 30-100 s) run beside the RS_JOBS jobs from the start, not in a slot: last in the order, it ended
+# each round with one CPU idle for up to 90 s (the sanitizer round's last minute and a half).
+BESIDE="tui_tmux"
+bes=""
+for n in $BESIDE; do
+	case " $list " in *" $n "*) mkdir "$log/$n.claim" && bes="$bes $n" ;; esac
+done
+if [ -n "$bes" ]; then
+	( for n in $bes; do run_one "$n"; done ) &
+fi
 i=0
 while [ "$i" -lt "$RS_JOBS" ]; do
 	job &
