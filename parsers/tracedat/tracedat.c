@@ -504,30 +504,26 @@ static int own_first_record(struct rs_source *src, struct tracedat *td, int cpu,
  * -opts.threads CPUs) decode threads only where they can help; the file's kallsyms get a thread
  * of their own either way (open_data()), which is a plain gain (its parse overlaps the read).
  * Decode threads take decoding off the thread that merges and analyses, at the price of handing
- * every event to it from another core, so they help only where what they take off is worth more
- * than that. On 2 CPUs an uncompressed trace never gained: the bench trace (8.06 M events,
- * bench/README.md) as v6 read in 0.63 s with one thread and 0.86 s with two (load 0.5). A
- * compressed one our chunk reader decompresses (td->zown) does: zstd, the page walk and the
- * decoding go to the one decoder (tracedat_parallel.c), and the caller's merge is short, so
- * the critical path is the caller's CPU time: best of 4 at load 12 (nice -10), bench.dat, one
- * thread 0.78 s of CPU, two threads' caller 0.52-0.55 s (the decoder 0.28-0.33 s), 30% less
- * for 15% more CPU in all. So on 2 CPUs auto reads such a trace with two threads and any other
- * with one (and the kallsyms thread). From 3 CPUs on, decode threads for a trace with
- * AUTO_MIN_BYTES of ring-buffer pages or more (below which they cost more than they save: 0.19
- * s either way at 12 MB of pages, 0.45 -> 0.39 s of critical path at 60 MB), not measured on
- * such a machine. RS_AUTO_MIN=BYTES sets the bound and RS_AUTO_CPUS=N the CPUs from which
- * decode threads are used (tests).
+ * every event to it from another core, so they help only where a CPU is free for them besides
+ * that thread's. On 2 CPUs they never did: the bench trace (8.06 M events, bench/README.md),
+ * best of 3 at load 1.0, as v6 0.55 s with one thread and 0.82 s with two; as v7 0.69 and
+ * 0.97 s, even with one decoder doing zstd, the page walk and the decoding (td->zown,
+ * tracedat_parallel.c), whose caller needs 0.52 s of CPU against one thread's 0.68: the
+ * hand-over of every event costs more wall time than it saves. So on 2 CPUs auto reads with one
+ * thread (and the kallsyms one). From 3 CPUs on, decode threads for a trace with AUTO_MIN_BYTES
+ * of ring-buffer pages or more (below which they cost more than they save: 0.19 s either way at
+ * 12 MB of pages, 0.45 -> 0.39 s of critical path at 60 MB), not measured on such a machine.
+ * RS_AUTO_MIN=BYTES sets the bound and RS_AUTO_CPUS=N the CPUs from which decode threads are
+ * used (tests).
  */
 #define AUTO_MIN_BYTES (32ull << 20)
 #define AUTO_MIN_CPUS 3
-#define AUTO_MIN_CPUS_ZOWN 2
 
 static int stream_cpus(const struct rs_source *src, const struct tracedat *td)
 {
 	const char *env = getenv("RS_AUTO_MIN"), *env_cpus = getenv("RS_AUTO_CPUS");
 	uint64_t min = env ? strtoull(env, NULL, 0) : AUTO_MIN_BYTES;
-	int min_cpus = env_cpus ? atoi(env_cpus) :
-		       td->compressed && td->zown ? AUTO_MIN_CPUS_ZOWN : AUTO_MIN_CPUS;
+	int min_cpus = env_cpus ? atoi(env_cpus) : AUTO_MIN_CPUS;
 
 	if (src->opts.threads >= 0)
 		return src->opts.threads;
