@@ -140,7 +140,7 @@ struct rs_cmd_args {
  * where the command takes short ones. Sets optarg/optind and, with args, args->count for a
  * count option; takes the shared options into args->ao or args->threads itself. A value out
  * of its range, an unknown option or a missing value (the usage printed) and operands out of
- * cmd's min_operands..max_operands (likewise) are reported as cmd's and return
+ * cmd->operands' min..max (likewise) are reported as cmd's and return
  * RS_CMD_BAD_VALUE; an optstring starting with ':' (after any '+' or '-') leaves unknown
  * options and missing values to the caller, as getopt does.
  */

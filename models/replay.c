@@ -341,6 +341,14 @@ static struct fiber *fiber_get(struct sched *sc, struct rs_error *err)
 	return f;
 }
 
+/* An empty outcome for the fiber's next call, its per-memcg tallies in the fiber's array. */
+static void outcome_reset(const struct sched *sc, struct fiber *f)
+{
+	memset(&f->o, 0, sizeof(f->o));
+	memset(f->acct, 0, (size_t)sc->nr_memcg * sizeof(*f->acct));
+	f->o.memcg = f->acct;
+}
+
 /* Add call k to the running ones. */
 static int sched_start(struct sched *sc, size_t k, const struct rs_reclaim_call *c,
 		       struct rs_error *err)
@@ -359,9 +367,7 @@ static int sched_start(struct sched *sc, size_t k, const struct rs_reclaim_call 
 	f->started = false;
 #endif
 	f->rc = 0;
-	memset(&f->o, 0, sizeof(f->o));
-	memset(f->acct, 0, (size_t)sc->nr_memcg * sizeof(*f->acct));
-	f->o.memcg = f->acct;
+	outcome_reset(sc, f);
 	sc->run[sc->nrun++] = f;
 	return 0;
 }
@@ -521,9 +527,7 @@ static int run_alone(struct sched *sc, struct rs_replay_result *res, size_t k,
 
 	if (!f)
 		return -1;
-	memset(&f->o, 0, sizeof(f->o));
-	memset(f->acct, 0, (size_t)sc->nr_memcg * sizeof(*f->acct));
-	f->o.memcg = f->acct;
+	outcome_reset(sc, f);
 	rc = sc->pol->invoke(sc->state, sc->w, c, &f->o, err);
 	sc->pool[sc->npool++] = f;
 	if (rc)
