@@ -331,12 +331,40 @@ static void shrink_lruvec(struct ml_sc *sc, int memcg, int nid)
 	bool proportional_reclaim;
 
 	/*
-	 * kswapd: the recorded run's passes at this priority, when there were (a run down to
-	 * priority 2 finds other folios at 12 than at 2). Memcg calls keep the whole call's
-	 * window (docs/models.md: per-pass windows made memcg fixtures worse).
+	 * The recorded call's passes at this priority, when there were (a run down to priority
+	 * 2 finds other folios at 12 than at 2, and frees its pages where they became free).
+	 * kswapd passes take that window's rates. A direct or limit reclaim pass of the first
+	 * descent also frees its pages where the recorded pass did (rs_world_pass_reclaim()):
+	 * the kernel stopped there once its own reclaim met the goal, and a pass's pages are
+	 * not free evenly over it (anon written to swap in the early batches is freed once the
+	 * writeback completes; a2s-1: 61,440 file pages at 12..1 freed none, the 14th batch at
+	 * priority 0 freed a 512-page folio). Retries and compaction rounds repeat a priority,
+	 * soft-limit passes are no pass of the call's descent: the whole call's window.
 	 */
-	s->prio = sc->kswapd ? sc->priority : -1;
+	struct rs_sim_pass pass = { .memcg = memcg, .nid = nid };
+
+	if (sc->kswapd)
+		s->prio = sc->priority;
+	else if (!sc->retry && sc->order <= PAGE_ALLOC_COSTLY_ORDER && !s->soft)
+		s->prio = sc->priority;
+	else
+		s->prio = -1;
+	s->pass = !sc->kswapd && s->prio >= 0 ? &pass : NULL;
 	rs_world_memcg_state(s->w, memcg, &st);
+	if (s->pass && !sc->priority) {
+		/*
+		 * At priority 0 every list scanned is scanned whole (SCAN_EQUAL, or one type):
+		 * the recorded pass's requests add up to the list as it found it, which the
+		 * world (at the call's start, the deltas a few pages short) can read smaller.
+		 * anon-stream-swap, 5380.629 s: the pass asked for 33,136 inactive anon pages
+		 * and freed 45 in its last 17 batches; the world read 32,592 pages and the
+		 * model's pass ended before any was freed.
+		 */
+		for (int l = RS_LRU_INACTIVE_ANON; l < RS_NR_EVICTABLE; l += 2)
+			rs_sim_at_least(s, memcg, nid, l,
+					rs_world_pass_requested(s->w, memcg, nid, l, 0,
+								s->call->ts));
+	}
 	for (int l = 0; l < RS_NR_EVICTABLE; l++)
 		in.size[l] = rs_sim_size(s, memcg, nid, l);
 	in.priority = sc->priority;
@@ -394,6 +422,7 @@ static void shrink_lruvec(struct ml_sc *sc, int memcg, int nid)
 		}
 	}
 	sc->nr_reclaimed += nr_reclaimed;
+	s->pass = NULL;
 
 	/*
 	 * rebalance the anon lists even if no anon was scanned (lruvec_page_state: subtree, as

@@ -41,6 +41,8 @@ struct wb {			/* build state */
 	int64_t *v2_own;	/* cgroup v2: [world memcg][list] constant own lists, -1 none */
 	struct rs_memcg_lists *ml;	/* scratch for one call */
 	struct ri_victim *mv;		/* scratch: victims merged by world memcg */
+	struct rs_obs_step *st;		/* scratch: one pass window's shrinks */
+	size_t capst;
 };
 
 static bool has_sizes(const struct ri_memcg *m)
@@ -433,8 +435,32 @@ static int merge_victims(struct wb *b, const struct ri_victim *arr, uint32_t nv,
 	return n;
 }
 
+/*
+ * The shrinks of pass window d on list lru in the order the call ran them (victims merged by
+ * world memcg: several rows counting in the root interleave in time order). Returns how many,
+ * in b->st; -1 out of memory.
+ */
+static long pass_steps(struct wb *b, const struct ri_call *c, const struct ri_victim *d, int lru,
+		       int nr_nodes)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < c->nsteps; i++) {
+		const struct ri_step *x = &c->steps[i];
+
+		if (x->lru != lru || x->prio != d->prio ||
+		    (x->nid < nr_nodes ? x->nid : 0) != d->nid ||
+		    world_of_row(b, x->memcg) != d->memcg)
+			continue;
+		if (RS_GROW(b->st, b->capst, n + 1, 64))
+			return -1;
+		b->st[n++] = x->st;
+	}
+	return (long)n;
+}
+
 static int add_obs(struct wb *b, const struct ri_call *c, const struct ri_victim *d,
-		   struct rs_error *err)
+		   int nr_nodes, struct rs_error *err)
 {
 	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 		int t = l >= RS_LRU_INACTIVE_FILE;
@@ -457,6 +483,14 @@ static int add_obs(struct wb *b, const struct ri_call *c, const struct ri_victim
 			o.pages.reclaimed = d->reclaimed[l];
 			o.pages.activated = d->activated[t];
 			o.pages.pageout = d->pageout[t];
+			if (o.one_prio) {
+				long k = pass_steps(b, c, d, l, nr_nodes);
+
+				if (k < 0)
+					return rs_error_set(err, "out of memory");
+				o.steps = b->st;
+				o.nsteps = (uint32_t)k;
+			}
 		}
 		if (d->scanned[l])
 			o.folio = (uint32_t)((d->folio_w[l] + d->scanned[l] / 2) / d->scanned[l]);
@@ -603,7 +637,7 @@ static int add_calls(struct wb *b, int nr_nodes, struct rs_error *err)
 			m->memcg = b->mv[k].memcg;
 			memcpy(m->scanned, b->mv[k].scanned, sizeof(m->scanned));
 			memcpy(m->reclaimed, b->mv[k].reclaimed, sizeof(m->reclaimed));
-			if (add_obs(b, c, &b->mv[k], err))
+			if (add_obs(b, c, &b->mv[k], nr_nodes, err))
 				return -1;
 			if (!size_unknown(b, m->memcg))
 				continue;
@@ -639,7 +673,7 @@ static int add_calls(struct wb *b, int nr_nodes, struct rs_error *err)
 		/* the passes by priority: b->mv is free again (rec.memcg was copied) */
 		nmv = merge_victims(b, c->pv, c->npv, nr_nodes);
 		for (int k = 0; k < nmv; k++)
-			if (add_obs(b, c, &b->mv[k], err))
+			if (add_obs(b, c, &b->mv[k], nr_nodes, err))
 				return -1;
 	}
 	return 0;
@@ -1110,5 +1144,6 @@ out:
 	free(b.w_depth);
 	free(b.ml);
 	free(b.mv);
+	free(b.st);
 	return ret;
 }

@@ -33,6 +33,7 @@ void ri_call_free(struct ri_call *c)
 {
 	RS_GROW_RELEASE(c->v, c->nv, c->capv);
 	RS_GROW_RELEASE(c->pv, c->npv, c->cappv);
+	RS_GROW_RELEASE(c->steps, c->nsteps, c->capsteps);
 	RS_GROW_RELEASE(c->iso, c->niso, c->capiso);
 }
 
@@ -325,6 +326,17 @@ static void close_window(struct rs_replay_input *ri, struct ri_task *t, struct r
 
 		if (pv)
 			count_window(pv, t, sh, lru);
+		if (pv && sh && !active) {
+			if (RS_GROW(c->steps, c->capsteps, c->nsteps + 1, 16)) {
+				ri->oom = true;
+			} else {
+				c->steps[c->nsteps++] = (struct ri_step){
+					.memcg = memcg, .nid = nid, .prio = prio, .lru = lru,
+					.st = { .scanned = (uint32_t)sh->inactive.nr_scanned,
+						.reclaimed = (uint32_t)sh->inactive.nr_reclaimed },
+				};
+			}
+		}
 	}
 	rec->scanned[lru] += t->win_scanned;
 	if (t->win_soft)

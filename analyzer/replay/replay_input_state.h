@@ -110,6 +110,12 @@ struct ri_victim {
 	uint64_t implied_off[RS_NR_EVICTABLE];
 };
 
+/* One shrink of a pass window (ri_call.pv), in the order the call ran them. */
+struct ri_step {
+	int memcg, nid, prio, lru;	/* memcg row, as ri_victim */
+	struct rs_obs_step st;
+};
+
 struct ri_call {
 	struct rs_reclaim_call c;	/* target -1 until the end; rec.memcg NULL */
 	int8_t ctx;			/* enum rs_call_ctx; -1 until an end names it (cut) */
@@ -152,6 +158,8 @@ struct ri_call {
 	 */
 	struct ri_victim *pv;
 	uint32_t npv, cappv;
+	struct ri_step *steps;		/* the pass windows' inactive shrinks (rs_obs.steps) */
+	size_t nsteps, capsteps;
 	uint64_t *iso;			/* times of its lru_isolate events (rs_recorded.isolate_ts) */
 	size_t niso, capiso;
 };
