@@ -855,6 +855,55 @@ UT_TEST(test_mainline_recorded_walk, "models/mainline: a walk visits what the re
 }
 
 /*
+ * A priority the recorded descent went through without scanning is one where the walk visits
+ * nothing (another task's walk had completed the round, or took the memcgs first: kids-reread-
+ * tight, 27034.123 s, nothing at priority 12, rs_b's file at 11, where the model took rs_c's
+ * at 12). /P with /P/A and /P/B as above (IF 41000 each, every page reclaimable, no swap), one
+ * limit call on /P wanting 32. Recorded: nothing at priority 12, B 20 at 11, A 32 at 10 (52).
+ *  Model: priority 12 visits none; 11 visits B: 41000 >> 11 = 20 (20); 10 visits A: 41000 >>
+ *  10 = 40, the first batch of 32 meets the goal and the cut ends the pass (52). A 32, B 20,
+ *  as recorded. Walking every memcg at 12: A 10, B 10 (20), then B 20 at 11 (40, done): A 10,
+ *  B 30.
+ */
+UT_TEST(test_mainline_recorded_walk_none, "models/mainline: no walk where the descent scanned none")
+{
+	struct rs_reclaim_call c = { .ts = 1000, .ts_end = 1010, .ctx = RS_CALL_MEMCG, .nid = -1,
+				     .may_swap = true, .nr_to_reclaim = 32,
+				     .rec = { .prio_first = 11, .prio_lowest = 10 } };
+	struct rs_replay_result *r;
+	struct tw t;
+	int p, a, b;
+
+	UT_ASSERT(tw_new(&t, 1, true, 60) == 0);
+	p = tw_cg(&t, 0, "/P");
+	a = tw_cg(&t, p, "/P/A");
+	b = tw_cg(&t, p, "/P/B");
+	UT_ASSERT(p > 0 && a > p && b > a);
+	tw_lists(&t, a, 0, 0, 0, 41000, 0);
+	tw_lists(&t, b, 0, 0, 0, 41000, 0);
+	tw_node(&t, 0, 500, 1000);
+	UT_ASSERT(tw_pass(&t, a, RS_LRU_INACTIVE_FILE, -1, 32) == 0);
+	UT_ASSERT(tw_pass(&t, b, RS_LRU_INACTIVE_FILE, -1, 20) == 0);
+	UT_ASSERT(tw_pass(&t, b, RS_LRU_INACTIVE_FILE, 11, 20) == 0);
+	UT_ASSERT(tw_pass(&t, a, RS_LRU_INACTIVE_FILE, 10, 32) == 0);
+	c.target = p;
+	c.rec.prio_end[11] = 1004;
+	c.rec.prio_end[10] = 1008;
+	UT_ASSERT(rs_world_add_call(t.w, &c, &t.err) == 0);
+	UT_ASSERT(tw_final(&t) == 0);
+	r = tw_run(&t, "mainline");
+	UT_ASSERT(r);
+	UT_ASSERT(r->memcg);
+	UT_ASSERT_EQ(r->memcg[a].scanned[RS_LRU_INACTIVE_FILE], 32);
+	UT_ASSERT_EQ(r->memcg[b].scanned[RS_LRU_INACTIVE_FILE], 20);
+	UT_ASSERT_EQ(r->acct.reclaimed[RS_LRU_INACTIVE_FILE], 52);
+	UT_ASSERT_EQ(r->prio_lowest, 10);
+	rs_replay_results_free(r, 1);
+	rs_world_free(t.w);
+	return UT_OK;
+}
+
+/*
  * A request takes what the window's isolates of that request size took, not the window's
  * folio average. The average is weighted by pages, so a few big folios dominate it: a
  * kids-reread call (1297.925 s) took one 64-page folio at priority 12, single pages at 11..8
