@@ -381,6 +381,8 @@ bool rs_world_pass_reclaim(const struct rs_world *w, int memcg, int nid, int lru
  */
 uint64_t rs_world_pass_requested(const struct rs_world *w, int memcg, int nid, int lru, int prio,
 				 uint64_t now);
+/* The call starting at `now` ran a pass at `prio` on this lruvec that scanned some list. */
+bool rs_world_pass_seen(const struct rs_world *w, int memcg, int nid, int prio, uint64_t now);
 uint64_t rs_world_now(const struct rs_world *w);
 /* Changes whenever the world's values may have (each advance or rewind): for caches. */
 uint64_t rs_world_generation(const struct rs_world *w);

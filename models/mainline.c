@@ -539,13 +539,45 @@ static void prepare_scan_control(struct ml_sc *sc, int nid)
 	}
 }
 
+/*
+ * The memcgs a partial walk of the first descent visits at a priority the recorded call ran:
+ * those its pass at that priority scanned. Tasks reclaiming one root at once share the reclaim
+ * iterator (mem_cgroup_iter() with a cookie): each takes the next memcg, and one task's walk
+ * skips what another's took. The interleaved replay shares it too, but at the times of the
+ * model's isolations, not of the kernel's iterator steps (7.2 cgroup-children, the call at
+ * 17.339 s: at priority 3 its walk found only rs_a, the other task was in rs_b; the model's
+ * walk took rs_b's file at the call's rate, met the goal there and never ran priority 2:
+ * inactive anon -8.3%, active file -11.3%). A memcg the recorded pass visited without
+ * scanning (every scan target 0) has no events: the model would scan nothing there either.
+ * false: visit every memcg the iterator gives (no pass recorded at this priority, or not known
+ * memcg by memcg).
+ */
+static bool walk_recorded(const struct ml_sc *sc, int nid)
+{
+	const struct rs_world *w = sc->s->w;
+	const struct rs_reclaim_call *c = sc->s->call;
+
+	if (sc->kswapd || sc->memcg_full_walk || sc->retry || sc->s->soft ||
+	    sc->order > PAGE_ALLOC_COSTLY_ORDER || !c->rec.prio_end[sc->priority])
+		return false;
+	for (int m = sc->target; m >= 0; m = rs_subtree_next(w, sc->target, m))
+		if (rs_world_pass_seen(w, m, nid, sc->priority, c->ts))
+			return true;
+	return false;
+}
+
 static void shrink_node_memcgs(struct ml_sc *sc, int nid)
 {
 	const struct rs_world *w = sc->s->w;
 	bool partial = !sc->kswapd && !sc->memcg_full_walk;
+	bool recorded = walk_recorded(sc, nid);
 	int m = partial ? rs_iter_next(&sc->ml->iter, w, sc->target, nid, 0, -1) : sc->target;
 
 	while (m >= 0) {
+		if (recorded && !rs_world_pass_seen(w, m, nid, sc->priority, sc->s->call->ts)) {
+			m = rs_iter_next(&sc->ml->iter, w, sc->target, nid, 0, m);
+			continue;
+		}
 		shrink_lruvec(sc, m, nid);
 		/* partial walks bail once the goal is reached; the next one resumes after m */
 		if (partial && sc->nr_reclaimed >= sc->nr_to_reclaim)

@@ -1068,6 +1068,18 @@ uint64_t rs_world_pass_requested(const struct rs_world *w, int memcg, int nid, i
 	return sum;
 }
 
+bool rs_world_pass_seen(const struct rs_world *w, int memcg, int nid, int prio, uint64_t now)
+{
+	for (int lru = 0; lru < RS_NR_EVICTABLE && prio >= 0; lru++) {
+		const struct rs_obs *o = window_of(w, lv(w, memcg, nid) * RS_NR_EVICTABLE + lru,
+						   prio, now);
+
+		if (o && o->one_prio && o->prio == prio && o->ts_start == now)
+			return true;
+	}
+	return false;
+}
+
 void rs_world_rates(const struct rs_world *w, int memcg, int nid, int lru, int prio,
 		    struct rs_rates *out)
 {

@@ -352,7 +352,8 @@ static int call_target(struct wb *b, const struct ri_call *c)
  * in the trace; the goal is the one 32 << k the recording is consistent with: above the call's
  * total at the end of every shrink_lruvec() pass but the last and above a one-type pass's own
  * reclaimed at the end of every loop iteration but its last (the kernel would have stopped
- * there), and at most what it freed; the largest such one. The pages freed past it (up to a
+ * there), at most what it freed and at most what a pass cut short had reclaimed when it met
+ * the goal (pass_cut()); the largest such one. The pages freed past it (up to a
  * loop iteration: with 512-page folios hundreds of pages) are the model's to reproduce, not an
  * input: a call wanting what it freed would make every call that stopped on a priority
  * boundary look like one that needed the next priority (anon-stream-swap: 41 freed, goal 32,
@@ -362,15 +363,22 @@ static int call_target(struct wb *b, const struct ri_call *c)
  */
 static uint64_t memcg_want(struct rs_replay_input *ri, const struct ri_call *c, uint64_t got)
 {
-	uint64_t goal = 0;
+	uint64_t goal = 0, any = 0;
 
 	if (got < RS_SWAP_CLUSTER_MAX) {
 		ri->rep.want_src[RS_RI_WANT_MIN]++;
 		return RS_SWAP_CLUSTER_MAX;
 	}
-	for (uint64_t x = RS_SWAP_CLUSTER_MAX; x <= got && x; x <<= 1)
-		if (x > c->want_lo)
+	for (uint64_t x = RS_SWAP_CLUSTER_MAX; x <= got && x; x <<= 1) {
+		if (x <= c->want_lo)
+			continue;
+		any = x;
+		if (!c->want_hi || x <= c->want_hi)
 			goal = x;
+	}
+	/* a cut no charge size fits (the pass stopped early for another cause) bounds nothing */
+	if (!goal)
+		goal = any;
 	if (goal) {
 		ri->rep.want_src[RS_RI_WANT_CHARGE]++;
 		ri->rep.goal_overshoot += got - goal;

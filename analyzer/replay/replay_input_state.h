@@ -136,11 +136,14 @@ struct ri_call {
 	int pass_memcg;
 	uint64_t pass_local;		/* reclaimed in this pass */
 	uint8_t pass_ilists;		/* inactive lists of the iteration in progress */
+	uint8_t pass_prev_ilists;	/* ... and of the one before it */
+	uint64_t pass_prev_local;	/* the pass's reclaimed at the end of that one */
 	uint8_t pass_types;		/* inactive lists the pass scanned */
 	uint8_t pass_done;		/* lists whose scan target ran out (a request < 32) */
 	bool pass_open;
 	uint64_t total;			/* non-soft reclaimed so far */
 	uint64_t want_lo;		/* nr_to_reclaim > want_lo */
+	uint64_t want_hi;		/* nr_to_reclaim <= want_hi (0: no bound) */
 	/*
 	 * kswapd: the total at the end of every balance_pgdat() pass but the last (another
 	 * priority, or the same again): pgdat_balanced() was false there, true after the last.

@@ -346,21 +346,10 @@ static void isolate_only_victim(struct tl_index *ix, const struct rs_ctx *ctx)
 		acc_victim(a, TL_CG_ROW0 + (uint32_t)v->row, v->nr_scanned, 0);
 }
 
+/* Events that put their task in the task list (it reclaims) and tell whether it is a kswapd. */
 static bool reclaimer_event(enum rs_ev_type t)
 {
-	switch (t) {
-	case RS_EV_KSWAPD_SLEEP:
-	case RS_EV_KSWAPD_WAKE:
-	case RS_EV_RECLAIM_BEGIN:
-	case RS_EV_RECLAIM_END:
-	case RS_EV_LRU_ISOLATE:
-	case RS_EV_SHRINK_INACTIVE:
-	case RS_EV_SHRINK_ACTIVE:
-	case RS_EV_RECLAIM_PAGES:
-		return true;
-	default:
-		return false;
-	}
+	return t == RS_EV_KSWAPD_SLEEP || t == RS_EV_KSWAPD_WAKE || rs_ev_lru_reclaim(t);
 }
 
 static inline uint32_t sat32(uint64_t v)

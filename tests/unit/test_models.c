@@ -788,6 +788,72 @@ UT_TEST(test_mainline_pass_reclaim, "models/mainline: a pass frees where the rec
 	return UT_OK;
 }
 
+/* A pass window of the call at 1000..1010 on an inactive list reclaiming every page. */
+static int tw_pass(struct tw *t, int memcg, int lru, int prio, uint32_t pages)
+{
+	struct rs_obs_step st = { .scanned = pages, .reclaimed = pages };
+	struct rs_obs o = { .ts_start = 1000, .ts_end = 1010, .memcg = memcg, .nid = 0,
+			    .lru = lru, .pages = { .scanned = pages, .reclaimed = pages },
+			    .one_prio = prio >= 0, .prio = prio, .steps = &st, .nsteps = 1 };
+
+	if (pages <= RS_SWAP_CLUSTER_MAX) {
+		o.req_isolates[pages - 1] = 1;
+		o.req_scanned[pages - 1] = pages;
+	}
+	return rs_world_add_obs(t->w, &o, &t->err);
+}
+
+/*
+ * A partial walk visits what the recorded pass at that priority visited. Tasks reclaiming one
+ * root share its reclaim iterator, and each walk skips the memcgs another task's walk took (7.2
+ * cgroup-children, 17.339 s: at priority 3 the call found only rs_a, the other task was in
+ * rs_b). /P (no pages) with children /P/A and /P/B (cgroup v1, no swap: SCAN_FILE), IF 41000
+ * each, every page reclaimable; one limit call on /P wanting 32. Recorded: priority 12 scanned
+ * 10 pages of A (B was the other task's), priority 11 20 of A and 20 of B.
+ *  Model: priority 12 walks P, A (41000 >> 12 = 10 reclaimed), B skipped: 10; priority 11
+ *  restarts at P: A 40990 >> 11 = 20 (30, under 32), B 41000 >> 11 = 20: 50, done. A 30, B 20
+ *  scanned. Visiting B at 12 (at the call's rate for B, no pass of its own there) frees 20 by
+ *  then and meets the goal in A at 11: A 30, B 10.
+ */
+UT_TEST(test_mainline_recorded_walk, "models/mainline: a walk visits what the recorded pass did")
+{
+	struct rs_reclaim_call c = { .ts = 1000, .ts_end = 1010, .ctx = RS_CALL_MEMCG, .nid = -1,
+				     .may_swap = true, .nr_to_reclaim = 32,
+				     .rec = { .prio_first = 12, .prio_lowest = 11 } };
+	struct rs_replay_result *r;
+	struct tw t;
+	int p, a, b;
+
+	UT_ASSERT(tw_new(&t, 1, true, 60) == 0);
+	p = tw_cg(&t, 0, "/P");
+	a = tw_cg(&t, p, "/P/A");
+	b = tw_cg(&t, p, "/P/B");
+	UT_ASSERT(p > 0 && a > p && b > a);
+	tw_lists(&t, a, 0, 0, 0, 41000, 0);
+	tw_lists(&t, b, 0, 0, 0, 41000, 0);
+	tw_node(&t, 0, 500, 1000);
+	UT_ASSERT(tw_pass(&t, a, RS_LRU_INACTIVE_FILE, -1, 30) == 0);
+	UT_ASSERT(tw_pass(&t, b, RS_LRU_INACTIVE_FILE, -1, 20) == 0);
+	UT_ASSERT(tw_pass(&t, a, RS_LRU_INACTIVE_FILE, 12, 10) == 0);
+	UT_ASSERT(tw_pass(&t, a, RS_LRU_INACTIVE_FILE, 11, 20) == 0);
+	UT_ASSERT(tw_pass(&t, b, RS_LRU_INACTIVE_FILE, 11, 20) == 0);
+	c.target = p;
+	c.rec.prio_end[12] = 1003;
+	c.rec.prio_end[11] = 1008;
+	UT_ASSERT(rs_world_add_call(t.w, &c, &t.err) == 0);
+	UT_ASSERT(tw_final(&t) == 0);
+	r = tw_run(&t, "mainline");
+	UT_ASSERT(r);
+	UT_ASSERT(r->memcg);
+	UT_ASSERT_EQ(r->memcg[a].scanned[RS_LRU_INACTIVE_FILE], 30);
+	UT_ASSERT_EQ(r->memcg[b].scanned[RS_LRU_INACTIVE_FILE], 20);
+	UT_ASSERT_EQ(r->acct.reclaimed[RS_LRU_INACTIVE_FILE], 50);
+	UT_ASSERT_EQ(r->prio_lowest, 11);
+	rs_replay_results_free(r, 1);
+	rs_world_free(t.w);
+	return UT_OK;
+}
+
 /*
  * A request takes what the window's isolates of that request size took, not the window's
  * folio average. The average is weighted by pages, so a few big folios dominate it: a

@@ -621,6 +621,26 @@ static const char *tmp_file(char *buf, size_t size, const void *data, size_t len
 	return buf;
 }
 
+/* Open `len` bytes of text as a trace (the file goes at once) and stream it all into c. */
+static struct rs_source *load_text(const void *data, size_t len, struct collect *c)
+{
+	struct rs_source *src;
+	char path[256];
+
+	if (!tmp_file(path, sizeof(path), data, len)) {
+		fprintf(stderr, "  cannot write a temporary file\n");
+		return NULL;
+	}
+	src = open_ok(path);
+	unlink(path);
+	memset(c, 0, sizeof(*c));
+	if (src && stream_all(src, c)) {
+		rs_source_close(src);
+		return NULL;
+	}
+	return src;
+}
+
 /* Open must fail, with a message that names the file and contains `what`. */
 static int expect_refused(const char *content, size_t len, const char *what)
 {
@@ -672,27 +692,19 @@ UT_TEST(test_odd_files, "textlog: empty report, CRLF, overlong lines")
 	static const char tail[] = "\n  kswapd0-45  [001]  3.0: mm_vmscan_kswapd_sleep: nid=0\n";
 	static struct collect c;
 	struct rs_source *src;
-	char path[256], *big;
+	char *big;
 
 	/* a report of an empty trace: opens, no events, one warning */
-	UT_ASSERT(tmp_file(path, sizeof(path), empty_report, sizeof(empty_report) - 1));
-	src = open_ok(path);
-	unlink(path);
+	src = load_text(empty_report, sizeof(empty_report) - 1, &c);
 	UT_ASSERT(src);
-	memset(&c, 0, sizeof(c));
-	UT_ASSERT_EQ(stream_all(src, &c), 0);
 	UT_ASSERT_EQ(c.n, 0);
 	UT_ASSERT_EQ(rs_source_info(src)->cpus, 2);
 	UT_ASSERT_EQ(warned(src, "no events"), 1);
 	rs_source_close(src);
 
 	/* CRLF line ends, no newline at the end, 1 and 9 decimals */
-	UT_ASSERT(tmp_file(path, sizeof(path), crlf, sizeof(crlf) - 1));
-	src = open_ok(path);
-	unlink(path);
+	src = load_text(crlf, sizeof(crlf) - 1, &c);
 	UT_ASSERT(src);
-	memset(&c, 0, sizeof(c));
-	UT_ASSERT_EQ(stream_all(src, &c), 0);
 	UT_ASSERT_EQ(c.n, 2);
 	UT_ASSERT_EQ(c.s[0].ev.ts, 1500000000ull);
 	UT_ASSERT_EQ(c.s[1].ev.ts, 2000000001ull);
@@ -712,15 +724,9 @@ UT_TEST(test_odd_files, "textlog: empty report, CRLF, overlong lines")
 		memcpy(big, head, sizeof(head) - 1);
 		memset(big + sizeof(head) - 1, 'x', biglen);
 		memcpy(big + sizeof(head) - 1 + biglen, tail, sizeof(tail) - 1);
-		path[0] = '\0';
-		tmp_file(path, sizeof(path), big, total);
+		src = load_text(big, total, &c);
 		free(big);
-		UT_ASSERT(path[0]);
-		src = open_ok(path);
-		unlink(path);
 		UT_ASSERT(src);
-		memset(&c, 0, sizeof(c));
-		UT_ASSERT_EQ(stream_all(src, &c), 0);
 		UT_ASSERT_EQ(c.n, 2);
 		UT_ASSERT_EQ(c.s[1].ev.offset, 3);
 		UT_ASSERT_EQ(c.s[1].ev.cpu, 1);
@@ -747,14 +753,9 @@ UT_TEST(test_dialects, "textlog: report -l, -R and --ts-diff lines")
 		"ip=tracing_mark_write buf=hello there\n";
 	static struct collect c;
 	struct rs_source *src;
-	char path[256];
 
-	UT_ASSERT(tmp_file(path, sizeof(path), txt, sizeof(txt) - 1));
-	src = open_ok(path);
-	unlink(path);
+	src = load_text(txt, sizeof(txt) - 1, &c);
 	UT_ASSERT(src);
-	memset(&c, 0, sizeof(c));
-	UT_ASSERT_EQ(stream_all(src, &c), 0);
 	UT_ASSERT_EQ(c.n, 4);
 	UT_ASSERT_STR(c.s[0].comm, "record-s");
 	UT_ASSERT_EQ(c.s[0].ev.pid, 16737);
