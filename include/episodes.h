@@ -139,19 +139,13 @@ void rs_episodes_feed(struct rs_episodes *e, const struct rs_event *ev, struct r
 static inline bool rs_episodes_reclaim_work(enum rs_ev_type type)
 {
 	switch (type) {
-	case RS_EV_RECLAIM_BEGIN:
-	case RS_EV_RECLAIM_END:
-	case RS_EV_LRU_ISOLATE:
-	case RS_EV_SHRINK_INACTIVE:
-	case RS_EV_SHRINK_ACTIVE:
-	case RS_EV_RECLAIM_PAGES:
 	case RS_EV_WRITE_FOLIO:
 	case RS_EV_SLAB_START:
 	case RS_EV_SLAB_END:
 	case RS_EV_THROTTLED:
 		return true;
 	default:
-		return false;
+		return rs_ev_lru_reclaim(type);
 	}
 }
 

@@ -160,6 +160,20 @@ struct rs_obs {
 	 */
 	bool one_prio;
 	int prio;
+	/*
+	 * one_prio windows of an inactive list: the pass's shrinks in order (NULL: not known).
+	 * Where in a pass its pages were freed: anon written to swap early is freed late, once
+	 * the writeback completes, and a folio under read IO is freed at once when it is done.
+	 * The world keeps its own copy (steps_at: its place there).
+	 */
+	const struct rs_obs_step *steps;
+	uint32_t nsteps;
+	size_t steps_at;
+};
+
+/* One shrink_inactive_list() of a recorded pass, in the order the pass ran them. */
+struct rs_obs_step {
+	uint32_t scanned, reclaimed;
 };
 
 /* A fraction of the pages scanned, in units of 1/2^32. */
@@ -351,6 +365,24 @@ void rs_world_rates_at(const struct rs_world *w, int memcg, int nid, int lru, in
  */
 uint64_t rs_world_isolate_mean(const struct rs_world *w, int memcg, int nid, int lru, int prio,
 			       uint64_t now, uint64_t req);
+/*
+ * Pages the recorded pass at `prio` of the call starting at `now` reclaimed from this list over
+ * its pages scanned [pos, pos + n), 32.32 fixed point: its shrinks in order, each freeing its
+ * pages evenly over what it scanned; past the pass's last shrink at the pass's own rate. false
+ * when that call (starting at `now`: not the nearest call) ran no pass there with its shrinks
+ * known (rs_obs.steps).
+ */
+bool rs_world_pass_reclaim(const struct rs_world *w, int memcg, int nid, int lru, int prio,
+			   uint64_t now, uint64_t pos, uint64_t n, uint64_t *out);
+/*
+ * Pages the isolates of the recorded pass at `prio` of the call starting at `now` asked for on
+ * this list (the sum of their nr_requested: the pass's scan target, less what a stop cut off);
+ * 0 when that call ran no pass there.
+ */
+uint64_t rs_world_pass_requested(const struct rs_world *w, int memcg, int nid, int lru, int prio,
+				 uint64_t now);
+/* The call starting at `now` ran a pass at `prio` on this lruvec that scanned some list. */
+bool rs_world_pass_seen(const struct rs_world *w, int memcg, int nid, int prio, uint64_t now);
 uint64_t rs_world_now(const struct rs_world *w);
 /* Changes whenever the world's values may have (each advance or rewind): for caches. */
 uint64_t rs_world_generation(const struct rs_world *w);

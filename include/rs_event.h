@@ -13,6 +13,7 @@
 #ifndef RS_EVENT_H
 #define RS_EVENT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -57,6 +58,22 @@ enum rs_ev_type {
 	RS_EV_MEMCG_FLUSH,		/* memcg:memcg_flush_stats (6.13+): a stats flush asked */
 	RS_EV_NR_TYPES
 };
+
+/* LRU reclaim proper: a reclaim call's begin and end, and the scanning of lists inside it. */
+static inline bool rs_ev_lru_reclaim(enum rs_ev_type type)
+{
+	switch (type) {
+	case RS_EV_RECLAIM_BEGIN:
+	case RS_EV_RECLAIM_END:
+	case RS_EV_LRU_ISOLATE:
+	case RS_EV_SHRINK_INACTIVE:
+	case RS_EV_SHRINK_ACTIVE:
+	case RS_EV_RECLAIM_PAGES:
+		return true;
+	default:
+		return false;
+	}
+}
 
 /* Reclaim contexts as the kernel names its tracepoints. */
 enum rs_reclaim_kind {

@@ -218,6 +218,14 @@ void rs_sim_whole_folio(struct rs_sim *s, int memcg, int nid, int lru, uint64_t 
 		move(s, memcg, nid, lru, (int64_t)(folio - size));
 }
 
+void rs_sim_at_least(struct rs_sim *s, int memcg, int nid, int lru, uint64_t pages)
+{
+	uint64_t size = rs_sim_size(s, memcg, nid, lru);
+
+	if (size < pages)
+		move(s, memcg, nid, lru, (int64_t)(pages - size));
+}
+
 static uint64_t *carry(struct rs_sim *s, int memcg, int nid, int lru, int kind)
 {
 	return &s->ls->carry[(((size_t)memcg * s->ls->nr_nodes + nid) * RS_NR_EVICTABLE + lru) * 3 +
@@ -288,7 +296,15 @@ static void shrink_inactive(struct rs_sim *s, int memcg, int nid, int lru, uint6
 	if (!taken)
 		return;
 	rt = rates_of(s, memcg, nid, lru);
-	rec = apply_rate(taken, rt->reclaim, carry(s, memcg, nid, lru, 0));
+	if (s->pass && s->pass->memcg == memcg && s->pass->nid == nid &&
+	    rs_world_pass_reclaim(s->w, memcg, nid, lru, s->prio, s->call->ts,
+				  s->pass->pos[lru], taken, &rec)) {
+		/* where the recorded pass freed its pages, not evenly over it */
+		rec = apply_rate(1, rec, carry(s, memcg, nid, lru, 0));
+		s->pass->pos[lru] += taken;
+	} else {
+		rec = apply_rate(taken, rt->reclaim, carry(s, memcg, nid, lru, 0));
+	}
 	act = apply_rate(taken, rt->activate, carry(s, memcg, nid, lru, 1));
 	if (rec > taken)
 		rec = taken;

@@ -331,12 +331,40 @@ static void shrink_lruvec(struct ml_sc *sc, int memcg, int nid)
 	bool proportional_reclaim;
 
 	/*
-	 * kswapd: the recorded run's passes at this priority, when there were (a run down to
-	 * priority 2 finds other folios at 12 than at 2). Memcg calls keep the whole call's
-	 * window (docs/models.md: per-pass windows made memcg fixtures worse).
+	 * The recorded call's passes at this priority, when there were (a run down to priority
+	 * 2 finds other folios at 12 than at 2, and frees its pages where they became free).
+	 * kswapd passes take that window's rates. A direct or limit reclaim pass of the first
+	 * descent also frees its pages where the recorded pass did (rs_world_pass_reclaim()):
+	 * the kernel stopped there once its own reclaim met the goal, and a pass's pages are
+	 * not free evenly over it (anon written to swap in the early batches is freed once the
+	 * writeback completes; a2s-1: 61,440 file pages at 12..1 freed none, the 14th batch at
+	 * priority 0 freed a 512-page folio). Retries and compaction rounds repeat a priority,
+	 * soft-limit passes are no pass of the call's descent: the whole call's window.
 	 */
-	s->prio = sc->kswapd ? sc->priority : -1;
+	struct rs_sim_pass pass = { .memcg = memcg, .nid = nid };
+
+	if (sc->kswapd)
+		s->prio = sc->priority;
+	else if (!sc->retry && sc->order <= PAGE_ALLOC_COSTLY_ORDER && !s->soft)
+		s->prio = sc->priority;
+	else
+		s->prio = -1;
+	s->pass = !sc->kswapd && s->prio >= 0 ? &pass : NULL;
 	rs_world_memcg_state(s->w, memcg, &st);
+	if (s->pass && !sc->priority) {
+		/*
+		 * At priority 0 every list scanned is scanned whole (SCAN_EQUAL, or one type):
+		 * the recorded pass's requests add up to the list as it found it, which the
+		 * world (at the call's start, the deltas a few pages short) can read smaller.
+		 * anon-stream-swap, 5380.629 s: the pass asked for 33,136 inactive anon pages
+		 * and freed 45 in its last 17 batches; the world read 32,592 pages and the
+		 * model's pass ended before any was freed.
+		 */
+		for (int l = RS_LRU_INACTIVE_ANON; l < RS_NR_EVICTABLE; l += 2)
+			rs_sim_at_least(s, memcg, nid, l,
+					rs_world_pass_requested(s->w, memcg, nid, l, 0,
+								s->call->ts));
+	}
 	for (int l = 0; l < RS_NR_EVICTABLE; l++)
 		in.size[l] = rs_sim_size(s, memcg, nid, l);
 	in.priority = sc->priority;
@@ -394,6 +422,7 @@ static void shrink_lruvec(struct ml_sc *sc, int memcg, int nid)
 		}
 	}
 	sc->nr_reclaimed += nr_reclaimed;
+	s->pass = NULL;
 
 	/*
 	 * rebalance the anon lists even if no anon was scanned (lruvec_page_state: subtree, as
@@ -510,12 +539,80 @@ static void prepare_scan_control(struct ml_sc *sc, int nid)
 	}
 }
 
+/*
+ * The memcgs a partial walk of the first descent visits at a priority the recorded descent went
+ * through (the call's lowest priority or above): those its pass at that priority scanned, none
+ * where it scanned nothing. Tasks reclaiming one root at once share the reclaim iterator
+ * (mem_cgroup_iter() with a cookie): each takes the next memcg, one task's walk skips what
+ * another's took, and a walk ends at once when another task's walk completes the round. The
+ * interleaved replay shares the iterator too, but at the times of the model's isolations, not
+ * of the kernel's iterator steps (7.2 cgroup-children, the call at 17.339 s: at priority 3 its
+ * walk found only rs_a, the other task was in rs_b; the model's walk took rs_b's file at the
+ * call's rate, met the goal there and never ran priority 2: inactive anon -8.3%, active file
+ * -11.3%. kids-reread-tight, 27034.123 s: the kernel scanned nothing at priority 12 and rs_b's
+ * file at 11; the model took rs_c's at 12). A memcg the recorded pass visited without
+ * scanning (every scan target 0) has no events: the model would scan nothing there either.
+ * false: visit every memcg the iterator gives (retries, kswapd, below the recorded descent, or
+ * a call whose passes are not known memcg by memcg).
+ */
+static bool walk_recorded(const struct ml_sc *sc, int nid)
+{
+	const struct rs_world *w = sc->s->w;
+	const struct rs_reclaim_call *c = sc->s->call;
+	int prio = sc->priority;
+
+	if (sc->kswapd || sc->memcg_full_walk || sc->retry || sc->s->soft ||
+	    sc->order > PAGE_ALLOC_COSTLY_ORDER || c->rec.prio_lowest < 0 ||
+	    prio < c->rec.prio_lowest)
+		return false;
+	/* known memcg by memcg: a window at this priority, or at the lowest one */
+	if (!c->rec.prio_end[prio])
+		prio = c->rec.prio_lowest;
+	for (int m = sc->target; m >= 0; m = rs_subtree_next(w, sc->target, m))
+		if (rs_world_pass_seen(w, m, nid, prio, c->ts))
+			return true;
+	return false;
+}
+
+/*
+ * A partial walk over what the recorded pass visited: from where the shared iterator stands,
+ * round the subtree once, so that a memcg the model's iterator has passed (its walks are not
+ * the kernel's to the memcg) is still visited when the recorded pass did (kids-reread-tight,
+ * 27034.074 s: the kernel's walk began at rs_b and freed a 512-page folio there; the model's
+ * iterator stood past rs_b and its priority-12 walk found nothing to visit).
+ */
+static void shrink_recorded_walk(struct ml_sc *sc, int nid)
+{
+	const struct rs_world *w = sc->s->w;
+	int *pos = rs_iter_pos(&sc->ml->iter, sc->target, nid, 0);
+	int start = rs_iter_next(&sc->ml->iter, w, sc->target, nid, 0, -1), m = start;
+
+	do {
+		if (rs_world_pass_seen(w, m, nid, sc->priority, sc->s->call->ts)) {
+			*pos = m;
+			shrink_lruvec(sc, m, nid);
+			/* the next walk resumes after m */
+			if (sc->nr_reclaimed >= sc->nr_to_reclaim)
+				return;
+		}
+		m = rs_subtree_next(w, sc->target, m);
+		if (m < 0)
+			m = sc->target;
+	} while (m != start);
+	*pos = -1;	/* round the whole subtree: the next walk starts at the root */
+}
+
 static void shrink_node_memcgs(struct ml_sc *sc, int nid)
 {
 	const struct rs_world *w = sc->s->w;
 	bool partial = !sc->kswapd && !sc->memcg_full_walk;
-	int m = partial ? rs_iter_next(&sc->ml->iter, w, sc->target, nid, 0, -1) : sc->target;
+	int m;
 
+	if (walk_recorded(sc, nid)) {
+		shrink_recorded_walk(sc, nid);
+		return;
+	}
+	m = partial ? rs_iter_next(&sc->ml->iter, w, sc->target, nid, 0, -1) : sc->target;
 	while (m >= 0) {
 		shrink_lruvec(sc, m, nid);
 		/* partial walks bail once the goal is reached; the next one resumes after m */

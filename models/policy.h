@@ -68,8 +68,19 @@ struct rs_sim {
 	bool deactivate_all;	/* 2.6.28 shrink_active_list(): all taken go inactive */
 	int prio;		/* the pass's priority for rs_world_rates(); -1: whole calls */
 	uint64_t view_ts;	/* the moment whose flushed stats the pass reads (call start) */
+	/*
+	 * A shrink_lruvec() pass in progress on (memcg, nid) at `prio` >= 0 whose inactive lists
+	 * free their pages where the recorded pass did (rs_world_pass_reclaim()): pages it has
+	 * scanned per list. NULL: at the window's rate.
+	 */
+	struct rs_sim_pass *pass;
 	uint64_t reclaimed;	/* this invocation so far */
 	uint64_t scanned;
+};
+
+struct rs_sim_pass {
+	int memcg, nid;
+	uint64_t pos[RS_NR_EVICTABLE];	/* pages it has scanned */
 };
 
 /* Copy the world's current values into the scratch and start accounting into `out`. */
@@ -108,6 +119,9 @@ static inline uint64_t rs_sim_node_size(const struct rs_sim *s, int nid, int lru
  * is one folio).
  */
 void rs_sim_whole_folio(struct rs_sim *s, int memcg, int nid, int lru, uint64_t folio);
+
+/* Raise a list to at least `pages` for the invocation (rs_sim_whole_folio() likewise). */
+void rs_sim_at_least(struct rs_sim *s, int memcg, int nid, int lru, uint64_t pages);
 
 uint64_t rs_sim_usage(const struct rs_sim *s, int memcg);
 /* usage - soft limit, 0 when under it or unlimited (res_counter_soft_limit_excess). */

@@ -76,6 +76,8 @@ struct rs_world {
 	size_t *obs_start, *obs_count;	/* [lruvec][list] into obs, sorted by ts_start */
 	struct rs_obs *pobs;		/* one-priority windows, sorted by cmp_pobs */
 	size_t nr_pobs, cap_pobs;
+	struct rs_obs_step *steps;	/* their shrinks (rs_obs.steps_at) */
+	size_t nr_steps, cap_steps;
 	struct obs_sum *node_sum;	/* [nid][list] */
 	struct obs_sum all_sum[RS_NR_EVICTABLE];
 
@@ -185,6 +187,7 @@ void rs_world_free(struct rs_world *w)
 	free(w->upd);
 	free(w->obs);
 	free(w->pobs);
+	free(w->steps);
 	free(w->obs_start);
 	free(w->obs_count);
 	free(w->node_sum);
@@ -308,7 +311,19 @@ int rs_world_add_obs(struct rs_world *w, const struct rs_obs *o, struct rs_error
 			return rs_error_set(err, "world: observation at priority %d", o->prio);
 		if (grow((void **)&w->pobs, &w->cap_pobs, w->nr_pobs + 1, sizeof(*w->pobs), err))
 			return -1;
-		w->pobs[w->nr_pobs++] = *o;
+		w->pobs[w->nr_pobs] = *o;
+		w->pobs[w->nr_pobs].steps = NULL;
+		w->pobs[w->nr_pobs].nsteps = 0;
+		if (o->steps && o->nsteps && !is_active_list(o->lru)) {
+			if (grow((void **)&w->steps, &w->cap_steps, w->nr_steps + o->nsteps,
+				 sizeof(*w->steps), err))
+				return -1;
+			memcpy(&w->steps[w->nr_steps], o->steps, o->nsteps * sizeof(*o->steps));
+			w->pobs[w->nr_pobs].steps_at = w->nr_steps;
+			w->pobs[w->nr_pobs].nsteps = o->nsteps;
+			w->nr_steps += o->nsteps;
+		}
+		w->nr_pobs++;
 		return 0;
 	}
 	if (grow((void **)&w->obs, &w->cap_obs, n + 1, sizeof(*w->obs), err))
@@ -996,6 +1011,73 @@ uint64_t rs_world_isolate_mean(const struct rs_world *w, int memcg, int nid, int
 	if (!k)
 		return 0;
 	return (uint64_t)(((__uint128_t)o->req_scanned[req - 1] << 32) / k);
+}
+
+bool rs_world_pass_reclaim(const struct rs_world *w, int memcg, int nid, int lru, int prio,
+			   uint64_t now, uint64_t pos, uint64_t n, uint64_t *out)
+{
+	const struct rs_obs *o;
+	const struct rs_obs_step *st;
+	__uint128_t sum = 0;
+	uint64_t at = 0, end = pos + n;
+
+	*out = 0;
+	if (prio < 0 || is_active_list(lru))
+		return false;
+	o = window_of(w, lv(w, memcg, nid) * RS_NR_EVICTABLE + lru, prio, now);
+	/* the call's own pass: not the nearest call's (its window when it has none here) */
+	if (!o || !o->one_prio || o->prio != prio || o->ts_start != now || !o->nsteps)
+		return false;
+	st = &w->steps[o->steps_at];
+	/* each shrink frees its pages evenly over the pages it scanned */
+	for (uint32_t i = 0; i < o->nsteps && at < end; i++) {
+		uint64_t lo = at, hi = at + st[i].scanned;
+
+		at = hi;
+		if (hi <= pos || !st[i].scanned)
+			continue;
+		if (lo < pos)
+			lo = pos;
+		if (hi > end)
+			hi = end;
+		sum += ((__uint128_t)st[i].reclaimed * (hi - lo) << 32) / st[i].scanned;
+	}
+	/* past the recorded pass: its own rate */
+	if (end > at && o->pages.scanned) {
+		uint64_t from = pos > at ? pos : at;
+
+		sum += ((__uint128_t)o->pages.reclaimed * (end - from) << 32) / o->pages.scanned;
+	}
+	*out = (uint64_t)sum;
+	return true;
+}
+
+uint64_t rs_world_pass_requested(const struct rs_world *w, int memcg, int nid, int lru, int prio,
+				 uint64_t now)
+{
+	const struct rs_obs *o;
+	uint64_t sum = 0;
+
+	if (prio < 0)
+		return 0;
+	o = window_of(w, lv(w, memcg, nid) * RS_NR_EVICTABLE + lru, prio, now);
+	if (!o || !o->one_prio || o->prio != prio || o->ts_start != now)
+		return 0;
+	for (int q = 0; q < RS_SWAP_CLUSTER_MAX; q++)
+		sum += (uint64_t)(q + 1) * o->req_isolates[q];
+	return sum;
+}
+
+bool rs_world_pass_seen(const struct rs_world *w, int memcg, int nid, int prio, uint64_t now)
+{
+	for (int lru = 0; lru < RS_NR_EVICTABLE && prio >= 0; lru++) {
+		const struct rs_obs *o = window_of(w, lv(w, memcg, nid) * RS_NR_EVICTABLE + lru,
+						   prio, now);
+
+		if (o && o->one_prio && o->prio == prio && o->ts_start == now)
+			return true;
+	}
+	return false;
 }
 
 void rs_world_rates(const struct rs_world *w, int memcg, int nid, int lru, int prio,

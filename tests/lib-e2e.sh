@@ -10,6 +10,16 @@ fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 # expect_eq WHAT GOT WANT
 expect_eq() { [ "$2" = "$3" ] || fail "$1: got '$2', want '$3'"; }
 finish() { [ "$fails" -eq 0 ] || { echo "$fails check(s) failed"; exit 1; }; exit 0; }
+# rs_ok WHAT ARG...: run reclaimscope ARG..., stderr in $TMP/err; on failure count it, saying
+# WHAT, the exit code and the last line of stderr, and return 1 (callers skip what depends on it)
+rs_ok() {
+	_ro_what=$1
+	shift
+	"$RS_BIN" "$@" 2>"$TMP/err" && return 0
+	_ro_r=$?
+	fail "$_ro_what exit $_ro_r: $(tail -n 1 "$TMP/err")"
+	return 1
+}
 # need CMD...: every command the test runs beyond POSIX sh and coreutils, checked before any
 # assertion, so that a missing one is named as such (not reported as the failures it causes).
 # `make deps` installs them all, so a missing one fails the test rather than skipping it.

@@ -41,6 +41,8 @@ struct wb {			/* build state */
 	int64_t *v2_own;	/* cgroup v2: [world memcg][list] constant own lists, -1 none */
 	struct rs_memcg_lists *ml;	/* scratch for one call */
 	struct ri_victim *mv;		/* scratch: victims merged by world memcg */
+	struct rs_obs_step *st;		/* scratch: one pass window's shrinks */
+	size_t capst;
 };
 
 static bool has_sizes(const struct ri_memcg *m)
@@ -350,7 +352,8 @@ static int call_target(struct wb *b, const struct ri_call *c)
  * in the trace; the goal is the one 32 << k the recording is consistent with: above the call's
  * total at the end of every shrink_lruvec() pass but the last and above a one-type pass's own
  * reclaimed at the end of every loop iteration but its last (the kernel would have stopped
- * there), and at most what it freed; the largest such one. The pages freed past it (up to a
+ * there), at most what it freed and at most what a pass cut short had reclaimed when it met
+ * the goal (pass_cut()); the largest such one. The pages freed past it (up to a
  * loop iteration: with 512-page folios hundreds of pages) are the model's to reproduce, not an
  * input: a call wanting what it freed would make every call that stopped on a priority
  * boundary look like one that needed the next priority (anon-stream-swap: 41 freed, goal 32,
@@ -360,15 +363,22 @@ static int call_target(struct wb *b, const struct ri_call *c)
  */
 static uint64_t memcg_want(struct rs_replay_input *ri, const struct ri_call *c, uint64_t got)
 {
-	uint64_t goal = 0;
+	uint64_t goal = 0, any = 0;
 
 	if (got < RS_SWAP_CLUSTER_MAX) {
 		ri->rep.want_src[RS_RI_WANT_MIN]++;
 		return RS_SWAP_CLUSTER_MAX;
 	}
-	for (uint64_t x = RS_SWAP_CLUSTER_MAX; x <= got && x; x <<= 1)
-		if (x > c->want_lo)
+	for (uint64_t x = RS_SWAP_CLUSTER_MAX; x <= got && x; x <<= 1) {
+		if (x <= c->want_lo)
+			continue;
+		any = x;
+		if (!c->want_hi || x <= c->want_hi)
 			goal = x;
+	}
+	/* a cut no charge size fits (the pass stopped early for another cause) bounds nothing */
+	if (!goal)
+		goal = any;
 	if (goal) {
 		ri->rep.want_src[RS_RI_WANT_CHARGE]++;
 		ri->rep.goal_overshoot += got - goal;
@@ -433,8 +443,32 @@ static int merge_victims(struct wb *b, const struct ri_victim *arr, uint32_t nv,
 	return n;
 }
 
+/*
+ * The shrinks of pass window d on list lru in the order the call ran them (victims merged by
+ * world memcg: several rows counting in the root interleave in time order). Returns how many,
+ * in b->st; -1 out of memory.
+ */
+static long pass_steps(struct wb *b, const struct ri_call *c, const struct ri_victim *d, int lru,
+		       int nr_nodes)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < c->nsteps; i++) {
+		const struct ri_step *x = &c->steps[i];
+
+		if (x->lru != lru || x->prio != d->prio ||
+		    (x->nid < nr_nodes ? x->nid : 0) != d->nid ||
+		    world_of_row(b, x->memcg) != d->memcg)
+			continue;
+		if (RS_GROW(b->st, b->capst, n + 1, 64))
+			return -1;
+		b->st[n++] = x->st;
+	}
+	return (long)n;
+}
+
 static int add_obs(struct wb *b, const struct ri_call *c, const struct ri_victim *d,
-		   struct rs_error *err)
+		   int nr_nodes, struct rs_error *err)
 {
 	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 		int t = l >= RS_LRU_INACTIVE_FILE;
@@ -457,6 +491,14 @@ static int add_obs(struct wb *b, const struct ri_call *c, const struct ri_victim
 			o.pages.reclaimed = d->reclaimed[l];
 			o.pages.activated = d->activated[t];
 			o.pages.pageout = d->pageout[t];
+			if (o.one_prio) {
+				long k = pass_steps(b, c, d, l, nr_nodes);
+
+				if (k < 0)
+					return rs_error_set(err, "out of memory");
+				o.steps = b->st;
+				o.nsteps = (uint32_t)k;
+			}
 		}
 		if (d->scanned[l])
 			o.folio = (uint32_t)((d->folio_w[l] + d->scanned[l] / 2) / d->scanned[l]);
@@ -603,7 +645,7 @@ static int add_calls(struct wb *b, int nr_nodes, struct rs_error *err)
 			m->memcg = b->mv[k].memcg;
 			memcpy(m->scanned, b->mv[k].scanned, sizeof(m->scanned));
 			memcpy(m->reclaimed, b->mv[k].reclaimed, sizeof(m->reclaimed));
-			if (add_obs(b, c, &b->mv[k], err))
+			if (add_obs(b, c, &b->mv[k], nr_nodes, err))
 				return -1;
 			if (!size_unknown(b, m->memcg))
 				continue;
@@ -639,7 +681,7 @@ static int add_calls(struct wb *b, int nr_nodes, struct rs_error *err)
 		/* the passes by priority: b->mv is free again (rec.memcg was copied) */
 		nmv = merge_victims(b, c->pv, c->npv, nr_nodes);
 		for (int k = 0; k < nmv; k++)
-			if (add_obs(b, c, &b->mv[k], err))
+			if (add_obs(b, c, &b->mv[k], nr_nodes, err))
 				return -1;
 	}
 	return 0;
@@ -1110,5 +1152,6 @@ out:
 	free(b.w_depth);
 	free(b.ml);
 	free(b.mv);
+	free(b.st);
 	return ret;
 }

@@ -33,6 +33,7 @@ void ri_call_free(struct ri_call *c)
 {
 	RS_GROW_RELEASE(c->v, c->nv, c->capv);
 	RS_GROW_RELEASE(c->pv, c->npv, c->cappv);
+	RS_GROW_RELEASE(c->steps, c->nsteps, c->capsteps);
 	RS_GROW_RELEASE(c->iso, c->niso, c->capiso);
 }
 
@@ -81,9 +82,12 @@ static struct ri_call *cur_call(struct rs_replay_input *ri, struct ri_task *t)
 	return t->call < ri->ncall ? &ri->call[t->call] : NULL;
 }
 
+static uint64_t pass_cut(const struct ri_call *c);
+
 static void close_call(struct rs_replay_input *ri, struct ri_task *t, uint64_t ts)
 {
 	struct ri_call *c = cur_call(ri, t);
+	uint64_t cut;
 
 	t->call = RI_NO_CALL;
 	t->win = false;
@@ -91,6 +95,10 @@ static void close_call(struct rs_replay_input *ri, struct ri_task *t, uint64_t t
 		return;
 	c->open = false;
 	c->c.ts_end = ts;
+	/* the last pass, cut short as the others (note_pass()) */
+	cut = pass_cut(c);
+	if (cut && (!c->want_hi || cut < c->want_hi))
+		c->want_hi = cut;
 }
 
 /* ---- windows ---- */
@@ -174,12 +182,37 @@ static uint64_t folio_big(uint64_t req, uint64_t scanned, uint64_t *f)
 	return *f;
 }
 
-/* The pass and iteration structure of a call, for the lower bound of its nr_to_reclaim. */
+/*
+ * The proportional cut of shrink_lruvec(): once a pass's own reclaim meets nr_to_reclaim at the
+ * end of a loop iteration, the type with less left to scan is stopped and the other scaled
+ * down; the next iteration then finds one type at 0 and breaks. So a pass whose last iteration
+ * scanned one type, after an iteration that scanned both with the other type's target not run
+ * out (its last request a full SWAP_CLUSTER_MAX), had met the goal at the end of that earlier
+ * iteration: nr_to_reclaim <= what the pass had reclaimed then. 0: no such bound. (a2s-1, the
+ * call at 452.803 s: priority 3 reclaimed 291 pages in five iterations of inactive anon and
+ * file, one more of file alone, and ended; its goal is 256, not 512.)
+ */
+static uint64_t pass_cut(const struct ri_call *c)
+{
+	const uint8_t anon = 1u << RS_LRU_INACTIVE_ANON, file = 1u << RS_LRU_INACTIVE_FILE;
+	uint8_t last = c->pass_ilists, prev = c->pass_prev_ilists;
+
+	if (!c->pass_open || (prev & (anon | file)) != (anon | file))
+		return 0;
+	if (last == anon && !(c->pass_done & file))
+		return c->pass_prev_local;
+	if (last == file && !(c->pass_done & anon))
+		return c->pass_prev_local;
+	return 0;
+}
+
+/* The pass and iteration structure of a call, for the bounds of its nr_to_reclaim. */
 static void note_pass(struct ri_call *c, int memcg, int nid, int prio, int lru,
 		      uint64_t requested, uint64_t reclaimed)
 {
 	bool inactive = lru == RS_LRU_INACTIVE_ANON || lru == RS_LRU_INACTIVE_FILE;
 	uint8_t bit = (uint8_t)(1u << lru);
+	uint64_t cut;
 
 	/*
 	 * A new pass: another priority or lruvec, or a list whose target already ran out in this
@@ -191,6 +224,9 @@ static void note_pass(struct ri_call *c, int memcg, int nid, int prio, int lru,
 		/* the previous pass was not the last: the total was below the goal then */
 		if (c->pass_open && c->total > c->want_lo)
 			c->want_lo = c->total;
+		cut = pass_cut(c);
+		if (cut && (!c->want_hi || cut < c->want_hi))
+			c->want_hi = cut;
 		/* ... and kswapd's node was not balanced (a new pass of balance_pgdat()) */
 		if (c->pass_open && c->total > c->balance_lo &&
 		    (prio != c->pass_prio || nid != c->pass_nid ||
@@ -202,6 +238,8 @@ static void note_pass(struct ri_call *c, int memcg, int nid, int prio, int lru,
 		c->pass_nid = nid;
 		c->pass_local = 0;
 		c->pass_ilists = 0;
+		c->pass_prev_ilists = 0;
+		c->pass_prev_local = 0;
 		c->pass_types = 0;
 		c->pass_done = 0;
 	}
@@ -216,6 +254,8 @@ static void note_pass(struct ri_call *c, int memcg, int nid, int prio, int lru,
 				if (c->pass_local > c->iter_lo)
 					c->iter_lo = c->pass_local;
 			}
+			c->pass_prev_ilists = c->pass_ilists;
+			c->pass_prev_local = c->pass_local;
 			c->pass_ilists = 0;
 		}
 		c->pass_ilists |= bit;
@@ -325,6 +365,17 @@ static void close_window(struct rs_replay_input *ri, struct ri_task *t, struct r
 
 		if (pv)
 			count_window(pv, t, sh, lru);
+		if (pv && sh && !active) {
+			if (RS_GROW(c->steps, c->capsteps, c->nsteps + 1, 16)) {
+				ri->oom = true;
+			} else {
+				c->steps[c->nsteps++] = (struct ri_step){
+					.memcg = memcg, .nid = nid, .prio = prio, .lru = lru,
+					.st = { .scanned = (uint32_t)sh->inactive.nr_scanned,
+						.reclaimed = (uint32_t)sh->inactive.nr_reclaimed },
+				};
+			}
+		}
 	}
 	rec->scanned[lru] += t->win_scanned;
 	if (t->win_soft)

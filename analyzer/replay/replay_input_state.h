@@ -110,6 +110,12 @@ struct ri_victim {
 	uint64_t implied_off[RS_NR_EVICTABLE];
 };
 
+/* One shrink of a pass window (ri_call.pv), in the order the call ran them. */
+struct ri_step {
+	int memcg, nid, prio, lru;	/* memcg row, as ri_victim */
+	struct rs_obs_step st;
+};
+
 struct ri_call {
 	struct rs_reclaim_call c;	/* target -1 until the end; rec.memcg NULL */
 	int8_t ctx;			/* enum rs_call_ctx; -1 until an end names it (cut) */
@@ -130,11 +136,14 @@ struct ri_call {
 	int pass_memcg;
 	uint64_t pass_local;		/* reclaimed in this pass */
 	uint8_t pass_ilists;		/* inactive lists of the iteration in progress */
+	uint8_t pass_prev_ilists;	/* ... and of the one before it */
+	uint64_t pass_prev_local;	/* the pass's reclaimed at the end of that one */
 	uint8_t pass_types;		/* inactive lists the pass scanned */
 	uint8_t pass_done;		/* lists whose scan target ran out (a request < 32) */
 	bool pass_open;
 	uint64_t total;			/* non-soft reclaimed so far */
 	uint64_t want_lo;		/* nr_to_reclaim > want_lo */
+	uint64_t want_hi;		/* nr_to_reclaim <= want_hi (0: no bound) */
 	/*
 	 * kswapd: the total at the end of every balance_pgdat() pass but the last (another
 	 * priority, or the same again): pgdat_balanced() was false there, true after the last.
@@ -152,6 +161,8 @@ struct ri_call {
 	 */
 	struct ri_victim *pv;
 	uint32_t npv, cappv;
+	struct ri_step *steps;		/* the pass windows' inactive shrinks (rs_obs.steps) */
+	size_t nsteps, capsteps;
 	uint64_t *iso;			/* times of its lru_isolate events (rs_recorded.isolate_ts) */
 	size_t niso, capiso;
 };

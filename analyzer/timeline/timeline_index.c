@@ -89,16 +89,27 @@ static bool is_stall(int ctx_kind)
 	return ctx_kind >= RS_CTX_DIRECT && ctx_kind <= RS_CTX_NODE;
 }
 
-static int prio_value(const struct rs_event *ev, int prio)
+/*
+ * A shrink event's list (inactive or active by the event, anon or file by its flags; enum rs_lru
+ * is the kernel's order): the pages it reclaimed (inactive) or deactivated (active) of those it
+ * scanned or took, and its priority where the event has one, as 1 (lowest pressure) to 13.
+ */
+static int add_shrink(const struct rs_event *ev, unsigned int flags, uint64_t done, uint64_t of,
+		      int prio, struct tl_add *out, int n)
 {
-	if (!(ev->have & RS_HAVE_PRIORITY) || prio < 0 || prio > RS_PRIO_DEF)
-		return 0;
-	return RS_PRIO_DEF + 1 - prio;
+	int l = ((flags & RS_RECLAIM_WB_FILE) ? RS_LRU_INACTIVE_FILE : RS_LRU_INACTIVE_ANON) +
+		(ev->type == RS_EV_SHRINK_ACTIVE);
+
+	out[n++] = (struct tl_add){ TL_S_RECL + l, done };
+	out[n++] = (struct tl_add){ TL_S_BASE + l, of };
+	if ((ev->have & RS_HAVE_PRIORITY) && prio >= 0 && prio <= RS_PRIO_DEF)
+		out[n++] = (struct tl_add){ TL_S_PRIO, (uint64_t)(RS_PRIO_DEF + 1 - prio) };
+	return n;
 }
 
 int tl_classify(const struct rs_event *ev, int ck, struct tl_add out[TL_MAX_ADDS])
 {
-	int n = 0, l, p;
+	int n = 0, l;
 
 	if (ck < 0 || ck >= RS_CTX_NR)
 		ck = RS_CTX_OTHER;
@@ -115,26 +126,16 @@ int tl_classify(const struct rs_event *ev, int ck, struct tl_add out[TL_MAX_ADDS
 		out[n++] = (struct tl_add){ TL_S_CTX_SCAN + ck, ev->isolate.nr_scanned };
 		break;
 	case RS_EV_SHRINK_INACTIVE:
-		l = (ev->inactive.reclaim_flags & RS_RECLAIM_WB_FILE) ? RS_LRU_INACTIVE_FILE :
-			RS_LRU_INACTIVE_ANON;
-		out[n++] = (struct tl_add){ TL_S_RECL + l, ev->inactive.nr_reclaimed };
-		out[n++] = (struct tl_add){ TL_S_BASE + l, ev->inactive.nr_scanned };
+		n = add_shrink(ev, ev->inactive.reclaim_flags, ev->inactive.nr_reclaimed,
+			       ev->inactive.nr_scanned, ev->inactive.priority, out, n);
 		/* fall through */
 	case RS_EV_RECLAIM_PAGES:
 		out[n++] = (struct tl_add){ TL_S_CTX_RECL + ck, ev->inactive.nr_reclaimed };
 		out[n++] = (struct tl_add){ TL_S_CTX_BASE + ck, ev->inactive.nr_scanned };
-		p = prio_value(ev, ev->inactive.priority);
-		if (p && ev->type == RS_EV_SHRINK_INACTIVE)
-			out[n++] = (struct tl_add){ TL_S_PRIO, (uint64_t)p };
 		break;
 	case RS_EV_SHRINK_ACTIVE:
-		l = (ev->active.reclaim_flags & RS_RECLAIM_WB_FILE) ? RS_LRU_ACTIVE_FILE :
-			RS_LRU_ACTIVE_ANON;
-		out[n++] = (struct tl_add){ TL_S_RECL + l, ev->active.nr_deactivated };
-		out[n++] = (struct tl_add){ TL_S_BASE + l, ev->active.nr_taken };
-		p = prio_value(ev, ev->active.priority);
-		if (p)
-			out[n++] = (struct tl_add){ TL_S_PRIO, (uint64_t)p };
+		n = add_shrink(ev, ev->active.reclaim_flags, ev->active.nr_deactivated,
+			       ev->active.nr_taken, ev->active.priority, out, n);
 		break;
 	case RS_EV_WRITE_FOLIO:
 		out[n++] = (struct tl_add){ TL_S_WRITE, 1 };
@@ -345,21 +346,10 @@ static void isolate_only_victim(struct tl_index *ix, const struct rs_ctx *ctx)
 		acc_victim(a, TL_CG_ROW0 + (uint32_t)v->row, v->nr_scanned, 0);
 }
 
+/* Events that put their task in the task list (it reclaims) and tell whether it is a kswapd. */
 static bool reclaimer_event(enum rs_ev_type t)
 {
-	switch (t) {
-	case RS_EV_KSWAPD_SLEEP:
-	case RS_EV_KSWAPD_WAKE:
-	case RS_EV_RECLAIM_BEGIN:
-	case RS_EV_RECLAIM_END:
-	case RS_EV_LRU_ISOLATE:
-	case RS_EV_SHRINK_INACTIVE:
-	case RS_EV_SHRINK_ACTIVE:
-	case RS_EV_RECLAIM_PAGES:
-		return true;
-	default:
-		return false;
-	}
+	return t == RS_EV_KSWAPD_SLEEP || t == RS_EV_KSWAPD_WAKE || rs_ev_lru_reclaim(t);
 }
 
 static inline uint32_t sat32(uint64_t v)

@@ -477,10 +477,26 @@ static json_t *mglru_gens_json(const struct rs_analysis *a)
 	return arr;
 }
 
+#define KS(member) RS_JSON_U64(struct rs_kswapd_stats, #member, member)
+static const struct rs_json_u64 kswapd_count_fields[] = {
+	KS(wakes), KS(rewakes), KS(sleeps), KS(periods), KS(unmatched_sleeps),
+};
+#undef KS
+
+/* The counts and awake times of one kswapd, or of all of them summed: the same keys. */
+static void kswapd_counts_json(json_t *o, const struct rs_kswapd_stats *k)
+{
+	RS_JSON_ADD_U64(o, k, kswapd_count_fields);
+	json_object_set_new(o, "awake_s", rs_json_real(rs_ns_to_s(k->awake_ns)));
+	json_object_set_new(o, "awake_cut_s", rs_json_real(rs_ns_to_s(k->awake_cut_ns)));
+	json_object_set_new(o, "awake_total_s",
+			    rs_json_real(rs_ns_to_s(k->awake_ns + k->awake_cut_ns)));
+}
+
 static json_t *kswapd_json(const struct rs_analysis *a, const struct rs_trace_info *ti)
 {
 	const struct rs_episode_stats *e = rs_analysis_episode_stats(a, RS_CTX_KSWAPD);
-	uint64_t wakes = 0, rewakes = 0, sleeps = 0, awake = 0, cut = 0, periods = 0, unm = 0;
+	struct rs_kswapd_stats sum = { 0 };
 	uint64_t scanned = 0, reclaimed = 0;
 	bool untraced = ti && ti->eviction_untraced;
 	json_t *o, *inst = json_array();
@@ -490,27 +506,19 @@ static json_t *kswapd_json(const struct rs_analysis *a, const struct rs_trace_in
 		const struct rs_task_stats *t = rs_analysis_kswapd_task(a, i);
 		json_t *kj = json_object();
 
-		wakes += k->wakes;
-		rewakes += k->rewakes;
-		sleeps += k->sleeps;
-		awake += k->awake_ns;
-		cut += k->awake_cut_ns;
-		periods += k->periods;
-		unm += k->unmatched_sleeps;
+		sum.wakes += k->wakes;
+		sum.rewakes += k->rewakes;
+		sum.sleeps += k->sleeps;
+		sum.awake_ns += k->awake_ns;
+		sum.awake_cut_ns += k->awake_cut_ns;
+		sum.periods += k->periods;
+		sum.unmatched_sleeps += k->unmatched_sleeps;
 		scanned += t->scanned;
 		reclaimed += t->reclaimed;
 		json_object_set_new(kj, "pid", json_integer(t->pid));
 		json_object_set_new(kj, "comm", json_string(t->comm));
 		json_object_set_new(kj, "nid", json_integer(k->nid));
-		json_object_set_new(kj, "wakes", JI(k->wakes));
-		json_object_set_new(kj, "rewakes", JI(k->rewakes));
-		json_object_set_new(kj, "sleeps", JI(k->sleeps));
-		json_object_set_new(kj, "periods", JI(k->periods));
-		json_object_set_new(kj, "unmatched_sleeps", JI(k->unmatched_sleeps));
-		json_object_set_new(kj, "awake_s", rs_json_real(rs_ns_to_s(k->awake_ns)));
-		json_object_set_new(kj, "awake_cut_s", rs_json_real(rs_ns_to_s(k->awake_cut_ns)));
-		json_object_set_new(kj, "awake_total_s",
-				    rs_json_real(rs_ns_to_s(k->awake_ns + k->awake_cut_ns)));
+		kswapd_counts_json(kj, k);
 		json_object_set_new(kj, "wakes_by_order", orders_json(k->wakes_by_order));
 		json_object_set_new(kj, "rewakes_by_order", orders_json(k->rewakes_by_order));
 		json_object_set_new(kj, "scanned", JP(untraced, t->scanned));
@@ -522,15 +530,8 @@ static json_t *kswapd_json(const struct rs_analysis *a, const struct rs_trace_in
 		json_array_append_new(inst, kj);
 	}
 	o = json_object();
-	json_object_set_new(o, "wakes", JI(wakes));
-	json_object_set_new(o, "rewakes", JI(rewakes));
-	json_object_set_new(o, "sleeps", JI(sleeps));
-	json_object_set_new(o, "periods", JI(periods));
-	json_object_set_new(o, "unmatched_sleeps", JI(unm));
-	json_object_set_new(o, "awake_s", rs_json_real(rs_ns_to_s(awake)));
-	json_object_set_new(o, "awake_us", JI(rs_ns_to_us(awake)));
-	json_object_set_new(o, "awake_cut_s", rs_json_real(rs_ns_to_s(cut)));
-	json_object_set_new(o, "awake_total_s", rs_json_real(rs_ns_to_s(awake + cut)));
+	kswapd_counts_json(o, &sum);
+	json_object_set_new(o, "awake_us", JI(rs_ns_to_us(sum.awake_ns)));
 	json_object_set_new(o, "broken_by_lost_events", JI(e->broken_by_lost_events));
 	json_object_set_new(o, "scanned", JP(untraced, scanned));
 	json_object_set_new(o, "reclaimed", JP(untraced, reclaimed));

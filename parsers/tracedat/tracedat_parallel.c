@@ -23,11 +23,12 @@
  *
  * Scheduling and memory. A worker takes first the next segment of a CPU whose merge is waiting
  * for it, else the next segment of the CPU decoded least far in time, as long as fewer than
- * PAR_AHEAD segments per worker are decoded and not yet merged. Workers never wait in the
- * middle of a segment, and the merge never waits for a segment nobody may take, so the stream
- * cannot deadlock; memory is bounded by the segments in flight, whatever the trace's size
- * (~12 MB with two workers). A worker reopens its handle (RS_ZCACHE_BUDGET) between segments,
- * never while the merge may be waiting for the segment it holds.
+ * PAR_AHEAD segments per worker are decoded and not yet merged. The merge, rather than wait for
+ * a segment a worker decodes, decodes the one a worker would take next (advance()). Workers
+ * never wait in the middle of a segment, and the merge never waits for a segment nobody may
+ * take, so the stream cannot deadlock; memory is bounded by the segments in flight, whatever
+ * the trace's size (~12 MB with two workers). A worker reopens its handle (RS_ZCACHE_BUDGET)
+ * between segments, never while the merge may be waiting for the segment it holds.
  *
  * What it buys depends on the machine: the merge and the analysis behind the callback stay on
  * one thread (bench/README.md has the measurements).
@@ -63,6 +64,7 @@
 #define PAR_SEG_MIN	16		/* segments a worker, at least, on a small trace */
 #define PAR_AHEAD	8		/* segments decoded ahead of the merge, per worker */
 #define PAR_PREFETCH	256		/* bytes of entries the merge fetches ahead */
+#define PAR_PREFETCH_W	512		/* bytes of entries a worker claims ahead */
 #define DECODE_ROOM	(16ul << 20)	/* a decode thread's batches and chunk buffers */
 
 enum pe_kind {
@@ -349,11 +351,29 @@ static inline void union_copy(void *dst, const void *src, size_t len)
 		memcpy(dst, src, EV_UNION_SIZE);
 }
 
+/*
+ * Claim the cache line at p for writing. A batch comes back from the merge with its lines in
+ * the merging core's cache: each first store to one waited for that core to give it up, one
+ * line at a time, which made the decode thread's store to an entry 84% of run_segment's time
+ * and the thread 3x slower when it ran on the other CPU than the merge (perf, bench.dat).
+ * prefetcht0, what __builtin_prefetch(p, 1) is without -mprfchw, fetches the line shared and
+ * leaves the store to wait all the same; PREFETCHW asks for it to own.
+ */
+static inline void prefetch_w(const void *p)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__asm__ volatile("prefetchw %0" : : "m"(*(const char *)p));
+#else
+	__builtin_prefetch(p, 1);
+#endif
+}
+
 static struct pentry *entry(struct segrun *sr, enum pe_kind kind, uint64_t ts, uint64_t offset,
 			    size_t len)
 {
 	struct pentry *e = (struct pentry *)(sr->b->e + sr->b->used);
 
+	prefetch_w(sr->b->e + sr->b->used + PAR_PREFETCH_W);
 	e->ts = ts;
 	e->offset = offset;
 	e->cpu = sr->cpu;
@@ -708,19 +728,11 @@ static void end_cpu(struct par *p, struct pcpu *pc, const struct seg *s)
 	}
 }
 
-/*
- * The merge needs segment s and no decode thread took it (under the lock, released while it
- * decodes): the caller decodes it, as a decode thread would. Waiting for one costs a wake-up
- * and, on a busy machine, the time until the scheduler runs it, while the thread that analyses
- * is the critical path; with every thread busy, the caller reads as a single thread would.
- */
-static void caller_decodes(struct par *p, struct seg *s)
+/* The caller decodes segment s, handed out to it (under the lock, released meanwhile). */
+static void caller_run(struct par *p, struct seg *s)
 {
 	struct worker *w = &p->workers[p->nworkers];
 
-	s->state = SEG_BUSY;
-	p->cpus[s->cpu].next++;
-	p->outstanding++;
 	pthread_mutex_unlock(&p->lock);
 	run_segment(w, s);
 	if (tracedat_reader_full(&w->rd, p->budget) &&
@@ -728,6 +740,22 @@ static void caller_decodes(struct par *p, struct seg *s)
 		fail(p, &w->err);
 	pthread_mutex_lock(&p->lock);
 	s->state = SEG_DONE;
+	if (s->dropped)
+		release(p, s);
+}
+
+/*
+ * The merge needs segment s and no decode thread took it (under the lock): the caller decodes
+ * it, as a decode thread would. Waiting for one costs a wake-up and, on a busy machine, the
+ * time until the scheduler runs it, while the thread that analyses is the critical path; with
+ * every thread busy, the caller reads as a single thread would.
+ */
+static void caller_decodes(struct par *p, struct seg *s)
+{
+	s->state = SEG_BUSY;
+	p->cpus[s->cpu].next++;
+	p->outstanding++;
+	caller_run(p, s);
 }
 
 /* Point pc->head at the next entry of the batch being merged; false at its end. */
@@ -789,6 +817,18 @@ static int advance(struct par *p, struct pcpu *pc)
 			}
 			if (s->state == SEG_NEW && pc->next == pc->cur) {
 				caller_decodes(p, s);
+				continue;
+			}
+			/*
+			 * A decode thread is on s: rather than wait for its next batch, decode the
+			 * segment a decode thread would take next. The caller and one decoder
+			 * take about as long for the same events (bench.dat: 0.35-0.39 s of CPU
+			 * each), so the merge caught up with the decoder and waited for each of its
+			 * batches, ~1,000 times, a fifth of the caller's time; now that time
+			 * decodes, and the decoder stays ahead.
+			 */
+			if ((s = pick(p))) {
+				caller_run(p, s);
 				continue;
 			}
 			pthread_cond_wait(&p->ready, &p->lock);

@@ -39,27 +39,8 @@ check_self() {
 	expect_eq "$1: left out" "$(jq '.left_out | length' "$TMP/out")" 0
 }
 
-# ---- hand-made analyses ----
-cat >"$TMP/a.json" <<'EOF'
-{"trace": {"kernel": "6.1.0", "path": "a.dat", "events": 1000,
-           "events_by_name": {"mm_vmscan_lru_isolate": 400, "mm_vmscan_kswapd_wake": 8,
-                              "count_memcg_events": 500}},
- "lru": {"inactive_file": {"scanned": 12000, "reclaimed": 9000}, "active_anon": {"scanned": 0}},
- "episodes": {"direct": {"count": 40, "latency_us": {"p50": 120.5, "p99": 2400}}},
- "cgroups": [{"path": "/rs_a", "id": 12, "victim": {"pgscan_direct": 300}},
-             {"path": "/rs_gone", "victim": {"pgscan_direct": 5, "pgsteal_direct": 4}}],
- "series": {"width_s": 0.1, "scanned": [1, 2, 3]}}
-EOF
-cat >"$TMP/b.json" <<'EOF'
-{"trace": {"kernel": "6.18.0", "path": "b.dat", "events": 1300,
-           "events_by_name": {"mm_vmscan_lru_isolate": 450, "mm_vmscan_kswapd_wake": 6,
-                              "mm_vmscan_write_folio": 3}},
- "lru": {"inactive_file": {"scanned": 15000, "reclaimed": 8100}, "active_anon": {"scanned": 7}},
- "episodes": {"direct": {"count": 45, "latency_us": {"p50": 100.25, "p99": 3000}}},
- "cgroups": [{"path": "/rs_a", "id": 99, "victim": {"pgscan_direct": 330}},
-             {"path": "/rs_new", "victim": {"pgscan_direct": 1}}],
- "series": {"width_s": 0.2, "scanned": [4, 5]}}
-EOF
+# ---- hand-made analyses (tests/fixtures/diff: a 6.1 and a 6.18 run of the same scenario) ----
+cp tests/fixtures/diff/a.json tests/fixtures/diff/b.json "$TMP/"
 
 # 1. self-diff of a saved analysis, text and JSON
 run_ok "self-diff json" --json "$TMP/a.json" "$TMP/a.json" && check_self "self-diff a.json"
@@ -129,20 +110,19 @@ run_ok "only-changed text" --format seed --only-changed 20 "$TMP/a.json" "$TMP/b
 # 3. multi-run: seed 003's "8k-0-limit" kbuild table, 3 runs a side. With 3 runs the middle
 # value is 3 * avg - min - max. Expected lines are the seed's, character for character.
 # p-values: mpmath (30 digits) Welch-Satterthwaite df, betainc(df/2, 1/2, df/(df+t^2)).
-i=0
-for pair in "475.48 320.50" "515.95 323.78" "585.19 332.10"; do
-	set -- $pair
-	i=$((i + 1))
-	jq --argjson e "$1" --argjson s "$2" '{trace: {kernel: .trace.kernel}, Elapsed: $e, System: $s}' \
-		"$TMP/a.json" >"$TMP/base$i.json"
-done
-i=0
-for pair in "616.25 1115.76" "619.89 1116.53" "625.90 1165.66"; do
-	set -- $pair
-	i=$((i + 1))
-	jq --argjson e "$1" --argjson s "$2" '{trace: {kernel: .trace.kernel}, Elapsed: $e, System: $s}' \
-		"$TMP/a.json" >"$TMP/new$i.json"
-done
+# runs SIDE "ELAPSED SYSTEM"...: $TMP/SIDE1.json... with those two metrics, a.json's kernel
+runs() {
+	_side=$1 _i=0
+	shift
+	for _pair in "$@"; do
+		_i=$((_i + 1))
+		jq --argjson e "${_pair% *}" --argjson s "${_pair#* }" \
+			'{trace: {kernel: .trace.kernel}, Elapsed: $e, System: $s}' \
+			"$TMP/a.json" >"$TMP/$_side$_i.json"
+	done
+}
+runs base "475.48 320.50" "515.95 323.78" "585.19 332.10"
+runs new "616.25 1115.76" "619.89 1116.53" "625.90 1165.66"
 run_ok "multi-run text" --format seed --labels 8k-0-limit/base,8k-0-limit/reclaim \
 	--base "$TMP/base1.json" "$TMP/base2.json" "$TMP/base3.json" \
 	--new "$TMP/new1.json" "$TMP/new2.json" "$TMP/new3.json" && {

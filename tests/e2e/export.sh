@@ -84,10 +84,7 @@ KSWAPD_X='.ph == "X" and .name == "kswapd awake"'
 for f in $(real_traces); do
 	name=$(basename "$f" .dat)
 	rs_json analyze "$f" >"$A" || { fail "$name: analyze"; continue; }
-	if ! "$RS_BIN" export --format perfetto -o "$P" "$f" 2>"$TMP/err"; then
-		fail "$name: export perfetto exit $?: $(tail -n 1 "$TMP/err")"
-		continue
-	fi
+	rs_ok "$name: export perfetto" export --format perfetto -o "$P" "$f" || continue
 	check_format "$P" "$name"
 	[ "$f" = "$SHARED_TRACE" ] && cp "$P" "$TMP/shared.perfetto"
 	# the export's figures the checks compare, one jq (a jq run each was most of this

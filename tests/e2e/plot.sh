@@ -77,10 +77,7 @@ REFAULT_LINE='fill:none;stroke-width:1.7;'
 for f in $(real_traces); do
 	name=$(basename "$f" .dat)
 	svg="$TMP/$name.svg"
-	if ! "$RS_BIN" plot -o "$svg" "$f" 2>"$TMP/err"; then
-		fail "$name: plot exit $?: $(tail -n 1 "$TMP/err")"
-		continue
-	fi
+	rs_ok "$name: plot" plot -o "$svg" "$f" || continue
 	if ! xmllint --noout "$svg" 2>"$TMP/xml"; then
 		fail "$name: SVG is not XML: $(head -n 2 "$TMP/xml")"
 		continue

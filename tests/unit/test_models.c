@@ -706,6 +706,204 @@ UT_TEST(test_mainline_whole_folio, "models/mainline: a non-empty list holds a wh
 }
 
 /*
+ * A direct or limit reclaim pass frees its pages where the recorded pass did, and at priority 0
+ * scans the list as the recorded pass found it. The kernel stops a call once its reclaim meets
+ * the goal; the pages a pass frees are not spread evenly over it (anon written to swap early
+ * is freed once the writeback completes; a file folio under read IO is freed when it is
+ * done): a2s-1's call at 452.510 s scanned 61,440 file pages at priorities 12..1 and freed
+ * none, then freed a 512-page folio in the 14th batch at priority 0; at the call's average
+ * rate the model met its goal passes early, or (each pass must meet the goal by itself) not
+ * at all, and scanned the whole anon list at priority 0 (+140% on the trace).
+ * /A (cgroup v1), no swap (SCAN_FILE), IF 250 pages of single pages (the world: the kernel's
+ * list held 256, the deltas missed 6), nothing else; one limit call wanting 32. Recorded:
+ * priorities 8..1 scanned 1, 2, 4, 8, 16, 32, 64, 128 pages (batches of up to 32) and freed
+ * none; priority 0 asked for and scanned 8 batches of 32 (the whole list) and freed 32 in
+ * the last one: 511 scanned, 32 reclaimed.
+ *  Model: priorities 12..9 ask 250 >> p = 0; 8..1 ask 0, 1, 3, 7, 15, 31, 62, 125 = 244
+ *  pages and free none (their passes freed none); priority 0 scans the list as the pass found
+ *  it, 256 (its requests), and frees 32 in the batch of pages 224..256: 500 scanned, 32
+ *  reclaimed, priority 0, no call short of its goal. At the call's rate (32 / 511, as before)
+ *  the passes free pages all the way down, the list shrinks under them and the priority-0
+ *  pass, which must meet the goal by itself, runs out of list: 474 scanned, 30 freed, the call
+ *  short. Freeing where the recorded pass did but on the list as the world read it (250): the
+ *  last batch is pages 224..250, 26 freed, 494 scanned, short.
+ */
+UT_TEST(test_mainline_pass_reclaim, "models/mainline: a pass frees where the recorded pass did")
+{
+	static const struct rs_obs_step p0[8] = { { 32, 0 }, { 32, 0 }, { 32, 0 }, { 32, 0 },
+						  { 32, 0 }, { 32, 0 }, { 32, 0 }, { 32, 32 } };
+	struct rs_obs_step none[4] = { { 0, 0 } };
+	struct rs_obs o = { .ts_start = 1000, .ts_end = 1010, .nid = 0,
+			    .lru = RS_LRU_INACTIVE_FILE,
+			    .pages = { .scanned = 511, .reclaimed = 32 } };
+	struct rs_replay_result *r;
+	struct tw t;
+
+	UT_ASSERT(tw_new(&t, 1, true, 60) == 0);
+	o.memcg = tw_cg(&t, 0, "/A");
+	UT_ASSERT(o.memcg > 0);
+	tw_lists(&t, o.memcg, 0, 0, 0, 250, 0);
+	tw_node(&t, 0, 500, 1000);
+	UT_ASSERT(rs_world_add_obs(t.w, &o, &t.err) == 0);
+	o.one_prio = true;
+	for (int p = 8; p >= 1; p--) {
+		uint64_t n = UINT64_C(1) << (8 - p);
+		uint32_t k = 0;
+
+		memset(o.req_isolates, 0, sizeof(o.req_isolates));
+		memset(o.req_scanned, 0, sizeof(o.req_scanned));
+		for (uint64_t left = n; left; k++) {
+			uint64_t b = left < 32 ? left : 32;
+
+			none[k] = (struct rs_obs_step){ .scanned = (uint32_t)b };
+			o.req_isolates[b - 1]++;
+			o.req_scanned[b - 1] += b;
+			left -= b;
+		}
+		o.prio = p;
+		o.pages = (struct rs_scan_pages){ .scanned = n };
+		o.steps = none;
+		o.nsteps = k;
+		UT_ASSERT(rs_world_add_obs(t.w, &o, &t.err) == 0);
+	}
+	memset(o.req_isolates, 0, sizeof(o.req_isolates));
+	memset(o.req_scanned, 0, sizeof(o.req_scanned));
+	o.req_isolates[31] = 8;
+	o.req_scanned[31] = 256;
+	o.prio = 0;
+	o.pages = (struct rs_scan_pages){ .scanned = 256, .reclaimed = 32 };
+	o.steps = p0;
+	o.nsteps = 8;
+	UT_ASSERT(rs_world_add_obs(t.w, &o, &t.err) == 0);
+	tw_call(&t, RS_CALL_MEMCG, -1, o.memcg, 32);
+	UT_ASSERT(tw_final(&t) == 0);
+	r = tw_run(&t, "mainline");
+	UT_ASSERT(r);
+	UT_ASSERT_EQ(r->acct.scanned[RS_LRU_INACTIVE_FILE], 500);
+	UT_ASSERT_EQ(r->acct.reclaimed[RS_LRU_INACTIVE_FILE], 32);
+	UT_ASSERT_EQ(r->prio_lowest, 0);
+	UT_ASSERT_EQ(r->calls_short, 0);
+	rs_replay_results_free(r, 1);
+	rs_world_free(t.w);
+	return UT_OK;
+}
+
+/* A pass window of the call at 1000..1010 on an inactive list reclaiming every page. */
+static int tw_pass(struct tw *t, int memcg, int lru, int prio, uint32_t pages)
+{
+	struct rs_obs_step st = { .scanned = pages, .reclaimed = pages };
+	struct rs_obs o = { .ts_start = 1000, .ts_end = 1010, .memcg = memcg, .nid = 0,
+			    .lru = lru, .pages = { .scanned = pages, .reclaimed = pages },
+			    .one_prio = prio >= 0, .prio = prio, .steps = &st, .nsteps = 1 };
+
+	if (pages <= RS_SWAP_CLUSTER_MAX) {
+		o.req_isolates[pages - 1] = 1;
+		o.req_scanned[pages - 1] = pages;
+	}
+	return rs_world_add_obs(t->w, &o, &t->err);
+}
+
+/*
+ * A partial walk visits what the recorded pass at that priority visited. Tasks reclaiming one
+ * root share its reclaim iterator, and each walk skips the memcgs another task's walk took (7.2
+ * cgroup-children, 17.339 s: at priority 3 the call found only rs_a, the other task was in
+ * rs_b). /P (no pages) with children /P/A and /P/B (cgroup v1, no swap: SCAN_FILE), IF 41000
+ * each, every page reclaimable; one limit call on /P wanting 32. Recorded: priority 12 scanned
+ * 10 pages of A (B was the other task's), priority 11 20 of A and 20 of B.
+ *  Model: priority 12 walks P, A (41000 >> 12 = 10 reclaimed), B skipped: 10; priority 11
+ *  restarts at P: A 40990 >> 11 = 20 (30, under 32), B 41000 >> 11 = 20: 50, done. A 30, B 20
+ *  scanned. Visiting B at 12 (at the call's rate for B, no pass of its own there) frees 20 by
+ *  then and meets the goal in A at 11: A 30, B 10.
+ */
+UT_TEST(test_mainline_recorded_walk, "models/mainline: a walk visits what the recorded pass did")
+{
+	struct rs_reclaim_call c = { .ts = 1000, .ts_end = 1010, .ctx = RS_CALL_MEMCG, .nid = -1,
+				     .may_swap = true, .nr_to_reclaim = 32,
+				     .rec = { .prio_first = 12, .prio_lowest = 11 } };
+	struct rs_replay_result *r;
+	struct tw t;
+	int p, a, b;
+
+	UT_ASSERT(tw_new(&t, 1, true, 60) == 0);
+	p = tw_cg(&t, 0, "/P");
+	a = tw_cg(&t, p, "/P/A");
+	b = tw_cg(&t, p, "/P/B");
+	UT_ASSERT(p > 0 && a > p && b > a);
+	tw_lists(&t, a, 0, 0, 0, 41000, 0);
+	tw_lists(&t, b, 0, 0, 0, 41000, 0);
+	tw_node(&t, 0, 500, 1000);
+	UT_ASSERT(tw_pass(&t, a, RS_LRU_INACTIVE_FILE, -1, 30) == 0);
+	UT_ASSERT(tw_pass(&t, b, RS_LRU_INACTIVE_FILE, -1, 20) == 0);
+	UT_ASSERT(tw_pass(&t, a, RS_LRU_INACTIVE_FILE, 12, 10) == 0);
+	UT_ASSERT(tw_pass(&t, a, RS_LRU_INACTIVE_FILE, 11, 20) == 0);
+	UT_ASSERT(tw_pass(&t, b, RS_LRU_INACTIVE_FILE, 11, 20) == 0);
+	c.target = p;
+	c.rec.prio_end[12] = 1003;
+	c.rec.prio_end[11] = 1008;
+	UT_ASSERT(rs_world_add_call(t.w, &c, &t.err) == 0);
+	UT_ASSERT(tw_final(&t) == 0);
+	r = tw_run(&t, "mainline");
+	UT_ASSERT(r);
+	UT_ASSERT(r->memcg);
+	UT_ASSERT_EQ(r->memcg[a].scanned[RS_LRU_INACTIVE_FILE], 30);
+	UT_ASSERT_EQ(r->memcg[b].scanned[RS_LRU_INACTIVE_FILE], 20);
+	UT_ASSERT_EQ(r->acct.reclaimed[RS_LRU_INACTIVE_FILE], 50);
+	UT_ASSERT_EQ(r->prio_lowest, 11);
+	rs_replay_results_free(r, 1);
+	rs_world_free(t.w);
+	return UT_OK;
+}
+
+/*
+ * A priority the recorded descent went through without scanning is one where the walk visits
+ * nothing (another task's walk had completed the round, or took the memcgs first: kids-reread-
+ * tight, 27034.123 s, nothing at priority 12, rs_b's file at 11, where the model took rs_c's
+ * at 12). /P with /P/A and /P/B as above (IF 41000 each, every page reclaimable, no swap), one
+ * limit call on /P wanting 32. Recorded: nothing at priority 12, B 20 at 11, A 32 at 10 (52).
+ *  Model: priority 12 visits none; 11 visits B: 41000 >> 11 = 20 (20); 10 visits A: 41000 >>
+ *  10 = 40, the first batch of 32 meets the goal and the cut ends the pass (52). A 32, B 20,
+ *  as recorded. Walking every memcg at 12: A 10, B 10 (20), then B 20 at 11 (40, done): A 10,
+ *  B 30.
+ */
+UT_TEST(test_mainline_recorded_walk_none, "models/mainline: no walk where the descent scanned none")
+{
+	struct rs_reclaim_call c = { .ts = 1000, .ts_end = 1010, .ctx = RS_CALL_MEMCG, .nid = -1,
+				     .may_swap = true, .nr_to_reclaim = 32,
+				     .rec = { .prio_first = 11, .prio_lowest = 10 } };
+	struct rs_replay_result *r;
+	struct tw t;
+	int p, a, b;
+
+	UT_ASSERT(tw_new(&t, 1, true, 60) == 0);
+	p = tw_cg(&t, 0, "/P");
+	a = tw_cg(&t, p, "/P/A");
+	b = tw_cg(&t, p, "/P/B");
+	UT_ASSERT(p > 0 && a > p && b > a);
+	tw_lists(&t, a, 0, 0, 0, 41000, 0);
+	tw_lists(&t, b, 0, 0, 0, 41000, 0);
+	tw_node(&t, 0, 500, 1000);
+	UT_ASSERT(tw_pass(&t, a, RS_LRU_INACTIVE_FILE, -1, 32) == 0);
+	UT_ASSERT(tw_pass(&t, b, RS_LRU_INACTIVE_FILE, -1, 20) == 0);
+	UT_ASSERT(tw_pass(&t, b, RS_LRU_INACTIVE_FILE, 11, 20) == 0);
+	UT_ASSERT(tw_pass(&t, a, RS_LRU_INACTIVE_FILE, 10, 32) == 0);
+	c.target = p;
+	c.rec.prio_end[11] = 1004;
+	c.rec.prio_end[10] = 1008;
+	UT_ASSERT(rs_world_add_call(t.w, &c, &t.err) == 0);
+	UT_ASSERT(tw_final(&t) == 0);
+	r = tw_run(&t, "mainline");
+	UT_ASSERT(r);
+	UT_ASSERT(r->memcg);
+	UT_ASSERT_EQ(r->memcg[a].scanned[RS_LRU_INACTIVE_FILE], 32);
+	UT_ASSERT_EQ(r->memcg[b].scanned[RS_LRU_INACTIVE_FILE], 20);
+	UT_ASSERT_EQ(r->acct.reclaimed[RS_LRU_INACTIVE_FILE], 52);
+	UT_ASSERT_EQ(r->prio_lowest, 10);
+	rs_replay_results_free(r, 1);
+	rs_world_free(t.w);
+	return UT_OK;
+}
+
+/*
  * A request takes what the window's isolates of that request size took, not the window's
  * folio average. The average is weighted by pages, so a few big folios dominate it: a
  * kids-reread call (1297.925 s) took one 64-page folio at priority 12, single pages at 11..8

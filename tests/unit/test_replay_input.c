@@ -800,6 +800,42 @@ UT_TEST(test_memcg_goal, "replay input: memcg charge goal from passes and iterat
 }
 
 /*
+ * A pass cut short bounds the goal from above. shrink_lruvec() meets the goal at the end of a
+ * loop iteration, stops one type and scales the other; the next iteration finds one type at 0
+ * and breaks (a2s-1, 452.803 s: five iterations of inactive anon and file, one of file alone,
+ * goal 256 where 32 << k up to what it freed gave 512). A memcg call: priority 12, one iteration
+ * of IA and IF freeing 20 each (40: a pass end, the goal is above 40); priority 11, two
+ * iterations of IA and IF freeing 16 each (64), then IF alone, 32 (96), all requests of 32 (no
+ * target ran out): the cut came after the second iteration, the goal is at most 64. Freed 136:
+ * the goal is 64 (without the bound, 128).
+ */
+UT_TEST(test_memcg_goal_cut, "replay input: a pass cut short bounds the memcg goal")
+{
+	struct tr t;
+
+	UT_ASSERT(tr_new_v1(&t) == 0);
+	cgmap(&t, CG_A, "/a");
+	snap(&t, T0, CG_A, "/a", 5000, 0, 5000, 0, 10000, 11000, 0);
+	node_snap(&t, T0, 5000, 0, 5000, 0, 100, 200);
+	rbegin(&t, T0 + 1 * MS, 200, "w", RS_RK_MEMCG);
+	window(&t, T0 + 2 * MS, 200, "w", CG_A, RS_LRU_INACTIVE_ANON, 32, 32, 20, 12, false);
+	window(&t, T0 + 3 * MS, 200, "w", CG_A, RS_LRU_INACTIVE_FILE, 32, 32, 20, 12, false);
+	for (int i = 0; i < 2; i++) {
+		window(&t, T0 + (4 + 2 * (uint64_t)i) * MS, 200, "w", CG_A, RS_LRU_INACTIVE_ANON,
+		       32, 32, 16, 11, false);
+		window(&t, T0 + (5 + 2 * (uint64_t)i) * MS, 200, "w", CG_A, RS_LRU_INACTIVE_FILE,
+		       32, 32, 16, 11, false);
+	}
+	window(&t, T0 + 8 * MS, 200, "w", CG_A, RS_LRU_INACTIVE_FILE, 32, 32, 32, 11, false);
+	rend(&t, T0 + 9 * MS, 200, "w", RS_RK_MEMCG, 136);
+	UT_ASSERT(tr_finish(&t) == 0);
+	UT_ASSERT_EQ(call_of(&t, 0)->nr_to_reclaim, 64);
+	UT_ASSERT_EQ(rs_replay_input_report(t.ri)->want_src[RS_RI_WANT_CHARGE], 1);
+	tr_free(&t);
+	return UT_OK;
+}
+
+/*
  * Watermark inference without wmark_high in node_stat: a kswapd pass of inactive file taking
  * 512-page folios (requests of 32 scan 512) went on after 512 and 1024 pages; the next request
  * (2 < 32) ran its target out. So the high watermark is above 1024: 1025 at least.

@@ -3,6 +3,7 @@
  * The text loader (parsers/text/textlog.c) on hand-written traces whose sums are known: one per
  * kernel era's field set (tests/fixtures/text/synthetic-*.txt), garbage, and files made here.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -130,61 +131,231 @@ static const struct saved *nth(const struct collect *c, enum rs_ev_type t, int i
 	return NULL;
 }
 
-/* lru_shrink_inactive sums, split by the RECLAIM_WB_FILE flag */
-static void inactive_sums(const struct collect *c, uint64_t scanned[2], uint64_t reclaimed[2],
-			  uint64_t act_anon[2], uint64_t act_file[2])
-{
-	for (int f = 0; f < 2; f++)
-		scanned[f] = reclaimed[f] = act_anon[f] = act_file[f] = 0;
-	for (int i = 0; i < c->n; i++) {
-		const struct rs_event *ev = &c->s[i].ev;
-		int f;
+/*
+ * One figure of one decoded event: the nth (0-based) event of a type, and a field of it, its
+ * `have` bits, or one of its strings. An era's test lists them in a table (its fixture's lines,
+ * read by hand) and check_wants() checks them row by row, naming the row that fails.
+ */
+enum want_kind { W_INT, W_HAVE, W_STR };
 
-		if (ev->type != RS_EV_SHRINK_INACTIVE)
-			continue;
-		f = !!(ev->inactive.reclaim_flags & 0x2);
-		scanned[f] += ev->inactive.nr_scanned;
-		reclaimed[f] += ev->inactive.nr_reclaimed;
-		act_anon[f] += ev->inactive.nr_activate_anon;
-		act_file[f] += ev->inactive.nr_activate_file;
-	}
+struct want {
+	enum rs_ev_type type;
+	int nth;
+	const char *what;
+	enum want_kind kind;
+	size_t off, size;		/* W_INT, W_STR: where in struct saved */
+	long long v;			/* W_INT: the value; W_HAVE: bits that must be set */
+	unsigned int clear;		/* W_HAVE: bits that must not be */
+	const char *str;		/* W_STR */
+};
+
+#define SAVED_SIZEOF(m) sizeof(((struct saved *)0)->m)
+#define W_EQ(t, i, m, val) { t, i, #m, W_INT, offsetof(struct saved, ev.m), SAVED_SIZEOF(ev.m), \
+			     .v = (long long)(val) }
+#define W_HAVE(t, i, set, clr) { t, i, "have", W_HAVE, .v = (set), .clear = (clr) }
+#define W_STR(t, i, m, s) { t, i, #m, W_STR, offsetof(struct saved, m), .str = (s) }
+
+/* A W_INT row's field, as an unsigned number of its own size; a negative want is compared so. */
+static uint64_t field_bits(const struct saved *s, const struct want *w, uint64_t *want)
+{
+	uint64_t v = 0, mask = w->size < 8 ? (1ull << (8 * w->size)) - 1 : ~0ull;
+
+	memcpy(&v, (const char *)s + w->off, w->size);	/* little-endian: the low bytes */
+	*want = (uint64_t)w->v & mask;
+	return v;
 }
 
-/* lru_isolate nr_scanned by list (lru known) */
-static void isolate_by_lru(const struct collect *c, uint64_t scanned[RS_LRU_NR])
+static int check_wants(const struct collect *c, const struct want *w, size_t n)
 {
-	memset(scanned, 0, RS_LRU_NR * sizeof(*scanned));
+	for (size_t i = 0; i < n; i++, w++) {
+		const struct saved *s = nth(c, w->type, w->nth);
+		uint64_t bits, want;
+		const char *got;
+		bool ok;
+
+		if (!s) {
+			fprintf(stderr, "  want %zu: no event %d of type %d\n", i, w->nth, w->type);
+			return UT_FAIL;
+		}
+		switch (w->kind) {
+		case W_INT:
+			bits = field_bits(s, w, &want);
+			ok = bits == want;
+			if (!ok)
+				fprintf(stderr, "  want %zu: event %d of type %d: %s == %" PRIu64
+					", expected %lld\n", i, w->nth, w->type, w->what, bits, w->v);
+			break;
+		case W_HAVE:
+			ok = (s->ev.have & w->v) == (unsigned long long)w->v && !(s->ev.have & w->clear);
+			if (!ok)
+				fprintf(stderr, "  want %zu: event %d of type %d: have 0x%x, expected "
+					"0x%llx set and 0x%x clear\n", i, w->nth, w->type, s->ev.have,
+					w->v, w->clear);
+			break;
+		default:
+			got = (const char *)s + w->off;
+			ok = !strcmp(got, w->str);
+			if (!ok)
+				fprintf(stderr, "  want %zu: event %d of type %d: %s == \"%s\", expected "
+					"\"%s\"\n", i, w->nth, w->type, w->what, got, w->str);
+			break;
+		}
+		if (!ok)
+			return UT_FAIL;
+	}
+	return UT_OK;
+}
+
+/*
+ * What a hand-written trace of one kernel era gives as a whole: its header, how many events,
+ * and the page sums of its reclaim events, by hand over its lines; then the table of figures of
+ * single events. Each era's test loads it with load_era() and checks what is its own.
+ */
+struct era {
+	const char *file;
+	int cpus;
+	const char *kernel;
+	uint64_t events;		/* every event line, decoded or not */
+	int n;				/* what the callback saw: decoded events and losses */
+	int loss_cpu;			/* the loss the header's scan finds, before any stream */
+	uint64_t loss;
+	/* lru_shrink_inactive, by its RECLAIM_WB_FILE flag (anon 0, file 1) */
+	uint64_t scanned[2], reclaimed[2], act_anon[2], act_file[2];
+	uint64_t isolated[RS_LRU_NR];	/* lru_isolate nr_scanned by list, where the list is known */
+	const struct want *wants;
+	size_t nr_wants;
+};
+
+static int check_sums(const struct collect *c, const struct era *e)
+{
+	uint64_t sum[4][2] = { { 0 } }, lru[RS_LRU_NR] = { 0 };
+	const uint64_t *want[4] = { e->scanned, e->reclaimed, e->act_anon, e->act_file };
+
 	for (int i = 0; i < c->n; i++) {
 		const struct rs_event *ev = &c->s[i].ev;
+		int f = !!(ev->inactive.reclaim_flags & 0x2);
 
 		if (ev->type == RS_EV_LRU_ISOLATE && (ev->have & RS_HAVE_LRU))
-			scanned[ev->isolate.lru] += ev->isolate.nr_scanned;
+			lru[ev->isolate.lru] += ev->isolate.nr_scanned;
+		if (ev->type != RS_EV_SHRINK_INACTIVE)
+			continue;
+		sum[0][f] += ev->inactive.nr_scanned;
+		sum[1][f] += ev->inactive.nr_reclaimed;
+		sum[2][f] += ev->inactive.nr_activate_anon;
+		sum[3][f] += ev->inactive.nr_activate_file;
 	}
+	for (int k = 0; k < 4; k++)
+		for (int f = 0; f < 2; f++)
+			if (sum[k][f] != want[k][f]) {
+				fprintf(stderr, "  shrink_inactive sum %d of %s: %" PRIu64 ", expected %"
+					PRIu64 "\n", k, f ? "file" : "anon", sum[k][f], want[k][f]);
+				return UT_FAIL;
+			}
+	for (int l = 0; l < RS_LRU_NR; l++)
+		UT_ASSERT_EQ(lru[l], e->isolated[l]);
+	return UT_OK;
 }
+
+/* Open and stream an era's file into c, and check what every era says. */
+static int load_era(const struct era *e, struct collect *c, struct rs_source **src)
+{
+	const struct rs_trace_info *ti;
+
+	memset(c, 0, sizeof(*c));
+	*src = open_ok(e->file);
+	UT_ASSERT(*src);
+	ti = rs_source_info(*src);
+	UT_ASSERT_EQ(ti->cpus, e->cpus);
+	UT_ASSERT_STR(ti->kernel, e->kernel);
+	UT_ASSERT_EQ(ti->loss[e->loss_cpu].missed, e->loss);
+	UT_ASSERT_EQ(stream_all(*src, c), 0);
+	UT_ASSERT_EQ(ti->events, e->events);
+	UT_ASSERT_EQ(c->n, e->n);
+	UT_ASSERT_EQ(check_sums(c, e), UT_OK);
+	return check_wants(c, e->wants, e->nr_wants);
+}
+
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+static const struct want wants_3x[] = {
+	W_EQ(RS_EV_LRU_ISOLATE, 1, isolate.nr_taken, 30),
+	/* old shrink_inactive: zid, no detail, no activation counts */
+	W_HAVE(RS_EV_SHRINK_INACTIVE, 0, RS_HAVE_ZID, RS_HAVE_SHRINK_DETAIL | RS_HAVE_ACTIVATE_SPLIT),
+	W_EQ(RS_EV_SHRINK_INACTIVE, 0, inactive.zid, 2),
+	W_EQ(RS_EV_SHRINK_INACTIVE, 0, inactive.priority, 12),
+	W_EQ(RS_EV_SHRINK_INACTIVE, 0, inactive.reclaim_flags, 0x2 | 0x8),
+	/* the head: a comm with a space, pid, CPU, time in ns, line number */
+	W_STR(RS_EV_SHRINK_INACTIVE, 0, comm, "Web Content"),
+	W_EQ(RS_EV_SHRINK_INACTIVE, 0, pid, 3100),
+	W_EQ(RS_EV_SHRINK_INACTIVE, 0, cpu, 1),
+	W_EQ(RS_EV_SHRINK_INACTIVE, 0, ts, 100200030000ull),
+	W_EQ(RS_EV_SHRINK_INACTIVE, 0, offset, 9),
+	/* gfp_flags symbolic: absent, not guessed */
+	W_EQ(RS_EV_RECLAIM_BEGIN, 0, reclaim.kind, RS_RK_DIRECT),
+	W_HAVE(RS_EV_RECLAIM_BEGIN, 0, RS_HAVE_ORDER, RS_HAVE_GFP),
+	W_EQ(RS_EV_RECLAIM_END, 0, reclaim.nr_reclaimed, 30),
+	/* writepage: decimal pfn in 3.x */
+	W_EQ(RS_EV_WRITE_FOLIO, 0, write.pfn, 703284),
+	W_EQ(RS_EV_WRITE_FOLIO, 0, write.reclaim_flags, 0x2 | 0x8),
+	W_EQ(RS_EV_WRITE_FOLIO, 1, write.reclaim_flags, 0x1 | 0x8),
+	/* 3.x shrink_slab: unhashed pointer without 0x, no nid, no priority */
+	W_STR(RS_EV_SLAB_START, 0, str[0], "super_cache_scan"),
+	W_EQ(RS_EV_SLAB_START, 0, slab.shrinker, 0xffff88003d3a9000ull),
+	W_EQ(RS_EV_SLAB_START, 0, slab.nid, -1),
+	W_EQ(RS_EV_SLAB_START, 0, slab.priority, -1),
+	W_EQ(RS_EV_SLAB_START, 0, slab.nr_objects_to_shrink, 0),
+	W_EQ(RS_EV_SLAB_START, 0, slab.cache_items, 112),
+	W_EQ(RS_EV_SLAB_START, 0, slab.delta, 1),
+	W_EQ(RS_EV_SLAB_START, 0, slab.total_scan, 1),
+	W_EQ(RS_EV_SLAB_END, 0, slab.unused_scan, 0),
+	W_EQ(RS_EV_SLAB_END, 0, slab.new_scan, 1),
+	W_EQ(RS_EV_SLAB_END, 0, slab.total_scan, 1),
+	W_EQ(RS_EV_SLAB_END, 0, slab.retval, 0),
+	/* kswapd_wake 2.6.36-4.7 has no zid; wakeup_kswapd has */
+	W_HAVE(RS_EV_KSWAPD_WAKE, 0, 0, RS_HAVE_ZID),
+	W_HAVE(RS_EV_WAKEUP_KSWAPD, 0, RS_HAVE_ZID, 0),
+	/* strings with blanks survive: a value runs to the next key= */
+	W_STR(RS_EV_EXEC, 0, str[0], "/usr/bin/my prog"),
+	W_STR(RS_EV_EXIT, 0, str[0], "my prog"),
+	W_STR(RS_EV_EXIT, 0, comm, "my prog"),
+	W_EQ(RS_EV_EXIT, 0, task.pid, 2202),
+	W_EQ(RS_EV_FORK, 0, task.pid, 2201),
+	W_EQ(RS_EV_FORK, 0, task.child_pid, 2202),
+	W_STR(RS_EV_FORK, 0, str[1], "bash"),
+	W_STR(RS_EV_META, 0, str[0], "begin"),
+	/* losses go out before the next event of their CPU, at its time, even a skipped one */
+	W_EQ(RS_EV_LOST, 0, cpu, 0),
+	W_EQ(RS_EV_LOST, 0, lost, 12),
+	W_EQ(RS_EV_LOST, 0, ts, 100300100000ull),
+	W_EQ(RS_EV_LOST, 0, offset, 13),		/* the LOST line */
+	W_EQ(RS_EV_LOST, 0, pid, -1),
+	W_EQ(RS_EV_LOST, 1, cpu, 1),
+	W_EQ(RS_EV_LOST, 1, lost, -1),
+	W_EQ(RS_EV_LOST, 1, ts, 100400000000ull),
+};
+
+/* less 2 lacking nr_scanned, plus 2 losses (sched_switch is decoded: it names tasks) */
+static const struct era era_3x = {
+	.file = TEXT("synthetic-3x.txt"), .cpus = 2, .kernel = "3.16.0-synthetic",
+	.events = 24, .n = 24, .loss_cpu = 0, .loss = 12,	/* CPU:0 [12 EVENTS DROPPED] */
+	.scanned = { 17, 84 }, .reclaimed = { 5, 75 },
+	.wants = wants_3x, .nr_wants = ARRAY_LEN(wants_3x),
+};
 
 UT_TEST(test_3x, "textlog: 3.x field set, trace-cmd report")
 {
 	static struct collect c;
-	uint64_t sc[2], rc[2], aa[2], af[2], file_scanned[2] = { 0, 0 };
+	uint64_t file_scanned[2] = { 0, 0 };
 	const struct rs_trace_info *ti;
 	const struct saved *s;
 	struct rs_source *src;
 
-	memset(&c, 0, sizeof(c));
-	src = open_ok(TEXT("synthetic-3x.txt"));
-	UT_ASSERT(src);
+	UT_ASSERT_EQ(load_era(&era_3x, &c, &src), UT_OK);
 	ti = rs_source_info(src);
 	UT_ASSERT_STR(ti->format, "text");
-	UT_ASSERT_EQ(ti->cpus, 2);
-	UT_ASSERT_STR(ti->kernel, "3.16.0-synthetic");	/* from the begin marker */
-	UT_ASSERT_EQ(ti->loss[0].missed, 12);			/* CPU:0 [12 EVENTS DROPPED] */
+	UT_ASSERT_EQ(ti->loss[0].missed, 12);			/* the same after the stream */
 	UT_ASSERT_EQ(ti->loss[1].missed, 0);
 	UT_ASSERT_EQ(ti->loss[1].missed_unknown, 1);		/* CPU:1 [EVENTS DROPPED] */
-	UT_ASSERT_EQ(stream_all(src, &c), 0);
-
-	UT_ASSERT_EQ(ti->events, 24);		/* every event line, decoded or not */
-	/* less 2 lacking nr_scanned, plus 2 losses (sched_switch is decoded: it names tasks) */
-	UT_ASSERT_EQ(c.n, 24);
 	UT_ASSERT_EQ(ti->first_ts, 100000100000ull);
 	UT_ASSERT_EQ(ti->last_ts, 100700000000ull);
 	UT_ASSERT_EQ(warned(src, "without field 'nr_scanned'"), 2);
@@ -204,274 +375,148 @@ UT_TEST(test_3x, "textlog: 3.x field set, trace-cmd report")
 	}
 	UT_ASSERT_EQ(file_scanned[1], 32 + 32 + 20);
 	UT_ASSERT_EQ(file_scanned[0], 17);
-	UT_ASSERT_EQ(nth(&c, RS_EV_LRU_ISOLATE, 1)->ev.isolate.nr_taken, 30);
 
-	/* old shrink_inactive: zid, no detail, no activation counts */
-	inactive_sums(&c, sc, rc, aa, af);
-	UT_ASSERT_EQ(sc[1], 84);
-	UT_ASSERT_EQ(rc[1], 75);
-	UT_ASSERT_EQ(sc[0], 17);
-	UT_ASSERT_EQ(rc[0], 5);
-	s = nth(&c, RS_EV_SHRINK_INACTIVE, 0);
-	UT_ASSERT(s->ev.have & RS_HAVE_ZID);
-	UT_ASSERT(!(s->ev.have & (RS_HAVE_SHRINK_DETAIL | RS_HAVE_ACTIVATE_SPLIT)));
-	UT_ASSERT_EQ(s->ev.inactive.zid, 2);
-	UT_ASSERT_EQ(s->ev.inactive.priority, 12);
-	UT_ASSERT_EQ(s->ev.inactive.reclaim_flags, 0x2 | 0x8);
-
-	/* the head: a comm with a space, pid, CPU, time in ns, line number */
-	UT_ASSERT_STR(s->comm, "Web Content");
-	UT_ASSERT_EQ(s->ev.pid, 3100);
-	UT_ASSERT_EQ(s->ev.cpu, 1);
-	UT_ASSERT_EQ(s->ev.ts, 100200030000ull);
-	UT_ASSERT_EQ(s->ev.offset, 9);
-
-	s = nth(&c, RS_EV_RECLAIM_BEGIN, 0);
-	UT_ASSERT_EQ(s->ev.reclaim.kind, RS_RK_DIRECT);
-	UT_ASSERT(!(s->ev.have & RS_HAVE_GFP));		/* symbolic: absent, not guessed */
-	UT_ASSERT(s->ev.have & RS_HAVE_ORDER);
-	UT_ASSERT_EQ(nth(&c, RS_EV_RECLAIM_END, 0)->ev.reclaim.nr_reclaimed, 30);
-
-	/* writepage: decimal pfn in 3.x */
-	s = nth(&c, RS_EV_WRITE_FOLIO, 0);
-	UT_ASSERT_EQ(s->ev.write.pfn, 703284);
-	UT_ASSERT_EQ(s->ev.write.reclaim_flags, 0x2 | 0x8);
-	UT_ASSERT_EQ(nth(&c, RS_EV_WRITE_FOLIO, 1)->ev.write.reclaim_flags, 0x1 | 0x8);
-
-	/* 3.x shrink_slab: unhashed pointer without 0x, no nid, no priority */
-	s = nth(&c, RS_EV_SLAB_START, 0);
-	UT_ASSERT_STR(s->str[0], "super_cache_scan");
-	UT_ASSERT_EQ(s->ev.slab.shrinker, 0xffff88003d3a9000ull);
-	UT_ASSERT_EQ(s->ev.slab.nid, -1);
-	UT_ASSERT_EQ(s->ev.slab.priority, -1);
-	UT_ASSERT_EQ(s->ev.slab.nr_objects_to_shrink, 0);
-	UT_ASSERT_EQ(s->ev.slab.cache_items, 112);
-	UT_ASSERT_EQ(s->ev.slab.delta, 1);
-	UT_ASSERT_EQ(s->ev.slab.total_scan, 1);
-	s = nth(&c, RS_EV_SLAB_END, 0);
-	UT_ASSERT_EQ(s->ev.slab.unused_scan, 0);
-	UT_ASSERT_EQ(s->ev.slab.new_scan, 1);
-	UT_ASSERT_EQ(s->ev.slab.total_scan, 1);
-	UT_ASSERT_EQ(s->ev.slab.retval, 0);
-
-	/* kswapd_wake 2.6.36-4.7 has no zid; wakeup_kswapd has */
-	s = nth(&c, RS_EV_KSWAPD_WAKE, 0);
-	UT_ASSERT(!(s->ev.have & RS_HAVE_ZID));
-	UT_ASSERT(nth(&c, RS_EV_WAKEUP_KSWAPD, 0)->ev.have & RS_HAVE_ZID);
-
-	/* strings with blanks survive: a value runs to the next key= */
-	UT_ASSERT_STR(nth(&c, RS_EV_EXEC, 0)->str[0], "/usr/bin/my prog");
-	s = nth(&c, RS_EV_EXIT, 0);
-	UT_ASSERT_STR(s->str[0], "my prog");
-	UT_ASSERT_STR(s->comm, "my prog");
-	UT_ASSERT_EQ(s->ev.task.pid, 2202);
-	s = nth(&c, RS_EV_FORK, 0);
-	UT_ASSERT_EQ(s->ev.task.pid, 2201);
-	UT_ASSERT_EQ(s->ev.task.child_pid, 2202);
-	UT_ASSERT_STR(s->str[1], "bash");
-
-	s = nth(&c, RS_EV_META, 0);
-	UT_ASSERT(s);
-	UT_ASSERT_STR(s->str[0], "begin");
-
-	/* losses go out before the next event of their CPU, at its time, even a skipped one */
+	/* the CPU 0 loss goes out between the second shrink and the third isolate */
 	UT_ASSERT_EQ(nr_of_type(&c, RS_EV_LOST), 2);
 	s = nth(&c, RS_EV_LOST, 0);
-	UT_ASSERT_EQ(s->ev.cpu, 0);
-	UT_ASSERT_EQ(s->ev.lost, 12);
-	UT_ASSERT_EQ(s->ev.ts, 100300100000ull);
-	UT_ASSERT_EQ(s->ev.offset, 13);		/* the LOST line */
-	UT_ASSERT_EQ(s->ev.pid, -1);
 	UT_ASSERT(s > nth(&c, RS_EV_SHRINK_INACTIVE, 1) && s < nth(&c, RS_EV_LRU_ISOLATE, 2));
-	s = nth(&c, RS_EV_LOST, 1);
-	UT_ASSERT_EQ(s->ev.cpu, 1);
-	UT_ASSERT_EQ(s->ev.lost, -1);
-	UT_ASSERT_EQ(s->ev.ts, 100400000000ull);
 	rs_source_close(src);
 	return UT_OK;
 }
+
+static const struct want wants_4x[] = {
+	/* nine decimals: exact ns */
+	W_EQ(RS_EV_KSWAPD_WAKE, 0, ts, 2000100000500ull),
+	/* 4.11-6.6 lru_isolate: symbolic lru, skipped, isolate_mode, classzone */
+	W_HAVE(RS_EV_LRU_ISOLATE, 1, RS_HAVE_LRU | RS_HAVE_SKIPPED | RS_HAVE_ZID, RS_HAVE_FILE),
+	W_EQ(RS_EV_LRU_ISOLATE, 1, isolate.nr_skipped, 8),
+	W_EQ(RS_EV_LRU_ISOLATE, 1, isolate.zid, 2),
+	W_EQ(RS_EV_LRU_ISOLATE, 3, isolate.zid, 3),
+	W_HAVE(RS_EV_SHRINK_INACTIVE, 1, RS_HAVE_SHRINK_DETAIL,
+	       RS_HAVE_ACTIVATE_SPLIT | RS_HAVE_ZID),
+	W_EQ(RS_EV_SHRINK_INACTIVE, 1, inactive.nr_writeback, 1),
+	W_EQ(RS_EV_SHRINK_INACTIVE, 1, inactive.nr_ref_keep, 2),
+	W_EQ(RS_EV_SHRINK_INACTIVE, 1, inactive.nr_unmap_fail, 1),
+	W_EQ(RS_EV_SHRINK_ACTIVE, 0, active.nr_taken, 32),
+	W_EQ(RS_EV_SHRINK_ACTIVE, 0, active.nr_deactivated, 22),
+	W_EQ(RS_EV_SHRINK_ACTIVE, 0, active.nr_referenced, 10),
+	W_EQ(RS_EV_SHRINK_ACTIVE, 0, active.reclaim_flags, 0x2 | 0x8),
+	/* gfp_flags: numeric present, symbolic absent */
+	W_EQ(RS_EV_RECLAIM_BEGIN, 0, reclaim.kind, RS_RK_MEMCG),
+	W_HAVE(RS_EV_RECLAIM_BEGIN, 0, 0, RS_HAVE_GFP),
+	W_EQ(RS_EV_RECLAIM_BEGIN, 1, reclaim.kind, RS_RK_DIRECT),
+	W_HAVE(RS_EV_RECLAIM_BEGIN, 1, RS_HAVE_GFP, 0),
+	W_EQ(RS_EV_RECLAIM_BEGIN, 1, reclaim.gfp_flags, 0x14200ca),
+	W_EQ(RS_EV_RECLAIM_BEGIN, 1, reclaim.order, 2),
+	W_STR(RS_EV_RECLAIM_BEGIN, 1, comm, "stress-ng-vm"),	/* dashes in the comm */
+	W_EQ(RS_EV_RECLAIM_BEGIN, 1, pid, 5100),
+	W_EQ(RS_EV_RECLAIM_BEGIN, 1, cpu, 3),
+	W_EQ(RS_EV_RECLAIM_END, 0, reclaim.nr_reclaimed, 32),
+	W_EQ(RS_EV_SLAB_START, 0, slab.shrinker, 0xffff8800b8e2c8c0ull),
+	W_EQ(RS_EV_SLAB_START, 0, slab.nid, 0),
+	W_EQ(RS_EV_SLAB_START, 0, slab.nr_objects_to_shrink, 12),
+	W_EQ(RS_EV_SLAB_START, 0, slab.cache_items, 1024),
+	W_EQ(RS_EV_SLAB_START, 0, slab.delta, 8),
+	W_EQ(RS_EV_SLAB_START, 0, slab.total_scan, 20),
+	W_EQ(RS_EV_SLAB_START, 0, slab.priority, 12),
+	W_EQ(RS_EV_SLAB_END, 0, slab.unused_scan, 12),
+	W_EQ(RS_EV_SLAB_END, 0, slab.retval, 20),
+	W_EQ(RS_EV_CGROUP, 0, cgroup.op, RS_CG_MKDIR),
+	W_EQ(RS_EV_CGROUP, 0, cgroup.id, 42),
+	W_STR(RS_EV_CGROUP, 0, str[0], "/rs_x"),
+	W_EQ(RS_EV_CGROUP_ATTACH, 0, cgroup.pid, 5000),
+	W_STR(RS_EV_CGROUP_ATTACH, 0, str[1], "memhog"),
+	W_EQ(RS_EV_OOM_VICTIM, 0, oom.pid, 5000),
+	W_STR(RS_EV_OOM_VICTIM, 0, str[0], "(null)"),	/* old mark_victim: pid only */
+};
+
+/* one nr_activate goes to the type the flags name */
+static const struct era era_4x = {
+	.file = TEXT("synthetic-4x.txt"), .cpus = 4,
+	.kernel = "4.14.0-synthetic",	/* the older scenario_begin marker */
+	.events = 22, .n = 22,
+	.scanned = { 16, 64 }, .reclaimed = { 6, 62 }, .act_anon = { 4, 0 }, .act_file = { 0, 2 },
+	.isolated = { [RS_LRU_INACTIVE_FILE] = 64, [RS_LRU_ACTIVE_FILE] = 40,
+		      [RS_LRU_INACTIVE_ANON] = 16, [RS_LRU_ACTIVE_ANON] = 0 },
+	.wants = wants_4x, .nr_wants = ARRAY_LEN(wants_4x),
+};
 
 UT_TEST(test_4x, "textlog: 4.14 field set, ns timestamps")
 {
 	static struct collect c;
-	uint64_t sc[2], rc[2], aa[2], af[2], lru[RS_LRU_NR];
 	const struct rs_trace_info *ti;
-	const struct saved *s;
 	struct rs_source *src;
 
-	memset(&c, 0, sizeof(c));
-	src = open_ok(TEXT("synthetic-4x.txt"));
-	UT_ASSERT(src);
+	UT_ASSERT_EQ(load_era(&era_4x, &c, &src), UT_OK);
 	ti = rs_source_info(src);
-	UT_ASSERT_EQ(ti->cpus, 4);
-	UT_ASSERT_STR(ti->kernel, "4.14.0-synthetic");	/* the older scenario_begin marker */
-	UT_ASSERT_EQ(stream_all(src, &c), 0);
-	UT_ASSERT_EQ(ti->events, 22);
-	UT_ASSERT_EQ(c.n, 22);
 	UT_ASSERT_EQ(rs_warnings_count(ti->warnings), 0);
 	/* nine decimals: exact ns */
 	UT_ASSERT_EQ(c.s[0].ev.ts, 2000000000100ull);
 	UT_ASSERT_EQ(ti->first_ts, 2000000000100ull);
-	UT_ASSERT_EQ(nth(&c, RS_EV_KSWAPD_WAKE, 0)->ev.ts, 2000100000500ull);
-
-	/* 4.11-6.6 lru_isolate: symbolic lru, skipped, isolate_mode, classzone */
-	isolate_by_lru(&c, lru);
-	UT_ASSERT_EQ(lru[RS_LRU_INACTIVE_FILE], 64);
-	UT_ASSERT_EQ(lru[RS_LRU_ACTIVE_FILE], 40);
-	UT_ASSERT_EQ(lru[RS_LRU_INACTIVE_ANON], 16);
-	UT_ASSERT_EQ(lru[RS_LRU_ACTIVE_ANON], 0);
-	s = nth(&c, RS_EV_LRU_ISOLATE, 1);
-	UT_ASSERT(s->ev.have & RS_HAVE_LRU);
-	UT_ASSERT(s->ev.have & RS_HAVE_SKIPPED);
-	UT_ASSERT(s->ev.have & RS_HAVE_ZID);
-	UT_ASSERT(!(s->ev.have & RS_HAVE_FILE));
-	UT_ASSERT_EQ(s->ev.isolate.nr_skipped, 8);
-	UT_ASSERT_EQ(s->ev.isolate.zid, 2);
-	UT_ASSERT_EQ(nth(&c, RS_EV_LRU_ISOLATE, 3)->ev.isolate.zid, 3);
-
-	/* one nr_activate goes to the type the flags name */
-	inactive_sums(&c, sc, rc, aa, af);
-	UT_ASSERT_EQ(sc[1], 64);
-	UT_ASSERT_EQ(rc[1], 62);
-	UT_ASSERT_EQ(sc[0], 16);
-	UT_ASSERT_EQ(rc[0], 6);
-	UT_ASSERT_EQ(af[1], 2);
-	UT_ASSERT_EQ(aa[1], 0);
-	UT_ASSERT_EQ(aa[0], 4);
-	UT_ASSERT_EQ(af[0], 0);
-	s = nth(&c, RS_EV_SHRINK_INACTIVE, 1);
-	UT_ASSERT(s->ev.have & RS_HAVE_SHRINK_DETAIL);
-	UT_ASSERT(!(s->ev.have & (RS_HAVE_ACTIVATE_SPLIT | RS_HAVE_ZID)));
-	UT_ASSERT_EQ(s->ev.inactive.nr_writeback, 1);
-	UT_ASSERT_EQ(s->ev.inactive.nr_ref_keep, 2);
-	UT_ASSERT_EQ(s->ev.inactive.nr_unmap_fail, 1);
-
-	s = nth(&c, RS_EV_SHRINK_ACTIVE, 0);
-	UT_ASSERT_EQ(s->ev.active.nr_taken, 32);
-	UT_ASSERT_EQ(s->ev.active.nr_deactivated, 22);
-	UT_ASSERT_EQ(s->ev.active.nr_referenced, 10);
-	UT_ASSERT_EQ(s->ev.active.reclaim_flags, 0x2 | 0x8);
-
-	/* gfp_flags: numeric present, symbolic absent */
-	s = nth(&c, RS_EV_RECLAIM_BEGIN, 0);
-	UT_ASSERT_EQ(s->ev.reclaim.kind, RS_RK_MEMCG);
-	UT_ASSERT(!(s->ev.have & RS_HAVE_GFP));
-	s = nth(&c, RS_EV_RECLAIM_BEGIN, 1);
-	UT_ASSERT_EQ(s->ev.reclaim.kind, RS_RK_DIRECT);
-	UT_ASSERT(s->ev.have & RS_HAVE_GFP);
-	UT_ASSERT_EQ(s->ev.reclaim.gfp_flags, 0x14200ca);
-	UT_ASSERT_EQ(s->ev.reclaim.order, 2);
-	UT_ASSERT_STR(s->comm, "stress-ng-vm");		/* dashes in the comm */
-	UT_ASSERT_EQ(s->ev.pid, 5100);
-	UT_ASSERT_EQ(s->ev.cpu, 3);
-	UT_ASSERT_EQ(nth(&c, RS_EV_RECLAIM_END, 0)->ev.reclaim.nr_reclaimed, 32);
-
-	s = nth(&c, RS_EV_SLAB_START, 0);
-	UT_ASSERT_EQ(s->ev.slab.shrinker, 0xffff8800b8e2c8c0ull);
-	UT_ASSERT_EQ(s->ev.slab.nid, 0);
-	UT_ASSERT_EQ(s->ev.slab.nr_objects_to_shrink, 12);
-	UT_ASSERT_EQ(s->ev.slab.cache_items, 1024);
-	UT_ASSERT_EQ(s->ev.slab.delta, 8);
-	UT_ASSERT_EQ(s->ev.slab.total_scan, 20);
-	UT_ASSERT_EQ(s->ev.slab.priority, 12);
-	s = nth(&c, RS_EV_SLAB_END, 0);
-	UT_ASSERT_EQ(s->ev.slab.unused_scan, 12);
-	UT_ASSERT_EQ(s->ev.slab.retval, 20);
-
-	s = nth(&c, RS_EV_CGROUP, 0);
-	UT_ASSERT_EQ(s->ev.cgroup.op, RS_CG_MKDIR);
-	UT_ASSERT_EQ(s->ev.cgroup.id, 42);
-	UT_ASSERT_STR(s->str[0], "/rs_x");
-	s = nth(&c, RS_EV_CGROUP_ATTACH, 0);
-	UT_ASSERT_EQ(s->ev.cgroup.pid, 5000);
-	UT_ASSERT_STR(s->str[1], "memhog");
-	s = nth(&c, RS_EV_OOM_VICTIM, 0);
-	UT_ASSERT_EQ(s->ev.oom.pid, 5000);
-	UT_ASSERT_STR(s->str[0], "(null)");	/* old mark_victim: pid only */
 	rs_source_close(src);
 	return UT_OK;
 }
 
+static const struct want wants_5x[] = {
+	W_EQ(RS_EV_LOST, 0, lost, 42),
+	W_EQ(RS_EV_LOST, 0, cpu, 3),
+	W_EQ(RS_EV_LOST, 0, ts, 3000200000000ull),
+	W_HAVE(RS_EV_SHRINK_INACTIVE, 0, RS_HAVE_ACTIVATE_SPLIT | RS_HAVE_SHRINK_DETAIL, 0),
+	W_EQ(RS_EV_SHRINK_INACTIVE, 0, inactive.nr_ref_keep, 1),
+	/* irq-flags column of 4 and 5 characters; 6 decimals */
+	W_STR(RS_EV_LRU_ISOLATE, 0, comm, "kswapd0"),
+	W_EQ(RS_EV_LRU_ISOLATE, 0, pid, 50),
+	W_EQ(RS_EV_LRU_ISOLATE, 0, ts, 3000100020000ull),
+	W_EQ(RS_EV_LRU_ISOLATE, 1, ts, 3000100040000ull),
+	W_EQ(RS_EV_WRITE_FOLIO, 0, write.pfn, 0x7bccc),
+	/* record-tgid column */
+	W_STR(RS_EV_RECLAIM_BEGIN, 0, comm, "dd"),
+	W_EQ(RS_EV_RECLAIM_BEGIN, 0, pid, 6100),
+	W_EQ(RS_EV_RECLAIM_BEGIN, 0, cpu, 3),
+	W_EQ(RS_EV_THROTTLED, 0, throttled.reason, 1),
+	W_EQ(RS_EV_THROTTLED, 0, throttled.usec_delayed, 20000),
+	/* the kernel's hashed %p has no 0x; %pS adds /size */
+	W_EQ(RS_EV_SLAB_END, 0, slab.shrinker, 0xa1b2c3d4ull),
+	W_STR(RS_EV_SLAB_END, 0, str[0], "super_cache_scan"),
+	W_EQ(RS_EV_SLAB_END, 0, slab.new_scan, 162),
+	W_EQ(RS_EV_SLAB_END, 0, slab.retval, 17),
+	/* no flags column (trace_pipe with irq-info off), then a step back in time: file order */
+	W_EQ(RS_EV_KSWAPD_SLEEP, 0, ts, 3000400000000ull),
+	W_EQ(RS_EV_KSWAPD_SLEEP, 1, ts, 3000390000000ull),
+	/* 6.x mark_victim: "total-vm=NkB", "file-rss:NkB" */
+	W_EQ(RS_EV_OOM_VICTIM, 0, oom.pid, 6000),
+	W_STR(RS_EV_OOM_VICTIM, 0, str[0], "memhog"),
+	W_EQ(RS_EV_OOM_VICTIM, 0, oom.total_vm, 1048576),
+	W_EQ(RS_EV_OOM_VICTIM, 0, oom.anon_rss, 524288),
+	W_EQ(RS_EV_OOM_VICTIM, 0, oom.file_rss, 1024),
+	W_EQ(RS_EV_OOM_VICTIM, 0, oom.shmem_rss, 0),
+};
+
+static const struct era era_5x = {
+	.file = TEXT("synthetic-5x.txt"), .cpus = 4,		/* #P:4 */
+	.kernel = "5.10.0-synthetic",
+	.events = 20, .n = 19,					/* 18 events and one loss */
+	.loss_cpu = 3, .loss = 42,				/* CPU:3 [LOST 42 EVENTS] */
+	.scanned = { 24, 32 }, .reclaimed = { 20, 28 }, .act_anon = { 4, 0 }, .act_file = { 0, 3 },
+	.isolated = { [RS_LRU_INACTIVE_FILE] = 32, [RS_LRU_INACTIVE_ANON] = 24,
+		      [RS_LRU_ACTIVE_FILE] = 32 },
+	.wants = wants_5x, .nr_wants = ARRAY_LEN(wants_5x),
+};
+
 UT_TEST(test_5x_ftrace, "textlog: 5.x field set, ftrace trace file")
 {
 	static struct collect c;
-	uint64_t sc[2], rc[2], aa[2], af[2], lru[RS_LRU_NR];
 	const struct rs_trace_info *ti;
-	const struct saved *s;
 	struct rs_source *src;
 
-	memset(&c, 0, sizeof(c));
-	src = open_ok(TEXT("synthetic-5x.txt"));
-	UT_ASSERT(src);
+	UT_ASSERT_EQ(load_era(&era_5x, &c, &src), UT_OK);
 	ti = rs_source_info(src);
-	UT_ASSERT_EQ(ti->cpus, 4);		/* #P:4 */
-	UT_ASSERT_STR(ti->kernel, "5.10.0-synthetic");
-	UT_ASSERT_EQ(ti->loss[3].missed, 42);	/* CPU:3 [LOST 42 EVENTS] */
 	UT_ASSERT_EQ(warned(src, "timestamps go backwards"), 1);
-	UT_ASSERT_EQ(stream_all(src, &c), 0);
-	UT_ASSERT_EQ(ti->events, 20);
-	UT_ASSERT_EQ(c.n, 19);			/* 18 events and one loss */
-	UT_ASSERT_EQ(nth(&c, RS_EV_LOST, 0)->ev.lost, 42);
-	UT_ASSERT_EQ(nth(&c, RS_EV_LOST, 0)->ev.cpu, 3);
-	UT_ASSERT_EQ(nth(&c, RS_EV_LOST, 0)->ev.ts, 3000200000000ull);
 	UT_ASSERT_EQ(ut_event_count(src, "print"), 1);	/* ftrace says tracing_mark_write */
 	UT_ASSERT_EQ(ut_event_count(src, "function"), 1);
 	UT_ASSERT_EQ(ut_event_count(src, "irq_handler_entry"), 1);
-	UT_ASSERT_EQ(ti->loss[3].missed, 42);		/* the same after a full stream */
-
-	isolate_by_lru(&c, lru);
-	UT_ASSERT_EQ(lru[RS_LRU_INACTIVE_FILE], 32);
-	UT_ASSERT_EQ(lru[RS_LRU_INACTIVE_ANON], 24);
-	UT_ASSERT_EQ(lru[RS_LRU_ACTIVE_FILE], 32);
-	inactive_sums(&c, sc, rc, aa, af);
-	UT_ASSERT_EQ(sc[1], 32);
-	UT_ASSERT_EQ(rc[1], 28);
-	UT_ASSERT_EQ(af[1], 3);
-	UT_ASSERT_EQ(sc[0], 24);
-	UT_ASSERT_EQ(rc[0], 20);
-	UT_ASSERT_EQ(aa[0], 4);
-	s = nth(&c, RS_EV_SHRINK_INACTIVE, 0);
-	UT_ASSERT(s->ev.have & RS_HAVE_ACTIVATE_SPLIT);
-	UT_ASSERT(s->ev.have & RS_HAVE_SHRINK_DETAIL);
-	UT_ASSERT_EQ(s->ev.inactive.nr_ref_keep, 1);
-
-	/* irq-flags column of 4 and 5 characters; 6 decimals */
-	s = nth(&c, RS_EV_LRU_ISOLATE, 0);
-	UT_ASSERT_STR(s->comm, "kswapd0");
-	UT_ASSERT_EQ(s->ev.pid, 50);
-	UT_ASSERT_EQ(s->ev.ts, 3000100020000ull);
-	UT_ASSERT_EQ(nth(&c, RS_EV_LRU_ISOLATE, 1)->ev.ts, 3000100040000ull);
-	UT_ASSERT_EQ(nth(&c, RS_EV_WRITE_FOLIO, 0)->ev.write.pfn, 0x7bccc);
-
-	/* record-tgid column */
-	s = nth(&c, RS_EV_RECLAIM_BEGIN, 0);
-	UT_ASSERT_STR(s->comm, "dd");
-	UT_ASSERT_EQ(s->ev.pid, 6100);
-	UT_ASSERT_EQ(s->ev.cpu, 3);
-	UT_ASSERT_EQ(nth(&c, RS_EV_THROTTLED, 0)->ev.throttled.reason, 1);
-	UT_ASSERT_EQ(nth(&c, RS_EV_THROTTLED, 0)->ev.throttled.usec_delayed, 20000);
-
-	/* the kernel's hashed %p has no 0x; %pS adds /size */
-	s = nth(&c, RS_EV_SLAB_END, 0);
-	UT_ASSERT_EQ(s->ev.slab.shrinker, 0xa1b2c3d4ull);
-	UT_ASSERT_STR(s->str[0], "super_cache_scan");
-	UT_ASSERT_EQ(s->ev.slab.new_scan, 162);
-	UT_ASSERT_EQ(s->ev.slab.retval, 17);
-
-	/* no flags column (trace_pipe with irq-info off), then a step back in time: file order */
-	s = nth(&c, RS_EV_KSWAPD_SLEEP, 0);
-	UT_ASSERT_EQ(s->ev.ts, 3000400000000ull);
-	UT_ASSERT_EQ(nth(&c, RS_EV_KSWAPD_SLEEP, 1)->ev.ts, 3000390000000ull);
+	UT_ASSERT_EQ(ti->loss[3].missed, 42);		/* the same after the stream */
 	UT_ASSERT_EQ(ti->last_ts, 3000700000000ull);
-
-	/* 6.x mark_victim: "total-vm=NkB", "file-rss:NkB" */
-	s = nth(&c, RS_EV_OOM_VICTIM, 0);
-	UT_ASSERT_EQ(s->ev.oom.pid, 6000);
-	UT_ASSERT_STR(s->str[0], "memhog");
-	UT_ASSERT_EQ(s->ev.oom.total_vm, 1048576);
-	UT_ASSERT_EQ(s->ev.oom.anon_rss, 524288);
-	UT_ASSERT_EQ(s->ev.oom.file_rss, 1024);
-	UT_ASSERT_EQ(s->ev.oom.shmem_rss, 0);
 	rs_source_close(src);
 	return UT_OK;
 }
@@ -576,6 +621,26 @@ static const char *tmp_file(char *buf, size_t size, const void *data, size_t len
 	return buf;
 }
 
+/* Open `len` bytes of text as a trace (the file goes at once) and stream it all into c. */
+static struct rs_source *load_text(const void *data, size_t len, struct collect *c)
+{
+	struct rs_source *src;
+	char path[256];
+
+	if (!tmp_file(path, sizeof(path), data, len)) {
+		fprintf(stderr, "  cannot write a temporary file\n");
+		return NULL;
+	}
+	src = open_ok(path);
+	unlink(path);
+	memset(c, 0, sizeof(*c));
+	if (src && stream_all(src, c)) {
+		rs_source_close(src);
+		return NULL;
+	}
+	return src;
+}
+
 /* Open must fail, with a message that names the file and contains `what`. */
 static int expect_refused(const char *content, size_t len, const char *what)
 {
@@ -627,27 +692,19 @@ UT_TEST(test_odd_files, "textlog: empty report, CRLF, overlong lines")
 	static const char tail[] = "\n  kswapd0-45  [001]  3.0: mm_vmscan_kswapd_sleep: nid=0\n";
 	static struct collect c;
 	struct rs_source *src;
-	char path[256], *big;
+	char *big;
 
 	/* a report of an empty trace: opens, no events, one warning */
-	UT_ASSERT(tmp_file(path, sizeof(path), empty_report, sizeof(empty_report) - 1));
-	src = open_ok(path);
-	unlink(path);
+	src = load_text(empty_report, sizeof(empty_report) - 1, &c);
 	UT_ASSERT(src);
-	memset(&c, 0, sizeof(c));
-	UT_ASSERT_EQ(stream_all(src, &c), 0);
 	UT_ASSERT_EQ(c.n, 0);
 	UT_ASSERT_EQ(rs_source_info(src)->cpus, 2);
 	UT_ASSERT_EQ(warned(src, "no events"), 1);
 	rs_source_close(src);
 
 	/* CRLF line ends, no newline at the end, 1 and 9 decimals */
-	UT_ASSERT(tmp_file(path, sizeof(path), crlf, sizeof(crlf) - 1));
-	src = open_ok(path);
-	unlink(path);
+	src = load_text(crlf, sizeof(crlf) - 1, &c);
 	UT_ASSERT(src);
-	memset(&c, 0, sizeof(c));
-	UT_ASSERT_EQ(stream_all(src, &c), 0);
 	UT_ASSERT_EQ(c.n, 2);
 	UT_ASSERT_EQ(c.s[0].ev.ts, 1500000000ull);
 	UT_ASSERT_EQ(c.s[1].ev.ts, 2000000001ull);
@@ -667,15 +724,9 @@ UT_TEST(test_odd_files, "textlog: empty report, CRLF, overlong lines")
 		memcpy(big, head, sizeof(head) - 1);
 		memset(big + sizeof(head) - 1, 'x', biglen);
 		memcpy(big + sizeof(head) - 1 + biglen, tail, sizeof(tail) - 1);
-		path[0] = '\0';
-		tmp_file(path, sizeof(path), big, total);
+		src = load_text(big, total, &c);
 		free(big);
-		UT_ASSERT(path[0]);
-		src = open_ok(path);
-		unlink(path);
 		UT_ASSERT(src);
-		memset(&c, 0, sizeof(c));
-		UT_ASSERT_EQ(stream_all(src, &c), 0);
 		UT_ASSERT_EQ(c.n, 2);
 		UT_ASSERT_EQ(c.s[1].ev.offset, 3);
 		UT_ASSERT_EQ(c.s[1].ev.cpu, 1);
@@ -702,14 +753,9 @@ UT_TEST(test_dialects, "textlog: report -l, -R and --ts-diff lines")
 		"ip=tracing_mark_write buf=hello there\n";
 	static struct collect c;
 	struct rs_source *src;
-	char path[256];
 
-	UT_ASSERT(tmp_file(path, sizeof(path), txt, sizeof(txt) - 1));
-	src = open_ok(path);
-	unlink(path);
+	src = load_text(txt, sizeof(txt) - 1, &c);
 	UT_ASSERT(src);
-	memset(&c, 0, sizeof(c));
-	UT_ASSERT_EQ(stream_all(src, &c), 0);
 	UT_ASSERT_EQ(c.n, 4);
 	UT_ASSERT_STR(c.s[0].comm, "record-s");
 	UT_ASSERT_EQ(c.s[0].ev.pid, 16737);

@@ -17,6 +17,7 @@
 
 #include "../../parsers/tracedat/tracedat_chunks.h"
 #include "unit.h"
+#include "ut_bytes.h"
 
 #define PS 4096u
 
@@ -30,11 +31,7 @@ struct tfile {
 
 static void put32(struct tfile *t, uint32_t v)
 {
-	uint8_t b[4];
-
-	for (int i = 0; i < 4; i++)
-		b[i] = (uint8_t)(t->big ? v >> (24 - 8 * i) : v >> (8 * i));
-	fwrite(b, 1, 4, t->f);
+	ut_put32(t->f, t->big, v);
 }
 
 static bool tfile_open(struct tfile *t, uint32_t pad, uint32_t count, bool big)

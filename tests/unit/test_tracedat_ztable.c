@@ -23,6 +23,7 @@
 #define INTERPOSED false
 #endif
 #include "unit.h"
+#include "ut_bytes.h"
 
 struct zfile {
 	FILE *f;
@@ -31,11 +32,7 @@ struct zfile {
 
 static void put32(struct zfile *z, uint32_t v)
 {
-	uint8_t b[4];
-
-	for (int i = 0; i < 4; i++)
-		b[i] = (uint8_t)(z->big ? v >> (24 - 8 * i) : v >> (8 * i));
-	fwrite(b, 1, 4, z->f);
+	ut_put32(z->f, z->big, v);
 }
 
 /* A chunk header and zsize bytes of (uncompressed-looking) data. */
