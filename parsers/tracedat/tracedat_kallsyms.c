@@ -1,10 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The file's kallsyms, for shrinker names only, parsed into a tep of their own rather than the
- * first handle's. libtraceevent's parse (tep_parse_kallsyms(), a sscanf per line, then a sort
- * on the first look-up) is 0.45 G instructions for the 5.4 MB kallsyms of a 6.18 trace: a
- * tenth of analyzing its 2.19 M events, and all of it on the thread that then merges and
- * analyses. The first handle keeps the text instead of parsing it (tracedat_skip.c,
+ * The file's kallsyms, for shrinker names only, parsed apart from the first handle's tep.
+ * libtraceevent's parse (tep_parse_kallsyms(): a sscanf and three mallocs per line, then a sort
+ * on the first look-up) is 0.45 G instructions for the 5.4 MB kallsyms of a 6.18 trace, a
+ * tenth of analyzing its 2.19 M events, and under ASan a third of a whole analyze of a
+ * fixture (the sanitizer round of make check runs ~850 of them). So the lines the kernel writes
+ * ("ADDR T NAME", "ADDR T NAME\t[MODULE]") are read here into one table, names left in one copy
+ * of the text, and looked up as libtraceevent looks them up: its struct func_map laid out alike,
+ * filled in the order its list hands them over (the last line first), sorted by the same qsort()
+ * on the address alone and searched by the same bsearch() for the entry holding the address.
+ * The same entries in the same order through the same library calls: the same name for every
+ * address, duplicates included (several names at one address: whichever bsearch() meets). A
+ * text with any other line (not one the kernel writes) goes to tep_parse_kallsyms() whole,
+ * which may stop at a line it cannot read: kept as it was.
+ *
+ * The first handle keeps the text instead of parsing it (tracedat_skip.c,
  * TRACEDAT_KEEP_KALLSYMS). With a CPU to spare (or for the TUI, whose keys must not pay it) a
  * thread of its own reads the text from the file where the check found it, as libtracecmd
  * reads it (read_proc_kallsyms(), from a decompressed block on v7), and parses it while
@@ -13,8 +23,7 @@
  * for it (analyze --threads 2 of global-dev.dat and the bench trace). Its text must be the one
  * libtracecmd hands over (tracedat_ksyms_settle()), or it is dropped and that one is parsed.
  * Without a thread, the text is parsed when a name is first wanted, and never when the file has
- * no shrinker event format. Names are the same: the same text through the same library call,
- * looked up with tep_find_function().
+ * no shrinker event format.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -23,13 +32,145 @@
 #include "rs_heap.h"
 #include "tracedat_reader.h"
 
-/* what a thread's parse allocates: ~12 MB for a 5.4 MB kallsyms (150 k symbols), and its copy */
+/* what a thread's parse allocates: a copy of the text and 24 bytes a line */
 #define KSYMS_ROOM	(32ul << 20)
+
+/* libtraceevent's func_cmp(): by address alone */
+static int ksym_order(const void *a, const void *b)
+{
+	const struct tracedat_ksym *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/*
+ * libtraceevent's func_bcmp(): the entry at the address, or the one below it whose next is
+ * above it (the entry past the last is { 0 }, so no address above the last entry matches it)
+ */
+static int ksym_within(const void *key, const void *entry)
+{
+	const struct tracedat_ksym *x = key, *y = entry;
+
+	if (x->addr == y->addr || (x->addr > y->addr && x->addr < y[1].addr))
+		return 0;
+	return x->addr < y->addr ? -1 : 1;
+}
+
+static bool graph(char c)
+{
+	return c > ' ' && c < 0x7f;
+}
+
+static int hex(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/*
+ * The line p..e (no newline in it) as the kernel writes it: 1 to 16 hex digits, a space, the
+ * type, a space, the name, then nothing or a tab and "[MODULE]", all of them printable ASCII
+ * but the separators. For such a line (and only such) libtraceevent's
+ * sscanf("%16llx %c %n%*s%n%*1[\t][%n%*s%n") reads this address, type, name and module (the
+ * module's last byte cut, as it does); the names are ended in place. False: another line.
+ */
+static bool ksym_line(char *p, char *e, struct tracedat_ksym *s, char *type)
+{
+	unsigned long long addr = 0;
+	char *q = p, *m;
+	int d;
+
+	while (q < e && q - p < 16 && (d = hex(*q)) >= 0) {
+		addr = addr << 4 | (unsigned int)d;
+		q++;
+	}
+	if (q == p || e - q < 4 || q[0] != ' ' || !graph(q[1]) || q[2] != ' ' || !graph(q[3]))
+		return false;
+	*type = q[1];
+	s->addr = addr;
+	s->func = q += 3;
+	s->mod = NULL;
+	while (q < e && graph(*q))
+		q++;
+	if (q < e) {
+		if (e - q < 3 || q[0] != '\t' || q[1] != '[')
+			return false;
+		for (m = q + 2; m < e && graph(*m); m++)
+			;
+		if (m == q + 2 || m != e)
+			return false;
+		s->mod = q + 2;
+		m[-1] = '\0';
+	}
+	*q = '\0';
+	return true;
+}
+
+/*
+ * text as tep_parse_kallsyms() reads it (lines split at newlines, empty ones skipped) into
+ * k->map, or false when a line is not one the kernel writes
+ */
+static bool ksym_table(struct tracedat_ksyms *k, const char *text)
+{
+	size_t len = strlen(text), lines = 1, n = 0;
+	char *p, *end, *nl;
+
+	for (const char *c = text; (c = memchr(c, '\n', len - (size_t)(c - text))); c++)
+		lines++;
+	k->buf = malloc(len + 1);
+	k->map = malloc((lines + 1) * sizeof(*k->map));
+	if (!k->buf || !k->map)
+		return false;
+	memcpy(k->buf, text, len + 1);
+	end = k->buf + len;
+	for (p = k->buf; p < end; p = nl + 1) {
+		char type;
+
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			nl = end;
+		if (nl == p)
+			continue;
+		if (!ksym_line(p, nl, &k->map[n], &type))
+			return false;
+		/* libtraceevent's filter: ARM's "$a" mapping symbols, x86-64's per-CPU offsets */
+		if (k->map[n].func[0] != '$' && type != 'A' && type != 'a')
+			n++;
+	}
+	/* libtraceevent pushes each function on a list and fills its table from the head */
+	for (size_t i = 0; i < n / 2; i++) {
+		struct tracedat_ksym t = k->map[i];
+
+		k->map[i] = k->map[n - 1 - i];
+		k->map[n - 1 - i] = t;
+	}
+	qsort(k->map, n, sizeof(*k->map), ksym_order);
+	k->map[n] = (struct tracedat_ksym){ 0 };
+	k->nr = n;
+	return true;
+}
+
+static void ksym_table_free(struct tracedat_ksyms *k)
+{
+	free(k->map);
+	free(k->buf);
+	k->map = NULL;
+	k->buf = NULL;
+	k->nr = 0;
+}
 
 static void parse(struct tracedat_ksyms *k, const char *text)
 {
+	if (!text || ksym_table(k, text))
+		return;
+	ksym_table_free(k);
 	k->tep = tep_alloc();
-	if (k->tep && text) {
+	if (k->tep) {
 		tep_parse_kallsyms(k->tep, text);
 		tep_find_function(k->tep, 0);	/* sorts them, once */
 	}
@@ -144,6 +285,7 @@ void tracedat_ksyms_init(struct tracedat_ksyms *k, char *text)
 	if (!k->early_started) {
 		k->text = text;
 		k->tep = NULL;
+		ksym_table_free(k);
 		k->ready = k->running = false;
 		return;
 	}
@@ -160,6 +302,7 @@ void tracedat_ksyms_init(struct tracedat_ksyms *k, char *text)
 	pthread_join(k->thread, NULL);		/* another text: libtracecmd's is the one */
 	if (k->tep)
 		tep_free(k->tep);
+	ksym_table_free(k);
 	free(k->early);
 	k->early = NULL;
 	k->tep = NULL;
@@ -185,8 +328,10 @@ void tracedat_ksyms_wait(struct tracedat_ksyms *k)
 	k->text = k->early = NULL;
 }
 
-struct tep_handle *tracedat_ksyms_tep(struct tracedat_ksyms *k)
+const char *tracedat_ksyms_name(struct tracedat_ksyms *k, uint64_t addr)
 {
+	struct tracedat_ksym key = { .addr = addr }, *s;
+
 	tracedat_ksyms_wait(k);
 	if (!k->ready) {
 		parse(k, k->text);
@@ -194,7 +339,10 @@ struct tep_handle *tracedat_ksyms_tep(struct tracedat_ksyms *k)
 		k->text = NULL;
 		k->ready = true;
 	}
-	return k->tep;
+	if (k->tep)
+		return tep_find_function(k->tep, addr);
+	s = k->nr ? bsearch(&key, k->map, k->nr, sizeof(*k->map), ksym_within) : NULL;
+	return s ? s->func : NULL;
 }
 
 void tracedat_ksyms_free(struct tracedat_ksyms *k)
@@ -204,6 +352,7 @@ void tracedat_ksyms_free(struct tracedat_ksyms *k)
 	free(k->early);
 	if (k->tep)
 		tep_free(k->tep);
+	ksym_table_free(k);
 	if (k->has_lock) {
 		pthread_mutex_destroy(&k->lock);
 		pthread_cond_destroy(&k->cond);

@@ -111,13 +111,24 @@ struct name_cache {
 	bool fn_valid[TRACEDAT_FNS];
 };
 
+/* a function of the kallsyms: libtraceevent's struct func_map, laid out alike */
+struct tracedat_ksym {
+	unsigned long long addr;
+	char *func;
+	char *mod;
+};
+
 /*
  * The file's kallsyms, parsed apart (tracedat_kallsyms.c): on a thread of their own, or when
  * first wanted. Used by one thread at a time, the stream's (and the thread, until joined).
  */
 struct tracedat_ksyms {
 	char *text;			/* libtracecmd's, until parsed; NULL: none, or parsed */
-	struct tep_handle *tep;		/* their functions, once ready; NULL: none */
+	/* once ready: their functions, by address, then { 0 } (names in buf); nr 0: none */
+	struct tracedat_ksym *map;
+	size_t nr;
+	char *buf;
+	struct tep_handle *tep;		/* or libtraceevent's, of a text with another line */
 	pthread_t thread;
 	bool running, ready;
 	/* the thread that reads them from the file itself (tracedat_ksyms_early()) */
@@ -304,8 +315,11 @@ void tracedat_ksyms_early(struct tracedat_ksyms *k, int fd, uint64_t at, bool z,
 void tracedat_ksyms_init(struct tracedat_ksyms *k, char *text);
 /* Parse it now, on a thread of its own (inline on first want if none can be made). */
 void tracedat_ksyms_start(struct tracedat_ksyms *k);
-/* The tep holding the functions (NULL: none), parsing them or waiting for their thread. */
-struct tep_handle *tracedat_ksyms_tep(struct tracedat_ksyms *k);
+/*
+ * The name of the function holding addr, as tep_find_function() gives it (NULL: none),
+ * parsing them first or waiting for their thread.
+ */
+const char *tracedat_ksyms_name(struct tracedat_ksyms *k, uint64_t addr);
 /*
  * Wait for the thread, if one parses: before a stream returns, so that none runs when the
  * next file's check forks (a child of a threaded process can block on a lock).
@@ -320,9 +334,7 @@ static inline const char *tracedat_function(struct name_cache *nc, struct traced
 	unsigned int i = (unsigned int)(addr >> 4) % TRACEDAT_FNS;
 
 	if (!nc->fn_valid[i] || nc->fn_addr[i] != addr) {
-		struct tep_handle *tep = tracedat_ksyms_tep(k);
-
-		nc->fn_name[i] = tep ? tep_find_function(tep, addr) : NULL;
+		nc->fn_name[i] = tracedat_ksyms_name(k, addr);
 		nc->fn_addr[i] = addr;
 		nc->fn_valid[i] = true;
 	}
