@@ -185,7 +185,7 @@ clean:
 FUZZ_CC      ?= clang
 FUZZ_O       := build-fuzz
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= tracedat text
+FUZZ_TARGETS ?= tracedat text kallsyms
 FUZZ_FLAGS   ?=
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_CFLAGS  := -O1 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Iinclude -D_GNU_SOURCE \

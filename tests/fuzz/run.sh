@@ -3,7 +3,7 @@
 # the machine is shared, so one process, no -jobs/-workers).
 #
 # Usage: tests/fuzz/run.sh NAME SECONDS [libFuzzer option...]
-#   NAME is tracedat or text; the binary is build-fuzz/fuzz_NAME.
+#   NAME is tracedat, text or kallsyms; the binary is build-fuzz/fuzz_NAME.
 # The corpus lives in build-fuzz/corpus-NAME (kept between runs, out of git) and is seeded on
 # every run from the committed seeds, small fixtures and regression inputs. Crashes, leaks,
 # timeouts and out-of-memory inputs land in build-fuzz/artifacts-NAME/; copy each one into
@@ -41,6 +41,12 @@ text)
 	# text fixtures can be long: their first lines carry the headers and every event kind
 	for f in tests/fixtures/text/*.txt tests/fixtures/*.txt; do
 		[ -f "$f" ] && head -n 300 "$f" | head -c $maxlen >"$corpus/seed-$(basename "$f")"
+	done
+	;;
+kallsyms)
+	maxlen=16384
+	for f in tests/fuzz/seeds/*.kallsyms tests/fuzz/regress/kallsyms-*; do
+		seed "$f" $maxlen
 	done
 	;;
 *)
