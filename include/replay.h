@@ -451,8 +451,9 @@ struct rs_policy_ops {
 	bool recorded_kernel;
 	/*
 	 * Its soft-limit passes stand for the recorded kernel's (cgroup v1 memcg1_soft_limit_
-	 * reclaim() is 3.10's tree): their figures are shown only when they reproduce the
-	 * recording's (include/replay_identity.h).
+	 * reclaim() is 3.10's tree walk; mainline runs it over the 6.x shrink_lruvec()): their
+	 * figures are shown only when they reproduce the recording's
+	 * (include/replay_identity.h).
 	 */
 	bool recorded_soft_passes;
 	/*

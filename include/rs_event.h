@@ -56,6 +56,7 @@ enum rs_ev_type {
 	RS_EV_KSWAPD_CLEAR_HOPELESS,	/* vmscan:mm_vmscan_kswapd_clear_hopeless (7.x) */
 	RS_EV_SCHED_NAME,		/* sched:sched_switch / sched_wakeup*: task names (.task) */
 	RS_EV_MEMCG_FLUSH,		/* memcg:memcg_flush_stats (6.13+): a stats flush asked */
+	RS_EV_SNAP_ZONE,		/* recorder marker: per-zone snapshot (zone_stat) */
 	RS_EV_NR_TYPES
 };
 
@@ -323,6 +324,24 @@ struct rs_ev_snap_node {
 	uint64_t wmark_min, wmark_low, wmark_high;	/* 0 when not recorded */
 };
 
+/*
+ * Per-zone snapshot (/proc/zoneinfo, pages): what pgdat_balanced() tests per zone. The
+ * watermarks include the zone's boost, as high_wmark_pages() does.
+ */
+#define RS_ZONE_MAX	8
+#define RS_ZONE_ORDERS	16
+struct rs_ev_snap_zone {
+	int nid, idx;			/* idx: the zone index within the node (ZONE_DMA = 0) */
+	uint64_t free_pages, free_cma;
+	uint64_t wmark_min, wmark_low, wmark_high;
+	uint64_t managed;
+	uint64_t lowmem_reserve[RS_ZONE_MAX];	/* by highest_zoneidx; "protection:" */
+	int nr_reserve;
+	int64_t free_highatomic, reserved_highatomic;	/* -1 when not recorded */
+	uint64_t blocks[RS_ZONE_ORDERS];	/* /proc/buddyinfo: free blocks by order */
+	int nr_blocks;				/* 0 when not recorded */
+};
+
 struct rs_event {
 	enum rs_ev_type type;
 	uint64_t ts;			/* ns */
@@ -354,6 +373,7 @@ struct rs_event {
 		struct rs_ev_task_cgroup task_cgroup;
 		struct rs_ev_snap_memcg snap_memcg;
 		struct rs_ev_snap_node snap_node;
+		struct rs_ev_snap_zone snap_zone;
 		const char *marker;	/* RS_EV_MARKER text */
 		int64_t lost;		/* RS_EV_LOST: how many, -1 when the count is unknown */
 	};

@@ -942,6 +942,14 @@ static int mainline_invoke(void *state, const struct rs_world *w,
 const struct rs_policy_ops rs_policy_mainline = {
 	.name = "mainline",
 	.recorded_kernel = true,
+	/*
+	 * On cgroup v1 its soft passes are memcg1_soft_limit_reclaim() over the 6.x
+	 * shrink_lruvec() (soft_shrink()): the recorded kernel's, visit for visit. The tree
+	 * policy's 3.10 shrink_lruvec() stops a visit at 32 pages reclaimed and scans ~60% of a
+	 * 6.1 visit (k61-softlimit.dat, docs/models.md), so its soft figures are a counterfactual
+	 * there and mainline's must reproduce the recording's or not be shown.
+	 */
+	.recorded_soft_passes = true,
 	.stands_for = "Linux 6.x mm/vmscan.c get_scan_count()/shrink_lruvec()/balance_pgdat() "
 		      "(classic LRU), the recorded kernel's own",
 	.approximates = "anon/file costs start at 0; zones merged per node; a kswapd run ends "

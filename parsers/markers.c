@@ -198,6 +198,51 @@ static void decode_node_stat(struct rs_markers *m, struct rs_event *ev)
 	s->wmark_high = getu(m, "wmark_high", 0);
 }
 
+/* zone_stat (docs/markers.md): protection=a,b,c is the zone's lowmem_reserve[] */
+static void decode_zone_stat(struct rs_markers *m, struct rs_event *ev)
+{
+	struct rs_ev_snap_zone z = { 0 };
+	const char *p = get(m, "protection");
+	uint64_t ha;
+
+	z.nid = (int)getu(m, "nid", 0);
+	z.idx = (int)getu(m, "idx", (uint64_t)-1);
+	/* not a zone we can index: the event stays a plain marker, its text intact */
+	if (z.idx < 0 || z.idx >= RS_ZONE_MAX || z.nid < 0 || z.nid >= 1024)
+		return;
+	z.free_pages = getu(m, "free", 0);
+	z.free_cma = getu(m, "free_cma", 0);
+	z.wmark_min = getu(m, "min", 0);
+	z.wmark_low = getu(m, "low", 0);
+	z.wmark_high = getu(m, "high", 0);
+	z.managed = getu(m, "managed", 0);
+	while (p && *p && z.nr_reserve < RS_ZONE_MAX) {
+		char *end;
+		unsigned long long v = strtoull(p, &end, 10);
+
+		if (end == p)
+			break;
+		z.lowmem_reserve[z.nr_reserve++] = v;
+		p = *end == ',' ? end + 1 : NULL;
+	}
+	p = get(m, "blocks");
+	while (p && *p && z.nr_blocks < RS_ZONE_ORDERS) {
+		char *end;
+		unsigned long long b = strtoull(p, &end, 10);
+
+		if (end == p)
+			break;
+		z.blocks[z.nr_blocks++] = b;
+		p = *end == ',' ? end + 1 : NULL;
+	}
+	ha = getu(m, "free_highatomic", UINT64_MAX);
+	z.free_highatomic = ha > INT64_MAX ? -1 : (int64_t)ha;
+	ha = getu(m, "reserved_highatomic", UINT64_MAX);
+	z.reserved_highatomic = ha > INT64_MAX ? -1 : (int64_t)ha;
+	ev->type = RS_EV_SNAP_ZONE;
+	ev->snap_zone = z;
+}
+
 void rs_markers_decode(struct rs_source *src, const char *text, struct rs_event *ev)
 {
 	struct rs_markers *m = src->markers;
@@ -225,6 +270,9 @@ void rs_markers_decode(struct rs_source *src, const char *text, struct rs_event 
 	} else if (!strcmp(tag, "node_stat")) {
 		split_pairs(m, rest);
 		decode_node_stat(m, ev);
+	} else if (!strcmp(tag, "zone_stat")) {
+		split_pairs(m, rest);
+		decode_zone_stat(m, ev);
 	} else if (!strcmp(tag, "cgroup_map")) {
 		split_pairs(m, rest);
 		ev->type = RS_EV_CGROUP_MAP;

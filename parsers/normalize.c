@@ -763,6 +763,7 @@ static const char *const type_names[RS_EV_NR_TYPES] = {
 	[RS_EV_KSWAPD_CLEAR_HOPELESS] = "kswapd_clear_hopeless",
 	[RS_EV_SCHED_NAME] = "sched_switch",
 	[RS_EV_MEMCG_FLUSH] = "memcg_flush_stats",
+	[RS_EV_SNAP_ZONE] = "marker_zone_stat",
 };
 
 const char *rs_ev_type_name(enum rs_ev_type t)

@@ -157,30 +157,177 @@ static void snap_memcg(struct rec *r, const char *rel)
 		 lru[0], lru[1], lru[2], lru[3], lru[4], ws);
 }
 
-/* Sum min/low/high over the zones of each node from /proc/zoneinfo; wm[nid][0..2]. */
-static void read_watermarks(unsigned long long (*wm)[3], int nr)
+#define MAX_ZONES	8	/* MAX_NR_ZONES is at most 6 */
+#define MAX_ORDERS	16	/* NR_PAGE_ORDERS is 11 on x86, at most 14 elsewhere */
+
+/* One zone of /proc/zoneinfo: what zone_watermark_ok_safe() reads for pgdat_balanced(). */
+struct zone_snap {
+	int nid, idx;
+	char name[16];
+	unsigned long long free, wm[3], managed, free_cma;
+	/* free pages in highatomic pageblocks: unusable to kswapd's check (-1: not printed) */
+	long long free_ha, reserved_ha;
+	unsigned long long prot[MAX_ZONES];	/* lowmem_reserve[] by highest_zoneidx */
+	int nr_prot;
+	unsigned long long blocks[MAX_ORDERS];	/* /proc/buddyinfo: free blocks by order */
+	int nr_blocks;
+};
+
+/* "protection: (0, 1818, 1818, 1818)": the zone's lowmem_reserve[] */
+static void parse_protection(const char *p, struct zone_snap *z)
+{
+	char *end;
+
+	p = strchr(p, '(');
+	z->nr_prot = 0;
+	while (p && *p && z->nr_prot < MAX_ZONES) {
+		unsigned long long v;
+
+		p++;
+		v = strtoull(p, &end, 10);
+		if (end == p)
+			break;
+		z->prot[z->nr_prot++] = v;
+		p = strchr(end, ',');
+	}
+}
+
+/*
+ * Read every zone of /proc/zoneinfo (in zone index order within a node, unpopulated ones
+ * included, so the position is the zone index). The watermarks printed include the boost, as
+ * high_wmark_pages() does. Returns the number of zones; *zs is the caller's to free.
+ */
+static int read_zones(struct zone_snap **zs)
 {
 	static const char *const keys[] = { "min", "low", "high" };
-	char line[256], key[64];
+	char line[512], key[64], name[16];
+	struct zone_snap *z = NULL, *arr = NULL;
 	unsigned long long v;
-	int nid = -1;
+	int nr = 0, cap = 0, nid, last_nid = -1, idx = 0;
 	FILE *f;
 
-	memset(wm, 0, (size_t)nr * sizeof(*wm));
+	*zs = NULL;
 	f = fopen("/proc/zoneinfo", "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "Node %d, zone %15s", &nid, name) == 2) {
+			if (nr == cap) {
+				struct zone_snap *n = realloc(arr, (size_t)(cap + 8) * sizeof(*n));
+
+				if (!n)
+					break;
+				arr = n;
+				cap += 8;
+			}
+			idx = nid == last_nid ? idx + 1 : 0;
+			last_nid = nid;
+			z = &arr[nr++];
+			memset(z, 0, sizeof(*z));
+			z->nid = nid;
+			z->idx = idx;
+			z->free_ha = -1;
+			z->reserved_ha = -1;
+			snprintf(z->name, sizeof(z->name), "%s", name);
+			continue;
+		}
+		if (!z)
+			continue;
+		if (sscanf(line, " pages free %llu", &v) == 1) {
+			z->free = v;
+			continue;
+		}
+		if (strstr(line, "protection:")) {
+			parse_protection(line, z);
+			continue;
+		}
+		/* the per-cpu "high:" lines have a colon and so never equal "high" */
+		if (sscanf(line, "%63s %llu", key, &v) != 2)
+			continue;
+		if (!strcmp(key, "free_highatomic:"))
+			z->free_ha = (long long)v;
+		else if (!strcmp(key, "reserved_highatomic:"))
+			z->reserved_ha = (long long)v;
+		for (int i = 0; i < 3; i++)
+			if (!strcmp(key, keys[i]))
+				z->wm[i] = v;
+		if (!strcmp(key, "managed"))
+			z->managed = v;
+		else if (!strcmp(key, "nr_free_cma"))
+			z->free_cma = v;
+	}
+	fclose(f);
+	*zs = arr;
+	return arr ? nr : 0;
+}
+
+/* "Node 0, zone      DMA      1      0 ...": free blocks per order, matched by node and name */
+static void read_buddyinfo(struct zone_snap *zs, int nr)
+{
+	char line[512], name[16];
+	FILE *f = fopen("/proc/buddyinfo", "re");
+	int nid, n;
+
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "Node %d, zone", &nid) == 1)
+		if (sscanf(line, "Node %d, zone %15s %n", &nid, name, &n) != 2)
 			continue;
-		/* the per-cpu "high:" lines have a colon and so never equal "high" */
-		if (nid < 0 || nid >= nr || sscanf(line, "%63s %llu", key, &v) != 2)
-			continue;
-		for (int i = 0; i < 3; i++)
-			if (!strcmp(key, keys[i]))
-				wm[nid][i] += v;
+		for (int i = 0; i < nr; i++) {
+			struct zone_snap *z = &zs[i];
+			char *p = line + n, *end;
+
+			if (z->nid != nid || strcmp(z->name, name))
+				continue;
+			z->nr_blocks = 0;
+			while (z->nr_blocks < MAX_ORDERS) {
+				unsigned long long v = strtoull(p, &end, 10);
+
+				if (end == p)
+					break;
+				z->blocks[z->nr_blocks++] = v;
+				p = end;
+			}
+			break;
+		}
 	}
 	fclose(f);
+}
+
+/*
+ * zone_stat, per managed zone: pgdat_balanced() is per zone (any eligible zone with free pages
+ * above its high watermark plus its lowmem_reserve[highest_zoneidx]), and node sums hide a small
+ * zone with a huge reserve (DMA) whose free pages count in the sum but never balance the node.
+ */
+static void snap_zones(struct rec *r, const struct zone_snap *zs, int nr)
+{
+	for (int i = 0; i < nr; i++) {
+		const struct zone_snap *z = &zs[i];
+		char prot[MAX_ZONES * 21 + 1], blocks[MAX_ORDERS * 21 + 16], ha[64];
+		size_t used = 0;
+
+		if (!z->managed)
+			continue;
+		prot[0] = '\0';
+		for (int k = 0; k < z->nr_prot; k++)
+			used += (size_t)snprintf(prot + used, sizeof(prot) - used, "%s%llu",
+						 k ? "," : "", z->prot[k]);
+		blocks[0] = '\0';
+		used = 0;
+		for (int k = 0; k < z->nr_blocks; k++)
+			used += (size_t)snprintf(blocks + used, sizeof(blocks) - used, "%s%llu",
+						 k ? "," : " blocks=", z->blocks[k]);
+		ha[0] = '\0';
+		if (z->free_ha >= 0)
+			snprintf(ha, sizeof(ha), " free_highatomic=%lld", z->free_ha);
+		if (z->reserved_ha >= 0)
+			snprintf(ha + strlen(ha), sizeof(ha) - strlen(ha), " reserved_highatomic=%lld",
+				 z->reserved_ha);
+		rec_mark(r, "zone_stat nid=%d zone=%s idx=%d free=%llu min=%llu low=%llu high=%llu "
+			 "managed=%llu free_cma=%llu protection=%s%s%s", z->nid, z->name, z->idx,
+			 z->free, z->wm[0], z->wm[1], z->wm[2], z->managed, z->free_cma,
+			 prot[0] ? prot : "0", ha, blocks);
+	}
 }
 
 static void snap_nodes(struct rec *r)
@@ -191,7 +338,9 @@ static void snap_nodes(struct rec *r)
 	};
 	unsigned long long v[6];
 	unsigned long long (*wm)[3];
+	struct zone_snap *zs;
 	char path[PATH_MAX];
+	int nr_zones;
 	int nids[MAX_NODES], nr = 0, max_nid = 0;
 	struct dirent *d;
 	DIR *dh;
@@ -215,7 +364,13 @@ static void snap_nodes(struct rec *r)
 	wm = calloc((size_t)max_nid + 1, sizeof(*wm));
 	if (!wm)
 		return;
-	read_watermarks(wm, max_nid + 1);
+	/* node_stat keeps the watermarks summed over the node's zones, as older traces have them */
+	nr_zones = read_zones(&zs);
+	read_buddyinfo(zs, nr_zones);
+	for (int i = 0; i < nr_zones; i++)
+		for (int k = 0; k < 3; k++)
+			if (zs[i].nid >= 0 && zs[i].nid <= max_nid)
+				wm[zs[i].nid][k] += zs[i].wm[k];
 	/* Without NUMA sysfs the machine is node 0 and /proc/vmstat has its counters. */
 	for (int i = 0; i < (nr ? nr : 1); i++) {
 		int nid = nr ? nids[i] : 0;
@@ -232,6 +387,8 @@ static void snap_nodes(struct rec *r)
 			 nid, v[0], v[1], v[2], v[3], v[4], v[5], wm[nid][0], wm[nid][1],
 			 wm[nid][2]);
 	}
+	snap_zones(r, zs, nr_zones);
+	free(zs);
 	free(wm);
 }
 

@@ -298,6 +298,7 @@ bool tui_event_listed(const struct rs_event *ev)
 	case RS_EV_TASK_CGROUP:
 	case RS_EV_SNAP_MEMCG:
 	case RS_EV_SNAP_NODE:
+	case RS_EV_SNAP_ZONE:
 		return false;
 	default:
 		return true;

@@ -356,9 +356,14 @@ if [ -f "$g" ]; then
 		fail "global-dev: replay --calls=all exited non-zero"
 	expect_eq "global-dev: soft-limit pages scanned summed over --calls=all" \
 		"$(jq '[.replay.calls.listed[].recorded.soft_scanned] | add' "$TMP/gd.calls.json")" "$rsoft"
-	expect_eq "global-dev: mainline's soft-limit pages summed over --calls=all" \
-		"$(jq '[.replay.calls.listed[].model.soft_scanned] | add' "$TMP/gd.calls.json")" \
-		"$(jq '.policies.mainline.soft_scanned' "$TMP/gd.calls.json")"
+	# mainline's soft passes are checked as the tree's (docs/models.md, k61-softlimit): +17.7%
+	# here, no figure; its error is the one the calls' own soft figures give
+	m=$(jq '[.replay.calls.listed[].model.soft_scanned] | add' "$TMP/gd.calls.json")
+	jq -e --argjson m "$m" --argjson r "$rsoft" '.policies.mainline | .soft_limit_claim as $c |
+		$c.checked and (($c.error_pct - 100 * ($m - $r) / $r) | fabs < 0.001) and
+		($c.shown == (($c.error_pct | fabs) <= 10)) and
+		(.soft_scanned == (if $c.shown then $m else null end))' "$TMP/gd.calls.json" >/dev/null ||
+		fail "global-dev: mainline's soft passes: $(jq -c '.policies.mainline.soft_limit_claim' "$TMP/gd.calls.json"), calls $m"
 	jq -e '.policies."softlimit-tree" | (.soft_scanned == null) and (.soft_reclaimed == null) and
 		.soft_limit_claim.checked and (.soft_limit_claim.shown | not) and
 		(.soft_limit_claim.lacks | index("soft-limit tree")) and

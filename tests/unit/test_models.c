@@ -1904,7 +1904,8 @@ UT_TEST(test_identity_compute, "models/identity: verdict on a world, per cgroup 
  * 2345 .. 2655. Swapped out follows inactive anon. Soft-limit passes: the tree (it stands for the
  * recorded kernel's) recorded 1000 scanned, modelled 1099 (+9.9%): shown; 1101: not shown, and
  * what the trace lacks of the soft-limit inputs is named (the watermark gap is not one of them);
- * the rework's soft figures are never checked; nothing recorded: shown, not checked.
+ * the rework's soft figures are never checked; mainline's are, as the tree's: 1101 (+10.1%) not
+ * shown, lacking the lruvec deltas, 901 (-9.9%) shown; nothing recorded: shown, not checked.
  */
 UT_TEST(test_policy_claims, "models/identity: extrapolated ranges and soft-limit passes")
 {
@@ -1959,6 +1960,15 @@ UT_TEST(test_policy_claims, "models/identity: extrapolated ranges and soft-limit
 	UT_ASSERT(!p.policy->recorded_soft_passes);
 	rs_policy_claims(&rec, &p, 1u << RS_GAP_SOFT_TREE, &pc);
 	UT_ASSERT(!pc.soft_checked && pc.soft_shown);
+	/* mainline's soft passes (6.x shrink_lruvec() under the tree walk) are checked too */
+	p.policy = rs_policy_find("mainline");
+	UT_ASSERT(p.policy->recorded_soft_passes);
+	rs_policy_claims(&rec, &p, 1u << RS_GAP_SIZES, &pc);
+	UT_ASSERT(pc.soft_checked && !pc.soft_shown);
+	UT_ASSERT_EQ(pc.soft_lacks, 1u << RS_GAP_SIZES);
+	p.acct.soft_scanned = 901;
+	rs_policy_claims(&rec, &p, 0, &pc);
+	UT_ASSERT(pc.soft_checked && pc.soft_shown);
 	p.policy = rs_policy_find("softlimit-tree");
 	rec.acct.soft_scanned = 0;
 	rs_policy_claims(&rec, &p, 0, &pc);

@@ -768,3 +768,56 @@ UT_TEST(test_dialects, "textlog: report -l, -R and --ts-diff lines")
 	rs_source_close(src);
 	return UT_OK;
 }
+
+/*
+ * zone_stat (docs/markers.md): the per-zone fields pgdat_balanced() reads, as the recorder writes
+ * them from /proc/zoneinfo; a zone index out of range stays a plain marker. The guest's DMA zone
+ * (managed 3,840, high 48) with its lowmem_reserve[] 0,575,575,575.
+ */
+UT_TEST(test_zone_stat, "textlog: zone_stat marker decodes per zone")
+{
+	static const char txt[] =
+		"cpus=1\n"
+		" reclaimscope-90 [000] .....  10.000100: tracing_mark_write: zone_stat nid=0 "
+		"zone=DMA idx=0 free=3412 min=24 low=30 high=36 managed=3840 free_cma=0 "
+		"protection=0,575,575,575\n"
+		" reclaimscope-90 [000] .....  10.000200: tracing_mark_write: zone_stat nid=0 "
+		"zone=DMA32 idx=1 free=1977 min=1270 low=1587 high=1904 managed=147286 free_cma=7 "
+		"protection=0,0,0,0 free_highatomic=512 reserved_highatomic=1024 "
+		"blocks=4,1,2,2,2,2,1,4,4,2,752\n"
+		" reclaimscope-90 [000] .....  10.000300: tracing_mark_write: zone_stat nid=0 "
+		"zone=Bad idx=9 free=1 min=1 low=1 high=1 managed=1 free_cma=0 protection=0\n";
+	static struct collect c;
+	struct rs_source *src;
+
+	src = load_text(txt, sizeof(txt) - 1, &c);
+	UT_ASSERT(src);
+	UT_ASSERT_EQ(c.n, 3);
+	UT_ASSERT_EQ(c.s[0].ev.type, RS_EV_SNAP_ZONE);
+	UT_ASSERT_EQ(c.s[0].ev.snap_zone.idx, 0);
+	UT_ASSERT_EQ(c.s[0].ev.snap_zone.free_pages, 3412);
+	UT_ASSERT_EQ(c.s[0].ev.snap_zone.wmark_high, 36);
+	UT_ASSERT_EQ(c.s[0].ev.snap_zone.managed, 3840);
+	UT_ASSERT_EQ(c.s[0].ev.snap_zone.nr_reserve, 4);
+	UT_ASSERT_EQ(c.s[0].ev.snap_zone.lowmem_reserve[0], 0);
+	UT_ASSERT_EQ(c.s[0].ev.snap_zone.lowmem_reserve[3], 575);
+	UT_ASSERT_EQ(c.s[1].ev.type, RS_EV_SNAP_ZONE);
+	UT_ASSERT_EQ(c.s[1].ev.snap_zone.idx, 1);
+	UT_ASSERT_EQ(c.s[1].ev.snap_zone.free_pages, 1977);
+	UT_ASSERT_EQ(c.s[1].ev.snap_zone.free_cma, 7);
+	UT_ASSERT_EQ(c.s[1].ev.snap_zone.wmark_min, 1270);
+	UT_ASSERT_EQ(c.s[1].ev.snap_zone.wmark_low, 1587);
+	UT_ASSERT_EQ(c.s[1].ev.snap_zone.wmark_high, 1904);
+	UT_ASSERT_EQ(c.s[1].ev.snap_zone.lowmem_reserve[2], 0);
+	UT_ASSERT_EQ(c.s[1].ev.snap_zone.free_highatomic, 512);
+	UT_ASSERT_EQ(c.s[1].ev.snap_zone.reserved_highatomic, 1024);
+	UT_ASSERT_EQ(c.s[1].ev.snap_zone.nr_blocks, 11);
+	UT_ASSERT_EQ(c.s[1].ev.snap_zone.blocks[0], 4);
+	UT_ASSERT_EQ(c.s[1].ev.snap_zone.blocks[10], 752);
+	/* older zone_stat (the first 7.2 guest trace): no highatomic, no buddy counts */
+	UT_ASSERT_EQ(c.s[0].ev.snap_zone.free_highatomic, -1);
+	UT_ASSERT_EQ(c.s[0].ev.snap_zone.nr_blocks, 0);
+	UT_ASSERT_EQ(c.s[2].ev.type, RS_EV_MARKER);
+	rs_source_close(src);
+	return UT_OK;
+}
