@@ -329,6 +329,7 @@ struct rs_ev_snap_node {
  * watermarks include the zone's boost, as high_wmark_pages() does.
  */
 #define RS_ZONE_MAX	8
+#define RS_ZONE_ORDERS	16
 struct rs_ev_snap_zone {
 	int nid, idx;			/* idx: the zone index within the node (ZONE_DMA = 0) */
 	uint64_t free_pages, free_cma;
@@ -336,6 +337,9 @@ struct rs_ev_snap_zone {
 	uint64_t managed;
 	uint64_t lowmem_reserve[RS_ZONE_MAX];	/* by highest_zoneidx; "protection:" */
 	int nr_reserve;
+	int64_t free_highatomic, reserved_highatomic;	/* -1 when not recorded */
+	uint64_t blocks[RS_ZONE_ORDERS];	/* /proc/buddyinfo: free blocks by order */
+	int nr_blocks;				/* 0 when not recorded */
 };
 
 struct rs_event {

@@ -203,6 +203,7 @@ static void decode_zone_stat(struct rs_markers *m, struct rs_event *ev)
 {
 	struct rs_ev_snap_zone z = { 0 };
 	const char *p = get(m, "protection");
+	uint64_t ha;
 
 	z.nid = (int)getu(m, "nid", 0);
 	z.idx = (int)getu(m, "idx", (uint64_t)-1);
@@ -224,6 +225,20 @@ static void decode_zone_stat(struct rs_markers *m, struct rs_event *ev)
 		z.lowmem_reserve[z.nr_reserve++] = v;
 		p = *end == ',' ? end + 1 : NULL;
 	}
+	p = get(m, "blocks");
+	while (p && *p && z.nr_blocks < RS_ZONE_ORDERS) {
+		char *end;
+		unsigned long long b = strtoull(p, &end, 10);
+
+		if (end == p)
+			break;
+		z.blocks[z.nr_blocks++] = b;
+		p = *end == ',' ? end + 1 : NULL;
+	}
+	ha = getu(m, "free_highatomic", UINT64_MAX);
+	z.free_highatomic = ha > INT64_MAX ? -1 : (int64_t)ha;
+	ha = getu(m, "reserved_highatomic", UINT64_MAX);
+	z.reserved_highatomic = ha > INT64_MAX ? -1 : (int64_t)ha;
 	ev->type = RS_EV_SNAP_ZONE;
 	ev->snap_zone = z;
 }

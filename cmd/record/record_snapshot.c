@@ -158,14 +158,19 @@ static void snap_memcg(struct rec *r, const char *rel)
 }
 
 #define MAX_ZONES	8	/* MAX_NR_ZONES is at most 6 */
+#define MAX_ORDERS	16	/* NR_PAGE_ORDERS is 11 on x86, at most 14 elsewhere */
 
 /* One zone of /proc/zoneinfo: what zone_watermark_ok_safe() reads for pgdat_balanced(). */
 struct zone_snap {
 	int nid, idx;
 	char name[16];
 	unsigned long long free, wm[3], managed, free_cma;
+	/* free pages in highatomic pageblocks: unusable to kswapd's check (-1: not printed) */
+	long long free_ha, reserved_ha;
 	unsigned long long prot[MAX_ZONES];	/* lowmem_reserve[] by highest_zoneidx */
 	int nr_prot;
+	unsigned long long blocks[MAX_ORDERS];	/* /proc/buddyinfo: free blocks by order */
+	int nr_blocks;
 };
 
 /* "protection: (0, 1818, 1818, 1818)": the zone's lowmem_reserve[] */
@@ -221,6 +226,8 @@ static int read_zones(struct zone_snap **zs)
 			memset(z, 0, sizeof(*z));
 			z->nid = nid;
 			z->idx = idx;
+			z->free_ha = -1;
+			z->reserved_ha = -1;
 			snprintf(z->name, sizeof(z->name), "%s", name);
 			continue;
 		}
@@ -237,6 +244,10 @@ static int read_zones(struct zone_snap **zs)
 		/* the per-cpu "high:" lines have a colon and so never equal "high" */
 		if (sscanf(line, "%63s %llu", key, &v) != 2)
 			continue;
+		if (!strcmp(key, "free_highatomic:"))
+			z->free_ha = (long long)v;
+		else if (!strcmp(key, "reserved_highatomic:"))
+			z->reserved_ha = (long long)v;
 		for (int i = 0; i < 3; i++)
 			if (!strcmp(key, keys[i]))
 				z->wm[i] = v;
@@ -250,6 +261,39 @@ static int read_zones(struct zone_snap **zs)
 	return arr ? nr : 0;
 }
 
+/* "Node 0, zone      DMA      1      0 ...": free blocks per order, matched by node and name */
+static void read_buddyinfo(struct zone_snap *zs, int nr)
+{
+	char line[512], name[16];
+	FILE *f = fopen("/proc/buddyinfo", "re");
+	int nid, n;
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "Node %d, zone %15s %n", &nid, name, &n) != 2)
+			continue;
+		for (int i = 0; i < nr; i++) {
+			struct zone_snap *z = &zs[i];
+			char *p = line + n, *end;
+
+			if (z->nid != nid || strcmp(z->name, name))
+				continue;
+			z->nr_blocks = 0;
+			while (z->nr_blocks < MAX_ORDERS) {
+				unsigned long long v = strtoull(p, &end, 10);
+
+				if (end == p)
+					break;
+				z->blocks[z->nr_blocks++] = v;
+				p = end;
+			}
+			break;
+		}
+	}
+	fclose(f);
+}
+
 /*
  * zone_stat, per managed zone: pgdat_balanced() is per zone (any eligible zone with free pages
  * above its high watermark plus its lowmem_reserve[highest_zoneidx]), and node sums hide a small
@@ -259,7 +303,7 @@ static void snap_zones(struct rec *r, const struct zone_snap *zs, int nr)
 {
 	for (int i = 0; i < nr; i++) {
 		const struct zone_snap *z = &zs[i];
-		char prot[MAX_ZONES * 21 + 1];
+		char prot[MAX_ZONES * 21 + 1], blocks[MAX_ORDERS * 21 + 16], ha[64];
 		size_t used = 0;
 
 		if (!z->managed)
@@ -268,10 +312,21 @@ static void snap_zones(struct rec *r, const struct zone_snap *zs, int nr)
 		for (int k = 0; k < z->nr_prot; k++)
 			used += (size_t)snprintf(prot + used, sizeof(prot) - used, "%s%llu",
 						 k ? "," : "", z->prot[k]);
+		blocks[0] = '\0';
+		used = 0;
+		for (int k = 0; k < z->nr_blocks; k++)
+			used += (size_t)snprintf(blocks + used, sizeof(blocks) - used, "%s%llu",
+						 k ? "," : " blocks=", z->blocks[k]);
+		ha[0] = '\0';
+		if (z->free_ha >= 0)
+			snprintf(ha, sizeof(ha), " free_highatomic=%lld", z->free_ha);
+		if (z->reserved_ha >= 0)
+			snprintf(ha + strlen(ha), sizeof(ha) - strlen(ha), " reserved_highatomic=%lld",
+				 z->reserved_ha);
 		rec_mark(r, "zone_stat nid=%d zone=%s idx=%d free=%llu min=%llu low=%llu high=%llu "
-			 "managed=%llu free_cma=%llu protection=%s", z->nid, z->name, z->idx,
+			 "managed=%llu free_cma=%llu protection=%s%s%s", z->nid, z->name, z->idx,
 			 z->free, z->wm[0], z->wm[1], z->wm[2], z->managed, z->free_cma,
-			 prot[0] ? prot : "0");
+			 prot[0] ? prot : "0", ha, blocks);
 	}
 }
 
@@ -311,6 +366,7 @@ static void snap_nodes(struct rec *r)
 		return;
 	/* node_stat keeps the watermarks summed over the node's zones, as older traces have them */
 	nr_zones = read_zones(&zs);
+	read_buddyinfo(zs, nr_zones);
 	for (int i = 0; i < nr_zones; i++)
 		for (int k = 0; k < 3; k++)
 			if (zs[i].nid >= 0 && zs[i].nid <= max_nid)
