@@ -283,7 +283,20 @@ void tracedat_ksyms_early(struct tracedat_ksyms *k, int fd, uint64_t at, bool z,
 		close(fd);
 }
 
-void tracedat_ksyms_init(struct tracedat_ksyms *k, char *text)
+bool tracedat_ksyms_same(void *arg, const char *text)
+{
+	struct tracedat_ksyms *k = arg;
+
+	/* as tracedat_ksyms_init() would, a little sooner (the read started before the open) */
+	pthread_mutex_lock(&k->lock);
+	while (!k->read)
+		pthread_cond_wait(&k->cond, &k->lock);
+	pthread_mutex_unlock(&k->lock);
+	/* the thread only reads its text once read (the table ends names after the join) */
+	return k->early && text && !strcmp(k->early, text);
+}
+
+void tracedat_ksyms_init(struct tracedat_ksyms *k, char *text, bool matched)
 {
 	bool same;
 
@@ -294,6 +307,8 @@ void tracedat_ksyms_init(struct tracedat_ksyms *k, char *text)
 		k->ready = k->running = false;
 		return;
 	}
+	if (matched)		/* libtracecmd's was the thread's (tracedat_ksyms_same()) */
+		return;
 	pthread_mutex_lock(&k->lock);
 	while (!k->read)
 		pthread_cond_wait(&k->cond, &k->lock);
