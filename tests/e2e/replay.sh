@@ -166,7 +166,7 @@ fi
 # every checked list within 5%.
 : >"$TMP/identity.fails"
 for n in k72-memcg-high k72-global-classic k72-cgroup-children k72-kswapd-fail k72-seed004 \
-	 k72-global-zones; do
+	 k72-global-zones k72-global-pcp; do
 	f="$TOP/tests/fixtures/kernel7/$n.dat"
 	[ -f "$f" ] || continue
 	if ! "$RS_BIN" replay --json --policy mainline "$f" >"$TMP/$n.json" 2>"$TMP/$n.err"; then
