@@ -165,9 +165,12 @@ fi
 # frees its pages where the recorded one did; -14.7% inactive anon before, docs/models.md):
 # every checked list within 5%.
 : >"$TMP/identity.fails"
-for n in k72-memcg-high k72-global-classic k72-cgroup-children k72-kswapd-fail k72-seed004 \
-	 k72-global-zones k72-global-pcp; do
-	f="$TOP/tests/fixtures/kernel7/$n.dat"
+for f in "$TOP"/tests/fixtures/kernel7/k72-memcg-high.dat \
+	 "$TOP"/tests/fixtures/kernel7/k72-global-classic.dat \
+	 "$TOP"/tests/fixtures/kernel7/k72-cgroup-children.dat \
+	 "$TOP"/tests/fixtures/kernel7/k72-kswapd-fail.dat "$TOP"/tests/fixtures/kernel7/k72-seed004.dat \
+	 "$TOP"/tests/fixtures/zones/*.dat; do
+	n=$(basename "$f" .dat)
 	[ -f "$f" ] || continue
 	if ! "$RS_BIN" replay --json --policy mainline "$f" >"$TMP/$n.json" 2>"$TMP/$n.err"; then
 		fail "$n: replay --json exited non-zero: $(cat "$TMP/$n.err")"
@@ -186,7 +189,7 @@ if [ -f "$k" ]; then
 fi
 # k72-global-zones has per-zone watermarks (zone_stat): the loader counts every marker trace-cmd
 # shows and says they are not used yet (kswapd ends where the recorded run was balanced)
-z="$TOP/tests/fixtures/kernel7/k72-global-zones.dat"
+z="$TOP/tests/fixtures/zones/k72-global-zones.dat"
 if [ -f "$z" ]; then
 	"$RS_BIN" replay --inputs --json "$z" >"$TMP/zones.json" 2>/dev/null ||
 		fail "k72-global-zones: replay --inputs --json exited non-zero"

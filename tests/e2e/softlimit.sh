@@ -97,13 +97,13 @@ check() {	# check FIXTURE SIGN: softlimit-tree scans "<" or ">" the recorded sof
 	done
 }
 
-FX="$TOP/tests/fixtures/kernel7/k61-softlimit.dat"
+FX="$TOP/tests/fixtures/softlimit/k61-softlimit.dat"
 [ -f "$FX" ] || { echo "no $FX"; exit 77; }
 check "$FX" "<"
 # softlimit-idle: /rs_soft's 128 MB of anon touched once and left alone, so its sizes change only
 # by reclaim; its soft passes isolate 250 THPs (128,609 pages scanned, 453 reclaimed) besides
 # 850 batches of base pages (27,200 scanned, 24,247 reclaimed), and both models scan far past the recording (+257%,
 # +174%): no figure (docs/models.md)
-FX="$TOP/tests/fixtures/kernel7/k61-softlimit-idle.dat"
+FX="$TOP/tests/fixtures/softlimit/k61-softlimit-idle.dat"
 [ ! -f "$FX" ] || check "$FX" ">"
 finish
