@@ -176,6 +176,13 @@ struct rs_ri_report {
 	bool have_wmark;		/* node_stat had watermarks */
 	struct rs_ri_source wmark;
 	/*
+	 * zone_stat markers (per zone: what pgdat_balanced() tests). Read and reported, not used
+	 * yet: kswapd's run still ends where the recorded run was balanced (docs/models.md, "kswapd's
+	 * end on per-zone watermarks"). Bit i of zone_idx: zone index i was seen, any node.
+	 */
+	struct rs_ri_source zone;
+	uint32_t zone_idx;
+	/*
 	 * Without them: kswapd's nr_to_reclaim (sum over the node's zones of max(high watermark,
 	 * 32), boost included) is above the pass's own reclaimed at every loop iteration of a
 	 * one-type pass that was followed by another; the largest such value + 1 is used.

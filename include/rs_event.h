@@ -338,6 +338,7 @@ struct rs_ev_snap_zone {
 	uint64_t lowmem_reserve[RS_ZONE_MAX];	/* by highest_zoneidx; "protection:" */
 	int nr_reserve;
 	int64_t free_highatomic, reserved_highatomic;	/* -1 when not recorded */
+	int64_t pcp, pcp_high, pcp_batch;	/* per-cpu lists, summed over CPUs; -1: none */
 	uint64_t blocks[RS_ZONE_ORDERS];	/* /proc/buddyinfo: free blocks by order */
 	int nr_blocks;				/* 0 when not recorded */
 };

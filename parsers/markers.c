@@ -239,6 +239,12 @@ static void decode_zone_stat(struct rs_markers *m, struct rs_event *ev)
 	z.free_highatomic = ha > INT64_MAX ? -1 : (int64_t)ha;
 	ha = getu(m, "reserved_highatomic", UINT64_MAX);
 	z.reserved_highatomic = ha > INT64_MAX ? -1 : (int64_t)ha;
+	ha = getu(m, "pcp", UINT64_MAX);
+	z.pcp = ha > INT64_MAX ? -1 : (int64_t)ha;
+	ha = getu(m, "pcp_high", UINT64_MAX);
+	z.pcp_high = ha > INT64_MAX ? -1 : (int64_t)ha;
+	ha = getu(m, "pcp_batch", UINT64_MAX);
+	z.pcp_batch = ha > INT64_MAX ? -1 : (int64_t)ha;
 	ev->type = RS_EV_SNAP_ZONE;
 	ev->snap_zone = z;
 }

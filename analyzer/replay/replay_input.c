@@ -538,6 +538,10 @@ static int ri_event(void *arg, const struct rs_event *ev, const struct rs_ctx *c
 	case RS_EV_SNAP_NODE:
 		on_snap_node(ri, ev);
 		return 0;
+	case RS_EV_SNAP_ZONE:
+		ri_source_note(&ri->rep.zone, ev);
+		ri->rep.zone_idx |= 1u << ev->snap_zone.idx;	/* idx < RS_ZONE_MAX: the decoder */
+		return 0;
 	case RS_EV_MARKER:
 		on_marker(ri, ev);
 		return 0;

@@ -167,6 +167,10 @@ struct zone_snap {
 	unsigned long long free, wm[3], managed, free_cma;
 	/* free pages in highatomic pageblocks: unusable to kswapd's check (-1: not printed) */
 	long long free_ha, reserved_ha;
+	/* pages on the per-cpu lists (pagesets count:, summed), and their high marks: freed pages
+	 * wait there, outside NR_FREE_PAGES, which is what the watermark check reads */
+	unsigned long long pcp_count, pcp_high, pcp_batch;
+	bool have_pcp;
 	unsigned long long prot[MAX_ZONES];	/* lowmem_reserve[] by highest_zoneidx */
 	int nr_prot;
 	unsigned long long blocks[MAX_ORDERS];	/* /proc/buddyinfo: free blocks by order */
@@ -244,6 +248,14 @@ static int read_zones(struct zone_snap **zs)
 		/* the per-cpu "high:" lines have a colon and so never equal "high" */
 		if (sscanf(line, "%63s %llu", key, &v) != 2)
 			continue;
+		if (!strcmp(key, "count:")) {
+			z->pcp_count += v;
+			z->have_pcp = true;
+		} else if (!strcmp(key, "high:")) {
+			z->pcp_high += v;
+		} else if (!strcmp(key, "batch:")) {
+			z->pcp_batch += v;
+		}
 		if (!strcmp(key, "free_highatomic:"))
 			z->free_ha = (long long)v;
 		else if (!strcmp(key, "reserved_highatomic:"))
@@ -303,7 +315,7 @@ static void snap_zones(struct rec *r, const struct zone_snap *zs, int nr)
 {
 	for (int i = 0; i < nr; i++) {
 		const struct zone_snap *z = &zs[i];
-		char prot[MAX_ZONES * 21 + 1], blocks[MAX_ORDERS * 21 + 16], ha[64];
+		char prot[MAX_ZONES * 21 + 1], blocks[MAX_ORDERS * 21 + 16], ha[128];
 		size_t used = 0;
 
 		if (!z->managed)
@@ -323,6 +335,10 @@ static void snap_zones(struct rec *r, const struct zone_snap *zs, int nr)
 		if (z->reserved_ha >= 0)
 			snprintf(ha + strlen(ha), sizeof(ha) - strlen(ha), " reserved_highatomic=%lld",
 				 z->reserved_ha);
+		if (z->have_pcp)
+			snprintf(ha + strlen(ha), sizeof(ha) - strlen(ha),
+				 " pcp=%llu pcp_high=%llu pcp_batch=%llu", z->pcp_count, z->pcp_high,
+				 z->pcp_batch);
 		rec_mark(r, "zone_stat nid=%d zone=%s idx=%d free=%llu min=%llu low=%llu high=%llu "
 			 "managed=%llu free_cma=%llu protection=%s%s%s", z->nid, z->name, z->idx,
 			 z->free, z->wm[0], z->wm[1], z->wm[2], z->managed, z->free_cma,

@@ -152,6 +152,17 @@ static json_t *inputs_json(const struct rs_replay_report *r)
 	json_object_set_new(wm, "node_stat", src_json(&in->wmark));
 	json_object_set_new(wm, "inferred_at_least", JI(in->wmark_inferred));
 	json_object_set_new(wm, "inferred_from_kswapd_calls", JI(in->wmark_inferred_calls));
+	/* only where the trace has zone_stat: older traces' output stays as it was */
+	if (in->zone.events) {
+		json_t *zi = json_array();
+
+		for (int i = 0; i < RS_ZONE_MAX; i++)
+			if (in->zone_idx & (1u << i))
+				json_array_append_new(zi, JI(i));
+		json_object_set_new(wm, "zone_stat", src_json(&in->zone));
+		json_object_set_new(wm, "zone_indices", zi);
+		json_object_set_new(wm, "zone_stat_used", json_false());
+	}
 	json_object_set_new(o, "watermark", wm);
 
 	json_object_set_new(sw, "state", json_string(in->swap == RS_RI_SWAP_MARKER ? "marker" :

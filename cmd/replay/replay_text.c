@@ -606,6 +606,16 @@ void rs_replay_inputs_text(FILE *f, const struct rs_replay_report *r)
 	} else {
 		add(&l, "not recorded (kswapd asks max(0, 32) pages a pass)");
 	}
+	if (in->zone.events) {
+		add(&l, "; per zone (zone_stat, zone indices");
+		for (int i = 0; i < RS_ZONE_MAX; i++)
+			if (in->zone_idx & (1u << i))
+				add(&l, " %d", i);
+		add(&l, "): ");
+		src_add(&l, &in->zone);
+		add(&l, "; read, not used yet: kswapd ends where the recorded run was balanced "
+		    "(docs/models.md)");
+	}
 	flush(f, &l, 11);
 	add(&l, "swap       ");
 	switch (in->swap) {

@@ -702,14 +702,18 @@ static int open_data(struct rs_source *src, struct tracedat *td,
 {
 	const char *zname = NULL, *zver = NULL, *uname;
 	uint64_t *cpu_read;
-	bool shrinks = false;
+	bool shrinks = false, matched;
+	char *text;
 	char fmtbuf[128];
 	int cpus, ret;
 
 	ksyms_early(src, td, layout);
 	own_map(src, td, layout);
+	if (td->ksyms.early_started)
+		tracedat_kallsyms_match(tracedat_ksyms_same, &td->ksyms);
 	td->handle = tracedat_open_handle(src, TRACEDAT_KEEP_KALLSYMS, err);
-	tracedat_ksyms_init(&td->ksyms, tracedat_kallsyms_take());
+	text = tracedat_kallsyms_take(&matched);
+	tracedat_ksyms_init(&td->ksyms, text, matched);
 	if (!td->handle)
 		return -1;
 	td->tep = tracecmd_get_tep(td->handle);

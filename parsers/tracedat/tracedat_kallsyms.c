@@ -5,14 +5,17 @@
  * on the first look-up) is 0.45 G instructions for the 5.4 MB kallsyms of a 6.18 trace, a
  * tenth of analyzing its 2.19 M events, and under ASan a third of a whole analyze of a
  * fixture (the sanitizer round of make check runs ~850 of them). So the lines the kernel writes
- * ("ADDR T NAME", "ADDR T NAME\t[MODULE]") are read here into one table, names left in one copy
- * of the text, and looked up as libtraceevent looks them up: its struct func_map laid out alike,
+ * ("ADDR T NAME", "ADDR T NAME\t[MODULE]") are read here into one table, names left in the text,
+ * and looked up as libtraceevent looks them up: its struct func_map laid out alike,
  * filled in the order its list hands them over (the last line first), sorted by the same qsort()
  * on the address alone and searched by the same bsearch() for the entry holding the address.
  * The same entries in the same order through the same library calls: the same name for every
  * address, duplicates included (several names at one address: whichever bsearch() meets). A
  * text with any other line (not one the kernel writes) goes to tep_parse_kallsyms() whole,
- * which may stop at a line it cannot read: kept as it was.
+ * which may stop at a line it cannot read: kept as it was. The table points into the text
+ * itself, which it then owns (no copy of 5 MB under ASan), and a name is ended in place when
+ * first looked up: the early thread's text is read unchanged by tracedat_ksyms_init()'s compare
+ * while that thread parses it.
  *
  * The first handle keeps the text instead of parsing it (tracedat_skip.c,
  * TRACEDAT_KEEP_KALLSYMS). With a CPU to spare (or for the TUI, whose keys must not pay it) a
@@ -32,7 +35,7 @@
 #include "rs_heap.h"
 #include "tracedat_reader.h"
 
-/* what a thread's parse allocates: a copy of the text and 24 bytes a line */
+/* what a thread's parse allocates: 24 bytes a line (the text is the table's) */
 #define KSYMS_ROOM	(32ul << 20)
 
 /* libtraceevent's func_cmp(): by address alone */
@@ -76,8 +79,9 @@ static int hex(char c)
  * The line p..e (no newline in it) as the kernel writes it: 1 to 16 hex digits, a space, the
  * type, a space, the name, then nothing or a tab and "[MODULE]", all of them printable ASCII
  * but the separators. For such a line (and only such) libtraceevent's
- * sscanf("%16llx %c %n%*s%n%*1[\t][%n%*s%n") reads this address, type, name and module (the
- * module's last byte cut, as it does); the names are ended in place. False: another line.
+ * sscanf("%16llx %c %n%*s%n%*1[\t][%n%*s%n") reads this address, type and name (up to the
+ * first byte not printable: ksym_name() ends it there). The text is not written to (the module
+ * is not ended: nothing reads it). False: another line.
  */
 static bool ksym_line(char *p, char *e, struct tracedat_ksym *s, char *type)
 {
@@ -105,30 +109,25 @@ static bool ksym_line(char *p, char *e, struct tracedat_ksym *s, char *type)
 		if (m == q + 2 || m != e)
 			return false;
 		s->mod = q + 2;
-		m[-1] = '\0';
 	}
-	*q = '\0';
 	return true;
 }
 
 /*
  * text as tep_parse_kallsyms() reads it (lines split at newlines, empty ones skipped) into
- * k->map, or false when a line is not one the kernel writes
+ * k->map, which then owns the text (k->buf), or false when a line is not one the kernel writes
  */
-static bool ksym_table(struct tracedat_ksyms *k, const char *text)
+static bool ksym_table(struct tracedat_ksyms *k, char *text)
 {
 	size_t len = strlen(text), lines = 1, n = 0;
-	char *p, *end, *nl;
+	char *p, *end = text + len, *nl;
 
 	for (const char *c = text; (c = memchr(c, '\n', len - (size_t)(c - text))); c++)
 		lines++;
-	k->buf = malloc(len + 1);
 	k->map = malloc((lines + 1) * sizeof(*k->map));
-	if (!k->buf || !k->map)
+	if (!k->map)
 		return false;
-	memcpy(k->buf, text, len + 1);
-	end = k->buf + len;
-	for (p = k->buf; p < end; p = nl + 1) {
+	for (p = text; p < end; p = nl + 1) {
 		char type;
 
 		nl = memchr(p, '\n', (size_t)(end - p));
@@ -152,6 +151,7 @@ static bool ksym_table(struct tracedat_ksyms *k, const char *text)
 	qsort(k->map, n, sizeof(*k->map), ksym_order);
 	k->map[n] = (struct tracedat_ksym){ 0 };
 	k->nr = n;
+	k->buf = text;
 	return true;
 }
 
@@ -164,16 +164,20 @@ static void ksym_table_free(struct tracedat_ksyms *k)
 	k->nr = 0;
 }
 
-static void parse(struct tracedat_ksyms *k, const char *text)
+/* text (malloc'ed) into the table, which then owns it (true), or into libtraceevent's tep */
+static bool parse(struct tracedat_ksyms *k, char *text)
 {
-	if (!text || ksym_table(k, text))
-		return;
+	if (!text)
+		return false;
+	if (ksym_table(k, text))
+		return true;
 	ksym_table_free(k);
 	k->tep = tep_alloc();
 	if (k->tep) {
 		tep_parse_kallsyms(k->tep, text);
 		tep_find_function(k->tep, 0);	/* sorts them, once */
 	}
+	return false;
 }
 
 static void *parse_thread(void *arg)
@@ -182,7 +186,8 @@ static void *parse_thread(void *arg)
 
 	pthread_setname_np(pthread_self(), "rs-kallsyms");	/* for top and perf */
 	rs_heap_thread(KSYMS_ROOM);
-	parse(k, k->text);
+	if (parse(k, k->text))
+		k->text = NULL;
 	return NULL;
 }
 
@@ -278,7 +283,20 @@ void tracedat_ksyms_early(struct tracedat_ksyms *k, int fd, uint64_t at, bool z,
 		close(fd);
 }
 
-void tracedat_ksyms_init(struct tracedat_ksyms *k, char *text)
+bool tracedat_ksyms_same(void *arg, const char *text)
+{
+	struct tracedat_ksyms *k = arg;
+
+	/* as tracedat_ksyms_init() would, a little sooner (the read started before the open) */
+	pthread_mutex_lock(&k->lock);
+	while (!k->read)
+		pthread_cond_wait(&k->cond, &k->lock);
+	pthread_mutex_unlock(&k->lock);
+	/* the thread only reads its text once read (the table ends names after the join) */
+	return k->early && text && !strcmp(k->early, text);
+}
+
+void tracedat_ksyms_init(struct tracedat_ksyms *k, char *text, bool matched)
 {
 	bool same;
 
@@ -289,6 +307,8 @@ void tracedat_ksyms_init(struct tracedat_ksyms *k, char *text)
 		k->ready = k->running = false;
 		return;
 	}
+	if (matched)		/* libtracecmd's was the thread's (tracedat_ksyms_same()) */
+		return;
 	pthread_mutex_lock(&k->lock);
 	while (!k->read)
 		pthread_cond_wait(&k->cond, &k->lock);
@@ -302,6 +322,8 @@ void tracedat_ksyms_init(struct tracedat_ksyms *k, char *text)
 	pthread_join(k->thread, NULL);		/* another text: libtracecmd's is the one */
 	if (k->tep)
 		tep_free(k->tep);
+	if (k->early == k->buf)
+		k->early = NULL;		/* the table's */
 	ksym_table_free(k);
 	free(k->early);
 	k->early = NULL;
@@ -324,32 +346,41 @@ void tracedat_ksyms_wait(struct tracedat_ksyms *k)
 	k->running = false;
 	k->ready = true;
 	free(k->text);
-	free(k->early);
+	if (k->early != k->buf)
+		free(k->early);			/* else the table's */
 	k->text = k->early = NULL;
 }
 
 const char *tracedat_ksyms_name(struct tracedat_ksyms *k, uint64_t addr)
 {
 	struct tracedat_ksym key = { .addr = addr }, *s;
+	char *e;
 
 	tracedat_ksyms_wait(k);
 	if (!k->ready) {
-		parse(k, k->text);
-		free(k->text);
+		if (!parse(k, k->text))
+			free(k->text);
 		k->text = NULL;
 		k->ready = true;
 	}
 	if (k->tep)
 		return tep_find_function(k->tep, addr);
 	s = k->nr ? bsearch(&key, k->map, k->nr, sizeof(*k->map), ksym_within) : NULL;
-	return s ? s->func : NULL;
+	if (!s)
+		return NULL;
+	/* the name ends at the first byte not printable (a newline, a tab, the text's end) */
+	for (e = s->func; graph(*e); e++)
+		;
+	*e = '\0';
+	return s->func;
 }
 
 void tracedat_ksyms_free(struct tracedat_ksyms *k)
 {
 	tracedat_ksyms_wait(k);
 	free(k->text);
-	free(k->early);
+	if (k->early != k->buf)
+		free(k->early);
 	if (k->tep)
 		tep_free(k->tep);
 	ksym_table_free(k);

@@ -310,9 +310,15 @@ void tracedat_ksyms_early(struct tracedat_ksyms *k, int fd, uint64_t at, bool z,
 			  enum tracedat_codec codec);
 /*
  * Take libtracecmd's text (malloc'ed, may be NULL): parsed when first wanted unless started,
- * or, after tracedat_ksyms_early(), kept parsing there when that thread read the same text.
+ * or, after tracedat_ksyms_early(), kept parsing there when that thread read the same text
+ * (matched: tracedat_ksyms_same() said so already, text NULL).
  */
-void tracedat_ksyms_init(struct tracedat_ksyms *k, char *text);
+void tracedat_ksyms_init(struct tracedat_ksyms *k, char *text, bool matched);
+/*
+ * For tracedat_kallsyms_match() while libtracecmd opens the file: whether the thread of
+ * tracedat_ksyms_early() (arg: k) has read its text, and it is text.
+ */
+bool tracedat_ksyms_same(void *arg, const char *text);
 /* Parse it now, on a thread of its own (inline on first want if none can be made). */
 void tracedat_ksyms_start(struct tracedat_ksyms *k);
 /*

@@ -37,6 +37,9 @@
 
 static __thread unsigned int parse_flags;
 static __thread char *kept_kallsyms;
+static __thread bool kept_matched;
+static __thread bool (*kallsyms_same)(void *arg, const char *text);
+static __thread void *kallsyms_same_arg;
 
 /* s at p, within end */
 static bool at(const char *p, const char *end, const char *s)
@@ -105,6 +108,12 @@ int tep_parse_kallsyms(struct tep_handle *tep, const char *kallsyms)
 		return 0;
 	if (parse_flags & TRACEDAT_KEEP_KALLSYMS) {
 		free(kept_kallsyms);
+		kept_kallsyms = NULL;
+		/* the text read already (tracedat_kallsyms_match()): no copy of 5 MB to compare */
+		kept_matched = kallsyms_same && kallsyms_same(kallsyms_same_arg, kallsyms);
+		kallsyms_same = NULL;
+		if (kept_matched)
+			return 0;
 		kept_kallsyms = strdup(kallsyms);	/* libtracecmd frees its buffer */
 		return kept_kallsyms ? 0 : -1;
 	}
@@ -130,11 +139,20 @@ enum tep_errno tep_parse_event(struct tep_handle *tep, const char *buf, unsigned
 	return parse ? parse(tep, buf, size, sys) : TEP_ERRNO__MEM_ALLOC_FAILED;
 }
 
-char *tracedat_kallsyms_take(void)
+void tracedat_kallsyms_match(bool (*same)(void *arg, const char *text), void *arg)
+{
+	kallsyms_same = same;
+	kallsyms_same_arg = arg;
+}
+
+char *tracedat_kallsyms_take(bool *matched)
 {
 	char *text = kept_kallsyms;
 
+	*matched = kept_matched;
 	kept_kallsyms = NULL;
+	kept_matched = false;
+	kallsyms_same = NULL;
 	return text;
 }
 

@@ -7,6 +7,7 @@
 #ifndef TRACEDAT_SKIP_H
 #define TRACEDAT_SKIP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #define TRACEDAT_NO_KALLSYMS	(1u << 0)	/* names are looked up in the first handle's */
@@ -17,8 +18,17 @@
 /* What tracecmd_open() on the calling thread parses from now on: 0 (all of it) or flags. */
 void tracedat_parse_set(unsigned int flags);
 
-/* The kallsyms text the last TRACEDAT_KEEP_KALLSYMS open kept (malloc'ed), or NULL. */
-char *tracedat_kallsyms_take(void);
+/*
+ * The next TRACEDAT_KEEP_KALLSYMS open on the calling thread first asks same(arg, text) of the
+ * file's kallsyms text: when it says true, the text is not kept (it is one read already).
+ */
+void tracedat_kallsyms_match(bool (*same)(void *arg, const char *text), void *arg);
+
+/*
+ * The kallsyms text the last TRACEDAT_KEEP_KALLSYMS open kept (malloc'ed), or NULL: none, or
+ * *matched, the one tracedat_kallsyms_match()'s function said it had.
+ */
+char *tracedat_kallsyms_take(bool *matched);
 
 /*
  * The event name of a format text laid out as the kernel writes it ("name: NAME\n", a word of

@@ -122,7 +122,7 @@ managed=$(awk '$1 == "managed" {s += $2} END {print s + 0}' /proc/zoneinfo)
 got=$(grep "tracing_mark_write: zone_stat " "$TMP/report" | head -n "$nz" |
 	sed -n 's/.* managed=\([0-9]*\) .*/\1/p' | awk '{s += $1} END {print s + 0}')
 expect_eq "zone_stat managed pages of the first snapshot" "$got" "$managed"
-grep -Eq "tracing_mark_write: zone_stat nid=0 zone=[A-Za-z0-9]+ idx=[0-9]+ free=[0-9]+ min=[0-9]+ low=[0-9]+ high=[0-9]+ managed=[0-9]+ free_cma=[0-9]+ protection=[0-9,]+( free_highatomic=[0-9]+)?( reserved_highatomic=[0-9]+)? blocks=[0-9,]+$" \
+grep -Eq "tracing_mark_write: zone_stat nid=0 zone=[A-Za-z0-9]+ idx=[0-9]+ free=[0-9]+ min=[0-9]+ low=[0-9]+ high=[0-9]+ managed=[0-9]+ free_cma=[0-9]+ protection=[0-9,]+( free_highatomic=[0-9]+)?( reserved_highatomic=[0-9]+)?( pcp=[0-9]+ pcp_high=[0-9]+ pcp_batch=[0-9]+)? blocks=[0-9,]+$" \
 	"$TMP/report" || fail "zone_stat marker missing or malformed"
 # blocks= has one count per order, as many as /proc/buddyinfo has columns
 norders=$(awk '{print NF - 4; exit}' /proc/buddyinfo)

@@ -165,8 +165,12 @@ fi
 # frees its pages where the recorded one did; -14.7% inactive anon before, docs/models.md):
 # every checked list within 5%.
 : >"$TMP/identity.fails"
-for n in k72-memcg-high k72-global-classic k72-cgroup-children k72-kswapd-fail k72-seed004; do
-	f="$TOP/tests/fixtures/kernel7/$n.dat"
+for f in "$TOP"/tests/fixtures/kernel7/k72-memcg-high.dat \
+	 "$TOP"/tests/fixtures/kernel7/k72-global-classic.dat \
+	 "$TOP"/tests/fixtures/kernel7/k72-cgroup-children.dat \
+	 "$TOP"/tests/fixtures/kernel7/k72-kswapd-fail.dat "$TOP"/tests/fixtures/kernel7/k72-seed004.dat \
+	 "$TOP"/tests/fixtures/zones/*.dat; do
+	n=$(basename "$f" .dat)
 	[ -f "$f" ] || continue
 	if ! "$RS_BIN" replay --json --policy mainline "$f" >"$TMP/$n.json" 2>"$TMP/$n.err"; then
 		fail "$n: replay --json exited non-zero: $(cat "$TMP/$n.err")"
@@ -182,6 +186,19 @@ if [ -f "$k" ]; then
 		([.replay.identity.cgroups[] | select(.path == "/" and .list == "inactive_file") |
 		  .checked and .claimed and .within_target] == [true])' "$k" >/dev/null ||
 		fail "identity: k72-kswapd-fail inactive_file not within 5%: $(jq -c '.replay.identity.lists.inactive_file.error_pct' "$k")"
+fi
+# k72-global-zones has per-zone watermarks (zone_stat): the loader counts every marker trace-cmd
+# shows and says they are not used yet (kswapd ends where the recorded run was balanced)
+z="$TOP/tests/fixtures/zones/k72-global-zones.dat"
+if [ -f "$z" ]; then
+	"$RS_BIN" replay --inputs --json "$z" >"$TMP/zones.json" 2>/dev/null ||
+		fail "k72-global-zones: replay --inputs --json exited non-zero"
+	expect_eq "k72-global-zones: zone_stat markers" \
+		"$(jq '.. | .watermark? // empty | .zone_stat.events' "$TMP/zones.json")" \
+		"$(trace_report "$z" | grep -c 'tracing_mark_write: zone_stat ')"
+	expect_eq "k72-global-zones: zone indices, not used" \
+		"$(jq -c '.. | .watermark? // empty | [.zone_indices, .zone_stat_used]' "$TMP/zones.json")" \
+		'[[0,1],false]'
 fi
 # The recorded figures from trace-cmd alone, through oracle_of (an awk pass over a report each,
 # 4 CPU seconds for global-dev.dat's 219 MB): computed once a run, the sanitizer round reuses

@@ -48,7 +48,7 @@ static int same_names(const char *text, const unsigned long long *a, size_t n, b
 
 	UT_ASSERT(tep);
 	tep_parse_kallsyms(tep, text);
-	tracedat_ksyms_init(&k, strdup(text));
+	tracedat_ksyms_init(&k, strdup(text), false);
 	for (size_t i = 0; i < n && ret == UT_OK; i++) {
 		const char *got = tracedat_ksyms_name(&k, a[i]), *want = tep_find_function(tep, a[i]);
 

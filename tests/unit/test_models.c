@@ -804,6 +804,47 @@ static int tw_pass(struct tw *t, int memcg, int lru, int prio, uint32_t pages)
 }
 
 /*
+ * The world of the two walk tests below: /P (no pages) with children /P/A and /P/B (cgroup
+ * v1, no swap: SCAN_FILE), IF 41000 each, every page reclaimable; one limit call on /P
+ * wanting 32 from ts 1000 to 1010.
+ */
+static int walk_world(struct tw *t, int *p, int *a, int *b)
+{
+	if (tw_new(t, 1, true, 60))
+		return -1;
+	*p = tw_cg(t, 0, "/P");
+	*a = tw_cg(t, *p, "/P/A");
+	*b = tw_cg(t, *p, "/P/B");
+	if (!(*p > 0 && *a > *p && *b > *a))
+		return -1;
+	tw_lists(t, *a, 0, 0, 0, 41000, 0);
+	tw_lists(t, *b, 0, 0, 0, 41000, 0);
+	tw_node(t, 0, 500, 1000);
+	return 0;
+}
+
+/* Replays call c on walk_world() with mainline: A and B scanned, the lowest priority. */
+static int walk_check(struct tw *t, struct rs_reclaim_call *c, int p, int a, int b,
+		      long long scanned_a, long long scanned_b, int prio_lowest)
+{
+	struct rs_replay_result *r;
+
+	c->target = p;
+	UT_ASSERT(rs_world_add_call(t->w, c, &t->err) == 0);
+	UT_ASSERT(tw_final(t) == 0);
+	r = tw_run(t, "mainline");
+	UT_ASSERT(r);
+	UT_ASSERT(r->memcg);
+	UT_ASSERT_EQ(r->memcg[a].scanned[RS_LRU_INACTIVE_FILE], scanned_a);
+	UT_ASSERT_EQ(r->memcg[b].scanned[RS_LRU_INACTIVE_FILE], scanned_b);
+	UT_ASSERT_EQ(r->acct.reclaimed[RS_LRU_INACTIVE_FILE], scanned_a + scanned_b);
+	UT_ASSERT_EQ(r->prio_lowest, prio_lowest);
+	rs_replay_results_free(r, 1);
+	rs_world_free(t->w);
+	return UT_OK;
+}
+
+/*
  * A partial walk visits what the recorded pass at that priority visited. Tasks reclaiming one
  * root share its reclaim iterator, and each walk skips the memcgs another task's walk took (7.2
  * cgroup-children, 17.339 s: at priority 3 the call found only rs_a, the other task was in
@@ -820,38 +861,18 @@ UT_TEST(test_mainline_recorded_walk, "models/mainline: a walk visits what the re
 	struct rs_reclaim_call c = { .ts = 1000, .ts_end = 1010, .ctx = RS_CALL_MEMCG, .nid = -1,
 				     .may_swap = true, .nr_to_reclaim = 32,
 				     .rec = { .prio_first = 12, .prio_lowest = 11 } };
-	struct rs_replay_result *r;
 	struct tw t;
 	int p, a, b;
 
-	UT_ASSERT(tw_new(&t, 1, true, 60) == 0);
-	p = tw_cg(&t, 0, "/P");
-	a = tw_cg(&t, p, "/P/A");
-	b = tw_cg(&t, p, "/P/B");
-	UT_ASSERT(p > 0 && a > p && b > a);
-	tw_lists(&t, a, 0, 0, 0, 41000, 0);
-	tw_lists(&t, b, 0, 0, 0, 41000, 0);
-	tw_node(&t, 0, 500, 1000);
+	UT_ASSERT(walk_world(&t, &p, &a, &b) == 0);
 	UT_ASSERT(tw_pass(&t, a, RS_LRU_INACTIVE_FILE, -1, 30) == 0);
 	UT_ASSERT(tw_pass(&t, b, RS_LRU_INACTIVE_FILE, -1, 20) == 0);
 	UT_ASSERT(tw_pass(&t, a, RS_LRU_INACTIVE_FILE, 12, 10) == 0);
 	UT_ASSERT(tw_pass(&t, a, RS_LRU_INACTIVE_FILE, 11, 20) == 0);
 	UT_ASSERT(tw_pass(&t, b, RS_LRU_INACTIVE_FILE, 11, 20) == 0);
-	c.target = p;
 	c.rec.prio_end[12] = 1003;
 	c.rec.prio_end[11] = 1008;
-	UT_ASSERT(rs_world_add_call(t.w, &c, &t.err) == 0);
-	UT_ASSERT(tw_final(&t) == 0);
-	r = tw_run(&t, "mainline");
-	UT_ASSERT(r);
-	UT_ASSERT(r->memcg);
-	UT_ASSERT_EQ(r->memcg[a].scanned[RS_LRU_INACTIVE_FILE], 30);
-	UT_ASSERT_EQ(r->memcg[b].scanned[RS_LRU_INACTIVE_FILE], 20);
-	UT_ASSERT_EQ(r->acct.reclaimed[RS_LRU_INACTIVE_FILE], 50);
-	UT_ASSERT_EQ(r->prio_lowest, 11);
-	rs_replay_results_free(r, 1);
-	rs_world_free(t.w);
-	return UT_OK;
+	return walk_check(&t, &c, p, a, b, 30, 20, 11);
 }
 
 /*
@@ -870,37 +891,17 @@ UT_TEST(test_mainline_recorded_walk_none, "models/mainline: no walk where the de
 	struct rs_reclaim_call c = { .ts = 1000, .ts_end = 1010, .ctx = RS_CALL_MEMCG, .nid = -1,
 				     .may_swap = true, .nr_to_reclaim = 32,
 				     .rec = { .prio_first = 11, .prio_lowest = 10 } };
-	struct rs_replay_result *r;
 	struct tw t;
 	int p, a, b;
 
-	UT_ASSERT(tw_new(&t, 1, true, 60) == 0);
-	p = tw_cg(&t, 0, "/P");
-	a = tw_cg(&t, p, "/P/A");
-	b = tw_cg(&t, p, "/P/B");
-	UT_ASSERT(p > 0 && a > p && b > a);
-	tw_lists(&t, a, 0, 0, 0, 41000, 0);
-	tw_lists(&t, b, 0, 0, 0, 41000, 0);
-	tw_node(&t, 0, 500, 1000);
+	UT_ASSERT(walk_world(&t, &p, &a, &b) == 0);
 	UT_ASSERT(tw_pass(&t, a, RS_LRU_INACTIVE_FILE, -1, 32) == 0);
 	UT_ASSERT(tw_pass(&t, b, RS_LRU_INACTIVE_FILE, -1, 20) == 0);
 	UT_ASSERT(tw_pass(&t, b, RS_LRU_INACTIVE_FILE, 11, 20) == 0);
 	UT_ASSERT(tw_pass(&t, a, RS_LRU_INACTIVE_FILE, 10, 32) == 0);
-	c.target = p;
 	c.rec.prio_end[11] = 1004;
 	c.rec.prio_end[10] = 1008;
-	UT_ASSERT(rs_world_add_call(t.w, &c, &t.err) == 0);
-	UT_ASSERT(tw_final(&t) == 0);
-	r = tw_run(&t, "mainline");
-	UT_ASSERT(r);
-	UT_ASSERT(r->memcg);
-	UT_ASSERT_EQ(r->memcg[a].scanned[RS_LRU_INACTIVE_FILE], 32);
-	UT_ASSERT_EQ(r->memcg[b].scanned[RS_LRU_INACTIVE_FILE], 20);
-	UT_ASSERT_EQ(r->acct.reclaimed[RS_LRU_INACTIVE_FILE], 52);
-	UT_ASSERT_EQ(r->prio_lowest, 10);
-	rs_replay_results_free(r, 1);
-	rs_world_free(t.w);
-	return UT_OK;
+	return walk_check(&t, &c, p, a, b, 32, 20, 10);
 }
 
 /*

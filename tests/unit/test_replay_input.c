@@ -864,6 +864,62 @@ UT_TEST(test_wmark_inferred, "replay input: watermark inferred from kswapd passe
 	return UT_OK;
 }
 
+/*
+ * zone_stat (the 7.2 guest's two zones) is read and reported, and changes nothing the models
+ * use: the node's watermark stays node_stat's sum (284 + 10,527 = 10,811 pages), and a trace
+ * without zone_stat reports none.
+ */
+static void zone_snap(struct tr *t, uint64_t ts, int idx, uint64_t free, uint64_t high,
+		      uint64_t reserve)
+{
+	struct rs_event ev = ev0(t, RS_EV_SNAP_ZONE, ts, 1, "rs");
+
+	ev.snap_zone.nid = 0;
+	ev.snap_zone.idx = idx;
+	ev.snap_zone.free_pages = free;
+	ev.snap_zone.wmark_high = high;
+	ev.snap_zone.nr_reserve = 4;
+	for (int i = 1; i < 4; i++)
+		ev.snap_zone.lowmem_reserve[i] = reserve;
+	feed(t, &ev);
+}
+
+UT_TEST(test_zone_stat, "replay input: zone_stat read and reported, not used")
+{
+	struct tr t;
+	const struct rs_ri_report *r;
+	struct rs_node_state ns;
+
+	UT_ASSERT(tr_new_v1(&t) == 0);
+	node_snap(&t, T0, 0, 0, 100000, 0, 8800, 10811);
+	zone_snap(&t, T0 + 1, 0, 772, 284, 570);
+	zone_snap(&t, T0 + 2, 1, 8028, 10527, 0);
+	node_snap(&t, T0 + 10 * MS, 0, 0, 100000, 0, 9000, 10811);
+	zone_snap(&t, T0 + 10 * MS + 1, 0, 772, 284, 570);
+	zone_snap(&t, T0 + 10 * MS + 2, 1, 8228, 10527, 0);
+	UT_ASSERT(tr_finish(&t) == 0);
+	r = rs_replay_input_report(t.ri);
+	UT_ASSERT_EQ(r->zone.events, 4);
+	UT_ASSERT_EQ(r->zone.first_ts, T0 + 1);
+	UT_ASSERT_EQ(r->zone.last_ts, T0 + 10 * MS + 2);
+	UT_ASSERT_EQ(r->zone_idx, 3);
+	UT_ASSERT_EQ(r->node_snapshots, 2);
+	rs_world_advance(t.w, T0 + 1 * MS);
+	rs_world_node(t.w, 0, &ns);
+	UT_ASSERT_EQ(ns.wmark_high, 10811);
+	UT_ASSERT_EQ(ns.free, 8800);
+	tr_free(&t);
+
+	UT_ASSERT(tr_new_v1(&t) == 0);
+	node_snap(&t, T0, 0, 0, 100000, 0, 8800, 10811);
+	UT_ASSERT(tr_finish(&t) == 0);
+	r = rs_replay_input_report(t.ri);
+	UT_ASSERT_EQ(r->zone.events, 0);
+	UT_ASSERT_EQ(r->zone_idx, 0);
+	tr_free(&t);
+	return UT_OK;
+}
+
 /* The tree from paths: /p/b is tracked, /p is not: an ancestor /p is made for it. */
 UT_TEST(test_tree_from_paths, "replay input: ancestors by path")
 {

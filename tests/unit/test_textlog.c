@@ -783,7 +783,8 @@ UT_TEST(test_zone_stat, "textlog: zone_stat marker decodes per zone")
 		"protection=0,575,575,575\n"
 		" reclaimscope-90 [000] .....  10.000200: tracing_mark_write: zone_stat nid=0 "
 		"zone=DMA32 idx=1 free=1977 min=1270 low=1587 high=1904 managed=147286 free_cma=7 "
-		"protection=0,0,0,0 free_highatomic=512 reserved_highatomic=1024 "
+		"protection=0,0,0,0 free_highatomic=512 reserved_highatomic=1024 pcp=700 pcp_high=2400 "
+		"pcp_batch=126 "
 		"blocks=4,1,2,2,2,2,1,4,4,2,752\n"
 		" reclaimscope-90 [000] .....  10.000300: tracing_mark_write: zone_stat nid=0 "
 		"zone=Bad idx=9 free=1 min=1 low=1 high=1 managed=1 free_cma=0 protection=0\n";
@@ -812,6 +813,10 @@ UT_TEST(test_zone_stat, "textlog: zone_stat marker decodes per zone")
 	UT_ASSERT_EQ(c.s[1].ev.snap_zone.free_highatomic, 512);
 	UT_ASSERT_EQ(c.s[1].ev.snap_zone.reserved_highatomic, 1024);
 	UT_ASSERT_EQ(c.s[1].ev.snap_zone.nr_blocks, 11);
+	UT_ASSERT_EQ(c.s[1].ev.snap_zone.pcp, 700);
+	UT_ASSERT_EQ(c.s[1].ev.snap_zone.pcp_high, 2400);
+	UT_ASSERT_EQ(c.s[1].ev.snap_zone.pcp_batch, 126);
+	UT_ASSERT_EQ(c.s[0].ev.snap_zone.pcp, -1);
 	UT_ASSERT_EQ(c.s[1].ev.snap_zone.blocks[0], 4);
 	UT_ASSERT_EQ(c.s[1].ev.snap_zone.blocks[10], 752);
 	/* older zone_stat (the first 7.2 guest trace): no highatomic, no buddy counts */
