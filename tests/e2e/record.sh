@@ -88,6 +88,15 @@ tracefs_state() {
 UEV=$T/events/alarmtimer/alarmtimer_cancel
 user_setup() { [ -d "$UEV" ] && echo 'common_pid == 1' >"$UEV/filter" && echo 1 >"$UEV/enable"; }
 user_undo() { [ -d "$UEV" ] && echo 0 >"$UEV/enable" && echo 0 >"$UEV/filter"; }
+# watchdog PID: kill -KILL PID if it still runs 120 s from now; its watcher ($dog) ends by itself
+# within 0.1 s of PID's end, so no process of the test outlives it (an orphaned `sleep 120` kept
+# the runner's inherited descriptors, a caller's flock among them, for two minutes)
+watchdog() {
+	( i=0
+	  while [ $i -lt 1200 ] && kill -0 "$1"; do sleep 0.1; i=$((i + 1)); done
+	  [ $i -lt 1200 ] || kill -KILL "$1" ) </dev/null >/dev/null 2>&1 &
+	dog=$!
+}
 user_setup
 # A file on disk (not tmpfs) so that streaming it makes page cache to reclaim.
 DATA=/var/tmp/rs_e2e_stream.$$
@@ -174,9 +183,8 @@ sleep 0.5
 grep -q "Ctrl-C to stop" "$TMP/out" || { fail "no 'Ctrl-C to stop' within 30 s"; cat "$TMP/out"; }
 kill -INT "$pid" 2>/dev/null
 # its exit status, waited for; a watchdog kills it (status 137) if it has not stopped 120 s after
-# SIGINT (the watchdog holds no output open: a test read through a pipe does not wait for it)
-( sleep 120; kill -KILL "$pid" ) >/dev/null 2>&1 &
-dog=$!
+# SIGINT
+watchdog "$pid"
 wait "$pid"
 st=$?
 kill "$dog" 2>/dev/null
@@ -229,8 +237,7 @@ has_procs() { grep -q . "$MEM/rs_e2e_fail/cgroup.procs"; }	# cgroupfs sizes are 
 bg_record() {
 	"$RS_BIN" record "$@" >"$TMP/out" 2>&1 &
 	pid=$!
-	( sleep 120; kill -KILL "$pid" ) >/dev/null 2>&1 &
-	dog=$!
+	watchdog "$pid"
 }
 bg_wait() { wait "$pid"; st=$?; kill "$dog" 2>/dev/null; }
 
