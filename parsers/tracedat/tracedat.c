@@ -504,20 +504,19 @@ static int own_first_record(struct rs_source *src, struct tracedat *td, int cpu,
  * -opts.threads CPUs) decode threads only where they can help; the file's kallsyms get a thread
  * of their own either way (open_data()), which is a plain gain (its parse overlaps the read).
  * Decode threads take decoding off the thread that merges and analyses, at the price of handing
- * every event to it from another core, so they help only where a CPU is free for them besides
- * that thread's. On 2 CPUs they never did: the bench trace (8.06 M events, bench/README.md),
- * best of 3 at load 1.0, as v6 0.55 s with one thread and 0.82 s with two; as v7 0.69 and
- * 0.97 s, even with one decoder doing zstd, the page walk and the decoding (td->zown,
- * tracedat_parallel.c), whose caller needs 0.52 s of CPU against one thread's 0.68: the
- * hand-over of every event costs more wall time than it saves. So on 2 CPUs auto reads with one
- * thread (and the kallsyms one). From 3 CPUs on, decode threads for a trace with AUTO_MIN_BYTES
- * of ring-buffer pages or more (below which they cost more than they save: 0.19 s either way at
- * 12 MB of pages, 0.45 -> 0.39 s of critical path at 60 MB), not measured on such a machine.
+ * every event to it from another core. On 2 CPUs that price was once higher than the gain (0.97
+ * against 0.69 s as v7, 0.82 against 0.55 s as v6); since a decoder claims its batch's lines
+ * ahead (e038ffb) and the merge decodes the next segment itself rather than wait (bbaa9f7), two
+ * threads are the faster on 2 CPUs: the bench trace (8.06 M events, bench/README.md), quiet
+ * machine (load 0.5), 8 alternating runs, median wall 0.47 against 0.63 s as v7 (zstd), 6 runs
+ * 0.44 against 0.80 s as v6, at ~0.3 s more CPU. So auto uses decode threads from 2 CPUs on, for
+ * a trace with AUTO_MIN_BYTES of ring-buffer pages or more (below which they cost more than they
+ * save: 0.19 s either way at 12 MB of pages, 0.45 -> 0.39 s of critical path at 60 MB).
  * RS_AUTO_MIN=BYTES sets the bound and RS_AUTO_CPUS=N the CPUs from which decode threads are
  * used (tests).
  */
 #define AUTO_MIN_BYTES (32ull << 20)
-#define AUTO_MIN_CPUS 3
+#define AUTO_MIN_CPUS 2
 
 static int stream_cpus(const struct rs_source *src, const struct tracedat *td)
 {
