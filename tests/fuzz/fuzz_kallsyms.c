@@ -38,7 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	lib = tep_alloc();
 	if (mine && lib) {
 		memset(&k, 0, sizeof(k));
-		tracedat_ksyms_init(&k, mine);	/* taken: parsed at the first name wanted */
+		tracedat_ksyms_init(&k, mine, false);	/* taken: parsed at the first name wanted */
 		mine = NULL;
 		tep_parse_kallsyms(lib, text);
 		for (unsigned long long i = 0; i < 3; i++)
