@@ -198,11 +198,27 @@ static void decode_node_stat(struct rs_markers *m, struct rs_event *ev)
 	s->wmark_high = getu(m, "wmark_high", 0);
 }
 
+/* A value list "a,b,c" (NULL: none) into out[], at most max numbers: how many were read. */
+static int get_list(const char *p, uint64_t *out, int max)
+{
+	int n = 0;
+
+	while (p && *p && n < max) {
+		char *end;
+		unsigned long long v = strtoull(p, &end, 10);
+
+		if (end == p)
+			break;
+		out[n++] = v;
+		p = *end == ',' ? end + 1 : NULL;
+	}
+	return n;
+}
+
 /* zone_stat (docs/markers.md): protection=a,b,c is the zone's lowmem_reserve[] */
 static void decode_zone_stat(struct rs_markers *m, struct rs_event *ev)
 {
 	struct rs_ev_snap_zone z = { 0 };
-	const char *p = get(m, "protection");
 	uint64_t ha;
 
 	z.nid = (int)getu(m, "nid", 0);
@@ -216,25 +232,8 @@ static void decode_zone_stat(struct rs_markers *m, struct rs_event *ev)
 	z.wmark_low = getu(m, "low", 0);
 	z.wmark_high = getu(m, "high", 0);
 	z.managed = getu(m, "managed", 0);
-	while (p && *p && z.nr_reserve < RS_ZONE_MAX) {
-		char *end;
-		unsigned long long v = strtoull(p, &end, 10);
-
-		if (end == p)
-			break;
-		z.lowmem_reserve[z.nr_reserve++] = v;
-		p = *end == ',' ? end + 1 : NULL;
-	}
-	p = get(m, "blocks");
-	while (p && *p && z.nr_blocks < RS_ZONE_ORDERS) {
-		char *end;
-		unsigned long long b = strtoull(p, &end, 10);
-
-		if (end == p)
-			break;
-		z.blocks[z.nr_blocks++] = b;
-		p = *end == ',' ? end + 1 : NULL;
-	}
+	z.nr_reserve = get_list(get(m, "protection"), z.lowmem_reserve, RS_ZONE_MAX);
+	z.nr_blocks = get_list(get(m, "blocks"), z.blocks, RS_ZONE_ORDERS);
 	ha = getu(m, "free_highatomic", UINT64_MAX);
 	z.free_highatomic = ha > INT64_MAX ? -1 : (int64_t)ha;
 	ha = getu(m, "reserved_highatomic", UINT64_MAX);
