@@ -1013,6 +1013,22 @@ uint64_t rs_world_isolate_mean(const struct rs_world *w, int memcg, int nid, int
 	return (uint64_t)(((__uint128_t)o->req_scanned[req - 1] << 32) / k);
 }
 
+/*
+ * The call's own pass at prio on (memcg, nid)'s list: its one-priority window starting at the
+ * call's start, not the nearest call's (window_of()'s fallback when it has none there); NULL
+ * when there is none.
+ */
+static const struct rs_obs *own_pass(const struct rs_world *w, int memcg, int nid, int lru,
+				     int prio, uint64_t now)
+{
+	const struct rs_obs *o;
+
+	if (prio < 0)
+		return NULL;
+	o = window_of(w, lv(w, memcg, nid) * RS_NR_EVICTABLE + lru, prio, now);
+	return o && o->one_prio && o->prio == prio && o->ts_start == now ? o : NULL;
+}
+
 bool rs_world_pass_reclaim(const struct rs_world *w, int memcg, int nid, int lru, int prio,
 			   uint64_t now, uint64_t pos, uint64_t n, uint64_t *out)
 {
@@ -1022,11 +1038,10 @@ bool rs_world_pass_reclaim(const struct rs_world *w, int memcg, int nid, int lru
 	uint64_t at = 0, end = pos + n;
 
 	*out = 0;
-	if (prio < 0 || is_active_list(lru))
+	if (is_active_list(lru))
 		return false;
-	o = window_of(w, lv(w, memcg, nid) * RS_NR_EVICTABLE + lru, prio, now);
-	/* the call's own pass: not the nearest call's (its window when it has none here) */
-	if (!o || !o->one_prio || o->prio != prio || o->ts_start != now || !o->nsteps)
+	o = own_pass(w, memcg, nid, lru, prio, now);
+	if (!o || !o->nsteps)
 		return false;
 	st = &w->steps[o->steps_at];
 	/* each shrink frees its pages evenly over the pages it scanned */
@@ -1055,13 +1070,10 @@ bool rs_world_pass_reclaim(const struct rs_world *w, int memcg, int nid, int lru
 uint64_t rs_world_pass_requested(const struct rs_world *w, int memcg, int nid, int lru, int prio,
 				 uint64_t now)
 {
-	const struct rs_obs *o;
+	const struct rs_obs *o = own_pass(w, memcg, nid, lru, prio, now);
 	uint64_t sum = 0;
 
-	if (prio < 0)
-		return 0;
-	o = window_of(w, lv(w, memcg, nid) * RS_NR_EVICTABLE + lru, prio, now);
-	if (!o || !o->one_prio || o->prio != prio || o->ts_start != now)
+	if (!o)
 		return 0;
 	for (int q = 0; q < RS_SWAP_CLUSTER_MAX; q++)
 		sum += (uint64_t)(q + 1) * o->req_isolates[q];
@@ -1070,13 +1082,9 @@ uint64_t rs_world_pass_requested(const struct rs_world *w, int memcg, int nid, i
 
 bool rs_world_pass_seen(const struct rs_world *w, int memcg, int nid, int prio, uint64_t now)
 {
-	for (int lru = 0; lru < RS_NR_EVICTABLE && prio >= 0; lru++) {
-		const struct rs_obs *o = window_of(w, lv(w, memcg, nid) * RS_NR_EVICTABLE + lru,
-						   prio, now);
-
-		if (o && o->one_prio && o->prio == prio && o->ts_start == now)
+	for (int lru = 0; lru < RS_NR_EVICTABLE; lru++)
+		if (own_pass(w, memcg, nid, lru, prio, now))
 			return true;
-	}
 	return false;
 }
 
