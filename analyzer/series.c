@@ -170,11 +170,9 @@ void rs_series_add_span(struct rs_series *s, int metric, uint64_t from, uint64_t
 		return;
 	first = (from - s->t0) / s->width;
 	for (uint64_t i = first; i <= last; i++) {
-		uint64_t b0 = s->t0 + i * s->width, b1 = b0 + s->width;
-		uint64_t lo = from > b0 ? from : b0, hi = to < b1 ? to : b1;
+		uint64_t b0 = s->t0 + i * s->width;
 
-		if (hi > lo)
-			s->v[metric][i] += hi - lo;
+		s->v[metric][i] += rs_span_overlap(from, to, b0, b0 + s->width);
 	}
 }
 

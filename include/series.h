@@ -37,6 +37,20 @@ void rs_series_add(struct rs_series *s, int metric, uint64_t ts, uint64_t v);
 /* Add to `metric` the ns of [from, to) that fall in each bucket (stall time, awake time). */
 void rs_series_add_span(struct rs_series *s, int metric, uint64_t from, uint64_t to);
 
+/*
+ * The ns of the span [from, to) that fall in [lo, hi): what a span adds to a bucket, or to a
+ * window, it crosses (0 when they do not meet). Every per-bucket span time (this series, the
+ * cgroup grid, the browser's index and its binning) cuts spans this one way.
+ */
+static inline uint64_t rs_span_overlap(uint64_t from, uint64_t to, uint64_t lo, uint64_t hi)
+{
+	if (from > lo)
+		lo = from;
+	if (to < hi)
+		hi = to;
+	return hi > lo ? hi - lo : 0;
+}
+
 /* Extend the series to cover `end` (trailing empty buckets included). */
 void rs_series_finish(struct rs_series *s, uint64_t end);
 

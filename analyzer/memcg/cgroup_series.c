@@ -13,6 +13,7 @@
 
 #include "cgroup_series.h"
 #include "rs_warn.h"
+#include "series.h"
 
 #define GRID_TARGET	100
 #define GRID_MAX	100000
@@ -183,11 +184,9 @@ void cg_ts_add_span(struct rs_cgroups *cg, int row, int metric, uint64_t from, u
 	if (last < 0)
 		return;
 	for (long i = (long)((from - g->t0) / g->width); i <= last; i++) {
-		uint64_t b0 = g->t0 + (uint64_t)i * g->width, b1 = b0 + g->width;
-		uint64_t lo = from > b0 ? from : b0, hi = to < b1 ? to : b1;
+		uint64_t b0 = g->t0 + (uint64_t)i * g->width;
 
-		if (hi > lo)
-			*cell(cg, row, metric, i) += (int64_t)(hi - lo);
+		*cell(cg, row, metric, i) += (int64_t)rs_span_overlap(from, to, b0, b0 + g->width);
 	}
 }
 

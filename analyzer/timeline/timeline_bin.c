@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "rs_grow.h"
+#include "series.h"
 #include "timeline_model_state.h"
 
 /* ---- binning ---- */
@@ -534,12 +535,11 @@ static double range_sum(const struct tl_model *m, int s, uint64_t a, uint64_t b,
 		return 0;
 	b1 = tl_buckets_in(T0, w, nb, a, b, &b0);
 	for (size_t i = b0; i < b1; i++) {
-		uint64_t bs = T0 + (uint64_t)i * w, be = bs + w;
-		uint64_t lo = bs > a ? bs : a, hi = be < b ? be : b;
+		uint64_t bs = T0 + (uint64_t)i * w, part = rs_span_overlap(bs, bs + w, a, b);
 		double v;
 		uint32_t mx;
 
-		if (hi <= lo)
+		if (!part)
 			continue;
 		if (src) {
 			v = src[i].sum;
@@ -550,7 +550,7 @@ static double range_sum(const struct tl_model *m, int s, uint64_t a, uint64_t b,
 			v = (double)bk->sum;
 			mx = bk->max;
 		}
-		sum += v * (double)(hi - lo) / (double)w;
+		sum += v * (double)part / (double)w;
 		if (mx > *max)
 			*max = mx;
 	}
@@ -630,8 +630,7 @@ void tl_model_stats(struct tl_model *m, uint64_t t0, uint64_t t1, struct tl_stat
 			st->throttled += tl_index_bucket(m->ix, 0, i, TL_S_THROTTLE)->cnt;
 	}
 	FOR_SPANS_IN(m, t0, t1, s) {
-		uint64_t lo = s->begin > t0 ? s->begin : t0, hi = s->end < t1 ? s->end : t1;
-		uint64_t part = hi > lo ? hi - lo : 0;
+		uint64_t part = rs_span_overlap(s->begin, s->end, t0, t1);
 
 		if (s->kind >= RS_CTX_NR || !tlm_span_match(m, s))
 			continue;

@@ -18,6 +18,7 @@
 #include "memcg_attrib.h"
 #include "rs_grow.h"
 #include "rs_sort.h"
+#include "series.h"
 #include "timeline_index.h"
 #include "u64map.h"
 
@@ -464,12 +465,10 @@ static void add_span_time(struct tl_index *ix, int s, uint64_t begin, uint64_t e
 	b1 = bucket_of(ix, end);	/* first: it may fold */
 	b0 = bucket_of(ix, begin);
 	for (size_t b = b0; b <= b1; b++) {
-		uint64_t bs = ix->t0 + b * ix->w0, be = bs + ix->w0;
-		uint64_t lo = begin > bs ? begin : bs, hi = end < be ? end : be;
+		uint64_t bs = ix->t0 + b * ix->w0;
 		struct tl_bucket *c = cell0(ix, b, s);
 
-		if (hi > lo)
-			c->sum += hi - lo;
+		c->sum += rs_span_overlap(begin, end, bs, bs + ix->w0);
 		if (dur_us > c->max)
 			c->max = dur_us;
 		if (b == b0)

@@ -20,24 +20,23 @@ art=$out/artifacts-$name
 mkdir -p "$corpus" "$art"
 
 # seeds: small ones only; a multi-megabyte input makes every execution slow
-seed() {	# seed FILE MAXBYTES
-	[ -f "$1" ] || return 0
-	if [ "$(stat -c %s "$1")" -le "$2" ]; then
-		cp -f "$1" "$corpus/seed-$(basename "$1")"
-	fi
+seed() {	# seed MAXBYTES FILE...
+	seed_max=$1; shift
+	for f in "$@"; do
+		[ -f "$f" ] || continue
+		if [ "$(stat -c %s "$f")" -le "$seed_max" ]; then
+			cp -f "$f" "$corpus/seed-$(basename "$f")"
+		fi
+	done
 }
 case $name in
 tracedat)
 	maxlen=262144
-	for f in tests/fuzz/seeds/*.dat tests/fixtures/*.dat tests/fuzz/regress/tracedat-*; do
-		seed "$f" $maxlen
-	done
+	seed $maxlen tests/fuzz/seeds/*.dat tests/fixtures/*.dat tests/fuzz/regress/tracedat-*
 	;;
 text)
 	maxlen=65536
-	for f in tests/fuzz/seeds/*.txt tests/fuzz/regress/text-*; do
-		seed "$f" $maxlen
-	done
+	seed $maxlen tests/fuzz/seeds/*.txt tests/fuzz/regress/text-*
 	# text fixtures can be long: their first lines carry the headers and every event kind
 	for f in tests/fixtures/text/*.txt tests/fixtures/*.txt; do
 		[ -f "$f" ] && head -n 300 "$f" | head -c $maxlen >"$corpus/seed-$(basename "$f")"
@@ -45,9 +44,7 @@ text)
 	;;
 kallsyms)
 	maxlen=16384
-	for f in tests/fuzz/seeds/*.kallsyms tests/fuzz/regress/kallsyms-*; do
-		seed "$f" $maxlen
-	done
+	seed $maxlen tests/fuzz/seeds/*.kallsyms tests/fuzz/regress/kallsyms-*
 	;;
 *)
 	echo "fuzz: unknown harness $name" >&2; exit 2 ;;

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Where a kswapd run ends: pgdat_balanced() on one node's zones (Linux 7.2 mm/vmscan.c
+ * pgdat_balanced(), mm/page_alloc.c __zone_watermark_ok() and __zone_watermark_unusable_free()),
+ * on the free pages of each zone at a moment between two zone_stat samples (docs/markers.md),
+ * estimated from the reclaim and the allocations around it (models/zone_balance.c says how).
+ *
+ * Pure functions over values: no world, no trace. Units: pages, ns. The samples are the
+ * caller's; nothing here allocates.
+ */
+#ifndef RS_ZONE_BALANCE_H
+#define RS_ZONE_BALANCE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "rs_event.h"		/* RS_ZONE_MAX, RS_ZONE_ORDERS */
+
+/* One zone as a zone_stat marker gave it. */
+struct rs_zone {
+	bool managed;			/* a zone_stat line named it (managed pages > 0) */
+	uint64_t managed_pages;
+	uint64_t free, free_cma, highatomic;	/* highatomic: nr_free_highatomic, 0 unknown */
+	uint64_t wmark_min, wmark_low, wmark_high;	/* with the zone's boost */
+	uint64_t lowmem_reserve[RS_ZONE_MAX];	/* by highest_zoneidx */
+	/* bit o: the buddy lists had a free block of order o; all bits: not recorded */
+	uint32_t blocks;
+	int64_t pcp, pcp_high;		/* per-cpu lists, summed over CPUs; -1: not recorded */
+};
+
+#define RS_ZONE_BLOCKS_UNKNOWN	UINT32_MAX
+
+/* One node's zones at one moment, with the node's recorded reclaim up to then. */
+struct rs_zone_sample {
+	uint64_t ts;
+	int nid;
+	int nr_zones;			/* zone[0 .. nr_zones - 1]; higher indices unmanaged */
+	struct rs_zone zone[RS_ZONE_MAX];
+	/* pages the recording reclaimed on the node (every context) from the trace's start to ts */
+	uint64_t reclaimed;
+};
+
+/*
+ * __zone_watermark_ok(z, order, mark, highest_zoneidx, alloc_flags 0, free): free less the
+ * unusable part ((1 << order) - 1, highatomic, CMA) above mark + lowmem_reserve[hz], and at
+ * order > 0 a free block of at least that order.
+ */
+bool rs_zone_watermark_ok(const struct rs_zone *z, int order, uint64_t mark, int hz,
+			  int64_t free);
+
+/*
+ * pgdat_balanced(): some managed zone up to hz has its free pages (free[i], NR_FREE_PAGES of
+ * zone i) above its high watermark at `order`. A node with no managed zone up to hz is
+ * balanced by definition.
+ */
+bool rs_pgdat_balanced(const struct rs_zone_sample *s, const int64_t *free, int order, int hz);
+
+/* What rs_zone_estimate() did, for the report. */
+struct rs_zone_est_info {
+	int main;			/* the zone reclaim and allocations were put on */
+	bool lower_capped;		/* lower zones drained to low + reserve */
+	bool pcp_known;			/* the main zone's per-cpu lists were recorded */
+};
+
+/*
+ * Free pages of each zone at t (s->ts <= t <= s2->ts) when `reclaimed` pages were reclaimed on
+ * the node since s. s2 is the sample after t; NULL (t past the last sample): no allocations.
+ * The rule is models/zone_balance.c's opening comment; it does not meet s2 at t = s2->ts.
+ */
+void rs_zone_estimate(const struct rs_zone_sample *s, const struct rs_zone_sample *s2,
+		      uint64_t t, int64_t reclaimed, int hz, int64_t free[RS_ZONE_MAX],
+		      struct rs_zone_est_info *info);
+
+#endif

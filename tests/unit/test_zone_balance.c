@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * models/zone_balance.c: pgdat_balanced() and the free pages between two zone_stat samples, on
+ * the 7.2 guest's zones (DMA: 3,840 managed, min/low/high 190/237/284, lowmem_reserve 570 for
+ * every higher zone; DMA32: 145,939 managed, 7,019/8,773/10,527, pcp_high 12,966). Every
+ * expected value is worked out in the comment above it from the kernel's formula:
+ * __zone_watermark_ok() passes when free - ((1 << order) - 1) - highatomic - free_cma >
+ * high + lowmem_reserve[highest_zoneidx], and at order > 0 a free block of that order or larger
+ * exists.
+ */
+#include "zone_balance.h"
+#include "unit.h"
+
+#define ZONE_MOVABLE_IDX	3
+
+static void guest_zones(struct rs_zone_sample *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->nr_zones = 2;
+	s->zone[0] = (struct rs_zone){
+		.managed = true, .managed_pages = 3840, .free = 900, .wmark_min = 190,
+		.wmark_low = 237, .wmark_high = 284,
+		.lowmem_reserve = { 0, 570, 570, 570, 570 },
+		.blocks = (1u << 5) | (1u << 10), .pcp = 0, .pcp_high = 0,
+	};
+	s->zone[1] = (struct rs_zone){
+		.managed = true, .managed_pages = 145939, .free = 9000, .wmark_min = 7019,
+		.wmark_low = 8773, .wmark_high = 10527,
+		.blocks = (1u << 3) | (1u << 10), .pcp = 1000, .pcp_high = 3000,
+	};
+}
+
+UT_TEST(zone_watermark_ok_formula, "zone_balance: __zone_watermark_ok() at order 0 and 9")
+{
+	struct rs_zone_sample s;
+	struct rs_zone *dma = &s.zone[0], *dma32 = &s.zone[1];
+
+	guest_zones(&s);
+	/* DMA, order 0: 900 > 284 + 570 = 854 */
+	UT_ASSERT(rs_zone_watermark_ok(dma, 0, dma->wmark_high, ZONE_MOVABLE_IDX, 900));
+	/* 854 is not above 854 */
+	UT_ASSERT(!rs_zone_watermark_ok(dma, 0, dma->wmark_high, ZONE_MOVABLE_IDX, 854));
+	UT_ASSERT(rs_zone_watermark_ok(dma, 0, dma->wmark_high, ZONE_MOVABLE_IDX, 855));
+	/* DMA for a DMA allocation (highest_zoneidx 0): no reserve, 285 > 284 */
+	UT_ASSERT(rs_zone_watermark_ok(dma, 0, dma->wmark_high, 0, 285));
+	/* order 9: 900 - 511 = 389 <= 854 */
+	UT_ASSERT(!rs_zone_watermark_ok(dma, 9, dma->wmark_high, ZONE_MOVABLE_IDX, 900));
+	/* DMA32, order 0: 10,528 > 10,527; 10,527 is not */
+	UT_ASSERT(rs_zone_watermark_ok(dma32, 0, dma32->wmark_high, ZONE_MOVABLE_IDX, 10528));
+	UT_ASSERT(!rs_zone_watermark_ok(dma32, 0, dma32->wmark_high, ZONE_MOVABLE_IDX, 10527));
+	/* order 9: 11,038 - 511 = 10,527, not above; 11,039 - 511 = 10,528 with an order-10 block */
+	UT_ASSERT(!rs_zone_watermark_ok(dma32, 9, dma32->wmark_high, ZONE_MOVABLE_IDX, 11038));
+	UT_ASSERT(rs_zone_watermark_ok(dma32, 9, dma32->wmark_high, ZONE_MOVABLE_IDX, 11039));
+	/* ... but not when the largest free block is of order 8 */
+	dma32->blocks = (1u << 3) | (1u << 8);
+	UT_ASSERT(!rs_zone_watermark_ok(dma32, 9, dma32->wmark_high, ZONE_MOVABLE_IDX, 20000));
+	/* an order-9 block itself does */
+	dma32->blocks |= 1u << 9;
+	UT_ASSERT(rs_zone_watermark_ok(dma32, 9, dma32->wmark_high, ZONE_MOVABLE_IDX, 11039));
+	/* highatomic and CMA pages are unusable: 10,728 - 100 - 100 = 10,528 > 10,527 */
+	dma32->highatomic = 100;
+	dma32->free_cma = 100;
+	UT_ASSERT(rs_zone_watermark_ok(dma32, 0, dma32->wmark_high, ZONE_MOVABLE_IDX, 10728));
+	UT_ASSERT(!rs_zone_watermark_ok(dma32, 0, dma32->wmark_high, ZONE_MOVABLE_IDX, 10727));
+	/* free may be negative (the estimate): never balanced */
+	UT_ASSERT(!rs_zone_watermark_ok(dma, 0, dma->wmark_high, ZONE_MOVABLE_IDX, -5));
+	return UT_OK;
+}
+
+UT_TEST(pgdat_balanced_any_zone, "zone_balance: pgdat_balanced(): any zone up to highest_zoneidx")
+{
+	struct rs_zone_sample s;
+	int64_t free[RS_ZONE_MAX] = { 900, 9000 };
+
+	guest_zones(&s);
+	/* DMA's 900 > 854 balances the node at order 0, though DMA32 is below its high */
+	UT_ASSERT(rs_pgdat_balanced(&s, free, 0, ZONE_MOVABLE_IDX));
+	/* at order 9 DMA has 389 usable: neither zone */
+	UT_ASSERT(!rs_pgdat_balanced(&s, free, 9, ZONE_MOVABLE_IDX));
+	/* DMA at 850: neither at order 0 */
+	free[0] = 850;
+	UT_ASSERT(!rs_pgdat_balanced(&s, free, 0, ZONE_MOVABLE_IDX));
+	/* DMA32 at 10,528 balances it */
+	free[1] = 10528;
+	UT_ASSERT(rs_pgdat_balanced(&s, free, 0, ZONE_MOVABLE_IDX));
+	/* a zone above highest_zoneidx is not looked at: DMA alone (hz 0), 284 is not above 284 */
+	free[0] = 284;
+	UT_ASSERT(!rs_pgdat_balanced(&s, free, 0, 0));
+	free[0] = 285;
+	UT_ASSERT(rs_pgdat_balanced(&s, free, 0, 0));
+	/* no managed zone up to hz: balanced by definition */
+	s.zone[0].managed = false;
+	UT_ASSERT(rs_pgdat_balanced(&s, free, 0, 0));
+	return UT_OK;
+}
+
+UT_TEST(zone_estimate_between_samples, "zone_balance: free pages between two samples")
+{
+	struct rs_zone_sample s, s2;
+	struct rs_zone_est_info info;
+	int64_t free[RS_ZONE_MAX];
+
+	guest_zones(&s);
+	s.ts = 1000;
+	s.reclaimed = 50000;
+	s2 = s;
+	s2.ts = 1100;
+	s2.reclaimed = 54000;
+	s2.zone[0].free = 1200;
+	s2.zone[1].free = 9500;
+	/*
+	 * Between the samples the node reclaimed 4,000 pages and its free pages grew by 800 (DMA
+	 * 300, DMA32 500): 3,200 were allocated, all from DMA32, 40% of them (1,280) by t = 1040.
+	 * 3,100 reclaimed since s: 2,000 fill DMA32's per-cpu lists (3,000 - 1,000), 1,100 reach
+	 * NR_FREE_PAGES: 9,000 + 1,100 - 1,280 = 8,820, above DMA32's low watermark (8,773), so
+	 * DMA is interpolated: 900 + 40% of 300 = 1,020.
+	 */
+	rs_zone_estimate(&s, &s2, 1040, 3100, ZONE_MOVABLE_IDX, free, &info);
+	UT_ASSERT_EQ(info.main, 1);
+	UT_ASSERT(info.pcp_known);
+	UT_ASSERT_EQ(free[1], 8820);
+	UT_ASSERT_EQ(free[0], 1020);
+	UT_ASSERT(!info.lower_capped);
+	/*
+	 * 1,000 reclaimed by t = 1040: all on the per-cpu lists; 9,000 - 1,280 = 7,720 is below
+	 * DMA32's low watermark, so DMA is drained to its low 237 + reserve 570 = 807.
+	 */
+	rs_zone_estimate(&s, &s2, 1040, 1000, ZONE_MOVABLE_IDX, free, &info);
+	UT_ASSERT_EQ(free[1], 7720);
+	UT_ASSERT_EQ(free[0], 807);
+	UT_ASSERT(info.lower_capped);
+	/* for an allocation that may use DMA32 at most (hz 1) DMA keeps its reserve for it too */
+	rs_zone_estimate(&s, &s2, 1040, 1000, 1, free, &info);
+	UT_ASSERT_EQ(free[0], 807);
+	/* without per-cpu counts every reclaimed page counts: 9,000 + 1,000 - 1,280 */
+	s.zone[1].pcp = s.zone[1].pcp_high = -1;
+	rs_zone_estimate(&s, &s2, 1040, 1000, ZONE_MOVABLE_IDX, free, &info);
+	UT_ASSERT(!info.pcp_known);
+	UT_ASSERT_EQ(free[1], 8720);
+	/* past the last sample: no allocations known, the sample plus the reclaim */
+	rs_zone_estimate(&s, NULL, 5000, 1000, ZONE_MOVABLE_IDX, free, &info);
+	UT_ASSERT_EQ(free[1], 10000);
+	UT_ASSERT_EQ(free[0], 900);
+	return UT_OK;
+}
