@@ -45,6 +45,11 @@ TEST_SRC := $(wildcard tests/unit/*.c)
 TEST_BIN := $(O)/tests/unit-tests
 TOOL_SRC := $(wildcard tests/tools/*.c)
 TOOL_BIN := $(TOOL_SRC:tests/tools/%.c=$(O)/tools/%)
+# the libFuzzer harnesses built with our compiler and a plain main(), run by `make check` over
+# their seeds (tests/e2e/fuzz_harness.sh): a harness that rots is caught there
+HARNESS_SRC := $(wildcard tests/fuzz/fuzz_*.c)
+HARNESS_BIN := $(HARNESS_SRC:tests/fuzz/%.c=$(O)/tools/%)
+TOOL_BIN += $(HARNESS_BIN)
 
 .PHONY: all deps run check check-unit check-e2e check-san check-fresh clean fuzz bench fixtures \
 	man install
@@ -85,6 +90,12 @@ $(TEST_BIN): $(TEST_SRC:%.c=$(O)/%.o) $(SAN_OBJ) $(LIB)
 $(O)/tools/%: tests/tools/%.c $(LIB) $(SAN_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) $(LDFLAGS) -o $@ $< $(SAN_OBJ) $(LIB) $(LDLIBS)
+
+$(HARNESS_BIN): $(O)/tools/%: tests/fuzz/%.c tests/fuzz/standalone_main.c tests/fuzz/fuzz_common.h \
+		$(LIB) $(SAN_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) $(LDFLAGS) -o $@ $< tests/fuzz/standalone_main.c $(SAN_OBJ) \
+		$(LIB) $(LDLIBS)
 
 # ---- manual and install: man pages come from the command table (`--man-page`), like --help ----
 PREFIX  ?= /usr/local

@@ -529,6 +529,16 @@ static bool size_unknown(const struct wb *b, int w)
 	return false;	/* every other world memcg has snapshots or deltas */
 }
 
+
+/* zone_stat samples, per node (kswapd's end: include/kswapd_end.h) */
+static int add_zone_samples(struct rs_replay_input *ri, struct rs_world *w, struct rs_error *err)
+{
+	for (size_t i = 0; i < ri->nzs; i++)
+		if (ri->zs[i].nid < ri->rep.nr_nodes && rs_world_add_zone_sample(w, &ri->zs[i], err))
+			return -1;
+	return 0;
+}
+
 /*
  * No watermark in node_stat (older recorders): a lower bound from kswapd's passes. kswapd's
  * shrink_lruvec() stops a one-type pass once it reclaimed nr_to_reclaim = sum of max(high
@@ -673,11 +683,15 @@ static int add_calls(struct wb *b, int nr_nodes, struct rs_error *err)
 		rc->rec.nr_memcg = (size_t)nmv;
 		rc->rec.isolate_ts = c->iso;
 		rc->rec.nr_isolate = c->niso;
+		rc->rec.checks = rc->ctx == RS_CALL_KSWAPD ? c->chk : NULL;
+		rc->rec.nr_checks = rc->ctx == RS_CALL_KSWAPD ? c->nchk : 0;
 		if (rs_world_add_call(b->w, rc, err))
 			return -1;
 		rc->rec.memcg = NULL;
 		rc->rec.isolate_ts = NULL;
 		rc->rec.nr_isolate = 0;
+		rc->rec.checks = NULL;
+		rc->rec.nr_checks = 0;
 		/* the passes by priority: b->mv is free again (rec.memcg was copied) */
 		nmv = merge_victims(b, c->pv, c->npv, nr_nodes);
 		for (int k = 0; k < nmv; k++)
@@ -1115,7 +1129,8 @@ int ri_build_world(struct rs_replay_input *ri, struct rs_error *err)
 	}
 	offsets(&b);
 	if (add_memcgs(&b, err) || add_updates(&b, ri->rep.nr_nodes, err) ||
-	    infer_wmark(&b, ri->rep.nr_nodes, err) || add_calls(&b, ri->rep.nr_nodes, err))
+	    infer_wmark(&b, ri->rep.nr_nodes, err) || add_calls(&b, ri->rep.nr_nodes, err) ||
+	    add_zone_samples(ri, b.w, err))
 		goto out;
 	if (rs_world_finalize(b.w, err))
 		goto out;

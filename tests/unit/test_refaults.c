@@ -134,6 +134,32 @@ UT_TEST(test_split_and_merge, "refaults: folios split and merged on the way back
 	return UT_OK;
 }
 
+/* Small pieces of a 512-page range in some of its 64-page blocks and none in others, and a
+   large piece: an order-9 add takes exactly those, whichever blocks they are in. */
+UT_TEST(test_large_folio_blocks, "refaults: an order-9 add finds pieces in any block")
+{
+	/* pages 5, 64..67 (order 2), 130, 511; 1024..1535 (order 9) */
+	static const int ev[] = { 5, 0, 64, 2, 130, 0, 511, 0, 1024, 9 };
+	struct fx f;
+	const struct rs_rf_totals *t;
+	struct rs_error err;
+
+	UT_ASSERT(!fx_new(&f, 0, 30 * S));
+	evict(&f, T0, ev, 5);
+	fm(&f, RS_EV_FILEMAP_ADD, T0 + 5 * MS, 20, 5, 0, 9);	/* 0..511: 5, 64..67, 130, 511 */
+	fm(&f, RS_EV_FILEMAP_ADD, T0 + 6 * MS, 20, 5, 1280, 6);	/* 1280..1343 of 1024..1535 */
+	fm(&f, RS_EV_FILEMAP_ADD, T0 + 7 * MS, 20, 5, 0, 9);	/* again: none left */
+	UT_ASSERT(!rs_analysis_finish(f.a, &err));
+	t = rs_refaults_totals(f.rf);
+	UT_ASSERT_EQ(t->all.evicted_folios, 5);
+	UT_ASSERT_EQ(t->all.evicted_pages, 1 + 4 + 1 + 1 + 512);
+	UT_ASSERT_EQ(t->refaulted_folios, 2);
+	UT_ASSERT_EQ(t->all.refaulted_pages, 7 + 64);
+	UT_ASSERT_EQ(t->pending_pages, 512 - 64);
+	fx_free(&f);
+	return UT_OK;
+}
+
 /* Deletions outside reclaim: truncation is never matched; a task's deletions followed by its
    mm_vmscan_reclaim_pages are proactive evictions (context "other"). */
 UT_TEST(test_truncate_and_proactive, "refaults: truncation apart, proactive reclaim held")
