@@ -238,6 +238,20 @@ struct rs_recorded {
 	 */
 	const uint64_t *isolate_ts;
 	size_t nr_isolate;
+	/*
+	 * kswapd: the moments balance_pgdat() checked pgdat_balanced(), in order (copied by
+	 * rs_world_add_call): the run's start, the end of every pass but the last, and the run's
+	 * end when it ran a pass (the check that said balanced); none when it is not known.
+	 */
+	const struct rs_kswapd_check *checks;
+	size_t nr_checks;
+};
+
+/* One pgdat_balanced() check of a recorded kswapd run. */
+struct rs_kswapd_check {
+	uint64_t ts;
+	uint64_t reclaimed;		/* by the run before it */
+	uint64_t node_reclaimed;	/* on the run's node, every context, trace start to ts */
 };
 
 struct rs_reclaim_call {
@@ -246,6 +260,8 @@ struct rs_reclaim_call {
 	int nid;		/* kswapd/node: the node; direct/memcg: preferred node, -1 any */
 	int target;		/* RS_CALL_MEMCG: memcg index of the reclaim root; else -1 */
 	int order;
+	int zoneidx;		/* kswapd: highest_zoneidx of the run (kswapd_wake) ... */
+	bool zoneidx_known;	/* ... when the trace gave it */
 	uint64_t gfp_flags;	/* 0 when unknown */
 	bool may_swap;		/* memcg reclaim: MEMCG_RECLAIM_MAY_SWAP; true elsewhere */
 	uint64_t nr_to_reclaim;	/* pages wanted (docs/models.md: how each context gets it) */
@@ -268,6 +284,7 @@ struct rs_world_info {
 	bool have_sizes;	/* some RS_WF_LRU update exists */
 	bool have_refaults;	/* some RS_WF_WS_* update exists */
 	bool have_ws_flush;	/* some RS_WF_WS_FLUSH update exists */
+	size_t nr_zone_samples;	/* rs_world_add_zone_sample() */
 	size_t nr_calls, nr_updates, nr_obs;
 	uint64_t clamped;	/* ADD updates that would have gone below 0, last run */
 };
@@ -301,6 +318,10 @@ int rs_world_add_update(struct rs_world *w, const struct rs_world_update *u,
 			struct rs_error *err);
 int rs_world_add_obs(struct rs_world *w, const struct rs_obs *o, struct rs_error *err);
 int rs_world_add_call(struct rs_world *w, const struct rs_reclaim_call *c, struct rs_error *err);
+struct rs_zone_sample;
+/* A node's zones at one moment (zone_stat markers, include/zone_balance.h); copied. */
+int rs_world_add_zone_sample(struct rs_world *w, const struct rs_zone_sample *s,
+			     struct rs_error *err);
 
 /* Sort and check everything added; nothing can be added afterwards. */
 int rs_world_finalize(struct rs_world *w, struct rs_error *err);
@@ -313,6 +334,8 @@ int rs_world_memcg_at(const struct rs_world *w, int pre);
 int rs_world_find_memcg(const struct rs_world *w, uint64_t id);	/* -1 when absent */
 const struct rs_reclaim_call *rs_world_call(const struct rs_world *w, size_t i);
 const struct rs_world_update *rs_world_update_at(const struct rs_world *w, size_t i);
+/* The zone samples of node nid in time order; *n their count (0: none). */
+const struct rs_zone_sample *rs_world_zone_samples(const struct rs_world *w, int nid, size_t *n);
 const char *rs_wfield_name(enum rs_wfield f);
 const char *rs_wsrc_name(enum rs_wsrc s);
 const char *rs_call_ctx_name(enum rs_call_ctx c);
@@ -400,6 +423,11 @@ enum rs_gap {
 	RS_GAP_WMARK,		/* kswapd calls; no recorded wmark_high (inferred bound only) */
 	RS_GAP_SIZES,		/* every call; no lruvec deltas: sizes are snapshots only */
 	RS_GAP_SOFT_TREE,	/* global calls, v1, a soft limit set: the soft-limit tree's keys */
+	/*
+	 * kswapd calls whose end pgdat_balanced() on the recorded zones places elsewhere than the
+	 * recorded run's (include/kswapd_end.h): a free-page count between samples
+	 */
+	RS_GAP_KSWAPD_END,
 	RS_GAP_NR
 };
 

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "kswapd_end.h"
 #include "replay.h"
 
 #define RS_IDENTITY_TARGET_PCT	5.0	/* identity target: within 5% ... */
@@ -71,6 +72,12 @@ struct rs_identity {
 	 */
 	bool sizes_snapshots_only;
 	uint64_t snapshot_interval_ns;
+	/*
+	 * Where kswapd's runs end (include/kswapd_end.h): from pgdat_balanced() on the zone_stat
+	 * samples where the trace has them; runs whose derived end is not the recorded one lack
+	 * RS_GAP_KSWAPD_END, so their lists are judged only when those runs scanned little of them.
+	 */
+	struct rs_kswapd_ends kswapd;
 };
 
 /* One list's errors and verdict; gp NULL: the trace lacks nothing for it. */

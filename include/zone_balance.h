@@ -65,6 +65,7 @@ struct rs_zone_est_info {
 /*
  * Free pages of each zone at t (s->ts <= t <= s2->ts) when `reclaimed` pages were reclaimed on
  * the node since s. s2 is the sample after t; NULL (t past the last sample): no allocations.
+ * The rule is models/zone_balance.c's opening comment; it does not meet s2 at t = s2->ts.
  */
 void rs_zone_estimate(const struct rs_zone_sample *s, const struct rs_zone_sample *s2,
 		      uint64_t t, int64_t reclaimed, int hz, int64_t free[RS_ZONE_MAX],

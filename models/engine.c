@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kswapd_end.h"
 #include "policy.h"
 
 uint64_t rs_int_sqrt(uint64_t x)
@@ -425,12 +426,24 @@ void rs_sim_shrink_merged(struct rs_sim *s, int root, int nid, int lru, uint64_t
 uint64_t rs_sim_kswapd_want(const struct rs_sim *s)
 {
 	struct rs_node_state ns;
+	struct rs_kswapd_end e;
 
+	/* where pgdat_balanced() on the recorded zones ends the run of the recorded reclaim */
+	rs_kswapd_end(s->w, s->call, &e);
+	if (e.how != RS_KEND_RECORDED)
+		return e.want;
 	/* a recorded run that freed nothing was balanced at once */
 	if (s->call->nr_to_reclaim || s->call->rec.have)
 		return s->call->nr_to_reclaim;
 	rs_world_node(s->w, s->call->nid, &ns);
 	return ns.wmark_high > ns.free ? ns.wmark_high - ns.free : 0;
+}
+
+bool rs_sim_kswapd_balanced(const struct rs_sim *s, uint64_t want)
+{
+	int r = rs_kswapd_balanced(s->w, s->call, s->out->rounds, s->reclaimed);
+
+	return r < 0 ? s->reclaimed >= want : r > 0;
 }
 
 int rs_sim_zonelist_node(const struct rs_sim *s, int i)

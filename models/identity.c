@@ -127,6 +127,7 @@ int rs_identity_compute(const struct rs_world *w, const struct rs_replay_result 
 	if (!out->gaps)
 		return rs_error_set(err, "out of memory");
 	out->gap_mask = rs_world_identity_gaps(w, out->gaps);
+	rs_kswapd_ends(w, &out->kswapd);
 	snapshot_interval(w, out);
 	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 		rs_identity_list(r->scanned[l], r->reclaimed[l], m->scanned[l], m->reclaimed[l],

@@ -31,12 +31,13 @@
  *    snapshot_refaults();
  *  - zones are merged into their node: kswapd's nr_to_reclaim is max(node high watermark, 32)
  *    rather than a per-zone sum, reclaim_idx and lowmem zones are ignored;
- *  - kswapd runs until it has freed the invocation's nr_to_reclaim: just past what the recorded
- *    run had freed before its last pass, where pgdat_balanced() turned true. pgdat_balanced()
- *    itself is per zone (any eligible zone at its own high watermark, boost included, at the
- *    run's order until compact_gap()) and the node-summed sampled watermarks cannot decide it:
- *    tried on the 7.2 guest traces, from free pages interpolated to each run's start, it was
- *    +27.7% and +50.1% off (docs/models.md);
+ *  - kswapd runs until it has freed what the recorded reclaim freed before the check where
+ *    pgdat_balanced() on the recorded zone_stat samples ends the run (include/kswapd_end.h:
+ *    per zone, the free pages between samples estimated from the recorded reclaim and
+ *    allocations; the recorded end where no earlier check is balanced); without zone samples,
+ *    just past what the recorded run had freed before its last pass, where the kernel's
+ *    pgdat_balanced() turned true. Its reclaim is the recording's there (identity); the
+ *    counterfactual policies check the zones with their own reclaim (rs_sim_kswapd_balanced());
  *  - reclaim/compaction for costly orders: shrink_node() goes round again while
  *    should_continue_reclaim() says compaction is not ready, a per-zone test; the rounds go as
  *    far as the recorded call's (rs_reclaim_call.compact_goal), compaction itself is not run;
@@ -953,7 +954,8 @@ const struct rs_policy_ops rs_policy_mainline = {
 	.stands_for = "Linux 6.x mm/vmscan.c get_scan_count()/shrink_lruvec()/balance_pgdat() "
 		      "(classic LRU), the recorded kernel's own",
 	.approximates = "anon/file costs start at 0; zones merged per node; a kswapd run ends "
-			"where the recorded run was balanced; memory.low not modelled",
+			"where pgdat_balanced() on the zone samples does, else where the recorded "
+			"run was balanced; memory.low not modelled",
 	.init = mainline_init,
 	.invoke = mainline_invoke,
 	.free = mainline_free,

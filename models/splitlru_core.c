@@ -247,10 +247,10 @@ static uint64_t balance_pgdat(struct sl_sc *sc, int nid, uint64_t want)
 		/* background aging of the anon list */
 		if (inactive_anon_is_low(sc, nid))
 			shrink_active(sc, nid, false, RS_SWAP_CLUSTER_MAX);
-		if (sc->s->reclaimed >= want)
+		if (rs_sim_kswapd_balanced(sc->s, want))
 			break;
 		shrink_zone(sc, priority, nid);
-		if (sc->s->reclaimed >= want)
+		if (rs_sim_kswapd_balanced(sc->s, want))
 			break;
 		/* kswapd does not build up large priorities while allocators free in parallel */
 		if (sc->nr_reclaimed - before >= RS_SWAP_CLUSTER_MAX)
@@ -274,7 +274,7 @@ int rs_splitlru_invoke(void *state, const struct rs_world *w, const struct rs_re
 	case RS_CALL_KSWAPD:
 		sc.kswapd = true;
 		want = rs_sim_kswapd_want(&s);
-		for (int i = 0; i < MAX_CALLS && s.reclaimed < want; i++)
+		for (int i = 0; i < MAX_CALLS && !rs_sim_kswapd_balanced(&s, want); i++)
 			if (!balance_pgdat(&sc, c->nid, want))
 				break;
 		break;

@@ -288,11 +288,11 @@ static uint64_t balance_pgdat(struct rs_v310_sc *sc, int nid)
 
 	for (sc->priority = RS_DEF_PRIORITY; sc->priority >= 0; sc->priority--) {
 		age_active_anon(sc, nid);
-		if (sc->sim->reclaimed >= sc->want)
+		if (rs_sim_kswapd_balanced(sc->sim, sc->want))
 			break;
 		sc->nr_scanned = 0;
 		zone_pass(sc, nid);
-		if (sc->sim->reclaimed >= sc->want)
+		if (rs_sim_kswapd_balanced(sc->sim, sc->want))
 			break;
 		if (sc->nr_reclaimed - before >= RS_SWAP_CLUSTER_MAX)
 			break;
@@ -316,7 +316,7 @@ int rs_v310_invoke(void *state, const struct rs_world *w, const struct rs_reclai
 		sc.kswapd = true;
 		sc.want = want = rs_sim_kswapd_want(&s);
 		sc.nr_to_reclaim = UINT64_MAX;	/* kswapd is never bailed out of a lruvec */
-		for (int i = 0; i < MAX_CALLS && s.reclaimed < want; i++)
+		for (int i = 0; i < MAX_CALLS && !rs_sim_kswapd_balanced(&s, want); i++)
 			if (!balance_pgdat(&sc, c->nid))
 				break;
 		break;

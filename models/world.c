@@ -10,8 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kswapd_end.h"
 #include "replay.h"
 #include "rs_grow.h"
+#include "zone_balance.h"
 
 static bool is_active_list(int lru)
 {
@@ -83,6 +85,10 @@ struct rs_world {
 
 	struct rs_reclaim_call *calls;
 	size_t cap_calls;
+
+	struct rs_zone_sample *zs;	/* by node, then time (sorted at finalize) */
+	size_t cap_zs;
+	size_t *zs_start;		/* [nid + 1]: node nid's samples are zs[start[nid]..] */
 
 	/* current values */
 	uint64_t now, generation;
@@ -181,7 +187,10 @@ void rs_world_free(struct rs_world *w)
 	for (size_t i = 0; i < w->info.nr_calls; i++) {
 		free((void *)w->calls[i].rec.memcg);
 		free((void *)w->calls[i].rec.isolate_ts);
+		free((void *)w->calls[i].rec.checks);
 	}
+	free(w->zs);
+	free(w->zs_start);
 	free(w->memcg);
 	free(w->pre_to_memcg);
 	free(w->upd);
@@ -373,8 +382,77 @@ int rs_world_add_call(struct rs_world *w, const struct rs_reclaim_call *c, struc
 		memcpy(ts, c->rec.isolate_ts, c->rec.nr_isolate * sizeof(*ts));
 		dst->rec.isolate_ts = ts;
 	}
+	dst->rec.checks = NULL;
+	if (c->rec.nr_checks) {
+		struct rs_kswapd_check *k = malloc(c->rec.nr_checks * sizeof(*k));
+
+		if (!k) {
+			free((void *)dst->rec.memcg);
+			free((void *)dst->rec.isolate_ts);
+			dst->rec.memcg = NULL;
+			dst->rec.isolate_ts = NULL;
+			return rs_error_set(err, "out of memory");
+		}
+		memcpy(k, c->rec.checks, c->rec.nr_checks * sizeof(*k));
+		dst->rec.checks = k;
+	}
 	w->info.nr_calls++;
 	return 0;
+}
+
+int rs_world_add_zone_sample(struct rs_world *w, const struct rs_zone_sample *zs,
+			     struct rs_error *err)
+{
+	size_t n = w->info.nr_zone_samples;
+
+	if (check_open(w, err))
+		return -1;
+	if (zs->nid < 0 || zs->nid >= w->info.nr_nodes)
+		return rs_error_set(err, "world: zone sample of node %d of %d", zs->nid,
+				    w->info.nr_nodes);
+	if (zs->nr_zones < 0 || zs->nr_zones > RS_ZONE_MAX)
+		return rs_error_set(err, "world: zone sample with %d zones", zs->nr_zones);
+	if (grow((void **)&w->zs, &w->cap_zs, n + 1, sizeof(*w->zs), err))
+		return -1;
+	w->zs[n] = *zs;
+	w->info.nr_zone_samples++;
+	return 0;
+}
+
+static int cmp_zs(const void *a, const void *b)
+{
+	const struct rs_zone_sample *x = a, *y = b;
+
+	if (x->nid != y->nid)
+		return x->nid < y->nid ? -1 : 1;
+	return (x->ts > y->ts) - (x->ts < y->ts);
+}
+
+/* Samples by node and time; a stable order for equal times is not needed (one per moment). */
+static int finalize_zone_samples(struct rs_world *w, struct rs_error *err)
+{
+	size_t n = w->info.nr_zone_samples;
+
+	w->zs_start = calloc((size_t)w->info.nr_nodes + 1, sizeof(*w->zs_start));
+	if (!w->zs_start)
+		return rs_error_set(err, "out of memory");
+	if (n)
+		qsort(w->zs, n, sizeof(*w->zs), cmp_zs);
+	for (int nid = 0, i = 0; nid <= w->info.nr_nodes; nid++) {
+		while ((size_t)i < n && w->zs[i].nid < nid)
+			i++;
+		w->zs_start[nid] = (size_t)i;
+	}
+	return 0;
+}
+
+const struct rs_zone_sample *rs_world_zone_samples(const struct rs_world *w, int nid, size_t *n)
+{
+	*n = 0;
+	if (!w->zs_start || nid < 0 || nid >= w->info.nr_nodes)
+		return NULL;
+	*n = w->zs_start[nid + 1] - w->zs_start[nid];
+	return *n ? &w->zs[w->zs_start[nid]] : NULL;
 }
 
 static int cmp_upd(const void *a, const void *b)
@@ -576,7 +654,7 @@ int rs_world_finalize(struct rs_world *w, struct rs_error *err)
 	if (!w->pre_to_memcg || !w->obs_start || !w->obs_count || !w->node_sum || !w->lru ||
 	    !w->stat || !w->hstat || !w->ws || !w->wsf || !w->node || !w->view)
 		return rs_error_set(err, "out of memory");
-	if (build_preorder(w, err))
+	if (build_preorder(w, err) || finalize_zone_samples(w, err))
 		return -1;
 
 	if (w->info.nr_updates)
@@ -661,7 +739,7 @@ static size_t lv(const struct rs_world *w, int memcg, int nid)
 
 static const char *const gap_names[RS_GAP_NR] = {
 	[RS_GAP_WMARK] = "watermarks", [RS_GAP_SIZES] = "lruvec deltas",
-	[RS_GAP_SOFT_TREE] = "soft-limit tree",
+	[RS_GAP_SOFT_TREE] = "soft-limit tree", [RS_GAP_KSWAPD_END] = "zone free pages",
 };
 
 static const char *const gap_missing[RS_GAP_NR] = {
@@ -673,6 +751,9 @@ static const char *const gap_missing[RS_GAP_NR] = {
 	[RS_GAP_SOFT_TREE] = "the soft-limit RB tree's keys: memcg1_update_tree() refreshes a "
 			     "memcg's excess every 1,024 charge events per CPU; no event shows "
 			     "them",
+	[RS_GAP_KSWAPD_END] = "each zone's free pages at kswapd's checks: pgdat_balanced() on the "
+			      "zone_stat samples around them ends these runs before the recording "
+			      "did (a sample at each kswapd wake and sleep would place them)",
 };
 
 const char *rs_gap_name(enum rs_gap g)
@@ -722,6 +803,13 @@ unsigned int rs_world_identity_gaps(const struct rs_world *w, struct rs_gap_page
 			lacks |= 1u << RS_GAP_SIZES;
 		if (global && w->info.cgroup_v1 && soft)
 			lacks |= 1u << RS_GAP_SOFT_TREE;
+		if (c->ctx == RS_CALL_KSWAPD && w->info.nr_zone_samples) {
+			struct rs_kswapd_end e;
+
+			rs_kswapd_end(w, c, &e);
+			if (e.how == RS_KEND_EARLY)
+				lacks |= 1u << RS_GAP_KSWAPD_END;
+		}
 		if (!lacks || !c->rec.have)
 			continue;
 		mask |= lacks;

@@ -31,6 +31,7 @@
 
 void ri_call_free(struct ri_call *c)
 {
+	RS_GROW_RELEASE(c->chk, c->nchk, c->capchk);
 	RS_GROW_RELEASE(c->v, c->nv, c->capv);
 	RS_GROW_RELEASE(c->pv, c->npv, c->cappv);
 	RS_GROW_RELEASE(c->steps, c->nsteps, c->capsteps);
@@ -77,6 +78,25 @@ static struct ri_call *open_call(struct rs_replay_input *ri, struct ri_task *t,
 	return c;
 }
 
+/* A pgdat_balanced() check of a kswapd run (rs_recorded.checks). */
+static void push_check(struct rs_replay_input *ri, struct ri_call *c, uint64_t ts,
+		       uint64_t reclaimed, uint64_t node)
+{
+	if (RS_GROW(c->chk, c->capchk, c->nchk + 1, 8)) {
+		ri->oom = true;
+		return;
+	}
+	c->chk[c->nchk++] = (struct rs_kswapd_check){ .ts = ts, .reclaimed = reclaimed,
+						      .node_reclaimed = node };
+}
+
+static uint64_t node_reclaimed(struct rs_replay_input *ri, int nid)
+{
+	struct ri_node *n = ri_node_get(ri, nid);
+
+	return n ? n->reclaimed : 0;
+}
+
 static struct ri_call *cur_call(struct rs_replay_input *ri, struct ri_task *t)
 {
 	return t->call < ri->ncall ? &ri->call[t->call] : NULL;
@@ -95,6 +115,9 @@ static void close_call(struct rs_replay_input *ri, struct ri_task *t, uint64_t t
 		return;
 	c->open = false;
 	c->c.ts_end = ts;
+	/* kswapd: the check after its last pass, the one that found the node balanced */
+	if (c->ctx == RS_CALL_KSWAPD && c->nchk && c->pass_open)
+		push_check(ri, c, c->last_ts, c->total, c->last_node);
 	/* the last pass, cut short as the others (note_pass()) */
 	cut = pass_cut(c);
 	if (cut && (!c->want_hi || cut < c->want_hi))
@@ -207,8 +230,8 @@ static uint64_t pass_cut(const struct ri_call *c)
 }
 
 /* The pass and iteration structure of a call, for the bounds of its nr_to_reclaim. */
-static void note_pass(struct ri_call *c, int memcg, int nid, int prio, int lru,
-		      uint64_t requested, uint64_t reclaimed)
+static void note_pass(struct rs_replay_input *ri, struct ri_call *c, int memcg, int nid, int prio,
+		      int lru, uint64_t requested, uint64_t reclaimed)
 {
 	bool inactive = lru == RS_LRU_INACTIVE_ANON || lru == RS_LRU_INACTIVE_FILE;
 	uint8_t bit = (uint8_t)(1u << lru);
@@ -228,10 +251,14 @@ static void note_pass(struct ri_call *c, int memcg, int nid, int prio, int lru,
 		if (cut && (!c->want_hi || cut < c->want_hi))
 			c->want_hi = cut;
 		/* ... and kswapd's node was not balanced (a new pass of balance_pgdat()) */
-		if (c->pass_open && c->total > c->balance_lo &&
-		    (prio != c->pass_prio || nid != c->pass_nid ||
-		     (memcg == c->pass_memcg && (c->pass_done & bit))))
-			c->balance_lo = c->total;
+		if (c->pass_open && (prio != c->pass_prio || nid != c->pass_nid ||
+				     (memcg == c->pass_memcg && (c->pass_done & bit)))) {
+			if (c->total > c->balance_lo)
+				c->balance_lo = c->total;
+			/* the check between the two passes, where the last one ended */
+			if (c->ctx == RS_CALL_KSWAPD && c->nchk)
+				push_check(ri, c, c->last_ts, c->total, c->last_node);
+		}
 		c->pass_open = true;
 		c->pass_prio = prio;
 		c->pass_memcg = memcg;
@@ -263,6 +290,8 @@ static void note_pass(struct ri_call *c, int memcg, int nid, int prio, int lru,
 	}
 	c->pass_local += reclaimed;
 	c->total += reclaimed;
+	c->last_ts = ri->last_ts;
+	c->last_node = node_reclaimed(ri, nid);
 }
 
 /*
@@ -388,7 +417,7 @@ static void close_window(struct rs_replay_input *ri, struct ri_task *t, struct r
 			rec->soft_reclaimed += r;
 	}
 	if (!t->win_soft)
-		note_pass(c, memcg, nid, prio, lru, t->win_req,
+		note_pass(ri, c, memcg, nid, prio, lru, t->win_req,
 			  sh && !active ? sh->inactive.nr_reclaimed : 0);
 	if (sh && !t->win_soft && prio >= 0 && prio <= RS_DEF_PRIORITY) {
 		if (rec->prio_first < 0)
@@ -564,6 +593,14 @@ void ri_calls_event(struct rs_replay_input *ri, const struct rs_event *ev, const
 		c->c.nid = ev->kswapd.nid >= 0 && ev->kswapd.nid < 1024 ? ev->kswapd.nid : 0;
 		if (ev->have & RS_HAVE_ORDER)
 			c->c.order = ev->kswapd.order;
+		if ((ev->have & RS_HAVE_ZID) && ev->kswapd.zid >= 0) {
+			c->c.zoneidx = ev->kswapd.zid;
+			c->c.zoneidx_known = true;
+		}
+		/* balance_pgdat()'s first check, before any pass */
+		c->last_ts = ev->ts;
+		c->last_node = node_reclaimed(ri, c->c.nid);
+		push_check(ri, c, ev->ts, 0, c->last_node);
 		ri_source_note(&ri->rep.call_src[RS_CALL_KSWAPD], ev);
 		return;
 	case RS_EV_WRITE_FOLIO:
@@ -646,6 +683,8 @@ void ri_calls_finish(struct rs_replay_input *ri)
 			c->c.ts_end = ri->last_ts;
 			if (c->ctx >= 0)
 				ri->rep.calls_cut_end++;
+			/* a run the trace cut has no end to check */
+			c->nchk = 0;
 		}
 		if (c->ctx < 0) {
 			for (int l = 0; l < RS_NR_EVICTABLE; l++) {

@@ -30,6 +30,7 @@
 #include "replay_calls.h"
 #include "replay_memcgs.h"
 #include "replay_report.h"
+#include "rs_grow.h"
 #include "u64map.h"
 #include "trace_source.h"
 
@@ -360,7 +361,9 @@ static void on_snap_memcg(struct rs_replay_input *ri, const struct rs_event *ev,
  * node_stat: free pages, the high watermark, and the root's own lists = node - the tracked
  * memcgs' lists. Memcgs with deltas so far count with their deltas (their offsets are only
  * known at the end and are subtracted then: `k` says how many of them there were, in the
- * order they got deltas); the others with their latest snapshot.
+ * order they got deltas); the others with their latest snapshot (its part kept apart: on cgroup v2
+ * a snapshot counts the memcg's subtree, and the build takes the world's own lists off instead,
+ * replay_build.c root_own_v2()).
  */
 static void on_snap_node(struct rs_replay_input *ri, const struct rs_event *ev)
 {
@@ -391,8 +394,10 @@ static void on_snap_node(struct rs_replay_input *ri, const struct rs_event *ev)
 	r->off = ev->offset;
 	r->nid = s->nid;
 	r->k = (uint32_t)ri->ndelta;
-	for (int l = 0; l < RS_NR_EVICTABLE; l++)
+	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 		r->raw[l] = (int64_t)s->lru_pages[l];
+		r->snap[l] = 0;
+	}
 	if (s->nid != 0)
 		return;
 	for (int i = 0; i < ri->nmc; i++) {
@@ -401,10 +406,12 @@ static void on_snap_node(struct rs_replay_input *ri, const struct rs_event *ev)
 		if (ri_memcg_is_root(ri, i))
 			continue;
 		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
-			if (m->flags & RI_MF_DELTA)
+			if (m->flags & RI_MF_DELTA) {
 				r->raw[l] -= m->cum[l] + m->corr[l];
-			else if (m->have_snap_lru)
+			} else if (m->have_snap_lru) {
 				r->raw[l] -= m->snap_lru[l];
+				r->snap[l] += m->snap_lru[l];
+			}
 		}
 	}
 }
@@ -498,6 +505,74 @@ static void on_cgroup(struct rs_replay_input *ri, const struct rs_event *ev, int
 	}
 }
 
+struct ri_node *ri_node_get(struct rs_replay_input *ri, int nid)
+{
+	if (nid < 0 || nid >= 1024)
+		return NULL;
+	if ((size_t)nid >= ri->nnode) {
+		if (RS_GROW(ri->node, ri->capnode, (size_t)nid + 1, 4)) {
+			ri->oom = true;
+			return NULL;
+		}
+		for (size_t i = ri->nnode; i <= (size_t)nid; i++)
+			ri->node[i] = (struct ri_node){ .zs_cur = SIZE_MAX, .zs_last_idx = -1 };
+		ri->nnode = (size_t)nid + 1;
+	}
+	return &ri->node[nid];
+}
+
+/*
+ * zone_stat: one marker per zone, in zone order, every interval: a zone index not above the
+ * last one given to the node's latest sample starts the next sample, timed at its first zone.
+ */
+static void on_snap_zone(struct rs_replay_input *ri, const struct rs_event *ev)
+{
+	const struct rs_ev_snap_zone *z = &ev->snap_zone;
+	struct ri_node *n = ri_node_get(ri, z->nid);
+	struct rs_zone_sample *s;
+	struct rs_zone *d;
+
+	ri_source_note(&ri->rep.zone, ev);
+	ri->rep.zone_idx |= 1u << z->idx;	/* idx < RS_ZONE_MAX: the decoder */
+	if (!n)
+		return;
+	if (z->nid > ri->max_nid)
+		ri->max_nid = z->nid;
+	if (n->zs_cur == SIZE_MAX || z->idx <= n->zs_last_idx) {
+		if (RS_GROW(ri->zs, ri->capzs, ri->nzs + 1, 64)) {
+			ri->oom = true;
+			return;
+		}
+		n->zs_cur = ri->nzs++;
+		s = &ri->zs[n->zs_cur];
+		memset(s, 0, sizeof(*s));
+		s->ts = ev->ts;
+		s->nid = z->nid;
+		s->reclaimed = n->reclaimed;
+	}
+	s = &ri->zs[n->zs_cur];
+	n->zs_last_idx = z->idx;
+	if (z->idx + 1 > s->nr_zones)
+		s->nr_zones = z->idx + 1;
+	d = &s->zone[z->idx];
+	*d = (struct rs_zone){
+		.managed = z->managed > 0, .managed_pages = z->managed, .free = z->free_pages,
+		.free_cma = z->free_cma,
+		.highatomic = z->free_highatomic > 0 ? (uint64_t)z->free_highatomic : 0,
+		.wmark_min = z->wmark_min, .wmark_low = z->wmark_low, .wmark_high = z->wmark_high,
+		.blocks = z->nr_blocks ? 0 : RS_ZONE_BLOCKS_UNKNOWN,
+		.pcp = z->pcp_high >= 0 ? z->pcp : -1, .pcp_high = z->pcp >= 0 ? z->pcp_high : -1,
+	};
+	for (int i = 0; i < z->nr_reserve && i < RS_ZONE_MAX; i++)
+		d->lowmem_reserve[i] = z->lowmem_reserve[i];
+	/* a zone's reserve for the zones above the list's end: its last value */
+	for (int i = z->nr_reserve; i > 0 && i < RS_ZONE_MAX; i++)
+		d->lowmem_reserve[i] = z->lowmem_reserve[z->nr_reserve - 1];
+	for (int o = 0; o < z->nr_blocks && o < RS_ZONE_ORDERS; o++)
+		if (z->blocks[o])
+			d->blocks |= 1u << o;
+}
+
 static int ri_event(void *arg, const struct rs_event *ev, const struct rs_ctx *ctx)
 {
 	struct rs_replay_input *ri = arg;
@@ -539,9 +614,8 @@ static int ri_event(void *arg, const struct rs_event *ev, const struct rs_ctx *c
 		on_snap_node(ri, ev);
 		return 0;
 	case RS_EV_SNAP_ZONE:
-		ri_source_note(&ri->rep.zone, ev);
-		ri->rep.zone_idx |= 1u << ev->snap_zone.idx;	/* idx < RS_ZONE_MAX: the decoder */
-		return 0;
+		on_snap_zone(ri, ev);
+		return ri->oom ? -1 : 0;
 	case RS_EV_MARKER:
 		on_marker(ri, ev);
 		return 0;
@@ -555,10 +629,19 @@ static int ri_event(void *arg, const struct rs_event *ev, const struct rs_ctx *c
 		if (ev->kswapd.nid > ri->max_nid && ev->kswapd.nid < 1024)
 			ri->max_nid = ev->kswapd.nid;
 		/* fallthrough */
+	case RS_EV_SHRINK_INACTIVE:
+		/* the node's reclaim, every context: what zone_stat's free pages were fed */
+		if (ev->type == RS_EV_SHRINK_INACTIVE) {
+			struct ri_node *n = ri_node_get(ri, ev->inactive.nid >= 0
+							    ? ev->inactive.nid : 0);
+
+			if (n)
+				n->reclaimed += ev->inactive.nr_reclaimed;
+		}
+		/* fallthrough */
 	case RS_EV_RECLAIM_BEGIN:
 	case RS_EV_RECLAIM_END:
 	case RS_EV_LRU_ISOLATE:
-	case RS_EV_SHRINK_INACTIVE:
 	case RS_EV_SHRINK_ACTIVE:
 	case RS_EV_WRITE_FOLIO:
 		t = ri_task_get(ri, ev->pid, true);
@@ -628,6 +711,8 @@ void rs_replay_input_free(struct rs_replay_input *ri)
 	free(ri->root);
 	free(ri->delta_order);
 	free(ri->call);
+	free(ri->node);
+	free(ri->zs);
 	free(ri->ns_ws);
 	free(ri->header_cgroup);
 	free(ri->refusal);

@@ -11,6 +11,7 @@
 #include "analysis.h"
 #include "replay.h"
 #include "replay_input.h"
+#include "zone_balance.h"
 #include "u64map.h"
 
 #define RI_NO_CALL	UINT32_MAX
@@ -165,6 +166,14 @@ struct ri_call {
 	size_t nsteps, capsteps;
 	uint64_t *iso;			/* times of its lru_isolate events (rs_recorded.isolate_ts) */
 	size_t niso, capiso;
+	/*
+	 * kswapd: its pgdat_balanced() checks (rs_recorded.checks): the start, the end of each
+	 * balance pass but the last, the end of the last; last_ts/last_node: the latest shrink
+	 * window's close and the node's reclaim then (where a pass that turns out the last ended)
+	 */
+	struct rs_kswapd_check *chk;
+	size_t nchk, capchk;
+	uint64_t last_ts, last_node;
 };
 
 /* A node snapshot: the root's own lists before the delta memcgs' offsets are known. */
@@ -173,6 +182,7 @@ struct ri_root_upd {
 	int nid;
 	uint32_t k;			/* memcgs with deltas then: delta_order[0..k) */
 	int64_t raw[RS_NR_EVICTABLE];	/* node - (deltas so far | latest snapshot) */
+	int64_t snap[RS_NR_EVICTABLE];	/* the latest-snapshot part of that sum */
 };
 
 struct rs_replay_input {
@@ -224,7 +234,22 @@ struct rs_replay_input {
 	int *delta_order;		/* memcgs in the order they got their first delta */
 	size_t ndelta, capdelta;
 	uint64_t first_ts, last_ts;
+
+	/* per node: recorded reclaim so far and the zone_stat sample being filled */
+	struct ri_node *node;
+	size_t nnode, capnode;
+	struct rs_zone_sample *zs;	/* every node's, in the order read */
+	size_t nzs, capzs;
 };
+
+struct ri_node {
+	uint64_t reclaimed;		/* lru_shrink_inactive nr_reclaimed, every context */
+	size_t zs_cur;			/* its latest sample in zs[] (SIZE_MAX: none) */
+	int zs_last_idx;		/* the zone index that sample was given last */
+};
+
+/* The node's state (grown on first use); NULL when out of memory or nid is not a node. */
+struct ri_node *ri_node_get(struct rs_replay_input *ri, int nid);
 
 
 /* replay_input.c: tasks */

@@ -161,7 +161,7 @@ static json_t *inputs_json(const struct rs_replay_report *r)
 				json_array_append_new(zi, JI(i));
 		json_object_set_new(wm, "zone_stat", src_json(&in->zone));
 		json_object_set_new(wm, "zone_indices", zi);
-		json_object_set_new(wm, "zone_stat_used", json_false());
+		json_object_set_new(wm, "zone_stat_used", json_true());
 	}
 	json_object_set_new(o, "watermark", wm);
 
@@ -356,6 +356,29 @@ static json_t *gaps_json(const struct rs_replay_report *r)
 	return a;
 }
 
+/* Where kswapd's runs end (include/kswapd_end.h); docs/json.md */
+static json_t *kswapd_ends_json(const struct rs_kswapd_ends *k)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "from", json_string(k->zone_samples ? "zone_stat"
+								  : "recorded_end"));
+	json_object_set_new(o, "zone_samples", JI(k->zone_samples));
+	json_object_set_new(o, "runs", JI(k->runs));
+	json_object_set_new(o, "reproduced", JI(k->how[RS_KEND_AT_END] +
+						k->how[RS_KEND_NOT_EARLIER]));
+	for (int h = 0; h < RS_KEND_NR; h++)
+		json_object_set_new(o, rs_kend_how_name((enum rs_kend_how)h), JI(k->how[h]));
+	json_object_set_new(o, "without_pcp", JI(k->no_pcp));
+	json_object_set_new(o, "recorded_freed_all", JI(k->all_freed));
+	json_object_set_new(o, "recorded_freed", JI(k->rec_freed));
+	json_object_set_new(o, "derived_freed", JI(k->derived_freed));
+	json_object_set_new(o, "freed_error_pct", k->rec_freed
+			    ? rs_json_real(rs_replay_err_pct(k->derived_freed, k->rec_freed))
+			    : json_null());
+	return o;
+}
+
 static json_t *identity_json(const struct rs_replay_report *r, json_t **error_pct)
 {
 	const struct rs_identity *id = r->id;
@@ -426,6 +449,7 @@ static json_t *identity_json(const struct rs_replay_report *r, json_t **error_pc
 								    1e6) : json_null());
 	json_object_set_new(o, "folio_granularity", json_boolean(r->folio_granularity));
 	json_object_set_new(o, "flushed_stats", json_boolean(r->flushed_stats));
+	json_object_set_new(o, "kswapd_ends", kswapd_ends_json(&id->kswapd));
 	return o;
 }
 

@@ -139,6 +139,41 @@ static void gaps_text(FILE *f, const struct rs_replay_report *r)
 	}
 }
 
+/* (model - rec) / rec as "+1.2%", "-" without a recorded figure */
+static const char *pct_text(uint64_t model, uint64_t rec)
+{
+	static char buf[32];
+
+	if (!rec)
+		return "-";
+	snprintf(buf, sizeof(buf), "%+.1f%%", rs_replay_err_pct(model, rec));
+	return buf;
+}
+
+/* Where kswapd's runs end: from the zones, or the recording's (no zone_stat). */
+static void kswapd_ends_text(FILE *f, const struct rs_kswapd_ends *k)
+{
+	if (!k->runs)
+		return;
+	if (!k->zone_samples) {
+		out(f, 2, "kswapd ends: where each recorded run was balanced; the trace has no "
+		    "zone_stat (per-zone free pages and watermarks, docs/markers.md) for "
+		    "pgdat_balanced()");
+		return;
+	}
+	out(f, 2, "kswapd ends: pgdat_balanced() on %zu zone_stat samples: %llu of %llu runs end "
+	    "where the recorded run did (no check before its end balanced; the end itself "
+	    "balanced in %llu), %llu end earlier, %llu have no sample around them (the recorded "
+	    "end); pages freed to the derived ends %llu of %llu recorded (%s)", k->zone_samples,
+	    U(k->how[RS_KEND_AT_END] + k->how[RS_KEND_NOT_EARLIER]), U(k->runs),
+	    U(k->how[RS_KEND_AT_END]), U(k->how[RS_KEND_EARLY]), U(k->how[RS_KEND_RECORDED]),
+	    U(k->derived_freed), U(k->rec_freed), pct_text(k->derived_freed, k->rec_freed));
+	if (k->no_pcp)
+		out(f, 2, "kswapd ends: the estimate lacks the per-cpu lists for %llu runs (zone_stat "
+		    "without pcp= and pcp_high=): freed pages waiting there count as free",
+		    U(k->no_pcp));
+}
+
 static void identity_text(FILE *f, const struct rs_replay_report *r)
 {
 	const struct rs_identity *id = r->id;
@@ -213,6 +248,7 @@ static void identity_text(FILE *f, const struct rs_replay_report *r)
 			r->folio_granularity ? "" : "no folio sizes",
 			!r->folio_granularity && !r->flushed_stats ? " and " : "",
 			r->flushed_stats ? "" : "no flushed-stats view");
+	kswapd_ends_text(f, &id->kswapd);
 	out(f, 2, "scanned = lru_isolate nr_scanned (as analyze) for the recording; pages the "
 	    "model isolated for it");
 	{
@@ -613,8 +649,7 @@ void rs_replay_inputs_text(FILE *f, const struct rs_replay_report *r)
 				add(&l, " %d", i);
 		add(&l, "): ");
 		src_add(&l, &in->zone);
-		add(&l, "; read, not used yet: kswapd ends where the recorded run was balanced "
-		    "(docs/models.md)");
+		add(&l, "; kswapd ends where pgdat_balanced() on them ends it (docs/models.md)");
 	}
 	flush(f, &l, 11);
 	add(&l, "swap       ");

@@ -109,34 +109,34 @@ UT_TEST(zone_estimate_between_samples, "zone_balance: free pages between two sam
 	s2.zone[0].free = 1200;
 	s2.zone[1].free = 9500;
 	/*
-	 * Between the samples 4,000 pages were reclaimed: 2,000 fill DMA32's per-cpu lists
-	 * (3,000 - 1,000), 2,000 reach NR_FREE_PAGES, which grew by 500: 1,500 were allocated.
-	 * At t = 1040 (40%) with 3,000 reclaimed since s: 9,000 + (3,000 - 2,000) - 600 = 9,400;
-	 * DMA 900 + 40% of 300 = 1,020; DMA32 is above its low watermark (8,773): no cap.
+	 * Between the samples the node reclaimed 4,000 pages and its free pages grew by 800 (DMA
+	 * 300, DMA32 500): 3,200 were allocated, all from DMA32, 40% of them (1,280) by t = 1040.
+	 * 3,100 reclaimed since s: 2,000 fill DMA32's per-cpu lists (3,000 - 1,000), 1,100 reach
+	 * NR_FREE_PAGES: 9,000 + 1,100 - 1,280 = 8,820, above DMA32's low watermark (8,773), so
+	 * DMA is interpolated: 900 + 40% of 300 = 1,020.
 	 */
-	rs_zone_estimate(&s, &s2, 1040, 3000, ZONE_MOVABLE_IDX, free, &info);
+	rs_zone_estimate(&s, &s2, 1040, 3100, ZONE_MOVABLE_IDX, free, &info);
 	UT_ASSERT_EQ(info.main, 1);
 	UT_ASSERT(info.pcp_known);
-	UT_ASSERT_EQ(free[1], 9400);
+	UT_ASSERT_EQ(free[1], 8820);
 	UT_ASSERT_EQ(free[0], 1020);
 	UT_ASSERT(!info.lower_capped);
-	/* at s2 with its own reclaim the estimate is s2's: 9,000 + 2,000 - 1,500 */
-	rs_zone_estimate(&s, &s2, 1100, 4000, ZONE_MOVABLE_IDX, free, &info);
-	UT_ASSERT_EQ(free[1], 9500);
-	UT_ASSERT_EQ(free[0], 1200);
 	/*
-	 * 1,000 reclaimed by t = 1040: all on the per-cpu lists; 9,000 - 600 = 8,400 is below
+	 * 1,000 reclaimed by t = 1040: all on the per-cpu lists; 9,000 - 1,280 = 7,720 is below
 	 * DMA32's low watermark, so DMA is drained to its low 237 + reserve 570 = 807.
 	 */
 	rs_zone_estimate(&s, &s2, 1040, 1000, ZONE_MOVABLE_IDX, free, &info);
-	UT_ASSERT_EQ(free[1], 8400);
+	UT_ASSERT_EQ(free[1], 7720);
 	UT_ASSERT_EQ(free[0], 807);
 	UT_ASSERT(info.lower_capped);
-	/* without per-cpu counts every reclaimed page counts: 9,000 + 1,000 - (4,000 - 500) x 40% */
+	/* for an allocation that may use DMA32 at most (hz 1) DMA keeps its reserve for it too */
+	rs_zone_estimate(&s, &s2, 1040, 1000, 1, free, &info);
+	UT_ASSERT_EQ(free[0], 807);
+	/* without per-cpu counts every reclaimed page counts: 9,000 + 1,000 - 1,280 */
 	s.zone[1].pcp = s.zone[1].pcp_high = -1;
 	rs_zone_estimate(&s, &s2, 1040, 1000, ZONE_MOVABLE_IDX, free, &info);
 	UT_ASSERT(!info.pcp_known);
-	UT_ASSERT_EQ(free[1], 8600);
+	UT_ASSERT_EQ(free[1], 8720);
 	/* past the last sample: no allocations known, the sample plus the reclaim */
 	rs_zone_estimate(&s, NULL, 5000, 1000, ZONE_MOVABLE_IDX, free, &info);
 	UT_ASSERT_EQ(free[1], 10000);

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kswapd's end from the recorded zones (include/kswapd_end.h): Linux 7.2 balance_pgdat() checks
+ * pgdat_balanced(pgdat, sc.order, highest_zoneidx) before each pass and ends the run at the
+ * first check that is balanced; kswapd_shrink_node() drops sc.order to 0 once the run has
+ * reclaimed compact_gap(order) = 2 << order pages. The check's free pages are estimated from the
+ * zone_stat samples around it (models/zone_balance.c): the node's reclaim since the sample
+ * before it is the recorded reclaim of every context up to the check, with the run's own
+ * replaced by the policy's.
+ *
+ * What it cannot know: watermark boosting (nr_boost_reclaim; the samples between runs show the
+ * watermarks unboosted), a run that ended with its priority run out rather than balanced (its
+ * last check is taken as balanced in the recording), the buffer_heads_over_limit case.
+ */
+#include <string.h>
+
+#include "kswapd_end.h"
+#include "zone_balance.h"
+
+static const char *const how_names[RS_KEND_NR] = {
+	[RS_KEND_RECORDED] = "recorded", [RS_KEND_AT_END] = "at_end",
+	[RS_KEND_NOT_EARLIER] = "not_earlier", [RS_KEND_EARLY] = "early",
+};
+
+const char *rs_kend_how_name(enum rs_kend_how h)
+{
+	return h < RS_KEND_NR ? how_names[h] : "?";
+}
+
+/* The samples around t: the last at or before it and the first after it. */
+static bool around(const struct rs_zone_sample *zs, size_t n, uint64_t t,
+		   const struct rs_zone_sample **s, const struct rs_zone_sample **s2)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (zs[mid].ts <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || lo >= n)
+		return false;
+	*s = &zs[lo - 1];
+	*s2 = &zs[lo];
+	return true;
+}
+
+/* highest_zoneidx of the run; unknown: the highest zone the samples have */
+static int run_zoneidx(const struct rs_reclaim_call *c, const struct rs_zone_sample *s)
+{
+	if (c->zoneidx_known && c->zoneidx >= 0 && c->zoneidx < RS_ZONE_MAX)
+		return c->zoneidx;
+	return s->nr_zones > 0 ? s->nr_zones - 1 : 0;
+}
+
+/*
+ * pgdat_balanced() at check k of the recorded run with `reclaimed` pages reclaimed by the run
+ * (the recording's own at identity); -1 without samples around it.
+ */
+static int check_at(const struct rs_world *w, const struct rs_reclaim_call *c, size_t k,
+		    uint64_t reclaimed, bool *pcp_known)
+{
+	const struct rs_kswapd_check *ck = &c->rec.checks[k];
+	const struct rs_zone_sample *zs, *s, *s2;
+	struct rs_zone_est_info info;
+	int64_t free[RS_ZONE_MAX], since;
+	size_t n;
+	int order = c->order, hz;
+
+	zs = rs_world_zone_samples(w, c->nid, &n);
+	if (!zs || !around(zs, n, ck->ts, &s, &s2))
+		return -1;
+	hz = run_zoneidx(c, s);
+	/* every context's reclaim since the sample, the run's own as the policy's */
+	since = (int64_t)(ck->node_reclaimed - s->reclaimed) - (int64_t)ck->reclaimed +
+		(int64_t)reclaimed;
+	rs_zone_estimate(s, s2, ck->ts, since, hz, free, &info);
+	if (pcp_known)
+		*pcp_known = info.pcp_known;
+	if (order < 0 || order >= RS_ZONE_ORDERS)
+		order = 0;
+	/* kswapd_shrink_node(): the order drops once compact_gap(order) pages are reclaimed */
+	if (k && order && reclaimed >= (UINT64_C(2) << order))
+		order = 0;
+	return rs_pgdat_balanced(s, free, order, hz);
+}
+
+void rs_kswapd_end(const struct rs_world *w, const struct rs_reclaim_call *c,
+		   struct rs_kswapd_end *out)
+{
+	const struct rs_kswapd_check *ck = c->rec.checks;
+	size_t n = c->rec.nr_checks;
+
+	memset(out, 0, sizeof(*out));
+	out->how = RS_KEND_RECORDED;
+	out->want = c->nr_to_reclaim;
+	if (c->ctx != RS_CALL_KSWAPD || !n)
+		return;
+	out->recorded = n - 1;
+	out->rec_freed = ck[n - 1].reclaimed;
+	out->freed = out->rec_freed;
+	for (size_t k = 0; k < n; k++) {
+		int r = check_at(w, c, k, ck[k].reclaimed, &out->pcp_known);
+
+		if (r < 0) {
+			out->how = RS_KEND_RECORDED;
+			out->pcp_known = false;
+			return;
+		}
+		if (!r)
+			continue;
+		out->check = k;
+		out->freed = ck[k].reclaimed;
+		if (k == n - 1) {
+			out->how = RS_KEND_AT_END;
+			return;
+		}
+		out->how = RS_KEND_EARLY;
+		/* a model run stops at its first check with more than the run had freed here */
+		out->want = ck[k].reclaimed && k ? ck[k - 1].reclaimed + 1 : 0;
+		return;
+	}
+	out->how = RS_KEND_NOT_EARLIER;
+	out->check = n - 1;
+}
+
+int rs_kswapd_balanced(const struct rs_world *w, const struct rs_reclaim_call *c, size_t passes,
+		       uint64_t reclaimed)
+{
+	size_t n = c->rec.nr_checks;
+
+	int r;
+
+	if (c->ctx != RS_CALL_KSWAPD || !n)
+		return -1;
+	r = check_at(w, c, passes < n ? passes : n - 1, reclaimed, NULL);
+	/* at the recorded end the estimate runs low: the recorded end decides (the caller's) */
+	return !r && passes + 1 >= n ? -1 : r;
+}
+
+void rs_kswapd_ends(const struct rs_world *w, struct rs_kswapd_ends *out)
+{
+	const struct rs_world_info *wi = rs_world_info(w);
+
+	memset(out, 0, sizeof(*out));
+	out->zone_samples = wi->nr_zone_samples;
+	for (size_t i = 0; i < wi->nr_calls; i++) {
+		const struct rs_reclaim_call *c = rs_world_call(w, i);
+		struct rs_kswapd_end e;
+
+		if (c->ctx != RS_CALL_KSWAPD)
+			continue;
+		out->runs++;
+		for (int l = 0; l < RS_NR_EVICTABLE; l++)
+			out->all_freed += c->rec.reclaimed[l];
+		rs_kswapd_end(w, c, &e);
+		out->how[e.how]++;
+		if (e.how == RS_KEND_RECORDED)
+			continue;
+		if (!e.pcp_known)
+			out->no_pcp++;
+		out->rec_freed += e.rec_freed;
+		out->derived_freed += e.freed;
+	}
+}
