@@ -933,17 +933,25 @@ const struct rs_slab_stats *rs_analysis_slab(const struct rs_analysis *a, int ct
 	return ctx >= 0 && ctx < RS_CTX_NR ? &a->slab[ctx] : NULL;
 }
 
+struct rs_slab_stats rs_analysis_slab_total(const struct rs_analysis *a)
+{
+	struct rs_slab_stats sum = { 0 };
+
+	for (int x = 0; x < RS_CTX_NR; x++) {
+		sum.calls += a->slab[x].calls;
+		sum.ns += a->slab[x].ns;
+		sum.freed += a->slab[x].freed;
+		sum.to_scan += a->slab[x].to_scan;
+	}
+	return sum;
+}
+
 int rs_analysis_nr_shrinkers(const struct rs_analysis *a)
 {
 	return a->nr_shrinkers;
 }
 
-const struct rs_shrinker_stats *rs_analysis_shrinker(const struct rs_analysis *a, int i)
-{
-	return i >= 0 && i < a->nr_shrinkers ? &a->shrinkers[i] : NULL;
-}
-
-int rs_shrinker_by_time_cmp(const void *x, const void *y)
+static int shrinker_by_time_cmp(const void *x, const void *y)
 {
 	const struct rs_shrinker_stats *sa = *(const struct rs_shrinker_stats *const *)x;
 	const struct rs_shrinker_stats *sb = *(const struct rs_shrinker_stats *const *)y;
@@ -951,6 +959,19 @@ int rs_shrinker_by_time_cmp(const void *x, const void *y)
 	if (sa->s.ns != sb->s.ns)
 		return sa->s.ns < sb->s.ns ? 1 : -1;
 	return strcmp(sa->name, sb->name);
+}
+
+const struct rs_shrinker_stats **rs_analysis_shrinkers_by_time(const struct rs_analysis *a)
+{
+	int n = a->nr_shrinkers;
+	const struct rs_shrinker_stats **v = calloc(n ? n : 1, sizeof(*v));
+
+	if (!v)
+		return NULL;
+	for (int i = 0; i < n; i++)
+		v[i] = &a->shrinkers[i];
+	qsort(v, n, sizeof(*v), shrinker_by_time_cmp);
+	return v;
 }
 
 const struct rs_throttle_stats *rs_analysis_throttle(const struct rs_analysis *a)

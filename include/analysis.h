@@ -310,10 +310,14 @@ const struct rs_task_stats *rs_analysis_kswapd_task(const struct rs_analysis *a,
 uint64_t rs_analysis_wakeup_kswapd(const struct rs_analysis *a, uint64_t by_order[RS_NR_ORDER]);
 
 const struct rs_slab_stats *rs_analysis_slab(const struct rs_analysis *a, int ctx);
+/* Slab shrinking in every reclaim context together: rs_analysis_slab()'s figures summed. */
+struct rs_slab_stats rs_analysis_slab_total(const struct rs_analysis *a);
 int rs_analysis_nr_shrinkers(const struct rs_analysis *a);
-const struct rs_shrinker_stats *rs_analysis_shrinker(const struct rs_analysis *a, int i);
-/* qsort() order of an array of shrinker pointers: most time first, then by name. */
-int rs_shrinker_by_time_cmp(const void *x, const void *y);
+/*
+ * The rs_analysis_nr_shrinkers() shrinkers, most time first, then by name: pointers into the
+ * analysis, in an array the caller frees. NULL when out of memory.
+ */
+const struct rs_shrinker_stats **rs_analysis_shrinkers_by_time(const struct rs_analysis *a);
 
 const struct rs_throttle_stats *rs_analysis_throttle(const struct rs_analysis *a);
 uint64_t rs_analysis_oom_kills(const struct rs_analysis *a);

@@ -619,26 +619,19 @@ static json_t *slab_stats_json(const struct rs_slab_stats *s)
 
 static json_t *slab_json(const struct rs_analysis *a)
 {
-	struct rs_slab_stats sum = { 0 };
+	struct rs_slab_stats sum = rs_analysis_slab_total(a);
 	json_t *o, *by = json_object(), *arr = json_array();
 	int n = rs_analysis_nr_shrinkers(a);
-	const struct rs_shrinker_stats **v = calloc(n ? n : 1, sizeof(*v));
+	const struct rs_shrinker_stats **v = rs_analysis_shrinkers_by_time(a);
 
 	for (int x = 0; x < RS_CTX_NR; x++) {
 		const struct rs_slab_stats *s = rs_analysis_slab(a, x);
 
-		sum.calls += s->calls;
-		sum.ns += s->ns;
-		sum.freed += s->freed;
-		sum.to_scan += s->to_scan;
 		if (s->calls || s->freed)
 			json_object_set_new(by, rs_ctx_name(x), slab_stats_json(s));
 	}
 	o = slab_stats_json(&sum);
 	if (v) {
-		for (int i = 0; i < n; i++)
-			v[i] = rs_analysis_shrinker(a, i);
-		qsort(v, n, sizeof(*v), rs_shrinker_by_time_cmp);
 		for (int i = 0; i < n; i++) {
 			json_t *sj = slab_stats_json(&v[i]->s);
 

@@ -619,9 +619,9 @@ static void section_kswapd(struct out *o)
 
 static void section_slab(struct out *o)
 {
-	struct rs_slab_stats sum = { 0 };
+	struct rs_slab_stats sum = rs_analysis_slab_total(o->a);
 	int n = rs_analysis_nr_shrinkers(o->a);
-	const struct rs_shrinker_stats **v = calloc(n ? n : 1, sizeof(*v));
+	const struct rs_shrinker_stats **v = rs_analysis_shrinkers_by_time(o->a);
 	char b[4][48];
 
 	heading(o, "SLAB SHRINKING (mm_shrink_slab_start .. _end; freed = shrink_slab_end.retval)");
@@ -630,10 +630,6 @@ static void section_slab(struct out *o)
 	for (int x = 0; x < RS_CTX_NR; x++) {
 		const struct rs_slab_stats *s = rs_analysis_slab(o->a, x);
 
-		sum.calls += s->calls;
-		sum.ns += s->ns;
-		sum.freed += s->freed;
-		sum.to_scan += s->to_scan;
 		if (s->calls || s->freed)
 			fprintf(o->f, "%-34s %10s %12s %14s %14s\n", rs_ctx_name(x),
 				cnt(b[0], 10, s->calls), real(b[1], 12, 3, ms(s->ns)),
@@ -644,9 +640,6 @@ static void section_slab(struct out *o)
 		cnt(b[3], 14, sum.to_scan));
 	if (!v)
 		return;
-	for (int i = 0; i < n; i++)
-		v[i] = rs_analysis_shrinker(o->a, i);
-	qsort(v, n, sizeof(*v), rs_shrinker_by_time_cmp);
 	for (int i = 0; i < n && i < 8; i++)
 		fprintf(o->f, "  %-32.32s %10s %12s %14s %14s\n", rs_esc(v[i]->name),
 			cnt(b[0], 10, v[i]->s.calls), real(b[1], 12, 3, ms(v[i]->s.ns)),

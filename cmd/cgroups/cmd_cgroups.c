@@ -78,12 +78,8 @@ static int cmd_cgroups(int argc, char **argv)
 		return rs_cmd_fail("cgroups", RS_EXIT_INPUT, "%s", err.msg);
 	to->mglru = rs_source_info(src)->mglru == 1;
 	ret = rs_analysis_selection_check("cgroups", a, src);
-	if (ret) {
-		rs_cgroups_free(cg);
-		rs_analysis_free(a);
-		rs_source_close(src);
-		return ret;
-	}
+	if (ret)
+		goto out_free;
 	if (opt.json) {
 		json_t *root = json_object();
 
@@ -99,6 +95,7 @@ static int cmd_cgroups(int argc, char **argv)
 		ret = RS_EXIT_OK;
 	}
 	ret = rs_cmd_finish_stdout("cgroups", ret);
+out_free:
 	rs_cgroups_free(cg);
 	rs_analysis_free(a);
 	rs_source_close(src);

@@ -131,6 +131,35 @@ static const struct series_def scan_series[] = {
 	{ RS_TS_RECLAIMED_FILE, "file (inactive_file)", 1 },
 };
 
+/*
+ * Bucket counts v[len], w seconds a bucket (the scan panel's series, the refault panel's): the
+ * larger of peak and their largest rate per second.
+ */
+static double rate_peak(double peak, const uint64_t *v, size_t len, double w)
+{
+	for (size_t b = 0; v && w > 0 && b < len; b++)
+		if (v[b] / w > peak)
+			peak = v[b] / w;
+	return peak;
+}
+
+/* The same counts as a line of rates through the bucket midpoints, bucket 0 at off seconds. */
+static void rate_line(cairo_t *cr, const struct plot_frame *f, const uint64_t *v, size_t len,
+		      double w, double off)
+{
+	if (!v || !(w > 0))
+		return;
+	for (size_t b = 0; b < len; b++) {
+		double x = plot_px(f, off + ((double)b + 0.5) * w), y = plot_py(f, v[b] / w);
+
+		if (b)
+			cairo_line_to(cr, x, y);
+		else
+			cairo_move_to(cr, x, y);
+	}
+	cairo_stroke(cr);
+}
+
 /* The largest bucket rate of some series over every trace, in pages/s. */
 static double series_peak(const struct plot_trace *t, int n, const int *metrics, int nm)
 {
@@ -138,15 +167,10 @@ static double series_peak(const struct plot_trace *t, int n, const int *metrics,
 
 	for (int i = 0; i < n; i++) {
 		const struct rs_series *s = rs_analysis_series(t[i].a);
-		double w = (double)rs_series_width(s) / 1e9;
 
-		for (int m = 0; m < nm; m++) {
-			const uint64_t *v = rs_series_values(s, metrics[m]);
-
-			for (size_t b = 0; v && b < rs_series_len(s); b++)
-				if (v[b] / w > peak)
-					peak = v[b] / w;
-		}
+		for (int m = 0; m < nm; m++)
+			peak = rate_peak(peak, rs_series_values(s, metrics[m]), rs_series_len(s),
+					 (double)rs_series_width(s) / 1e9);
 	}
 	return peak;
 }
@@ -156,20 +180,9 @@ static void series_line(cairo_t *cr, const struct plot_frame *f, const struct pl
 			int metric)
 {
 	const struct rs_series *s = rs_analysis_series(t->a);
-	const uint64_t *v = rs_series_values(s, metric);
-	double w = (double)rs_series_width(s) / 1e9;
 
-	if (!v)
-		return;
-	for (size_t b = 0; b < rs_series_len(s); b++) {
-		double x = plot_px(f, ((double)b + 0.5) * w), y = plot_py(f, v[b] / w);
-
-		if (b)
-			cairo_line_to(cr, x, y);
-		else
-			cairo_move_to(cr, x, y);
-	}
-	cairo_stroke(cr);
+	rate_line(cr, f, rs_series_values(s, metric), rs_series_len(s),
+		  (double)rs_series_width(s) / 1e9, 0);
 }
 
 static double scan_height(cairo_t *cr, const struct plot_trace *t, int n)
@@ -855,22 +868,10 @@ static double refaults_height(cairo_t *cr, const struct plot_trace *t, int n)
 static void refault_line(cairo_t *cr, const struct plot_frame *f, const struct plot_trace *t,
 			 int metric)
 {
-	const uint64_t *v = rs_refaults_series_all(t->rf, metric);
-	size_t len = rs_refaults_series_len(t->rf);
-	double w = (double)rs_refaults_series_width(t->rf) / 1e9;
 	double off = (double)(rs_refaults_series_t0(t->rf) - trace_t0(t)) / 1e9;
 
-	if (!v || !(w > 0))
-		return;
-	for (size_t b = 0; b < len; b++) {
-		double x = plot_px(f, off + ((double)b + 0.5) * w), y = plot_py(f, v[b] / w);
-
-		if (b)
-			cairo_line_to(cr, x, y);
-		else
-			cairo_move_to(cr, x, y);
-	}
-	cairo_stroke(cr);
+	rate_line(cr, f, rs_refaults_series_all(t->rf, metric), rs_refaults_series_len(t->rf),
+		  (double)rs_refaults_series_width(t->rf) / 1e9, off);
 }
 
 static void refaults_draw(cairo_t *cr, double y, const struct plot_trace *t, int n)
@@ -885,22 +886,15 @@ static void refaults_draw(cairo_t *cr, double y, const struct plot_trace *t, int
 	panel_title(cr, y, "Refaults: file pages evicted by reclaim and added back, swap-ins; "
 		    "shaded: thrashing (docs/refaults.md)");
 	for (int i = 0; i < n; i++) {
-		double w;
-
 		if (!t[i].rf)
 			continue;
 		any |= rs_refaults_recorded(t[i].rf) || rs_refaults_totals(t[i].rf)->swapins;
 		/* a kernel without count_memcg_events (6.1) counted no swap-in: no line of 0 */
 		swapins |= rs_refaults_totals(t[i].rf)->pswpin_named;
-		w = (double)rs_refaults_series_width(t[i].rf) / 1e9;
-		for (int m = 0; m < NR_REFAULT_SERIES && w > 0; m++) {
-			int metric = refault_series[m].metric;
-			const uint64_t *v = rs_refaults_series_all(t[i].rf, metric);
-
-			for (size_t b = 0; v && b < rs_refaults_series_len(t[i].rf); b++)
-				if (v[b] / w > peak)
-					peak = v[b] / w;
-		}
+		for (int m = 0; m < NR_REFAULT_SERIES; m++)
+			peak = rate_peak(peak, rs_refaults_series_all(t[i].rf, refault_series[m].metric),
+					 rs_refaults_series_len(t[i].rf),
+					 (double)rs_refaults_series_width(t[i].rf) / 1e9);
 	}
 	f.xa = time_axis(t, n);
 	f.ya = (struct plot_axis){ .lo = 0, .hi = peak, .unit = PLOT_UNIT_PLAIN,
