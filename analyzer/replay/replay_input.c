@@ -361,7 +361,9 @@ static void on_snap_memcg(struct rs_replay_input *ri, const struct rs_event *ev,
  * node_stat: free pages, the high watermark, and the root's own lists = node - the tracked
  * memcgs' lists. Memcgs with deltas so far count with their deltas (their offsets are only
  * known at the end and are subtracted then: `k` says how many of them there were, in the
- * order they got deltas); the others with their latest snapshot.
+ * order they got deltas); the others with their latest snapshot (its part kept apart: on cgroup v2
+ * a snapshot counts the memcg's subtree, and the build takes the world's own lists off instead,
+ * replay_build.c root_own_v2()).
  */
 static void on_snap_node(struct rs_replay_input *ri, const struct rs_event *ev)
 {
@@ -392,8 +394,10 @@ static void on_snap_node(struct rs_replay_input *ri, const struct rs_event *ev)
 	r->off = ev->offset;
 	r->nid = s->nid;
 	r->k = (uint32_t)ri->ndelta;
-	for (int l = 0; l < RS_NR_EVICTABLE; l++)
+	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 		r->raw[l] = (int64_t)s->lru_pages[l];
+		r->snap[l] = 0;
+	}
 	if (s->nid != 0)
 		return;
 	for (int i = 0; i < ri->nmc; i++) {
@@ -402,10 +406,12 @@ static void on_snap_node(struct rs_replay_input *ri, const struct rs_event *ev)
 		if (ri_memcg_is_root(ri, i))
 			continue;
 		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
-			if (m->flags & RI_MF_DELTA)
+			if (m->flags & RI_MF_DELTA) {
 				r->raw[l] -= m->cum[l] + m->corr[l];
-			else if (m->have_snap_lru)
+			} else if (m->have_snap_lru) {
 				r->raw[l] -= m->snap_lru[l];
+				r->snap[l] += m->snap_lru[l];
+			}
 		}
 	}
 }

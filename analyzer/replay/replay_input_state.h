@@ -182,6 +182,7 @@ struct ri_root_upd {
 	int nid;
 	uint32_t k;			/* memcgs with deltas then: delta_order[0..k) */
 	int64_t raw[RS_NR_EVICTABLE];	/* node - (deltas so far | latest snapshot) */
+	int64_t snap[RS_NR_EVICTABLE];	/* the latest-snapshot part of that sum */
 };
 
 struct rs_replay_input {

@@ -187,6 +187,30 @@ if [ -f "$k" ]; then
 		  .checked and .claimed and .within_target] == [true])' "$k" >/dev/null ||
 		fail "identity: k72-kswapd-fail inactive_file not within 5%: $(jq -c '.replay.identity.lists.inactive_file.error_pct' "$k")"
 fi
+# k72-multi (cgroup v2, the workload's memcgs below /rs_multi, whose memory.stat counts them
+# too): the root's own lists are node_stat less the tracked memcgs counted once. Counted twice
+# they went below 0 (967 clamps) and kswapd_age_node() found the root's inactive anon above its
+# active, where the kernel's flushed stats had it below: active anon -53.2% whole, 0 of the
+# root's 2,688. Both within 5% now, and node_stat less the memcgs goes below 0 only where the
+# snapshots are read milliseconds apart (a few times, not at most node_stat markers).
+k=$TOP/tests/fixtures/kernel7/k72-multi.dat
+if [ -f "$k" ]; then
+	"$RS_BIN" replay --json --policy mainline "$k" >"$TMP/k72-multi.json" 2>/dev/null ||
+		fail "k72-multi: replay --json exited non-zero"
+	want=$(trace_report "$k" -R | awk '/mm_vmscan_lru_isolate:/ && / lru=1$/ {
+		for (i = 1; i <= NF; i++) if ($i ~ /^nr_scanned=/) { sub("nr_scanned=", "", $i)
+		n += $i } } END { print n + 0 }')
+	expect_eq "k72-multi: recorded active anon (trace-cmd report -R)" \
+		"$(jq '.replay.identity.lists.active_anon.recorded_scanned' "$TMP/k72-multi.json")" "$want"
+	jq -e '(.replay.identity.lists.active_anon | .checked and .claimed and .within_target) and
+		([.replay.identity.cgroups[] | select(.path == "/" and .list == "active_anon") |
+		  .checked and .claimed and .within_target] == [true])' \
+		"$TMP/k72-multi.json" >/dev/null ||
+		fail "identity: k72-multi active anon not within 5%: $(jq -c '[.replay.identity.lists.active_anon.error_pct, [.replay.identity.cgroups[] | select(.path == "/" and .list == "active_anon") | .scanned_error_pct]]' "$TMP/k72-multi.json")"
+	jq -e '.inputs.sizes.root_clamped * 10 < .inputs.sizes.node_snapshots' \
+		"$TMP/k72-multi.json" >/dev/null ||
+		fail "k72-multi: the root's own lists clamped at 0 $(jq '.inputs.sizes.root_clamped' "$TMP/k72-multi.json") times of $(jq '.inputs.sizes.node_snapshots' "$TMP/k72-multi.json") node_stat markers"
+fi
 # k72-global-zones has per-zone watermarks (zone_stat): the loader counts every marker trace-cmd
 # shows and uses them
 z="$TOP/tests/fixtures/zones/k72-global-zones.dat"
