@@ -25,7 +25,11 @@ TRACECMD_VERSION := $(shell $(PKG_CONFIG) --modversion libtracecmd 2>/dev/null)
 ifneq ($(filter 1.3.% 1.4.% 1.5.%,$(TRACECMD_VERSION)),)
 CFLAGS += -DRS_TRACECMD_CHUNK_ABI
 endif
-PKG_LIBS   = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
+# cairo and fontconfig are loaded by plot when it draws (cmd/plot/plot_cairo.c): not linked
+# into the executable, whose every start loaded them; the tools that draw link them
+PLOT_PKGS  := cairo fontconfig
+PKG_LIBS   = $(shell $(PKG_CONFIG) --libs $(filter-out $(PLOT_PKGS),$(PKGS)) 2>/dev/null)
+PLOT_LIBS  = $(shell $(PKG_CONFIG) --libs $(PLOT_PKGS) 2>/dev/null)
 LDLIBS    += $(PKG_LIBS) -lm -pthread
 
 # Library code: everything but the command front ends; tests and fuzzers link it too.
@@ -89,7 +93,7 @@ $(TEST_BIN): $(TEST_SRC:%.c=$(O)/%.o) $(SAN_OBJ) $(LIB)
 
 $(O)/tools/%: tests/tools/%.c $(LIB) $(SAN_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) $(LDFLAGS) -o $@ $< $(SAN_OBJ) $(LIB) $(LDLIBS)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) $(LDFLAGS) -o $@ $< $(SAN_OBJ) $(LIB) $(LDLIBS) $(PLOT_LIBS)
 
 $(HARNESS_BIN): $(O)/tools/%: tests/fuzz/%.c tests/fuzz/standalone_main.c tests/fuzz/fuzz_common.h \
 		$(LIB) $(SAN_OBJ)

@@ -17,6 +17,7 @@
 #include "cmd.h"
 #include "cmd_args.h"
 #include "cmd_outfile.h"
+#include "plot_cairo.h"
 #include "plot_draw.h"
 #include "refaults.h"
 #include "rs_warn.h"
@@ -213,6 +214,10 @@ static int cmd_plot(int argc, char **argv)
 		return rs_cmd_fail("plot", RS_EXIT_USAGE, "-o wants a file name ending in .svg "
 				   "or .png, not '%s'", output);
 	}
+	if (plot_cairo_load(msg, sizeof(msg)) < 0) {
+		free(def_out);
+		return rs_cmd_fail("plot", RS_EXIT_INPUT, "%s", msg);
+	}
 	/* every trace is analysed before the output is opened: a bad trace leaves no file */
 	for (int i = 0; i < ntraces; i++) {
 		const char *path = argv[optind + i];
@@ -276,7 +281,9 @@ out:
 	 * checkers see only real leaks. Suppressed instead, each plot under LeakSanitizer had its
 	 * leak stacks symbolised, every library's debug information read: 0.3-0.5 CPU-s a run.
 	 */
-	cairo_debug_reset_static_data();
-	FcFini();
+	if (plot_cairo_loaded()) {
+		cairo_debug_reset_static_data();
+		FcFini();
+	}
 	return ret;
 }

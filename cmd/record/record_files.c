@@ -6,6 +6,8 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -70,6 +72,18 @@ int rec_write_file(const char *path, const char *val)
 		errno = EIO;
 		return -1;
 	}
+	return 0;
+}
+
+int rec_cgroup_bytes(struct rec *r, const char *rel, const char *file, unsigned long long *out)
+{
+	char path[PATH_MAX];
+	uint64_t v;
+
+	if (snprintf(path, sizeof(path), "%s%s/%s", r->mem.mnt, rel, file) >= (int)sizeof(path) ||
+	    rec_read_bytes(r, path, &v))
+		return -1;
+	*out = v;
 	return 0;
 }
 

@@ -91,7 +91,7 @@ static long read_long(const char *path, long dflt)
 
 int rec_write_begin(struct rec *r)
 {
-	char extra[REC_MARKER_MAX], path[PATH_MAX], esc[3 * 256];
+	char extra[REC_MARKER_MAX], esc[3 * 256];
 	struct utsname u;
 	long mglru;
 	int n = 0;
@@ -102,21 +102,18 @@ int rec_write_begin(struct rec *r)
 	mglru = read_long("/sys/kernel/mm/lru_gen/enabled", 0);
 	extra[0] = '\0';
 	if (r->cgroup) {
-		uint64_t limit = 0, soft = 0;
+		unsigned long long limit, soft;
 
 		rec_escape_path(r->cgroup, esc, sizeof(esc));
 		n = snprintf(extra, sizeof(extra), " cgroup_path=%s", esc);
 		/* the values in effect, which the kernel rounds to pages */
-		if (snprintf(path, sizeof(path), "%s%s/%s", r->mem.mnt, r->cgroup,
-			     r->mem.v2 ? "memory.max" : "memory.limit_in_bytes") < PATH_MAX &&
-		    !rec_read_bytes(r, path, &limit) && n > 0 && (size_t)n < sizeof(extra))
-			n += snprintf(extra + n, sizeof(extra) - (size_t)n, " limit=%llu",
-				      (unsigned long long)limit);
-		if (snprintf(path, sizeof(path), "%s%s/%s", r->mem.mnt, r->cgroup,
-			     r->mem.v2 ? "memory.low" : "memory.soft_limit_in_bytes") < PATH_MAX &&
-		    !rec_read_bytes(r, path, &soft) && n > 0 && (size_t)n < sizeof(extra))
-			n += snprintf(extra + n, sizeof(extra) - (size_t)n, " soft_limit=%llu",
-				      (unsigned long long)soft);
+		if (!rec_cgroup_bytes(r, r->cgroup, r->mem.v2 ? "memory.max" : "memory.limit_in_bytes",
+				      &limit) && n > 0 && (size_t)n < sizeof(extra))
+			n += snprintf(extra + n, sizeof(extra) - (size_t)n, " limit=%llu", limit);
+		if (!rec_cgroup_bytes(r, r->cgroup,
+				      r->mem.v2 ? "memory.low" : "memory.soft_limit_in_bytes",
+				      &soft) && n > 0 && (size_t)n < sizeof(extra))
+			n += snprintf(extra + n, sizeof(extra) - (size_t)n, " soft_limit=%llu", soft);
 		/* v2: the workload's leaf below cgroup_path (record_cgroup.c says why) */
 		if (r->workload_cg && n > 0 && (size_t)n < sizeof(extra)) {
 			rec_escape_path(r->workload_cg, esc, sizeof(esc));

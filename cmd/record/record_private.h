@@ -159,5 +159,7 @@ int rec_read_file(const char *path, char *buf, size_t len);
 int rec_write_file(const char *path, const char *val);
 /* A byte count from a cgroup file; "max" (v2) reads as the v1 "unlimited" value. */
 int rec_read_bytes(struct rec *r, const char *path, uint64_t *out);
+/* rec_read_bytes() of `file` in the memory cgroup `rel` (a path under the mount, from "/"). */
+int rec_cgroup_bytes(struct rec *r, const char *rel, const char *file, unsigned long long *out);
 
 #endif

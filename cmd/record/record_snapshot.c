@@ -102,18 +102,6 @@ static void read_ws(const char *path, char *out, size_t len)
 	fclose(f);
 }
 
-static int cg_bytes(struct rec *r, const char *rel, const char *file, unsigned long long *out)
-{
-	char path[PATH_MAX];
-	uint64_t v;
-
-	if (snprintf(path, sizeof(path), "%s%s/%s", r->mem.mnt, rel, file) >= (int)sizeof(path) ||
-	    rec_read_bytes(r, path, &v))
-		return -1;
-	*out = v;
-	return 0;
-}
-
 static void snap_memcg(struct rec *r, const char *rel)
 {
 	unsigned long long lru[NR_LRU], usage, limit, a, b;
@@ -131,17 +119,18 @@ static void snap_memcg(struct rec *r, const char *rel)
 	read_ws(path, ws, sizeof(ws));
 	rec_escape_path(rel, esc, sizeof(esc));
 	if (r->mem.v2) {
-		if (cg_bytes(r, rel, "memory.current", &usage) ||
-		    cg_bytes(r, rel, "memory.max", &limit) || cg_bytes(r, rel, "memory.high", &a) ||
-		    cg_bytes(r, rel, "memory.low", &b))
+		if (rec_cgroup_bytes(r, rel, "memory.current", &usage) ||
+		    rec_cgroup_bytes(r, rel, "memory.max", &limit) ||
+		    rec_cgroup_bytes(r, rel, "memory.high", &a) ||
+		    rec_cgroup_bytes(r, rel, "memory.low", &b))
 			return;
 		/* v2 has no per-cgroup swappiness: the global one applies. */
 		snprintf(path, sizeof(path), "/proc/sys/vm/swappiness");
 		snprintf(tail, sizeof(tail), "high=%llu low=%llu", a, b);
 	} else {
-		if (cg_bytes(r, rel, "memory.usage_in_bytes", &usage) ||
-		    cg_bytes(r, rel, "memory.limit_in_bytes", &limit) ||
-		    cg_bytes(r, rel, "memory.soft_limit_in_bytes", &a))
+		if (rec_cgroup_bytes(r, rel, "memory.usage_in_bytes", &usage) ||
+		    rec_cgroup_bytes(r, rel, "memory.limit_in_bytes", &limit) ||
+		    rec_cgroup_bytes(r, rel, "memory.soft_limit_in_bytes", &a))
 			return;
 		if (snprintf(path, sizeof(path), "%s%s/memory.swappiness", r->mem.mnt, rel) >=
 		    (int)sizeof(path))

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * models/kswapd_end.c: where a kswapd run ends, from the world's zone samples and the recorded
+ * run's checks. One node, two samples 1,000 ns apart: DMA 700 free (never above its high 284 +
+ * reserve 570 = 854), DMA32 9,000 then 9,500 free, high 10,527, low 8,773, its per-cpu lists
+ * full (pcp = pcp_high: every reclaimed page reaches NR_FREE_PAGES). The node reclaimed 3,000
+ * pages between the samples and its free pages grew by 500: 2,500 were allocated, 2.5 a ns.
+ * A check at ts with the node's reclaim `node` since the first sample, the run's recorded
+ * `rec` and a policy's own `m` sees DMA32 at 9,000 + (node - rec + m) - 2.5 x (ts - 1000).
+ */
+#include "kswapd_end.h"
+#include "zone_balance.h"
+#include "unit.h"
+
+static void sample(struct rs_zone_sample *s, uint64_t ts, uint64_t reclaimed, uint64_t dma32)
+{
+	memset(s, 0, sizeof(*s));
+	s->ts = ts;
+	s->reclaimed = reclaimed;
+	s->nr_zones = 2;
+	s->zone[0] = (struct rs_zone){
+		.managed = true, .managed_pages = 3840, .free = 700, .wmark_min = 190,
+		.wmark_low = 237, .wmark_high = 284, .lowmem_reserve = { 0, 570, 570, 570 },
+		.blocks = 1u << 3, .pcp = 0, .pcp_high = 0,
+	};
+	s->zone[1] = (struct rs_zone){
+		.managed = true, .managed_pages = 145939, .free = dma32, .wmark_min = 7019,
+		.wmark_low = 8773, .wmark_high = 10527, .blocks = 1u << 10, .pcp = 1000,
+		.pcp_high = 1000,
+	};
+}
+
+static int add_run(struct rs_world *w, uint64_t ts, int order, const struct rs_kswapd_check *ck,
+		   size_t n, uint64_t want, struct rs_error *err)
+{
+	struct rs_reclaim_call c = {
+		.ts = ts, .ts_end = ck[n - 1].ts, .ctx = RS_CALL_KSWAPD, .nid = 0, .target = -1,
+		.order = order, .zoneidx = 3, .zoneidx_known = true, .may_swap = true,
+		.nr_to_reclaim = want,
+		.rec = { .have = true, .prio_first = -1, .prio_lowest = -1, .checks = ck,
+			 .nr_checks = n },
+	};
+
+	c.rec.scanned[RS_LRU_INACTIVE_FILE] = ck[n - 1].reclaimed;
+	c.rec.reclaimed[RS_LRU_INACTIVE_FILE] = ck[n - 1].reclaimed;
+	return rs_world_add_call(w, &c, err);
+}
+
+UT_TEST(kswapd_end_from_zones, "kswapd_end: derived ends, a policy's own checks, the order drop")
+{
+	struct rs_world_opts o = { .nr_nodes = 1, .vm_swappiness = 60 };
+	struct rs_error err = { 0 };
+	struct rs_zone_sample s1, s2;
+	struct rs_kswapd_end e;
+	struct rs_kswapd_ends all;
+	struct rs_gap_pages gaps[2];
+	/*
+	 * DMA32 at the checks of a run that reclaims 1,000 pages a pass alone on the node:
+	 * 8,750, 9,500, 10,250, 11,000 (> 10,527: balanced), 11,750 (balanced too).
+	 */
+	const struct rs_kswapd_check ck[] = {
+		{ 1100, 0, 0 }, { 1200, 1000, 1000 }, { 1300, 2000, 2000 }, { 1400, 3000, 3000 },
+		{ 1500, 4000, 4000 },
+	};
+	/* order 9 beside direct reclaim: the node reclaimed 2,000 by 1200, the run 500 */
+	const struct rs_kswapd_check ck4[] = { { 1100, 0, 0 }, { 1200, 500, 2000 } };
+	const struct rs_kswapd_check ck5[] = { { 500, 0, 0 }, { 600, 100, 100 } };
+	struct rs_world *w = rs_world_new(&o, &err);
+	const struct rs_reclaim_call *c1, *c2, *c3, *c4, *c5;
+
+	UT_ASSERT(w);
+	UT_ASSERT(rs_world_add_memcg(w, &(struct rs_memcg_desc){ .path = "/", .parent = -1 },
+				     &err) == 0);
+	sample(&s1, 1000, 0, 9000);
+	sample(&s2, 2000, 3000, 9500);
+	UT_ASSERT(!rs_world_add_zone_sample(w, &s2, &err));	/* out of order: sorted */
+	UT_ASSERT(!rs_world_add_zone_sample(w, &s1, &err));
+	UT_ASSERT(!add_run(w, 1100, 0, ck, 4, 2001, &err));	/* ends after its third pass */
+	UT_ASSERT(!add_run(w, 1101, 0, ck, 5, 3001, &err));	/* ... went on to a fourth */
+	UT_ASSERT(!add_run(w, 1102, 9, ck, 4, 2001, &err));
+	UT_ASSERT(!add_run(w, 1103, 9, ck4, 2, 1, &err));
+	UT_ASSERT(!add_run(w, 500, 0, ck5, 2, 1, &err));	/* before the first sample */
+	UT_ASSERT(!rs_world_finalize(w, &err));
+	c5 = rs_world_call(w, 0);
+	c1 = rs_world_call(w, 1);
+	c2 = rs_world_call(w, 2);
+	c3 = rs_world_call(w, 3);
+	c4 = rs_world_call(w, 4);
+	UT_ASSERT(c1->ts == 1100 && c2->ts == 1101 && c3->ts == 1102 && c4->ts == 1103);
+
+	/* balanced at its last check (11,000): the recorded end, its own want */
+	rs_kswapd_end(w, c1, &e);
+	UT_ASSERT_EQ(e.how, RS_KEND_AT_END);
+	UT_ASSERT_EQ(e.check, 3);
+	UT_ASSERT_EQ(e.want, 2001);
+	UT_ASSERT_EQ(e.freed, 3000);
+	UT_ASSERT(e.pcp_known);
+	/* the same checks, recorded going on: derived at check 3, one page past 2,000 */
+	rs_kswapd_end(w, c2, &e);
+	UT_ASSERT_EQ(e.how, RS_KEND_EARLY);
+	UT_ASSERT_EQ(e.check, 3);
+	UT_ASSERT_EQ(e.want, 2001);
+	UT_ASSERT_EQ(e.freed, 3000);
+	UT_ASSERT_EQ(e.rec_freed, 4000);
+	/* order 9: 3,000 >= compact_gap(9) = 1,024 by check 3, so order 0 there */
+	rs_kswapd_end(w, c3, &e);
+	UT_ASSERT_EQ(e.how, RS_KEND_AT_END);
+	/* no check balanced (8,750; 9,000 + 2,000 - 500 = 10,500 at order 9: 9,989 usable) */
+	rs_kswapd_end(w, c4, &e);
+	UT_ASSERT_EQ(e.how, RS_KEND_NOT_EARLIER);
+	UT_ASSERT_EQ(e.want, 1);
+	/* no sample before it: the recorded end */
+	rs_kswapd_end(w, c5, &e);
+	UT_ASSERT_EQ(e.how, RS_KEND_RECORDED);
+	UT_ASSERT_EQ(e.want, 1);
+
+	/* a policy after one pass: 9,000 + (1,000 - 1,000 + m) - 500 */
+	UT_ASSERT_EQ(rs_kswapd_balanced(w, c2, 1, 2028), 1);	/* 10,528 */
+	UT_ASSERT_EQ(rs_kswapd_balanced(w, c2, 1, 2027), 0);	/* 10,527 */
+	/* at the recorded end (check 4, 1500): 9,000 + m - 1,250; not balanced there: -1 */
+	UT_ASSERT_EQ(rs_kswapd_balanced(w, c2, 4, 2778), 1);
+	UT_ASSERT_EQ(rs_kswapd_balanced(w, c2, 4, 2777), -1);
+	UT_ASSERT_EQ(rs_kswapd_balanced(w, c2, 9, 2000), -1);	/* past it: at check 4 */
+	/*
+	 * order 9 beside direct reclaim, after one pass: 9,000 + (2,000 - 500 + m) - 500; at
+	 * m = 600 that is 10,600, but order 9 wants 10,527 + 511 usable; at m = 1,024 the order
+	 * drops to 0 and 11,024 is balanced
+	 */
+	UT_ASSERT_EQ(rs_kswapd_balanced(w, c4, 1, 600), -1);	/* not balanced, at the end */
+	UT_ASSERT_EQ(rs_kswapd_balanced(w, c4, 0, 600), 0);
+	/*
+	 * the first check never ends a run (the kernel found the node unbalanced when it woke
+	 * kswapd), though 9,000 + 5,000 - 250 would be
+	 */
+	UT_ASSERT_EQ(rs_kswapd_balanced(w, c2, 0, 5000), 0);
+	UT_ASSERT_EQ(rs_kswapd_balanced(w, c4, 1, 1024), 1);
+	UT_ASSERT_EQ(rs_kswapd_balanced(w, c5, 1, 5000), -1);	/* no sample */
+
+	rs_kswapd_ends(w, &all);
+	UT_ASSERT_EQ(all.zone_samples, 2);
+	UT_ASSERT_EQ(all.runs, 5);
+	UT_ASSERT_EQ(all.how[RS_KEND_AT_END], 2);
+	UT_ASSERT_EQ(all.how[RS_KEND_EARLY], 1);
+	UT_ASSERT_EQ(all.how[RS_KEND_NOT_EARLIER], 1);
+	UT_ASSERT_EQ(all.how[RS_KEND_RECORDED], 1);
+	UT_ASSERT_EQ(all.no_pcp, 0);
+	/* recorded: 3,000 + 4,000 + 3,000 + 500 (+ 100 undecided); derived 3,000 for the early */
+	UT_ASSERT_EQ(all.all_freed, 10600);
+	UT_ASSERT_EQ(all.rec_freed, 10500);
+	UT_ASSERT_EQ(all.derived_freed, 9500);
+	/* the early run alone lacks the zones' free pages: 4,000 inactive file pages */
+	UT_ASSERT(rs_world_identity_gaps(w, gaps) & (1u << RS_GAP_KSWAPD_END));
+	UT_ASSERT_EQ(gaps[0].scanned[RS_GAP_KSWAPD_END][RS_LRU_INACTIVE_FILE], 4000);
+	rs_world_free(w);
+	return UT_OK;
+}
