@@ -27,7 +27,9 @@
 /*
  * The derived end is the first check the estimate finds balanced before the recorded end, else
  * the recorded end: the recording has no check after it, and the estimate runs low there (on
- * k72-global-pcp it finds the recorded end itself balanced in 4 of 191 runs; docs/models.md).
+ * k72-global-pcp it finds the recorded end itself balanced in 8 of 191 runs; docs/models.md).
+ * The first check of a run is never its end: the kernel woke kswapd because it was not
+ * balanced.
  */
 enum rs_kend_how {
 	RS_KEND_RECORDED,	/* no zone samples around the run: where the recorded run was balanced */

@@ -16,6 +16,7 @@ struct rs_lru_shape {
 	uint64_t isolates, isolates_big, max_requested;
 	uint64_t isolates_active, shrink_active;
 	uint64_t isolates_empty;	/* nr_taken 0 */
+	uint64_t isolates_mode;		/* with an isolate_mode field: a kernel before 6.7 */
 	uint64_t shrink_inactive;
 	uint64_t reclaim_runs;		/* kswapd_wake and *_reclaim_begin: reclaim ran */
 	bool have_marker;

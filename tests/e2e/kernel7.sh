@@ -149,8 +149,10 @@ $(diff "$TMP/want" "$TMP/got" | head -5)"
 
 	# MGLRU from the shape: a batch above 32 pages (SWAP_CLUSTER_MAX) -> true; an active list
 	# isolated or shrunk -> false; neither -> the recorder's mglru= marker, else small isolates
-	# only -> false (MGLRU reports its batch, 64+, and before 6.7 no isolate), else null
+	# only, all with isolate_mode (before 6.7: MGLRU emits none, or asks for 4096) -> false,
+	# else null (6.17+ MGLRU asks for its scan budget, under 32 in memcg reclaim)
 	want=$(awk '$1 == "mm_vmscan_lru_isolate" { iso++; for (i = 2; i <= NF; i++) { split($i, a, "=")
+			if (a[1] == "isolate_mode") mode++
 			if (a[1] == "nr_requested" && a[2] + 0 > 32) big++
 			if (a[1] == "lru" && (a[2] == 1 || a[2] == 3)) cl++ } }
 		$1 == "mm_vmscan_lru_shrink_active" { cl++ }
@@ -161,7 +163,7 @@ $(diff "$TMP/want" "$TMP/got" | head -5)"
 			else if (mk != "") {	# bit 0 of a hex mask: its last digit odd
 				d = index("0123456789abcdef", tolower(substr(mk, length(mk)))) - 1
 				print (d % 2 ? "true" : "false") }
-			else if (iso) print "false"	# small batches only: MGLRU asks for 64+
+			else if (iso && mode == iso) print "false"
 			else print "null" }' "$TMP/ev")
 	for j in "$TMP/ev.json" "$TMP/an.json"; do
 		expect_eq "$b: trace.mglru ($(basename "$j"))" "$(jq -r .trace.mglru "$j")" "$want"

@@ -128,6 +128,11 @@ UT_TEST(kswapd_end_from_zones, "kswapd_end: derived ends, a policy's own checks,
 	 */
 	UT_ASSERT_EQ(rs_kswapd_balanced(w, c4, 1, 600), -1);	/* not balanced, at the end */
 	UT_ASSERT_EQ(rs_kswapd_balanced(w, c4, 0, 600), 0);
+	/*
+	 * the first check never ends a run (the kernel found the node unbalanced when it woke
+	 * kswapd), though 9,000 + 5,000 - 250 would be
+	 */
+	UT_ASSERT_EQ(rs_kswapd_balanced(w, c2, 0, 5000), 0);
 	UT_ASSERT_EQ(rs_kswapd_balanced(w, c4, 1, 1024), 1);
 	UT_ASSERT_EQ(rs_kswapd_balanced(w, c5, 1, 5000), -1);	/* no sample */
 
