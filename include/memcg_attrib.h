@@ -52,6 +52,9 @@ enum rs_cg_flags {
 	RS_CGF_REUSED = 1u << 9,	/* its id was made again by a later cgroup_mkdir */
 };
 
+/* cgroup_id() of a hierarchy's root cgroup (its kernfs root's inode number): "/" */
+#define RS_MEMCG_ROOT_ID 1
+
 struct rs_memcg {
 	uint64_t id;			/* cgroup id (inode); 0 unknown (old snapshot: path only) */
 	const char *path;		/* NULL when unknown */

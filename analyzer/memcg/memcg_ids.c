@@ -212,7 +212,12 @@ int mc_of_id(struct rs_memcgs *m, uint64_t id)
 	}
 	if (!room(m))
 		return overflow_row(m);
-	i = new_row(m, id, NULL);
+	/*
+	 * The root of a cgroup hierarchy has id 1 (its kernfs root's inode): "/", which no
+	 * event of a plain trace-cmd recording names (the 7.2 multi trace's slab shrinks of
+	 * memcg_id 1 printed as "id:1").
+	 */
+	i = new_row(m, id, id == RS_MEMCG_ROOT_ID ? "/" : NULL);
 	return i >= 0 ? i : overflow_row(m);
 }
 

@@ -446,7 +446,7 @@ UT_TEST(test_missing_names, "cgroups: missing item names warn once, raw items")
 }
 
 /* Removed cgroups keep their rows; an unknown id is id:N; an id made again gets a new row. */
-UT_TEST(test_identity, "cgroups: rmdir'd kept, id:N, reused id, hierarchies")
+UT_TEST(test_identity, "cgroups: rmdir'd kept, id:N, id 1 is /, reused id, hierarchies")
 {
 	const struct rs_cgroup *old;
 	struct fx f;
@@ -469,6 +469,8 @@ UT_TEST(test_identity, "cgroups: rmdir'd kept, id:N, reused id, hierarchies")
 	/* inode 41 comes back for a new cgroup */
 	cg_op(&f, RS_EV_CGROUP, RS_CG_MKDIR, 4, 41, "/top2/new", 502);
 	count(&f, 502, "x", 41, I_PGACTIVATE, 5);
+	/* id 1, named by no event: a hierarchy's root, "/" (a plain trace-cmd recording) */
+	count(&f, 503, "y", 1, I_PGACTIVATE, 3);
 	UT_ASSERT_EQ(fx_finish(&f), 0);
 
 	old = row(f.cg, "/top/gone");
@@ -490,6 +492,10 @@ UT_TEST(test_identity, "cgroups: rmdir'd kept, id:N, reused id, hierarchies")
 	UT_ASSERT(rs_cgroups_get(f.cg, r)->memcg.path == NULL);
 	UT_ASSERT_EQ(rs_cgroups_get(f.cg, r)->pages[RS_CTX_MEMCG][RS_LRU_INACTIVE_FILE].reclaimed,
 		     4);
+	r = row_of(f.cg, "/");
+	UT_ASSERT(r >= 0);
+	UT_ASSERT_EQ(rs_cgroups_get(f.cg, r)->memcg.id, 1);
+	UT_ASSERT_EQ(rs_cgroups_get(f.cg, r)->items[I_PGACTIVATE], 3);
 	/* the task was attached to /top (now /top2): it triggered both */
 	UT_ASSERT_EQ(row(f.cg, "/top2")->trig[RS_RK_MEMCG].episodes, 1);
 	fx_free(&f);
