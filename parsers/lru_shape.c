@@ -2,10 +2,14 @@
 /*
  * MGLRU's shape in any trace, whatever a marker says (NOTES section 9, docs/kernels.md): its
  * scan_folios() reports lru_isolate with a batch above SWAP_CLUSTER_MAX (4096, MAX_LRU_BATCH,
- * on 6.x; 64 on 7.2), names only inactive lists and never emits lru_shrink_active. The classic
- * LRU isolates at most SWAP_CLUSTER_MAX (32) pages per call and shrinks active lists. A trace
- * that shows neither (small isolates of inactive lists only) is told by the recorder's
- * mglru= marker, or not at all.
+ * on 6.x; 64 on 7.2 under global pressure), names only inactive lists and never emits
+ * lru_shrink_active. The classic LRU isolates at most SWAP_CLUSTER_MAX (32) pages per call and
+ * shrinks active lists. A trace that shows neither (small isolates of inactive lists only) is
+ * told by the recorder's mglru= marker; without one only a kernel before 6.7 (its lru_isolate
+ * has isolate_mode) is told: its MGLRU emits no lru_isolate, or asks for 4096. 7.2's MGLRU
+ * asks for what is left of its scan budget, under 32 in memcg reclaim (2, 5, 11, 23 pages on
+ * the 7.2 cgroup-children trace recorded with plain trace-cmd): small isolates alone tell
+ * nothing there.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -48,6 +52,7 @@ void rs_lru_shape_see(struct rs_lru_shape *s, const struct rs_event *ev)
 	case RS_EV_LRU_ISOLATE:
 		s->isolates++;
 		s->isolates_empty += !ev->isolate.nr_taken;
+		s->isolates_mode += !!(ev->have & RS_HAVE_ISOLATE_MODE);
 		if (ev->isolate.nr_requested > SWAP_CLUSTER_MAX) {
 			s->isolates_big++;
 			if (ev->isolate.nr_requested > s->max_requested)
@@ -78,13 +83,15 @@ void rs_lru_shape_see(struct rs_lru_shape *s, const struct rs_event *ev)
 
 bool rs_lru_shape_untraced(const struct rs_lru_shape *s, int verdict)
 {
-	return verdict == 1 && !s->isolates && !s->shrink_inactive && s->reclaim_runs;
+	/* verdict -1 here: no marker, no isolate at all (a plain trace-cmd recording of 6.1) */
+	return verdict != 0 && !s->isolates && !s->shrink_inactive && s->reclaim_runs;
 }
 
 int rs_lru_shape_verdict(const struct rs_lru_shape *s, char *buf, size_t len)
 {
 	uint64_t classic = s->isolates_active + s->shrink_active;
 	char marker[96] = "";
+	int n;
 
 	if (s->have_marker)
 		snprintf(marker, sizeof(marker), "; the recorder's marker says mglru=0x%04lx",
@@ -110,7 +117,7 @@ int rs_lru_shape_verdict(const struct rs_lru_shape *s, char *buf, size_t len)
 		return 0;
 	}
 	if (s->have_marker) {
-		int n = snprintf(buf, len, "the recorder's marker mglru=0x%04lx (the events do "
+		n = snprintf(buf, len, "the recorder's marker mglru=0x%04lx (the events do "
 				 "not tell: %llu lru_isolate, none above %d pages, no active list "
 				 "scanned)", s->marker, U(s->isolates), SWAP_CLUSTER_MAX);
 		int v = (s->marker & 1) ? 1 : 0;
@@ -123,19 +130,33 @@ int rs_lru_shape_verdict(const struct rs_lru_shape *s, char *buf, size_t len)
 		return v;
 	}
 	/*
-	 * MGLRU's scan_folios() always reports its whole batch (MAX_LRU_BATCH: 4096, 64 on 7.2)
-	 * as nr_requested, and before 6.7 MGLRU emits no lru_isolate at all: isolates that all
-	 * asked for SWAP_CLUSTER_MAX or less are the classic LRU's (a plain trace-cmd recording
-	 * of 6.1 has no marker and, under file-only pressure, no active list scanned).
+	 * Before 6.7 (lru_isolate still has isolate_mode) MGLRU emits no lru_isolate at all, and
+	 * when it began to (6.7) it reported its whole batch, 4096: isolates that all asked for
+	 * SWAP_CLUSTER_MAX or less are the classic LRU's (a plain trace-cmd recording of 6.1 has
+	 * no marker and, under file-only pressure, no active list scanned). Later MGLRU asks for
+	 * its scan budget, 2 to 23 pages in 7.2's memcg reclaim: then nothing tells.
 	 */
-	if (s->isolates) {
-		snprintf(buf, len, "%llu lru_isolate, none above %d pages: the classic LRU's "
-			 "batches (MGLRU reports its batch of 64 or more, and before 6.7 no "
-			 "lru_isolate at all); no recorder marker", U(s->isolates),
+	if (s->isolates && s->isolates_mode == s->isolates) {
+		snprintf(buf, len, "%llu lru_isolate, none above %d pages, with isolate_mode (a "
+			 "kernel before 6.7): the classic LRU's batches (MGLRU there emits no "
+			 "lru_isolate, or asks for 4096); no recorder marker", U(s->isolates),
 			 SWAP_CLUSTER_MAX);
 		return 0;
 	}
-	snprintf(buf, len, "nothing tells: no recorder marker, no lru_isolate, no active list "
-		 "scanned");
+	if (s->isolates) {
+		snprintf(buf, len, "nothing tells: %llu lru_isolate, none above %d pages, no active "
+			 "list scanned, no recorder marker; the classic LRU asks for %d at most, "
+			 "and so does a newer MGLRU (no isolate_mode here: 6.7 or later), asking "
+			 "for what is left of its scan budget: 2 to 23 pages in 7.2's memcg "
+			 "reclaim", U(s->isolates), SWAP_CLUSTER_MAX, SWAP_CLUSTER_MAX);
+		return -1;
+	}
+	n = snprintf(buf, len, "nothing tells: no recorder marker, no lru_isolate, no active "
+		     "list scanned");
+	if (rs_lru_shape_untraced(s, -1) && n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - n, "; reclaim ran (%llu kswapd wakes and reclaim begins) "
+			 "with no lru_isolate or lru_shrink_inactive: eviction is not in the trace "
+			 "(MGLRU before 6.7 emits neither, or they were not recorded)",
+			 U(s->reclaim_runs));
 	return -1;
 }

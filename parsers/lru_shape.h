@@ -16,6 +16,7 @@ struct rs_lru_shape {
 	uint64_t isolates, isolates_big, max_requested;
 	uint64_t isolates_active, shrink_active;
 	uint64_t isolates_empty;	/* nr_taken 0 */
+	uint64_t isolates_mode;		/* with an isolate_mode field: a kernel before 6.7 */
 	uint64_t shrink_inactive;
 	uint64_t reclaim_runs;		/* kswapd_wake and *_reclaim_begin: reclaim ran */
 	bool have_marker;
@@ -48,7 +49,9 @@ static inline bool rs_lru_shape_wants(enum rs_ev_type type)
 int rs_lru_shape_verdict(const struct rs_lru_shape *s, char *buf, size_t len);
 /*
  * MGLRU (verdict 1) ran reclaim and no lru_isolate or lru_shrink_inactive came: a kernel before
- * 6.7, whose MGLRU did not reuse those events. Its eviction is not traced at all.
+ * 6.7, whose MGLRU did not reuse those events. Its eviction is not traced at all. The same with
+ * nothing to tell the LRU (verdict -1: no marker, no isolate): a plain trace-cmd recording of
+ * such a kernel, or one without those events; their figures are unknown, not 0.
  */
 bool rs_lru_shape_untraced(const struct rs_lru_shape *s, int verdict);
 

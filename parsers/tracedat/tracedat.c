@@ -91,6 +91,8 @@ static void fmt_resolve(struct rs_source *src, struct fmt *f, struct tep_event *
 		rd->is_str = slot->kind == RS_SLOT_STR;
 		if (rd->is_str)
 			f->nr_str++;
+		else if (rd->offset + rd->size > f->num_end)
+			f->num_end = rd->offset + rd->size;
 	}
 	missing = rs_kevent_missing(ke, f->present);
 	f->usable = !missing;

@@ -105,6 +105,18 @@ bool tracedat_decode(const struct fmt *f, const struct tep_record *rec, struct r
 	size_t at = 0;
 
 	*used = 0;
+	if (!f->nr_str && rec->size >= f->num_end) {
+		/*
+		 * Numbers only, all inside the record (most events: memcg counters): read without
+		 * a test each (10 of the 119 instructions a record took: callgrind, bench.dat).
+		 */
+		for (int k = 0; k < f->nr_present; k++) {
+			const struct slot_reader *rd = &f->rd[f->order[k]];
+
+			v.num[f->order[k]] = read_num(data + rd->offset, rd->size, rd->is_signed);
+		}
+		goto done;
+	}
 	for (int k = 0; k < f->nr_present; k++) {
 		int i = f->order[k];
 		const struct slot_reader *rd = &f->rd[i];
@@ -122,6 +134,7 @@ bool tracedat_decode(const struct fmt *f, const struct tep_record *rec, struct r
 			at += (size_t)len + 1;
 		}
 	}
+done:
 	v.present = f->present;
 	rs_normalize(f->ke, &v, ev);
 	*used = at;

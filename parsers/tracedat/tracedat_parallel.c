@@ -264,13 +264,11 @@ struct segrun {
 	uint64_t nrec, first_ts, last_ts;	/* records >= from_ns */
 };
 
-/* Room for a record's entries and strings in the batch; false on failure or stop. */
-static bool room(struct segrun *sr, size_t bytes)
+/* room() when the batch is full: hand it over and take another. */
+static bool room_next(struct segrun *sr)
 {
 	struct par *p = sr->w->p;
 
-	if (sr->b && sr->b->used + 4 * ENTRY_MAX <= PAR_BATCH && sr->b->aused + bytes <= PAR_ARENA)
-		return true;
 	if (sr->b && !publish(p, sr->s, sr->b)) {
 		sr->b = NULL;
 		return false;
@@ -282,6 +280,17 @@ static bool room(struct segrun *sr, size_t bytes)
 		return false;
 	}
 	return true;
+}
+
+/*
+ * Room for a record's entries and strings in the batch; false on failure or stop. In line:
+ * asked once a record, and as a call it was 23 instructions of each (callgrind, bench.dat).
+ */
+static inline bool room(struct segrun *sr, size_t bytes)
+{
+	if (sr->b && sr->b->used + 4 * ENTRY_MAX <= PAR_BATCH && sr->b->aused + bytes <= PAR_ARENA)
+		return true;
+	return room_next(sr);
 }
 
 /* Bytes of the union an event of this type uses (a multiple of 8, as the union's members). */

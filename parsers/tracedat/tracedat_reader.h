@@ -90,6 +90,7 @@ struct fmt {
 	uint32_t present;
 	int nr_str;			/* string slots present: decode writes at most this many */
 	int nr_present;
+	int num_end;			/* bytes a record needs for all its number slots */
 	uint8_t order[RS_MAX_SLOTS];	/* the present slots, in slot order */
 	struct slot_reader rd[RS_MAX_SLOTS];
 };

@@ -69,6 +69,55 @@ UT_TEST(test_lru_shape_untraced, "lru_shape: MGLRU before 6.7 reclaims without e
 	return UT_OK;
 }
 
+static void see_small(struct rs_lru_shape *s, uint64_t requested, bool mode)
+{
+	struct rs_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.type = RS_EV_LRU_ISOLATE;
+	ev.isolate.nr_requested = requested;
+	ev.isolate.nr_scanned = requested;
+	ev.isolate.nr_taken = requested;
+	ev.isolate.lru = RS_LRU_INACTIVE_FILE;
+	ev.have = RS_HAVE_LRU | (mode ? RS_HAVE_ISOLATE_MODE : 0);
+	rs_lru_shape_see(s, &ev);
+}
+
+UT_TEST(test_lru_shape_small_isolates, "lru_shape: small isolates tell the LRU only before 6.7")
+{
+	/* 7.2 MGLRU memcg reclaim recorded with plain trace-cmd: its requests (k7.2, -m on) */
+	static const uint64_t mglru72[] = { 2, 5, 11, 23 };
+	struct rs_lru_shape s;
+	char how[512];
+
+	/* 6.1 plain trace-cmd, file-only pressure: lru_isolate has isolate_mode */
+	rs_lru_shape_reset(&s);
+	for (int i = 0; i < 4; i++)
+		see_small(&s, 32, true);
+	UT_ASSERT_EQ(rs_lru_shape_verdict(&s, how, sizeof(how)), 0);
+	UT_ASSERT(strstr(how, "isolate_mode") != NULL);
+
+	/* 6.7+ (no isolate_mode), small inactive isolates only, no marker: either LRU */
+	rs_lru_shape_reset(&s);
+	for (size_t i = 0; i < sizeof(mglru72) / sizeof(mglru72[0]); i++)
+		see_small(&s, mglru72[i], false);
+	UT_ASSERT_EQ(rs_lru_shape_verdict(&s, how, sizeof(how)), -1);
+	UT_ASSERT(strstr(how, "nothing tells") != NULL);
+
+	/* one isolate of the old format among them is not enough */
+	see_small(&s, 32, true);
+	UT_ASSERT_EQ(rs_lru_shape_verdict(&s, how, sizeof(how)), -1);
+
+	/* the marker or a batch above 32 still tells */
+	see_small(&s, 64, false);
+	UT_ASSERT_EQ(rs_lru_shape_verdict(&s, how, sizeof(how)), 1);
+	rs_lru_shape_reset(&s);
+	see(&s, RS_EV_META, "mglru=0x0000");
+	see_small(&s, 5, false);
+	UT_ASSERT_EQ(rs_lru_shape_verdict(&s, how, sizeof(how)), 0);
+	return UT_OK;
+}
+
 UT_TEST(test_lru_shape_wants, "lru_shape: the types it counts are the types it wants")
 {
 	for (int t = 0; t < RS_EV_NR_TYPES; t++) {
