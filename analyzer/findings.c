@@ -165,6 +165,7 @@ void rs_findings_of(const struct rs_analysis *a, const struct rs_cgroups *cg,
 	}
 	if (src) {
 		f->eviction_untraced = rs_source_info(src)->eviction_untraced;
+		f->mglru = rs_source_info(src)->mglru;
 		for (int c = 0; c < rs_source_info(src)->cpus; c++)
 			if (rs_source_info(src)->loss && rs_source_info(src)->loss[c].missed_unknown)
 				f->lost_unknown = true;

@@ -57,6 +57,7 @@ struct rs_findings {
 
 	/* scanning: lru_isolate nr_scanned per list, reclaimed per type */
 	bool eviction_untraced;		/* MGLRU before 6.7: none of these was traced */
+	int mglru;			/* trace.mglru: 1, 0, -1 unknown */
 	uint64_t scanned[RS_LRU_NR];
 	uint64_t scanned_anon, scanned_file, scanned_inactive;
 	uint64_t reclaimed_anon, reclaimed_file;

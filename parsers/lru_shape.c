@@ -83,13 +83,15 @@ void rs_lru_shape_see(struct rs_lru_shape *s, const struct rs_event *ev)
 
 bool rs_lru_shape_untraced(const struct rs_lru_shape *s, int verdict)
 {
-	return verdict == 1 && !s->isolates && !s->shrink_inactive && s->reclaim_runs;
+	/* verdict -1 here: no marker, no isolate at all (a plain trace-cmd recording of 6.1) */
+	return verdict != 0 && !s->isolates && !s->shrink_inactive && s->reclaim_runs;
 }
 
 int rs_lru_shape_verdict(const struct rs_lru_shape *s, char *buf, size_t len)
 {
 	uint64_t classic = s->isolates_active + s->shrink_active;
 	char marker[96] = "";
+	int n;
 
 	if (s->have_marker)
 		snprintf(marker, sizeof(marker), "; the recorder's marker says mglru=0x%04lx",
@@ -115,7 +117,7 @@ int rs_lru_shape_verdict(const struct rs_lru_shape *s, char *buf, size_t len)
 		return 0;
 	}
 	if (s->have_marker) {
-		int n = snprintf(buf, len, "the recorder's marker mglru=0x%04lx (the events do "
+		n = snprintf(buf, len, "the recorder's marker mglru=0x%04lx (the events do "
 				 "not tell: %llu lru_isolate, none above %d pages, no active list "
 				 "scanned)", s->marker, U(s->isolates), SWAP_CLUSTER_MAX);
 		int v = (s->marker & 1) ? 1 : 0;
@@ -149,7 +151,12 @@ int rs_lru_shape_verdict(const struct rs_lru_shape *s, char *buf, size_t len)
 			 "reclaim", U(s->isolates), SWAP_CLUSTER_MAX, SWAP_CLUSTER_MAX);
 		return -1;
 	}
-	snprintf(buf, len, "nothing tells: no recorder marker, no lru_isolate, no active list "
-		 "scanned");
+	n = snprintf(buf, len, "nothing tells: no recorder marker, no lru_isolate, no active "
+		     "list scanned");
+	if (rs_lru_shape_untraced(s, -1) && n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - n, "; reclaim ran (%llu kswapd wakes and reclaim begins) "
+			 "with no lru_isolate or lru_shrink_inactive: eviction is not in the trace "
+			 "(MGLRU before 6.7 emits neither, or they were not recorded)",
+			 U(s->reclaim_runs));
 	return -1;
 }

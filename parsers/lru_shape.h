@@ -49,7 +49,9 @@ static inline bool rs_lru_shape_wants(enum rs_ev_type type)
 int rs_lru_shape_verdict(const struct rs_lru_shape *s, char *buf, size_t len);
 /*
  * MGLRU (verdict 1) ran reclaim and no lru_isolate or lru_shrink_inactive came: a kernel before
- * 6.7, whose MGLRU did not reuse those events. Its eviction is not traced at all.
+ * 6.7, whose MGLRU did not reuse those events. Its eviction is not traced at all. The same with
+ * nothing to tell the LRU (verdict -1: no marker, no isolate): a plain trace-cmd recording of
+ * such a kernel, or one without those events; their figures are unknown, not 0.
  */
 bool rs_lru_shape_untraced(const struct rs_lru_shape *s, int verdict);
 

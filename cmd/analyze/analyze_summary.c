@@ -121,8 +121,12 @@ void rs_findings_text(FILE *f, const struct rs_findings *fd, bool with_cgroups)
 		line(f, "kswapd", "KSWAPD", "no kswapd activity");
 	}
 	if (fd->eviction_untraced) {
-		line(f, "eviction", "EVICTION BY TYPE", "not traced: this kernel's MGLRU emits no "
-		     "lru_isolate/shrink_inactive");
+		if (fd->mglru > 0)
+			line(f, "eviction", "EVICTION BY TYPE", "not traced: this kernel's MGLRU "
+			     "emits no lru_isolate/shrink_inactive");
+		else
+			line(f, "eviction", "EVICTION", "not in the trace: reclaim ran, no "
+			     "lru_isolate/shrink_inactive");
 		goto cgroups;
 	}
 	line(f, "anon pages", "LRU SCAN PRESSURE", "scanned %" PRIu64 " (%s; active %" PRIu64 "), "

@@ -152,7 +152,7 @@ static void section_lru(struct out *o)
 	const struct rs_analysis *a = o->a;
 	char node[16];
 
-	if (o->untraced) {
+	if (o->untraced && o->mglru) {
 		static const char note[] = "not traced: reclaim ran, and this kernel's MGLRU "
 			"emitted no lru_isolate nor lru_shrink_inactive (MGLRU reuses them from "
 			"6.7 on): pages scanned and reclaimed per type, their outcomes, the scan "
@@ -161,6 +161,18 @@ static void section_lru(struct out *o)
 		heading(o, "EVICTION BY TYPE (MGLRU)");
 		rs_report_put_wrapped(o->f, note, sizeof(note) - 1);
 		mglru_gens_lines(o);
+		return;
+	}
+	if (o->untraced) {
+		static const char note[] = "not in the trace: reclaim ran (kswapd woke, or an "
+			"episode began) and the trace has no lru_isolate nor lru_shrink_inactive: "
+			"MGLRU before 6.7 emits neither, and nothing here tells which LRU ran (a "
+			"plain trace-cmd recording has no marker), or they were not recorded. Pages "
+			"scanned and reclaimed per list, their outcomes, the scan balance and the "
+			"priorities are unknown, not 0.";
+
+		heading(o, "EVICTION (lru_isolate, lru_shrink_inactive)");
+		rs_report_put_wrapped(o->f, note, sizeof(note) - 1);
 		return;
 	}
 	if (o->mglru)
@@ -579,9 +591,10 @@ static void section_kswapd(struct out *o)
 			rs_ns_to_s(k->awake_ns + k->awake_cut_ns), rs_ns_to_s(k->awake_ns),
 			k->periods, rs_ns_to_s(k->awake_cut_ns));
 		if (o->untraced)
-			fprintf(o->f, "  scanned and reclaimed: not traced (MGLRU before 6.7); wrote %"
-				PRIu64 " sync + %" PRIu64 " async folios\n", t->write_sync,
-				t->write_async);
+			fprintf(o->f, "  scanned and reclaimed: not traced (%s); wrote %"
+				PRIu64 " sync + %" PRIu64 " async folios\n",
+				o->mglru ? "MGLRU before 6.7" : "no lru_isolate in the trace",
+				t->write_sync, t->write_async);
 		else
 			fprintf(o->f, "  scanned %" PRIu64 " pages (%" PRIu64 " inactive), reclaimed %"
 				PRIu64 " pages (%.1f%%), wrote %" PRIu64 " sync + %" PRIu64

@@ -173,7 +173,7 @@ $(diff "$TMP/want" "$TMP/got" | head -5)"
 	untraced=$(awk -v M="$want" '$1 == "mm_vmscan_lru_isolate" ||
 		$1 == "mm_vmscan_lru_shrink_inactive" { ev++ }
 		$1 == "mm_vmscan_kswapd_wake" || $1 ~ /^mm_vmscan_.*_reclaim_begin$/ { r++ }
-		END { print (M == "true" && !ev && r) ? "true" : "false" }' "$TMP/ev")
+		END { print (M != "false" && !ev && r) ? "true" : "false" }' "$TMP/ev")
 	expect_eq "$b: trace.eviction_traced" "$(jq -r .trace.eviction_traced "$TMP/an.json")" \
 		"$([ "$untraced" = true ] && echo false || echo true)"
 	if [ "$untraced" = true ]; then
@@ -184,10 +184,15 @@ $(diff "$TMP/want" "$TMP/got" | head -5)"
 	fi
 	"$RS_BIN" analyze "$f" >"$TMP/text" || fail "$b: analyze exit $?"
 	if [ "$untraced" = true ]; then
-		grep -q '^eviction     not traced' "$TMP/text" ||
+		grep -Eq '^eviction     not (traced|in the trace)' "$TMP/text" ||
 			fail "$b: the summary does not say eviction is not traced"
 	fi
 	case $b in
+	*mglru-tc*)
+		# plain trace-cmd of 6.1 with MGLRU on: no marker, no isolate, reclaim ran: the
+		# LRU unknown, its eviction not in the trace (not 0 pages scanned)
+		expect_eq "$b: recorded with MGLRU, nothing tells" "$want" null
+		expect_eq "$b: eviction untraced" "$untraced" true ;;
 	*mglru*) expect_eq "$b: recorded with MGLRU" "$want" true ;;
 	*) expect_eq "$b: recorded with the classic LRU" "$want" false ;;
 	esac
@@ -209,6 +214,9 @@ $(diff "$TMP/want" "$TMP/got" | head -5)"
 		[ "$untraced" = true ] || tr '\n' ' ' <"$TMP/text" | sed 's/  */ /g' |
 			grep -q "not traced. $empty lru_isolate took no page" ||
 			fail "$b: the $empty isolates that took no page are not explained"
+	elif [ "$want" = null ]; then
+		grep -q '^lru       unknown: MGLRU or classic LRU' "$TMP/text" ||
+			fail "$b: the head does not say the LRU is unknown"
 	else
 		grep -q '^lru       classic LRU' "$TMP/text" || fail "$b: the head does not say classic"
 	fi
