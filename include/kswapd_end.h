@@ -11,7 +11,9 @@
  *    the run frees before that check (its `want`), the same as the recorded end's where the
  *    two agree;
  *  - counterfactual policies: rs_kswapd_balanced() at a policy's own check, with its own reclaim
- *    in place of the run's recorded reclaim, so a policy that frees more per pass ends earlier.
+ *    in place of the run's recorded reclaim, so a policy that frees more per pass can end
+ *    earlier; otherwise it ends once it freed what the recorded run had freed before its last
+ *    pass (the recorded end: rs_sim_kswapd_want()), later when its reclaim is slower.
  * Without zone samples around a run (traces before zone_stat, plain trace-cmd recordings) the
  * run ends where the recorded one was balanced, as before (RS_KEND_RECORDED).
  */
@@ -57,10 +59,11 @@ void rs_kswapd_end(const struct rs_world *w, const struct rs_reclaim_call *c,
 
 /*
  * A policy's own run of call c: pgdat_balanced() at its check after `passes` shrink passes
- * (at the moment of the recorded run's check of that rank) with `reclaimed` pages reclaimed by
- * the run: 1 balanced, 0 not, -1 when the zones cannot say: no zone samples around the run, or
- * a check at or past the recorded end that the estimate does not find balanced (the caller
- * then ends where the recorded run did: rs_kswapd_end().want reached).
+ * (at the moment of the recorded run's check of that rank, the last one past the recorded
+ * end) with `reclaimed` pages reclaimed by the run: 1 balanced, 0 not, -1 when the zones
+ * cannot say (no zone samples around the run). The estimate runs low at the recorded ends
+ * (docs/models.md), so a caller ends the run on 1 or where the recorded run did
+ * (rs_sim_kswapd_balanced()): the zones end a run earlier, a policy's slower reclaim later.
  */
 int rs_kswapd_balanced(const struct rs_world *w, const struct rs_reclaim_call *c, size_t passes,
 		       uint64_t reclaimed);

@@ -4,7 +4,8 @@
  *
  * A *world* is what the policies look at: per-node, per-memcg lruvecs with their LRU list sizes,
  * the memcg tree with usage, limits, soft limits and swappiness, free pages and watermarks per
- * node, free swap, and the reclaimability each list showed in the recording. Its values follow
+ * node, the zone_stat samples per node (kswapd's end, include/kswapd_end.h), free swap, and the
+ * reclaimability each list showed in the recording. Its values follow
  * the recorded evolution: a time-ordered list of updates (snapshots set a value, lruvec deltas
  * add to it). The *pressure* is the time-ordered list of reclaim invocations the recording made
  * (struct rs_reclaim_call), each with what the recording did in it, for the identity check.

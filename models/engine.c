@@ -423,15 +423,19 @@ void rs_sim_shrink_merged(struct rs_sim *s, int root, int nid, int lru, uint64_t
 	}
 }
 
-uint64_t rs_sim_kswapd_want(const struct rs_sim *s)
+uint64_t rs_sim_kswapd_derived_want(const struct rs_sim *s)
 {
-	struct rs_node_state ns;
 	struct rs_kswapd_end e;
 
 	/* where pgdat_balanced() on the recorded zones ends the run of the recorded reclaim */
 	rs_kswapd_end(s->w, s->call, &e);
-	if (e.how != RS_KEND_RECORDED)
-		return e.want;
+	return e.how != RS_KEND_RECORDED ? e.want : rs_sim_kswapd_want(s);
+}
+
+uint64_t rs_sim_kswapd_want(const struct rs_sim *s)
+{
+	struct rs_node_state ns;
+
 	/* a recorded run that freed nothing was balanced at once */
 	if (s->call->nr_to_reclaim || s->call->rec.have)
 		return s->call->nr_to_reclaim;
@@ -443,7 +447,8 @@ bool rs_sim_kswapd_balanced(const struct rs_sim *s, uint64_t want)
 {
 	int r = rs_kswapd_balanced(s->w, s->call, s->out->rounds, s->reclaimed);
 
-	return r < 0 ? s->reclaimed >= want : r > 0;
+	/* the zones end a run early; the recorded end stands where they do not (they run low) */
+	return r > 0 || s->reclaimed >= want;
 }
 
 int rs_sim_zonelist_node(const struct rs_sim *s, int i)

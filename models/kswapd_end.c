@@ -142,13 +142,9 @@ int rs_kswapd_balanced(const struct rs_world *w, const struct rs_reclaim_call *c
 {
 	size_t n = c->rec.nr_checks;
 
-	int r;
-
 	if (c->ctx != RS_CALL_KSWAPD || !n)
 		return -1;
-	r = check_at(w, c, passes < n ? passes : n - 1, reclaimed, NULL);
-	/* at the recorded end the estimate runs low: the recorded end decides (the caller's) */
-	return !r && passes + 1 >= n ? -1 : r;
+	return check_at(w, c, passes < n ? passes : n - 1, reclaimed, NULL);
 }
 
 void rs_kswapd_ends(const struct rs_world *w, struct rs_kswapd_ends *out)

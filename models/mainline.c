@@ -907,7 +907,7 @@ static int mainline_invoke(void *state, const struct rs_world *w,
 	fold_refault_cost(ml, &s);
 	switch (c->ctx) {
 	case RS_CALL_KSWAPD:
-		balance_pgdat(ml, &s, c->nid, rs_sim_kswapd_want(&s));
+		balance_pgdat(ml, &s, c->nid, rs_sim_kswapd_derived_want(&s));
 		break;
 	case RS_CALL_DIRECT: {
 		struct ml_sc sc = {

@@ -170,17 +170,24 @@ void rs_sim_shrink_merged(struct rs_sim *s, int root, int nid, int lru, uint64_t
 			  struct rs_shrink *r);
 
 /*
- * What a kswapd invocation must free: where pgdat_balanced() on the recorded zones ends the run
- * of the recorded reclaim (include/kswapd_end.h), else the call's nr_to_reclaim (the pages the
- * recorded run freed: what the allocations during it needed), or, when the reconstruction left
- * it 0, what brings the node's sampled free pages up to the high watermark.
+ * What a kswapd invocation must free where the recorded run was balanced: the call's
+ * nr_to_reclaim (the pages the recorded run freed: what the allocations during it needed), or,
+ * when the reconstruction left it 0, what brings the node's sampled free pages up to the high
+ * watermark.
  */
 uint64_t rs_sim_kswapd_want(const struct rs_sim *s);
 
 /*
+ * The same for the policy standing for the recorded kernel (its reclaim is the recording's):
+ * where pgdat_balanced() on the recorded zones ends the run of the recorded reclaim
+ * (include/kswapd_end.h), rs_sim_kswapd_want() without zone samples around the run.
+ */
+uint64_t rs_sim_kswapd_derived_want(const struct rs_sim *s);
+
+/*
  * A counterfactual kswapd run's check: pgdat_balanced() on the recorded zones with the policy's
  * own reclaim in this invocation, at the moment of the recorded run's check after as many
- * passes (include/kswapd_end.h); without zone samples around the run, `want` reached.
+ * passes (include/kswapd_end.h), or `want` reached (where the recorded run was balanced).
  */
 bool rs_sim_kswapd_balanced(const struct rs_sim *s, uint64_t want);
 

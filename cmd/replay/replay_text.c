@@ -608,7 +608,8 @@ void rs_replay_inputs_text(FILE *f, const struct rs_replay_report *r)
 	out(f, 11, "           pages wanted: memcg calls their charge-size goal 32<<k (%llu, freed "
 	    "past it %llu pages in all; %llu without a fitting goal want what they freed; %llu "
 	    "under 32: 32); direct 32; kswapd where the recorded run was balanced, just past "
-	    "what it had freed before its last pass (%llu in all, freed past it %llu)",
+	    "what it had freed before its last pass (%llu in all, freed past it %llu; with "
+	    "zone_stat the replay ends runs where pgdat_balanced() does: IDENTITY's kswapd ends)",
 	    U(in->want_src[RS_RI_WANT_CHARGE]), U(in->goal_overshoot),
 	    U(in->want_src[RS_RI_WANT_RECLAIMED]), U(in->want_src[RS_RI_WANT_MIN]),
 	    U(in->kswapd_want), U(in->kswapd_overshoot));

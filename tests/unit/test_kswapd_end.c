@@ -117,16 +117,16 @@ UT_TEST(kswapd_end_from_zones, "kswapd_end: derived ends, a policy's own checks,
 	/* a policy after one pass: 9,000 + (1,000 - 1,000 + m) - 500 */
 	UT_ASSERT_EQ(rs_kswapd_balanced(w, c2, 1, 2028), 1);	/* 10,528 */
 	UT_ASSERT_EQ(rs_kswapd_balanced(w, c2, 1, 2027), 0);	/* 10,527 */
-	/* at the recorded end (check 4, 1500): 9,000 + m - 1,250; not balanced there: -1 */
+	/* at the recorded end (check 4, 1500): 9,000 + m - 1,250 */
 	UT_ASSERT_EQ(rs_kswapd_balanced(w, c2, 4, 2778), 1);
-	UT_ASSERT_EQ(rs_kswapd_balanced(w, c2, 4, 2777), -1);
-	UT_ASSERT_EQ(rs_kswapd_balanced(w, c2, 9, 2000), -1);	/* past it: at check 4 */
+	UT_ASSERT_EQ(rs_kswapd_balanced(w, c2, 4, 2777), 0);
+	UT_ASSERT_EQ(rs_kswapd_balanced(w, c2, 9, 2000), 0);	/* past it: at check 4 */
 	/*
 	 * order 9 beside direct reclaim, after one pass: 9,000 + (2,000 - 500 + m) - 500; at
 	 * m = 600 that is 10,600, but order 9 wants 10,527 + 511 usable; at m = 1,024 the order
 	 * drops to 0 and 11,024 is balanced
 	 */
-	UT_ASSERT_EQ(rs_kswapd_balanced(w, c4, 1, 600), -1);	/* not balanced, at the end */
+	UT_ASSERT_EQ(rs_kswapd_balanced(w, c4, 1, 600), 0);
 	UT_ASSERT_EQ(rs_kswapd_balanced(w, c4, 0, 600), 0);
 	/*
 	 * the first check never ends a run (the kernel found the node unbalanced when it woke
