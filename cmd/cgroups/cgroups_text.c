@@ -239,8 +239,9 @@ static void section_victim(FILE *f, const struct rs_cgroups *cg, int top, bool m
 	}
 	more(f, shown, n);
 	if (mglru)	/* no active list to refill: eviction scans the oldest generation */
-		fprintf(f, "scanned: pages MGLRU's eviction isolated from the oldest generation "
-			"(pgscan); aging moves pages between generations untraced\n");
+		fprintf(f, "scanned: pages MGLRU's eviction scanned in the oldest generation "
+			"(lru_isolate nr_scanned: pgscan, isolated, + pgrefill, sorted to younger "
+			"generations); aging moves pages between generations untraced\n");
 	else
 		fprintf(f, "scanned: pages isolated from the inactive and the active lists "
 			"together (pgscan + pgrefill); --json has them by list\n");

@@ -294,7 +294,7 @@ fi
 # the cgroups report speaks MGLRU on an MGLRU trace, the classic LRU on a classic one
 if [ -f "$d/k72-global-mglru.dat" ] && [ -f "$d/k72-global-classic.dat" ]; then
 	cp "$TMP/cg-k72-global-mglru.dat.txt" "$TMP/cg-mglru.txt"	# the fixture loop's run
-	grep -q "MGLRU's eviction isolated from the oldest generation" "$TMP/cg-mglru.txt" ||
+	grep -q "MGLRU's eviction scanned in the oldest generation" "$TMP/cg-mglru.txt" ||
 		fail "cgroups on MGLRU: no MGLRU wording"
 	grep -q "inactive and the active lists" "$TMP/cg-mglru.txt" &&
 		fail "cgroups on MGLRU: speaks of active lists"
