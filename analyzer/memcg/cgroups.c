@@ -273,7 +273,15 @@ static int on_finish(void *arg, struct rs_error *err)
 			lru ? "mod_memcg_lruvec_state items 0..4 are taken as the LRU lists "
 			      "(enum node_stat_item order since 2.6.28) for the LRU sizes" : "");
 	}
-	if (cg->at.shrinks && !cg->at.count_events)
+	/*
+	 * Reclaim events with memcg_id are 7.1+, whose memcg:* events exist (6.13+): they were
+	 * not recorded (a plain trace-cmd record -e vmscan), and the word says how to get them.
+	 */
+	if (cg->at.shrinks && !cg->at.count_events && rs_memcgs_kernel_roots(cg->mc))
+		rs_warn(cg->warnings, "no memcg:count_memcg_events in the trace (not recorded: "
+			"this kernel has them, its reclaim events carry memcg_id; trace-cmd record "
+			"-e memcg): the victim cgroup of reclaim cannot be told");
+	else if (cg->at.shrinks && !cg->at.count_events)
 		rs_warn(cg->warnings, "no memcg:count_memcg_events in the trace (a kernel before "
 			"6.13, or not recorded): the victim cgroup of reclaim cannot be told");
 	sort_rows(cg);

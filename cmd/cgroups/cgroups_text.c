@@ -398,9 +398,10 @@ static void section_summary(FILE *f, const struct rs_cgroups *cg)
 			at->isolates_without_shrink_matched);
 	if (rs_cgroups_lacks(cg, RS_EV_MEMCG_COUNT) && rs_cgroups_lacks(cg, RS_EV_MEMCG_LRUVEC)) {
 		fprintf(f, "counters       none: the trace has no memcg:count_memcg_events nor "
-			"mod_memcg_lruvec_state\n               (a kernel before 6.13, or not "
-			"recorded); %d cgroups%s\n", rs_cgroups_count(cg),
-			rs_cgroups_capped(cg) ? " (cap reached)" : "");
+			"mod_memcg_lruvec_state\n               (%s); %d cgroups%s\n",
+			rs_cgroups_have_targets(cg) ? "not recorded: this 7.1+ kernel has them, "
+			"trace-cmd record -e memcg" : "a kernel before 6.13, or not recorded",
+			rs_cgroups_count(cg), rs_cgroups_capped(cg) ? " (cap reached)" : "");
 		return;
 	}
 	fprintf(f, "counters       %" PRIu64 " count_memcg_events (items %s), %" PRIu64

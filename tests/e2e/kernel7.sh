@@ -130,6 +130,16 @@ $(diff "$TMP/want" "$TMP/got" | head -5)"
 			expect_eq "$b: cgroups with a victim side and no memcg counter events" \
 			"$(jq '[.cgroups[] | select(.victim != null)] | length' "$TMP/cg.json")" 0
 	fi
+	# no memcg counters: a kernel before 6.13, or (reclaim events with memcg_id: 7.1+, which
+	# has them) not recorded, which the warning says with how to record them
+	if ! grep -qx count_memcg_events "$TMP/fmts" &&
+	   grep -q '^mm_vmscan_memcg_reclaim_begin .*memcg_id=\|^mm_vmscan_direct_reclaim_begin .*memcg_id=' "$TMP/ev"; then
+		grep -q 'not recorded: this kernel has them' "$TMP/cg-$b.txt" ||
+			fail "$b: 7.1+ without memcg events: the warning does not say not recorded"
+	elif ! grep -qx count_memcg_events "$TMP/fmts"; then
+		grep -q 'a kernel before 6.13, or not recorded' "$TMP/cg-$b.txt" ||
+			fail "$b: no memcg events: the warning does not say a kernel before 6.13"
+	fi
 	# and no swap-in line of 0 in the refaults figure: the file's evictions draw the three
 	# other lines (plot.sh counts them the same way)
 	if ! grep -qx count_memcg_events "$TMP/fmts"; then
