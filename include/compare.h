@@ -114,6 +114,8 @@ json_t *rs_compare_json(const struct rs_compare *c, const char *const labels[RS_
  */
 bool rs_compare_mglru_differs(const struct rs_compare *c);
 size_t rs_compare_mglru_runs(const struct rs_compare *c, enum rs_side side);
+/* Runs of the side whose trace could not tell MGLRU from the classic LRU (trace.mglru null). */
+size_t rs_compare_mglru_unknown(const struct rs_compare *c, enum rs_side side);
 size_t rs_compare_nr_not_comparable(const struct rs_compare *c);
 const char *rs_compare_not_comparable(const struct rs_compare *c, size_t i);
 

@@ -23,6 +23,7 @@ struct cmp_side {
 	const char **events_only;	/* into `events`, sorted */
 	size_t nr_events_only;
 	size_t mglru_runs;		/* runs whose trace.mglru is true */
+	size_t mglru_unknown;		/* runs whose trace.mglru is null: nothing told */
 };
 
 struct rs_compare {
@@ -108,6 +109,8 @@ static int note_trace(struct cmp_side *sd, const json_t *trace, const char **ker
 
 	if (json_is_true(json_object_get(trace, "mglru")))
 		sd->mglru_runs++;
+	else if (!json_is_boolean(json_object_get(trace, "mglru")))
+		sd->mglru_unknown++;
 	*kernel = json_string_value(json_object_get(trace, "kernel"));
 	if (!*kernel || !**kernel)
 		*kernel = "unknown";
@@ -413,6 +416,11 @@ size_t rs_compare_mglru_runs(const struct rs_compare *c, enum rs_side side)
 	return c->side[side].mglru_runs;
 }
 
+size_t rs_compare_mglru_unknown(const struct rs_compare *c, enum rs_side side)
+{
+	return c->side[side].mglru_unknown;
+}
+
 size_t rs_compare_nr_not_comparable(const struct rs_compare *c)
 {
 	return c->nr_not_comparable;
@@ -542,6 +550,8 @@ static json_t *side_json(const struct rs_compare *c, enum rs_side s, const char 
 	bad |= json_object_set_new(o, "events_only_here",
 				   strings_json(sd->events_only, sd->nr_events_only));
 	bad |= json_object_set_new(o, "mglru_runs", json_integer((json_int_t)sd->mglru_runs));
+	bad |= json_object_set_new(o, "mglru_unknown_runs",
+				   json_integer((json_int_t)sd->mglru_unknown));
 	if (bad) {
 		json_decref(o);
 		return NULL;

@@ -480,13 +480,22 @@ static void put_head(FILE *f, const struct rs_compare *c, const char *const labe
 	put_run_line(f, c, RS_SIDE_NEW, labels[RS_SIDE_NEW]);
 	if (rs_compare_kernels_differ(c))
 		fprintf(f, "NOTE      the kernels differ: compared on the metrics both have\n");
-	if (rs_compare_mglru_differs(c))
-		fprintf(f, "NOTE      MGLRU on one side only (%s: %zu of %zu runs, %s: %zu of %zu): "
-			"%zu figures of the classic LRU's active lists are not comparable and not "
-			"shown\n", labels[RS_SIDE_BASE], rs_compare_mglru_runs(c, RS_SIDE_BASE),
-			rs_compare_nr_runs(c, RS_SIDE_BASE), labels[RS_SIDE_NEW],
+	if (rs_compare_mglru_differs(c)) {
+		char unk[2][48] = { "", "" };
+
+		/* a run whose trace tells no LRU is not "classic": say it is unknown */
+		for (int s = 0; s < RS_NR_SIDES; s++)
+			if (rs_compare_mglru_unknown(c, s))
+				snprintf(unk[s], sizeof(unk[s]), ", %zu not known",
+					 rs_compare_mglru_unknown(c, s));
+		fprintf(f, "NOTE      MGLRU on one side only%s (%s: %zu of %zu runs%s, %s: %zu of "
+			"%zu%s): %zu figures of the classic LRU's active lists are not comparable "
+			"and not shown\n", unk[0][0] || unk[1][0] ? " or not known" : "",
+			labels[RS_SIDE_BASE], rs_compare_mglru_runs(c, RS_SIDE_BASE),
+			rs_compare_nr_runs(c, RS_SIDE_BASE), unk[0], labels[RS_SIDE_NEW],
 			rs_compare_mglru_runs(c, RS_SIDE_NEW), rs_compare_nr_runs(c, RS_SIDE_NEW),
-			rs_compare_nr_not_comparable(c));
+			unk[1], rs_compare_nr_not_comparable(c));
+	}
 	for (int s = 0; s < RS_NR_SIDES; s++) {
 		size_t ne = rs_compare_nr_events_only(c, s);
 

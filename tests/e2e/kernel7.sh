@@ -259,6 +259,17 @@ if [ -f "$d/k72-global-classic.dat" ] && [ -f "$d/k72-global-mglru.dat" ]; then
 		jq -e '.mglru_differs == false and (.not_comparable | length) == 0' >/dev/null ||
 		fail "diff: two classic traces set figures apart"
 fi
+# a side whose trace cannot tell the LRU (plain trace-cmd of 6.1, MGLRU on) is not counted
+# as classic: the note says how many runs are not known
+if [ -f "$d/k61-global-mglru-tc.dat" ] && [ -f "$d/k612-global-mglru.dat" ]; then
+	"$RS_BIN" diff --json "$d/k61-global-mglru-tc.dat" "$d/k612-global-mglru.dat" \
+		>"$TMP/diffu.json" || fail "diff (LRU unknown) exit $?"
+	expect_eq "diff: MGLRU and unknown runs per side" \
+		"$(jq -r '"\(.base.mglru_runs) \(.base.mglru_unknown_runs) \(.new.mglru_runs) \(.new.mglru_unknown_runs)"' "$TMP/diffu.json")" "0 1 1 0"
+	"$RS_BIN" diff "$d/k61-global-mglru-tc.dat" "$d/k612-global-mglru.dat" |
+		tr '\n' ' ' | grep -q '^.*NOTE      MGLRU on one side only or not known (.*1 not known' ||
+		fail "diff: the note does not say the base's LRU is not known"
+fi
 
 # the recorder's MGLRU snapshots: lru_gen_enabled, then lru_gen generations per memcg/node
 f=$d/k72-global-mglru.dat
