@@ -297,8 +297,6 @@ void rs_diff_mmtests(FILE *f, const struct rs_compare *c, const struct rs_rankin
 		}
 		if (!multi || !w->d) {
 			mm_row(f, multi ? "Amean" : "", w, w->base, w->new, ref);
-			if (multi)
-				continue;
 			continue;
 		}
 		mm_row(f, "Min", w, w->d->side[0].min, w->d->side[1].min, ref);

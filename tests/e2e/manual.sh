@@ -38,7 +38,8 @@ done
 expect_eq "--man-page of no command" "$?" 2
 
 # completion, with the binary on PATH as an installed one would be
-mkdir -p "$TMP/bin" && ln -s "$TOP/$RS_BIN" "$TMP/bin/reclaimscope"
+case $RS_BIN in /*) bin=$RS_BIN ;; *) bin=$TOP/$RS_BIN ;; esac
+mkdir -p "$TMP/bin" && ln -s "$bin" "$TMP/bin/reclaimscope"
 complete_words() {
 	PATH="$TMP/bin:$PATH" bash -c '. cmd/completion/reclaimscope.bash
 		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _reclaimscope
