@@ -189,10 +189,19 @@ wait "$pid"
 st=$?
 kill "$dog" 2>/dev/null
 expect_eq "record until SIGINT exit" "$st" 0
-trace-cmd report -i "$TMP/i.dat" 2>/dev/null |
-	grep -q "tracing_mark_write: reclaimscope_end status=0" || fail "SIGINT run: no end marker"
-trace-cmd report -i "$TMP/i.dat" 2>/dev/null | grep -q " mm_filemap_" &&
-	fail "--no-filemap recorded filemap events"
+trace-cmd report -i "$TMP/i.dat" >"$TMP/i.report" 2>"$TMP/i.err"
+r=$?
+# missed in two `make check` runs under heavy load (2026-12-03), not reproduced alone or beside
+# busy loops since: on failure say what record printed and which markers the trace ends with
+if ! grep -q "tracing_mark_write: reclaimscope_end status=0" "$TMP/i.report"; then
+	fail "SIGINT run: no end marker (trace-cmd report exit $r, $(wc -l <"$TMP/i.report")" \
+		"lines; record said: $(tr '\n' ' ' <"$TMP/out" | tail -c 600); report errors:" \
+		"$(head -c 300 "$TMP/i.err"); last markers:" \
+		"$(grep -o 'tracing_mark_write: [a-z_]*[^.]\{0,60\}' "$TMP/i.report" |
+			grep -v reclaimscope_pad | tail -n 3 |
+			tr '\n' '|'))"
+fi
+grep -q " mm_filemap_" "$TMP/i.report" && fail "--no-filemap recorded filemap events"
 "$RS_BIN" record --no-filemap --filemap-dev /var/tmp -o "$TMP/x.dat" >/dev/null 2>&1
 expect_eq "--no-filemap with --filemap-dev" "$?" 2
 tracefs_state >"$TMP/after2"
