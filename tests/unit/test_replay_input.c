@@ -523,6 +523,46 @@ UT_TEST(test_snapshot_at_read, "replay input: a memory.stat marker is as of its 
 }
 
 /*
+ * The recorder reads memory.stat twice per marker (the lists, then the refault counters), each
+ * read flushing first: the lists are as of the first flush. /a reads IF 100 at 0; the
+ * recorder's list read flushes at 2 ms (needs_flush); a reclaim takes 40 file pages at 3 ms; its
+ * refault read flushes again at 3.5 ms (needs_flush: the stats now read 60); the marker at 4 ms
+ * shows the lists as the first read saw them, 100. At the call (5 ms) the lists hold 60 and the
+ * stats read 60. Timed at the second flush, the snapshot would say the deltas missed 40 pages
+ * and re-anchor lists and stats to 100 (the 7.2 multi trace: /rs_c's reads at 34.890 s and
+ * 34.903 s, 453 file pages apart).
+ */
+UT_TEST(test_snapshot_first_read, "replay input: a marker is as of the first of two recorder reads")
+{
+	struct rs_event ev;
+	struct tr t;
+	int a;
+
+	UT_ASSERT(tr_new_v1(&t) == 0);
+	cgmap(&t, CG_A, "/a");
+	snap(&t, T0, CG_A, "/a", 0, 0, 100, 0, 100, 0, 0);
+	ev = ev0(&t, RS_EV_MEMCG_FLUSH, T0 + 2 * MS, 1, "rs");
+	ev.flush.id = CG_A;
+	ev.flush.needs_flush = true;
+	feed(&t, &ev);
+	lruvec(&t, T0 + 3 * MS, 300, CG_A, RS_LRU_INACTIVE_FILE, -40);
+	ev = ev0(&t, RS_EV_MEMCG_FLUSH, T0 + 3 * MS + 500000, 1, "rs");
+	ev.flush.id = CG_A;
+	ev.flush.needs_flush = true;
+	feed(&t, &ev);
+	snap(&t, T0 + 4 * MS, CG_A, "/a", 0, 0, 100, 0, 100, 0, 0);
+	a = finish_with_call(&t, T0 + 5 * MS);
+	UT_ASSERT(a > 0);
+	UT_ASSERT_EQ(rs_replay_input_report(t.ri)->snapshots_at_read, 1);
+	rs_world_rewind(t.w);
+	rs_world_advance(t.w, T0 + 5 * MS);
+	UT_ASSERT_EQ(rs_world_lru(t.w, a, 0, RS_LRU_INACTIVE_FILE), 60);
+	UT_ASSERT_EQ(rs_world_lru_stat(t.w, a, 0, RS_LRU_INACTIVE_FILE), 60);
+	tr_free(&t);
+	return UT_OK;
+}
+
+/*
  * Re-anchoring: /a made before the trace; the first snapshot after its first delta sets the
  * offset: IF 100 after +10 gives 90. Then +20 and a snapshot reading 150 where offset + deltas
  * say 90 + 30 = 120: the deltas missed 30 pages. The snapshot adds 30 (drift 150 - 30 - 90 = 30,
