@@ -181,6 +181,15 @@ static void walk_next(struct page_walk *w)
 			w->curr = w->size;
 			return;
 		}
+		/*
+		 * A data event whose bytes run past the page's data (a corrupt length): its reader
+		 * would read past the page, where the next page or nothing is mapped (fuzzing,
+		 * 2026-12-03). The page ends here.
+		 */
+		if (type_len < KB_PADDING && (uint32_t)(ptr - w->data) + (uint64_t)length > w->size) {
+			w->curr = w->size;
+			return;
+		}
 		if (type_len == KB_TIME_STAMP)
 			w->ts = delta;
 		else
