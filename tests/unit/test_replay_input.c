@@ -162,9 +162,11 @@ static void count(struct tr *t, uint64_t ts, int pid, uint64_t id, int item, int
 	feed(t, &ev);
 }
 
-static void flush_ev(struct tr *t, uint64_t ts, uint64_t id, bool force, bool needs)
+/* a memcg_flush_stats by task pid/comm: the recorder ("rs", pid 1) or a kworker (pid 12) */
+static void flush_ev(struct tr *t, uint64_t ts, int pid, const char *comm, uint64_t id,
+		     bool force, bool needs)
 {
-	struct rs_event ev = ev0(t, RS_EV_MEMCG_FLUSH, ts, 12, "kworker");
+	struct rs_event ev = ev0(t, RS_EV_MEMCG_FLUSH, ts, pid, comm);
 
 	ev.flush.id = id;
 	ev.flush.force = force;
@@ -425,9 +427,9 @@ UT_TEST(test_stats_flush, "replay input: memcg_flush_stats events refresh the st
 	cgmap(&t, CG_A, "/a");
 	snap(&t, T0 + 2 * MS, CG_A, "/a", 0, 0, 100, 0, 100, 0, 0);
 	lruvec(&t, T0 + 5 * MS, 300, CG_A, RS_LRU_INACTIVE_FILE, -40);
-	flush_ev(&t, T0 + 8 * MS, 1, true, true);
+	flush_ev(&t, T0 + 8 * MS, 12, "kworker", 1, true, true);
 	lruvec(&t, T0 + 8 * MS + 500000, 300, CG_A, RS_LRU_INACTIVE_FILE, -10);
-	flush_ev(&t, T0 + 9 * MS, CG_A, false, false);
+	flush_ev(&t, T0 + 9 * MS, 12, "kworker", CG_A, false, false);
 	a = finish_with_call(&t, T0 + 10 * MS);
 	UT_ASSERT(a > 0);
 	UT_ASSERT_EQ(rs_replay_input_report(t.ri)->stats_flushes, 1);
@@ -467,11 +469,11 @@ UT_TEST(test_read_without_flush, "replay input: a memory.stat read that flushed 
 		snap(&t, T0, CG_A, "/a", 0, 0, 100, 0, 100, 0, 0);
 		lruvec(&t, T0 + 1 * MS, 300, CG_A, 5, 5);
 		if (events)
-			flush_ev(&t, T0 + 2 * MS, CG_A, false, true);
+			flush_ev(&t, T0 + 2 * MS, 12, "kworker", CG_A, false, true);
 		snap(&t, T0 + 2 * MS + 1000, CG_A, "/a", 0, 0, 100, 0, 100, 0, 0);
 		lruvec(&t, T0 + 3 * MS, 300, CG_A, 5, 3);
 		if (events)
-			flush_ev(&t, T0 + 4 * MS, CG_A, false, false);
+			flush_ev(&t, T0 + 4 * MS, 12, "kworker", CG_A, false, false);
 		snap(&t, T0 + 4 * MS + 1000, CG_A, "/a", 0, 0, 100, 0, 100, 0, 0);
 		a = finish_with_call(&t, T0 + 10 * MS);
 		UT_ASSERT(a > 0);
@@ -498,17 +500,14 @@ UT_TEST(test_read_without_flush, "replay input: a memory.stat read that flushed 
 UT_TEST(test_snapshot_at_read, "replay input: a memory.stat marker is as of its read")
 {
 	for (int recorder = 1; recorder >= 0; recorder--) {
-		struct rs_event ev;
 		struct tr t;
 		int a;
 
 		UT_ASSERT(tr_new_v1(&t) == 0);
 		cgmap(&t, CG_A, "/a");
 		snap(&t, T0, CG_A, "/a", 0, 0, 100, 0, 100, 0, 0);
-		ev = ev0(&t, RS_EV_MEMCG_FLUSH, T0 + 2 * MS, recorder ? 1 : 12,
-			 recorder ? "rs" : "kworker");
-		ev.flush.id = CG_A;
-		feed(&t, &ev);
+		flush_ev(&t, T0 + 2 * MS, recorder ? 1 : 12, recorder ? "rs" : "kworker", CG_A,
+			 false, false);
 		lruvec(&t, T0 + 3 * MS, 300, CG_A, RS_LRU_INACTIVE_FILE, -40);
 		snap(&t, T0 + 4 * MS, CG_A, "/a", 0, 0, 100, 0, 100, 0, 0);
 		a = finish_with_call(&t, T0 + 5 * MS);
@@ -534,22 +533,15 @@ UT_TEST(test_snapshot_at_read, "replay input: a memory.stat marker is as of its 
  */
 UT_TEST(test_snapshot_first_read, "replay input: a marker is as of the first of two recorder reads")
 {
-	struct rs_event ev;
 	struct tr t;
 	int a;
 
 	UT_ASSERT(tr_new_v1(&t) == 0);
 	cgmap(&t, CG_A, "/a");
 	snap(&t, T0, CG_A, "/a", 0, 0, 100, 0, 100, 0, 0);
-	ev = ev0(&t, RS_EV_MEMCG_FLUSH, T0 + 2 * MS, 1, "rs");
-	ev.flush.id = CG_A;
-	ev.flush.needs_flush = true;
-	feed(&t, &ev);
+	flush_ev(&t, T0 + 2 * MS, 1, "rs", CG_A, false, true);
 	lruvec(&t, T0 + 3 * MS, 300, CG_A, RS_LRU_INACTIVE_FILE, -40);
-	ev = ev0(&t, RS_EV_MEMCG_FLUSH, T0 + 3 * MS + 500000, 1, "rs");
-	ev.flush.id = CG_A;
-	ev.flush.needs_flush = true;
-	feed(&t, &ev);
+	flush_ev(&t, T0 + 3 * MS + 500000, 1, "rs", CG_A, false, true);
 	snap(&t, T0 + 4 * MS, CG_A, "/a", 0, 0, 100, 0, 100, 0, 0);
 	a = finish_with_call(&t, T0 + 5 * MS);
 	UT_ASSERT(a > 0);
