@@ -30,7 +30,8 @@
  * The derived end is the first check the estimate finds balanced before the recorded end, else
  * the recorded end: the recording has no check after it. Between samples the estimate runs low
  * there (on k72-global-pcp it finds the recorded end itself balanced in 8 of 191 runs); from the
- * buddy flow (record --zone-flow) it finds 123 of zf-global2's 163 (docs/models.md).
+ * buddy flow (record --zone-flow) it finds 123 of k72-global-flow's 163, and a check before the
+ * end must clear the mark by the counter's lag (models/kswapd_end.c; docs/models.md).
  * The first check of a run is never its end: the kernel woke kswapd because it was not
  * balanced.
  */

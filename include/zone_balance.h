@@ -59,6 +59,8 @@ struct rs_zone_sample {
 	/* pages the recording reclaimed on the node (every context) from the trace's start to ts */
 	uint64_t reclaimed;
 	struct rs_zone_flow flow;	/* at ts (the zone_read marker before the read) */
+	/* free - flow per zone, the median over this sample and the two before it (flow.ok) */
+	int64_t flow_base[RS_ZONE_MAX];
 };
 
 /*
@@ -94,8 +96,20 @@ void rs_zone_estimate(const struct rs_zone_sample *s, const struct rs_zone_sampl
 		      struct rs_zone_est_info *info);
 
 /*
- * Free pages of each zone at a moment after sample s from the buddy flow: the sample's free
- * pages plus the flow from s to that moment (`at`), and `extra` pages on the main zone (a
+ * s->flow_base from the node's samples before it (p1 the one just before, p2 before that; NULL,
+ * or without the flow or with other loss marks: not counted): per zone the median of free -
+ * flow over the three, with two or one the latest's. A zone's free pages less the flow to its
+ * read stay constant from sample to sample as far as the events see them; a sample whose read
+ * came late (a recorder preempted between the zone_read marker and the read, while 10,000
+ * pages were freed: seen in the 7.2 guest) is off by the pages moved in between, and the
+ * median keeps it from being the base until the next samples.
+ */
+void rs_zone_flow_base(struct rs_zone_sample *s, const struct rs_zone_sample *p1,
+		       const struct rs_zone_sample *p2);
+
+/*
+ * Free pages of each zone at a moment after sample s from the buddy flow: the sample's base
+ * (rs_zone_flow_base()) plus the flow to that moment (`at`), and `extra` pages on the main zone (a
  * policy's reclaim beyond the recording's since the sample: it would have reached the buddy
  * lists too). False, with free[] untouched, when the flow cannot say: either moment lacks it,
  * or the ring buffer lost events between them (the caller falls back to rs_zone_estimate()).

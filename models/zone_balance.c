@@ -41,7 +41,8 @@
  *    pcp_allowed_order() refuses (above PAGE_ALLOC_COSTLY_ORDER 3, not the PMD order) goes
  *    straight to free_one_page() and shows only as mm_page_free.
  * So a zone's free pages at t = the sample's + the net flow since the sample's read (the
- * recorder's `zone_read` marker). What the events cannot see, each a flow error: compaction's
+ * recorder's `zone_read` marker), the sample's free - flow taken as the median over it and the
+ * two samples before it (rs_zone_flow_base()). What the events cannot see, each a flow error: compaction's
  * and page reporting's isolation of free pages (__isolate_free_page(): off the lists, no alloc
  * event) and their return; a free_frozen_pages() whose per-cpu trylock fails, or of a page in an
  * isolated pageblock (free_one_page() directly: its mm_page_free has a per-cpu order, taken as
@@ -196,8 +197,37 @@ bool rs_zone_flow_estimate(const struct rs_zone_sample *s, const struct rs_zone_
 	info->flow = true;
 	info->pcp_known = true;	/* the drains say when the lists gave pages back */
 	for (int i = 0; i < RS_ZONE_MAX; i++)
-		free[i] = i < s->nr_zones ? (int64_t)s->zone[i].free + at->pages[i] -
-			  s->flow.pages[i] : 0;
+		free[i] = i < s->nr_zones ? s->flow_base[i] + at->pages[i] : 0;
 	free[m] += extra;
 	return true;
+}
+
+static bool same_flow(const struct rs_zone_sample *s, const struct rs_zone_sample *p)
+{
+	return p && p->flow.ok && p->flow.lost == s->flow.lost;
+}
+
+void rs_zone_flow_base(struct rs_zone_sample *s, const struct rs_zone_sample *p1,
+		       const struct rs_zone_sample *p2)
+{
+	bool three = same_flow(s, p1) && same_flow(s, p2);
+
+	for (int i = 0; i < RS_ZONE_MAX; i++) {
+		int64_t a = (int64_t)s->zone[i].free - s->flow.pages[i], b, c, t;
+
+		s->flow_base[i] = a;
+		if (!three || i >= s->nr_zones)
+			continue;
+		b = (int64_t)p1->zone[i].free - p1->flow.pages[i];
+		c = (int64_t)p2->zone[i].free - p2->flow.pages[i];
+		/* the median of three */
+		if (a > b) {
+			t = a;
+			a = b;
+			b = t;
+		}
+		if (b > c)
+			b = c;
+		s->flow_base[i] = a > b ? a : b;
+	}
 }

@@ -530,6 +530,7 @@ static void on_buddy(struct rs_replay_input *ri, const struct rs_event *ev)
 		for (int z = 0; z < RS_ZONE_MAX; z++)
 			if (ev->buddy.pfn >= n->pfn_start[z] && ev->buddy.pfn < n->pfn_end[z]) {
 				n->flow.pages[z] += pages;
+				ri->rep.flow.events++;
 				return;
 			}
 	}
@@ -635,6 +636,15 @@ static void on_snap_zone(struct rs_replay_input *ri, const struct rs_event *ev)
 			s->flow = n->read_flow;
 		}
 		n->zs_prev_ts = s->ts;
+		if (s->flow.ok) {
+			if (!n->flow_first_ts) {
+				n->flow_first = s->flow;
+				n->flow_first_ts = s->ts;
+			}
+			n->flow_last = s->flow;
+			n->flow_last_ts = s->ts;
+			ri->rep.flow.samples++;
+		}
 	}
 	s = &ri->zs[n->zs_cur];
 	n->zs_last_idx = z->idx;
@@ -752,6 +762,19 @@ static int ri_event(void *arg, const struct rs_event *ev, const struct rs_ctx *c
 static int ri_finish(void *arg, struct rs_error *err)
 {
 	struct rs_replay_input *ri = arg;
+
+	for (size_t i = 0; i < ri->nnode; i++) {
+		const struct ri_node *n = &ri->node[i];
+
+		if (!n->flow_first_ts)
+			continue;
+		for (int z = 0; z < RS_ZONE_MAX; z++)
+			ri->rep.flow.net[z] += n->flow_last.pages[z] - n->flow_first.pages[z];
+		if (!i) {
+			ri->rep.flow.first_ts = n->flow_first_ts;
+			ri->rep.flow.last_ts = n->flow_last_ts;
+		}
+	}
 
 	if (ri->oom)
 		return rs_error_set(err, "replay input: out of memory");

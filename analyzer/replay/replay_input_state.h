@@ -265,6 +265,9 @@ struct ri_node {
 	uint64_t read_reclaimed;
 	uint64_t read_ts;		/* 0: none */
 	uint64_t zs_prev_ts;		/* its latest sample's moment (0: none) */
+	/* its first and latest samples with the flow (the report's net pages) */
+	struct rs_zone_flow flow_first, flow_last;
+	uint64_t flow_first_ts, flow_last_ts;
 };
 
 /* The node's buddy flow now (ok false without --zone-flow or the zones' pfn ranges). */

@@ -157,8 +157,7 @@ static const struct rs_cmd_opt record_opts[] = {
 	RS_OPT_ARG("filemap-dev", OPT_FILEMAP_DEV, "PATH",
 		   "keep only the filemap events of PATH's filesystem (repeatable)"),
 	RS_OPT_BOOL("zone-flow", struct rec, zone_flow,
-		    "record the buddy allocator's kmem events (free pages per zone between "
-		    "zone_stat samples: kswapd's end; the default without --cgroup)"),
+		    "record the kmem buddy events (kswapd's end; default without --cgroup)"),
 	RS_OPT_BOOL("no-zone-flow", struct rec, no_zone_flow,
 		    "leave the kmem events out of a global recording"),
 	RS_CMD_OPT_END,

@@ -656,6 +656,9 @@ void rs_replay_inputs_text(FILE *f, const struct rs_replay_report *r)
 		src_add(&l, &in->zone);
 		add(&l, "; kswapd ends where pgdat_balanced() on them ends it (docs/models.md)");
 	}
+	if (in->flow.samples)
+		add(&l, "; between samples the buddy flow: %llu kmem events, %llu samples with it",
+		    U(in->flow.events), U(in->flow.samples));
 	flush(f, &l, 11);
 	add(&l, "swap       ");
 	switch (in->swap) {

@@ -165,8 +165,10 @@ UT_TEST(kswapd_end_from_zones, "kswapd_end: derived ends, a policy's own checks,
 /*
  * The same two samples with the buddy flow (record --zone-flow): the first at flow {0, 0}, so
  * DMA32 at a check is 9,000 + its flow there (+ a policy's reclaim beyond the run's), whatever
- * the reclaim and the time say. Run A's checks see 9,000, 10,000, 10,600 (> 10,527: balanced),
- * 11,000; run B stops at the third; run C's third and fourth checks follow a lost-events mark
+ * the reclaim and the time say, less the counter's lag (low - min = 1,754) at a check before
+ * the recorded end. Run A's checks see 9,000, 10,000, 11,000 (> 10,527 but within the lag: not
+ * balanced), 12,300 (> 10,527 + 1,754: balanced), 12,500; run B stops at the fourth, balanced
+ * there without the lag (the recorded end); run C's third and fourth checks follow a loss mark
  * (flow lost 1, the sample's 0): the estimate between samples decides them (9,000 + 0 -
  * 2.5 x 300 = 8,250, then 8,000: not balanced), so it ends where it was recorded to.
  */
@@ -178,8 +180,8 @@ UT_TEST(kswapd_end_from_flow, "kswapd_end: ends from the buddy flow, a loss fall
 	struct rs_kswapd_end e;
 	struct rs_kswapd_ends all;
 	const struct rs_kswapd_check a[] = {
-		CKF(1100, 0, 0, 0), CKF(1200, 100, 1000, 0), CKF(1300, 200, 1600, 0),
-		CKF(1400, 300, 2000, 0),
+		CKF(1100, 0, 0, 0), CKF(1200, 100, 1000, 0), CKF(1300, 200, 2000, 0),
+		CKF(1400, 300, 3300, 0), CKF(1500, 400, 3500, 0),
 	};
 	const struct rs_kswapd_check cc[] = {
 		CKF(1100, 0, 0, 0), CKF(1200, 0, 1000, 0), CKF(1300, 0, 1600, 1),
@@ -196,10 +198,12 @@ UT_TEST(kswapd_end_from_flow, "kswapd_end: ends from the buddy flow, a loss fall
 	s1.flow = (struct rs_zone_flow){ .ok = true };
 	s2.flow = (struct rs_zone_flow){ .ok = true, .pages = { 0, 500 } };
 	s2.flow.lost = 1;
+	rs_zone_flow_base(&s1, NULL, NULL);
+	rs_zone_flow_base(&s2, &s1, NULL);
 	UT_ASSERT(!rs_world_add_zone_sample(w, &s1, &err));
 	UT_ASSERT(!rs_world_add_zone_sample(w, &s2, &err));
-	UT_ASSERT(!add_run(w, 1100, 0, a, 4, 201, &err));
-	UT_ASSERT(!add_run(w, 1101, 0, a, 3, 201, &err));
+	UT_ASSERT(!add_run(w, 1100, 0, a, 5, 201, &err));
+	UT_ASSERT(!add_run(w, 1101, 0, a, 4, 201, &err));
 	UT_ASSERT(!add_run(w, 1102, 0, cc, 4, 1, &err));
 	UT_ASSERT(!rs_world_finalize(w, &err));
 	ca = rs_world_call(w, 0);
@@ -209,9 +213,9 @@ UT_TEST(kswapd_end_from_flow, "kswapd_end: ends from the buddy flow, a loss fall
 
 	rs_kswapd_end(w, ca, &e);
 	UT_ASSERT_EQ(e.how, RS_KEND_EARLY);
-	UT_ASSERT_EQ(e.check, 2);
-	UT_ASSERT_EQ(e.want, 101);
-	UT_ASSERT_EQ(e.freed, 200);
+	UT_ASSERT_EQ(e.check, 3);
+	UT_ASSERT_EQ(e.want, 201);
+	UT_ASSERT_EQ(e.freed, 300);
 	UT_ASSERT(e.flow);
 	rs_kswapd_end(w, cb, &e);
 	UT_ASSERT_EQ(e.how, RS_KEND_AT_END);
@@ -219,9 +223,9 @@ UT_TEST(kswapd_end_from_flow, "kswapd_end: ends from the buddy flow, a loss fall
 	rs_kswapd_end(w, cc_, &e);
 	UT_ASSERT_EQ(e.how, RS_KEND_NOT_EARLIER);
 	UT_ASSERT(!e.flow);
-	/* a policy after one pass: 10,000 + (m - 100) > 10,527 from m = 628 */
-	UT_ASSERT_EQ(rs_kswapd_balanced(w, ca, 1, 628), 1);
-	UT_ASSERT_EQ(rs_kswapd_balanced(w, ca, 1, 627), 0);
+	/* a policy after one pass: 10,000 + (m - 100) > 10,527 + 1,754 from m = 2,382 */
+	UT_ASSERT_EQ(rs_kswapd_balanced(w, ca, 1, 2382), 1);
+	UT_ASSERT_EQ(rs_kswapd_balanced(w, ca, 1, 2381), 0);
 
 	rs_kswapd_ends(w, &all);
 	UT_ASSERT_EQ(all.runs, 3);

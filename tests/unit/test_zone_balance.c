@@ -188,6 +188,7 @@ UT_TEST(zone_flow_estimate, "zone_balance: free pages from the buddy flow")
 	guest_zones(&s);
 	s.zone[0].free = 800;
 	s.flow = (struct rs_zone_flow){ .ok = true, .lost = 2, .pages = { 5, -100 } };
+	rs_zone_flow_base(&s, NULL, NULL);
 	UT_ASSERT(rs_zone_flow_estimate(&s, &at, 300, free, &info));
 	UT_ASSERT_EQ(free[0], 802);
 	UT_ASSERT_EQ(free[1], 10800);
@@ -205,5 +206,42 @@ UT_TEST(zone_flow_estimate, "zone_balance: free pages from the buddy flow")
 	at.lost = 2;
 	s.flow.ok = false;
 	UT_ASSERT(!rs_zone_flow_estimate(&s, &at, 0, free, &info));
+	return UT_OK;
+}
+
+/*
+ * The flow's base over three samples: DMA32 free - flow at 9,000 (8,000 + flow -1,000), 9,004
+ * (9,504 - 500), and a late read 10,000 pages high (29,004 - 10,000 = 19,004): the median is
+ * 9,004, the late sample's own value is not taken. Once it is the middle one of three it is
+ * the median's odd one out again; with one sample before it or a loss mark between, the
+ * sample's own.
+ */
+UT_TEST(zone_flow_base_median, "zone_balance: the flow's base, a late read rejected")
+{
+	struct rs_zone_sample p2, p1, s;
+
+	guest_zones(&p2);
+	guest_zones(&p1);
+	guest_zones(&s);
+	p2.zone[1].free = 8000;
+	p2.flow = (struct rs_zone_flow){ .ok = true, .pages = { 0, -1000 } };
+	p1.zone[1].free = 9504;
+	p1.flow = (struct rs_zone_flow){ .ok = true, .pages = { 0, 500 } };
+	s.zone[1].free = 29004;
+	s.flow = (struct rs_zone_flow){ .ok = true, .pages = { 0, 10000 } };
+	rs_zone_flow_base(&s, &p1, &p2);
+	UT_ASSERT_EQ(s.flow_base[1], 9004);
+	/* DMA: 900 - 0 in all three */
+	UT_ASSERT_EQ(s.flow_base[0], 900);
+	/* the late one between two good ones: 9,004, 19,004, 9,010 -> 9,010 */
+	p1.zone[1].free = 9010 + 600;
+	p1.flow.pages[1] = 600;
+	rs_zone_flow_base(&p1, &s, &p2);
+	UT_ASSERT_EQ(p1.flow_base[1], 9010);
+	rs_zone_flow_base(&s, &p1, NULL);
+	UT_ASSERT_EQ(s.flow_base[1], 19004);
+	p2.flow.lost = 1;
+	rs_zone_flow_base(&s, &p1, &p2);
+	UT_ASSERT_EQ(s.flow_base[1], 19004);
 	return UT_OK;
 }
