@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "rs_grow.h"
+#include "rs_search.h"
 #include "timeline_model_state.h"
 
 static const char *const metric_names[TL_M_NR] = {
@@ -780,17 +781,7 @@ static bool jump_candidate(const struct tl_model *m, const struct tl_span *s)
 /* First span with begin > ts (sorted spans). */
 size_t tlm_upper_bound(const struct tl_span *sp, size_t n, uint64_t ts)
 {
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (sp[mid].begin <= ts)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return RS_UPPER_BOUND(sp, n, begin, ts);
 }
 
 static void select_span(struct tl_model *m, const struct tl_span *s)
