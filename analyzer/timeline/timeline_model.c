@@ -74,6 +74,28 @@ const char *tl_lane_name(int lane)
 {
 	return lane >= 0 && lane < TL_L_NR ? lanes[lane].name : "?";
 }
+
+/* MGLRU's lists are generations of a type: lru_isolate names the oldest as "inactive". */
+static const char *mglru_lane_name(const struct tl_model *m, int lane)
+{
+	if (!tl_index_mglru(m->ix))
+		return NULL;
+	return lane == TL_L_IA ? "anon" : lane == TL_L_IF ? "file" : NULL;
+}
+
+const char *tl_model_lane_name(const struct tl_model *m, int lane)
+{
+	const char *n = mglru_lane_name(m, lane);
+
+	return n ? n : tl_lane_name(lane);
+}
+
+const char *tl_model_lane_short(const struct tl_model *m, int lane)
+{
+	const char *n = mglru_lane_name(m, lane);
+
+	return n ? n : lane >= 0 && lane < TL_L_NR ? lanes[lane].short_name : "?";
+}
 /* ---- geometry ---- */
 
 uint64_t tlm_cw_all(const struct tl_model *m)
@@ -496,6 +518,9 @@ bool tl_model_lane_visible(const struct tl_model *m, int lane)
 {
 	if (lane < 0 || lane >= TL_L_NR)
 		return false;
+	/* MGLRU has no active lists: not even an empty lane for them */
+	if (tl_index_mglru(m->ix) && (lane == TL_L_AA || lane == TL_L_AF))
+		return false;
 	if (m->show_all)
 		return true;
 	return !m->lane_hidden[lane] && lane_has_data(m, lane);
@@ -645,7 +670,7 @@ void tlm_rebuild_rows(struct tl_model *m)
 		r->lane = lane;
 		r->sub = -1;
 		r->scale = lane_scale(m, lane);
-		snprintf(r->name, sizeof(r->name), "%s", lanes[lane].name);
+		snprintf(r->name, sizeof(r->name), "%s", tl_model_lane_name(m, lane));
 		if (span_lane(lane)) {
 			int l = lane - TL_L_KSWAPD;
 
