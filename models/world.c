@@ -1340,20 +1340,13 @@ static int view_push(struct rs_world *w, int m, uint64_t ts)
 	int64_t *e;
 
 	if (!v->n || v->ts[v->n - 1] != ts) {
-		if (v->n == v->cap) {
-			size_t cap = v->cap ? v->cap * 2 : 16;
-			uint64_t *t = realloc(v->ts, cap * sizeof(*t));
-			int64_t *val;
+		size_t cap_ts = v->cap, cap_val = v->cap;	/* one capacity: they grow alike */
 
-			if (!t)
-				return -1;
-			v->ts = t;
-			val = realloc(v->val, cap * (size_t)nn * VIEW_W * sizeof(*val));
-			if (!val)
-				return -1;
-			v->val = val;
-			v->cap = cap;
-		}
+		if (rs_grow((void **)&v->ts, &cap_ts, v->n + 1, sizeof(*v->ts), 16, 0) ||
+		    rs_grow((void **)&v->val, &cap_val, v->n + 1,
+			    (size_t)nn * VIEW_W * sizeof(*v->val), 16, 0))
+			return -1;
+		v->cap = cap_ts;
 		v->ts[v->n++] = ts;
 	}
 	e = &v->val[(v->n - 1) * (size_t)nn * VIEW_W];
