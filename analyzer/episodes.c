@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "episodes.h"
+#include "rs_grow.h"
 #include "rs_warn.h"
 
 enum ks_state { KS_UNKNOWN, KS_AWAKE, KS_ASLEEP };
@@ -171,16 +172,12 @@ static struct task *task_get(struct rs_episodes *e, int pid, const char *comm)
 	if ((size_t)e->nr_tasks >= e->o.max_tasks)
 		goto full;
 	if (e->nr_tasks == e->cap_tasks) {
-		int cap = e->cap_tasks ? e->cap_tasks * 2 : 256;
-		struct task *n;
+		size_t cap = (size_t)e->cap_tasks;
 
-		if ((size_t)cap > e->o.max_tasks)
-			cap = (int)e->o.max_tasks;
-		n = realloc(e->tasks, (size_t)cap * sizeof(*n));
-		if (!n)
+		if (rs_grow((void **)&e->tasks, &cap, (size_t)e->nr_tasks + 1, sizeof(*e->tasks),
+			    256, e->o.max_tasks))
 			goto full;
-		e->tasks = n;
-		e->cap_tasks = cap;
+		e->cap_tasks = (int)cap;
 	}
 	if ((size_t)(e->nr_tasks + 1) * 2 > e->nr_slots &&
 	    !rehash(e, e->nr_slots ? e->nr_slots * 2 : 512))

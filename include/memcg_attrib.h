@@ -75,6 +75,8 @@ enum rs_cg_reason {
 	RS_CGR_DISAGREE,		/* fallback: both matched, two memcgs (the steal one's) */
 	RS_CGR_LRU_DELTA,		/* fallback: no counter matched; memcg of the isolation's
 					   mod_memcg_lruvec_state(-n) */
+	RS_CGR_MEMCG_ID_LEAF,		/* fallback: no memcg event; the 7.1+ memcg_id of the limit
+					   reclaim call it is in, a memcg with no child memcg */
 	RS_CGR_NO_ISOLATE,		/* unmatched: no lru_isolate of the task before it */
 	RS_CGR_NO_MATCH,		/* unmatched: the task's memcg counters since its isolate
 					   have other values, and no LRU decrement names one */

@@ -160,6 +160,7 @@ struct rs_ri_report {
 	uint64_t windows;		/* lru_isolate events inside calls */
 	uint64_t victim_exact;		/* scan and steal counters agree */
 	uint64_t victim_scan, victim_steal, victim_lruvec;	/* one side only */
+	uint64_t victim_leaf;		/* no memcg event: a 7.1+ memcg_id with none below it */
 	uint64_t victim_none;		/* no memcg event matched: counted in the root */
 	bool item_names;		/* vm_event_items names were in the trace */
 

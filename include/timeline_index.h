@@ -146,6 +146,13 @@ void tl_index_episode(struct tl_index *ix, const struct rs_episode *ep);
 int tl_index_finish(struct tl_index *ix, struct rs_error *err);
 
 bool tl_index_finished(const struct tl_index *ix);
+/*
+ * The trace ran MGLRU (the source's verdict after its full stream, as analyze reads it: set
+ * before tl_index_finish()). Its lru_isolate names the oldest generation of a type as that
+ * type's inactive list and there are no active lists: the model names the lanes by type.
+ */
+void tl_index_set_mglru(struct tl_index *ix, bool mglru);
+bool tl_index_mglru(const struct tl_index *ix);
 /* Events seen, and the first / last event time (0 when none). */
 uint64_t tl_index_events(const struct tl_index *ix);
 /*

@@ -160,6 +160,13 @@ const struct tl_index *tl_model_index(const struct tl_model *m);
 const char *tl_metric_name(int metric);		/* "scanned", "reclaimed", ... */
 const char *tl_group_name(int group);		/* "task", "trigger cgroup", ... */
 const char *tl_lane_name(int lane);		/* "IA", "reclaimed", "direct", ... */
+/*
+ * A lane's name on this trace: under MGLRU (tl_index_mglru) the list lanes are its types,
+ * "anon" and "file" (the oldest generation, which lru_isolate names as the type's inactive
+ * list), as analyze names them; the active-list lanes do not exist there.
+ */
+const char *tl_model_lane_name(const struct tl_model *m, int lane);
+const char *tl_model_lane_short(const struct tl_model *m, int lane);	/* narrow labels */
 
 /* ---- geometry and view ---- */
 void tl_model_set_columns(struct tl_model *m, int cols);	/* 1..TL_MAX_COLS */

@@ -42,6 +42,40 @@ bool rs_inactive_is_low(uint64_t inactive, uint64_t active)
 	return inactive * ratio < active;
 }
 
+/*
+ * The simulation's arrays, each of n zeroed elements, in one list that both allocates them
+ * (alloc: false when any allocation failed; the others are still made, for the free) and
+ * frees them, so that an array added is one entry and cannot be left out of either.
+ */
+static bool lrusim_arrays(struct rs_lrusim *ls, bool alloc)
+{
+	size_t nm = (size_t)ls->nr_memcg, nn = (size_t)ls->nr_nodes;
+	size_t nl = nm * nn * RS_NR_EVICTABLE;	/* [lruvec][list] */
+#define LS_ARRAY(f, count) { (void **)&ls->f, (count), sizeof(*ls->f) }
+	const struct {
+		void **p;
+		size_t n, elem;
+	} a[] = {
+		LS_ARRAY(carry, nl * 3), LS_ARRAY(size, nl), LS_ARRAY(hsize, nl),
+		LS_ARRAY(usage, nm), LS_ARRAY(freep, nn), LS_ARRAY(share, nm), LS_ARRAY(hit, nm),
+		LS_ARRAY(phase, nl), LS_ARRAY(rates, nl), LS_ARRAY(rates_gen, nl),
+		LS_ARRAY(rates_ts, nl), LS_ARRAY(parent, nm), LS_ARRAY(pre, nm),
+		LS_ARRAY(pre_end, nm), LS_ARRAY(at, nm),
+	};
+#undef LS_ARRAY
+	bool ok = true;
+
+	for (size_t i = 0; i < sizeof(a) / sizeof(a[0]); i++) {
+		if (!alloc) {
+			free(*a[i].p);
+			continue;
+		}
+		*a[i].p = calloc(a[i].n, a[i].elem);
+		ok = ok && *a[i].p;
+	}
+	return ok;
+}
+
 int rs_lrusim_init(struct rs_lrusim *ls, const struct rs_world *w, struct rs_error *err)
 {
 	const struct rs_world_info *wi = rs_world_info(w);
@@ -51,24 +85,7 @@ int rs_lrusim_init(struct rs_lrusim *ls, const struct rs_world *w, struct rs_err
 	ls->w = w;
 	ls->nr_memcg = wi->nr_memcg;
 	ls->nr_nodes = wi->nr_nodes;
-	ls->carry = calloc(nlv * RS_NR_EVICTABLE * 3, sizeof(uint64_t));
-	ls->size = calloc(nlv * RS_NR_EVICTABLE, sizeof(int64_t));
-	ls->hsize = calloc(nlv * RS_NR_EVICTABLE, sizeof(int64_t));
-	ls->usage = calloc((size_t)wi->nr_memcg, sizeof(int64_t));
-	ls->freep = calloc((size_t)wi->nr_nodes, sizeof(int64_t));
-	ls->share = calloc((size_t)wi->nr_memcg, sizeof(uint64_t));
-	ls->hit = calloc((size_t)wi->nr_memcg, sizeof(int));
-	ls->phase = calloc(nlv * RS_NR_EVICTABLE, sizeof(uint32_t));
-	ls->rates = calloc(nlv * RS_NR_EVICTABLE, sizeof(*ls->rates));
-	ls->rates_gen = calloc(nlv * RS_NR_EVICTABLE, sizeof(uint64_t));
-	ls->rates_ts = calloc(nlv * RS_NR_EVICTABLE, sizeof(uint64_t));
-	ls->parent = calloc((size_t)wi->nr_memcg, sizeof(int));
-	ls->pre = calloc((size_t)wi->nr_memcg, sizeof(int));
-	ls->pre_end = calloc((size_t)wi->nr_memcg, sizeof(int));
-	ls->at = calloc((size_t)wi->nr_memcg, sizeof(int));
-	if (!ls->carry || !ls->size || !ls->hsize || !ls->usage || !ls->freep || !ls->share ||
-	    !ls->phase || !ls->rates || !ls->rates_gen || !ls->rates_ts || !ls->parent || !ls->pre ||
-	    !ls->pre_end || !ls->at || !ls->hit) {
+	if (!lrusim_arrays(ls, true)) {
 		rs_lrusim_free(ls);
 		return rs_error_set(err, "out of memory");
 	}
@@ -92,21 +109,7 @@ int rs_lrusim_init(struct rs_lrusim *ls, const struct rs_world *w, struct rs_err
 
 void rs_lrusim_free(struct rs_lrusim *ls)
 {
-	free(ls->carry);
-	free(ls->size);
-	free(ls->hsize);
-	free(ls->usage);
-	free(ls->freep);
-	free(ls->share);
-	free(ls->hit);
-	free(ls->phase);
-	free(ls->rates);
-	free(ls->rates_gen);
-	free(ls->rates_ts);
-	free(ls->parent);
-	free(ls->pre);
-	free(ls->pre_end);
-	free(ls->at);
+	lrusim_arrays(ls, false);
 	memset(ls, 0, sizeof(*ls));
 }
 

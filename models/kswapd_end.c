@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "kswapd_end.h"
+#include "rs_search.h"
 #include "zone_balance.h"
 
 static const char *const how_names[RS_KEND_NR] = {
@@ -31,16 +32,8 @@ const char *rs_kend_how_name(enum rs_kend_how h)
 static bool around(const struct rs_zone_sample *zs, size_t n, uint64_t t,
 		   const struct rs_zone_sample **s, const struct rs_zone_sample **s2)
 {
-	size_t lo = 0, hi = n;
+	size_t lo = RS_UPPER_BOUND(zs, n, ts, t);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (zs[mid].ts <= t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (!lo || lo >= n)
 		return false;
 	*s = &zs[lo - 1];

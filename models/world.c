@@ -13,6 +13,7 @@
 #include "kswapd_end.h"
 #include "replay.h"
 #include "rs_grow.h"
+#include "rs_search.h"
 #include "zone_balance.h"
 
 static bool is_active_list(int lru)
@@ -843,16 +844,8 @@ uint64_t rs_world_lru(const struct rs_world *w, int memcg, int nid, int lru)
 static const int64_t *view_at(const struct rs_world *w, int memcg, uint64_t ts)
 {
 	const struct wview *v = &w->view[memcg];
-	size_t lo = 0, hi = v->n;
+	size_t lo = rs_upper_bound_u64(v->ts, v->n, sizeof(*v->ts), 0, ts);
 
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (v->ts[mid] <= ts)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo ? &v->val[(lo - 1) * (size_t)w->info.nr_nodes * VIEW_W] : NULL;
 }
 
@@ -1059,19 +1052,12 @@ static const struct rs_obs *window_of(const struct rs_world *w, size_t idx, int 
 {
 	size_t n = w->obs_count[idx];
 	const struct rs_obs *o, *near, *pass;
-	size_t lo = 0, hi = n;	/* first window with ts_start > now */
+	size_t lo;
 
 	if (!n)
 		return NULL;
 	o = &w->obs[w->obs_start[idx]];
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (o[mid].ts_start <= now)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = RS_UPPER_BOUND(o, n, ts_start, now);	/* the first window with ts_start > now */
 	if (lo == 0) {
 		near = &o[0];
 	} else if (lo == n || now <= o[lo - 1].ts_end) {
@@ -1354,20 +1340,13 @@ static int view_push(struct rs_world *w, int m, uint64_t ts)
 	int64_t *e;
 
 	if (!v->n || v->ts[v->n - 1] != ts) {
-		if (v->n == v->cap) {
-			size_t cap = v->cap ? v->cap * 2 : 16;
-			uint64_t *t = realloc(v->ts, cap * sizeof(*t));
-			int64_t *val;
+		size_t cap_ts = v->cap, cap_val = v->cap;	/* one capacity: they grow alike */
 
-			if (!t)
-				return -1;
-			v->ts = t;
-			val = realloc(v->val, cap * (size_t)nn * VIEW_W * sizeof(*val));
-			if (!val)
-				return -1;
-			v->val = val;
-			v->cap = cap;
-		}
+		if (rs_grow((void **)&v->ts, &cap_ts, v->n + 1, sizeof(*v->ts), 16, 0) ||
+		    rs_grow((void **)&v->val, &cap_val, v->n + 1,
+			    (size_t)nn * VIEW_W * sizeof(*v->val), 16, 0))
+			return -1;
+		v->cap = cap_ts;
 		v->ts[v->n++] = ts;
 	}
 	e = &v->val[(v->n - 1) * (size_t)nn * VIEW_W];

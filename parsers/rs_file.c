@@ -8,20 +8,21 @@
 
 #include "rs_file.h"
 
+/* The file types stat() tells apart (S_IFMT), as the refusals name them. */
+static const struct {
+	unsigned int type;
+	const char *name;
+} kinds[] = {
+	{ S_IFDIR, "a directory" },		{ S_IFIFO, "a FIFO (pipe)" },
+	{ S_IFCHR, "a character device" },	{ S_IFBLK, "a block device" },
+	{ S_IFSOCK, "a socket" },		{ S_IFREG, "a regular file" },
+};
+
 const char *rs_file_kind(unsigned int mode)
 {
-	if (S_ISDIR(mode))
-		return "a directory";
-	if (S_ISFIFO(mode))
-		return "a FIFO (pipe)";
-	if (S_ISCHR(mode))
-		return "a character device";
-	if (S_ISBLK(mode))
-		return "a block device";
-	if (S_ISSOCK(mode))
-		return "a socket";
-	if (S_ISREG(mode))
-		return "a regular file";
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if ((mode & S_IFMT) == kinds[i].type)
+			return kinds[i].name;
 	return "not a regular file";
 }
 

@@ -277,7 +277,14 @@ static int on_finish(void *arg, struct rs_error *err)
 	 * Reclaim events with memcg_id are 7.1+, whose memcg:* events exist (6.13+): they were
 	 * not recorded (a plain trace-cmd record -e vmscan), and the word says how to get them.
 	 */
-	if (cg->at.shrinks && !cg->at.count_events && rs_memcgs_kernel_roots(cg->mc))
+	if (cg->at.shrinks && !cg->at.count_events && rs_memcgs_kernel_roots(cg->mc) &&
+	    cg->at.by_reason[RS_CGR_MEMCG_ID_LEAF])
+		rs_warn(cg->warnings, "no memcg:count_memcg_events in the trace (not recorded: "
+			"this kernel has them, its reclaim events carry memcg_id; trace-cmd record "
+			"-e memcg): the victim cgroup of reclaim is told only inside limit reclaim "
+			"of a memcg with no memcg below it (memcg_id_leaf), %" PRIu64 " of %" PRIu64
+			" shrink events", cg->at.by_reason[RS_CGR_MEMCG_ID_LEAF], cg->at.shrinks);
+	else if (cg->at.shrinks && !cg->at.count_events && rs_memcgs_kernel_roots(cg->mc))
 		rs_warn(cg->warnings, "no memcg:count_memcg_events in the trace (not recorded: "
 			"this kernel has them, its reclaim events carry memcg_id; trace-cmd record "
 			"-e memcg): the victim cgroup of reclaim cannot be told");

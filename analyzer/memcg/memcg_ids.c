@@ -381,6 +381,52 @@ int mc_identity_event(struct rs_memcgs *m, const struct rs_event *ev)
 	return i;
 }
 
+/*
+ * A limit reclaim of memcg K (7.1+ memcg_reclaim_begin's memcg_id) walks K and every memcg
+ * below it, offline ones included (mem_cgroup_iter() takes css_tryget(), not _online). With no
+ * memcg counter events in the trace (plain `trace-cmd record`) nothing names the victim of a
+ * shrink inside the walk, but when K has no memcg below it K is the only one there is. That
+ * needs a proof, not the absence of evidence (a child made before the recording has no event
+ * in it):
+ *
+ *   - cgroup v2 (every cgroup event of the trace is of the default hierarchy, 0): a non-root
+ *     cgroup with processes of its own cannot enable the memory controller for its children
+ *     (cgroup v2's "no internal processes" rule, cgroup_vet_subtree_control_enable() and
+ *     cgroup_migrate_vet_dst()), so while the reclaiming task is in K no child of K has a memcg
+ *     of its own: their pages are K's;
+ *   - the task is in K now (cgroup_attach_task, fork, task_cgroup markers), K is not the root;
+ *   - no cgroup of the trace's events lies below K's path: a child that had the memory
+ *     controller, was removed (offline, still holding pages the walk reclaims) and then let
+ *     K take processes is the case the rule above does not cover. One removed before the
+ *     recording cannot be seen; that is the limit of this proof.
+ *
+ * On cgroup v1 (or a hybrid mount, events of several hierarchies) a cgroup with processes can
+ * have children with their own memcg: never provable there.
+ */
+bool mc_lone_memcg(const struct rs_memcgs *m, int row, int pid)
+{
+	const char *p;
+	size_t n;
+
+	if (row < 0 || row >= m->nr || row == m->overflow_row || row == m->unknown_row)
+		return false;
+	p = m->rows[row].path;
+	if (!p || !strcmp(p, "/") || m->rows[row].id == RS_MEMCG_ROOT_ID)
+		return false;
+	if (!(m->mem_root == 0 || (m->mem_root < 0 && m->roots_seen_mask == 1u)))
+		return false;
+	if (rs_memcgs_task(m, pid) != row)
+		return false;
+	n = strlen(p);
+	for (int i = 0; i < m->nr; i++) {
+		const char *q = m->rows[i].path;
+
+		if (i != row && q && !strncmp(q, p, n) && q[n] == '/')
+			return false;
+	}
+	return true;
+}
+
 void mc_ids_free(struct rs_memcgs *m)
 {
 	for (int i = 0; i < m->nr; i++)

@@ -53,6 +53,7 @@ const char *rs_cg_reason_name(int r)
 		[RS_CGR_STEAL_ONLY] = "steal_only",
 		[RS_CGR_DISAGREE] = "disagree",
 		[RS_CGR_LRU_DELTA] = "lru_delta",
+		[RS_CGR_MEMCG_ID_LEAF] = "memcg_id_leaf",
 		[RS_CGR_NO_ISOLATE] = "no_isolate",
 		[RS_CGR_NO_MATCH] = "no_match",
 		[RS_CGR_NO_MEMCG_EVENT] = "no_memcg_event",
@@ -337,11 +338,32 @@ static void match_isolate_only(const struct mc_window *w, struct rs_victim *v)
 	v->isolate_only = true;
 }
 
+/*
+ * A window of a 7.1+ limit reclaim call with no memcg event in it (nothing names its victim)
+ * took its pages from the call's memcg when that memcg provably has no memcg below it
+ * (mc_lone_memcg(), told at the call's begin).
+ */
+static void lone_victim(const struct mc_task *t, struct rs_victim *v)
+{
+	int slot;
+
+	if (!t || v->how != RS_VICTIM_UNKNOWN || v->reason != RS_CGR_NO_MEMCG_EVENT ||
+	    v->ctx != RS_CTX_MEMCG)
+		return;
+	slot = ep_slot_find(t->ep_serial, MC_TASK_EPS, v->serial);
+	if (slot < 0 || t->eps[slot].lone < 0)
+		return;
+	v->row = t->eps[slot].lone;
+	v->how = RS_VICTIM_FALLBACK;
+	v->reason = RS_CGR_MEMCG_ID_LEAF;
+}
+
 bool rs_memcgs_open_window(const struct rs_memcgs *m, int task, struct rs_victim *out)
 {
 	if (task < 0 || task >= m->nr_t || !m->t[task].win.open)
 		return false;
 	match_isolate_only(&m->t[task].win, out);
+	lone_victim(&m->t[task], out);
 	return true;
 }
 
@@ -359,6 +381,7 @@ static struct mc_ep *ep_add(struct mc_task *t, uint64_t serial)
 	struct mc_ep *e = &t->eps[ep_slot_take(t->ep_serial, MC_TASK_EPS, serial)];
 
 	memset(e, 0, sizeof(*e));
+	e->lone = -1;
 	e->root.row = -1;
 	e->root.how = RS_ROOT_NONE;
 	return e;
@@ -502,6 +525,7 @@ static void on_isolate(struct rs_memcgs *m, const struct rs_event *ev, const str
 		return;
 	if (t->win.open) {
 		match_isolate_only(&t->win, &out->closed);
+		lone_victim(t, &out->closed);
 		credit_episode(m, t, &out->closed, out->closed.ctx, out->closed.serial);
 		carry_scan_counters(t);
 	}
@@ -536,6 +560,7 @@ static void on_shrink(struct rs_memcgs *m, const struct rs_event *ev, const stru
 	/* an isolate of the other side of the lists is not this shrink's */
 	if (w->open && w->w.lru >= 0 && is_active_list(w->w.lru) != active) {
 		match_isolate_only(w, &out->closed);
+		lone_victim(t, &out->closed);
 		credit_episode(m, t, &out->closed, out->closed.ctx, out->closed.serial);
 		w->open = false;
 	}
@@ -546,6 +571,7 @@ static void on_shrink(struct rs_memcgs *m, const struct rs_event *ev, const stru
 	*v = w->w;
 	window_match(w, active, active ? w->w.nr_scanned : ev->inactive.nr_scanned, true,
 		     active ? ev->active.nr_deactivated : ev->inactive.nr_reclaimed, v);
+	lone_victim(t, v);
 	w->open = false;
 	t->npre = 0;
 	credit_episode(m, t, v, ctx->kind, ctx->serial);
@@ -611,6 +637,8 @@ static void on_begin(struct rs_memcgs *m, const struct rs_event *ev, const struc
 		e->kernel_root = true;
 		e->root.how = RS_ROOT_KERNEL;
 		e->root.row = ev->reclaim.memcg_id ? mc_of_id(m, ev->reclaim.memcg_id) : -1;
+		if (ctx->kind == RS_CTX_MEMCG && mc_lone_memcg(m, e->root.row, ev->pid))
+			e->lone = e->root.row;
 	}
 }
 

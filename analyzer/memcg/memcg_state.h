@@ -38,6 +38,8 @@ struct mc_window {
 #define MC_TASK_EPS 8
 struct mc_ep {
 	bool kernel_root;		/* the begin had memcg_id */
+	int lone;			/* a limit reclaim of a memcg with no child memcg: its row
+					   (mc_lone_memcg), else -1 */
 	struct rs_memcg_root root;
 };
 

@@ -23,6 +23,7 @@
 #include "replay_memcgs.h"
 #include "replay_report.h"
 #include "rs_grow.h"
+#include "rs_search.h"
 
 struct wb {			/* build state */
 	struct rs_replay_input *ri;
@@ -743,15 +744,8 @@ static int v2_collect(struct wb *b, struct v2snaps *vs)
 			continue;
 		x = &vs[w];
 		if (!x->n || x->s[x->n - 1].ts != u->ts) {
-			if (x->n == x->cap) {
-				size_t nc = x->cap ? x->cap * 2 : 64;
-				struct v2snap *ns = realloc(x->s, nc * sizeof(*ns));
-
-				if (!ns)
-					return -1;
-				x->s = ns;
-				x->cap = nc;
-			}
+			if (RS_GROW(x->s, x->cap, x->n + 1, 64) < 0)
+				return -1;
 			memset(&x->s[x->n], 0, sizeof(x->s[x->n]));
 			x->s[x->n++].ts = u->ts;
 		}
@@ -762,18 +756,12 @@ static int v2_collect(struct wb *b, struct v2snaps *vs)
 
 static int64_t v2_nearest(const struct v2snaps *x, uint64_t ts, int l)
 {
-	size_t lo = 0, hi = x->n;
+	size_t lo;
 
 	if (!x->n)
 		return 0;
-	while (hi - lo > 1) {	/* last snapshot with ts <= the parent's */
-		size_t mid = (lo + hi) / 2;
-
-		if (x->s[mid].ts <= ts)
-			lo = mid;
-		else
-			hi = mid;
-	}
+	lo = RS_UPPER_BOUND(x->s, x->n, ts, ts);
+	lo = lo ? lo - 1 : 0;	/* the last snapshot with ts <= the parent's */
 	/* lo is the last at or before ts, or the first when all are after: the nearer one */
 	if (x->s[lo].ts <= ts && lo + 1 < x->n && x->s[lo + 1].ts - ts < ts - x->s[lo].ts)
 		lo++;
@@ -875,7 +863,7 @@ static int64_t root_own_v2(const struct wb *b, const struct ri_root_upd *r, cons
 	for (int e = 0; e < ri->nmc; e++) {
 		int w = b->w_of[e];
 		const struct v2snaps *x;
-		size_t lo = 0, hi;
+		size_t lo;
 		int64_t k;
 
 		if (w <= 0 || w >= b->nrm || pos[e] < r->k)
@@ -885,15 +873,7 @@ static int64_t root_own_v2(const struct wb *b, const struct ri_root_upd *r, cons
 			continue;
 		}
 		x = &b->v2[w];
-		hi = x->n;
-		while (lo < hi) {	/* the snapshots at or before the node's: [0, lo) */
-			size_t mid = (lo + hi) / 2;
-
-			if (x->s[mid].ts <= r->ts)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
+		lo = RS_UPPER_BOUND(x->s, x->n, ts, r->ts);	/* at or before the node's: [0, lo) */
 		if (!lo)
 			continue;
 		k = b->v2_own[(size_t)w * RS_NR_EVICTABLE + l];

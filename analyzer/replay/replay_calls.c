@@ -315,6 +315,8 @@ static int victim_row(struct rs_replay_input *ri, const struct rs_victim *v)
 		ri->rep.victim_scan++;
 	else if (v->reason == RS_CGR_LRU_DELTA)
 		ri->rep.victim_lruvec++;
+	else if (v->reason == RS_CGR_MEMCG_ID_LEAF)
+		ri->rep.victim_leaf++;
 	else
 		ri->rep.victim_steal++;	/* steal only, or both in two memcgs: the steal one's */
 	return row;

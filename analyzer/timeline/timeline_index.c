@@ -41,6 +41,7 @@ struct task_priv {
 struct tl_index {
 	struct tl_index_opts o;
 	bool span_known, finished, have_ts, oom;
+	bool mglru;			/* tl_index_set_mglru() */
 	uint64_t t0, w0;
 	size_t cap0;			/* level 0 buckets allocated */
 	size_t used0;			/* level 0 buckets in use (last touched + 1) */
@@ -745,6 +746,16 @@ void tl_index_consumer(struct tl_index *ix, struct rs_consumer *out)
 bool tl_index_finished(const struct tl_index *ix)
 {
 	return ix->finished;
+}
+
+void tl_index_set_mglru(struct tl_index *ix, bool mglru)
+{
+	ix->mglru = mglru;
+}
+
+bool tl_index_mglru(const struct tl_index *ix)
+{
+	return ix->mglru;
 }
 
 uint64_t tl_index_events(const struct tl_index *ix)

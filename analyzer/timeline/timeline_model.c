@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "rs_grow.h"
+#include "rs_search.h"
 #include "timeline_model_state.h"
 
 static const char *const metric_names[TL_M_NR] = {
@@ -72,6 +73,28 @@ const char *tl_group_name(int group)
 const char *tl_lane_name(int lane)
 {
 	return lane >= 0 && lane < TL_L_NR ? lanes[lane].name : "?";
+}
+
+/* MGLRU's lists are generations of a type: lru_isolate names the oldest as "inactive". */
+static const char *mglru_lane_name(const struct tl_model *m, int lane)
+{
+	if (!tl_index_mglru(m->ix))
+		return NULL;
+	return lane == TL_L_IA ? "anon" : lane == TL_L_IF ? "file" : NULL;
+}
+
+const char *tl_model_lane_name(const struct tl_model *m, int lane)
+{
+	const char *n = mglru_lane_name(m, lane);
+
+	return n ? n : tl_lane_name(lane);
+}
+
+const char *tl_model_lane_short(const struct tl_model *m, int lane)
+{
+	const char *n = mglru_lane_name(m, lane);
+
+	return n ? n : lane >= 0 && lane < TL_L_NR ? lanes[lane].short_name : "?";
 }
 /* ---- geometry ---- */
 
@@ -495,6 +518,9 @@ bool tl_model_lane_visible(const struct tl_model *m, int lane)
 {
 	if (lane < 0 || lane >= TL_L_NR)
 		return false;
+	/* MGLRU has no active lists: not even an empty lane for them */
+	if (tl_index_mglru(m->ix) && (lane == TL_L_AA || lane == TL_L_AF))
+		return false;
 	if (m->show_all)
 		return true;
 	return !m->lane_hidden[lane] && lane_has_data(m, lane);
@@ -644,7 +670,7 @@ void tlm_rebuild_rows(struct tl_model *m)
 		r->lane = lane;
 		r->sub = -1;
 		r->scale = lane_scale(m, lane);
-		snprintf(r->name, sizeof(r->name), "%s", lanes[lane].name);
+		snprintf(r->name, sizeof(r->name), "%s", tl_model_lane_name(m, lane));
 		if (span_lane(lane)) {
 			int l = lane - TL_L_KSWAPD;
 
@@ -780,17 +806,7 @@ static bool jump_candidate(const struct tl_model *m, const struct tl_span *s)
 /* First span with begin > ts (sorted spans). */
 size_t tlm_upper_bound(const struct tl_span *sp, size_t n, uint64_t ts)
 {
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (sp[mid].begin <= ts)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return RS_UPPER_BOUND(sp, n, begin, ts);
 }
 
 static void select_span(struct tl_model *m, const struct tl_span *s)

@@ -416,9 +416,11 @@ static json_t *row_json(const struct rs_cgroups *cg, int row, json_t *by_trigger
 				      "freed", (json_int_t)c->slab_freed) : json_null());
 	/*
 	 * A kernel without the memcg counters (6.1) tells no victim memcg and no LRU delta:
-	 * null, not rows of made-up zeros.
+	 * null, not rows of made-up zeros. A 7.1+ trace without them still tells the victims of
+	 * limit reclaim of a memcg with none below it (memcg_id_leaf).
 	 */
-	json_object_set_new(o, "victim", no_counters(cg) ? json_null() :
+	json_object_set_new(o, "victim", no_counters(cg) &&
+			    !rs_cgroups_attrib(cg)->by_reason[RS_CGR_MEMCG_ID_LEAF] ? json_null() :
 			    victim_json(cg, c, by_trigger));
 	json_object_set_new(o, "soft_limit", soft_json(cg, c));
 	json_object_set_new(o, "lru_size", rs_cgroups_lacks(cg, RS_EV_MEMCG_LRUVEC) ?

@@ -12,6 +12,7 @@
 #include "episode_log.h"
 #include "plot_axes.h"
 #include "plot_draw.h"
+#include "rs_grow.h"
 #include "series.h"
 
 #define MARGIN_L	96.0		/* room for the y tick labels and the y axis label */
@@ -660,7 +661,8 @@ static double cgroups_height(cairo_t *cr, const struct plot_trace *t, int n)
 static int cg_top(const struct plot_trace *t, int n, struct cg_rank *top)
 {
 	struct cg_rank *all = NULL;
-	int nr = 0, cap = 0, ntop = 0;
+	int nr = 0, ntop = 0;
+	size_t cap = 0;
 	char buf[96];
 
 	for (int i = 0; i < n; i++) {
@@ -679,15 +681,8 @@ static int cg_top(const struct plot_trace *t, int n, struct cg_rank *top)
 			for (j = 0; j < nr && strcmp(all[j].name, name); j++)
 				;
 			if (j == nr) {
-				if (nr == cap) {
-					struct cg_rank *m;
-
-					cap = cap ? cap * 2 : 32;
-					m = realloc(all, (size_t)cap * sizeof(*m));
-					if (!m)
-						break;
-					all = m;
-				}
+				if (RS_GROW(all, cap, (size_t)nr + 1, 32))
+					break;
 				all[nr] = (struct cg_rank){ .total = 0 };
 				snprintf(all[nr].name, sizeof(all[nr].name), "%s", name);
 				j = nr++;

@@ -16,6 +16,7 @@
 
 #include "btf_enum.h"
 #include "record_private.h"
+#include "rs_grow.h"
 
 #define BTF_VMLINUX	"/sys/kernel/btf/vmlinux"
 #define ITEMS_LINE_MAX	900	/* room under REC_MARKER_MAX for the tag and @START */
@@ -64,8 +65,6 @@ static int from_vmstat(struct rec_items *it, const char *from, const char *to, c
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f)) {
-		char **nn;
-
 		if (sscanf(line, "%127s", name) != 1)
 			continue;
 		if (!in && strcmp(name, from))
@@ -74,13 +73,8 @@ static int from_vmstat(struct rec_items *it, const char *from, const char *to, c
 			   (stop && !strncmp(name, stop, strlen(stop)))))
 			break;
 		in = 1;
-		if (it->nr == cap) {
-			cap = cap ? cap * 2 : 128;
-			nn = realloc(it->names, cap * sizeof(*nn));
-			if (!nn)
-				goto fail;
-			it->names = nn;
-		}
+		if (RS_GROW(it->names, cap, it->nr + 1, 128))
+			goto fail;
 		it->names[it->nr] = strdup(name);
 		if (!it->names[it->nr])
 			goto fail;

@@ -229,18 +229,11 @@ struct argv_buf {
 
 static void arg(struct argv_buf *a, const char *s)
 {
-	char **nv;
-
 	if (a->oom)
 		return;
-	if (a->n + 2 > a->cap) {
-		a->cap = a->cap ? a->cap * 2 : 64;
-		nv = realloc(a->v, a->cap * sizeof(*nv));
-		if (!nv) {
-			a->oom = 1;
-			return;
-		}
-		a->v = nv;
+	if (RS_GROW(a->v, a->cap, a->n + 2, 64)) {	/* the argument and the NULL after it */
+		a->oom = 1;
+		return;
 	}
 	a->v[a->n] = strdup(s);
 	if (!a->v[a->n]) {

@@ -65,7 +65,7 @@ static const struct rs_json_u64 calls_fields[] = {
 static const struct rs_json_u64 victims_fields[] = {
 	RI("windows", windows), RI("exact", victim_exact), RI("scan_counter_only", victim_scan),
 	RI("steal_counter_only", victim_steal), RI("lru_decrement", victim_lruvec),
-	RI("unattributed", victim_none),
+	RI("memcg_id_leaf", victim_leaf), RI("unattributed", victim_none),
 };
 
 static const struct rs_json_u64 sizes_fields[] = {

@@ -626,9 +626,10 @@ void rs_replay_inputs_text(FILE *f, const struct rs_replay_report *r)
 	    U(in->out_scanned[1]), U(in->out_scanned[2]), U(in->out_scanned[3]),
 	    U(in->out_events));
 	out(f, 11, "victims    %llu isolate windows: both counters agree %llu, scan counter only "
-	    "%llu, steal counter only %llu, LRU decrement %llu, none (counted in the root) %llu; "
-	    "item names %s", U(in->windows), U(in->victim_exact), U(in->victim_scan),
-	    U(in->victim_steal), U(in->victim_lruvec), U(in->victim_none),
+	    "%llu, steal counter only %llu, LRU decrement %llu, memcg_id of a memcg with none "
+	    "below it %llu, none (counted in the root) %llu; item names %s", U(in->windows),
+	    U(in->victim_exact), U(in->victim_scan), U(in->victim_steal), U(in->victim_lruvec),
+	    U(in->victim_leaf), U(in->victim_none),
 	    in->item_names ? "from the trace" : "absent (values alone)");
 	out(f, 11, "sizes      memcg_stat %llu (%llu as of the recorder's read before them), "
 	    "node_stat %llu, LRU deltas %llu -> %llu updates, workingset deltas %llu, implied "

@@ -70,6 +70,7 @@ struct loader {
 	struct rs_error err;
 	size_t warnings;
 	uint64_t t_done_ns;
+	const struct rs_source *src;	/* the analysis' own, while it runs */
 };
 
 /*
@@ -151,6 +152,9 @@ static int loader_finish(void *arg, struct rs_error *err)
 {
 	struct loader *L = arg;
 
+	/* the full stream has told MGLRU by now (trace_source.h): the lanes name its types */
+	if (L->src)
+		tl_index_set_mglru(L->ix, rs_source_info(L->src)->mglru > 0);
 	return tl_index_finish(L->ix, err);
 }
 
@@ -192,6 +196,7 @@ static void *loader_main(void *arg)
 	/* as slow as the screen's own open: not under the mutex, so the screen does not wait */
 	ret = rs_analysis_open(L->path, &ao, &a, &err);
 	pthread_mutex_lock(&L->mu);
+	L->src = ret ? NULL : rs_analysis_source(a);
 	if (!ret && atomic_load(&L->cancel))
 		L->cancelled = true;
 	else if (!ret)
@@ -201,6 +206,7 @@ static void *loader_main(void *arg)
 	} else if (!ret) {
 		L->warnings = rs_warnings_count(rs_analysis_warnings(a));
 	}
+	L->src = NULL;
 	rs_analysis_free(a);		/* the index is all the TUI keeps */
 	rs_refaults_free(rf);
 	L->ret = ret;

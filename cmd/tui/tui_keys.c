@@ -234,7 +234,7 @@ static int act_hide(struct tui_state *st, int key)
 	if (!r)
 		return TUI_REDRAW;
 	snprintf(st->msg, sizeof(st->msg), "lane %s hidden; T shows every lane",
-		 tl_lane_name(r->lane));
+		 tl_model_lane_name(st->m, r->lane));
 	tl_model_hide_row(st->m);
 	return MOVE;
 }

@@ -348,14 +348,14 @@ static void row_label(struct tl_model *m, const struct tl_row *r, bool sel, int 
 			snprintf(name, sizeof(name), " %s", nm);
 		}
 	} else {
-		const char *lane = tl_lane_name(r->lane), *exp = r->expandable ?
+		const char *lane = tl_model_lane_name(m, r->lane), *exp = r->expandable ?
 			(r->expanded ? "-" : "+") : "";
 
 		if (w >= 9)
 			row_figure(m, r, w >= 25, fig, sizeof(fig));
 		/* the kernel's list name where it fits beside the figure, else the short one */
 		if ((int)(strlen(lane) + strlen(exp) + strlen(fig)) + 2 > w)
-			lane = tl_lane_def(r->lane)->short_name;
+			lane = tl_model_lane_short(m, r->lane);
 		snprintf(name, sizeof(name), "%s%s", lane, exp);
 	}
 	namew = w - 1 - (int)strlen(fig);
@@ -721,6 +721,7 @@ static void details_lines(struct tui_state *st, struct lines *ls, bool full)
 	bool marked;
 	char x[32], y[32], z[32], b[6][16], res[32] = "";
 	double recl, base;
+	bool mglru = tl_index_mglru(tl_model_index(m));
 
 	tui_details_range(st, &t0, &t1, &marked);
 	tl_model_stats(m, t0, t1, &s);
@@ -745,11 +746,18 @@ static void details_lines(struct tui_state *st, struct lines *ls, bool full)
 	recl = s.reclaimed[0] + s.reclaimed[2];
 	base = s.base[0] + s.base[2];
 	if (!full) {
-		addl(ls, "scan IA %s AA %s IF %s AF %s  recl %s eff %.0f%%  prio %s  write %s",
-		     num(b[0], s.scanned[0]), num(b[1], s.scanned[1]), num(b[2], s.scanned[2]),
-		     num(b[3], s.scanned[3]), num(b[4], recl), pct(recl, base),
-		     s.min_prio >= 0 ? (snprintf(y, sizeof(y), "%d", s.min_prio), y) : "-",
-		     num(b[5], s.writes));
+		if (mglru)
+			addl(ls, "scan anon %s file %s  recl %s eff %.0f%%  prio %s  write %s",
+			     num(b[0], s.scanned[0]), num(b[2], s.scanned[2]), num(b[4], recl),
+			     pct(recl, base),
+			     s.min_prio >= 0 ? (snprintf(y, sizeof(y), "%d", s.min_prio), y) : "-",
+			     num(b[5], s.writes));
+		else
+			addl(ls, "scan IA %s AA %s IF %s AF %s  recl %s eff %.0f%%  prio %s  write %s",
+			     num(b[0], s.scanned[0]), num(b[1], s.scanned[1]), num(b[2], s.scanned[2]),
+			     num(b[3], s.scanned[3]), num(b[4], recl), pct(recl, base),
+			     s.min_prio >= 0 ? (snprintf(y, sizeof(y), "%d", s.min_prio), y) : "-",
+			     num(b[5], s.writes));
 		tui_fmt_dur(x, sizeof(x), s.span_ns[RS_CTX_DIRECT]);
 		tui_fmt_dur(y, sizeof(y), s.span_ns[RS_CTX_MEMCG]);
 		tui_fmt_dur(z, sizeof(z), s.span_ns[RS_CTX_SOFTLIMIT]);
@@ -782,11 +790,16 @@ static void details_lines(struct tui_state *st, struct lines *ls, bool full)
 		return;
 	}
 	addl(ls, "%s", "");
-	addl(ls, "LRU list       scanned  in stalls  reclaimed/deact.  eff.");
+	/* MGLRU: the oldest generation of each type, as analyze's EVICTION BY TYPE */
+	addl(ls, mglru ? "MGLRU type     scanned  in stalls         reclaimed  eff." :
+		 "LRU list       scanned  in stalls  reclaimed/deact.  eff.");
 	for (int l = 0; l < 4; l++)
-		addl(ls, "%-12s %9s  %9s  %16s  %3.0f%%", lists[l], num(b[0], s.scanned[l]),
-		     num(b[1], s.stall_scanned[l]), num(b[2], s.reclaimed[l]),
-		     pct(s.reclaimed[l], s.base[l]));
+		if (!mglru || l == RS_LRU_INACTIVE_ANON || l == RS_LRU_INACTIVE_FILE)
+			addl(ls, "%-12s %9s  %9s  %16s  %3.0f%%",
+			     mglru ? tl_model_lane_name(m, TL_L_IA + l) : lists[l],
+			     num(b[0], s.scanned[l]),
+			     num(b[1], s.stall_scanned[l]), num(b[2], s.reclaimed[l]),
+			     pct(s.reclaimed[l], s.base[l]));
 	addl(ls, "%-12s %9s  %9s  %16s  %3.0f%%", "all", num(b[0], s.scanned[0] + s.scanned[1] +
 	     s.scanned[2] + s.scanned[3]), "", num(b[1], recl), pct(recl, base));
 	if (s.min_prio >= 0)
@@ -928,7 +941,9 @@ static void draw_help(struct tui_state *st, int w, int h)
 	addl(&ls, "Lanes");
 	addl(&ls, "  inactive_anon active_anon inactive_file active_file (IA AA IF AF when");
 	addl(&ls, "                narrow): per LRU list, pages scanned/s (metric 1), reclaimed");
-	addl(&ls, "                or deactivated/s (2), efficiency (3), scanned in stalls/s (4)");
+	addl(&ls, "                or deactivated/s (2), efficiency (3), scanned in stalls/s (4);");
+	addl(&ls, "                on MGLRU anon and file: eviction from the oldest generation");
+	addl(&ls, "                (no active lists), as analyze's EVICTION BY TYPE");
 	addl(&ls, "  reclaimed     pages reclaimed/s; efficiency: reclaimed / scanned");
 	addl(&ls, "  kswapd        awake periods; direct, memcg, softlimit, node: stalls");
 	addl(&ls, "                (Enter: per task or cgroup, g switches; the axis row's");

@@ -912,3 +912,83 @@ UT_TEST(test_no_kernel_roots, "cgroups: before 7.1 no target and no slab per mem
 	fx_free(&f);
 	return UT_OK;
 }
+
+/* One shrink_inactive_list() of a trace without memcg events (plain trace-cmd record). */
+static void bare_shrink(struct fx *f, int pid, uint64_t scanned, uint64_t reclaimed)
+{
+	isolate(f, pid, "w", RS_LRU_INACTIVE_FILE, scanned, scanned);
+	shrink_in(f, pid, "w", true, scanned, reclaimed);
+}
+
+/*
+ * 7.1+ without memcg counters: a limit reclaim call's pages are its memcg_id's only when that
+ * memcg provably has no memcg below it (its reclaiming task is in it, on cgroup v2, and no
+ * cgroup event names one below it); unknown otherwise.
+ */
+UT_TEST(test_kernel7_leaf, "cgroups: 7.1+ memcg_id of a memcg with none below it is the victim")
+{
+	const struct rs_cg_attrib *at;
+	const struct rs_cgroup *leaf, *par, *kid;
+	struct fx f;
+
+	UT_ASSERT_EQ(fx_new(&f, NULL), 0);
+	cg_op(&f, RS_EV_CGROUP, RS_CG_MKDIR, 0, 20, "/leaf", 1);
+	cg_op(&f, RS_EV_CGROUP, RS_CG_MKDIR, 0, 30, "/par", 1);
+	cg_op(&f, RS_EV_CGROUP, RS_CG_MKDIR, 0, 31, "/par/kid", 1);
+	cg_op(&f, RS_EV_CGROUP_ATTACH, 0, 0, 20, "/leaf", 700);
+	cg_op(&f, RS_EV_CGROUP_ATTACH, 0, 0, 31, "/par/kid", 701);
+	cg_op(&f, RS_EV_CGROUP_ATTACH, 0, 0, 30, "/par", 702);
+	fork_ev(&f, 700, 704);
+	/* /leaf's task reclaims /leaf, twice (its forked child too): provable */
+	reclaim_7x(&f, RS_EV_RECLAIM_BEGIN, 700, 20, 0);
+	bare_shrink(&f, 700, 32, 7);
+	bare_shrink(&f, 700, 16, 5);
+	reclaim_7x(&f, RS_EV_RECLAIM_END, 700, 20, 12);
+	reclaim_7x(&f, RS_EV_RECLAIM_BEGIN, 704, 20, 0);
+	bare_shrink(&f, 704, 8, 8);
+	reclaim_7x(&f, RS_EV_RECLAIM_END, 704, 20, 8);
+	/* /par has a child: its limit reclaim may take /par/kid's pages, whoever enters it */
+	reclaim_7x(&f, RS_EV_RECLAIM_BEGIN, 701, 30, 0);
+	bare_shrink(&f, 701, 32, 3);
+	reclaim_7x(&f, RS_EV_RECLAIM_END, 701, 30, 3);
+	reclaim_7x(&f, RS_EV_RECLAIM_BEGIN, 702, 30, 0);
+	bare_shrink(&f, 702, 32, 4);
+	reclaim_7x(&f, RS_EV_RECLAIM_END, 702, 30, 4);
+	/* a task of no known cgroup reclaims /leaf (memory.reclaim from outside): not provable */
+	reclaim_7x(&f, RS_EV_RECLAIM_BEGIN, 703, 20, 0);
+	bare_shrink(&f, 703, 32, 6);
+	reclaim_7x(&f, RS_EV_RECLAIM_END, 703, 20, 6);
+	UT_ASSERT_EQ(fx_finish(&f), 0);
+
+	at = rs_cgroups_attrib(f.cg);
+	UT_ASSERT_EQ(at->shrinks, 6);
+	UT_ASSERT_EQ(at->exact, 0);
+	UT_ASSERT_EQ(at->fallback, 3);
+	UT_ASSERT_EQ(at->by_reason[RS_CGR_MEMCG_ID_LEAF], 3);
+	UT_ASSERT_EQ(at->unmatched, 3);
+	UT_ASSERT_EQ(at->by_reason[RS_CGR_NO_MEMCG_EVENT], 3);
+	UT_ASSERT_STR(rs_cg_reason_name(RS_CGR_MEMCG_ID_LEAF), "memcg_id_leaf");
+	leaf = row(f.cg, "/leaf");
+	par = row(f.cg, "/par");
+	kid = row(f.cg, "/par/kid");
+	UT_ASSERT(leaf && par && kid);
+	UT_ASSERT_EQ(leaf->pages[RS_CTX_MEMCG][RS_LRU_INACTIVE_FILE].shrinks, 3);
+	UT_ASSERT_EQ(leaf->pages[RS_CTX_MEMCG][RS_LRU_INACTIVE_FILE].scanned, 56);
+	UT_ASSERT_EQ(leaf->pages[RS_CTX_MEMCG][RS_LRU_INACTIVE_FILE].reclaimed, 20);
+	UT_ASSERT_EQ(leaf->fallback_by[RS_CGR_MEMCG_ID_LEAF], 3);
+	UT_ASSERT_EQ(par->exact + par->fallback + kid->exact + kid->fallback, 0);
+	fx_free(&f);
+
+	/* cgroup v1 (events of the memory hierarchy, 4): a cgroup with tasks may have children */
+	UT_ASSERT_EQ(fx_new(&f, NULL), 0);
+	cg_op(&f, RS_EV_CGROUP_ATTACH, 0, 4, 20, "/leaf", 700);
+	reclaim_7x(&f, RS_EV_RECLAIM_BEGIN, 700, 20, 0);
+	bare_shrink(&f, 700, 32, 7);
+	reclaim_7x(&f, RS_EV_RECLAIM_END, 700, 20, 7);
+	UT_ASSERT_EQ(fx_finish(&f), 0);
+	at = rs_cgroups_attrib(f.cg);
+	UT_ASSERT_EQ(at->shrinks, 1);
+	UT_ASSERT_EQ(at->unmatched, 1);
+	fx_free(&f);
+	return UT_OK;
+}

@@ -744,6 +744,48 @@ UT_TEST(test_model_rows, "timeline: lanes, sub-lanes, grouping, filter")
 	return UT_OK;
 }
 
+/* MGLRU: the list lanes are its types, as analyze names them; no active-list lanes. */
+UT_TEST(test_model_mglru_lanes, "timeline: MGLRU lanes are anon and file, no active lists")
+{
+	struct fx f;
+	struct tl_model *m;
+	struct rs_error err;
+	int ri;
+
+	UT_ASSERT_EQ(fx_open(&f, 0, true, false), 0);
+	tl_index_set_mglru(f.ix, true);
+	UT_ASSERT_EQ(rs_analysis_finish(f.a, &err), 0);
+	f.m = m = tl_model_new(f.ix);
+	UT_ASSERT(m);
+	tl_model_set_columns(m, 64);
+	tl_model_update(m);
+	ri = row_of(m, TL_L_IA, -1);
+	UT_ASSERT(ri >= 0);
+	UT_ASSERT_STR(tl_model_row(m, ri)->name, "anon");
+	UT_ASSERT_STR(tl_model_row(m, row_of(m, TL_L_IF, -1))->name, "file");
+	UT_ASSERT_STR(tl_model_lane_name(m, TL_L_IF), "file");
+	UT_ASSERT_STR(tl_model_lane_short(m, TL_L_IA), "anon");
+	UT_ASSERT_STR(tl_model_lane_name(m, TL_L_DIRECT), "direct");
+	UT_ASSERT(row_of(m, TL_L_AA, -1) < 0);
+	UT_ASSERT(row_of(m, TL_L_AF, -1) < 0);
+	UT_ASSERT_EQ(tl_model_nrows(m), 10);	/* test_model_rows' 12 less the two */
+	tl_model_show_all(m);
+	tl_model_update(m);
+	UT_ASSERT_EQ(tl_model_nrows(m), TL_L_NR - 2);
+	UT_ASSERT(row_of(m, TL_L_AA, -1) < 0);
+	fx_close(&f);
+
+	/* the classic LRU keeps the kernel's list names */
+	m = fx_model(&f, true);
+	UT_ASSERT(m);
+	tl_model_update(m);
+	UT_ASSERT_STR(tl_model_row(m, row_of(m, TL_L_IA, -1))->name, "inactive_anon");
+	UT_ASSERT_STR(tl_model_lane_short(m, TL_L_AF), "AF");
+	UT_ASSERT(row_of(m, TL_L_AA, -1) >= 0);
+	fx_close(&f);
+	return UT_OK;
+}
+
 UT_TEST(test_model_empty, "timeline: empty trace")
 {
 	struct tl_index_opts io = { 0 };
