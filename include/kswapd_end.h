@@ -28,8 +28,10 @@
 
 /*
  * The derived end is the first check the estimate finds balanced before the recorded end, else
- * the recorded end: the recording has no check after it, and the estimate runs low there (on
- * k72-global-pcp it finds the recorded end itself balanced in 8 of 191 runs; docs/models.md).
+ * the recorded end: the recording has no check after it. Between samples the estimate runs low
+ * there (on k72-global-pcp it finds the recorded end itself balanced in 8 of 191 runs); from the
+ * buddy flow (record --zone-flow) it finds 123 of k72-global-flow's 163, and a check before the
+ * end must clear the mark by the counter's lag (models/kswapd_end.c; docs/models.md).
  * The first check of a run is never its end: the kernel woke kswapd because it was not
  * balanced.
  */
@@ -51,6 +53,7 @@ struct rs_kswapd_end {
 	uint64_t freed;		/* recorded reclaim up to the derived end */
 	uint64_t rec_freed;	/* the recorded run's */
 	bool pcp_known;		/* the zone reclaim lands in had its per-cpu lists recorded */
+	bool flow;		/* every check from the buddy flow (record --zone-flow) */
 };
 
 /* How the run of kswapd call c ends when its reclaim is the recording's. */
@@ -74,7 +77,8 @@ struct rs_kswapd_ends {
 	uint64_t runs;		/* kswapd calls */
 	uint64_t all_freed;	/* what every kswapd call reclaimed in the recording */
 	uint64_t how[RS_KEND_NR];
-	uint64_t no_pcp;	/* derived runs whose main zone lacked per-cpu counts */
+	uint64_t flow;		/* derived runs decided by the buddy flow at every check */
+	uint64_t no_pcp;	/* other derived runs whose main zone lacked per-cpu counts */
 	uint64_t rec_freed;	/* derived runs (all but RECORDED): recorded pages freed */
 	uint64_t derived_freed;	/* ... and freed up to the derived end */
 };

@@ -30,6 +30,7 @@
 
 #include "rs_error.h"
 #include "rs_event.h"
+#include "zone_balance.h"	/* struct rs_zone_flow */
 
 /*
  * The evictable lists, numbered as enum rs_lru 0..3. Not analysis.h's RS_NR_LISTS (6: with
@@ -253,6 +254,7 @@ struct rs_kswapd_check {
 	uint64_t ts;
 	uint64_t reclaimed;		/* by the run before it */
 	uint64_t node_reclaimed;	/* on the run's node, every context, trace start to ts */
+	struct rs_zone_flow flow;	/* the node's buddy flow at ts (record --zone-flow) */
 };
 
 struct rs_reclaim_call {

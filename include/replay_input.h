@@ -184,6 +184,17 @@ struct rs_ri_report {
 	struct rs_ri_source zone;
 	uint32_t zone_idx;
 	/*
+	 * The buddy flow (record --zone-flow; docs/models.md "kswapd ends on the buddy flow"): kmem
+	 * events that moved pages of a known zone, the samples with the flow, and per zone index
+	 * (summed over nodes) the net pages onto the buddy lists from each node's first such sample
+	 * to its last (their zone_read moments: first_ts, last_ts of node 0's).
+	 */
+	struct {
+		uint64_t events, samples;
+		uint64_t first_ts, last_ts;
+		int64_t net[RS_ZONE_MAX];
+	} flow;
+	/*
 	 * Without them: kswapd's nr_to_reclaim (sum over the node's zones of max(high watermark,
 	 * 32), boost included) is above the pass's own reclaimed at every loop iteration of a
 	 * one-type pass that was followed by another; the largest such value + 1 is used.

@@ -57,6 +57,7 @@ enum rs_ev_type {
 	RS_EV_SCHED_NAME,		/* sched:sched_switch / sched_wakeup*: task names (.task) */
 	RS_EV_MEMCG_FLUSH,		/* memcg:memcg_flush_stats (6.13+): a stats flush asked */
 	RS_EV_SNAP_ZONE,		/* recorder marker: per-zone snapshot (zone_stat) */
+	RS_EV_BUDDY,			/* kmem: a block onto or off the buddy lists (.buddy) */
 	RS_EV_NR_TYPES
 };
 
@@ -256,6 +257,19 @@ struct rs_ev_filemap {
 	int order;			/* folio order; 0 when the kernel lacks the field */
 };
 
+/*
+ * The buddy allocator's kmem events (record --zone-flow): a block of 1 << order pages at pfn
+ * taken off the buddy lists (kmem:mm_page_alloc_zone_locked), given back by a per-cpu list
+ * (kmem:mm_page_pcpu_drain), or freed (kmem:mm_page_free: straight to the buddy lists only at
+ * an order the per-cpu lists never hold; the consumer decides, docs/markers.md "zone_flow").
+ */
+enum rs_buddy_kind { RS_BUDDY_ALLOC, RS_BUDDY_DRAIN, RS_BUDDY_FREE };
+struct rs_ev_buddy {
+	uint64_t pfn;
+	int order;			/* 0..RS_ORDER_MAX (rs_normalize.h) */
+	int kind;			/* enum rs_buddy_kind */
+};
+
 struct rs_ev_oom {
 	int pid;
 	const char *comm;		/* when the kernel records it, else NULL */
@@ -341,6 +355,7 @@ struct rs_ev_snap_zone {
 	int64_t pcp, pcp_high, pcp_batch;	/* per-cpu lists, summed over CPUs; -1: none */
 	uint64_t blocks[RS_ZONE_ORDERS];	/* /proc/buddyinfo: free blocks by order */
 	int nr_blocks;				/* 0 when not recorded */
+	uint64_t start_pfn, spanned;		/* the zone's pfn range; spanned 0: not recorded */
 };
 
 struct rs_event {
@@ -368,6 +383,7 @@ struct rs_event {
 		struct rs_ev_task task;
 		struct rs_ev_oom oom;
 		struct rs_ev_filemap filemap;
+		struct rs_ev_buddy buddy;
 		struct rs_ev_meta meta;
 		struct rs_ev_items items;
 		struct rs_ev_cgroup_map cgroup_map;

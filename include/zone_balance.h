@@ -28,6 +28,26 @@ struct rs_zone {
 	int64_t pcp, pcp_high;		/* per-cpu lists, summed over CPUs; -1: not recorded */
 };
 
+/*
+ * The buddy flow (record --zone-flow): per zone of one node, the net pages the kmem events put
+ * onto the buddy lists (rs_buddy_pages()), summed from the trace's start to one moment. Two
+ * moments' difference is what NR_FREE_PAGES moved between them, as far as the events see
+ * (models/zone_balance.c says what they miss).
+ */
+struct rs_zone_flow {
+	bool ok;			/* the trace has the events and the zones' pfn ranges */
+	uint64_t lost;			/* ring-buffer loss marks seen up to the moment */
+	int64_t pages[RS_ZONE_MAX];
+};
+
+/*
+ * Pages one kmem event puts onto (> 0) or takes off (< 0) the buddy lists: an allocation takes
+ * 1 << order, a per-cpu drain gives 1 << order back, a free gives them back only at an order the
+ * per-cpu lists never hold (above 3 and not pmd_order, THP's; 0: no THP); other frees wait on a
+ * per-cpu list and come back as drains.
+ */
+int64_t rs_buddy_pages(int kind, int order, int pmd_order);
+
 #define RS_ZONE_BLOCKS_UNKNOWN	UINT32_MAX
 
 /* One node's zones at one moment, with the node's recorded reclaim up to then. */
@@ -38,6 +58,9 @@ struct rs_zone_sample {
 	struct rs_zone zone[RS_ZONE_MAX];
 	/* pages the recording reclaimed on the node (every context) from the trace's start to ts */
 	uint64_t reclaimed;
+	struct rs_zone_flow flow;	/* at ts (the zone_read marker before the read) */
+	/* free - flow per zone, the median over this sample and the two before it (flow.ok) */
+	int64_t flow_base[RS_ZONE_MAX];
 };
 
 /*
@@ -60,6 +83,7 @@ struct rs_zone_est_info {
 	int main;			/* the zone reclaim and allocations were put on */
 	bool lower_capped;		/* lower zones drained to low + reserve */
 	bool pcp_known;			/* the main zone's per-cpu lists were recorded */
+	bool flow;			/* from the buddy flow (rs_zone_flow_estimate()) */
 };
 
 /*
@@ -70,5 +94,27 @@ struct rs_zone_est_info {
 void rs_zone_estimate(const struct rs_zone_sample *s, const struct rs_zone_sample *s2,
 		      uint64_t t, int64_t reclaimed, int hz, int64_t free[RS_ZONE_MAX],
 		      struct rs_zone_est_info *info);
+
+/*
+ * s->flow_base from the node's samples before it (p1 the one just before, p2 before that; NULL,
+ * or without the flow or with other loss marks: not counted): per zone the median of free -
+ * flow over the three, with two or one the latest's. A zone's free pages less the flow to its
+ * read stay constant from sample to sample as far as the events see them; a sample whose read
+ * came late (a recorder preempted between the zone_read marker and the read, while 10,000
+ * pages were freed: seen in the 7.2 guest) is off by the pages moved in between, and the
+ * median keeps it from being the base until the next samples.
+ */
+void rs_zone_flow_base(struct rs_zone_sample *s, const struct rs_zone_sample *p1,
+		       const struct rs_zone_sample *p2);
+
+/*
+ * Free pages of each zone at a moment after sample s from the buddy flow: the sample's base
+ * (rs_zone_flow_base()) plus the flow to that moment (`at`), and `extra` pages on the main zone (a
+ * policy's reclaim beyond the recording's since the sample: it would have reached the buddy
+ * lists too). False, with free[] untouched, when the flow cannot say: either moment lacks it,
+ * or the ring buffer lost events between them (the caller falls back to rs_zone_estimate()).
+ */
+bool rs_zone_flow_estimate(const struct rs_zone_sample *s, const struct rs_zone_flow *at,
+			   int64_t extra, int64_t free[RS_ZONE_MAX], struct rs_zone_est_info *info);
 
 #endif

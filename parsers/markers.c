@@ -244,6 +244,8 @@ static void decode_zone_stat(struct rs_markers *m, struct rs_event *ev)
 	z.pcp_high = ha > INT64_MAX ? -1 : (int64_t)ha;
 	ha = getu(m, "pcp_batch", UINT64_MAX);
 	z.pcp_batch = ha > INT64_MAX ? -1 : (int64_t)ha;
+	z.start_pfn = getu(m, "start_pfn", 0);
+	z.spanned = getu(m, "spanned", 0);
 	ev->type = RS_EV_SNAP_ZONE;
 	ev->snap_zone = z;
 }

@@ -135,6 +135,10 @@ static const struct rs_slot filemap_slots[] = {
 	NR("s_dev"), NR("i_ino"), NR("index"), N("pfn"), N("order"),
 };
 
+/* kmem's page events: pfn and order are all the flow needs (migratetype: not used) */
+enum { BD_PFN, BD_ORDER };
+static const struct rs_slot buddy_slots[] = { NR("pfn"), NR("order") };
+
 enum { PR_BUF };
 static const struct rs_slot print_slots[] = { SR("buf") };
 
@@ -196,6 +200,9 @@ static const struct rs_kevent kevents[] = {
 	KE("filemap", "mm_filemap_delete_from_page_cache", RS_EV_FILEMAP_DELETE, 0,
 	   filemap_slots),
 	KE("filemap", "mm_filemap_add_to_page_cache", RS_EV_FILEMAP_ADD, 0, filemap_slots),
+	KE("kmem", "mm_page_alloc_zone_locked", RS_EV_BUDDY, RS_BUDDY_ALLOC, buddy_slots),
+	KE("kmem", "mm_page_pcpu_drain", RS_EV_BUDDY, RS_BUDDY_DRAIN, buddy_slots),
+	KE("kmem", "mm_page_free", RS_EV_BUDDY, RS_BUDDY_FREE, buddy_slots),
 	KE("ftrace", "print", RS_EV_MARKER, 0, print_slots),
 };
 
@@ -583,6 +590,12 @@ void rs_normalize(const struct rs_kevent *ke, const struct rs_slotvals *v, struc
 		if (has(v, FM_ORDER))
 			ev->have |= RS_HAVE_ORDER;
 		break;
+	case RS_EV_BUDDY:
+		ev->buddy.pfn = num(v, BD_PFN, 0);
+		ev->buddy.order = inum(v, BD_ORDER, 0);
+		ev->buddy.kind = ke->subkind;
+		ev->have |= RS_HAVE_ORDER;
+		break;
 	case RS_EV_MARKER:
 		ev->marker = str(v, PR_BUF);
 		break;
@@ -702,6 +715,10 @@ static int check(struct rs_event *ev, bool fix, const char **why)
 		FIXED(bad_nid(ev->throttled.nid), nid, "throttled nid outside -1..1023",
 		      ev->throttled.nid = -1);
 		break;
+	case RS_EV_BUDDY:
+		/* a block's size is 1 << order pages: no guessed order */
+		DROP(bad_order(ev, ev->buddy.order), "kmem page event order outside 0..31");
+		break;
 	default:
 		break;
 	}
@@ -764,6 +781,7 @@ static const char *const type_names[RS_EV_NR_TYPES] = {
 	[RS_EV_SCHED_NAME] = "sched_switch",
 	[RS_EV_MEMCG_FLUSH] = "memcg_flush_stats",
 	[RS_EV_SNAP_ZONE] = "marker_zone_stat",
+	[RS_EV_BUDDY] = "kmem_buddy",
 };
 
 const char *rs_ev_type_name(enum rs_ev_type t)

@@ -534,9 +534,17 @@ static bool size_unknown(const struct wb *b, int w)
 /* zone_stat samples, per node (kswapd's end: include/kswapd_end.h) */
 static int add_zone_samples(struct rs_replay_input *ri, struct rs_world *w, struct rs_error *err)
 {
-	for (size_t i = 0; i < ri->nzs; i++)
-		if (ri->zs[i].nid < ri->rep.nr_nodes && rs_world_add_zone_sample(w, &ri->zs[i], err))
+	for (size_t i = 0; i < ri->nzs; i++) {
+		struct rs_zone_sample *s = &ri->zs[i], *p[2] = { NULL, NULL };
+
+		/* the node's two samples before it: the buddy flow's base (include/zone_balance.h) */
+		for (size_t j = i; j-- > 0 && !p[1];)
+			if (ri->zs[j].nid == s->nid)
+				p[p[0] ? 1 : 0] = &ri->zs[j];
+		rs_zone_flow_base(s, p[0], p[1]);
+		if (s->nid < ri->rep.nr_nodes && rs_world_add_zone_sample(w, s, err))
 			return -1;
+	}
 	return 0;
 }
 

@@ -80,14 +80,14 @@ static struct ri_call *open_call(struct rs_replay_input *ri, struct ri_task *t,
 
 /* A pgdat_balanced() check of a kswapd run (rs_recorded.checks). */
 static void push_check(struct rs_replay_input *ri, struct ri_call *c, uint64_t ts,
-		       uint64_t reclaimed, uint64_t node)
+		       uint64_t reclaimed, uint64_t node, const struct rs_zone_flow *flow)
 {
 	if (RS_GROW(c->chk, c->capchk, c->nchk + 1, 8)) {
 		ri->oom = true;
 		return;
 	}
 	c->chk[c->nchk++] = (struct rs_kswapd_check){ .ts = ts, .reclaimed = reclaimed,
-						      .node_reclaimed = node };
+						      .node_reclaimed = node, .flow = *flow };
 }
 
 static uint64_t node_reclaimed(struct rs_replay_input *ri, int nid)
@@ -117,7 +117,7 @@ static void close_call(struct rs_replay_input *ri, struct ri_task *t, uint64_t t
 	c->c.ts_end = ts;
 	/* kswapd: the check after its last pass, the one that found the node balanced */
 	if (c->ctx == RS_CALL_KSWAPD && c->nchk && c->pass_open)
-		push_check(ri, c, c->last_ts, c->total, c->last_node);
+		push_check(ri, c, c->last_ts, c->total, c->last_node, &c->last_flow);
 	/* the last pass, cut short as the others (note_pass()) */
 	cut = pass_cut(c);
 	if (cut && (!c->want_hi || cut < c->want_hi))
@@ -257,7 +257,7 @@ static void note_pass(struct rs_replay_input *ri, struct ri_call *c, int memcg, 
 				c->balance_lo = c->total;
 			/* the check between the two passes, where the last one ended */
 			if (c->ctx == RS_CALL_KSWAPD && c->nchk)
-				push_check(ri, c, c->last_ts, c->total, c->last_node);
+				push_check(ri, c, c->last_ts, c->total, c->last_node, &c->last_flow);
 		}
 		c->pass_open = true;
 		c->pass_prio = prio;
@@ -292,6 +292,8 @@ static void note_pass(struct rs_replay_input *ri, struct ri_call *c, int memcg, 
 	c->total += reclaimed;
 	c->last_ts = ri->last_ts;
 	c->last_node = node_reclaimed(ri, nid);
+	if (c->ctx == RS_CALL_KSWAPD)
+		ri_node_flow(ri, nid, &c->last_flow);
 }
 
 /*
@@ -602,7 +604,8 @@ void ri_calls_event(struct rs_replay_input *ri, const struct rs_event *ev, const
 		/* balance_pgdat()'s first check, before any pass */
 		c->last_ts = ev->ts;
 		c->last_node = node_reclaimed(ri, c->c.nid);
-		push_check(ri, c, ev->ts, 0, c->last_node);
+		ri_node_flow(ri, c->c.nid, &c->last_flow);
+		push_check(ri, c, ev->ts, 0, c->last_node, &c->last_flow);
 		ri_source_note(&ri->rep.call_src[RS_CALL_KSWAPD], ev);
 		return;
 	case RS_EV_WRITE_FOLIO:

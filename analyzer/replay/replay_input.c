@@ -20,6 +20,7 @@
  * the recorder did not snapshot. mod_memcg_lruvec_state has no node: deltas and memcg
  * snapshots are node 0 (these traces are single-node).
  */
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -135,6 +136,11 @@ static void on_meta(struct rs_replay_input *ri, const struct rs_event *ev)
 		free(ri->header_cgroup);
 		ri->header_cgroup = strdup(v);
 	}
+	/* record --zone-flow: the kmem events are in, and which free order is THP's */
+	if ((v = rs_meta_value(ev->meta.text, "zone_flow", b, sizeof(b))))
+		ri->zone_flow = atoi(v) == 1;
+	if ((v = rs_meta_value(ev->meta.text, "pmd_order", b, sizeof(b))))
+		ri->pmd_order = atoi(v);
 }
 
 static void on_items(struct rs_replay_input *ri, const struct rs_event *ev)
@@ -475,11 +481,71 @@ static void on_lruvec(struct rs_replay_input *ri, const struct rs_event *ev,
 	ri_mark_dirty(ri, i);
 }
 
+void ri_node_flow(struct rs_replay_input *ri, int nid, struct rs_zone_flow *out)
+{
+	struct ri_node *n = nid >= 0 && (size_t)nid < ri->nnode ? &ri->node[nid] : NULL;
+
+	if (!n || !ri->zone_flow) {
+		memset(out, 0, sizeof(*out));
+		return;
+	}
+	*out = n->flow;
+	out->lost = ri->lost_marks;
+}
+
+/*
+ * `zone_read` (record --zone-flow): the recorder reads /proc/zoneinfo right after it, so the
+ * zone_stat samples that follow are as of this moment; keep each node's flow and reclaim here.
+ */
+static void on_zone_read(struct rs_replay_input *ri, const struct rs_event *ev)
+{
+	ri->read_ts = ev->ts;
+	for (size_t i = 0; i < ri->nnode; i++) {
+		struct ri_node *n = &ri->node[i];
+
+		ri_node_flow(ri, (int)i, &n->read_flow);
+		n->read_reclaimed = n->reclaimed;
+		n->read_ts = ev->ts;
+	}
+}
+
+/*
+ * A kmem page event: its pages onto or off the buddy lists of the zone whose pfn range holds
+ * it (the zone_stat ranges; zones of one node do not overlap unless ZONE_MOVABLE is carved out
+ * of another's span, kernelcore=/movablecore=, where the first zone listed wins).
+ */
+static void on_buddy(struct rs_replay_input *ri, const struct rs_event *ev)
+{
+	int64_t pages;
+
+	if (!ri->zone_flow)
+		return;
+	pages = rs_buddy_pages(ev->buddy.kind, ev->buddy.order, ri->pmd_order);
+	if (!pages)
+		return;
+	for (size_t i = 0; i < ri->nnode; i++) {
+		struct ri_node *n = &ri->node[i];
+
+		if (!n->flow.ok)
+			continue;
+		for (int z = 0; z < RS_ZONE_MAX; z++)
+			if (ev->buddy.pfn >= n->pfn_start[z] && ev->buddy.pfn < n->pfn_end[z]) {
+				n->flow.pages[z] += pages;
+				ri->rep.flow.events++;
+				return;
+			}
+	}
+}
+
 static void on_marker(struct rs_replay_input *ri, const struct rs_event *ev)
 {
 	char b[64];
 	const char *t = ev->marker, *v;
 
+	if (t && !strncmp(t, "zone_read", 9) && (!t[9] || isspace((unsigned char)t[9]))) {
+		on_zone_read(ri, ev);
+		return;
+	}
 	/* `swap total=KB free=KB` (a marker the recorder may write; docs/replay.md) */
 	if (!t || strncmp(t, "swap ", 5))
 		return;
@@ -559,6 +625,27 @@ static void on_snap_zone(struct rs_replay_input *ri, const struct rs_event *ev)
 		s->ts = ev->ts;
 		s->nid = z->nid;
 		s->reclaimed = n->reclaimed;
+		/*
+		 * As of the zone_read marker before it (--zone-flow): the read, not this marker,
+		 * written milliseconds later in a slow guest, is when the free pages were so. No
+		 * marker since the node's previous sample: no flow for this one.
+		 */
+		if (n->read_ts && n->read_ts <= ev->ts &&
+		    (n->zs_prev_ts == 0 || n->read_ts > n->zs_prev_ts)) {
+			s->ts = n->read_ts;
+			s->reclaimed = n->read_reclaimed;
+			s->flow = n->read_flow;
+		}
+		n->zs_prev_ts = s->ts;
+		if (s->flow.ok) {
+			if (!n->flow_first_ts) {
+				n->flow_first = s->flow;
+				n->flow_first_ts = s->ts;
+			}
+			n->flow_last = s->flow;
+			n->flow_last_ts = s->ts;
+			ri->rep.flow.samples++;
+		}
 	}
 	s = &ri->zs[n->zs_cur];
 	n->zs_last_idx = z->idx;
@@ -581,6 +668,12 @@ static void on_snap_zone(struct rs_replay_input *ri, const struct rs_event *ev)
 	for (int o = 0; o < z->nr_blocks && o < RS_ZONE_ORDERS; o++)
 		if (z->blocks[o])
 			d->blocks |= 1u << o;
+	/* the pfn range the kmem events are told by; from here on this node's flow counts */
+	if (z->spanned && ri->zone_flow) {
+		n->pfn_start[z->idx] = z->start_pfn;
+		n->pfn_end[z->idx] = z->start_pfn + z->spanned;
+		n->flow.ok = true;
+	}
 }
 
 static int ri_event(void *arg, const struct rs_event *ev, const struct rs_ctx *ctx)
@@ -629,7 +722,11 @@ static int ri_event(void *arg, const struct rs_event *ev, const struct rs_ctx *c
 	case RS_EV_MARKER:
 		on_marker(ri, ev);
 		return 0;
+	case RS_EV_BUDDY:
+		on_buddy(ri, ev);
+		return 0;
 	case RS_EV_LOST:
+		ri->lost_marks++;
 		ri->rep.lost = true;
 		if (ev->lost > 0)
 			ri->rep.lost_events += (uint64_t)ev->lost;
@@ -667,6 +764,19 @@ static int ri_finish(void *arg, struct rs_error *err)
 {
 	struct rs_replay_input *ri = arg;
 
+	for (size_t i = 0; i < ri->nnode; i++) {
+		const struct ri_node *n = &ri->node[i];
+
+		if (!n->flow_first_ts)
+			continue;
+		for (int z = 0; z < RS_ZONE_MAX; z++)
+			ri->rep.flow.net[z] += n->flow_last.pages[z] - n->flow_first.pages[z];
+		if (!i) {
+			ri->rep.flow.first_ts = n->flow_first_ts;
+			ri->rep.flow.last_ts = n->flow_last_ts;
+		}
+	}
+
 	if (ri->oom)
 		return rs_error_set(err, "replay input: out of memory");
 	return 0;
@@ -697,6 +807,7 @@ struct rs_replay_input *rs_replay_input_new(const struct rs_replay_input_opts *o
 	ri->rep.vm_swappiness = 60;
 	ri->rep.nr_nodes = 1;
 	ri->page_size = 4096;
+	ri->pmd_order = 9;
 	ri->last_pid = -1;
 	ri->last_task = -1;
 	return ri;

@@ -174,6 +174,7 @@ struct ri_call {
 	struct rs_kswapd_check *chk;
 	size_t nchk, capchk;
 	uint64_t last_ts, last_node;
+	struct rs_zone_flow last_flow;	/* the node's buddy flow at last_ts */
 };
 
 /* A node snapshot: the root's own lists before the delta memcgs' offsets are known. */
@@ -240,13 +241,37 @@ struct rs_replay_input {
 	size_t nnode, capnode;
 	struct rs_zone_sample *zs;	/* every node's, in the order read */
 	size_t nzs, capzs;
+
+	/*
+	 * The buddy flow (record --zone-flow; models/zone_balance.c): counters per (node, zone),
+	 * summed as the kmem events stream by; the latest `zone_read` marker's moment, which the
+	 * next zone_stat samples are as of; loss marks so far.
+	 */
+	bool zone_flow;			/* reclaimscope_begin zone_flow=1 */
+	int pmd_order;			/* reclaimscope_begin pmd_order= (default 9, x86) */
+	uint64_t read_ts;		/* 0: no zone_read marker yet */
+	uint64_t lost_marks;
 };
 
 struct ri_node {
 	uint64_t reclaimed;		/* lru_shrink_inactive nr_reclaimed, every context */
 	size_t zs_cur;			/* its latest sample in zs[] (SIZE_MAX: none) */
 	int zs_last_idx;		/* the zone index that sample was given last */
+	/* the buddy flow: per zone, cumulative (ok: the pfn ranges are known, spanned > 0) */
+	struct rs_zone_flow flow;
+	uint64_t pfn_start[RS_ZONE_MAX], pfn_end[RS_ZONE_MAX];
+	/* at the latest zone_read marker: the flow and the reclaim then */
+	struct rs_zone_flow read_flow;
+	uint64_t read_reclaimed;
+	uint64_t read_ts;		/* 0: none */
+	uint64_t zs_prev_ts;		/* its latest sample's moment (0: none) */
+	/* its first and latest samples with the flow (the report's net pages) */
+	struct rs_zone_flow flow_first, flow_last;
+	uint64_t flow_first_ts, flow_last_ts;
 };
+
+/* The node's buddy flow now (ok false without --zone-flow or the zones' pfn ranges). */
+void ri_node_flow(struct rs_replay_input *ri, int nid, struct rs_zone_flow *out);
 
 /* The node's state (grown on first use); NULL when out of memory or nid is not a node. */
 struct ri_node *ri_node_get(struct rs_replay_input *ri, int nid);

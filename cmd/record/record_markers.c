@@ -120,6 +120,10 @@ int rec_write_begin(struct rec *r)
 			snprintf(extra + n, sizeof(extra) - (size_t)n, " workload_cgroup=%s", esc);
 		}
 	}
+	/* the kmem events' filter (record_tracefs.c): which orders bypass the per-cpu lists */
+	if (r->zone_flow && n >= 0 && (size_t)n < sizeof(extra))
+		snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra),
+			 " zone_flow=1 pmd_order=%d", r->pmd_order);
 	return rec_mark(r, "reclaimscope_begin version=1 kernel=%s page_size=%ld swappiness=%ld "
 			"mglru=0x%04lx cgroup=%s nodes=%d interval_ms=%u%s", u.release,
 			r->page_size, read_long("/proc/sys/vm/swappiness", -1), mglru,

@@ -68,6 +68,9 @@ struct rec {
 	bool own_memcgs;			/* filter memcg:* to ids >= memcg_min_id */
 	uint64_t memcg_min_id;
 	bool no_filemap;			/* leave the filemap page-cache events out */
+	bool zone_flow;				/* the buddy allocator's kmem events */
+	bool no_zone_flow;			/* not even without --cgroup */
+	int pmd_order;				/* THP's PMD order; 0: no THP */
 	uint64_t *filemap_devs;		/* --filemap-dev: kernel s_dev values to keep */
 	size_t nr_filemap_devs;
 	char **argv;			/* workload, NULL when none */

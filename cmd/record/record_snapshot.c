@@ -9,11 +9,13 @@
 #include <stdbool.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "record_private.h"
 
@@ -164,6 +166,9 @@ struct zone_snap {
 	int nid, idx;
 	char name[16];
 	unsigned long long free, wm[3], managed, free_cma;
+	/* the zone's pfn range: the kmem events name a pfn, not a zone (--zone-flow) */
+	unsigned long long start_pfn, spanned;
+	bool have_span;
 	/* free pages in highatomic pageblocks: unusable to kswapd's check (-1: not printed) */
 	long long free_ha, reserved_ha;
 	/* pages on the per-cpu lists (pagesets count:, summed), and their high marks: freed pages
@@ -196,23 +201,74 @@ static void parse_protection(const char *p, struct zone_snap *z)
 }
 
 /*
+ * The whole of /proc/zoneinfo in back-to-back reads, parsed afterwards. With --zone-flow a
+ * `zone_read` marker goes just before the first read: the kmem events say when free pages moved,
+ * and the free pages a zone_stat line gives are as of this moment, not of the zone_stat marker,
+ * written milliseconds later in a slow guest (docs/markers.md). Returns a malloc'd buffer.
+ */
+static char *read_zoneinfo(struct rec *r, size_t *len)
+{
+	size_t cap = 65536, got = 0;
+	char *buf = malloc(cap), *nb;
+	int fd = open("/proc/zoneinfo", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0 || !buf) {
+		if (fd >= 0)
+			close(fd);
+		free(buf);
+		return NULL;
+	}
+	if (r->zone_flow)
+		rec_mark(r, "zone_read");
+	for (;;) {
+		ssize_t n;
+
+		if (got == cap) {
+			nb = realloc(buf, cap * 2);
+			if (!nb)
+				break;
+			buf = nb;
+			cap *= 2;
+		}
+		n = read(fd, buf + got, cap - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	close(fd);
+	if (!got) {
+		free(buf);
+		return NULL;
+	}
+	*len = got;
+	return buf;
+}
+
+/*
  * Read every zone of /proc/zoneinfo (in zone index order within a node, unpopulated ones
  * included, so the position is the zone index). The watermarks printed include the boost, as
  * high_wmark_pages() does. Returns the number of zones; *zs is the caller's to free.
  */
-static int read_zones(struct zone_snap **zs)
+static int read_zones(struct rec *r, struct zone_snap **zs)
 {
 	static const char *const keys[] = { "min", "low", "high" };
 	char line[512], key[64], name[16];
 	struct zone_snap *z = NULL, *arr = NULL;
 	unsigned long long v;
 	int nr = 0, cap = 0, nid, last_nid = -1, idx = 0;
+	char *text;
+	size_t len;
 	FILE *f;
 
 	*zs = NULL;
-	f = fopen("/proc/zoneinfo", "re");
-	if (!f)
+	text = read_zoneinfo(r, &len);
+	f = text ? fmemopen(text, len, "r") : NULL;
+	if (!f) {
+		free(text);
 		return 0;
+	}
 	while (fgets(line, sizeof(line), f)) {
 		if (sscanf(line, "Node %d, zone %15s", &nid, name) == 2) {
 			if (nr == cap) {
@@ -264,10 +320,17 @@ static int read_zones(struct zone_snap **zs)
 				z->wm[i] = v;
 		if (!strcmp(key, "managed"))
 			z->managed = v;
+		else if (!strcmp(key, "spanned"))
+			z->spanned = v;
+		else if (!strcmp(key, "start_pfn:")) {
+			z->start_pfn = v;
+			z->have_span = true;
+		}
 		else if (!strcmp(key, "nr_free_cma"))
 			z->free_cma = v;
 	}
 	fclose(f);
+	free(text);
 	*zs = arr;
 	return arr ? nr : 0;
 }
@@ -314,7 +377,7 @@ static void snap_zones(struct rec *r, const struct zone_snap *zs, int nr)
 {
 	for (int i = 0; i < nr; i++) {
 		const struct zone_snap *z = &zs[i];
-		char prot[MAX_ZONES * 21 + 1], blocks[MAX_ORDERS * 21 + 16], ha[128];
+		char prot[MAX_ZONES * 21 + 1], blocks[MAX_ORDERS * 21 + 16], ha[192];
 		size_t used = 0;
 
 		if (!z->managed)
@@ -338,6 +401,9 @@ static void snap_zones(struct rec *r, const struct zone_snap *zs, int nr)
 			snprintf(ha + strlen(ha), sizeof(ha) - strlen(ha),
 				 " pcp=%llu pcp_high=%llu pcp_batch=%llu", z->pcp_count, z->pcp_high,
 				 z->pcp_batch);
+		if (z->have_span)
+			snprintf(ha + strlen(ha), sizeof(ha) - strlen(ha),
+				 " start_pfn=%llu spanned=%llu", z->start_pfn, z->spanned);
 		rec_mark(r, "zone_stat nid=%d zone=%s idx=%d free=%llu min=%llu low=%llu high=%llu "
 			 "managed=%llu free_cma=%llu protection=%s%s%s", z->nid, z->name, z->idx,
 			 z->free, z->wm[0], z->wm[1], z->wm[2], z->managed, z->free_cma,
@@ -380,7 +446,7 @@ static void snap_nodes(struct rec *r)
 	if (!wm)
 		return;
 	/* node_stat keeps the watermarks summed over the node's zones, as older traces have them */
-	nr_zones = read_zones(&zs);
+	nr_zones = read_zones(r, &zs);
 	read_buddyinfo(zs, nr_zones);
 	for (int i = 0; i < nr_zones; i++)
 		for (int k = 0; k < 3; k++)

@@ -364,6 +364,36 @@ static void arg_filemap_events(struct rec *r, struct argv_buf *a)
 	free(f);
 }
 
+/*
+ * The buddy allocator's own events (--zone-flow): every change of a zone's NR_FREE_PAGES that
+ * moves a block onto or off the buddy lists (Linux 7.2 mm/page_alloc.c, account_freepages()),
+ * so the loader can tell a zone's free pages between two zone_stat samples (docs/markers.md
+ * "zone_flow"):
+ *  - mm_page_alloc_zone_locked: a block taken off the buddy lists (__rmqueue_smallest() and the
+ *    fallback steal), for an allocation or a per-cpu refill (rmqueue_bulk());
+ *  - mm_page_pcpu_drain: a page a per-cpu list gives back (free_pcppages_bulk());
+ *  - mm_page_free of an order the per-cpu lists never hold (pcp_allowed_order(): above
+ *    PAGE_ALLOC_COSTLY_ORDER 3 and not the PMD order): freed straight to the buddy lists. The
+ *    frees of the other orders go to a per-cpu list and reach the buddy lists as a drain; the
+ *    filter keeps them out, as they are the bulk of a streaming workload's events.
+ */
+static void arg_zone_flow_events(struct rec *r, struct argv_buf *a)
+{
+	char f[64];
+
+	arg_event(r, a, "kmem", "mm_page_alloc_zone_locked");
+	arg_event(r, a, "kmem", "mm_page_pcpu_drain");
+	if (!rec_event_exists(r, "kmem:mm_page_free"))
+		return;
+	arg_event(r, a, "kmem", "mm_page_free");
+	if (r->pmd_order > 0)
+		snprintf(f, sizeof(f), "order>3&&order!=%d", r->pmd_order);
+	else
+		snprintf(f, sizeof(f), "order>3");
+	arg(a, "-f");
+	arg(a, f);
+}
+
 char **rec_trace_cmd_argv(struct rec *r, struct rs_error *err)
 {
 	struct argv_buf a = { 0 };
@@ -397,6 +427,8 @@ char **rec_trace_cmd_argv(struct rec *r, struct rs_error *err)
 	arg_event(r, &a, "oom", NULL);
 	if (!r->no_filemap)
 		arg_filemap_events(r, &a);
+	if (r->zone_flow)
+		arg_zone_flow_events(r, &a);
 	for (size_t i = 0; i < r->nr_events; i++) {
 		arg(&a, "-e");
 		arg(&a, r->events[i]);

@@ -163,6 +163,20 @@ static json_t *inputs_json(const struct rs_replay_report *r)
 		json_object_set_new(wm, "zone_indices", zi);
 		json_object_set_new(wm, "zone_stat_used", json_true());
 	}
+	/* only where the trace has the buddy flow (record --zone-flow) */
+	if (in->flow.samples) {
+		json_t *fl = json_object(), *net = json_array();
+
+		for (int i = 0; i < RS_ZONE_MAX; i++)
+			if (in->zone_idx & (1u << i))
+				json_array_append_new(net, json_integer(in->flow.net[i]));
+		json_object_set_new(fl, "events", JI(in->flow.events));
+		json_object_set_new(fl, "samples", JI(in->flow.samples));
+		json_object_set_new(fl, "first_s", rs_json_real(rs_ns_to_s(in->flow.first_ts)));
+		json_object_set_new(fl, "last_s", rs_json_real(rs_ns_to_s(in->flow.last_ts)));
+		json_object_set_new(fl, "net_pages", net);
+		json_object_set_new(wm, "zone_flow", fl);
+	}
 	json_object_set_new(o, "watermark", wm);
 
 	json_object_set_new(sw, "state", json_string(in->swap == RS_RI_SWAP_MARKER ? "marker" :
@@ -369,6 +383,7 @@ static json_t *kswapd_ends_json(const struct rs_kswapd_ends *k)
 						k->how[RS_KEND_NOT_EARLIER]));
 	for (int h = 0; h < RS_KEND_NR; h++)
 		json_object_set_new(o, rs_kend_how_name((enum rs_kend_how)h), JI(k->how[h]));
+	json_object_set_new(o, "from_flow", JI(k->flow));
 	json_object_set_new(o, "without_pcp", JI(k->no_pcp));
 	json_object_set_new(o, "recorded_freed_all", JI(k->all_freed));
 	json_object_set_new(o, "recorded_freed", JI(k->rec_freed));

@@ -168,6 +168,10 @@ static void kswapd_ends_text(FILE *f, const struct rs_kswapd_ends *k)
 	    U(k->how[RS_KEND_AT_END] + k->how[RS_KEND_NOT_EARLIER]), U(k->runs),
 	    U(k->how[RS_KEND_AT_END]), U(k->how[RS_KEND_EARLY]), U(k->how[RS_KEND_RECORDED]),
 	    U(k->derived_freed), U(k->rec_freed), pct_text(k->derived_freed, k->rec_freed));
+	if (k->flow)
+		out(f, 2, "kswapd ends: %llu of those runs from the buddy flow at every check "
+		    "(zone_stat + the kmem events since, record --zone-flow); the others from the "
+		    "samples around each check", U(k->flow));
 	if (k->no_pcp)
 		out(f, 2, "kswapd ends: the estimate lacks the per-cpu lists for %llu runs (zone_stat "
 		    "without pcp= and pcp_high=): freed pages waiting there count as free",
@@ -653,6 +657,9 @@ void rs_replay_inputs_text(FILE *f, const struct rs_replay_report *r)
 		src_add(&l, &in->zone);
 		add(&l, "; kswapd ends where pgdat_balanced() on them ends it (docs/models.md)");
 	}
+	if (in->flow.samples)
+		add(&l, "; between samples the buddy flow: %llu kmem events, %llu samples with it",
+		    U(in->flow.events), U(in->flow.samples));
 	flush(f, &l, 11);
 	add(&l, "swap       ");
 	switch (in->swap) {

@@ -335,6 +335,8 @@ static size_t union_len(enum rs_ev_type type)
 	case RS_EV_FILEMAP_DELETE:
 	case RS_EV_FILEMAP_ADD:
 		return sizeof(ev->filemap);
+	case RS_EV_BUDDY:
+		return sizeof(ev->buddy);
 	case RS_EV_MARKER:
 		return sizeof(ev->marker);
 	case RS_EV_LOST:

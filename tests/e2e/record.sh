@@ -131,7 +131,7 @@ managed=$(awk '$1 == "managed" {s += $2} END {print s + 0}' /proc/zoneinfo)
 got=$(grep "tracing_mark_write: zone_stat " "$TMP/report" | head -n "$nz" |
 	sed -n 's/.* managed=\([0-9]*\) .*/\1/p' | awk '{s += $1} END {print s + 0}')
 expect_eq "zone_stat managed pages of the first snapshot" "$got" "$managed"
-grep -Eq "tracing_mark_write: zone_stat nid=0 zone=[A-Za-z0-9]+ idx=[0-9]+ free=[0-9]+ min=[0-9]+ low=[0-9]+ high=[0-9]+ managed=[0-9]+ free_cma=[0-9]+ protection=[0-9,]+( free_highatomic=[0-9]+)?( reserved_highatomic=[0-9]+)?( pcp=[0-9]+ pcp_high=[0-9]+ pcp_batch=[0-9]+)? blocks=[0-9,]+$" \
+grep -Eq "tracing_mark_write: zone_stat nid=0 zone=[A-Za-z0-9]+ idx=[0-9]+ free=[0-9]+ min=[0-9]+ low=[0-9]+ high=[0-9]+ managed=[0-9]+ free_cma=[0-9]+ protection=[0-9,]+( free_highatomic=[0-9]+)?( reserved_highatomic=[0-9]+)?( pcp=[0-9]+ pcp_high=[0-9]+ pcp_batch=[0-9]+)?( start_pfn=[0-9]+ spanned=[0-9]+)? blocks=[0-9,]+$" \
 	"$TMP/report" || fail "zone_stat marker missing or malformed"
 # blocks= has one count per order, as many as /proc/buddyinfo has columns
 norders=$(awk '{print NF - 4; exit}' /proc/buddyinfo)
@@ -218,6 +218,21 @@ if ! grep -q "tracing_mark_write: reclaimscope_end status=0" "$TMP/i.report"; th
 			tr '\n' '|'))"
 fi
 grep -q " mm_filemap_" "$TMP/i.report" && fail "--no-filemap recorded filemap events"
+# a global recording (no --cgroup) has the buddy flow by default (docs/record.md): the header
+# says so, a zone_read marker comes before each round of zone_stat, and mm_page_free is filtered
+# to the orders the per-cpu lists never hold (above 3, not the PMD order)
+grep -q "tracing_mark_write: reclaimscope_begin .* zone_flow=1 pmd_order=[0-9]*" \
+	"$TMP/i.report" || fail "global recording: no zone_flow=1 in the begin marker"
+# (the recording may stop between a round's read and its node_stat)
+nr=$(grep -c 'tracing_mark_write: zone_read$' "$TMP/i.report")
+nn=$(grep -c 'tracing_mark_write: node_stat nid=0 ' "$TMP/i.report")
+[ "$nr" -gt 0 ] && [ $((nr - nn)) -ge 0 ] && [ $((nr - nn)) -le 1 ] ||
+	fail "zone_read markers: $nr for $nn rounds of node_stat"
+pmd=$(sed -n 's/.*tracing_mark_write: reclaimscope_begin .* pmd_order=\([0-9]*\).*/\1/p' \
+	"$TMP/i.report")
+expect_eq "mm_page_free of per-cpu orders (filtered)" \
+	"$(grep ' mm_page_free: ' "$TMP/i.report" | sed -n 's/.* order=\([0-9]*\).*/\1/p' |
+		awk -v p="$pmd" '$1 <= 3 || $1 == p' | wc -l)" 0
 "$RS_BIN" record --no-filemap --filemap-dev /var/tmp -o "$TMP/x.dat" >/dev/null 2>&1
 expect_eq "--no-filemap with --filemap-dev" "$?" 2
 tracefs_state >"$TMP/after2"

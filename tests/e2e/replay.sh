@@ -230,7 +230,7 @@ fi
 # recorded end, earlier, or without a sample around it). On k72-global-pcp, with the per-cpu
 # lists recorded, the rule ends at least 95% of the runs where the recording did and frees
 # within 5% of its pages; on k72-global-zones (no pcp=) it says the estimate lacks them.
-for n in k72-global-pcp k72-global-zones; do
+for n in k72-global-pcp k72-global-zones k72-global-flow; do
 	f="$TOP/tests/fixtures/zones/$n.dat"
 	j="$TMP/$n.json"
 	[ -f "$f" ] && [ -f "$j" ] || continue
@@ -255,6 +255,24 @@ for n in k72-global-pcp k72-global-zones; do
 			fail "$n: kswapd ends: the estimate without pcp= not said: $(jq -c "$k" "$j")"
 	fi
 done
+# The buddy flow (record --zone-flow; docs/models.md "kswapd ends on the buddy flow"): the
+# kmem events counted and each zone's net pages between the first and the last sample with the
+# flow are trace-cmd report's (tests/e2e/zone_flow.awk); kswapd's runs are all decided by the
+# flow, none ends before its recorded end, and at least 70% are balanced at the recorded end
+# itself (123 of 163; from the samples alone, before: 4, and 8 ended early).
+f="$TOP/tests/fixtures/zones/k72-global-flow.dat"
+if [ -f "$f" ]; then
+	"$RS_BIN" replay --inputs --json "$f" >"$TMP/flow-inputs.json" 2>/dev/null ||
+		fail "k72-global-flow: replay --inputs --json exited non-zero"
+	expect_eq "k72-global-flow: kmem events and net pages per zone (trace-cmd report)" \
+		"$(jq -r '.. | .watermark? // empty | .zone_flow |
+			([.events] + .net_pages) | map(tostring) | join(" ")' "$TMP/flow-inputs.json")" \
+		"$(trace_report "$f" | awk -f "$TOP/tests/e2e/zone_flow.awk")"
+	j="$TMP/k72-global-flow.json"
+	[ -f "$j" ] && { jq -e '.replay.identity.kswapd_ends | .from_flow == .runs and
+		.early == 0 and .at_end * 100 >= .runs * 70' "$j" >/dev/null ||
+		fail "k72-global-flow: kswapd ends: $(jq -c '.replay.identity.kswapd_ends' "$j")"; }
+fi
 # a 7.2 global trace without zone_stat keeps the recorded ends and says so
 j="$TMP/k72-global-classic.json"
 [ -f "$j" ] && expect_eq "k72-global-classic: kswapd ends without zone_stat" \

@@ -46,6 +46,9 @@ static int add_run(struct rs_world *w, uint64_t ts, int order, const struct rs_k
 	return rs_world_add_call(w, &c, err);
 }
 
+/* a check without the buddy flow (ok false: the estimate between samples) */
+#define CK(t, r, n) { .ts = (t), .reclaimed = (r), .node_reclaimed = (n) }
+
 UT_TEST(kswapd_end_from_zones, "kswapd_end: derived ends, a policy's own checks, the order drop")
 {
 	struct rs_world_opts o = { .nr_nodes = 1, .vm_swappiness = 60 };
@@ -59,12 +62,12 @@ UT_TEST(kswapd_end_from_zones, "kswapd_end: derived ends, a policy's own checks,
 	 * 8,750, 9,500, 10,250, 11,000 (> 10,527: balanced), 11,750 (balanced too).
 	 */
 	const struct rs_kswapd_check ck[] = {
-		{ 1100, 0, 0 }, { 1200, 1000, 1000 }, { 1300, 2000, 2000 }, { 1400, 3000, 3000 },
-		{ 1500, 4000, 4000 },
+		CK(1100, 0, 0), CK(1200, 1000, 1000), CK(1300, 2000, 2000), CK(1400, 3000, 3000),
+		CK(1500, 4000, 4000),
 	};
 	/* order 9 beside direct reclaim: the node reclaimed 2,000 by 1200, the run 500 */
-	const struct rs_kswapd_check ck4[] = { { 1100, 0, 0 }, { 1200, 500, 2000 } };
-	const struct rs_kswapd_check ck5[] = { { 500, 0, 0 }, { 600, 100, 100 } };
+	const struct rs_kswapd_check ck4[] = { CK(1100, 0, 0), CK(1200, 500, 2000) };
+	const struct rs_kswapd_check ck5[] = { CK(500, 0, 0), CK(600, 100, 100) };
 	struct rs_world *w = rs_world_new(&o, &err);
 	const struct rs_reclaim_call *c1, *c2, *c3, *c4, *c5;
 
@@ -151,6 +154,85 @@ UT_TEST(kswapd_end_from_zones, "kswapd_end: derived ends, a policy's own checks,
 	/* the early run alone lacks the zones' free pages: 4,000 inactive file pages */
 	UT_ASSERT(rs_world_identity_gaps(w, gaps) & (1u << RS_GAP_KSWAPD_END));
 	UT_ASSERT_EQ(gaps[0].scanned[RS_GAP_KSWAPD_END][RS_LRU_INACTIVE_FILE], 4000);
+	rs_world_free(w);
+	return UT_OK;
+}
+
+/* a check with the buddy flow: DMA32's flow since the trace's start, loss marks so far */
+#define CKF(t, r, f, l) { .ts = (t), .reclaimed = (r), .node_reclaimed = (r), \
+			  .flow = { .ok = true, .lost = (l), .pages = { 0, (f) } } }
+
+/*
+ * The same two samples with the buddy flow (record --zone-flow): the first at flow {0, 0}, so
+ * DMA32 at a check is 9,000 + its flow there (+ a policy's reclaim beyond the run's), whatever
+ * the reclaim and the time say, less the counter's lag (low - min = 1,754) at a check before
+ * the recorded end. Run A's checks see 9,000, 10,000, 11,000 (> 10,527 but within the lag: not
+ * balanced), 12,300 (> 10,527 + 1,754: balanced), 12,500; run B stops at the fourth, balanced
+ * there without the lag (the recorded end); run C's third and fourth checks follow a loss mark
+ * (flow lost 1, the sample's 0): the estimate between samples decides them (9,000 + 0 -
+ * 2.5 x 300 = 8,250, then 8,000: not balanced), so it ends where it was recorded to.
+ */
+UT_TEST(kswapd_end_from_flow, "kswapd_end: ends from the buddy flow, a loss falls back")
+{
+	struct rs_world_opts o = { .nr_nodes = 1, .vm_swappiness = 60 };
+	struct rs_error err = { 0 };
+	struct rs_zone_sample s1, s2;
+	struct rs_kswapd_end e;
+	struct rs_kswapd_ends all;
+	const struct rs_kswapd_check a[] = {
+		CKF(1100, 0, 0, 0), CKF(1200, 100, 1000, 0), CKF(1300, 200, 2000, 0),
+		CKF(1400, 300, 3300, 0), CKF(1500, 400, 3500, 0),
+	};
+	const struct rs_kswapd_check cc[] = {
+		CKF(1100, 0, 0, 0), CKF(1200, 0, 1000, 0), CKF(1300, 0, 1600, 1),
+		CKF(1400, 0, 2000, 1),
+	};
+	struct rs_world *w = rs_world_new(&o, &err);
+	const struct rs_reclaim_call *ca, *cb, *cc_;
+
+	UT_ASSERT(w);
+	UT_ASSERT(rs_world_add_memcg(w, &(struct rs_memcg_desc){ .path = "/", .parent = -1 },
+				     &err) == 0);
+	sample(&s1, 1000, 0, 9000);
+	sample(&s2, 2000, 3000, 9500);
+	s1.flow = (struct rs_zone_flow){ .ok = true };
+	s2.flow = (struct rs_zone_flow){ .ok = true, .pages = { 0, 500 } };
+	s2.flow.lost = 1;
+	rs_zone_flow_base(&s1, NULL, NULL);
+	rs_zone_flow_base(&s2, &s1, NULL);
+	UT_ASSERT(!rs_world_add_zone_sample(w, &s1, &err));
+	UT_ASSERT(!rs_world_add_zone_sample(w, &s2, &err));
+	UT_ASSERT(!add_run(w, 1100, 0, a, 5, 201, &err));
+	UT_ASSERT(!add_run(w, 1101, 0, a, 4, 201, &err));
+	UT_ASSERT(!add_run(w, 1102, 0, cc, 4, 1, &err));
+	UT_ASSERT(!rs_world_finalize(w, &err));
+	ca = rs_world_call(w, 0);
+	cb = rs_world_call(w, 1);
+	cc_ = rs_world_call(w, 2);
+	UT_ASSERT(ca->ts == 1100 && cb->ts == 1101 && cc_->ts == 1102);
+
+	rs_kswapd_end(w, ca, &e);
+	UT_ASSERT_EQ(e.how, RS_KEND_EARLY);
+	UT_ASSERT_EQ(e.check, 3);
+	UT_ASSERT_EQ(e.want, 201);
+	UT_ASSERT_EQ(e.freed, 300);
+	UT_ASSERT(e.flow);
+	rs_kswapd_end(w, cb, &e);
+	UT_ASSERT_EQ(e.how, RS_KEND_AT_END);
+	UT_ASSERT(e.flow);
+	rs_kswapd_end(w, cc_, &e);
+	UT_ASSERT_EQ(e.how, RS_KEND_NOT_EARLIER);
+	UT_ASSERT(!e.flow);
+	/* a policy after one pass: 10,000 + (m - 100) > 10,527 + 1,754 from m = 2,382 */
+	UT_ASSERT_EQ(rs_kswapd_balanced(w, ca, 1, 2382), 1);
+	UT_ASSERT_EQ(rs_kswapd_balanced(w, ca, 1, 2381), 0);
+
+	rs_kswapd_ends(w, &all);
+	UT_ASSERT_EQ(all.runs, 3);
+	UT_ASSERT_EQ(all.flow, 2);
+	UT_ASSERT_EQ(all.how[RS_KEND_EARLY], 1);
+	UT_ASSERT_EQ(all.how[RS_KEND_AT_END], 1);
+	UT_ASSERT_EQ(all.how[RS_KEND_NOT_EARLIER], 1);
 	rs_world_free(w);
 	return UT_OK;
 }

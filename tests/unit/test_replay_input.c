@@ -952,6 +952,126 @@ UT_TEST(test_zone_stat, "replay input: zone_stat read and reported, not used")
 	return UT_OK;
 }
 
+/*
+ * The buddy flow (record --zone-flow). Zones: DMA pfn 1..4095, DMA32 4096..163798. Sample 1
+ * (zone_stat at T0 + 1 ns, after a zone_read the node did not exist for) has no flow. Then:
+ *   +1 ms  alloc order 9 at pfn 0x5000 (DMA32)       -512
+ *   +2 ms  drain order 0 at pfn 100 (DMA)            +1
+ *   +3 ms  free order 4 at 0x6000 (DMA32: straight)  +16
+ *   +4 ms  free order 9 and order 2 (to a per-cpu list: not yet), alloc at pfn 0x30000
+ *          (no zone: ignored)
+ *   +10 ms zone_read: DMA +1, DMA32 -496
+ *   +10 ms + 1  alloc order 0 in DMA32 (after the read: the next sample's)       -1
+ *   +10 ms + 5  zone_stat: sample 2 as of +10 ms, flow {1, -496}
+ *   +11 ms kswapd wakes (check 0: {1, -497}); +12 ms drains 32 pages of DMA32 and its
+ *          shrink (check 1 at the shrink: {1, -465}); +14 ms alloc order 1, sleep.
+ * A trace without zone_flow=1 in its header keeps no flow at all (its samples are still as of
+ * their zone_read).
+ */
+static void zone_span(struct tr *t, uint64_t ts, int idx, uint64_t free, uint64_t start,
+		      uint64_t spanned)
+{
+	struct rs_event ev = ev0(t, RS_EV_SNAP_ZONE, ts, 1, "rs");
+
+	ev.snap_zone.nid = 0;
+	ev.snap_zone.idx = idx;
+	ev.snap_zone.free_pages = free;
+	ev.snap_zone.managed = spanned;
+	ev.snap_zone.wmark_high = 100;
+	ev.snap_zone.start_pfn = start;
+	ev.snap_zone.spanned = spanned;
+	feed(t, &ev);
+}
+
+static void buddy(struct tr *t, uint64_t ts, int kind, uint64_t pfn, int order)
+{
+	struct rs_event ev = ev0(t, RS_EV_BUDDY, ts, 300, "w");
+
+	ev.buddy.kind = kind;
+	ev.buddy.pfn = pfn;
+	ev.buddy.order = order;
+	feed(t, &ev);
+}
+
+static void zone_read(struct tr *t, uint64_t ts)
+{
+	struct rs_event ev = ev0(t, RS_EV_MARKER, ts, 1, "rs");
+
+	ev.marker = "zone_read";
+	feed(t, &ev);
+}
+
+static void zone_flow_trace(struct tr *t, const char *hdr)
+{
+	header(t, hdr);
+	item_names(t);
+	cgmap(t, 1, "/");
+	node_snap(t, T0, 0, 0, 10000, 0, 100, 200);
+	zone_read(t, T0);
+	zone_span(t, T0 + 1, 0, 800, 1, 4095);
+	zone_span(t, T0 + 2, 1, 9000, 4096, 159703);
+	buddy(t, T0 + 1 * MS, RS_BUDDY_ALLOC, 0x5000, 9);
+	buddy(t, T0 + 2 * MS, RS_BUDDY_DRAIN, 100, 0);
+	buddy(t, T0 + 3 * MS, RS_BUDDY_FREE, 0x6000, 4);
+	buddy(t, T0 + 4 * MS, RS_BUDDY_FREE, 0x7000, 9);
+	buddy(t, T0 + 4 * MS, RS_BUDDY_FREE, 0x7200, 2);
+	buddy(t, T0 + 4 * MS, RS_BUDDY_ALLOC, 0x30000, 0);
+	zone_read(t, T0 + 10 * MS);
+	buddy(t, T0 + 10 * MS + 1, RS_BUDDY_ALLOC, 0x8000, 0);
+	zone_span(t, T0 + 10 * MS + 5, 0, 801, 1, 4095);
+	zone_span(t, T0 + 10 * MS + 6, 1, 8504, 4096, 159703);
+	kswapd_ev(t, RS_EV_KSWAPD_WAKE, T0 + 11 * MS, 0);
+	for (int i = 0; i < 32; i++)
+		buddy(t, T0 + 12 * MS, RS_BUDDY_DRAIN, 0x9000 + (uint64_t)i, 0);
+	window(t, T0 + 12 * MS, 45, "kswapd0", 1, RS_LRU_INACTIVE_FILE, 32, 32, 32, 12, true);
+	buddy(t, T0 + 14 * MS, RS_BUDDY_ALLOC, 0xa000, 1);
+	kswapd_ev(t, RS_EV_KSWAPD_SLEEP, T0 + 14 * MS, 0);
+}
+
+UT_TEST(test_zone_flow, "replay input: the buddy flow per zone at the samples and the checks")
+{
+	const struct rs_zone_sample *zs;
+	const struct rs_reclaim_call *c = NULL;
+	struct tr t;
+	size_t n;
+
+	UT_ASSERT(tr_new(&t) == 0);
+	zone_flow_trace(&t, "swappiness=60 cgroup=v1 nodes=1 zone_flow=1 pmd_order=9");
+	UT_ASSERT(tr_finish(&t) == 0);
+	zs = rs_world_zone_samples(t.w, 0, &n);
+	UT_ASSERT(zs);
+	UT_ASSERT_EQ(n, 2);
+	UT_ASSERT_EQ(zs[0].ts, T0 + 1);
+	UT_ASSERT(!zs[0].flow.ok);
+	UT_ASSERT_EQ(zs[1].ts, T0 + 10 * MS);
+	UT_ASSERT(zs[1].flow.ok);
+	UT_ASSERT_EQ(zs[1].flow.pages[0], 1);
+	UT_ASSERT_EQ(zs[1].flow.pages[1], -496);
+	UT_ASSERT_EQ(zs[1].zone[1].free, 8504);
+	for (size_t i = 0; i < rs_world_info(t.w)->nr_calls; i++)
+		if (rs_world_call(t.w, i)->ctx == RS_CALL_KSWAPD)
+			c = rs_world_call(t.w, i);
+	UT_ASSERT(c);
+	UT_ASSERT_EQ(c->rec.nr_checks, 2);
+	UT_ASSERT(c->rec.checks[0].flow.ok);
+	UT_ASSERT_EQ(c->rec.checks[0].flow.pages[0], 1);
+	UT_ASSERT_EQ(c->rec.checks[0].flow.pages[1], -497);
+	UT_ASSERT_EQ(c->rec.checks[1].flow.pages[1], -465);
+	UT_ASSERT_EQ(c->rec.checks[1].flow.lost, zs[1].flow.lost);
+	tr_free(&t);
+
+	UT_ASSERT(tr_new(&t) == 0);
+	zone_flow_trace(&t, "swappiness=60 cgroup=v1 nodes=1");
+	UT_ASSERT(tr_finish(&t) == 0);
+	zs = rs_world_zone_samples(t.w, 0, &n);
+	UT_ASSERT_EQ(n, 2);
+	UT_ASSERT(!zs[1].flow.ok);
+	/* the read's moment still is the sample's */
+	UT_ASSERT_EQ(zs[1].ts, T0 + 10 * MS);
+	tr_free(&t);
+	return UT_OK;
+}
+
 /* The tree from paths: /p/b is tracked, /p is not: an ancestor /p is made for it. */
 UT_TEST(test_tree_from_paths, "replay input: ancestors by path")
 {

@@ -143,3 +143,105 @@ UT_TEST(zone_estimate_between_samples, "zone_balance: free pages between two sam
 	UT_ASSERT_EQ(free[0], 900);
 	return UT_OK;
 }
+
+/*
+ * The buddy flow's arithmetic from hand-built kmem events (pmd_order 9, x86's THP): a block
+ * taken is -(1 << order), a drained page +(1 << order), a free +(1 << order) only above
+ * PAGE_ALLOC_COSTLY_ORDER 3 and not at the PMD order (those wait on a per-cpu list).
+ */
+UT_TEST(buddy_pages_rule, "zone_balance: pages a kmem event moves on the buddy lists")
+{
+	static const struct { int kind, order, pmd; int64_t pages; } ev[] = {
+		{ RS_BUDDY_ALLOC, 0, 9, -1 },	{ RS_BUDDY_ALLOC, 9, 9, -512 },
+		{ RS_BUDDY_DRAIN, 0, 9, 1 },	{ RS_BUDDY_DRAIN, 9, 9, 512 },
+		{ RS_BUDDY_FREE, 0, 9, 0 },	{ RS_BUDDY_FREE, 3, 9, 0 },
+		{ RS_BUDDY_FREE, 4, 9, 16 },	{ RS_BUDDY_FREE, 9, 9, 0 },
+		{ RS_BUDDY_FREE, 10, 9, 1024 },	{ RS_BUDDY_FREE, 9, 0, 512 },	/* no THP */
+		{ RS_BUDDY_ALLOC, 31, 9, 0 },	{ RS_BUDDY_DRAIN, -1, 9, 0 },	/* not a block */
+	};
+	int64_t sum = 0;
+
+	for (size_t i = 0; i < sizeof(ev) / sizeof(ev[0]); i++) {
+		int64_t p = rs_buddy_pages(ev[i].kind, ev[i].order, ev[i].pmd);
+
+		UT_ASSERT_EQ(p, ev[i].pages);
+		sum += p;
+	}
+	/* -1 - 512 + 1 + 512 + 16 + 1,024 + 512 */
+	UT_ASSERT_EQ(sum, 1552);
+	return UT_OK;
+}
+
+/*
+ * Free pages from the flow: the sample's (DMA 800, DMA32 9,000) plus each zone's flow since
+ * its read (sample at {5, -100}, the moment at {7, 1,400}: DMA +2, DMA32 +1,500), and a
+ * policy's 300 extra pages on DMA32: 802 (below DMA's 284 + 570) and 10,800. A loss mark between the two, or either
+ * side without the flow: no estimate.
+ */
+UT_TEST(zone_flow_estimate, "zone_balance: free pages from the buddy flow")
+{
+	struct rs_zone_sample s;
+	struct rs_zone_flow at = { .ok = true, .lost = 2, .pages = { 7, 1400 } };
+	struct rs_zone_est_info info;
+	int64_t free[RS_ZONE_MAX];
+
+	guest_zones(&s);
+	s.zone[0].free = 800;
+	s.flow = (struct rs_zone_flow){ .ok = true, .lost = 2, .pages = { 5, -100 } };
+	rs_zone_flow_base(&s, NULL, NULL);
+	UT_ASSERT(rs_zone_flow_estimate(&s, &at, 300, free, &info));
+	UT_ASSERT_EQ(free[0], 802);
+	UT_ASSERT_EQ(free[1], 10800);
+	UT_ASSERT(info.flow);
+	UT_ASSERT_EQ(info.main, 1);
+	/* 10,800 > 10,527 at order 0 */
+	UT_ASSERT(rs_pgdat_balanced(&s, free, 0, ZONE_MOVABLE_IDX));
+	UT_ASSERT(rs_zone_flow_estimate(&s, &at, 0, free, &info));
+	UT_ASSERT_EQ(free[1], 10500);
+	UT_ASSERT(!rs_pgdat_balanced(&s, free, 0, ZONE_MOVABLE_IDX));
+	at.lost = 3;
+	free[1] = -1;
+	UT_ASSERT(!rs_zone_flow_estimate(&s, &at, 0, free, &info));
+	UT_ASSERT_EQ(free[1], -1);
+	at.lost = 2;
+	s.flow.ok = false;
+	UT_ASSERT(!rs_zone_flow_estimate(&s, &at, 0, free, &info));
+	return UT_OK;
+}
+
+/*
+ * The flow's base over three samples: DMA32 free - flow at 9,000 (8,000 + flow -1,000), 9,004
+ * (9,504 - 500), and a late read 10,000 pages high (29,004 - 10,000 = 19,004): the median is
+ * 9,004, the late sample's own value is not taken. Once it is the middle one of three it is
+ * the median's odd one out again; with one sample before it or a loss mark between, the
+ * sample's own.
+ */
+UT_TEST(zone_flow_base_median, "zone_balance: the flow's base, a late read rejected")
+{
+	struct rs_zone_sample p2, p1, s;
+
+	guest_zones(&p2);
+	guest_zones(&p1);
+	guest_zones(&s);
+	p2.zone[1].free = 8000;
+	p2.flow = (struct rs_zone_flow){ .ok = true, .pages = { 0, -1000 } };
+	p1.zone[1].free = 9504;
+	p1.flow = (struct rs_zone_flow){ .ok = true, .pages = { 0, 500 } };
+	s.zone[1].free = 29004;
+	s.flow = (struct rs_zone_flow){ .ok = true, .pages = { 0, 10000 } };
+	rs_zone_flow_base(&s, &p1, &p2);
+	UT_ASSERT_EQ(s.flow_base[1], 9004);
+	/* DMA: 900 - 0 in all three */
+	UT_ASSERT_EQ(s.flow_base[0], 900);
+	/* the late one between two good ones: 9,004, 19,004, 9,010 -> 9,010 */
+	p1.zone[1].free = 9010 + 600;
+	p1.flow.pages[1] = 600;
+	rs_zone_flow_base(&p1, &s, &p2);
+	UT_ASSERT_EQ(p1.flow_base[1], 9010);
+	rs_zone_flow_base(&s, &p1, NULL);
+	UT_ASSERT_EQ(s.flow_base[1], 19004);
+	p2.flow.lost = 1;
+	rs_zone_flow_base(&s, &p1, &p2);
+	UT_ASSERT_EQ(s.flow_base[1], 19004);
+	return UT_OK;
+}
