@@ -102,6 +102,23 @@ rs_json() {
 	fi
 	cat "$_rj_c"
 }
+# Awk functions for the lines of `trace-cmd report -R` (3.1.6 prints the 7.x formats only raw),
+# for the oracles to put before their program: awk "$RAW_AWK"'...'. field(NAME): the value of
+# NAME= on the line, "" when absent; pid_of(): the task's pid, from "comm-PID" before "[CPU]".
+RAW_AWK='
+function field(name,   i) {
+	for (i = 1; i <= NF; i++)
+		if (index($i, name "=") == 1)
+			return substr($i, length(name) + 2)
+	return ""
+}
+function pid_of(   i, p) {
+	for (i = 1; i <= NF && $i !~ /^\[[0-9]+\]$/; i++)
+		p = $i
+	sub(/.*-/, "", p)
+	return p
+}
+'
 # Every real trace the tests run on: committed fixtures and the shared global trace.
 real_traces_all() {
 	for f in "$TOP"/tests/fixtures/*.dat "$SHARED_TRACE"; do

@@ -403,10 +403,11 @@ int mc_identity_event(struct rs_memcgs *m, const struct rs_event *ev)
  * On cgroup v1 (or a hybrid mount, events of several hierarchies) a cgroup with processes can
  * have children with their own memcg: never provable there.
  */
-bool mc_lone_memcg(const struct rs_memcgs *m, int row, int pid)
+bool mc_lone_memcg(struct rs_memcgs *m, int row, int pid)
 {
 	const char *p;
 	size_t n;
+	bool below = false;
 
 	if (row < 0 || row >= m->nr || row == m->overflow_row || row == m->unknown_row)
 		return false;
@@ -417,14 +418,19 @@ bool mc_lone_memcg(const struct rs_memcgs *m, int row, int pid)
 		return false;
 	if (rs_memcgs_task(m, pid) != row)
 		return false;
+	/* every limit reclaim call asks: the rows' walk once per row until identity changes */
+	if (m->below_row1 == row + 1 && m->below_gen == m->gen)
+		return !m->below_any;
 	n = strlen(p);
-	for (int i = 0; i < m->nr; i++) {
+	for (int i = 0; i < m->nr && !below; i++) {
 		const char *q = m->rows[i].path;
 
-		if (i != row && q && !strncmp(q, p, n) && q[n] == '/')
-			return false;
+		below = i != row && q && !strncmp(q, p, n) && q[n] == '/';
 	}
-	return true;
+	m->below_row1 = row + 1;
+	m->below_gen = m->gen;
+	m->below_any = below;
+	return !below;
 }
 
 void mc_ids_free(struct rs_memcgs *m)

@@ -16,7 +16,7 @@ int mc_identity_event(struct rs_memcgs *m, const struct rs_event *ev);
  * The memcg `row` is provably the only memcg a limit reclaim of it by task `pid` visits (the
  * task is in it now, on cgroup v2, and no memcg below it is known): see memcg_ids.c.
  */
-bool mc_lone_memcg(const struct rs_memcgs *m, int row, int pid);
+bool mc_lone_memcg(struct rs_memcgs *m, int row, int pid);
 void mc_ids_free(struct rs_memcgs *m);
 
 #endif

@@ -74,6 +74,9 @@ struct rs_memcgs {
 	size_t path_nslots, path_used;
 	int overflow_row, unknown_row;	/* -1 until needed */
 	bool capped;
+	int below_row1;			/* mc_lone_memcg()'s last row + 1 (0: none), at below_gen: */
+	uint64_t below_gen;
+	bool below_any;			/* a row's path lies below it */
 	int mem_root;			/* hierarchy id of the memory controller, -1 unknown */
 	uint32_t roots_seen_mask;
 	bool warned_roots;

@@ -257,13 +257,14 @@ static void on_flush(struct rs_replay_input *ri, const struct rs_event *ev)
 
 	ri->rep.flush_events++;
 	/*
-	 * A memory.stat read starts with its flush: its values are as of here. The recorder reads
-	 * memory.stat twice per snapshot (the lists, then the refault counters: snap_memcg() in
-	 * cmd/record/record_snapshot.c), so the lists are as of the first of its flushes since the
-	 * memcg's previous marker, not the last (the 7.2 multi trace: /rs_c's two flushes at
-	 * 34.890 s and 34.903 s were 13 ms apart, with +453 inactive file and -512 inactive anon
-	 * pages in between; anchored at the second, the next call saw inactive file low, and
-	 * scanned and swapped a 512-page anon THP where the kernel trimmed the file cache).
+	 * A memory.stat read starts with its flush: its values are as of here. Recorders before
+	 * 2026-12-03 read memory.stat twice per snapshot (the lists, then the refault counters;
+	 * snap_memcg() in cmd/record/record_snapshot.c now reads it once), so the lists are as of
+	 * the first of its flushes since the memcg's previous marker, not the last (the 7.2 multi
+	 * trace: /rs_c's two flushes at 34.890 s and 34.903 s were 13 ms apart, with +453
+	 * inactive file and -512 inactive anon pages in between; anchored at the second, the next
+	 * call saw inactive file low, and scanned and swapped a 512-page anon THP where the kernel
+	 * trimmed the file cache). With one read a snapshot the first is the only one.
 	 */
 	if (m && !ri_memcg_is_root(ri, i) && !(m->have_read && m->read_pid == ev->pid) &&
 	    (!ri->recorder_pid || ev->pid == ri->recorder_pid)) {

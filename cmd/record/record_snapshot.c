@@ -71,8 +71,15 @@ static const char *const ws_names[] = {
 };
 #define NR_WS (sizeof(ws_names) / sizeof(ws_names[0]))
 
-/* " name=value" for each counter present, the cgroup's own lines (not total_*). */
-static void read_ws(const char *path, char *out, size_t len)
+/*
+ * One read of a cgroup's memory.stat for both: the LRU lists and " name=value" for each
+ * refault counter present, the cgroup's own lines (v1 has its own lists first, total_* with
+ * children later: exact names only). Each read of memory.stat flushes the memcg's stats
+ * (memcg_flush_stats), so two reads a snapshot gave two flushes milliseconds apart and lists
+ * and counters of different moments (the replay times a marker by its flush: 1064193 keeps the
+ * first of them for recordings made before this).
+ */
+static int read_memcg_stat(const char *path, unsigned long long *lru, char *ws, size_t len)
 {
 	char line[256], key[128];
 	unsigned long long v;
@@ -80,28 +87,33 @@ static void read_ws(const char *path, char *out, size_t len)
 	bool seen[NR_WS] = { false };
 	FILE *f;
 
-	out[0] = '\0';
+	memset(lru, 0, NR_LRU * sizeof(*lru));
+	ws[0] = '\0';
 	f = fopen(path, "re");
 	if (!f)
-		return;
+		return -1;
 	while (fgets(line, sizeof(line), f)) {
 		if (sscanf(line, "%127s %llu", key, &v) != 2)
 			continue;
+		for (size_t i = 0; i < NR_LRU; i++)
+			if (!strcmp(key, lru_names[i]))
+				lru[i] = v;
 		for (size_t i = 0; i < NR_WS; i++) {
 			int n;
 
 			if (seen[i] || strcmp(key, ws_names[i]))
 				continue;
 			seen[i] = true;
-			n = snprintf(out + used, len - used, " %s=%llu", key, v);
+			n = snprintf(ws + used, len - used, " %s=%llu", key, v);
 			if (n < 0 || (size_t)n >= len - used) {
-				out[used] = '\0';
+				ws[used] = '\0';
 				break;
 			}
 			used += (size_t)n;
 		}
 	}
 	fclose(f);
+	return 0;
 }
 
 static void snap_memcg(struct rec *r, const char *rel)
@@ -115,10 +127,8 @@ static void snap_memcg(struct rec *r, const char *rel)
 		return;		/* removed since the list was made */
 	if (snprintf(path, sizeof(path), "%s%s/memory.stat", r->mem.mnt, rel) >= (int)sizeof(path))
 		return;
-	/* v1 memory.stat has this cgroup's own lists first, total_* (with children) later. */
-	if (read_stat(path, "", lru_names, NR_LRU, lru))
+	if (read_memcg_stat(path, lru, ws, sizeof(ws)))
 		return;
-	read_ws(path, ws, sizeof(ws));
 	rec_escape_path(rel, esc, sizeof(esc));
 	if (r->mem.v2) {
 		if (rec_cgroup_bytes(r, rel, "memory.current", &usage) ||

@@ -20,19 +20,7 @@ need trace-cmd jq
 
 # id scan steal refill target slab_calls slab_freed, one line per memcg id
 oracle() {
-	trace_report "$1" -R | awk '
-	function field(name,   i) {
-		for (i = 1; i <= NF; i++)
-			if (index($i, name "=") == 1)
-				return substr($i, length(name) + 2)
-		return ""
-	}
-	function pid_of(   i, p) {
-		for (i = 1; i <= NF && $i !~ /^\[[0-9]+\]$/; i++)
-			p = $i
-		sub(/.*-/, "", p)
-		return p
-	}
+	trace_report "$1" -R | awk "$RAW_AWK"'
 	/node_stat_items source=/ {
 		for (i = 1; i <= NF && $i !~ /^@[0-9]+$/; i++)
 			;

@@ -22,19 +22,7 @@ need trace-cmd jq awk
 # other O" (shrink events outside provable calls), "worst PATH SCANNED RECLAIMED" (the longest
 # complete reclaim call when it is a provable one, else "worst - 0 0")
 oracle() {
-	trace_report "$1" -R | awk '
-	function field(name,   i) {
-		for (i = 1; i <= NF; i++)
-			if (index($i, name "=") == 1)
-				return substr($i, length(name) + 2)
-		return ""
-	}
-	function pid_of(   i, p) {
-		for (i = 1; i <= NF && $i !~ /^\[[0-9]+\]$/; i++)
-			p = $i
-		sub(/.*-/, "", p)
-		return p
-	}
+	trace_report "$1" -R | awk "$RAW_AWK"'
 	function ts_of(   i) {
 		for (i = 1; i <= NF; i++)
 			if ($i ~ /^[0-9]+\.[0-9]+:$/)

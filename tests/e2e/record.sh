@@ -156,6 +156,22 @@ other=$(grep -E " mm_filemap_(add_to|delete_from)_page_cache: " "$TMP/report" |
 expect_eq "filemap events of other devices (--filemap-dev)" "$other" 0
 grep -q "tracing_mark_write: memcg_stat cg=/rs_test .* workingset_refault_file=" "$TMP/report" ||
 	fail "memcg_stat lacks workingset_refault_file"
+# one memory.stat read a snapshot: each read flushes the memcg (memcg_flush_stats, 6.13+), and
+# lists and refault counters must be of one moment. Per memcg_stat marker of rs_test, the
+# flushes of its id by the recorder (the tasks writing markers) since its previous marker.
+if grep -q " memcg_flush_stats: " "$TMP/report"; then
+	got=$(awk 'function pid(   p) { p = $1; sub(/.*-/, "", p); return p }
+		NR == FNR { if (/ tracing_mark_write: /) rec[pid()] = 1; next }
+		/ tracing_mark_write: memcg_stat cg=\/rs_test id=/ {
+			match($0, / id=[0-9]+/); id = substr($0, RSTART + 4, RLENGTH - 4)
+			seen[n[id] + 0] = 1; n[id] = 0; next
+		}
+		/ memcg_flush_stats: / && (pid() in rec) {
+			match($0, /memcg_id=[0-9]+/); n[substr($0, RSTART + 9, RLENGTH - 9)]++
+		}
+		END { for (k in seen) print k }' "$TMP/report" "$TMP/report" | sort -n | tr '\n' ' ')
+	expect_eq "recorder's memcg_flush_stats per rs_test snapshot" "$got" "1 "
+fi
 awk '/tracing_mark_write:/ { sub(/.*tracing_mark_write: /, ""); if (length($0) >= 1000) bad++ }
      END { exit bad > 0 }' "$TMP/report" || fail "a marker is 1000 bytes or longer"
 # the first marker is the begin marker and the last is the end marker (then only the padding
