@@ -30,7 +30,7 @@
  * The derived end is the first check the estimate finds balanced before the recorded end, else
  * the recorded end: the recording has no check after it. Between samples the estimate runs low
  * there (on k72-global-pcp it finds the recorded end itself balanced in 8 of 191 runs); from the
- * buddy flow (record --zone-flow) it finds 123 of k72-global-flow's 163, and a check before the
+ * buddy flow (record --zone-flow) it finds 163 of k72-global-flow's 163, and a check before the
  * end must clear the mark by the counter's lag (models/kswapd_end.c; docs/models.md).
  * The first check of a run is never its end: the kernel woke kswapd because it was not
  * balanced.
@@ -44,6 +44,15 @@ enum rs_kend_how {
 };
 
 const char *rs_kend_how_name(enum rs_kend_how h);
+
+/* 7.2's COMPACT_CLUSTER_MAX (SWAP_CLUSTER_MAX), the cap of compact_gap() */
+#define RS_COMPACT_CLUSTER_MAX UINT64_C(32)
+
+/*
+ * 7.2's compact_gap(order) = min(2 << order, COMPACT_CLUSTER_MAX): the run's reclaimed pages
+ * after which kswapd_shrink_node() checks the watermarks at order 0 (models/kswapd_end.c).
+ */
+uint64_t rs_kswapd_compact_gap(int order);
 
 struct rs_kswapd_end {
 	enum rs_kend_how how;

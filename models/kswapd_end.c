@@ -3,10 +3,10 @@
  * kswapd's end from the recorded zones (include/kswapd_end.h): Linux 7.2 balance_pgdat() checks
  * pgdat_balanced(pgdat, sc.order, highest_zoneidx) before each pass and ends the run at the
  * first check that is balanced; kswapd_shrink_node() drops sc.order to 0 once the run has
- * reclaimed compact_gap(order) = 2 << order pages. The check's free pages are estimated from the
- * zone_stat samples around it (models/zone_balance.c): the node's reclaim since the sample
- * before it is the recorded reclaim of every context up to the check, with the run's own
- * replaced by the policy's.
+ * reclaimed compact_gap(order) pages, which 7.2 caps at COMPACT_CLUSTER_MAX = 32 (below). The
+ * check's free pages are estimated from the zone_stat samples around it (models/zone_balance.c):
+ * the node's reclaim since the sample before it is the recorded reclaim of every context up to
+ * the check, with the run's own replaced by the policy's.
  *
  * What it cannot know: watermark boosting (nr_boost_reclaim; the samples between runs show the
  * watermarks unboosted), a run that ended with its priority run out rather than balanced (its
@@ -17,6 +17,23 @@
 #include "kswapd_end.h"
 #include "rs_search.h"
 #include "zone_balance.h"
+
+/*
+ * 7.2 include/linux/compaction.h: compact_gap(order) = min(2UL << order, COMPACT_CLUSTER_MAX),
+ * COMPACT_CLUSTER_MAX = SWAP_CLUSTER_MAX = 32UL (include/linux/swap.h), not a bare 2 << order
+ * (1,024 at order 9); kswapd_shrink_node() (mm/vmscan.c) after each shrink_node() pass:
+ *	if (sc->order && sc->nr_reclaimed >= compact_gap(sc->order))
+ *		sc->order = 0;
+ * It is the only change to sc.order in balance_pgdat(). The 7.2 traces agree: every order-9
+ * run that reclaimed 32 pages or more reports order=0 at mm_vmscan_balance_pgdat_end, the one
+ * that reclaimed fewer (zf-final2) order=9.
+ */
+uint64_t rs_kswapd_compact_gap(int order)
+{
+	uint64_t gap = order >= 0 && order < 63 ? UINT64_C(2) << order : UINT64_MAX;
+
+	return gap < RS_COMPACT_CLUSTER_MAX ? gap : RS_COMPACT_CLUSTER_MAX;
+}
 
 static const char *const how_names[RS_KEND_NR] = {
 	[RS_KEND_RECORDED] = "recorded", [RS_KEND_AT_END] = "at_end",
@@ -98,7 +115,7 @@ static int check_at(const struct rs_world *w, const struct rs_reclaim_call *c, s
 	if (order < 0 || order >= RS_ZONE_ORDERS)
 		order = 0;
 	/* kswapd_shrink_node(): the order drops once compact_gap(order) pages are reclaimed */
-	if (order && reclaimed >= (UINT64_C(2) << order))
+	if (order && reclaimed >= rs_kswapd_compact_gap(order))
 		order = 0;
 	/*
 	 * The flow counts the free pages exactly; the kernel's check reads NR_FREE_PAGES's global

@@ -258,8 +258,11 @@ done
 # The buddy flow (record --zone-flow; docs/models.md "kswapd ends on the buddy flow"): the
 # kmem events counted and each zone's net pages between the first and the last sample with the
 # flow are trace-cmd report's (tests/e2e/zone_flow.awk); kswapd's runs are all decided by the
-# flow, none ends before its recorded end, and at least 70% are balanced at the recorded end
-# itself (123 of 163; from the samples alone, before: 4, and 8 ended early).
+# flow, none ends before its recorded end, and at least 95% are balanced at the recorded end
+# itself: a run leaves balance_pgdat() balanced at the order its balance_pgdat_end prints unless
+# its priority ran out, and the model checks at that order (7.2's compact_gap(9) = 32 pages:
+# trace-cmd shows order=0 at the end of every run here, none of whose order-9 runs reclaimed
+# fewer than 32). 163 of 163; with compact_gap(9) = 1,024, 123; from the samples alone, 4.
 f="$TOP/tests/fixtures/zones/k72-global-flow.dat"
 if [ -f "$f" ]; then
 	"$RS_BIN" replay --inputs --json "$f" >"$TMP/flow-inputs.json" 2>/dev/null ||
@@ -270,7 +273,7 @@ if [ -f "$f" ]; then
 		"$(trace_report "$f" | awk -f "$TOP/tests/e2e/zone_flow.awk")"
 	j="$TMP/k72-global-flow.json"
 	[ -f "$j" ] && { jq -e '.replay.identity.kswapd_ends | .from_flow == .runs and
-		.early == 0 and .at_end * 100 >= .runs * 70' "$j" >/dev/null ||
+		.early == 0 and .at_end * 100 >= .runs * 95' "$j" >/dev/null ||
 		fail "k72-global-flow: kswapd ends: $(jq -c '.replay.identity.kswapd_ends' "$j")"; }
 fi
 # a 7.2 global trace without zone_stat keeps the recorded ends and says so

@@ -7,6 +7,9 @@
  * pages between the samples and its free pages grew by 500: 2,500 were allocated, 2.5 a ns.
  * A check at ts with the node's reclaim `node` since the first sample, the run's recorded
  * `rec` and a policy's own `m` sees DMA32 at 9,000 + (node - rec + m) - 2.5 x (ts - 1000).
+ * Order 9 wants 511 pages more (free - ((1 << 9) - 1) > 10,527; DMA32 has an order-10 block)
+ * until the run has reclaimed 7.2's compact_gap(9) = min(2 << 9, COMPACT_CLUSTER_MAX 32) = 32
+ * pages; then kswapd_shrink_node() checks at order 0.
  */
 #include "kswapd_end.h"
 #include "zone_balance.h"
@@ -68,8 +71,10 @@ UT_TEST(kswapd_end_from_zones, "kswapd_end: derived ends, a policy's own checks,
 	/* order 9 beside direct reclaim: the node reclaimed 2,000 by 1200, the run 500 */
 	const struct rs_kswapd_check ck4[] = { CK(1100, 0, 0), CK(1200, 500, 2000) };
 	const struct rs_kswapd_check ck5[] = { CK(500, 0, 0), CK(600, 100, 100) };
+	/* order 9, the run 10 pages of the node's 2,110 by 1200: 10,600 + m after one pass */
+	const struct rs_kswapd_check ck6[] = { CK(1100, 0, 0), CK(1200, 10, 2110) };
 	struct rs_world *w = rs_world_new(&o, &err);
-	const struct rs_reclaim_call *c1, *c2, *c3, *c4, *c5;
+	const struct rs_reclaim_call *c1, *c2, *c3, *c4, *c5, *c6;
 
 	UT_ASSERT(w);
 	UT_ASSERT(rs_world_add_memcg(w, &(struct rs_memcg_desc){ .path = "/", .parent = -1 },
@@ -83,13 +88,16 @@ UT_TEST(kswapd_end_from_zones, "kswapd_end: derived ends, a policy's own checks,
 	UT_ASSERT(!add_run(w, 1102, 9, ck, 4, 2001, &err));
 	UT_ASSERT(!add_run(w, 1103, 9, ck4, 2, 1, &err));
 	UT_ASSERT(!add_run(w, 500, 0, ck5, 2, 1, &err));	/* before the first sample */
+	UT_ASSERT(!add_run(w, 1104, 9, ck6, 2, 1, &err));
 	UT_ASSERT(!rs_world_finalize(w, &err));
 	c5 = rs_world_call(w, 0);
 	c1 = rs_world_call(w, 1);
 	c2 = rs_world_call(w, 2);
 	c3 = rs_world_call(w, 3);
 	c4 = rs_world_call(w, 4);
+	c6 = rs_world_call(w, 5);
 	UT_ASSERT(c1->ts == 1100 && c2->ts == 1101 && c3->ts == 1102 && c4->ts == 1103);
+	UT_ASSERT(c6->ts == 1104);
 
 	/* balanced at its last check (11,000): the recorded end, its own want */
 	rs_kswapd_end(w, c1, &e);
@@ -105,10 +113,11 @@ UT_TEST(kswapd_end_from_zones, "kswapd_end: derived ends, a policy's own checks,
 	UT_ASSERT_EQ(e.want, 2001);
 	UT_ASSERT_EQ(e.freed, 3000);
 	UT_ASSERT_EQ(e.rec_freed, 4000);
-	/* order 9: 3,000 >= compact_gap(9) = 1,024 by check 3, so order 0 there */
+	/* order 9: 3,000 >= compact_gap(9) = 32 by check 3, so order 0 there */
 	rs_kswapd_end(w, c3, &e);
 	UT_ASSERT_EQ(e.how, RS_KEND_AT_END);
-	/* no check balanced (8,750; 9,000 + 2,000 - 500 = 10,500 at order 9: 9,989 usable) */
+	/* no check balanced (8,750; then 500 >= 32 reclaimed: order 0, 9,000 + 2,000 - 500 - 500
+	 * = 10,000 <= 10,527) */
 	rs_kswapd_end(w, c4, &e);
 	UT_ASSERT_EQ(e.how, RS_KEND_NOT_EARLIER);
 	UT_ASSERT_EQ(e.want, 1);
@@ -125,12 +134,26 @@ UT_TEST(kswapd_end_from_zones, "kswapd_end: derived ends, a policy's own checks,
 	UT_ASSERT_EQ(rs_kswapd_balanced(w, c2, 4, 2777), 0);
 	UT_ASSERT_EQ(rs_kswapd_balanced(w, c2, 9, 2000), 0);	/* past it: at check 4 */
 	/*
-	 * order 9 beside direct reclaim, after one pass: 9,000 + (2,000 - 500 + m) - 500; at
-	 * m = 600 that is 10,600, but order 9 wants 10,527 + 511 usable; at m = 1,024 the order
-	 * drops to 0 and 11,024 is balanced
+	 * order 9 beside direct reclaim, after one pass: 9,000 + (2,000 - 500 + m) - 500 =
+	 * 10,000 + m, at order 0 once m >= 32: 10,527 at m = 527 is not over the mark, 10,528 is
 	 */
-	UT_ASSERT_EQ(rs_kswapd_balanced(w, c4, 1, 600), 0);
+	UT_ASSERT_EQ(rs_kswapd_balanced(w, c4, 1, 527), 0);
+	UT_ASSERT_EQ(rs_kswapd_balanced(w, c4, 1, 528), 1);
 	UT_ASSERT_EQ(rs_kswapd_balanced(w, c4, 0, 600), 0);
+	/*
+	 * the order drop itself: 10,600 + m after one pass. Below compact_gap(9) = 32 the check
+	 * stays at order 9: m = 31 gives 10,631 - 511 = 10,120 <= 10,527, not balanced; at m = 32
+	 * it is order 0 and 10,632 > 10,527 is (2 << 9 = 1,024 would still say order 9). The
+	 * recorded run reclaimed 10: still order 9 at its end, which the estimate does not find
+	 * balanced (zf-final2's one order-9 run that reported order=9 at balance_pgdat_end).
+	 */
+	UT_ASSERT_EQ(rs_kswapd_compact_gap(9), 32);
+	UT_ASSERT_EQ(rs_kswapd_compact_gap(3), 16);
+	UT_ASSERT_EQ(rs_kswapd_compact_gap(4), 32);
+	UT_ASSERT_EQ(rs_kswapd_balanced(w, c6, 1, 31), 0);
+	UT_ASSERT_EQ(rs_kswapd_balanced(w, c6, 1, 32), 1);
+	rs_kswapd_end(w, c6, &e);
+	UT_ASSERT_EQ(e.how, RS_KEND_NOT_EARLIER);
 	/*
 	 * the first check never ends a run (the kernel found the node unbalanced when it woke
 	 * kswapd), though 9,000 + 5,000 - 250 would be
@@ -141,16 +164,19 @@ UT_TEST(kswapd_end_from_zones, "kswapd_end: derived ends, a policy's own checks,
 
 	rs_kswapd_ends(w, &all);
 	UT_ASSERT_EQ(all.zone_samples, 2);
-	UT_ASSERT_EQ(all.runs, 5);
+	UT_ASSERT_EQ(all.runs, 6);
 	UT_ASSERT_EQ(all.how[RS_KEND_AT_END], 2);
 	UT_ASSERT_EQ(all.how[RS_KEND_EARLY], 1);
-	UT_ASSERT_EQ(all.how[RS_KEND_NOT_EARLIER], 1);
+	UT_ASSERT_EQ(all.how[RS_KEND_NOT_EARLIER], 2);
 	UT_ASSERT_EQ(all.how[RS_KEND_RECORDED], 1);
 	UT_ASSERT_EQ(all.no_pcp, 0);
-	/* recorded: 3,000 + 4,000 + 3,000 + 500 (+ 100 undecided); derived 3,000 for the early */
-	UT_ASSERT_EQ(all.all_freed, 10600);
-	UT_ASSERT_EQ(all.rec_freed, 10500);
-	UT_ASSERT_EQ(all.derived_freed, 9500);
+	/*
+	 * recorded: 3,000 + 4,000 + 3,000 + 500 + 10 (+ 100 undecided); derived 3,000 for the
+	 * early
+	 */
+	UT_ASSERT_EQ(all.all_freed, 10610);
+	UT_ASSERT_EQ(all.rec_freed, 10510);
+	UT_ASSERT_EQ(all.derived_freed, 9510);
 	/* the early run alone lacks the zones' free pages: 4,000 inactive file pages */
 	UT_ASSERT(rs_world_identity_gaps(w, gaps) & (1u << RS_GAP_KSWAPD_END));
 	UT_ASSERT_EQ(gaps[0].scanned[RS_GAP_KSWAPD_END][RS_LRU_INACTIVE_FILE], 4000);
