@@ -112,6 +112,13 @@ static void on_meta(struct rs_replay_input *ri, const struct rs_event *ev)
 	ri->rep.header = strstr(ev->meta.text ? ev->meta.text : "", "name=") ? "scenario_begin"
 									   : "reclaimscope_begin";
 	ri->rep.header_offset = ev->offset;
+	/*
+	 * record writes its header and its final snapshot (rec_snapshot_stop()) from its main
+	 * thread, the snapshots before it from the snapshot thread: both tasks are the recorder's
+	 * (on_flush()). A scenario's header comes from another program.
+	 */
+	if (!strcmp(ri->rep.header, "reclaimscope_begin") && ev->pid > 0)
+		ri->recorder_main_pid = ev->pid;
 	if ((v = rs_meta_value(ev->meta.text, "swappiness", b, sizeof(b)))) {
 		ri->rep.vm_swappiness = atoi(v);
 		ri->have_swappiness = true;
@@ -264,10 +271,13 @@ static void on_flush(struct rs_replay_input *ri, const struct rs_event *ev)
 	 * trace: /rs_c's two flushes at 34.890 s and 34.903 s were 13 ms apart, with +453
 	 * inactive file and -512 inactive anon pages in between; anchored at the second, the next
 	 * call saw inactive file low, and scanned and swapped a 512-page anon THP where the kernel
-	 * trimmed the file cache). With one read a snapshot the first is the only one.
+	 * trimmed the file cache). With one read a snapshot the first is the only one. The
+	 * recorder is the writer of the markers so far, or record's main thread (its header's
+	 * writer), which writes the final snapshot after the snapshot thread has ended.
 	 */
 	if (m && !ri_memcg_is_root(ri, i) && !(m->have_read && m->read_pid == ev->pid) &&
-	    (!ri->recorder_pid || ev->pid == ri->recorder_pid)) {
+	    (!ri->recorder_pid || ev->pid == ri->recorder_pid ||
+	     (ri->recorder_main_pid && ev->pid == ri->recorder_main_pid))) {
 		m->have_read = true;
 		m->read_pid = ev->pid;
 		m->read_ts = ev->ts;

@@ -200,6 +200,7 @@ struct rs_replay_input {
 	bool have_header, have_nodes, have_swappiness, have_cgroup_kind, saw_soft;
 	char *header_cgroup;		/* reclaimscope_begin cgroup_path= */
 	int recorder_pid;		/* the writer of memcg_stat markers, 0 before the first */
+	int recorder_main_pid;		/* reclaimscope_begin's writer (record's main thread), 0 */
 	uint64_t page_size;
 	int max_nid;
 

@@ -113,12 +113,12 @@ static int tr_new_v1(struct tr *t)
 	return 0;
 }
 
-/* memcg_stat in pages (x 4096 bytes); soft/limit in pages, 0 = not set */
-static void snap(struct tr *t, uint64_t ts, uint64_t id, const char *path, uint64_t ia,
-		 uint64_t aa, uint64_t inf, uint64_t af, uint64_t usage, uint64_t limit,
-		 uint64_t soft)
+/* memcg_stat in pages (x 4096 bytes) written by task pid; soft/limit in pages, 0 = not set */
+static void snap_by(struct tr *t, int pid, uint64_t ts, uint64_t id, const char *path,
+		    uint64_t ia, uint64_t aa, uint64_t inf, uint64_t af, uint64_t usage,
+		    uint64_t limit, uint64_t soft)
 {
-	struct rs_event ev = ev0(t, RS_EV_SNAP_MEMCG, ts, 1, "rs");
+	struct rs_event ev = ev0(t, RS_EV_SNAP_MEMCG, ts, pid, "rs");
 
 	ev.snap_memcg.id = id;
 	ev.snap_memcg.path = path;
@@ -131,6 +131,14 @@ static void snap(struct tr *t, uint64_t ts, uint64_t id, const char *path, uint6
 	ev.snap_memcg.lru_bytes[3] = af * 4096;
 	ev.snap_memcg.swappiness = 60;
 	feed(t, &ev);
+}
+
+/* memcg_stat written by task 1, the header's writer */
+static void snap(struct tr *t, uint64_t ts, uint64_t id, const char *path, uint64_t ia,
+		 uint64_t aa, uint64_t inf, uint64_t af, uint64_t usage, uint64_t limit,
+		 uint64_t soft)
+{
+	snap_by(t, 1, ts, id, path, ia, aa, inf, af, usage, limit, soft);
 }
 
 static void node_snap(struct tr *t, uint64_t ts, uint64_t ia, uint64_t aa, uint64_t inf,
@@ -550,6 +558,37 @@ UT_TEST(test_snapshot_first_read, "replay input: a marker is as of the first of 
 	rs_world_advance(t.w, T0 + 5 * MS);
 	UT_ASSERT_EQ(rs_world_lru(t.w, a, 0, RS_LRU_INACTIVE_FILE), 60);
 	UT_ASSERT_EQ(rs_world_lru_stat(t.w, a, 0, RS_LRU_INACTIVE_FILE), 60);
+	tr_free(&t);
+	return UT_OK;
+}
+
+/*
+ * record's snapshot thread (task 2 here) writes the markers while it runs; its main thread
+ * (task 1, the header's writer) writes the final snapshot after the thread has ended
+ * (rec_snapshot_stop()). That snapshot is as of the main thread's read too: the flush at 2 ms
+ * saw 100 inactive file pages, -40 followed, the marker at 4 ms says 100, and the call at 5 ms
+ * sees 60 (timed at the marker: re-anchored to 100). A workload's flush (task 300) is no read.
+ */
+UT_TEST(test_snapshot_main_thread_read,
+	"replay input: the final snapshot, from record's main thread, is as of its read")
+{
+	struct tr t;
+	int a;
+
+	UT_ASSERT(tr_new_v1(&t) == 0);
+	cgmap(&t, CG_A, "/a");
+	snap_by(&t, 2, T0, CG_A, "/a", 0, 0, 100, 0, 100, 0, 0);
+	flush_ev(&t, T0 + 1 * MS, 300, "wl", CG_A, false, true);
+	flush_ev(&t, T0 + 2 * MS, 1, "rs", CG_A, false, true);
+	lruvec(&t, T0 + 3 * MS, 300, CG_A, RS_LRU_INACTIVE_FILE, -40);
+	snap_by(&t, 1, T0 + 4 * MS, CG_A, "/a", 0, 0, 100, 0, 100, 0, 0);
+	a = finish_with_call(&t, T0 + 5 * MS);
+	UT_ASSERT(a > 0);
+	UT_ASSERT_EQ(rs_replay_input_report(t.ri)->memcg_snapshots, 2);
+	UT_ASSERT_EQ(rs_replay_input_report(t.ri)->snapshots_at_read, 1);
+	rs_world_rewind(t.w);
+	rs_world_advance(t.w, T0 + 5 * MS);
+	UT_ASSERT_EQ(rs_world_lru(t.w, a, 0, RS_LRU_INACTIVE_FILE), 60);
 	tr_free(&t);
 	return UT_OK;
 }
