@@ -145,19 +145,33 @@ static void counter(struct pw *w, int pid, const char *name, uint64_t ts, const 
 	tail(w, 'C', pid, 0, ts);
 }
 
-static void lru_counters(struct pw *w, const struct rs_analysis *a)
+struct lru_counter {
+	const char *name;
+	int scanned, reclaimed;
+};
+
+static const struct lru_counter classic_lists[] = {
+	{ "inactive_anon", RS_TS_SCANNED_IA, RS_TS_RECLAIMED_ANON },
+	{ "active_anon", RS_TS_SCANNED_AA, -1 },
+	{ "inactive_file", RS_TS_SCANNED_IF, RS_TS_RECLAIMED_FILE },
+	{ "active_file", RS_TS_SCANNED_AF, -1 },
+}, mglru_types[] = {
+	/* MGLRU has no active lists; what its lru_isolate calls inactive is the oldest
+	   generation of the type (analyze and the TUI name them so too) */
+	{ "anon", RS_TS_SCANNED_IA, RS_TS_RECLAIMED_ANON },
+	{ "file", RS_TS_SCANNED_IF, RS_TS_RECLAIMED_FILE },
+};
+
+static void lru_counters(struct pw *w, const struct rs_analysis *a, bool mglru)
 {
-	static const struct { const char *name; int scanned, reclaimed; } lists[] = {
-		{ "inactive_anon", RS_TS_SCANNED_IA, RS_TS_RECLAIMED_ANON },
-		{ "active_anon", RS_TS_SCANNED_AA, -1 },
-		{ "inactive_file", RS_TS_SCANNED_IF, RS_TS_RECLAIMED_FILE },
-		{ "active_file", RS_TS_SCANNED_AF, -1 },
-	};
+	const struct lru_counter *lists = mglru ? mglru_types : classic_lists;
+	size_t nlists = mglru ? sizeof(mglru_types) / sizeof(mglru_types[0]) :
+			sizeof(classic_lists) / sizeof(classic_lists[0]);
 	const struct rs_series *s = rs_analysis_series(a);
 	size_t len = rs_series_len(s);
 	uint64_t t0 = rs_series_t0(s), width = rs_series_width(s);
 
-	for (size_t l = 0; l < sizeof(lists) / sizeof(lists[0]); l++) {
+	for (size_t l = 0; l < nlists; l++) {
 		const uint64_t *sc = rs_series_values(s, lists[l].scanned);
 		const uint64_t *re = lists[l].reclaimed >= 0 ?
 				     rs_series_values(s, lists[l].reclaimed) : NULL;
@@ -207,6 +221,7 @@ int export_perfetto_write(FILE *f, const struct export_input *in, struct export_
 	bool *named = calloc((size_t)nr_tasks + 1, sizeof(*named));
 	uint64_t t0 = rs_series_t0(rs_analysis_series(in->a));
 	struct pw w = { .f = f };
+	bool mglru = in->info && in->info->mglru > 0;	/* trace.mglru, after the full stream */
 	struct export_rec r;
 	int ret = 0;
 
@@ -215,7 +230,8 @@ int export_perfetto_write(FILE *f, const struct export_input *in, struct export_
 		return -1;
 	fputs("{\"traceEvents\":[", f);
 	metadata(&w, "process_name", PID_TASKS, 0, "reclaiming tasks");
-	metadata(&w, "process_name", PID_LRU, 0, "LRU lists (pages per time bucket)");
+	metadata(&w, "process_name", PID_LRU, 0, mglru ? "MGLRU types (pages per time bucket)" :
+		 "LRU lists (pages per time bucket)");
 	if (in->cg)
 		metadata(&w, "process_name", PID_CGROUPS, 0, "victim cgroups (pages per time "
 			 "bucket)");
@@ -246,7 +262,7 @@ int export_perfetto_write(FILE *f, const struct export_input *in, struct export_
 			metadata(&w, "thread_name", PID_TASKS, ti->pid, ti->comm);
 	}
 	free(named);
-	lru_counters(&w, in->a);
+	lru_counters(&w, in->a, mglru);
 	if (in->cg)
 		cgroup_counters(&w, in->cg);
 	fputs("\n],\"otherData\":{\"format\":", f);

@@ -127,6 +127,10 @@ static const struct series_def scan_series[] = {
 	{ RS_TS_SCANNED_AA, "active_anon", 5 },
 	{ RS_TS_SCANNED_IF, "inactive_file", 1 },
 	{ RS_TS_SCANNED_AF, "active_file", 3 },
+}, mglru_scan_series[] = {
+	/* what MGLRU's lru_isolate calls inactive is the oldest generation of the type */
+	{ RS_TS_SCANNED_IA, "anon", 0 },
+	{ RS_TS_SCANNED_IF, "file", 1 },
 }, reclaim_series[] = {
 	{ RS_TS_RECLAIMED_ANON, "anon (inactive_anon)", 0 },
 	{ RS_TS_RECLAIMED_FILE, "file (inactive_file)", 1 },
@@ -225,23 +229,40 @@ static void scan_frame(cairo_t *cr, struct plot_frame *f, const struct plot_trac
 	cairo_restore(cr);
 }
 
+/*
+ * MGLRU has no active lists: when every trace is MGLRU (trace.mglru, as analyze and the TUI
+ * name the lists) the scan panel draws anon and file. A classic or undecided trace among them
+ * keeps the four lists.
+ */
+static bool all_mglru(const struct plot_trace *t, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (!t[i].info || t[i].info->mglru <= 0)
+			return false;
+	return n > 0;
+}
+
 static void scan_draw(cairo_t *cr, double y, const struct plot_trace *t, int n)
 {
 	const double gap = 100, fw = (PLOT_WIDTH - MARGIN_L - MARGIN_R - gap) * 0.58;
 	struct plot_frame f = { .x = MARGIN_L, .y = y + TITLE_H, .w = fw, .h = FRAME_H };
 	struct plot_frame g = { .x = MARGIN_L + fw + gap, .y = y + TITLE_H,
 				.w = PLOT_WIDTH - MARGIN_L - MARGIN_R - gap - fw, .h = FRAME_H };
+	bool mglru = all_mglru(t, n);
+	const struct series_def *scan = mglru ? mglru_scan_series : scan_series;
+	int nscan = mglru ? 2 : 4;
 	struct plot_legend_entry e[16];
 	int ne = 0;
 
-	panel_title(cr, y, "LRU scanning and reclaim per list (lru_isolate nr_scanned, "
-		    "lru_shrink_inactive nr_reclaimed)");
-	scan_frame(cr, &f, t, n, scan_series, 4, "scanned (pages/s)", "nothing scanned");
+	panel_title(cr, y, mglru ? "LRU scanning and reclaim per type (lru_isolate nr_scanned, "
+		    "lru_shrink_inactive nr_reclaimed)" : "LRU scanning and reclaim per list "
+		    "(lru_isolate nr_scanned, lru_shrink_inactive nr_reclaimed)");
+	scan_frame(cr, &f, t, n, scan, nscan, "scanned (pages/s)", "nothing scanned");
 	scan_frame(cr, &g, t, n, reclaim_series, 2, "reclaimed (pages/s)", "nothing reclaimed");
-	for (int m = 0; m < 4; m++) {
+	for (int m = 0; m < nscan; m++) {
 		e[ne] = (struct plot_legend_entry){ .sample = PLOT_SAMPLE_LINE,
-						    .color = scan_series[m].color };
-		snprintf(e[ne++].text, sizeof(e[0].text), "%s", scan_series[m].name);
+						    .color = scan[m].color };
+		snprintf(e[ne++].text, sizeof(e[0].text), "%s", scan[m].name);
 	}
 	plot_legend(cr, f.x, y + TITLE_H + FRAME_H + AXIS_H - 4, f.w, e, ne);
 	ne = 0;

@@ -77,6 +77,14 @@ events() { jq "[.traceEvents[] | select($1)] | length" "$P"; }
 # rows of the jsonl export that match a jq condition
 rows() { jq -c "select($1)" "$R" | wc -l; }
 ALL_EPISODES='[.episodes[] | .count + .cut_start + .cut_end + .unmatched_end + .missed_end] | add'
+# "INACTIVE_ANON INACTIVE_FILE": lru_isolate nr_scanned per list
+isolate_sums() {
+	trace_report "$1" | awk '/ mm_vmscan_lru_isolate:/ && match($0, / nr_scanned=[0-9]+/) {
+		n = substr($0, RSTART + 12, RLENGTH - 12) + 0
+		if ($0 ~ / lru=inactive_anon/) a += n; else if ($0 ~ / lru=inactive_file/) f += n }
+	END { print a + 0, f + 0 }'
+}
+
 SLICED='[.episodes[] | .count + .cut_start + .cut_end + .missed_end] | add'
 RECLAIM_X='.ph == "X" and .cat == "reclaim" and .name != "kswapd awake"'
 KSWAPD_X='.ph == "X" and .name == "kswapd awake"'
@@ -184,6 +192,26 @@ if [ -f "$g" ]; then
 		cmp -s "$TMP/t1" "$TMP/shared.$fmt" ||
 			fail "$fmt: --threads 1 and the default threads differ"
 	done
+fi
+
+# MGLRU (trace.mglru): the LRU counters are the types anon and file, as analyze and the TUI name
+# them, each summing what lru_isolate scanned from its "inactive" list (the oldest generation)
+m=tests/fixtures/kernel7/k72-multi-mglru.dat
+rs_json analyze "$m" >"$A" || fail "mglru: analyze"
+expect_eq "mglru: trace.mglru" "$(jq .trace.mglru "$A")" true
+if rs_ok "mglru: export perfetto" export --format perfetto -o "$P" "$m"; then
+	check_format "$P" mglru
+	set -- $(oracle_of isolate_sums "$m")
+	[ "$1" -gt 0 ] && [ "$2" -gt 0 ] || fail "mglru: nothing scanned in the report"
+	expect_eq "mglru: counters and their scanned sums" "$(jq -r '[.traceEvents[] |
+		select(.ph == "C" and .pid == 2)] | group_by(.name) |
+		map("\(.[0].name)=\(map(.args.scanned_pages) | add)") | join(" ")' "$P")" \
+		"anon=$1 file=$2"
+	expect_eq "mglru: counter samples" "$(jq '[.traceEvents[] | select(.ph == "C" and
+		.pid == 2)] | length' "$P")" "$(jq '2 * (.timeline.buckets + 1)' "$A")"
+	expect_eq "mglru: reclaimed" "$(jq '[.traceEvents[] | select(.ph == "C" and .pid == 2) |
+		.args.reclaimed_pages] | add' "$P")" \
+		"$(jq '.lru.inactive_anon.reclaimed + .lru.inactive_file.reclaimed' "$A")"
 fi
 
 # stdout, and bad input: a message, a non-zero exit, no file left

@@ -1,7 +1,7 @@
 #!/bin/sh
 # `reclaimscope plot`: on every real trace the SVG parses as XML and holds the expected series,
 # counted by the style cairo gives each kind of mark (docs/plot.md): 4 scan lines per trace
-# when the report has pages scanned, 2 reclaim lines when it has pages reclaimed; a dashed line
+# when the report has pages scanned (2 on MGLRU: anon and file), 2 reclaim lines when it has pages reclaimed; a dashed line
 # per OOM kill (mark_victim); one CDF line per (trace, kind) with complete episodes, the kinds
 # found by pairing *_reclaim_begin/_end per pid with awk over `trace-cmd report`; min(5,
 # episodes) numbered rings per trace; kswapd bars only when the report has kswapd_wake. The PNG
@@ -58,6 +58,12 @@ refault_sums() {
 		v = $0; sub(/.* val=/, "", v); if (v + 0 > 0) swin += v
 	}
 	END { print del + 0, swin + 0 }'
+}
+# the lists the report's lru_isolate names, one a line ("inactive_anon inactive_file" on MGLRU)
+isolate_lists() {
+	trace_report "$1" | awk '/ mm_vmscan_lru_isolate:/ && match($0, / lru=[a-z_]+/) {
+		l[substr($0, RSTART + 5, RLENGTH - 5)] = 1 }
+	END { for (k in l) print k }' | sort
 }
 has_kswapd() {
 	trace_report "$1" | grep -q 'mm_vmscan_kswapd_wake:' && echo yes || echo no
@@ -124,6 +130,18 @@ expect_eq "overlay: rings" "$(count_style "$TMP/cmp.svg" "$RING")" 10
 	fail "--what latency: exit $?"
 expect_eq "--what latency: no scan lines" "$(count_style "$TMP/lat.svg" "$LINE")" 0
 expect_eq "--what latency: CDF lines" "$(count_style "$TMP/lat.svg" "$CDF")" 2
+
+# MGLRU (trace.mglru; analyze and the TUI name its lists anon and file): no active lists, so the
+# scan panel draws the two types, not four lists, and the reclaim panel its two
+m=tests/fixtures/kernel7/k72-multi-mglru.dat
+expect_eq "$m: lists in the report" "$(oracle_of isolate_lists "$m" | tr '\n' ' ')" \
+	"inactive_anon inactive_file "
+set -- $(oracle_of report_sums "$m")
+[ "$1" -gt 0 ] && [ "$2" -gt 0 ] || fail "$m: nothing scanned or reclaimed to draw"
+"$RS_BIN" plot --what scan -o "$TMP/mglru.svg" "$m" 2>/dev/null || fail "mglru: exit $?"
+expect_eq "mglru: scan/reclaim lines" "$(count_style "$TMP/mglru.svg" "$LINE")" 4
+"$RS_BIN" plot --what scan -o "$TMP/mix.svg" "$m" "$a" 2>/dev/null || fail "mglru+classic: exit $?"
+expect_eq "mglru+classic overlay: four lists each" "$(count_style "$TMP/mix.svg" "$LINE")" 12
 
 # no complete episode (6.1, global, kswapd only): the stall and latency panels draw a frame, the
 # time axis and the percent axis, and no axis of stall durations (it would be made-up decades)
