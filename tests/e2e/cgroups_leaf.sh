@@ -11,7 +11,8 @@
 #     calls' begin/end pairs of the same pid, and their lru_isolate events (replay's windows)
 #   - cgroups --json (victim.reclaimed, matched.fallback_reasons.memcg_id_leaf, the totals),
 #     replay --json --inputs (inputs.victims.memcg_id_leaf), export jsonl (victim_reclaimed per
-#     cgroup), and on the committed fixture the TUI's worst stall (its victim row) agree
+#     cgroup), and on the committed fixture the TUI's worst stall (its victim row) agree; the
+#     text's VICTIM SIDE heading names memcg_id_leaf
 # Runs on tests/fixtures/kernel7/*.dat and the files named in RS_EXTRA_TRACES that have memcg_id
 # in their reclaim events and no memcg counter events; skips when there is none.
 . tests/lib-e2e.sh
@@ -119,6 +120,10 @@ for f in "$TOP"/tests/fixtures/kernel7/*.dat $RS_EXTRA_TRACES; do
 	expect_eq "$name unmatched shrink events" \
 		"$(jq '.cgroup_attribution.unmatched' "$TMP/cg.json")" \
 		"$(awk '$2 == "other" {print $3}' "$TMP/oracle")"
+	# the text's victim table says it holds memcg_id_leaf's attributions too
+	"$RS_BIN" cgroups "$f" 2>/dev/null | tr '\n' ' ' | grep -q \
+		'^.*VICTIM SIDE ([^)]*matched to each shrink event,[^)]*memcg_id_leaf)' ||
+		fail "$name: the VICTIM SIDE heading does not name memcg_id_leaf"
 	expect_eq "$name replay windows told by memcg_id_leaf" \
 		"$(jq '.inputs.victims.memcg_id_leaf' "$TMP/rp.json")" "$leaf_isolates"
 	while read -r id calls shrinks reclaimed isolates; do
