@@ -39,6 +39,7 @@
 
 #include "analysis.h"
 #include "cmd.h"
+#include "cmd_args.h"
 #include "refaults.h"
 #include "rs_warn.h"
 #include "timeline_index.h"
@@ -71,6 +72,7 @@ struct loader {
 	size_t warnings;
 	uint64_t t_done_ns;
 	const struct rs_source *src;	/* the analysis' own, while it runs */
+	int threads;			/* --threads: the pass's rs_source_opts.threads */
 };
 
 /*
@@ -174,7 +176,8 @@ static void *loader_main(void *arg)
 		.finish = loader_finish,
 	} };
 	struct rs_refaults_opts ro = { .refault_hook = loader_refault, .hook_arg = L };
-	struct rs_analysis_opts ao = { .pid = -1, .consumers = c, .nr_consumers = 1 };
+	struct rs_analysis_opts ao = { .pid = -1, .consumers = c, .nr_consumers = 1,
+				       .threads = L->threads };
 	struct rs_refaults *rf;
 	struct rs_analysis *a = NULL;
 	struct rs_error err = { "" };
@@ -724,12 +727,14 @@ static const struct rs_cmd_opt tui_opts[] = {
 		   "what the lanes show first: scanned, reclaimed, efficiency or stall"),
 	RS_OPT_ARG("threshold", O_THRESHOLD, "MS",
 		   "the stall length the n and N keys jump to (default 10 ms)"),
+	RS_THREADS_OPT,
 	RS_CMD_OPT_END,
 };
 
 RS_CMD_DEFINE(tui,
 	.summary = "browse a trace on a timeline: scan, stalls, kswapd, cgroups, zoom",
-	.synopsis = "[--metric scanned|reclaimed|efficiency|stall] [--threshold MS] FILE",
+	.synopsis = "[--metric scanned|reclaimed|efficiency|stall] [--threshold MS]\n"
+		    "  [--threads N] FILE",
 	.operands = { 1, 1 },
 	.description =
 		"A terminal timeline of page reclaim: scan and reclaim rates per LRU list, "
@@ -752,7 +757,9 @@ static int cmd_tui(int argc, char **argv)
 	struct tui_state st = { 0 };
 	struct timing tm = { 0 };
 	struct tl_index_opts io = { 0 };
-	struct loader L = { 0 };
+	/* --threads drives the loading pass; the range reader's short reads stay on one */
+	struct loader L = { .threads = rs_threads_auto() };
+	struct rs_cmd_args args = { .threads = &L.threads };
 	struct rs_source *src = NULL;
 	struct tui_screen *scr = NULL;
 	struct rs_error err = { "" };
@@ -763,7 +770,7 @@ static int cmd_tui(int argc, char **argv)
 	const char *base;
 
 	optind = 1;
-	while ((c = rs_cmd_getopt(&rs_cmd_tui, argc, argv, "", NULL)) != -1) {
+	while ((c = rs_cmd_getopt(&rs_cmd_tui, argc, argv, "", &args)) != -1) {
 		switch (c) {
 		case O_THRESHOLD: {
 			char *end;

@@ -58,6 +58,22 @@ for k in tests/tui/*.keys; do
 		head -n 60 "$TMP/$name.diff"
 	fi
 done
+# --threads (the shared option of every trace-reading command) drives the loading pass: the
+# screens of a script are its expected ones with 1 and with 3 threads; a bad count is a usage error
+k=tests/tui/mglru-lanes.keys
+if [ -f "$TOP/tests/fixtures/$(sed -n 's/^# trace: *//p' "$k")" ]; then
+	for t in 1 3; do
+		LC_ALL=C NO_COLOR=1 RS_TUI_SCRIPT="$(cat "$k")" \
+			RS_TUI_SIZE="$(sed -n 's/^# size: *//p' "$k")" RS_TUI_DUMP="$TMP/threads.out" \
+			"$RS_BIN" tui --threads $t \
+			"$TOP/tests/fixtures/$(sed -n 's/^# trace: *//p' "$k")" 2>"$TMP/threads.err" ||
+			{ fail "tui --threads $t: exit $?: $(tail -n 1 "$TMP/threads.err")"; continue; }
+		cmp -s "$TMP/threads.out" tests/tui/mglru-lanes.expected ||
+			fail "tui --threads $t: screens differ from tests/tui/mglru-lanes.expected"
+	done
+	"$RS_BIN" tui --threads 0 "$TOP/tests/fixtures/v6.dat" >/dev/null 2>&1
+	expect_eq "tui --threads 0: exit" $? 2
+fi
 echo "tui headless: $ran scripts compared, $skipped skipped"
 [ "$ran" -gt 0 ] || { echo "no script could run"; exit 77; }
 finish
