@@ -219,10 +219,12 @@ static void section_victim(FILE *f, const struct rs_cgroups *cg, int top, bool m
 	int n, shown = 0;
 	char b[PATH_W + 1];
 
-	/* the two ways a shrink gets its victim (cgroups.c): the counters, or memcg_id_leaf */
+	/*
+	 * The two ways a shrink gets its victim (cgroups.c): the counters, or memcg_id_leaf.
+	 * Within 100 columns: analyze --with-cgroups prints it unwrapped.
+	 */
 	o = section_rows(f, cg, victim_key, "VICTIM SIDE (pages taken from the cgroup's LRUs, by "
-			 "the memcg counters matched to each shrink event, or by the memcg_id of a "
-			 "limit reclaim with no memcg below it: memcg_id_leaf)",
+			 "the memcg counters per shrink or memcg_id_leaf)",
 			 "no shrink event attributed to a cgroup", &n);
 	if (!o)
 		return;
