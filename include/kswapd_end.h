@@ -49,10 +49,11 @@ const char *rs_kend_how_name(enum rs_kend_how h);
 #define RS_COMPACT_CLUSTER_MAX UINT64_C(32)
 
 /*
- * 7.2's compact_gap(order) = min(2 << order, COMPACT_CLUSTER_MAX): the run's reclaimed pages
- * after which kswapd_shrink_node() checks the watermarks at order 0 (models/kswapd_end.c).
+ * compact_gap(order): the run's reclaimed pages after which kswapd_shrink_node() checks the
+ * watermarks at order 0 (models/kswapd_end.c). capped: 7.2's min(2 << order,
+ * COMPACT_CLUSTER_MAX); else 6.x's 2 << order (which the trace had: include/compact_gap.h).
  */
-uint64_t rs_kswapd_compact_gap(int order);
+uint64_t rs_kswapd_compact_gap(int order, bool capped);
 
 struct rs_kswapd_end {
 	enum rs_kend_how how;
@@ -90,6 +91,7 @@ struct rs_kswapd_ends {
 	uint64_t no_pcp;	/* other derived runs whose main zone lacked per-cpu counts */
 	uint64_t rec_freed;	/* derived runs (all but RECORDED): recorded pages freed */
 	uint64_t derived_freed;	/* ... and freed up to the derived end */
+	bool gap_uncapped;	/* the world's compact_gap() was 2 << order */
 };
 
 void rs_kswapd_ends(const struct rs_world *w, struct rs_kswapd_ends *out);

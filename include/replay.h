@@ -52,6 +52,8 @@ struct rs_world_opts {
 	int vm_swappiness;	/* /proc/sys/vm/swappiness of the recording */
 	bool cgroup_v1;		/* cgroup v1 memcg: soft limits, per-memcg swappiness */
 	bool mglru;		/* the recorded kernel ran MGLRU (lru_gen) */
+	/* compact_gap() = 2 << order (before 7.2, include/compact_gap.h); else min(it, 32) */
+	bool compact_gap_uncapped;
 };
 
 struct rs_memcg_desc {
@@ -284,6 +286,7 @@ struct rs_world_info {
 	int nr_nodes, nr_memcg;
 	int vm_swappiness;
 	bool cgroup_v1, mglru;
+	bool compact_gap_uncapped;	/* rs_world_opts */
 	bool have_sizes;	/* some RS_WF_LRU update exists */
 	bool have_refaults;	/* some RS_WF_WS_* update exists */
 	bool have_ws_flush;	/* some RS_WF_WS_FLUSH update exists */

@@ -29,6 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "compact_gap.h"
 #include "replay.h"
 #include "rs_error.h"
 
@@ -134,6 +135,9 @@ struct rs_ri_report {
 	bool mglru;
 	unsigned int mglru_mask;	/* /sys/kernel/mm/lru_gen/enabled as recorded */
 	const char *mglru_shape;	/* MGLRU told by the trace's own events (trace.mglru) */
+	/* compact_gap() of the recorded kernel: the 7.x runs that tell, the rule chosen */
+	struct rs_gap_evidence gap_evidence;
+	struct rs_gap_rule gap;
 	uint64_t page_size;
 
 	/* calls */
@@ -262,5 +266,7 @@ const char *rs_replay_input_refusal(const struct rs_replay_input *ri);
 struct rs_trace_info;
 /* Take MGLRU as told by the trace's own events (trace_source.h) into the report and refusal. */
 void rs_replay_input_lru_shape(struct rs_replay_input *ri, const struct rs_trace_info *ti);
+/* The trace's kernel release (copied; NULL unknown): compact_gap()'s rule when no run tells. */
+int rs_replay_input_kernel(struct rs_replay_input *ri, const char *release);
 
 #endif

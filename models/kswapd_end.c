@@ -3,10 +3,11 @@
  * kswapd's end from the recorded zones (include/kswapd_end.h): Linux 7.2 balance_pgdat() checks
  * pgdat_balanced(pgdat, sc.order, highest_zoneidx) before each pass and ends the run at the
  * first check that is balanced; kswapd_shrink_node() drops sc.order to 0 once the run has
- * reclaimed compact_gap(order) pages, which 7.2 caps at COMPACT_CLUSTER_MAX = 32 (below). The
- * check's free pages are estimated from the zone_stat samples around it (models/zone_balance.c):
- * the node's reclaim since the sample before it is the recorded reclaim of every context up to
- * the check, with the run's own replaced by the policy's.
+ * reclaimed compact_gap(order) pages, which 7.2 caps at COMPACT_CLUSTER_MAX = 32 (below; 6.x does
+ * not: the world says which, include/compact_gap.h). The check's free pages are estimated from
+ * the zone_stat samples around it (models/zone_balance.c): the node's reclaim since the sample
+ * before it is the recorded reclaim of every context up to the check, with the run's own
+ * replaced by the policy's.
  *
  * What it cannot know: watermark boosting (nr_boost_reclaim; the samples between runs show the
  * watermarks unboosted), a run that ended with its priority run out rather than balanced (its
@@ -28,10 +29,12 @@
  * run that reclaimed 32 pages or more reports order=0 at mm_vmscan_balance_pgdat_end, the one
  * that reclaimed fewer (zf-final2) order=9.
  */
-uint64_t rs_kswapd_compact_gap(int order)
+uint64_t rs_kswapd_compact_gap(int order, bool capped)
 {
 	uint64_t gap = order >= 0 && order < 63 ? UINT64_C(2) << order : UINT64_MAX;
 
+	if (!capped)
+		return gap;
 	return gap < RS_COMPACT_CLUSTER_MAX ? gap : RS_COMPACT_CLUSTER_MAX;
 }
 
@@ -81,6 +84,7 @@ static int check_at(const struct rs_world *w, const struct rs_reclaim_call *c, s
 	int64_t free[RS_ZONE_MAX], since;
 	size_t n;
 	int order = c->order, hz;
+	bool capped;
 
 	zs = rs_world_zone_samples(w, c->nid, &n);
 	if (!zs || !around(zs, n, ck->ts, &s, &s2))
@@ -114,8 +118,12 @@ static int check_at(const struct rs_world *w, const struct rs_reclaim_call *c, s
 		return 0;
 	if (order < 0 || order >= RS_ZONE_ORDERS)
 		order = 0;
-	/* kswapd_shrink_node(): the order drops once compact_gap(order) pages are reclaimed */
-	if (order && reclaimed >= rs_kswapd_compact_gap(order))
+	/*
+	 * kswapd_shrink_node(): the order drops once compact_gap(order) pages are reclaimed, the
+	 * recorded kernel's (capped from 7.2, include/compact_gap.h)
+	 */
+	capped = !rs_world_info(w)->compact_gap_uncapped;
+	if (order && reclaimed >= rs_kswapd_compact_gap(order, capped))
 		order = 0;
 	/*
 	 * The flow counts the free pages exactly; the kernel's check reads NR_FREE_PAGES's global
@@ -192,6 +200,7 @@ void rs_kswapd_ends(const struct rs_world *w, struct rs_kswapd_ends *out)
 
 	memset(out, 0, sizeof(*out));
 	out->zone_samples = wi->nr_zone_samples;
+	out->gap_uncapped = wi->compact_gap_uncapped;
 	for (size_t i = 0; i < wi->nr_calls; i++) {
 		const struct rs_reclaim_call *c = rs_world_call(w, i);
 		struct rs_kswapd_end e;

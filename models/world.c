@@ -176,6 +176,7 @@ struct rs_world *rs_world_new(const struct rs_world_opts *opts, struct rs_error 
 	w->info.vm_swappiness = opts->vm_swappiness;
 	w->info.cgroup_v1 = opts->cgroup_v1;
 	w->info.mglru = opts->mglru;
+	w->info.compact_gap_uncapped = opts->compact_gap_uncapped;
 	return w;
 }
 

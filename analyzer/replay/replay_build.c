@@ -1159,9 +1159,12 @@ int ri_build_world(struct rs_replay_input *ri, struct rs_error *err)
 	if (ri->rep.lost)
 		ri_warn(ri, "the ring buffer lost events: calls and sizes may miss some");
 
+	/* compact_gap(): from the trace's own balance_pgdat runs, else its release */
+	ri->rep.gap = rs_gap_choose(&ri->rep.gap_evidence, ri->kernel);
 	wo = (struct rs_world_opts){ .nr_nodes = ri->rep.nr_nodes,
 				     .vm_swappiness = ri->rep.vm_swappiness,
-				     .cgroup_v1 = ri->rep.cgroup_v1, .mglru = ri->rep.mglru };
+				     .cgroup_v1 = ri->rep.cgroup_v1, .mglru = ri->rep.mglru,
+				     .compact_gap_uncapped = !ri->rep.gap.capped };
 	b.w = rs_world_new(&wo, err);
 	if (!b.w)
 		return -1;

@@ -686,6 +686,24 @@ static void on_snap_zone(struct rs_replay_input *ri, const struct rs_event *ev)
 	}
 }
 
+/* A 7.x balance_pgdat run: its begin and end orders tell compact_gap() (compact_gap.h) */
+static void on_balance(struct rs_replay_input *ri, const struct rs_event *ev)
+{
+	struct ri_node *n = ri_node_get(ri, ev->balance.nid >= 0 ? ev->balance.nid : 0);
+
+	if (!n)
+		return;
+	if (ev->type == RS_EV_BALANCE_BEGIN) {
+		n->bal_order = ev->balance.order >= 0 && ev->balance.order < 63
+			       ? ev->balance.order + 1 : 0;
+		return;
+	}
+	if (n->bal_order)
+		rs_gap_note(&ri->rep.gap_evidence, n->bal_order - 1, ev->balance.order,
+			    ev->balance.nr_reclaimed);
+	n->bal_order = 0;
+}
+
 static int ri_event(void *arg, const struct rs_event *ev, const struct rs_ctx *ctx)
 {
 	struct rs_replay_input *ri = arg;
@@ -735,6 +753,10 @@ static int ri_event(void *arg, const struct rs_event *ev, const struct rs_ctx *c
 	case RS_EV_BUDDY:
 		on_buddy(ri, ev);
 		return 0;
+	case RS_EV_BALANCE_BEGIN:
+	case RS_EV_BALANCE_END:
+		on_balance(ri, ev);
+		return ri->oom ? -1 : 0;
 	case RS_EV_LOST:
 		ri->lost_marks++;
 		ri->rep.lost = true;
@@ -835,6 +857,7 @@ void rs_replay_input_free(struct rs_replay_input *ri)
 		free(ri->warn[i]);
 	free((void *)ri->rep.memcg);
 	free(ri->mc);
+	free(ri->kernel);
 	free(ri->dirty);
 	free(ri->task);
 	rs_u64map_free(&ri->task_by_pid);
@@ -883,6 +906,13 @@ void rs_replay_input_lru_shape(struct rs_replay_input *ri, const struct rs_trace
 	}
 }
 
+int rs_replay_input_kernel(struct rs_replay_input *ri, const char *release)
+{
+	free(ri->kernel);
+	ri->kernel = release ? strdup(release) : NULL;
+	return release && !ri->kernel ? -1 : 0;
+}
+
 const char *rs_replay_input_refusal(const struct rs_replay_input *ri)
 {
 	return ri->refusal;
@@ -908,6 +938,10 @@ int rs_replay_input_build(const char *path, const struct rs_analysis_opts *ao,
 	if (rs_analysis_run(path, &opts, &out->a, err) < 0)
 		goto fail;
 	rs_replay_input_lru_shape(out->ri, rs_source_info(rs_analysis_source(out->a)));
+	if (rs_replay_input_kernel(out->ri, rs_source_info(rs_analysis_source(out->a))->kernel)) {
+		rs_error_set(err, "out of memory");
+		goto fail;
+	}
 	out->w = rs_replay_input_world(out->ri, err);
 	if (!out->w)
 		goto fail;

@@ -189,6 +189,7 @@ struct ri_root_upd {
 struct rs_replay_input {
 	struct rs_replay_input_opts o;
 	struct rs_ri_report rep;
+	char *kernel;			/* the trace's release; NULL unknown */
 	char *warn[RI_MAX_WARN];
 	size_t nwarn;
 	bool oom;
@@ -269,6 +270,7 @@ struct ri_node {
 	/* its first and latest samples with the flow (the report's net pages) */
 	struct rs_zone_flow flow_first, flow_last;
 	uint64_t flow_first_ts, flow_last_ts;
+	int bal_order;			/* order + 1 of its open balance_pgdat run; 0: none */
 };
 
 /* The node's buddy flow now (ok false without --zone-flow or the zones' pfn ranges). */

@@ -371,9 +371,12 @@ static json_t *gaps_json(const struct rs_replay_report *r)
 }
 
 /* Where kswapd's runs end (include/kswapd_end.h); docs/json.md */
-static json_t *kswapd_ends_json(const struct rs_kswapd_ends *k)
+static json_t *kswapd_ends_json(const struct rs_kswapd_ends *k, const struct rs_gap_rule *g)
 {
 	json_t *o = json_object();
+
+	json_object_set_new(o, "compact_gap", json_string(g->capped ? "capped" : "uncapped"));
+	json_object_set_new(o, "compact_gap_from", json_string(rs_gap_from_name(g->from)));
 
 	json_object_set_new(o, "from", json_string(k->zone_samples ? "zone_stat"
 								  : "recorded_end"));
@@ -464,7 +467,7 @@ static json_t *identity_json(const struct rs_replay_report *r, json_t **error_pc
 								    1e6) : json_null());
 	json_object_set_new(o, "folio_granularity", json_boolean(r->folio_granularity));
 	json_object_set_new(o, "flushed_stats", json_boolean(r->flushed_stats));
-	json_object_set_new(o, "kswapd_ends", kswapd_ends_json(&id->kswapd));
+	json_object_set_new(o, "kswapd_ends", kswapd_ends_json(&id->kswapd, &r->in->gap));
 	return o;
 }
 

@@ -150,8 +150,36 @@ static const char *pct_text(uint64_t model, uint64_t rec)
 	return buf;
 }
 
+/* Which compact_gap() the runs' order drops at, and why (include/compact_gap.h) */
+static void compact_gap_text(FILE *f, const struct rs_gap_rule *g,
+			     const struct rs_gap_evidence *e)
+{
+	const char *rule = g->capped ? "min(2 << order, 32)" : "2 << order";
+
+	if (g->from == RS_GAP_FROM_TRACE) {
+		out(f, 2, "kswapd ends: the order drops to 0 at compact_gap(order) = %s: from %llu "
+		    "balance_pgdat runs that tell (begun at order > 0, reclaimed 32 to 2 << order "
+		    "- 1 pages, balance_pgdat_end at order %s)", rule,
+		    U(g->capped ? e->capped : e->uncapped), g->capped ? "0" : "unchanged");
+		return;
+	}
+	if (g->from == RS_GAP_FROM_RELEASE) {
+		out(f, 2, "kswapd ends: the order drops to 0 at compact_gap(order) = %s: kernel "
+		    "%d.%d (capped from 7.2)%s", rule, g->major, g->minor, g->disagree
+		    ? "; the trace's runs disagree" : "; no balance_pgdat run tells");
+	} else {
+		out(f, 2, "kswapd ends: the order drops to 0 at compact_gap(order) = %s: no kernel "
+		    "release; the trace has %s", rule, e->runs ? "balance_pgdat events (7.x)"
+		    : "no balance_pgdat events (before 7.x)");
+	}
+	if (g->disagree)
+		out(f, 2, "kswapd ends: of the balance_pgdat runs that tell, %llu ended at order 0, "
+		    "%llu at their order", U(e->capped), U(e->uncapped));
+}
+
 /* Where kswapd's runs end: from the zones, or the recording's (no zone_stat). */
-static void kswapd_ends_text(FILE *f, const struct rs_kswapd_ends *k)
+static void kswapd_ends_text(FILE *f, const struct rs_kswapd_ends *k, const struct rs_gap_rule *g,
+			     const struct rs_gap_evidence *e)
 {
 	if (!k->runs)
 		return;
@@ -168,6 +196,7 @@ static void kswapd_ends_text(FILE *f, const struct rs_kswapd_ends *k)
 	    U(k->how[RS_KEND_AT_END] + k->how[RS_KEND_NOT_EARLIER]), U(k->runs),
 	    U(k->how[RS_KEND_AT_END]), U(k->how[RS_KEND_EARLY]), U(k->how[RS_KEND_RECORDED]),
 	    U(k->derived_freed), U(k->rec_freed), pct_text(k->derived_freed, k->rec_freed));
+	compact_gap_text(f, g, e);
 	if (k->flow)
 		out(f, 2, "kswapd ends: %llu of those runs from the buddy flow at every check "
 		    "(zone_stat + the kmem events since, record --zone-flow); the others from the "
@@ -252,7 +281,7 @@ static void identity_text(FILE *f, const struct rs_replay_report *r)
 			r->folio_granularity ? "" : "no folio sizes",
 			!r->folio_granularity && !r->flushed_stats ? " and " : "",
 			r->flushed_stats ? "" : "no flushed-stats view");
-	kswapd_ends_text(f, &id->kswapd);
+	kswapd_ends_text(f, &id->kswapd, &r->in->gap, &r->in->gap_evidence);
 	out(f, 2, "scanned = lru_isolate nr_scanned (as analyze) for the recording; pages the "
 	    "model isolated for it");
 	{

@@ -275,7 +275,23 @@ if [ -f "$f" ]; then
 	[ -f "$j" ] && { jq -e '.replay.identity.kswapd_ends | .from_flow == .runs and
 		.early == 0 and .at_end * 100 >= .runs * 95' "$j" >/dev/null ||
 		fail "k72-global-flow: kswapd ends: $(jq -c '.replay.identity.kswapd_ends' "$j")"; }
+	# compact_gap() from the trace's own runs (include/compact_gap.h): the order-9 runs that
+	# reclaimed 32-1,023 pages, counted by trace-cmd report (tests/e2e/compact_gap.awk: ended
+	# at order 0, at order 9), all ended at order 0: capped
+	[ -f "$j" ] && expect_eq "k72-global-flow: compact_gap() rule" \
+		"$(jq -r '.replay.identity.kswapd_ends | "\(.compact_gap) \(.compact_gap_from)"' "$j")" \
+		"capped trace"
+	expect_eq "k72-global-flow: balance_pgdat runs that tell compact_gap() (trace-cmd report)" \
+		"$("$RS_BIN" replay "$f" 2>/dev/null | tr -s ' \n' '  ' |
+			sed -n 's/.*min(2 << order, 32): from \([0-9]*\) balance_pgdat runs that tell.*/\1 0/p')" \
+		"$(trace_report "$f" | awk -f "$TOP/tests/e2e/compact_gap.awk")"
 fi
+# a 6.1 trace has no balance_pgdat events: 6.x's compact_gap() = 2 << order, from its release
+f="$TOP/tests/fixtures/softlimit/k61-softlimit-idle.dat"
+[ -f "$f" ] && expect_eq "k61-softlimit-idle: compact_gap() rule" \
+	"$("$RS_BIN" replay --json "$f" 2>/dev/null |
+		jq -r '.replay.identity.kswapd_ends | "\(.compact_gap) \(.compact_gap_from)"')" \
+	"uncapped release"
 # a 7.2 global trace without zone_stat keeps the recorded ends and says so
 j="$TMP/k72-global-classic.json"
 [ -f "$j" ] && expect_eq "k72-global-classic: kswapd ends without zone_stat" \

@@ -147,9 +147,9 @@ UT_TEST(kswapd_end_from_zones, "kswapd_end: derived ends, a policy's own checks,
 	 * recorded run reclaimed 10: still order 9 at its end, which the estimate does not find
 	 * balanced (zf-final2's one order-9 run that reported order=9 at balance_pgdat_end).
 	 */
-	UT_ASSERT_EQ(rs_kswapd_compact_gap(9), 32);
-	UT_ASSERT_EQ(rs_kswapd_compact_gap(3), 16);
-	UT_ASSERT_EQ(rs_kswapd_compact_gap(4), 32);
+	UT_ASSERT_EQ(rs_kswapd_compact_gap(9, true), 32);
+	UT_ASSERT_EQ(rs_kswapd_compact_gap(3, true), 16);
+	UT_ASSERT_EQ(rs_kswapd_compact_gap(4, true), 32);
 	UT_ASSERT_EQ(rs_kswapd_balanced(w, c6, 1, 31), 0);
 	UT_ASSERT_EQ(rs_kswapd_balanced(w, c6, 1, 32), 1);
 	rs_kswapd_end(w, c6, &e);
