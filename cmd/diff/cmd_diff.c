@@ -21,6 +21,7 @@
 #include "cgroups.h"
 #include "refaults.h"
 #include "cmd.h"
+#include "cmd_args.h"
 #include "compare.h"
 #include "diff_output.h"
 #include "diff_rank.h"
@@ -39,6 +40,7 @@ struct diff_opts {
 	char *labels[RS_NR_SIDES];	/* from --labels, else NULL */
 	const char **inputs[RS_NR_SIDES];
 	size_t nr_inputs[RS_NR_SIDES];
+	int threads;			/* --threads: reading each trace input */
 };
 
 /* Progress is worth showing from this size on (as `analyze` does). */
@@ -48,9 +50,9 @@ struct diff_opts {
  * The analysis of a trace file, exactly as `reclaimscope analyze --json FILE` prints it (whole
  * trace, default options), so a trace and its saved analysis compare equal.
  */
-static json_t *analysis_json_of_trace(const char *path, struct rs_error *err)
+static json_t *analysis_json_of_trace(const char *path, int threads, struct rs_error *err)
 {
-	struct rs_analysis_opts ao = { .pid = -1 };
+	struct rs_analysis_opts ao = { .pid = -1, .threads = threads };
 	struct rs_cgroups_opts co = { 0 };
 	struct rs_refaults_opts ro = { 0 };
 	struct rs_analyzed r;
@@ -76,7 +78,8 @@ static json_t *analysis_json_of_trace(const char *path, struct rs_error *err)
  * Load one input: a saved analysis (a JSON object with a "trace" object) or a trace. Sets
  * *input to "analysis" or "trace". Returns a new reference, or NULL with err set.
  */
-static json_t *load_input(const char *path, const char **input, struct rs_error *err)
+static json_t *load_input(const char *path, int threads, const char **input,
+			  struct rs_error *err)
 {
 	json_error_t jerr;
 	json_t *root;
@@ -120,7 +123,7 @@ static json_t *load_input(const char *path, const char **input, struct rs_error 
 			return NULL;
 		}
 		*input = "trace";
-		return analysis_json_of_trace(path, err);
+		return analysis_json_of_trace(path, threads, err);
 	}
 	if (S_ISREG(st.st_mode)) {
 		rewind(f);
@@ -223,13 +226,14 @@ static const struct rs_cmd_opt diff_opts[] = {
 		   "significance level of Welch's t-test (default 0.05)"),
 	RS_OPT_FLAG("base", OPT_BASE, "the files that follow are runs of the base"),
 	RS_OPT_FLAG("new", OPT_NEW, "the files that follow are runs of the new side"),
+	RS_THREADS_OPT,
 	RS_CMD_OPT_END,
 };
 
 RS_CMD_DEFINE(diff,
 	.summary = "compare kernels: what changed, ranked, with Welch's t-test",
 	.synopsis = "[--json] [--format table|mmtests|seed] [--threshold PCT] [--all]\n"
-		    "  [--only-changed PCT] [--labels BASE,NEW] [--alpha A] A B\n"
+		    "  [--only-changed PCT] [--labels BASE,NEW] [--alpha A] [--threads N] A B\n"
 		    "[options] --base A1 A2... --new B1 B2...",
 	.description =
 		"Compares the analyses of two kernels, two configurations or two sets of runs "
@@ -247,7 +251,8 @@ RS_CMD_DEFINE(diff,
 /* Returns RS_EXIT_OK, or the exit status of a usage error (already reported). */
 static int parse_args(int argc, char **argv, struct diff_opts *o)
 {
-	struct rs_cmd_args args = { .opts = o };	/* --json and --all are stored */
+	/* --json and --all are stored, --threads taken */
+	struct rs_cmd_args args = { .threads = &o->threads, .opts = o };
 	const char *loose[2];
 	size_t nr_loose = 0;
 	int mode = -1;		/* -1: plain A B; else the side --base/--new files go to */
@@ -584,7 +589,7 @@ static int load_side(struct rs_compare *c, const struct diff_opts *o, int side,
 {
 	for (size_t i = 0; i < o->nr_inputs[side]; i++) {
 		const char *path = o->inputs[side][i], *input = NULL;
-		json_t *a = load_input(path, &input, err);
+		json_t *a = load_input(path, o->threads, &input, err);
 		int ret;
 
 		if (!a)
@@ -620,7 +625,7 @@ static int pick_labels(struct diff_opts *o)
 static int cmd_diff(int argc, char **argv)
 {
 	struct diff_opts o = { .only_changed = -1, .alpha = RS_COMPARE_ALPHA_DEFAULT,
-			       .rank = { .threshold_pct = -1 } };
+			       .rank = { .threshold_pct = -1 }, .threads = rs_threads_auto() };
 	struct rs_error err = { "" };
 	struct rs_compare *c = NULL;
 	struct rs_ranking *rank = NULL;

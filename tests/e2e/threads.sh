@@ -147,5 +147,18 @@ for bad in 0 65 two "" auto1; do
 		expect_eq "$cmd --threads '$bad'" $? 2
 	done
 done
+# every command that reads a trace takes it (the shared option, include/cmd_args.h), and diff's
+# comparison of two traces is the same with any
+for cmd in analyze cgroups events replay export plot tui diff; do
+	"$RS_BIN" --list-options $cmd | grep -qx -- '--threads=' || fail "$cmd has no --threads"
+done
+d1=$TOP/tests/fixtures/kernel7/k72-global-classic.dat d2=$TOP/tests/fixtures/kernel7/k72-multi.dat
+if [ -f "$d1" ] && [ -f "$d2" ]; then
+	"$RS_BIN" diff --json "$d1" "$d2" >"$TMP/diff-default" 2>/dev/null
+	for t in 1 3; do
+		"$RS_BIN" diff --json --threads $t "$d1" "$d2" 2>/dev/null |
+			cmp -s - "$TMP/diff-default" || fail "diff --threads $t differs from the default"
+	done
+fi
 echo "$n traces checked"
 finish
