@@ -243,12 +243,32 @@ struct rs_recorded {
 	const uint64_t *isolate_ts;
 	size_t nr_isolate;
 	/*
+	 * Its isolations that took pages, each from its lru_isolate to the shrink event that put
+	 * the survivors back (copied by rs_world_add_call): the pages off the lists meanwhile.
+	 */
+	const struct rs_inflight *inflight;
+	size_t nr_inflight;
+	/*
 	 * kswapd: the moments balance_pgdat() checked pgdat_balanced(), in order (copied by
 	 * rs_world_add_call): the run's start, the end of every pass but the last, and the run's
 	 * end when it ran a pass (the check that said balanced); none when it is not known.
 	 */
 	const struct rs_kswapd_check *checks;
 	size_t nr_checks;
+};
+
+/*
+ * One recorded isolation's pages off the LRU: isolate_lru_folios() at `begin` took pages of list
+ * `lru` of world memcg `memcg` on node `nid`; shrink_inactive_list() or shrink_active_list() put
+ * back what it did not free at `end` (its shrink event): `back` pages onto `lru`, `moved` onto
+ * the other list of its type (lru ^ 1: activated, or deactivated). The freed ones never return.
+ */
+struct rs_inflight {
+	uint64_t begin, end;
+	uint64_t back, moved;
+	int memcg;
+	int nid;
+	int lru;
 };
 
 /* One pgdat_balanced() check of a recorded kswapd run. */

@@ -53,6 +53,9 @@ struct rs_lrusim {
 	struct rs_rates *rates;	/* [lruvec][list] rs_world_rates() cache */
 	uint64_t *rates_gen, *rates_ts;	/* the key: world generation, call start */
 	int *parent, *pre, *pre_end, *at;	/* the tree, copied from the world */
+	/* the running calls' recorded isolations still off the lists (rs_sim_begin()) */
+	struct rs_inflight *putback;
+	size_t nputback, capputback;
 };
 
 int rs_lrusim_init(struct rs_lrusim *ls, const struct rs_world *w, struct rs_error *err);
@@ -137,7 +140,15 @@ bool rs_sim_reclaimable(const struct rs_sim *s, int memcg, int nid);
  * replay driver may run other calls that overlapped it in the recording first (models/
  * replay.c). Nothing outside the driver.
  */
-void rs_replay_isolation(void);
+uint64_t rs_replay_isolation(void);
+
+/*
+ * The isolations the other calls of the invocation's policy still running had in progress at
+ * `ts` in the recording (rs_recorded.inflight: pages isolated, not yet put back), each passed to
+ * fn. Nothing outside the driver (no call runs beside the caller).
+ */
+void rs_replay_inflight(const struct rs_reclaim_call *self, uint64_t ts,
+			void (*fn)(void *arg, const struct rs_inflight *f), void *arg);
 
 /*
  * shrink_inactive_list() / shrink_active_list() on one lruvec, counted into the outcome; each

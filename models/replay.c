@@ -293,15 +293,35 @@ static void sched_fini(struct sched *sc)
 }
 #endif
 
-void rs_replay_isolation(void)
+uint64_t rs_replay_isolation(void)
 {
 	struct fiber *f = cur_fiber;
 
 	if (!f)
-		return;	/* a call that runs alone on the driver, or a unit test */
+		return 0;	/* a call that runs alone on the driver, or a unit test */
 	f->next = isolation_time(f->c, f->nisol++);
 	if (first_ready(f->sc) != f)
 		to_main(f);
+	return f->next;
+}
+
+void rs_replay_inflight(const struct rs_reclaim_call *self, uint64_t ts,
+			void (*fn)(void *arg, const struct rs_inflight *f), void *arg)
+{
+	const struct fiber *cf = cur_fiber;
+
+	if (!cf)
+		return;
+	for (size_t i = 0; i < cf->sc->nrun; i++) {
+		const struct fiber *f = cf->sc->run[i];
+		const struct rs_recorded *rec = &f->c->rec;
+
+		if (f->c == self || f->done)
+			continue;
+		for (size_t j = 0; j < rec->nr_inflight; j++)
+			if (rec->inflight[j].begin <= ts && rec->inflight[j].end > ts)
+				fn(arg, &rec->inflight[j]);
+	}
 }
 
 /* Ends every coroutine; the fibers are all finished (rs_replay_run() drains them first). */

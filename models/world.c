@@ -189,6 +189,7 @@ void rs_world_free(struct rs_world *w)
 	for (size_t i = 0; i < w->info.nr_calls; i++) {
 		free((void *)w->calls[i].rec.memcg);
 		free((void *)w->calls[i].rec.isolate_ts);
+		free((void *)w->calls[i].rec.inflight);
 		free((void *)w->calls[i].rec.checks);
 	}
 	free(w->zs);
@@ -397,6 +398,22 @@ int rs_world_add_call(struct rs_world *w, const struct rs_reclaim_call *c, struc
 		}
 		memcpy(k, c->rec.checks, c->rec.nr_checks * sizeof(*k));
 		dst->rec.checks = k;
+	}
+	dst->rec.inflight = NULL;
+	if (c->rec.nr_inflight) {
+		struct rs_inflight *f = malloc(c->rec.nr_inflight * sizeof(*f));
+
+		if (!f) {
+			free((void *)dst->rec.memcg);
+			free((void *)dst->rec.isolate_ts);
+			free((void *)dst->rec.checks);
+			dst->rec.memcg = NULL;
+			dst->rec.isolate_ts = NULL;
+			dst->rec.checks = NULL;
+			return rs_error_set(err, "out of memory");
+		}
+		memcpy(f, c->rec.inflight, c->rec.nr_inflight * sizeof(*f));
+		dst->rec.inflight = f;
 	}
 	w->info.nr_calls++;
 	return 0;

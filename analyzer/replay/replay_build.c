@@ -270,6 +270,29 @@ static int world_of_row(const struct wb *b, int e)
 	return e >= 0 && e < b->ri->nmc ? b->w_of[e] : 0;
 }
 
+/*
+ * The call's isolations whose pages the world's lists lack while they are off them: those of a
+ * memcg whose sizes follow its lruvec deltas (the isolation's delta takes them off, the
+ * putback's brings back what survived); a list from snapshots or node_stat is as of its last
+ * sample. Memcg rows become world indices; returns how many are kept (once per call).
+ */
+static size_t inflight_to_world(const struct wb *b, struct ri_call *c)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < c->ninfl; i++) {
+		const struct ri_memcg *m = ri_memcg_at(b->ri, c->infl[i].memcg);
+		int w = world_of_row(b, c->infl[i].memcg);
+
+		if (!m || !(m->flags & RI_MF_DELTA) || w <= 0)
+			continue;
+		c->infl[n] = c->infl[i];
+		c->infl[n++].memcg = w;
+	}
+	c->ninfl = n;
+	return n;
+}
+
 static int lca(const struct wb *b, int x, int y)
 {
 	while (b->w_depth[x] > b->w_depth[y])
@@ -692,6 +715,8 @@ static int add_calls(struct wb *b, int nr_nodes, struct rs_error *err)
 		rc->rec.nr_memcg = (size_t)nmv;
 		rc->rec.isolate_ts = c->iso;
 		rc->rec.nr_isolate = c->niso;
+		rc->rec.inflight = c->infl;
+		rc->rec.nr_inflight = inflight_to_world(b, c);
 		rc->rec.checks = rc->ctx == RS_CALL_KSWAPD ? c->chk : NULL;
 		rc->rec.nr_checks = rc->ctx == RS_CALL_KSWAPD ? c->nchk : 0;
 		if (rs_world_add_call(b->w, rc, err))
@@ -699,6 +724,8 @@ static int add_calls(struct wb *b, int nr_nodes, struct rs_error *err)
 		rc->rec.memcg = NULL;
 		rc->rec.isolate_ts = NULL;
 		rc->rec.nr_isolate = 0;
+		rc->rec.inflight = NULL;
+		rc->rec.nr_inflight = 0;
 		rc->rec.checks = NULL;
 		rc->rec.nr_checks = 0;
 		/* the passes by priority: b->mv is free again (rec.memcg was copied) */

@@ -36,6 +36,7 @@ void ri_call_free(struct ri_call *c)
 	RS_GROW_RELEASE(c->pv, c->npv, c->cappv);
 	RS_GROW_RELEASE(c->steps, c->nsteps, c->capsteps);
 	RS_GROW_RELEASE(c->iso, c->niso, c->capiso);
+	RS_GROW_RELEASE(c->infl, c->ninfl, c->capinfl);
 }
 
 static struct ri_call *open_call(struct rs_replay_input *ri, struct ri_task *t,
@@ -389,6 +390,24 @@ static void close_window(struct rs_replay_input *ri, struct ri_task *t, struct r
 	if (c->c.nid < 0 && sh)
 		c->c.nid = nid;
 	count_window(v, t, sh, lru);
+	if (sh && t->win_taken && sh->ts >= t->win_ts) {
+		/* what the shrink put back: the survivors, on this list or the other of its type */
+		uint64_t gone = active ? 0 : sh->inactive.nr_reclaimed;
+		uint64_t moved = active ? sh->active.nr_deactivated
+				 : sh->inactive.nr_activate_anon + sh->inactive.nr_activate_file;
+		uint64_t left = gone < t->win_taken ? t->win_taken - gone : 0;
+
+		if (moved > left)
+			moved = left;
+		if (RS_GROW(c->infl, c->capinfl, c->ninfl + 1, 16))
+			ri->oom = true;
+		else
+			c->infl[c->ninfl++] = (struct rs_inflight){
+				.begin = t->win_ts, .end = sh->ts, .memcg = memcg, .nid = nid,
+				.lru = lru, .moved = moved,
+				.back = left - moved,
+			};
+	}
 	if (!v->implied[lru] && prio >= 0 && prio <= RS_DEF_PRIORITY && t->win_req) {
 		v->implied[lru] = t->win_req << prio;
 		v->implied_off[lru] = sh ? sh->offset : 0;
@@ -473,6 +492,7 @@ static void open_window(struct rs_replay_input *ri, struct ri_task *t, struct ri
 	t->win_req = ev->isolate.nr_requested;
 	t->win_scanned = ev->isolate.nr_scanned;
 	t->win_taken = ev->isolate.nr_taken;
+	t->win_ts = ev->ts;
 	t->wr_anon = t->wr_file = 0;
 	/* when each isolation happened: concurrent calls are replayed in this order */
 	if (RS_GROW(c->iso, c->capiso, c->niso + 1, 16))

@@ -88,6 +88,7 @@ struct ri_task {
 	int8_t win_lru;
 	uint8_t win_soft;
 	uint64_t win_req, win_scanned, win_taken;
+	uint64_t win_ts;		/* its lru_isolate's time */
 	uint32_t wr_anon, wr_file;
 };
 
@@ -166,6 +167,9 @@ struct ri_call {
 	size_t nsteps, capsteps;
 	uint64_t *iso;			/* times of its lru_isolate events (rs_recorded.isolate_ts) */
 	size_t niso, capiso;
+	/* its isolations' pages off the lists (rs_recorded.inflight; memcg: row until built) */
+	struct rs_inflight *infl;
+	size_t ninfl, capinfl;
 	/*
 	 * kswapd: its pgdat_balanced() checks (rs_recorded.checks): the start, the end of each
 	 * balance pass but the last, the end of the last; last_ts/last_node: the latest shrink
