@@ -345,10 +345,26 @@ int rs_world_add_obs(struct rs_world *w, const struct rs_obs *o, struct rs_error
 	return 0;
 }
 
+/* The world's own copy of a call's recorded array: NULL for none; *ok false when out of memory. */
+static void *dup_rec(const void *src, size_t n, size_t size, bool *ok)
+{
+	void *p;
+
+	if (!n)
+		return NULL;
+	p = malloc(n * size);
+	if (!p) {
+		*ok = false;
+		return NULL;
+	}
+	return memcpy(p, src, n * size);
+}
+
 int rs_world_add_call(struct rs_world *w, const struct rs_reclaim_call *c, struct rs_error *err)
 {
 	size_t n = w->info.nr_calls;
 	struct rs_reclaim_call *dst;
+	bool ok = true;
 
 	if (check_open(w, err))
 		return -1;
@@ -364,56 +380,22 @@ int rs_world_add_call(struct rs_world *w, const struct rs_reclaim_call *c, struc
 		return -1;
 	dst = &w->calls[n];
 	*dst = *c;
-	dst->rec.memcg = NULL;
-	if (c->rec.nr_memcg) {
-		struct rs_memcg_lists *copy = malloc(c->rec.nr_memcg * sizeof(*copy));
-
-		if (!copy)
-			return rs_error_set(err, "out of memory");
-		memcpy(copy, c->rec.memcg, c->rec.nr_memcg * sizeof(*copy));
-		dst->rec.memcg = copy;
-	}
-	dst->rec.isolate_ts = NULL;
-	if (c->rec.nr_isolate) {
-		uint64_t *ts = malloc(c->rec.nr_isolate * sizeof(*ts));
-
-		if (!ts) {
-			free((void *)dst->rec.memcg);
-			dst->rec.memcg = NULL;
-			return rs_error_set(err, "out of memory");
-		}
-		memcpy(ts, c->rec.isolate_ts, c->rec.nr_isolate * sizeof(*ts));
-		dst->rec.isolate_ts = ts;
-	}
-	dst->rec.checks = NULL;
-	if (c->rec.nr_checks) {
-		struct rs_kswapd_check *k = malloc(c->rec.nr_checks * sizeof(*k));
-
-		if (!k) {
-			free((void *)dst->rec.memcg);
-			free((void *)dst->rec.isolate_ts);
-			dst->rec.memcg = NULL;
-			dst->rec.isolate_ts = NULL;
-			return rs_error_set(err, "out of memory");
-		}
-		memcpy(k, c->rec.checks, c->rec.nr_checks * sizeof(*k));
-		dst->rec.checks = k;
-	}
-	dst->rec.inflight = NULL;
-	if (c->rec.nr_inflight) {
-		struct rs_inflight *f = malloc(c->rec.nr_inflight * sizeof(*f));
-
-		if (!f) {
-			free((void *)dst->rec.memcg);
-			free((void *)dst->rec.isolate_ts);
-			free((void *)dst->rec.checks);
-			dst->rec.memcg = NULL;
-			dst->rec.isolate_ts = NULL;
-			dst->rec.checks = NULL;
-			return rs_error_set(err, "out of memory");
-		}
-		memcpy(f, c->rec.inflight, c->rec.nr_inflight * sizeof(*f));
-		dst->rec.inflight = f;
+	dst->rec.memcg = dup_rec(c->rec.memcg, c->rec.nr_memcg, sizeof(*c->rec.memcg), &ok);
+	dst->rec.isolate_ts = dup_rec(c->rec.isolate_ts, c->rec.nr_isolate,
+				      sizeof(*c->rec.isolate_ts), &ok);
+	dst->rec.checks = dup_rec(c->rec.checks, c->rec.nr_checks, sizeof(*c->rec.checks), &ok);
+	dst->rec.inflight = dup_rec(c->rec.inflight, c->rec.nr_inflight, sizeof(*c->rec.inflight),
+				    &ok);
+	if (!ok) {
+		free((void *)dst->rec.memcg);
+		free((void *)dst->rec.isolate_ts);
+		free((void *)dst->rec.checks);
+		free((void *)dst->rec.inflight);
+		dst->rec.memcg = NULL;
+		dst->rec.isolate_ts = NULL;
+		dst->rec.checks = NULL;
+		dst->rec.inflight = NULL;
+		return rs_error_set(err, "out of memory");
 	}
 	w->info.nr_calls++;
 	return 0;
