@@ -41,18 +41,18 @@
  *    pcp_allowed_order() refuses (above PAGE_ALLOC_COSTLY_ORDER 3, not the PMD order) goes
  *    straight to free_one_page() and shows only as mm_page_free.
  * So a zone's free pages at t = the sample's + the net flow since the sample's read (the
- * recorder's `zone_read` marker), the sample's free - flow taken as the median over it and the
- * two samples before it (rs_zone_flow_base()). What the events cannot see, each a flow error: compaction's
- * and page reporting's isolation of free pages (__isolate_free_page(): off the lists, no alloc
- * event) and their return; a free_frozen_pages() whose per-cpu trylock fails, or of a page in an
- * isolated pageblock (free_one_page() directly: its mm_page_free has a per-cpu order, taken as
- * waiting on a list, and no drain follows); blocks moved to MIGRATE_ISOLATE (alloc_contig_range,
- * memory offlining: account_freepages() skips isolated blocks) or between migratetypes (net 0,
- * but highatomic's count changes); the per-CPU vmstat diffs (up to stat_threshold pages per
- * CPU not yet folded into the counter zoneinfo prints, while the kernel's check reads the exact
- * sum below the drift mark); and the moments between the `zone_read` marker and the kernel
- * printing each zone. Measured on a 7.2 guest trace (docs/models.md): the flow from one
- * sample predicts the next within 6 pages at p10 and p90 (237 of 243 within 32 pages).
+ * recorder's `zone_read` marker), the sample's free - flow taken as the median over it and the two
+ * samples before it (rs_zone_flow_base()). What the events cannot see, each a flow error:
+ * compaction's and page reporting's isolation of free pages (__isolate_free_page(): off the lists,
+ * no alloc event) and their return; a free_frozen_pages() whose per-cpu trylock fails, or of a
+ * page in an isolated pageblock (free_one_page() directly: its mm_page_free has a per-cpu order,
+ * taken as waiting on a list, and no drain follows); blocks moved to MIGRATE_ISOLATE
+ * (alloc_contig_range, memory offlining: account_freepages() skips isolated blocks) or between
+ * migratetypes (net 0, but highatomic's count changes); the per-CPU vmstat diffs (up to
+ * stat_threshold pages per CPU not yet folded into the counter zoneinfo prints, while the kernel's
+ * check reads the exact sum below the drift mark); and the moments between the `zone_read` marker
+ * and the kernel printing each zone. Measured on a 7.2 guest trace (docs/models.md): the flow from
+ * one sample predicts the next within 6 pages at p10 and p90 (237 of 243 within 32 pages).
  */
 #include <string.h>
 

@@ -560,7 +560,7 @@ static int add_zone_samples(struct rs_replay_input *ri, struct rs_world *w, stru
 	for (size_t i = 0; i < ri->nzs; i++) {
 		struct rs_zone_sample *s = &ri->zs[i], *p[2] = { NULL, NULL };
 
-		/* the node's two samples before it: the buddy flow's base (include/zone_balance.h) */
+		/* the node's two samples before it: the buddy flow's base (zone_balance.h) */
 		for (size_t j = i; j-- > 0 && !p[1];)
 			if (ri->zs[j].nid == s->nid)
 				p[p[0] ? 1 : 0] = &ri->zs[j];
