@@ -42,7 +42,17 @@ static void feed(struct tr *t, struct rs_event *ev)
 	rs_analysis_feed(t->a, ev);
 }
 
-static int tr_new(struct tr *t)
+static void header(struct tr *t, const char *text)
+{
+	struct rs_event ev = ev0(t, RS_EV_META, T0, 1, "rs");
+
+	ev.meta.kind = "begin";
+	ev.meta.text = text;
+	feed(t, &ev);
+}
+
+/* A trace fed to the reconstruction, beginning with the recorder's header line, text. */
+static int tr_new(struct tr *t, const char *text)
 {
 	struct rs_consumer c;
 
@@ -52,7 +62,10 @@ static int tr_new(struct tr *t)
 		return -1;
 	rs_replay_input_consumer(t->ri, &c);
 	t->a = ut_analysis(&c, NULL, &t->err);
-	return t->a ? 0 : -1;
+	if (!t->a)
+		return -1;
+	header(t, text);
+	return 0;
 }
 
 static int tr_finish(struct tr *t)
@@ -69,15 +82,6 @@ static void tr_free(struct tr *t)
 {
 	rs_replay_input_free(t->ri);
 	rs_analysis_free(t->a);
-}
-
-static void header(struct tr *t, const char *text)
-{
-	struct rs_event ev = ev0(t, RS_EV_META, T0, 1, "rs");
-
-	ev.meta.kind = "begin";
-	ev.meta.text = text;
-	feed(t, &ev);
 }
 
 static void item_names(struct tr *t)
@@ -105,11 +109,20 @@ static void cgmap(struct tr *t, uint64_t id, const char *path)
 /* The common start: a cgroup v1 trace, swappiness 60, one node, the item names, memcg 1 "/". */
 static int tr_new_v1(struct tr *t)
 {
-	if (tr_new(t) < 0)
+	if (tr_new(t, "swappiness=60 cgroup=v1 nodes=1") < 0)
 		return -1;
-	header(t, "swappiness=60 cgroup=v1 nodes=1");
 	item_names(t);
 	cgmap(t, 1, "/");
+	return 0;
+}
+
+/* A cgroup v1 trace, swappiness 60, one node, memcg 1 "/" and /a, and no item names. */
+static int tr_new_a(struct tr *t)
+{
+	if (tr_new(t, "swappiness=60 cgroup=v1 nodes=1") < 0)
+		return -1;
+	cgmap(t, 1, "/");
+	cgmap(t, CG_A, "/a");
 	return 0;
 }
 
@@ -154,6 +167,15 @@ static void node_snap(struct tr *t, uint64_t ts, uint64_t ia, uint64_t aa, uint6
 	ev.snap_node.lru_pages[3] = af;
 	ev.snap_node.wmark_high = high;
 	feed(t, &ev);
+}
+
+/* tr_new_v1()'s trace and the node's snapshot at T0: inactive anon and file, free, high. */
+static int tr_new_node(struct tr *t, uint64_t ia, uint64_t inf, uint64_t free, uint64_t high)
+{
+	if (tr_new_v1(t) < 0)
+		return -1;
+	node_snap(t, T0, ia, 0, inf, 0, free, high);
+	return 0;
 }
 
 static void lruvec(struct tr *t, uint64_t ts, int pid, uint64_t id, int item, int64_t val)
@@ -237,19 +259,101 @@ static void window(struct tr *t, uint64_t ts, int pid, const char *comm, uint64_
 	shr(t, ts + 3, pid, comm, prio, lru >= RS_LRU_INACTIVE_FILE, scanned, reclaimed);
 }
 
-/* An empty memcg call of task 200 at ts (1 ms long), then the end: /a's world index. */
+/* A call of kind k by task 200 from ts to ts + 1 ms that reclaims nothing. */
+static void empty_call(struct tr *t, uint64_t ts, enum rs_reclaim_kind k)
+{
+	rbegin(t, ts, 200, "w", k);
+	rend(t, ts + MS, 200, "w", k, 0);
+}
+
+/* An empty memcg call at ts, then the end, the world rewound to its start: /a's world index. */
 static int finish_with_call(struct tr *t, uint64_t ts)
 {
-	rbegin(t, ts, 200, "w", RS_RK_MEMCG);
-	rend(t, ts + MS, 200, "w", RS_RK_MEMCG, 0);
+	empty_call(t, ts, RS_RK_MEMCG);
 	if (tr_finish(t))
 		return -1;
+	rs_world_rewind(t->w);
 	return rs_world_find_memcg(t->w, CG_A);
+}
+
+/* A window's list, the pages it asked for, scanned and reclaimed, and its priority. */
+struct win {
+	int lru;
+	uint64_t req, scanned, reclaimed;
+	int prio;
+};
+
+#define NR_WIN(w) (sizeof(w) / sizeof((w)[0]))
+
+/*
+ * A call of kind k by task 200 on memcg id from ts: a window per row, 1 ms apart from ts + 1 ms,
+ * and its end 1 ms after the last, reclaiming what the windows did.
+ */
+static void call_windows(struct tr *t, uint64_t ts, enum rs_reclaim_kind k, uint64_t id,
+			 const struct win *w, size_t n)
+{
+	uint64_t nr = 0;
+
+	rbegin(t, ts, 200, "w", k);
+	for (size_t i = 0; i < n; i++) {
+		ts += MS;
+		window(t, ts, 200, "w", id, w[i].lru, w[i].req, w[i].scanned, w[i].reclaimed,
+		       w[i].prio, false);
+		nr += w[i].reclaimed;
+	}
+	rend(t, ts + MS, 200, "w", k, nr);
+}
+
+/* One kswapd run on the root from ts: its wake, a window per row 1 ms apart, its sleep. */
+static void kswapd_run(struct tr *t, uint64_t ts, const struct win *w, size_t n)
+{
+	kswapd_ev(t, RS_EV_KSWAPD_WAKE, ts, 0);
+	for (size_t i = 0; i < n; i++) {
+		ts += MS;
+		window(t, ts, 45, "kswapd0", 1, w[i].lru, w[i].req, w[i].scanned, w[i].reclaimed,
+		       w[i].prio, true);
+	}
+	kswapd_ev(t, RS_EV_KSWAPD_SLEEP, ts + MS, 0);
 }
 
 static const struct rs_reclaim_call *call_of(struct tr *t, size_t i)
 {
 	return rs_world_call(t->w, i);
+}
+
+/*
+ * The v1 trace of one kswapd run: the node's inactive anon and file pages (no active ones),
+ * free pages and high watermark at T0, the run's windows from T0 + 1 ms; then its end.
+ */
+static int kswapd_trace(struct tr *t, uint64_t ia, uint64_t inf, uint64_t free, uint64_t high,
+			const struct win *w, size_t n)
+{
+	if (tr_new_node(t, ia, inf, free, high) < 0)
+		return -1;
+	kswapd_run(t, T0 + 1 * MS, w, n);
+	return tr_finish(t);
+}
+
+/*
+ * The start of a v1 trace of /a: its inactive anon and file pages, usage, limit and soft limit
+ * (0: none) at T0, and the node's inactive anon and file pages then (free 100, high 200).
+ */
+static int a_trace(struct tr *t, uint64_t ia, uint64_t inf, uint64_t usage, uint64_t limit,
+		   uint64_t soft, uint64_t node_ia, uint64_t node_inf)
+{
+	if (tr_new_v1(t) < 0)
+		return -1;
+	cgmap(t, CG_A, "/a");
+	snap(t, T0, CG_A, "/a", ia, 0, inf, 0, usage, limit, soft);
+	node_snap(t, T0, node_ia, 0, node_inf, 0, 100, 200);
+	return 0;
+}
+
+/* Memcg m's inactive file pages in the world advanced to ts (it only moves forward). */
+static uint64_t file_at(struct tr *t, uint64_t ts, int m)
+{
+	rs_world_advance(t->w, ts);
+	return rs_world_lru(t->w, m, 0, RS_LRU_INACTIVE_FILE);
 }
 
 /*
@@ -263,8 +367,7 @@ UT_TEST(test_memcg_call, "replay input: a memcg call, its victim, target and goa
 	const struct rs_reclaim_call *c;
 	const struct rs_ri_report *r;
 
-	UT_ASSERT(tr_new(&t) == 0);
-	header(&t, "version=1 swappiness=60 mglru=0x0000 cgroup=v1 nodes=1");
+	UT_ASSERT(tr_new(&t, "version=1 swappiness=60 mglru=0x0000 cgroup=v1 nodes=1") == 0);
 	item_names(&t);
 	cgmap(&t, 1, "/");
 	cgmap(&t, CG_A, "/a");
@@ -305,10 +408,7 @@ UT_TEST(test_delta_offset_and_root, "replay input: delta offsets and the root's 
 	struct tr t;
 	int a;
 
-	UT_ASSERT(tr_new(&t) == 0);
-	header(&t, "swappiness=60 cgroup=v1 nodes=1");
-	cgmap(&t, 1, "/");
-	cgmap(&t, CG_A, "/a");
+	UT_ASSERT(tr_new_a(&t) == 0);
 	snap(&t, T0 + 1 * MS, CG_A, "/a", 0, 0, 100, 0, 100, 0, 0);
 	lruvec(&t, T0 + 2 * MS, 300, CG_A, RS_LRU_INACTIVE_FILE, 10);
 	snap(&t, T0 + 3 * MS, CG_A, "/a", 0, 0, 110, 0, 110, 0, 0);
@@ -318,11 +418,8 @@ UT_TEST(test_delta_offset_and_root, "replay input: delta offsets and the root's 
 	a = finish_with_call(&t, T0 + 30 * MS);
 	UT_ASSERT(a > 0);
 	UT_ASSERT_EQ(rs_replay_input_report(t.ri)->memcg[a].offset[RS_LRU_INACTIVE_FILE], 100);
-	rs_world_rewind(t.w);
-	rs_world_advance(t.w, T0 + 10 * MS);
-	UT_ASSERT_EQ(rs_world_lru(t.w, 0, 0, RS_LRU_INACTIVE_FILE), 890);
-	rs_world_advance(t.w, T0 + 30 * MS);
-	UT_ASSERT_EQ(rs_world_lru(t.w, a, 0, RS_LRU_INACTIVE_FILE), 70);
+	UT_ASSERT_EQ(file_at(&t, T0 + 10 * MS, 0), 890);
+	UT_ASSERT_EQ(file_at(&t, T0 + 30 * MS, a), 70);
 	tr_free(&t);
 	return UT_OK;
 }
@@ -342,8 +439,7 @@ UT_TEST(test_v2_own_and_memcg_id, "replay input: v2 own lists, the kernel's recl
 	struct tr t;
 	int p, b;
 
-	UT_ASSERT(tr_new(&t) == 0);
-	header(&t, "version=1 swappiness=60 mglru=0x0000 cgroup=v2 nodes=1");
+	UT_ASSERT(tr_new(&t, "version=1 swappiness=60 mglru=0x0000 cgroup=v2 nodes=1") == 0);
 	item_names(&t);
 	cgmap(&t, 1, "/");
 	cgmap(&t, CG_A, "/p");
@@ -364,11 +460,9 @@ UT_TEST(test_v2_own_and_memcg_id, "replay input: v2 own lists, the kernel's recl
 	b = rs_world_find_memcg(t.w, CG_B);
 	UT_ASSERT(p > 0 && b > 0);
 	rs_world_rewind(t.w);
-	rs_world_advance(t.w, T0 + 50 * MS);
-	UT_ASSERT_EQ(rs_world_lru(t.w, p, 0, RS_LRU_INACTIVE_FILE), 300);
+	UT_ASSERT_EQ(file_at(&t, T0 + 50 * MS, p), 300);
 	UT_ASSERT_EQ(rs_world_lru(t.w, b, 0, RS_LRU_INACTIVE_FILE), 700);
-	rs_world_advance(t.w, T0 + 105 * MS);
-	UT_ASSERT_EQ(rs_world_lru(t.w, p, 0, RS_LRU_INACTIVE_FILE), 250);
+	UT_ASSERT_EQ(file_at(&t, T0 + 105 * MS, p), 250);
 	/* the stats the kernel reads are hierarchical, as memory.stat showed them */
 	UT_ASSERT_EQ(rs_world_lru_stat(t.w, p, 0, RS_LRU_INACTIVE_FILE), 900);
 	UT_ASSERT_EQ(rs_world_lru_stat(t.w, b, 0, RS_LRU_INACTIVE_FILE), 650);
@@ -392,29 +486,23 @@ UT_TEST(test_root_deltas, "replay input: the root's own deltas between node snap
 {
 	struct tr t;
 
-	UT_ASSERT(tr_new(&t) == 0);
-	header(&t, "swappiness=60 cgroup=v2 nodes=1");
+	UT_ASSERT(tr_new(&t, "swappiness=60 cgroup=v2 nodes=1") == 0);
 	cgmap(&t, 1, "/");
 	node_snap(&t, T0 + 5 * MS, 0, 0, 1000, 0, 5000, 100);
 	lruvec(&t, T0 + 10 * MS, 300, 1, RS_LRU_INACTIVE_FILE, -100);
-	rbegin(&t, T0 + 20 * MS, 200, "w", RS_RK_DIRECT);
-	rend(&t, T0 + 21 * MS, 200, "w", RS_RK_DIRECT, 0);
+	empty_call(&t, T0 + 20 * MS, RS_RK_DIRECT);
 	node_snap(&t, T0 + 30 * MS, 0, 0, 2000, 0, 5000, 100);
 	lruvec(&t, T0 + 31 * MS, 300, 1, RS_LRU_INACTIVE_FILE, 5);
 	rbegin(&t, T0 + 40 * MS, 200, "w", RS_RK_DIRECT);
 	rend(&t, T0 + 40 * MS + 1, 200, "w", RS_RK_DIRECT, 0);
 	lruvec(&t, T0 + 41 * MS, 300, 1, RS_LRU_INACTIVE_FILE, -7);
 	node_snap(&t, T0 + 42 * MS, 0, 0, 3000, 0, 5000, 100);
-	rbegin(&t, T0 + 50 * MS, 200, "w", RS_RK_DIRECT);
-	rend(&t, T0 + 51 * MS, 200, "w", RS_RK_DIRECT, 0);
+	empty_call(&t, T0 + 50 * MS, RS_RK_DIRECT);
 	UT_ASSERT(tr_finish(&t) == 0);
 	rs_world_rewind(t.w);
-	rs_world_advance(t.w, T0 + 20 * MS);
-	UT_ASSERT_EQ(rs_world_lru(t.w, 0, 0, RS_LRU_INACTIVE_FILE), 900);
-	rs_world_advance(t.w, T0 + 40 * MS);
-	UT_ASSERT_EQ(rs_world_lru(t.w, 0, 0, RS_LRU_INACTIVE_FILE), 2005);
-	rs_world_advance(t.w, T0 + 50 * MS);
-	UT_ASSERT_EQ(rs_world_lru(t.w, 0, 0, RS_LRU_INACTIVE_FILE), 3000);
+	UT_ASSERT_EQ(file_at(&t, T0 + 20 * MS, 0), 900);
+	UT_ASSERT_EQ(file_at(&t, T0 + 40 * MS, 0), 2005);
+	UT_ASSERT_EQ(file_at(&t, T0 + 50 * MS, 0), 3000);
 	tr_free(&t);
 	return UT_OK;
 }
@@ -441,11 +529,9 @@ UT_TEST(test_stats_flush, "replay input: memcg_flush_stats events refresh the st
 	a = finish_with_call(&t, T0 + 10 * MS);
 	UT_ASSERT(a > 0);
 	UT_ASSERT_EQ(rs_replay_input_report(t.ri)->stats_flushes, 1);
-	rs_world_rewind(t.w);
 	rs_world_advance(t.w, T0 + 3 * MS);
 	UT_ASSERT_EQ(rs_world_lru_stat(t.w, a, 0, RS_LRU_INACTIVE_FILE), 100);
-	rs_world_advance(t.w, T0 + 10 * MS);
-	UT_ASSERT_EQ(rs_world_lru(t.w, a, 0, RS_LRU_INACTIVE_FILE), 50);
+	UT_ASSERT_EQ(file_at(&t, T0 + 10 * MS, a), 50);
 	UT_ASSERT_EQ(rs_world_lru_stat(t.w, a, 0, RS_LRU_INACTIVE_FILE), 60);
 	tr_free(&t);
 	return UT_OK;
@@ -486,7 +572,6 @@ UT_TEST(test_read_without_flush, "replay input: a memory.stat read that flushed 
 		a = finish_with_call(&t, T0 + 10 * MS);
 		UT_ASSERT(a > 0);
 		UT_ASSERT_EQ(rs_replay_input_report(t.ri)->flush_events, events ? 2 : 0);
-		rs_world_rewind(t.w);
 		rs_world_advance(t.w, T0 + 2 * MS + 500000);
 		UT_ASSERT_EQ(rs_world_ws_flushed(t.w, a, 0, 1), 5);
 		rs_world_advance(t.w, T0 + 5 * MS);
@@ -521,9 +606,7 @@ UT_TEST(test_snapshot_at_read, "replay input: a memory.stat marker is as of its 
 		a = finish_with_call(&t, T0 + 5 * MS);
 		UT_ASSERT(a > 0);
 		UT_ASSERT_EQ(rs_replay_input_report(t.ri)->snapshots_at_read, recorder);
-		rs_world_rewind(t.w);
-		rs_world_advance(t.w, T0 + 5 * MS);
-		UT_ASSERT_EQ(rs_world_lru(t.w, a, 0, RS_LRU_INACTIVE_FILE), recorder ? 60 : 100);
+		UT_ASSERT_EQ(file_at(&t, T0 + 5 * MS, a), recorder ? 60 : 100);
 		tr_free(&t);
 	}
 	return UT_OK;
@@ -554,9 +637,7 @@ UT_TEST(test_snapshot_first_read, "replay input: a marker is as of the first of 
 	a = finish_with_call(&t, T0 + 5 * MS);
 	UT_ASSERT(a > 0);
 	UT_ASSERT_EQ(rs_replay_input_report(t.ri)->snapshots_at_read, 1);
-	rs_world_rewind(t.w);
-	rs_world_advance(t.w, T0 + 5 * MS);
-	UT_ASSERT_EQ(rs_world_lru(t.w, a, 0, RS_LRU_INACTIVE_FILE), 60);
+	UT_ASSERT_EQ(file_at(&t, T0 + 5 * MS, a), 60);
 	UT_ASSERT_EQ(rs_world_lru_stat(t.w, a, 0, RS_LRU_INACTIVE_FILE), 60);
 	tr_free(&t);
 	return UT_OK;
@@ -586,9 +667,7 @@ UT_TEST(test_snapshot_main_thread_read,
 	UT_ASSERT(a > 0);
 	UT_ASSERT_EQ(rs_replay_input_report(t.ri)->memcg_snapshots, 2);
 	UT_ASSERT_EQ(rs_replay_input_report(t.ri)->snapshots_at_read, 1);
-	rs_world_rewind(t.w);
-	rs_world_advance(t.w, T0 + 5 * MS);
-	UT_ASSERT_EQ(rs_world_lru(t.w, a, 0, RS_LRU_INACTIVE_FILE), 60);
+	UT_ASSERT_EQ(file_at(&t, T0 + 5 * MS, a), 60);
 	tr_free(&t);
 	return UT_OK;
 }
@@ -609,10 +688,7 @@ UT_TEST(test_delta_reanchor, "replay input: snapshots re-anchor the deltas")
 	struct tr t;
 	int a;
 
-	UT_ASSERT(tr_new(&t) == 0);
-	header(&t, "swappiness=60 cgroup=v1 nodes=1");
-	cgmap(&t, 1, "/");
-	cgmap(&t, CG_A, "/a");
+	UT_ASSERT(tr_new_a(&t) == 0);
 	lruvec(&t, T0 + 1 * MS, 300, CG_A, RS_LRU_INACTIVE_FILE, 10);
 	snap(&t, T0 + 2 * MS, CG_A, "/a", 0, 0, 100, 0, 100, 0, 0);
 	lruvec(&t, T0 + 5 * MS, 300, CG_A, RS_LRU_INACTIVE_FILE, 20);
@@ -626,11 +702,8 @@ UT_TEST(test_delta_reanchor, "replay input: snapshots re-anchor the deltas")
 	UT_ASSERT_EQ(m->offset[RS_LRU_INACTIVE_FILE], 90);
 	UT_ASSERT_EQ(m->anchors, 1);
 	UT_ASSERT_EQ(m->disagree_max[RS_LRU_INACTIVE_FILE], 30);
-	rs_world_rewind(t.w);
-	rs_world_advance(t.w, T0 + 12 * MS);
-	UT_ASSERT_EQ(rs_world_lru(t.w, 0, 0, RS_LRU_INACTIVE_FILE), 850);
-	rs_world_advance(t.w, T0 + 30 * MS);
-	UT_ASSERT_EQ(rs_world_lru(t.w, a, 0, RS_LRU_INACTIVE_FILE), 110);
+	UT_ASSERT_EQ(file_at(&t, T0 + 12 * MS, 0), 850);
+	UT_ASSERT_EQ(file_at(&t, T0 + 30 * MS, a), 110);
 	tr_free(&t);
 	return UT_OK;
 }
@@ -646,8 +719,7 @@ UT_TEST(test_kswapd_runs, "replay input: one kswapd call per balance_pgdat run")
 {
 	struct tr t;
 
-	UT_ASSERT(tr_new_v1(&t) == 0);
-	node_snap(&t, T0, 0, 0, 10000, 0, 100, 200);
+	UT_ASSERT(tr_new_node(&t, 0, 10000, 100, 200) == 0);
 	kswapd_ev(&t, RS_EV_KSWAPD_WAKE, T0 + 1 * MS, 0);
 	window(&t, T0 + 2 * MS, 45, "kswapd0", 1, RS_LRU_INACTIVE_FILE, 32, 32, 20, 12, true);
 	window(&t, T0 + 3 * MS, 45, "kswapd0", 1, RS_LRU_INACTIVE_FILE, 32, 32, 12, 11, true);
@@ -682,8 +754,7 @@ UT_TEST(test_direct_compact_goal, "replay input: direct reclaim's rounds until c
 {
 	struct tr t;
 
-	UT_ASSERT(tr_new_v1(&t) == 0);
-	node_snap(&t, T0, 0, 0, 100000, 0, 100, 200);
+	UT_ASSERT(tr_new_node(&t, 0, 100000, 100, 200) == 0);
 	rbegin(&t, T0 + 1 * MS, 200, "w", RS_RK_DIRECT);
 	for (int k = 0; k < 3; k++)
 		window(&t, T0 + 2 * MS + (uint64_t)k * 10, 200, "w", 1, RS_LRU_INACTIVE_FILE, 30,
@@ -718,16 +789,13 @@ UT_TEST(test_direct_compact_goal, "replay input: direct reclaim's rounds until c
  */
 UT_TEST(test_pass_windows, "replay input: reclaimability per priority pass")
 {
+	static const struct win run[] = {
+		{ RS_LRU_INACTIVE_FILE, 32, 32, 32, 12 }, { RS_LRU_INACTIVE_FILE, 32, 64, 16, 10 },
+	};
 	struct tr t;
 	struct rs_rates rt;
 
-	UT_ASSERT(tr_new_v1(&t) == 0);
-	node_snap(&t, T0, 0, 0, 10000, 0, 100, 200);
-	kswapd_ev(&t, RS_EV_KSWAPD_WAKE, T0 + 1 * MS, 0);
-	window(&t, T0 + 2 * MS, 45, "kswapd0", 1, RS_LRU_INACTIVE_FILE, 32, 32, 32, 12, true);
-	window(&t, T0 + 3 * MS, 45, "kswapd0", 1, RS_LRU_INACTIVE_FILE, 32, 64, 16, 10, true);
-	kswapd_ev(&t, RS_EV_KSWAPD_SLEEP, T0 + 4 * MS, 0);
-	UT_ASSERT(tr_finish(&t) == 0);
+	UT_ASSERT(kswapd_trace(&t, 0, 10000, 100, 200, run, NR_WIN(run)) == 0);
 	UT_ASSERT_EQ(rs_replay_input_report(t.ri)->calls[RS_CALL_KSWAPD], 1);
 	rs_world_rates(t.w, 0, 0, RS_LRU_INACTIVE_FILE, 12, &rt);
 	UT_ASSERT_EQ(rt.src, RS_RATE_WINDOW);
@@ -754,19 +822,15 @@ UT_TEST(test_pass_windows, "replay input: reclaimability per priority pass")
  */
 UT_TEST(test_folio_classes, "replay input: single pages and THPs, folios of two sizes")
 {
+	static const struct win run[] = {
+		{ RS_LRU_INACTIVE_ANON, 1, 1, 0, 12 }, { RS_LRU_INACTIVE_ANON, 32, 534, 0, 12 },
+		{ RS_LRU_INACTIVE_ANON, 32, 32, 0, 12 }, { RS_LRU_INACTIVE_FILE, 3, 512, 512, 12 },
+		{ RS_LRU_INACTIVE_FILE, 1, 16, 16, 12 },
+	};
 	struct tr t;
 	struct rs_rates rt;
 
-	UT_ASSERT(tr_new_v1(&t) == 0);
-	node_snap(&t, T0, 10000, 0, 10000, 0, 100, 200);
-	kswapd_ev(&t, RS_EV_KSWAPD_WAKE, T0 + 1 * MS, 0);
-	window(&t, T0 + 2 * MS, 45, "kswapd0", 1, RS_LRU_INACTIVE_ANON, 1, 1, 0, 12, true);
-	window(&t, T0 + 3 * MS, 45, "kswapd0", 1, RS_LRU_INACTIVE_ANON, 32, 534, 0, 12, true);
-	window(&t, T0 + 4 * MS, 45, "kswapd0", 1, RS_LRU_INACTIVE_ANON, 32, 32, 0, 12, true);
-	window(&t, T0 + 5 * MS, 45, "kswapd0", 1, RS_LRU_INACTIVE_FILE, 3, 512, 512, 12, true);
-	window(&t, T0 + 6 * MS, 45, "kswapd0", 1, RS_LRU_INACTIVE_FILE, 1, 16, 16, 12, true);
-	kswapd_ev(&t, RS_EV_KSWAPD_SLEEP, T0 + 7 * MS, 0);
-	UT_ASSERT(tr_finish(&t) == 0);
+	UT_ASSERT(kswapd_trace(&t, 10000, 10000, 100, 200, run, NR_WIN(run)) == 0);
 	rs_world_rates(t.w, 0, 0, RS_LRU_INACTIVE_ANON, -1, &rt);
 	UT_ASSERT_EQ(rt.folio, 512);
 	UT_ASSERT_EQ(rt.folio_share, RS_RATE_ONE / 56);
@@ -790,10 +854,7 @@ UT_TEST(test_soft_inside_direct_and_swap,
 	struct tr t;
 	const struct rs_reclaim_call *c;
 
-	UT_ASSERT(tr_new_v1(&t) == 0);
-	cgmap(&t, CG_A, "/a");
-	snap(&t, T0, CG_A, "/a", 500, 0, 100, 0, 600, 0, 10);
-	node_snap(&t, T0, 600, 0, 1000, 0, 100, 200);
+	UT_ASSERT(a_trace(&t, 500, 100, 600, 0, 10, 600, 1000) == 0);
 	rbegin(&t, T0 + 1 * MS, 200, "w", RS_RK_DIRECT);
 	rbegin(&t, T0 + 2 * MS, 200, "w", RS_RK_SOFTLIMIT);
 	window(&t, T0 + 3 * MS, 200, "w", CG_A, RS_LRU_INACTIVE_ANON, 32, 32, 8, 0, false);
@@ -823,8 +884,7 @@ UT_TEST(test_orphan_cut_start, "replay input: calls cut at the start")
 {
 	struct tr t;
 
-	UT_ASSERT(tr_new_v1(&t) == 0);
-	node_snap(&t, T0, 0, 0, 1000, 0, 100, 200);
+	UT_ASSERT(tr_new_node(&t, 0, 1000, 100, 200) == 0);
 	window(&t, T0 + 1 * MS, 200, "w", 1, RS_LRU_INACTIVE_FILE, 32, 32, 32, 12, false);
 	rend(&t, T0 + 2 * MS, 200, "w", RS_RK_DIRECT, 32);
 	/* and one that never ends: not replayed, counted outside any call */
@@ -848,18 +908,15 @@ UT_TEST(test_orphan_cut_start, "replay input: calls cut at the start")
  */
 UT_TEST(test_memcg_goal, "replay input: memcg charge goal from passes and iterations")
 {
+	static const struct win call[] = {
+		{ RS_LRU_INACTIVE_FILE, 20, 20, 20, 12 }, { RS_LRU_INACTIVE_FILE, 32, 32, 32, 11 },
+		{ RS_LRU_INACTIVE_FILE, 32, 32, 32, 11 },
+	};
 	struct tr t;
 	const struct rs_ri_report *r;
 
-	UT_ASSERT(tr_new_v1(&t) == 0);
-	cgmap(&t, CG_A, "/a");
-	snap(&t, T0, CG_A, "/a", 0, 0, 5000, 0, 5000, 6000, 0);
-	node_snap(&t, T0, 0, 0, 6000, 0, 100, 200);
-	rbegin(&t, T0 + 1 * MS, 200, "w", RS_RK_MEMCG);
-	window(&t, T0 + 2 * MS, 200, "w", CG_A, RS_LRU_INACTIVE_FILE, 20, 20, 20, 12, false);
-	window(&t, T0 + 3 * MS, 200, "w", CG_A, RS_LRU_INACTIVE_FILE, 32, 32, 32, 11, false);
-	window(&t, T0 + 4 * MS, 200, "w", CG_A, RS_LRU_INACTIVE_FILE, 32, 32, 32, 11, false);
-	rend(&t, T0 + 5 * MS, 200, "w", RS_RK_MEMCG, 84);
+	UT_ASSERT(a_trace(&t, 0, 5000, 5000, 6000, 0, 0, 6000) == 0);
+	call_windows(&t, T0 + 1 * MS, RS_RK_MEMCG, CG_A, call, NR_WIN(call));
 	UT_ASSERT(tr_finish(&t) == 0);
 	r = rs_replay_input_report(t.ri);
 	UT_ASSERT_EQ(call_of(&t, 0)->nr_to_reclaim, 64);
@@ -882,23 +939,16 @@ UT_TEST(test_memcg_goal, "replay input: memcg charge goal from passes and iterat
  */
 UT_TEST(test_memcg_goal_cut, "replay input: a pass cut short bounds the memcg goal")
 {
+	static const struct win call[] = {
+		{ RS_LRU_INACTIVE_ANON, 32, 32, 20, 12 }, { RS_LRU_INACTIVE_FILE, 32, 32, 20, 12 },
+		{ RS_LRU_INACTIVE_ANON, 32, 32, 16, 11 }, { RS_LRU_INACTIVE_FILE, 32, 32, 16, 11 },
+		{ RS_LRU_INACTIVE_ANON, 32, 32, 16, 11 }, { RS_LRU_INACTIVE_FILE, 32, 32, 16, 11 },
+		{ RS_LRU_INACTIVE_FILE, 32, 32, 32, 11 },
+	};
 	struct tr t;
 
-	UT_ASSERT(tr_new_v1(&t) == 0);
-	cgmap(&t, CG_A, "/a");
-	snap(&t, T0, CG_A, "/a", 5000, 0, 5000, 0, 10000, 11000, 0);
-	node_snap(&t, T0, 5000, 0, 5000, 0, 100, 200);
-	rbegin(&t, T0 + 1 * MS, 200, "w", RS_RK_MEMCG);
-	window(&t, T0 + 2 * MS, 200, "w", CG_A, RS_LRU_INACTIVE_ANON, 32, 32, 20, 12, false);
-	window(&t, T0 + 3 * MS, 200, "w", CG_A, RS_LRU_INACTIVE_FILE, 32, 32, 20, 12, false);
-	for (int i = 0; i < 2; i++) {
-		window(&t, T0 + (4 + 2 * (uint64_t)i) * MS, 200, "w", CG_A, RS_LRU_INACTIVE_ANON,
-		       32, 32, 16, 11, false);
-		window(&t, T0 + (5 + 2 * (uint64_t)i) * MS, 200, "w", CG_A, RS_LRU_INACTIVE_FILE,
-		       32, 32, 16, 11, false);
-	}
-	window(&t, T0 + 8 * MS, 200, "w", CG_A, RS_LRU_INACTIVE_FILE, 32, 32, 32, 11, false);
-	rend(&t, T0 + 9 * MS, 200, "w", RS_RK_MEMCG, 136);
+	UT_ASSERT(a_trace(&t, 5000, 5000, 10000, 11000, 0, 5000, 5000) == 0);
+	call_windows(&t, T0 + 1 * MS, RS_RK_MEMCG, CG_A, call, NR_WIN(call));
 	UT_ASSERT(tr_finish(&t) == 0);
 	UT_ASSERT_EQ(call_of(&t, 0)->nr_to_reclaim, 64);
 	UT_ASSERT_EQ(rs_replay_input_report(t.ri)->want_src[RS_RI_WANT_CHARGE], 1);
@@ -913,18 +963,16 @@ UT_TEST(test_memcg_goal_cut, "replay input: a pass cut short bounds the memcg go
  */
 UT_TEST(test_wmark_inferred, "replay input: watermark inferred from kswapd passes")
 {
+	static const struct win run[] = {
+		{ RS_LRU_INACTIVE_FILE, 32, 512, 512, 12 },
+		{ RS_LRU_INACTIVE_FILE, 32, 512, 512, 12 },
+		{ RS_LRU_INACTIVE_FILE, 2, 512, 512, 12 },
+	};
 	struct tr t;
 	const struct rs_ri_report *r;
 	struct rs_node_state ns;
 
-	UT_ASSERT(tr_new_v1(&t) == 0);
-	node_snap(&t, T0, 0, 0, 100000, 0, 100, 0);
-	kswapd_ev(&t, RS_EV_KSWAPD_WAKE, T0 + 1 * MS, 0);
-	window(&t, T0 + 2 * MS, 45, "kswapd0", 1, RS_LRU_INACTIVE_FILE, 32, 512, 512, 12, true);
-	window(&t, T0 + 3 * MS, 45, "kswapd0", 1, RS_LRU_INACTIVE_FILE, 32, 512, 512, 12, true);
-	window(&t, T0 + 4 * MS, 45, "kswapd0", 1, RS_LRU_INACTIVE_FILE, 2, 512, 512, 12, true);
-	kswapd_ev(&t, RS_EV_KSWAPD_SLEEP, T0 + 5 * MS, 0);
-	UT_ASSERT(tr_finish(&t) == 0);
+	UT_ASSERT(kswapd_trace(&t, 0, 100000, 100, 0, run, NR_WIN(run)) == 0);
 	r = rs_replay_input_report(t.ri);
 	UT_ASSERT(!r->have_wmark);
 	UT_ASSERT_EQ(r->wmark_inferred, 1025);
@@ -940,14 +988,22 @@ UT_TEST(test_wmark_inferred, "replay input: watermark inferred from kswapd passe
  * use: the node's watermark stays node_stat's sum (284 + 10,527 = 10,811 pages), and a trace
  * without zone_stat reports none.
  */
-static void zone_snap(struct tr *t, uint64_t ts, int idx, uint64_t free, uint64_t high,
-		      uint64_t reserve)
+/* A zone of node 0 in the recorder's zone_stat at ts: its index and free pages; no more. */
+static struct rs_event zone_ev(struct tr *t, uint64_t ts, int idx, uint64_t free)
 {
 	struct rs_event ev = ev0(t, RS_EV_SNAP_ZONE, ts, 1, "rs");
 
 	ev.snap_zone.nid = 0;
 	ev.snap_zone.idx = idx;
 	ev.snap_zone.free_pages = free;
+	return ev;
+}
+
+static void zone_snap(struct tr *t, uint64_t ts, int idx, uint64_t free, uint64_t high,
+		      uint64_t reserve)
+{
+	struct rs_event ev = zone_ev(t, ts, idx, free);
+
 	ev.snap_zone.wmark_high = high;
 	ev.snap_zone.nr_reserve = 4;
 	for (int i = 1; i < 4; i++)
@@ -961,8 +1017,7 @@ UT_TEST(test_zone_stat, "replay input: zone_stat read and reported, not used")
 	const struct rs_ri_report *r;
 	struct rs_node_state ns;
 
-	UT_ASSERT(tr_new_v1(&t) == 0);
-	node_snap(&t, T0, 0, 0, 100000, 0, 8800, 10811);
+	UT_ASSERT(tr_new_node(&t, 0, 100000, 8800, 10811) == 0);
 	zone_snap(&t, T0 + 1, 0, 772, 284, 570);
 	zone_snap(&t, T0 + 2, 1, 8028, 10527, 0);
 	node_snap(&t, T0 + 10 * MS, 0, 0, 100000, 0, 9000, 10811);
@@ -981,8 +1036,7 @@ UT_TEST(test_zone_stat, "replay input: zone_stat read and reported, not used")
 	UT_ASSERT_EQ(ns.free, 8800);
 	tr_free(&t);
 
-	UT_ASSERT(tr_new_v1(&t) == 0);
-	node_snap(&t, T0, 0, 0, 100000, 0, 8800, 10811);
+	UT_ASSERT(tr_new_node(&t, 0, 100000, 8800, 10811) == 0);
 	UT_ASSERT(tr_finish(&t) == 0);
 	r = rs_replay_input_report(t.ri);
 	UT_ASSERT_EQ(r->zone.events, 0);
@@ -1010,11 +1064,8 @@ UT_TEST(test_zone_stat, "replay input: zone_stat read and reported, not used")
 static void zone_span(struct tr *t, uint64_t ts, int idx, uint64_t free, uint64_t start,
 		      uint64_t spanned)
 {
-	struct rs_event ev = ev0(t, RS_EV_SNAP_ZONE, ts, 1, "rs");
+	struct rs_event ev = zone_ev(t, ts, idx, free);
 
-	ev.snap_zone.nid = 0;
-	ev.snap_zone.idx = idx;
-	ev.snap_zone.free_pages = free;
 	ev.snap_zone.managed = spanned;
 	ev.snap_zone.wmark_high = 100;
 	ev.snap_zone.start_pfn = start;
@@ -1040,9 +1091,8 @@ static void zone_read(struct tr *t, uint64_t ts)
 	feed(t, &ev);
 }
 
-static void zone_flow_trace(struct tr *t, const char *hdr)
+static void zone_flow_trace(struct tr *t)
 {
-	header(t, hdr);
 	item_names(t);
 	cgmap(t, 1, "/");
 	node_snap(t, T0, 0, 0, 10000, 0, 100, 200);
@@ -1074,8 +1124,8 @@ UT_TEST(test_zone_flow, "replay input: the buddy flow per zone at the samples an
 	struct tr t;
 	size_t n;
 
-	UT_ASSERT(tr_new(&t) == 0);
-	zone_flow_trace(&t, "swappiness=60 cgroup=v1 nodes=1 zone_flow=1 pmd_order=9");
+	UT_ASSERT(tr_new(&t, "swappiness=60 cgroup=v1 nodes=1 zone_flow=1 pmd_order=9") == 0);
+	zone_flow_trace(&t);
 	UT_ASSERT(tr_finish(&t) == 0);
 	zs = rs_world_zone_samples(t.w, 0, &n);
 	UT_ASSERT(zs);
@@ -1099,8 +1149,8 @@ UT_TEST(test_zone_flow, "replay input: the buddy flow per zone at the samples an
 	UT_ASSERT_EQ(c->rec.checks[1].flow.lost, zs[1].flow.lost);
 	tr_free(&t);
 
-	UT_ASSERT(tr_new(&t) == 0);
-	zone_flow_trace(&t, "swappiness=60 cgroup=v1 nodes=1");
+	UT_ASSERT(tr_new(&t, "swappiness=60 cgroup=v1 nodes=1") == 0);
+	zone_flow_trace(&t);
 	UT_ASSERT(tr_finish(&t) == 0);
 	zs = rs_world_zone_samples(t.w, 0, &n);
 	UT_ASSERT_EQ(n, 2);
@@ -1117,15 +1167,13 @@ UT_TEST(test_tree_from_paths, "replay input: ancestors by path")
 	struct tr t;
 	int b, p;
 
-	UT_ASSERT(tr_new(&t) == 0);
-	header(&t, "swappiness=60 cgroup=v1 nodes=1");
+	UT_ASSERT(tr_new(&t, "swappiness=60 cgroup=v1 nodes=1") == 0);
 	cgmap(&t, 1, "/");
 	cgmap(&t, 77, "/p");
 	cgmap(&t, CG_B, "/p/b");
 	snap(&t, T0, CG_B, "/p/b", 1, 2, 3, 4, 10, 0, 0);
 	node_snap(&t, T0, 10, 10, 10, 10, 100, 200);
-	rbegin(&t, T0 + 1 * MS, 200, "w", RS_RK_MEMCG);
-	rend(&t, T0 + 2 * MS, 200, "w", RS_RK_MEMCG, 0);
+	empty_call(&t, T0 + 1 * MS, RS_RK_MEMCG);
 	UT_ASSERT(tr_finish(&t) == 0);
 	b = rs_world_find_memcg(t.w, CG_B);
 	UT_ASSERT(b > 0);
@@ -1190,8 +1238,7 @@ UT_TEST(test_memcgs_of_the_loading_stage,
 	snap(&t, T0 + 1 * MS, 0, "/a", 0, 0, 100, 0, 100, 1000, 0);
 	lruvec(&t, T0 + 2 * MS, 300, CG_A, RS_LRU_INACTIVE_FILE, -40);
 	node_snap(&t, T0 + 3 * MS, 0, 0, 1000, 0, 5000, 100);
-	rbegin(&t, T0 + 10 * MS, 200, "w", RS_RK_MEMCG);
-	rend(&t, T0 + 11 * MS, 200, "w", RS_RK_MEMCG, 0);
+	empty_call(&t, T0 + 10 * MS, RS_RK_MEMCG);
 	UT_ASSERT(tr_finish(&t) == 0);
 	r = rs_replay_input_report(t.ri);
 	a = rs_world_find_memcg(t.w, CG_A);
@@ -1206,8 +1253,7 @@ UT_TEST(test_memcgs_of_the_loading_stage,
 	UT_ASSERT_EQ(r->memcg[a].offset[RS_LRU_INACTIVE_FILE], 100);
 	UT_ASSERT_EQ(r->memcg[a].limit, 1000);
 	rs_world_rewind(t.w);
-	rs_world_advance(t.w, T0 + 10 * MS);
-	UT_ASSERT_EQ(rs_world_lru(t.w, a, 0, RS_LRU_INACTIVE_FILE), 60);
+	UT_ASSERT_EQ(file_at(&t, T0 + 10 * MS, a), 60);
 	tr_free(&t);
 	return UT_OK;
 }
@@ -1217,18 +1263,15 @@ UT_TEST(test_refusals, "replay input: MGLRU and no sizes are refused")
 {
 	struct tr t;
 
-	UT_ASSERT(tr_new(&t) == 0);
-	header(&t, "swappiness=60 cgroup=v1 nodes=1 mglru=0x0007");
+	UT_ASSERT(tr_new(&t, "swappiness=60 cgroup=v1 nodes=1 mglru=0x0007") == 0);
 	node_snap(&t, T0, 0, 0, 1000, 0, 100, 200);
-	rbegin(&t, T0 + 1 * MS, 200, "w", RS_RK_DIRECT);
-	rend(&t, T0 + 2 * MS, 200, "w", RS_RK_DIRECT, 0);
+	empty_call(&t, T0 + 1 * MS, RS_RK_DIRECT);
 	UT_ASSERT(tr_finish(&t) == 0);
 	UT_ASSERT(rs_replay_input_refusal(t.ri) != NULL);
 	UT_ASSERT(strstr(rs_replay_input_refusal(t.ri), "MGLRU") != NULL);
 	tr_free(&t);
 
-	UT_ASSERT(tr_new(&t) == 0);
-	header(&t, "swappiness=60 cgroup=v1 nodes=1");
+	UT_ASSERT(tr_new(&t, "swappiness=60 cgroup=v1 nodes=1") == 0);
 	rbegin(&t, T0 + 1 * MS, 200, "w", RS_RK_DIRECT);
 	iso(&t, T0 + 2 * MS, 200, "w", RS_LRU_INACTIVE_FILE, 32, 32);
 	shr(&t, T0 + 3 * MS, 200, "w", 12, true, 32, 32);
@@ -1258,8 +1301,7 @@ UT_TEST(test_call_cap, "replay input: the call cap")
 	header(&t, "swappiness=60 cgroup=v1 nodes=1");
 	node_snap(&t, T0, 0, 0, 1000, 0, 100, 200);
 	for (int i = 0; i < 4; i++) {
-		rbegin(&t, T0 + (uint64_t)(10 * i + 1) * MS, 200, "w", RS_RK_DIRECT);
-		rend(&t, T0 + (uint64_t)(10 * i + 2) * MS, 200, "w", RS_RK_DIRECT, 0);
+		empty_call(&t, T0 + (uint64_t)(10 * i + 1) * MS, RS_RK_DIRECT);
 	}
 	UT_ASSERT(tr_finish(&t) == 0);
 	UT_ASSERT_EQ(rs_world_info(t.w)->nr_calls, 2);
