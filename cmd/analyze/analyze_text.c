@@ -147,9 +147,20 @@ static void mglru_gens_lines(struct out *o)
 		fprintf(o->f, "  ... %d more memcg/node series in the JSON\n", g->nr - 8);
 }
 
+/*
+ * shrink_inactive_list() returns before its tracepoint when the isolation took nothing, so
+ * such an isolate never learns its node: a row of it would be all zeros.
+ */
+static bool unknown_node_row(const struct rs_lru_counts *c)
+{
+	return c->scanned || c->taken || c->write_anon || c->write_file || c->inactive_shrinks ||
+	       c->active_shrinks;
+}
+
 static void section_lru(struct out *o)
 {
 	const struct rs_analysis *a = o->a;
+	int unknown_rows = 0;
 	char node[16];
 
 	if (o->untraced && o->mglru) {
@@ -203,13 +214,15 @@ static void section_lru(struct out *o)
 				snprintf(node, sizeof(node), "%d", n - 1);
 			for (int x = 0; x < RS_CTX_NR; x++) {
 				rs_analysis_lru_sum(a, n, l, x, -1, &c);
-				if (c.isolates || c.inactive_shrinks || c.active_shrinks ||
-				    c.write_anon || c.write_file)
-					lru_row(o, n ? node : "?", l, rs_ctx_name(x), &c);
+				if (n ? !(c.isolates || c.inactive_shrinks || c.active_shrinks ||
+					  c.write_anon || c.write_file) : !unknown_node_row(&c))
+					continue;
+				lru_row(o, n ? node : "?", l, rs_ctx_name(x), &c);
+				unknown_rows += !n;
 			}
 		}
 	}
-	if (rs_analysis_node_used(a, 0))
+	if (unknown_rows)
 		fprintf(o->f, "node ? = not known: an isolate with no shrink event after it, or a "
 			"write outside one\n");
 	if (o->mglru) {

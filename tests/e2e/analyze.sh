@@ -195,6 +195,16 @@ for f in $(real_traces); do
 			       $r.episodes[$k].count) |
 			"tasks[].episodes.\($k).count")' "$TMP/json")
 	[ -z "$bad" ] || fail "$f: $bad"
+	# node ?: a row for each list and context whose isolates of unknown node scanned, took
+	# or wrote something; none for isolates that took nothing (shrink_inactive_list() emits
+	# no event then, so they never learn a node: a row of zeros says nothing)
+	want_q=$(jq '[.lru[].by_node.unknown.by_context // {} | .[] |
+		select(.scanned + .taken + (.write_folios // 0) +
+		       (.shrink_inactive_events // 0) + (.shrink_active_events // 0) > 0)] | length' \
+		"$TMP/json")
+	got_q=$(LC_ALL=C "$RS_BIN" analyze "$f" | sed -n '/^LRU SCAN\|^EVICTION BY/,/^$/p' |
+		grep -c '^? ')
+	expect_eq "$f: LRU rows of node ?" "$got_q" "$want_q"
 	# the text report: 100 columns at most, in a UTF-8 locale (sparklines in block
 	# characters: count characters, not bytes) and, on the first trace, in ASCII
 	if locale -a 2>/dev/null | grep -qi '^c\.utf-\?8$'; then

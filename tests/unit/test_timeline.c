@@ -166,6 +166,16 @@ static struct tl_model *fx_model(struct fx *f, bool finish)
 	return f->m;
 }
 
+/* The model of the finished trace, binned once: what a test reads its first rows and cells of. */
+static struct tl_model *fx_binned(struct fx *f)
+{
+	struct tl_model *m = fx_model(f, true);
+
+	if (m)
+		tl_model_update(m);
+	return m;
+}
+
 static void fx_close(struct fx *f)
 {
 	tl_model_free(f->m);
@@ -391,9 +401,8 @@ UT_TEST(test_model_zoom_pan, "timeline: zoom, pan, cursor, resize")
 	struct tl_model *m;
 	uint64_t a, b;
 
-	m = fx_model(&f, true);
+	m = fx_binned(&f);
 	UT_ASSERT(m);
-	tl_model_update(m);
 	tl_model_window(m, &a, &b);
 	UT_ASSERT_EQ(a, T0);
 	UT_ASSERT_EQ(b, T0 + 64 * MS);
@@ -458,9 +467,8 @@ UT_TEST(test_model_binning, "timeline: binning by level, metrics")
 	const struct tl_row *r;
 	int ri;
 
-	m = fx_model(&f, true);
+	m = fx_binned(&f);
 	UT_ASSERT(m);
-	tl_model_update(m);
 	ri = row_of(m, TL_L_IF, -1);
 	UT_ASSERT(ri >= 0);
 	c = tl_model_cells(m, ri);
@@ -523,9 +531,8 @@ UT_TEST(test_model_raw, "timeline: below the finest bucket, exact re-read")
 	uint64_t a, b;
 	int ri;
 
-	m = fx_model(&f, true);
+	m = fx_binned(&f);
 	UT_ASSERT(m);
-	tl_model_update(m);
 	UT_ASSERT(!tl_model_needs_range(m, &a, &b));
 	/* 4 columns a ms: below the finest bucket, the events are needed */
 	tl_model_cursor_set(m, T0 + 2 * MS);
@@ -580,9 +587,8 @@ UT_TEST(test_model_markers_stats, "timeline: markers and window statistics")
 	struct tl_stats st;
 	uint64_t a, b;
 
-	m = fx_model(&f, true);
+	m = fx_binned(&f);
 	UT_ASSERT(m);
-	tl_model_update(m);
 	UT_ASSERT(!tl_model_marked_range(m, &a, &b));
 	tl_model_cursor_move(m, 12);
 	tl_model_set_marker(m, 1);
@@ -683,9 +689,8 @@ UT_TEST(test_model_rows, "timeline: lanes, sub-lanes, grouping, filter")
 	struct tl_model *m;
 	int n, ri;
 
-	m = fx_model(&f, true);
+	m = fx_binned(&f);
 	UT_ASSERT(m);
-	tl_model_update(m);
 	/* node reclaim and throttling are empty: hidden */
 	UT_ASSERT(row_of(m, TL_L_NODE, -1) < 0);
 	UT_ASSERT(row_of(m, TL_L_THROTTLE, -1) < 0);
@@ -776,9 +781,8 @@ UT_TEST(test_model_mglru_lanes, "timeline: MGLRU lanes are anon and file, no act
 	fx_close(&f);
 
 	/* the classic LRU keeps the kernel's list names */
-	m = fx_model(&f, true);
+	m = fx_binned(&f);
 	UT_ASSERT(m);
-	tl_model_update(m);
 	UT_ASSERT_STR(tl_model_row(m, row_of(m, TL_L_IA, -1))->name, "inactive_anon");
 	UT_ASSERT_STR(tl_model_lane_short(m, TL_L_AF), "AF");
 	UT_ASSERT(row_of(m, TL_L_AA, -1) >= 0);
