@@ -45,16 +45,6 @@ enum rs_kend_how {
 
 const char *rs_kend_how_name(enum rs_kend_how h);
 
-/* 7.2's COMPACT_CLUSTER_MAX (SWAP_CLUSTER_MAX), the cap of compact_gap() */
-#define RS_COMPACT_CLUSTER_MAX UINT64_C(32)
-
-/*
- * compact_gap(order): the run's reclaimed pages after which kswapd_shrink_node() checks the
- * watermarks at order 0 (models/kswapd_end.c). capped: 7.2's min(2 << order,
- * COMPACT_CLUSTER_MAX); else 6.x's 2 << order (which the trace had: include/compact_gap.h).
- */
-uint64_t rs_kswapd_compact_gap(int order, bool capped);
-
 struct rs_kswapd_end {
 	enum rs_kend_how how;
 	size_t check;		/* the derived end: the check the run ends at */

@@ -15,28 +15,10 @@
  */
 #include <string.h>
 
+#include "compact_gap.h"
 #include "kswapd_end.h"
 #include "rs_search.h"
 #include "zone_balance.h"
-
-/*
- * 7.2 include/linux/compaction.h: compact_gap(order) = min(2UL << order, COMPACT_CLUSTER_MAX),
- * COMPACT_CLUSTER_MAX = SWAP_CLUSTER_MAX = 32UL (include/linux/swap.h), not a bare 2 << order
- * (1,024 at order 9); kswapd_shrink_node() (mm/vmscan.c) after each shrink_node() pass:
- *	if (sc->order && sc->nr_reclaimed >= compact_gap(sc->order))
- *		sc->order = 0;
- * It is the only change to sc.order in balance_pgdat(). The 7.2 traces agree: every order-9
- * run that reclaimed 32 pages or more reports order=0 at mm_vmscan_balance_pgdat_end, the one
- * that reclaimed fewer (zf-final2) order=9.
- */
-uint64_t rs_kswapd_compact_gap(int order, bool capped)
-{
-	uint64_t gap = order >= 0 && order < 63 ? UINT64_C(2) << order : UINT64_MAX;
-
-	if (!capped)
-		return gap;
-	return gap < RS_COMPACT_CLUSTER_MAX ? gap : RS_COMPACT_CLUSTER_MAX;
-}
 
 static const char *const how_names[RS_KEND_NR] = {
 	[RS_KEND_RECORDED] = "recorded", [RS_KEND_AT_END] = "at_end",
@@ -84,7 +66,6 @@ static int check_at(const struct rs_world *w, const struct rs_reclaim_call *c, s
 	int64_t free[RS_ZONE_MAX], since;
 	size_t n;
 	int order = c->order, hz;
-	bool capped;
 
 	zs = rs_world_zone_samples(w, c->nid, &n);
 	if (!zs || !around(zs, n, ck->ts, &s, &s2))
@@ -119,11 +100,15 @@ static int check_at(const struct rs_world *w, const struct rs_reclaim_call *c, s
 	if (order < 0 || order >= RS_ZONE_ORDERS)
 		order = 0;
 	/*
-	 * kswapd_shrink_node(): the order drops once compact_gap(order) pages are reclaimed, the
-	 * recorded kernel's (capped from 7.2, include/compact_gap.h)
+	 * kswapd_shrink_node() (mm/vmscan.c) after each shrink_node() pass:
+	 *	if (sc->order && sc->nr_reclaimed >= compact_gap(sc->order))
+	 *		sc->order = 0;
+	 * the recorded kernel's compact_gap() (capped from 7.2, include/compact_gap.h). It is the
+	 * only change to sc.order in balance_pgdat(). The 7.2 traces agree: every order-9 run that
+	 * reclaimed 32 pages or more reports order=0 at mm_vmscan_balance_pgdat_end, the one that
+	 * reclaimed fewer (zf-final2) order=9.
 	 */
-	capped = !rs_world_info(w)->compact_gap_uncapped;
-	if (order && reclaimed >= rs_kswapd_compact_gap(order, capped))
+	if (order && reclaimed >= rs_compact_gap(w, order))
 		order = 0;
 	/*
 	 * The flow counts the free pages exactly; the kernel's check reads NR_FREE_PAGES's global
