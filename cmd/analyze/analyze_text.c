@@ -316,6 +316,28 @@ static void balance_row(struct out *o, const char *name, int ctx)
 		real(b[6], 14, 1, o->secs > 0 ? (double)(anon + file) / o->secs : 0));
 }
 
+/*
+ * reclaim_pages() (MADV_PAGEOUT, DAMON) isolates with no lru_isolate and reports no list nor
+ * priority: its pages are in none of the rows above, and without this row the text would not
+ * show them at all (on a madvise-heavy trace a fifth of all reclaim).
+ */
+static void reclaim_pages_row(struct out *o)
+{
+	struct rs_lru_counts sum = { 0 };
+	char b[4][48];
+
+	for (int x = 0; x < RS_CTX_NR; x++)
+		rs_lru_counts_add(&sum, rs_analysis_reclaim_pages(o->a, x));
+	if (!sum.inactive_shrinks)
+		return;
+	fprintf(o->f, "%-13s %9s %7s %7s %12s %12s %7s %14s\n", "reclaim_pages",
+		cnt(b[0], 9, sum.inactive_scanned), "-", "-", "-", cnt(b[1], 12, sum.reclaimed),
+		real(b[2], 7, 1, rs_pct(sum.reclaimed, sum.inactive_scanned)),
+		real(b[3], 14, 1, o->secs > 0 ? (double)sum.inactive_scanned / o->secs : 0));
+	fprintf(o->f, "reclaim_pages = %" PRIu64 " mm_vmscan_reclaim_pages (MADV_PAGEOUT, DAMON), "
+		"not in the rows above\n", sum.inactive_shrinks);
+}
+
 static void section_balance(struct out *o)
 {
 	heading(o, "SCAN BALANCE BY CONTEXT (efficiency = reclaimed / inactive scanned, as "
@@ -327,6 +349,7 @@ static void section_balance(struct out *o)
 	balance_row(o, "all", -1);
 	for (int x = 0; x < RS_CTX_NR; x++)
 		balance_row(o, rs_ctx_name(x), x);
+	reclaim_pages_row(o);
 }
 
 static void section_priority(struct out *o)
