@@ -54,6 +54,7 @@ struct rs_kswapd_end {
 	uint64_t rec_freed;	/* the recorded run's */
 	bool pcp_known;		/* the zone reclaim lands in had its per-cpu lists recorded */
 	bool flow;		/* every check from the buddy flow (record --zone-flow) */
+	bool flow_lost;		/* not: events were lost between a check and its sample */
 };
 
 /* How the run of kswapd call c ends when its reclaim is the recording's. */
@@ -79,6 +80,7 @@ struct rs_kswapd_ends {
 	uint64_t how[RS_KEND_NR];
 	uint64_t flow;		/* derived runs decided by the buddy flow at every check */
 	uint64_t no_pcp;	/* other derived runs whose main zone lacked per-cpu counts */
+	uint64_t flow_lost;	/* derived runs off the flow because events were lost */
 	uint64_t rec_freed;	/* derived runs (all but RECORDED): recorded pages freed */
 	uint64_t derived_freed;	/* ... and freed up to the derived end */
 	bool gap_uncapped;	/* the world's compact_gap() was 2 << order */

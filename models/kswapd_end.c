@@ -53,12 +53,13 @@ static int run_zoneidx(const struct rs_reclaim_call *c, const struct rs_zone_sam
 
 /*
  * pgdat_balanced() at check k of the recorded run with `reclaimed` pages reclaimed by the run
- * (the recording's own at identity); -1 without samples around it. band: from the buddy flow,
- * a zone must clear its mark by the counter's lag (below); not for the recorded end itself,
- * whose check the recording says was balanced.
+ * (the recording's own at identity); -1 without samples around it. est (NULL: not wanted): how
+ * the zones were estimated. band: from the buddy flow, a zone must clear its mark by the
+ * counter's lag (below); not for the recorded end itself, whose check the recording says was
+ * balanced.
  */
 static int check_at(const struct rs_world *w, const struct rs_reclaim_call *c, size_t k,
-		    uint64_t reclaimed, bool *pcp_known, bool *flow, bool band)
+		    uint64_t reclaimed, struct rs_kswapd_end *est, bool band)
 {
 	const struct rs_kswapd_check *ck = &c->rec.checks[k];
 	const struct rs_zone_sample *zs, *s, *s2;
@@ -83,10 +84,13 @@ static int check_at(const struct rs_world *w, const struct rs_reclaim_call *c, s
 			(int64_t)reclaimed;
 		rs_zone_estimate(s, s2, ck->ts, since, hz, free, &info);
 	}
-	if (pcp_known)
-		*pcp_known = info.pcp_known;
-	if (flow)
-		*flow = info.flow;
+	if (est) {
+		est->pcp_known = info.pcp_known;
+		est->flow = info.flow;
+		/* the flow is whole only without loss marks between the sample and the check */
+		est->flow_lost = !info.flow && s->flow.ok && ck->flow.ok &&
+				 ck->flow.lost != s->flow.lost;
+	}
 	/*
 	 * The run's first check follows the kernel's own "not balanced" by microseconds:
 	 * wakeup_kswapd() wakes kswapd only when pgdat_balanced() is false (or a watermark is
@@ -142,16 +146,19 @@ void rs_kswapd_end(const struct rs_world *w, const struct rs_reclaim_call *c,
 	out->freed = out->rec_freed;
 	out->flow = true;
 	for (size_t k = 0; k < n; k++) {
-		bool flow = false;
-		int r = check_at(w, c, k, ck[k].reclaimed, &out->pcp_known, &flow, k + 1 < n);
+		struct rs_kswapd_end est = { 0 };
+		int r = check_at(w, c, k, ck[k].reclaimed, &est, k + 1 < n);
 
 		if (r < 0) {
 			out->how = RS_KEND_RECORDED;
 			out->pcp_known = false;
 			out->flow = false;
+			out->flow_lost = false;
 			return;
 		}
-		out->flow &= flow;
+		out->pcp_known = est.pcp_known;
+		out->flow &= est.flow;
+		out->flow_lost |= est.flow_lost;
 		if (!r)
 			continue;
 		out->check = k;
@@ -176,7 +183,7 @@ int rs_kswapd_balanced(const struct rs_world *w, const struct rs_reclaim_call *c
 
 	if (c->ctx != RS_CALL_KSWAPD || !n)
 		return -1;
-	return check_at(w, c, passes < n ? passes : n - 1, reclaimed, NULL, NULL, true);
+	return check_at(w, c, passes < n ? passes : n - 1, reclaimed, NULL, true);
 }
 
 void rs_kswapd_ends(const struct rs_world *w, struct rs_kswapd_ends *out)
@@ -201,7 +208,9 @@ void rs_kswapd_ends(const struct rs_world *w, struct rs_kswapd_ends *out)
 			continue;
 		if (e.flow)
 			out->flow++;
-		else if (!e.pcp_known)
+		else if (e.flow_lost)
+			out->flow_lost++;
+		if (!e.flow && !e.pcp_known)
 			out->no_pcp++;
 		out->rec_freed += e.rec_freed;
 		out->derived_freed += e.freed;

@@ -387,6 +387,7 @@ static json_t *kswapd_ends_json(const struct rs_kswapd_ends *k, const struct rs_
 	for (int h = 0; h < RS_KEND_NR; h++)
 		json_object_set_new(o, rs_kend_how_name((enum rs_kend_how)h), JI(k->how[h]));
 	json_object_set_new(o, "from_flow", JI(k->flow));
+	json_object_set_new(o, "flow_lost", JI(k->flow_lost));
 	json_object_set_new(o, "without_pcp", JI(k->no_pcp));
 	json_object_set_new(o, "recorded_freed_all", JI(k->all_freed));
 	json_object_set_new(o, "recorded_freed", JI(k->rec_freed));

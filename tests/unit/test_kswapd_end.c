@@ -255,19 +255,21 @@ UT_TEST(kswapd_end_from_flow, "kswapd_end: ends from the buddy flow, a loss fall
 	UT_ASSERT(ca->ts == 1100 && cb->ts == 1101 && cc_->ts == 1102);
 
 	ASSERT_END(w, ca, e, RS_KEND_EARLY, 3, 201, 300);
-	UT_ASSERT(e.flow);
+	UT_ASSERT(e.flow && !e.flow_lost);
 	rs_kswapd_end(w, cb, &e);
 	UT_ASSERT_EQ(e.how, RS_KEND_AT_END);
-	UT_ASSERT(e.flow);
+	UT_ASSERT(e.flow && !e.flow_lost);
 	rs_kswapd_end(w, cc_, &e);
 	UT_ASSERT_EQ(e.how, RS_KEND_NOT_EARLIER);
 	UT_ASSERT(!e.flow);
+	UT_ASSERT(e.flow_lost);
 	/* a policy after one pass: 10,000 + (m - 100) > 10,527 + 1,754 from m = 2,382 */
 	UT_ASSERT_EQ(rs_kswapd_balanced(w, ca, 1, 2382), 1);
 	UT_ASSERT_EQ(rs_kswapd_balanced(w, ca, 1, 2381), 0);
 
 	ASSERT_ENDS(w, all, 3, 1, 1, 1, 0);
 	UT_ASSERT_EQ(all.flow, 2);
+	UT_ASSERT_EQ(all.flow_lost, 1);
 	rs_world_free(w);
 	return UT_OK;
 }
