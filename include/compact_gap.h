@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Which compact_gap() the recorded kernel had (models/compact_gap.c): kswapd_shrink_node()
- * drops a run's order to 0 once it reclaimed compact_gap(order) pages. Every 6.x kernel has
+ * compact_gap() of the recorded kernel (models/compact_gap.c): kswapd_shrink_node() drops a
+ * run's order to 0 once it reclaimed compact_gap(order) pages, and should_continue_reclaim()
+ * goes round again only while the inactive lists hold more than it. Every 6.x kernel has
  * 2UL << order; "mm/compaction: cap compact_gap() at COMPACT_CLUSTER_MAX" (JP Kobryn, posted
  * 2026-05-19) makes it min(2UL << order, 32), as Debian's 7.2.13 has it. The rule is chosen per
  * trace: from the trace's own balance_pgdat runs where one tells, else from the release.
@@ -11,6 +12,22 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+
+struct rs_world;
+
+/* 7.2's COMPACT_CLUSTER_MAX (SWAP_CLUSTER_MAX, include/linux/swap.h), the cap of compact_gap() */
+#define RS_COMPACT_CLUSTER_MAX UINT64_C(32)
+
+/*
+ * compact_gap(order) of the world's recorded kernel, the one rule every model compares with:
+ * 7.2's min(2UL << order, COMPACT_CLUSTER_MAX) unless the world says the kernel had 6.x's
+ * 2UL << order (rs_world_opts.compact_gap_uncapped, from rs_gap_choose()). An order outside
+ * 0..62 gives UINT64_MAX uncapped (no page count reaches it), 32 capped.
+ */
+uint64_t rs_compact_gap(const struct rs_world *w, int order);
+
+/* The formula behind rs_compact_gap(): capped, 7.2's; else 6.x's. */
+uint64_t rs_compact_gap_rule(int order, bool capped);
 
 /*
  * The 7.x balance_pgdat runs that tell the two rules apart: begun at order o > 0, reclaimed

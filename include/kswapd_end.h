@@ -45,16 +45,6 @@ enum rs_kend_how {
 
 const char *rs_kend_how_name(enum rs_kend_how h);
 
-/* 7.2's COMPACT_CLUSTER_MAX (SWAP_CLUSTER_MAX), the cap of compact_gap() */
-#define RS_COMPACT_CLUSTER_MAX UINT64_C(32)
-
-/*
- * compact_gap(order): the run's reclaimed pages after which kswapd_shrink_node() checks the
- * watermarks at order 0 (models/kswapd_end.c). capped: 7.2's min(2 << order,
- * COMPACT_CLUSTER_MAX); else 6.x's 2 << order (which the trace had: include/compact_gap.h).
- */
-uint64_t rs_kswapd_compact_gap(int order, bool capped);
-
 struct rs_kswapd_end {
 	enum rs_kend_how how;
 	size_t check;		/* the derived end: the check the run ends at */
@@ -64,6 +54,7 @@ struct rs_kswapd_end {
 	uint64_t rec_freed;	/* the recorded run's */
 	bool pcp_known;		/* the zone reclaim lands in had its per-cpu lists recorded */
 	bool flow;		/* every check from the buddy flow (record --zone-flow) */
+	bool flow_lost;		/* not: events were lost between a check and its sample */
 };
 
 /* How the run of kswapd call c ends when its reclaim is the recording's. */
@@ -89,6 +80,7 @@ struct rs_kswapd_ends {
 	uint64_t how[RS_KEND_NR];
 	uint64_t flow;		/* derived runs decided by the buddy flow at every check */
 	uint64_t no_pcp;	/* other derived runs whose main zone lacked per-cpu counts */
+	uint64_t flow_lost;	/* derived runs off the flow because events were lost */
 	uint64_t rec_freed;	/* derived runs (all but RECORDED): recorded pages freed */
 	uint64_t derived_freed;	/* ... and freed up to the derived end */
 	bool gap_uncapped;	/* the world's compact_gap() was 2 << order */

@@ -15,28 +15,10 @@
  */
 #include <string.h>
 
+#include "compact_gap.h"
 #include "kswapd_end.h"
 #include "rs_search.h"
 #include "zone_balance.h"
-
-/*
- * 7.2 include/linux/compaction.h: compact_gap(order) = min(2UL << order, COMPACT_CLUSTER_MAX),
- * COMPACT_CLUSTER_MAX = SWAP_CLUSTER_MAX = 32UL (include/linux/swap.h), not a bare 2 << order
- * (1,024 at order 9); kswapd_shrink_node() (mm/vmscan.c) after each shrink_node() pass:
- *	if (sc->order && sc->nr_reclaimed >= compact_gap(sc->order))
- *		sc->order = 0;
- * It is the only change to sc.order in balance_pgdat(). The 7.2 traces agree: every order-9
- * run that reclaimed 32 pages or more reports order=0 at mm_vmscan_balance_pgdat_end, the one
- * that reclaimed fewer (zf-final2) order=9.
- */
-uint64_t rs_kswapd_compact_gap(int order, bool capped)
-{
-	uint64_t gap = order >= 0 && order < 63 ? UINT64_C(2) << order : UINT64_MAX;
-
-	if (!capped)
-		return gap;
-	return gap < RS_COMPACT_CLUSTER_MAX ? gap : RS_COMPACT_CLUSTER_MAX;
-}
 
 static const char *const how_names[RS_KEND_NR] = {
 	[RS_KEND_RECORDED] = "recorded", [RS_KEND_AT_END] = "at_end",
@@ -71,12 +53,13 @@ static int run_zoneidx(const struct rs_reclaim_call *c, const struct rs_zone_sam
 
 /*
  * pgdat_balanced() at check k of the recorded run with `reclaimed` pages reclaimed by the run
- * (the recording's own at identity); -1 without samples around it. band: from the buddy flow,
- * a zone must clear its mark by the counter's lag (below); not for the recorded end itself,
- * whose check the recording says was balanced.
+ * (the recording's own at identity); -1 without samples around it. est (NULL: not wanted): how
+ * the zones were estimated. band: from the buddy flow, a zone must clear its mark by the
+ * counter's lag (below); not for the recorded end itself, whose check the recording says was
+ * balanced.
  */
 static int check_at(const struct rs_world *w, const struct rs_reclaim_call *c, size_t k,
-		    uint64_t reclaimed, bool *pcp_known, bool *flow, bool band)
+		    uint64_t reclaimed, struct rs_kswapd_end *est, bool band)
 {
 	const struct rs_kswapd_check *ck = &c->rec.checks[k];
 	const struct rs_zone_sample *zs, *s, *s2;
@@ -84,7 +67,6 @@ static int check_at(const struct rs_world *w, const struct rs_reclaim_call *c, s
 	int64_t free[RS_ZONE_MAX], since;
 	size_t n;
 	int order = c->order, hz;
-	bool capped;
 
 	zs = rs_world_zone_samples(w, c->nid, &n);
 	if (!zs || !around(zs, n, ck->ts, &s, &s2))
@@ -102,10 +84,13 @@ static int check_at(const struct rs_world *w, const struct rs_reclaim_call *c, s
 			(int64_t)reclaimed;
 		rs_zone_estimate(s, s2, ck->ts, since, hz, free, &info);
 	}
-	if (pcp_known)
-		*pcp_known = info.pcp_known;
-	if (flow)
-		*flow = info.flow;
+	if (est) {
+		est->pcp_known = info.pcp_known;
+		est->flow = info.flow;
+		/* the flow is whole only without loss marks between the sample and the check */
+		est->flow_lost = !info.flow && s->flow.ok && ck->flow.ok &&
+				 ck->flow.lost != s->flow.lost;
+	}
 	/*
 	 * The run's first check follows the kernel's own "not balanced" by microseconds:
 	 * wakeup_kswapd() wakes kswapd only when pgdat_balanced() is false (or a watermark is
@@ -119,11 +104,15 @@ static int check_at(const struct rs_world *w, const struct rs_reclaim_call *c, s
 	if (order < 0 || order >= RS_ZONE_ORDERS)
 		order = 0;
 	/*
-	 * kswapd_shrink_node(): the order drops once compact_gap(order) pages are reclaimed, the
-	 * recorded kernel's (capped from 7.2, include/compact_gap.h)
+	 * kswapd_shrink_node() (mm/vmscan.c) after each shrink_node() pass:
+	 *	if (sc->order && sc->nr_reclaimed >= compact_gap(sc->order))
+	 *		sc->order = 0;
+	 * the recorded kernel's compact_gap() (capped from 7.2, include/compact_gap.h). It is the
+	 * only change to sc.order in balance_pgdat(). The 7.2 traces agree: every order-9 run that
+	 * reclaimed 32 pages or more reports order=0 at mm_vmscan_balance_pgdat_end, the one that
+	 * reclaimed fewer (zf-final2) order=9.
 	 */
-	capped = !rs_world_info(w)->compact_gap_uncapped;
-	if (order && reclaimed >= rs_kswapd_compact_gap(order, capped))
+	if (order && reclaimed >= rs_compact_gap(w, order))
 		order = 0;
 	/*
 	 * The flow counts the free pages exactly; the kernel's check reads NR_FREE_PAGES's global
@@ -157,16 +146,19 @@ void rs_kswapd_end(const struct rs_world *w, const struct rs_reclaim_call *c,
 	out->freed = out->rec_freed;
 	out->flow = true;
 	for (size_t k = 0; k < n; k++) {
-		bool flow = false;
-		int r = check_at(w, c, k, ck[k].reclaimed, &out->pcp_known, &flow, k + 1 < n);
+		struct rs_kswapd_end est = { 0 };
+		int r = check_at(w, c, k, ck[k].reclaimed, &est, k + 1 < n);
 
 		if (r < 0) {
 			out->how = RS_KEND_RECORDED;
 			out->pcp_known = false;
 			out->flow = false;
+			out->flow_lost = false;
 			return;
 		}
-		out->flow &= flow;
+		out->pcp_known = est.pcp_known;
+		out->flow &= est.flow;
+		out->flow_lost |= est.flow_lost;
 		if (!r)
 			continue;
 		out->check = k;
@@ -191,7 +183,7 @@ int rs_kswapd_balanced(const struct rs_world *w, const struct rs_reclaim_call *c
 
 	if (c->ctx != RS_CALL_KSWAPD || !n)
 		return -1;
-	return check_at(w, c, passes < n ? passes : n - 1, reclaimed, NULL, NULL, true);
+	return check_at(w, c, passes < n ? passes : n - 1, reclaimed, NULL, true);
 }
 
 void rs_kswapd_ends(const struct rs_world *w, struct rs_kswapd_ends *out)
@@ -216,7 +208,9 @@ void rs_kswapd_ends(const struct rs_world *w, struct rs_kswapd_ends *out)
 			continue;
 		if (e.flow)
 			out->flow++;
-		else if (!e.pcp_known)
+		else if (e.flow_lost)
+			out->flow_lost++;
+		if (!e.flow && !e.pcp_known)
 			out->no_pcp++;
 		out->rec_freed += e.rec_freed;
 		out->derived_freed += e.freed;

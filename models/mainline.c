@@ -5,8 +5,9 @@
  * calculate_pressure_balance(), shrink_lruvec(), shrink_node_memcgs(), shrink_node(),
  * shrink_zones(), do_try_to_free_pages(), balance_pgdat()/kswapd_shrink_node(),
  * kswapd_age_node(), __node_reclaim(); mm/swap.c lru_note_cost_unlock_irq(); and on cgroup v1
- * mm/memcontrol-v1.c memcg1_soft_limit_reclaim() (models/softlimit_walk.c). Its job is identity:
- * replayed on the recording's own pressure it must give back the recorded per-list scans.
+ * mm/memcontrol-v1.c memcg1_soft_limit_reclaim() (models/softlimit_walk.c); compact_gap() is the
+ * recorded kernel's (include/compact_gap.h: 7.2 caps it at 32). Its job is identity: replayed on
+ * the recording's own pressure it must give back the recorded per-list scans.
  *
  * What it models: the scan balance (SCAN_FILE without swap or may_swap; SCAN_FILE for cgroup
  * reclaim with swappiness 0; SCAN_EQUAL at priority 0; SCAN_ANON when file_is_tiny; SCAN_FILE in
@@ -53,6 +54,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compact_gap.h"
 #include "policy.h"
 #include "rs_grow.h"
 
@@ -639,7 +641,11 @@ static bool in_reclaim_compaction(const struct ml_sc *sc)
 /*
  * should_continue_reclaim(): in reclaim/compaction mode shrink_node() goes round again at the
  * same priority while the round reclaimed something, compaction is not ready and the
- * inactive lists hold more than compact_gap(). "Ready" is per zone (zone_watermark_ok() at
+ * inactive lists hold more than the recorded kernel's compact_gap() (include/compact_gap.h):
+ *	pages_for_compaction = compact_gap(sc->order);
+ *	...
+ *	return inactive_lru_pages > pages_for_compaction;
+ * 1,024 pages at order 9 on 6.x, 32 on 7.2. "Ready" is per zone (zone_watermark_ok() at
  * the order, compaction_suitable()), which node sums cannot decide: the call goes on as far as
  * the recorded one did (rs_reclaim_call.compact_goal; 0 for kswapd, whose runs end where the
  * recorded run was balanced, and for memcg reclaim, order 0). The 7.2 kswapd-fail trace's
@@ -657,7 +663,7 @@ static bool should_continue_reclaim(struct ml_sc *sc, int nid, uint64_t nr_node_
 	inactive = rs_sim_node_size(s, nid, RS_LRU_INACTIVE_FILE);
 	if (sc->may_swap && rs_sim_swap_ok(s))
 		inactive += rs_sim_node_size(s, nid, RS_LRU_INACTIVE_ANON);
-	return inactive > (UINT64_C(2) << sc->order);
+	return inactive > rs_compact_gap(s->w, sc->order);
 }
 
 static void shrink_node(struct ml_sc *sc, int nid)
@@ -760,7 +766,8 @@ static bool kswapd_shrink_node(struct ml_sc *sc, int nid)
 	rs_world_node(sc->s->w, nid, &ns);
 	sc->nr_to_reclaim = rs_max_u64(ns.wmark_high, RS_SWAP_CLUSTER_MAX);
 	shrink_node(sc, nid);
-	if (sc->order && sc->nr_reclaimed >= (UINT64_C(2) << sc->order))
+	/* high-order balancing gives up once compact_gap() pages are reclaimed (7.2: 32) */
+	if (sc->order && sc->nr_reclaimed >= rs_compact_gap(sc->s->w, sc->order))
 		sc->order = 0;
 	return rs_max_u64(sc->nr_scanned, sc->nr_reclaimed - before) >= sc->nr_to_reclaim;
 }

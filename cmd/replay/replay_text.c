@@ -201,6 +201,10 @@ static void kswapd_ends_text(FILE *f, const struct rs_kswapd_ends *k, const stru
 		out(f, 2, "kswapd ends: %llu of those runs from the buddy flow at every check "
 		    "(zone_stat + the kmem events since, record --zone-flow); the others from the "
 		    "samples around each check", U(k->flow));
+	if (k->flow_lost)
+		out(f, 2, "kswapd ends: %llu runs from the samples because events were lost between "
+		    "a check and the zone_stat sample before it: the buddy flow since is not whole",
+		    U(k->flow_lost));
 	if (k->no_pcp)
 		out(f, 2, "kswapd ends: the estimate lacks the per-cpu lists for %llu runs (zone_stat "
 		    "without pcp= and pcp_high=): freed pages waiting there count as free",

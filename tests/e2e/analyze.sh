@@ -60,11 +60,14 @@ expect() {
 		if (!((pid, k) in b)) next
 		d = ns - b[pid, k]; delete b[pid, k]
 		cnt[k]++; tot[k] += d; rec[k] += num("nr_reclaimed"); if (d > max[k]) max[k] = d
-		print d > (lat "." k)
+		# %.0f: mawk prints a number above 2^31 as %.6g (an episode over 2.147 s: "2.1819e+09",
+		# which sort -n reads as 2.18) and caps %d there
+		printf "%.0f\n", d > (lat "." k)
 		# the SUMMARY worst stall: the longest pair of any kind not run by a kswapd
 		if (!(pid in kswapd) && (!wset || d > worst)) { worst = d; wpid = pid; wset = 1 }
 	}
 	ev == "mm_vmscan_kswapd_reclaim_fail" { fails++ }
+	ev == "mm_vmscan_reclaim_pages" { rpn++; rps += num("nr_scanned"); rpr += num("nr_reclaimed") }
 	ev == "mm_vmscan_write_folio" {
 		if (rest ~ /RECLAIM_WB_ANON/) swapout++; else if (rest ~ /RECLAIM_WB_FILE/) filew++
 	}
@@ -111,6 +114,8 @@ expect() {
 		printf "summary.scan.scanned_file %d\n", scanned["inactive_file"] + scanned["active_file"]
 		printf "summary.scan.reclaimed %d\n", reclaimed["inactive_anon"] + reclaimed["inactive_file"]
 		printf "summary.io.swap_out_folios %d\nsummary.io.file_written_folios %d\n", swapout, filew
+		printf "reclaim_pages.events %d\nreclaim_pages.scanned %d\n", rpn, rps
+		printf "reclaim_pages.reclaimed %d\n", rpr
 	}'
 }
 
@@ -190,6 +195,16 @@ for f in $(real_traces); do
 			       $r.episodes[$k].count) |
 			"tasks[].episodes.\($k).count")' "$TMP/json")
 	[ -z "$bad" ] || fail "$f: $bad"
+	# node ?: a row for each list and context whose isolates of unknown node scanned, took
+	# or wrote something; none for isolates that took nothing (shrink_inactive_list() emits
+	# no event then, so they never learn a node: a row of zeros says nothing)
+	want_q=$(jq '[.lru[].by_node.unknown.by_context // {} | .[] |
+		select(.scanned + .taken + (.write_folios // 0) +
+		       (.shrink_inactive_events // 0) + (.shrink_active_events // 0) > 0)] | length' \
+		"$TMP/json")
+	got_q=$(LC_ALL=C "$RS_BIN" analyze "$f" | sed -n '/^LRU SCAN\|^EVICTION BY/,/^$/p' |
+		grep -c '^? ')
+	expect_eq "$f: LRU rows of node ?" "$got_q" "$want_q"
 	# the text report: 100 columns at most, in a UTF-8 locale (sparklines in block
 	# characters: count characters, not bytes) and, on the first trace, in ASCII
 	if locale -a 2>/dev/null | grep -qi '^c\.utf-\?8$'; then
@@ -197,6 +212,15 @@ for f in $(real_traces); do
 		w=$(LC_ALL=C.UTF-8 wc -L <"$TMP/text")
 		[ "$w" -le 100 ] || fail "$f: text report is $w columns wide (UTF-8)"
 		grep -q '^RECLAIM EPISODES' "$TMP/text" || fail "$f: no episodes section"
+		# reclaim_pages (MADV_PAGEOUT) is in no list: its own row of SCAN BALANCE, with
+		# the report's sums, and none without the event
+		rp=$(awk '$1 ~ /^reclaim_pages\./ { v[$1] = $2 } END {
+			if (v["reclaim_pages.events"]) printf "reclaim_pages %d - - - %d|%d",
+				v["reclaim_pages.scanned"], v["reclaim_pages.reclaimed"],
+				v["reclaim_pages.events"] }' "$TMP/want")
+		got=$(awk '/^reclaim_pages  / { printf "%s %s %s %s %s %s", $1, $2, $3, $4, $5, $6 }
+			/^reclaim_pages = / { printf "|%s", $3 }' "$TMP/text")
+		expect_eq "$f: the reclaim_pages row of the text" "$got" "$rp"
 		# prose may wrap (continuation lines start with exactly 4 spaces); table rows,
 		# which have runs of spaces between columns, must not
 		bad=$(awk '/^    [^ ]/ && prev ~ /[^ ]   +[^ ]/ { print NR ": " prev }

@@ -10,10 +10,24 @@
  *   workload anon MB [SECONDS [EVERY]]    touch MB of anon memory, keep touching it (1 s), a
  *                                         sweep every EVERY seconds (0: back to back)
  *   workload churn MB [SECONDS]           map, touch and unmap MB of anon memory in a loop (2 s)
+ *   workload shared MB [SECONDS [EVERY]]  as anon, but MAP_SHARED: shmem pages, swap-backed
+ *                                         pages the kernel keeps on the file lists' side
+ *   workload mlock MB [SECONDS]           touch and mlock MB of anon memory, hold it (1 s):
+ *                                         unevictable pages still charged to the cgroup
+ *   workload pageout FILE MB [SECONDS]    map MB of FILE and MB of anon, touch both; every
+ *                                         second madvise(MADV_COLD) one half, MADV_PAGEOUT the
+ *                                         other, touch both again (refaults) (5 s)
+ *   workload forks N MB [SECONDS]         keep N forked children alive, each touching MB of
+ *                                         anon for 0.1-0.5 s and exiting (5 s): many short
+ *                                         tasks charging and reclaiming in one cgroup
  *   workload mix MB FILE [PASSES]         keep MB of anon memory in use while streaming FILE
  *   workload oom [MAX_MB]                 allocate and touch 4 MB at a time until killed; give
  *                                         up after MAX_MB (1024) so a missing limit is harmless
  *   workload mkfile FILE MB               write MB of incompressible data to FILE
+ *   workload scatter FILE MB              write MB to FILE a page at a time in a scattered
+ *                                         order: the LRU gets the pages in that order, the
+ *                                         flushers write them back in file order, so reclaim
+ *                                         meets dirty and writeback pages at the LRU's tail
  *   workload evict FILE...                drop FILEs' clean pages from the page cache, so the
  *                                         next reader charges them to its own cgroup
  *
@@ -26,6 +40,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -33,14 +49,17 @@
 #define MB		(1ul << 20)
 
 static long page_size;
+static volatile unsigned sink;
 
 static int usage(void)
 {
 	fprintf(stderr,
 		"usage: workload stream FILE [PASSES] | reread FILE [SECONDS [EVERY]]\n"
 		"       | anon MB [SECONDS [EVERY]] | churn MB [SECONDS] | mix MB FILE [PASSES]\n"
+		"       | shared MB [SECONDS [EVERY]] | mlock MB [SECONDS]\n"
+		"       | pageout FILE MB [SECONDS] | forks N MB [SECONDS]\n"
 		"       | oom [MAX_MB]"
-		" | mkfile FILE MB\n       | evict FILE...\n");
+		" | mkfile FILE MB | scatter FILE MB\n       | evict FILE...\n");
 	return 2;
 }
 
@@ -67,15 +86,20 @@ static void touch(volatile char *mem, size_t len, unsigned char v)
 		mem[off] = (char)v;
 }
 
-static char *anon_alloc(size_t len)
+static char *map_anon(size_t len, int share)
 {
-	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, share | MAP_ANONYMOUS, -1, 0);
 
 	if (p == MAP_FAILED) {
 		fprintf(stderr, "workload: mmap %zu MB: %s\n", len / MB, strerror(errno));
 		return NULL;
 	}
 	return p;
+}
+
+static char *anon_alloc(size_t len)
+{
+	return map_anon(len, MAP_PRIVATE);
 }
 
 /* Read FILE once from the start; between buffers call `between` (may be NULL). */
@@ -133,12 +157,12 @@ static int do_reread(const char *file, double seconds, double every)
 	return 0;
 }
 
-static int do_anon(double mb, double seconds, double every)
+static int do_anon(double mb, double seconds, double every, int share)
 {
 	size_t len = (size_t)(mb * MB);
 	double start = now(), end = start + seconds;
 	unsigned char v = 1;
-	char *mem = anon_alloc(len);
+	char *mem = map_anon(len, share);
 
 	if (!mem)
 		return 1;
@@ -165,6 +189,122 @@ static int do_churn(double mb, double seconds)
 		touch(mem, len, 1);
 		munmap(mem, len);
 	} while (now() < end);
+	return 0;
+}
+
+static void sleep_for(double seconds)
+{
+	sleep_until(now() + seconds);
+}
+
+static int do_mlock(double mb, double seconds)
+{
+	size_t len = (size_t)(mb * MB);
+	char *mem = anon_alloc(len);
+
+	if (!mem)
+		return 1;
+	touch(mem, len, 1);
+	if (mlock(mem, len)) {
+		fprintf(stderr, "workload: mlock %zu MB: %s\n", len / MB, strerror(errno));
+		return 1;
+	}
+	sleep_for(seconds);
+	munmap(mem, len);
+	return 0;
+}
+
+/* Read every page of a mapping, so file pages come back (refault) after a pageout. */
+static unsigned read_pages(const volatile char *mem, size_t len)
+{
+	unsigned sum = 0;
+
+	for (size_t off = 0; off < len; off += (size_t)page_size)
+		sum += (unsigned char)mem[off];
+	return sum;
+}
+
+/* Both halves of both mappings, per round: COLD moves pages to the inactive list (no reclaim
+ * event of its own), PAGEOUT reclaims them through reclaim_pages(), outside any limit or
+ * watermark: the trace's reclaim that no reclaim_begin opens. */
+static int do_pageout(const char *file, double mb, double seconds)
+{
+	size_t alen = (size_t)(mb * MB), flen, half;
+	double end = now() + seconds;
+	unsigned sum = 0;
+	struct stat st;
+	char *anon, *fmem;
+	int fd = open(file, O_RDONLY);
+
+	if (fd < 0 || fstat(fd, &st)) {
+		fprintf(stderr, "workload: %s: %s\n", file, strerror(errno));
+		return 1;
+	}
+	flen = (size_t)st.st_size < alen ? (size_t)st.st_size : alen;
+	flen &= ~((size_t)page_size - 1);
+	fmem = mmap(NULL, flen, PROT_READ, MAP_SHARED, fd, 0);
+	close(fd);
+	anon = anon_alloc(alen);
+	if (fmem == MAP_FAILED || !anon) {
+		fprintf(stderr, "workload: pageout: mmap: %s\n", strerror(errno));
+		return 1;
+	}
+	do {
+		sum += read_pages(fmem, flen);
+		touch(anon, alen, 3);
+		half = (flen / 2) & ~((size_t)page_size - 1);
+		madvise(fmem, half, MADV_COLD);
+		madvise(fmem + half, flen - half, MADV_PAGEOUT);
+		half = (alen / 2) & ~((size_t)page_size - 1);
+		madvise(anon, half, MADV_COLD);
+		madvise(anon + half, alen - half, MADV_PAGEOUT);
+		sleep_for(1);
+	} while (now() < end);
+	munmap(fmem, flen);
+	munmap(anon, alen);
+	sink = sum;	/* keeps the reads from being optimised away */
+	return 0;
+}
+
+/* A child: MB of anon touched for 0.1-0.5 s (by its pid, so children differ), then exit. */
+static void fork_child(double mb)
+{
+	size_t len = (size_t)(mb * MB);
+	double end = now() + 0.1 + (double)(getpid() % 5) / 10;
+	char *mem = anon_alloc(len);
+
+	if (!mem)
+		_exit(1);
+	do
+		touch(mem, len, 1);
+	while (now() < end);
+	_exit(0);
+}
+
+static int do_forks(double n, double mb, double seconds)
+{
+	double end = now() + seconds;
+	long alive = 0, forked = 0;
+
+	while (now() < end || alive) {
+		while (alive < (long)n && now() < end) {
+			pid_t pid = fork();
+
+			if (pid < 0) {
+				fprintf(stderr, "workload: fork: %s\n", strerror(errno));
+				break;
+			}
+			if (!pid)
+				fork_child(mb);
+			alive++;
+			forked++;
+		}
+		if (wait(NULL) > 0)
+			alive--;
+		else
+			break;
+	}
+	fprintf(stderr, "workload: forks: %ld children\n", forked);
 	return 0;
 }
 
@@ -251,6 +391,47 @@ static int do_mkfile(const char *file, double mb)
 	return 0;
 }
 
+static size_t gcd(size_t a, size_t b)
+{
+	while (b) {
+		size_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/* Page i goes to page (i * stride) mod n, stride coprime to n: every page once, far apart. */
+static int do_scatter(const char *file, double mb)
+{
+	static uint64_t buf[1024];
+	size_t ps = (size_t)page_size, n = (size_t)(mb * MB) / ps, stride = n / 3 + 1;
+	int fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+	if (fd < 0 || ftruncate(fd, (off_t)(n * ps))) {
+		fprintf(stderr, "workload: %s: %s\n", file, strerror(errno));
+		return 1;
+	}
+	while (n && gcd(stride, n) != 1)
+		stride++;
+	for (size_t i = 0; i < n; i++) {
+		size_t pg = i * stride % n;
+
+		buf[0] = pg;
+		if (pwrite(fd, buf, ps < sizeof(buf) ? ps : sizeof(buf), (off_t)(pg * ps)) < 0) {
+			fprintf(stderr, "workload: %s: %s\n", file, strerror(errno));
+			close(fd);
+			return 1;
+		}
+	}
+	if (close(fd)) {
+		fprintf(stderr, "workload: %s: %s\n", file, strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
 /* Unlike drop_caches this touches only our files, not the rest of the machine's cache. */
 static int do_evict(char **files, int n)
 {
@@ -299,7 +480,32 @@ int main(int argc, char **argv)
 		if (num(argv[2], &a) || (argc >= 4 && num(argv[3], &b)) ||
 		    (argc == 5 && num(argv[4], &c)))
 			return usage();
-		return do_anon(a, b, c);
+		return do_anon(a, b, c, MAP_PRIVATE);
+	}
+	if (!strcmp(argv[1], "shared") && argc >= 3 && argc <= 5) {
+		b = 1;
+		if (num(argv[2], &a) || (argc >= 4 && num(argv[3], &b)) ||
+		    (argc == 5 && num(argv[4], &c)))
+			return usage();
+		return do_anon(a, b, c, MAP_SHARED);
+	}
+	if (!strcmp(argv[1], "mlock") && (argc == 3 || argc == 4)) {
+		b = 1;
+		if (num(argv[2], &a) || (argc == 4 && num(argv[3], &b)))
+			return usage();
+		return do_mlock(a, b);
+	}
+	if (!strcmp(argv[1], "pageout") && (argc == 4 || argc == 5)) {
+		b = 5;
+		if (num(argv[3], &a) || (argc == 5 && num(argv[4], &b)))
+			return usage();
+		return do_pageout(argv[2], a, b);
+	}
+	if (!strcmp(argv[1], "forks") && (argc == 4 || argc == 5)) {
+		c = 5;
+		if (num(argv[2], &a) || num(argv[3], &b) || (argc == 5 && num(argv[4], &c)))
+			return usage();
+		return do_forks(a, b, c);
 	}
 	if (!strcmp(argv[1], "churn") && (argc == 3 || argc == 4)) {
 		b = 2;
@@ -323,6 +529,11 @@ int main(int argc, char **argv)
 		if (num(argv[3], &a))
 			return usage();
 		return do_mkfile(argv[2], a);
+	}
+	if (!strcmp(argv[1], "scatter") && argc == 4) {
+		if (num(argv[3], &a))
+			return usage();
+		return do_scatter(argv[2], a);
 	}
 	if (!strcmp(argv[1], "evict") && argc >= 3)
 		return do_evict(argv + 2, argc - 2);

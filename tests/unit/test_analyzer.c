@@ -26,6 +26,10 @@ static struct rs_analysis *new_analysis(const struct rs_analysis_opts *o)
 	return rs_analysis_new(o ? o : &d, &err);
 }
 
+/* A test of one analysis of every task: made before its body, freed after it. */
+#define ANALYSIS_TEST(fn, desc) \
+	UT_TEST_WITH(fn, desc, struct rs_analysis *, a, new_analysis(NULL), rs_analysis_free)
+
 static struct rs_event base(enum rs_ev_type t, uint64_t ts, int cpu, int pid, const char *comm)
 {
 	struct rs_event ev = ut_event(t, ts, pid, comm);
@@ -86,6 +90,12 @@ static void isolate_old(struct rs_analysis *a, uint64_t ts, int pid, const char 
 	rs_analysis_feed(a, &ev);
 }
 
+/* The reclaim_flags of an asynchronous shrink of a file or an anon list. */
+static unsigned int async_flags(bool file)
+{
+	return (file ? RS_RECLAIM_WB_FILE : RS_RECLAIM_WB_ANON) | RS_RECLAIM_WB_ASYNC;
+}
+
 static void shrink_inactive(struct rs_analysis *a, uint64_t ts, int cpu, int pid,
 			    const char *comm, int nid, int prio, bool file, uint64_t scanned,
 			    uint64_t reclaimed)
@@ -94,8 +104,7 @@ static void shrink_inactive(struct rs_analysis *a, uint64_t ts, int cpu, int pid
 
 	ev.inactive.nid = nid;
 	ev.inactive.priority = prio;
-	ev.inactive.reclaim_flags = (file ? RS_RECLAIM_WB_FILE : RS_RECLAIM_WB_ANON) |
-				    RS_RECLAIM_WB_ASYNC;
+	ev.inactive.reclaim_flags = async_flags(file);
 	ev.inactive.nr_scanned = scanned;
 	ev.inactive.nr_reclaimed = reclaimed;
 	ev.inactive.nr_activate_anon = file ? 0 : 2;
@@ -111,8 +120,7 @@ static void shrink_active(struct rs_analysis *a, uint64_t ts, int pid, const cha
 
 	ev.active.nid = nid;
 	ev.active.priority = prio;
-	ev.active.reclaim_flags = (file ? RS_RECLAIM_WB_FILE : RS_RECLAIM_WB_ANON) |
-				  RS_RECLAIM_WB_ASYNC;
+	ev.active.reclaim_flags = async_flags(file);
 	ev.active.nr_taken = taken;
 	ev.active.nr_deactivated = deact;
 	ev.active.nr_active = taken - deact;
@@ -147,6 +155,29 @@ static void lost(struct rs_analysis *a, uint64_t ts, int cpu)
 	rs_analysis_feed(a, &ev);
 }
 
+/* One complete order-0 episode of kind k by a task from ts to ts_end, reclaiming nr. */
+static void episode(struct rs_analysis *a, uint64_t ts, uint64_t ts_end, int cpu, int pid,
+		    const char *comm, enum rs_reclaim_kind k, uint64_t nr)
+{
+	begin(a, ts, cpu, pid, comm, k, 0);
+	end(a, ts_end, cpu, pid, comm, k, nr);
+}
+
+/*
+ * A soft-limit pass of one list by a task from ts to ts_end: its begin, the list isolated 1 ms
+ * in and shrunk at priority prio 2 ms in, reclaiming what the pass then ends with.
+ */
+static void soft_pass(struct rs_analysis *a, uint64_t ts, uint64_t ts_end, int cpu, int pid,
+		      const char *comm, int lru, int prio, uint64_t scanned, uint64_t reclaimed)
+{
+	bool file = lru == RS_LRU_INACTIVE_FILE || lru == RS_LRU_ACTIVE_FILE;
+
+	begin(a, ts, cpu, pid, comm, RS_RK_SOFTLIMIT, 0);
+	isolate(a, ts + 1 * MS, cpu, pid, comm, lru, scanned, scanned);
+	shrink_inactive(a, ts + 2 * MS, cpu, pid, comm, 0, prio, file, scanned, reclaimed);
+	end(a, ts_end, cpu, pid, comm, RS_RK_SOFTLIMIT, reclaimed);
+}
+
 static int finish(struct rs_analysis *a)
 {
 	struct rs_error err;
@@ -168,14 +199,11 @@ static const struct rs_task_stats *task_of(struct rs_analysis *a, int pid)
 }
 
 /* A trace that ends mid-episode: counted as cut at the end, kept out of the latencies. */
-UT_TEST(test_cut_mid_episode, "analyzer: trace cut mid-episode")
+ANALYSIS_TEST(test_cut_mid_episode, "analyzer: trace cut mid-episode")
 {
-	struct rs_analysis *a = new_analysis(NULL);
 	const struct rs_episode_stats *e;
 
-	UT_ASSERT(a);
-	begin(a, T0, 0, 100, "dd", RS_RK_DIRECT, 0);
-	end(a, T0 + 2 * MS, 0, 100, "dd", RS_RK_DIRECT, 32);
+	episode(a, T0, T0 + 2 * MS, 0, 100, "dd", RS_RK_DIRECT, 32);
 	begin(a, T0 + 5 * MS, 0, 100, "dd", RS_RK_DIRECT, 9);
 	isolate(a, T0 + 6 * MS, 0, 100, "dd", RS_LRU_INACTIVE_FILE, 32, 32);
 	shrink_inactive(a, T0 + 7 * MS, 0, 100, "dd", 0, 12, true, 32, 30);
@@ -192,21 +220,17 @@ UT_TEST(test_cut_mid_episode, "analyzer: trace cut mid-episode")
 	UT_ASSERT_EQ(e->begun_by_order[9], 1);
 	UT_ASSERT_EQ(task_of(a, 100)->incomplete[RS_RK_DIRECT], 1);
 	UT_ASSERT_EQ(task_of(a, 100)->stalled_ns, 2 * MS);
-	rs_analysis_free(a);
 	return UT_OK;
 }
 
 /* Ends without begins: cut at the start (first of its kind for the task), else unmatched. */
-UT_TEST(test_end_without_begin, "analyzer: end without begin")
+ANALYSIS_TEST(test_end_without_begin, "analyzer: end without begin")
 {
-	struct rs_analysis *a = new_analysis(NULL);
 	const struct rs_episode_stats *e;
 
-	UT_ASSERT(a);
 	isolate(a, T0, 0, 7, "cat", RS_LRU_INACTIVE_FILE, 10, 10);
 	end(a, T0 + 1 * MS, 0, 7, "cat", RS_RK_MEMCG, 10);
-	begin(a, T0 + 2 * MS, 0, 7, "cat", RS_RK_MEMCG, 0);
-	end(a, T0 + 5 * MS, 0, 7, "cat", RS_RK_MEMCG, 20);
+	episode(a, T0 + 2 * MS, T0 + 5 * MS, 0, 7, "cat", RS_RK_MEMCG, 20);
 	end(a, T0 + 6 * MS, 0, 7, "cat", RS_RK_MEMCG, 40);
 	UT_ASSERT_EQ(finish(a), 0);
 	e = eps(a, RS_RK_MEMCG);
@@ -218,17 +242,14 @@ UT_TEST(test_end_without_begin, "analyzer: end without begin")
 	UT_ASSERT_EQ(e->reclaimed_unpaired, 50);
 	/* the cut one lasted at least from the first event (the window start) to its end */
 	UT_ASSERT_EQ(e->partial_ns, 1 * MS);
-	rs_analysis_free(a);
 	return UT_OK;
 }
 
 /* Two tasks interleaved on one CPU: pairing and scanning follow the pid, not the CPU. */
-UT_TEST(test_interleaved_one_cpu, "analyzer: two tasks interleaved on one CPU")
+ANALYSIS_TEST(test_interleaved_one_cpu, "analyzer: two tasks interleaved on one CPU")
 {
-	struct rs_analysis *a = new_analysis(NULL);
 	const struct rs_episode_stats *e;
 
-	UT_ASSERT(a);
 	begin(a, T0, 0, 1, "a", RS_RK_DIRECT, 0);
 	begin(a, T0 + 1 * MS, 0, 2, "b", RS_RK_DIRECT, 0);
 	isolate(a, T0 + 2 * MS, 0, 1, "a", RS_LRU_INACTIVE_FILE, 11, 11);
@@ -249,17 +270,14 @@ UT_TEST(test_interleaved_one_cpu, "analyzer: two tasks interleaved on one CPU")
 	UT_ASSERT_EQ(task_of(a, 2)->reclaimed, 2);
 	UT_ASSERT_EQ(task_of(a, 2)->stalled_ns, 9 * MS);
 	UT_ASSERT_EQ(rs_analysis_attrib(a)->isolates_completed, 2);
-	rs_analysis_free(a);
 	return UT_OK;
 }
 
 /* A task that migrates CPUs mid-episode keeps its episode and its pending isolate. */
-UT_TEST(test_migrating_task, "analyzer: task migrating CPUs mid-episode")
+ANALYSIS_TEST(test_migrating_task, "analyzer: task migrating CPUs mid-episode")
 {
-	struct rs_analysis *a = new_analysis(NULL);
 	struct rs_lru_counts c;
 
-	UT_ASSERT(a);
 	begin(a, T0, 0, 5, "m", RS_RK_MEMCG, 0);
 	isolate(a, T0 + 1 * MS, 0, 5, "m", RS_LRU_INACTIVE_FILE, 32, 32);
 	shrink_inactive(a, T0 + 2 * MS, 1, 5, "m", 0, 3, true, 32, 31);
@@ -270,25 +288,20 @@ UT_TEST(test_migrating_task, "analyzer: task migrating CPUs mid-episode")
 	rs_analysis_lru_sum(a, 1, RS_LRU_INACTIVE_FILE, RS_CTX_MEMCG, 3, &c);
 	UT_ASSERT_EQ(c.scanned, 32);
 	UT_ASSERT_EQ(c.reclaimed, 31);
-	rs_analysis_free(a);
 	return UT_OK;
 }
 
 /* Lost events mark the episodes open across them; ends after a loss count as broken too. */
-UT_TEST(test_lost_events, "analyzer: lost events mark episodes broken")
+ANALYSIS_TEST(test_lost_events, "analyzer: lost events mark episodes broken")
 {
-	struct rs_analysis *a = new_analysis(NULL);
 	const struct rs_episode_stats *e;
 
-	UT_ASSERT(a);
-	begin(a, T0, 0, 1, "a", RS_RK_DIRECT, 0);
-	end(a, T0 + 1 * MS, 0, 1, "a", RS_RK_DIRECT, 1);
+	episode(a, T0, T0 + 1 * MS, 0, 1, "a", RS_RK_DIRECT, 1);
 	begin(a, T0 + 2 * MS, 0, 1, "a", RS_RK_DIRECT, 0);
 	lost(a, T0 + 3 * MS, 1);
 	end(a, T0 + 4 * MS, 0, 1, "a", RS_RK_DIRECT, 1);
 	end(a, T0 + 5 * MS, 0, 1, "a", RS_RK_DIRECT, 7);	/* its begin was lost */
-	begin(a, T0 + 6 * MS, 0, 1, "a", RS_RK_DIRECT, 0);
-	end(a, T0 + 7 * MS, 0, 1, "a", RS_RK_DIRECT, 1);
+	episode(a, T0 + 6 * MS, T0 + 7 * MS, 0, 1, "a", RS_RK_DIRECT, 1);
 	UT_ASSERT_EQ(finish(a), 0);
 	e = eps(a, RS_RK_DIRECT);
 	UT_ASSERT_EQ(e->count, 3);
@@ -296,26 +309,21 @@ UT_TEST(test_lost_events, "analyzer: lost events mark episodes broken")
 	UT_ASSERT_EQ(e->broken_by_lost_events, 2);
 	UT_ASSERT_EQ(rs_analysis_attrib(a)->lost_event_records, 1);
 	UT_ASSERT_EQ(rs_analysis_attrib(a)->lost_events, 10);
-	rs_analysis_free(a);
 	return UT_OK;
 }
 
 /* A begin while the same kind is open: the first one's end was missed. */
-UT_TEST(test_missed_end, "analyzer: begin while open is a missed end")
+ANALYSIS_TEST(test_missed_end, "analyzer: begin while open is a missed end")
 {
-	struct rs_analysis *a = new_analysis(NULL);
 	const struct rs_episode_stats *e;
 
-	UT_ASSERT(a);
 	begin(a, T0, 0, 1, "a", RS_RK_DIRECT, 0);
-	begin(a, T0 + 1 * MS, 0, 1, "a", RS_RK_DIRECT, 0);
-	end(a, T0 + 3 * MS, 0, 1, "a", RS_RK_DIRECT, 4);
+	episode(a, T0 + 1 * MS, T0 + 3 * MS, 0, 1, "a", RS_RK_DIRECT, 4);
 	UT_ASSERT_EQ(finish(a), 0);
 	e = eps(a, RS_RK_DIRECT);
 	UT_ASSERT_EQ(e->count, 1);
 	UT_ASSERT_EQ(e->latency.total, 2 * MS);
 	UT_ASSERT_EQ(e->status[RS_EP_MISSED_END], 1);
-	rs_analysis_free(a);
 	return UT_OK;
 }
 
@@ -323,28 +331,20 @@ UT_TEST(test_missed_end, "analyzer: begin while open is a missed end")
  * Soft-limit reclaim inside kswapd and inside direct reclaim: the innermost episode is the
  * context of the scanning; the outer one keeps running and accrues the whole time.
  */
-UT_TEST(test_nested_softlimit, "analyzer: softlimit nested in kswapd and direct")
+ANALYSIS_TEST(test_nested_softlimit, "analyzer: softlimit nested in kswapd and direct")
 {
-	struct rs_analysis *a = new_analysis(NULL);
 	const struct rs_episode_stats *sl;
 	const struct rs_kswapd_stats *k;
 	struct rs_lru_counts c;
 
-	UT_ASSERT(a);
 	kswapd(a, RS_EV_KSWAPD_WAKE, T0, 45, 0);
 	isolate(a, T0 + 1 * MS, 0, 45, "kswapd0", RS_LRU_INACTIVE_FILE, 100, 100);
 	shrink_inactive(a, T0 + 2 * MS, 0, 45, "kswapd0", 0, 12, true, 100, 90);
-	begin(a, T0 + 3 * MS, 0, 45, "kswapd0", RS_RK_SOFTLIMIT, 0);
-	isolate(a, T0 + 4 * MS, 0, 45, "kswapd0", RS_LRU_INACTIVE_ANON, 32, 32);
-	shrink_inactive(a, T0 + 5 * MS, 0, 45, "kswapd0", 0, 0, false, 32, 3);
-	end(a, T0 + 6 * MS, 0, 45, "kswapd0", RS_RK_SOFTLIMIT, 3);
+	soft_pass(a, T0 + 3 * MS, T0 + 6 * MS, 0, 45, "kswapd0", RS_LRU_INACTIVE_ANON, 0, 32, 3);
 	kswapd(a, RS_EV_KSWAPD_SLEEP, T0 + 8 * MS, 45, 0);
 	/* direct reclaim of pid 9 with a soft-limit pass inside */
 	begin(a, T0 + 10 * MS, 1, 9, "dd", RS_RK_DIRECT, 0);
-	begin(a, T0 + 11 * MS, 1, 9, "dd", RS_RK_SOFTLIMIT, 0);
-	isolate(a, T0 + 12 * MS, 1, 9, "dd", RS_LRU_INACTIVE_FILE, 64, 64);
-	shrink_inactive(a, T0 + 13 * MS, 1, 9, "dd", 0, 0, true, 64, 64);
-	end(a, T0 + 14 * MS, 1, 9, "dd", RS_RK_SOFTLIMIT, 64);
+	soft_pass(a, T0 + 11 * MS, T0 + 14 * MS, 1, 9, "dd", RS_LRU_INACTIVE_FILE, 0, 64, 64);
 	end(a, T0 + 20 * MS, 1, 9, "dd", RS_RK_DIRECT, 64);
 	UT_ASSERT_EQ(finish(a), 0);
 
@@ -372,7 +372,6 @@ UT_TEST(test_nested_softlimit, "analyzer: softlimit nested in kswapd and direct"
 	UT_ASSERT_EQ(k->wakes, 1);
 	UT_ASSERT_EQ(k->periods, 1);
 	UT_ASSERT_EQ(k->awake_ns, 8 * MS);
-	rs_analysis_free(a);
 	return UT_OK;
 }
 
@@ -381,29 +380,20 @@ UT_TEST(test_nested_softlimit, "analyzer: softlimit nested in kswapd and direct"
  * not kswapd's soft-limit pass (longer here); kswapd awake counts the period the trace cut;
  * the priority mean is scanned-weighted. Right answers by hand.
  */
-UT_TEST(test_findings, "analyzer: findings (worst stall, kswapd awake with cut, priority)")
+ANALYSIS_TEST(test_findings, "analyzer: findings (worst stall, kswapd awake with cut, priority)")
 {
-	struct rs_analysis *a = new_analysis(NULL);
 	struct rs_findings f;
 
-	UT_ASSERT(a);
 	/* kswapd: one complete period of 60 ms with a 50 ms soft-limit pass inside */
 	kswapd(a, RS_EV_KSWAPD_WAKE, T0, 45, 0);
-	begin(a, T0 + 5 * MS, 0, 45, "kswapd0", RS_RK_SOFTLIMIT, 0);
-	isolate(a, T0 + 6 * MS, 0, 45, "kswapd0", RS_LRU_INACTIVE_ANON, 300, 300);
-	shrink_inactive(a, T0 + 7 * MS, 0, 45, "kswapd0", 0, 0, false, 300, 30);
-	end(a, T0 + 55 * MS, 0, 45, "kswapd0", RS_RK_SOFTLIMIT, 30);
+	soft_pass(a, T0 + 5 * MS, T0 + 55 * MS, 0, 45, "kswapd0", RS_LRU_INACTIVE_ANON, 0, 300, 30);
 	kswapd(a, RS_EV_KSWAPD_SLEEP, T0 + 60 * MS, 45, 0);
 	/* dd: 10 ms of direct reclaim with a 3 ms soft-limit pass inside */
 	begin(a, T0 + 70 * MS, 1, 9, "dd", RS_RK_DIRECT, 0);
-	begin(a, T0 + 71 * MS, 1, 9, "dd", RS_RK_SOFTLIMIT, 0);
-	isolate(a, T0 + 72 * MS, 1, 9, "dd", RS_LRU_INACTIVE_FILE, 100, 100);
-	shrink_inactive(a, T0 + 73 * MS, 1, 9, "dd", 0, 12, true, 100, 90);
-	end(a, T0 + 74 * MS, 1, 9, "dd", RS_RK_SOFTLIMIT, 90);
+	soft_pass(a, T0 + 71 * MS, T0 + 74 * MS, 1, 9, "dd", RS_LRU_INACTIVE_FILE, 12, 100, 90);
 	end(a, T0 + 80 * MS, 1, 9, "dd", RS_RK_DIRECT, 90);
 	/* cat: 7 ms of memcg reclaim; kswapd wakes again and the trace ends 20 ms later */
-	begin(a, T0 + 81 * MS, 0, 11, "cat", RS_RK_MEMCG, 0);
-	end(a, T0 + 88 * MS, 0, 11, "cat", RS_RK_MEMCG, 0);
+	episode(a, T0 + 81 * MS, T0 + 88 * MS, 0, 11, "cat", RS_RK_MEMCG, 0);
 	kswapd(a, RS_EV_KSWAPD_WAKE, T0 + 100 * MS, 45, 0);
 	kswapd(a, RS_EV_KSWAPD_WAKE, T0 + 120 * MS, 45, 0);
 	UT_ASSERT_EQ(finish(a), 0);
@@ -435,17 +425,14 @@ UT_TEST(test_findings, "analyzer: findings (worst stall, kswapd awake with cut, 
 	UT_ASSERT(f.anon_pct == 75.0);
 	UT_ASSERT(f.efficiency_pct == 30.0);	/* (30 + 90) / 400 */
 	UT_ASSERT(!f.paid_most.valid && !f.caused_most.valid);
-	rs_analysis_free(a);
 	return UT_OK;
 }
 
 /* The isolate is completed by the next shrink event of its list: node, priority, writes. */
-UT_TEST(test_isolate_completion, "analyzer: isolate completed by the next shrink")
+ANALYSIS_TEST(test_isolate_completion, "analyzer: isolate completed by the next shrink")
 {
-	struct rs_analysis *a = new_analysis(NULL);
 	struct rs_lru_counts c;
 
-	UT_ASSERT(a);
 	begin(a, T0, 0, 3, "t", RS_RK_DIRECT, 0);
 	isolate(a, T0 + 1, 0, 3, "t", RS_LRU_INACTIVE_FILE, 40, 32);
 	write_folio(a, T0 + 2, 3, "t", RS_RECLAIM_WB_FILE | RS_RECLAIM_WB_SYNC);
@@ -483,17 +470,14 @@ UT_TEST(test_isolate_completion, "analyzer: isolate completed by the next shrink
 	UT_ASSERT_EQ(c.scanned, 40 + 16 + 8);
 	UT_ASSERT_EQ(task_of(a, 3)->write_sync, 1);
 	UT_ASSERT_EQ(task_of(a, 3)->scanned_inactive, 48);
-	rs_analysis_free(a);
 	return UT_OK;
 }
 
 /* 3.5-4.10: lru_isolate has only `file`; the next event says inactive or active. */
-UT_TEST(test_isolate_old_format, "analyzer: old-format isolate with only file")
+ANALYSIS_TEST(test_isolate_old_format, "analyzer: old-format isolate with only file")
 {
-	struct rs_analysis *a = new_analysis(NULL);
 	struct rs_lru_counts c;
 
-	UT_ASSERT(a);
 	isolate_old(a, T0 + 1, 4, "k", 1, 20);
 	shrink_active(a, T0 + 2, 4, "k", 0, 12, true, 20, 4);
 	isolate_old(a, T0 + 3, 4, "k", 0, 30);
@@ -507,17 +491,14 @@ UT_TEST(test_isolate_old_format, "analyzer: old-format isolate with only file")
 	UT_ASSERT_EQ(c.reclaimed, 6);
 	rs_analysis_lru_sum(a, 0, RS_LIST_UNKNOWN, -1, RS_PRIO_UNKNOWN, &c);
 	UT_ASSERT_EQ(c.scanned, 7);
-	rs_analysis_free(a);
 	return UT_OK;
 }
 
 /* kswapd: first wake starts a period, wakes while awake are re-wakes, sleep ends it. */
-UT_TEST(test_kswapd_periods, "analyzer: kswapd wakes, re-wakes, periods")
+ANALYSIS_TEST(test_kswapd_periods, "analyzer: kswapd wakes, re-wakes, periods")
 {
-	struct rs_analysis *a = new_analysis(NULL);
 	const struct rs_kswapd_stats *k;
 
-	UT_ASSERT(a);
 	/* awake when the trace starts: scanning before any wake or sleep */
 	isolate(a, T0, 0, 45, "kswapd0", RS_LRU_INACTIVE_FILE, 5, 5);
 	shrink_inactive(a, T0 + 1 * MS, 0, 45, "kswapd0", 0, 12, true, 5, 5);
@@ -543,7 +524,6 @@ UT_TEST(test_kswapd_periods, "analyzer: kswapd wakes, re-wakes, periods")
 	UT_ASSERT_EQ(k->awake_cut_ns, 6 * MS);
 	UT_ASSERT_EQ(eps(a, RS_CTX_KSWAPD)->status[RS_EP_CUT_START], 1);
 	UT_ASSERT_EQ(eps(a, RS_CTX_KSWAPD)->status[RS_EP_CUT_END], 1);
-	rs_analysis_free(a);
 	return UT_OK;
 }
 
@@ -600,9 +580,8 @@ UT_TEST(test_percentiles_histogram, "analyzer: histogram past the sample bound")
 }
 
 /* MMTests bucket edges: lower bounds inclusive, so exactly 5 ms is in [5,10). */
-UT_TEST(test_mmtests_edges, "analyzer: MMTests bucket edges")
+ANALYSIS_TEST(test_mmtests_edges, "analyzer: MMTests bucket edges")
 {
-	struct rs_analysis *a = new_analysis(NULL);
 	const struct rs_episode_stats *e;
 	static const uint64_t lat[] = { 0, 5 * MS - 1, 5 * MS, 10 * MS, 100 * MS, 500 * MS,
 					1000 * MS, 5000 * MS, 4999 * MS };
@@ -613,10 +592,8 @@ UT_TEST(test_mmtests_edges, "analyzer: MMTests bucket edges")
 	UT_ASSERT_EQ(rs_mmt_bucket(9999999), 1);
 	UT_ASSERT_EQ(rs_mmt_bucket(10000000), 2);
 	UT_ASSERT_EQ(rs_mmt_bucket(5000000000ull), 6);
-	UT_ASSERT(a);
 	for (size_t i = 0; i < sizeof(lat) / sizeof(lat[0]); i++) {
-		begin(a, t, 0, 1, "a", RS_RK_DIRECT, 0);
-		end(a, t + lat[i], 0, 1, "a", RS_RK_DIRECT, 0);
+		episode(a, t, t + lat[i], 0, 1, "a", RS_RK_DIRECT, 0);
 		t += lat[i] + MS;
 	}
 	UT_ASSERT_EQ(finish(a), 0);
@@ -628,7 +605,6 @@ UT_TEST(test_mmtests_edges, "analyzer: MMTests bucket edges")
 	UT_ASSERT_EQ(e->latency.mmtests[4], 1);
 	UT_ASSERT_EQ(e->latency.mmtests[5], 2);
 	UT_ASSERT_EQ(e->latency.mmtests[6], 1);
-	rs_analysis_free(a);
 	return UT_OK;
 }
 
@@ -687,18 +663,15 @@ UT_TEST(test_bucket_cap, "analyzer: bucket cap widens buckets")
 }
 
 /* Absurd timestamps (a corrupt text trace) widen the buckets; they never grow past the cap. */
-UT_TEST(test_absurd_timestamps, "analyzer: absurd timestamps stay bounded")
+ANALYSIS_TEST(test_absurd_timestamps, "analyzer: absurd timestamps stay bounded")
 {
-	struct rs_analysis *a = new_analysis(NULL);
 	const struct rs_series *s;
 	uint64_t sum = 0;
 
-	UT_ASSERT(a);
 	isolate(a, 1, 0, 1, "a", RS_LRU_INACTIVE_FILE, 1, 1);
 	isolate(a, T0, 0, 1, "a", RS_LRU_INACTIVE_FILE, 2, 2);
 	isolate(a, UINT64_MAX / 2, 0, 1, "a", RS_LRU_INACTIVE_FILE, 4, 4);
-	begin(a, UINT64_MAX / 2 + 1, 0, 2, "b", RS_RK_DIRECT, 0);
-	end(a, UINT64_MAX - 1, 0, 2, "b", RS_RK_DIRECT, 0);
+	episode(a, UINT64_MAX / 2 + 1, UINT64_MAX - 1, 0, 2, "b", RS_RK_DIRECT, 0);
 	UT_ASSERT_EQ(finish(a), 0);
 	s = rs_analysis_series(a);
 	UT_ASSERT(rs_series_len(s) <= 200);
@@ -706,7 +679,6 @@ UT_TEST(test_absurd_timestamps, "analyzer: absurd timestamps stay bounded")
 		sum += rs_series_values(s, RS_TS_SCANNED_IF)[i];
 	UT_ASSERT_EQ(sum, 7);
 	UT_ASSERT_EQ(eps(a, RS_RK_DIRECT)->latency.total, UINT64_MAX / 2 - 1);
-	rs_analysis_free(a);
 	return UT_OK;
 }
 

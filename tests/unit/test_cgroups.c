@@ -204,11 +204,16 @@ static void shrink_in(struct fx *f, int pid, const char *comm, bool file, uint64
 	feed(f, &ev);
 }
 
-static void shrink_act(struct fx *f, int pid, const char *comm, bool file, uint64_t taken,
-		       uint64_t deact)
+/* One shrink_active_list() of a 6.18 kernel, all it scans taken: what it emits, in its order. */
+static void shrink_active(struct fx *f, int pid, const char *comm, uint64_t victim, bool file,
+			  uint64_t taken, uint64_t deact)
 {
-	struct rs_event ev = ev0(f, RS_EV_SHRINK_ACTIVE, pid, comm);
+	struct rs_event ev;
 
+	isolate(f, pid, comm, file ? RS_LRU_ACTIVE_FILE : RS_LRU_ACTIVE_ANON, taken, taken);
+	count(f, pid, comm, victim, I_PGREFILL, (int64_t)taken);
+	count(f, pid, comm, victim, I_PGDEACTIVATE, (int64_t)deact);
+	ev = ev0(f, RS_EV_SHRINK_ACTIVE, pid, comm);
 	ev.active.nid = 0;
 	ev.active.priority = 12;
 	ev.active.reclaim_flags = (file ? RS_RECLAIM_WB_FILE : RS_RECLAIM_WB_ANON) |
@@ -234,6 +239,14 @@ static void shrink_list(struct fx *f, int pid, const char *comm, uint64_t victim
 	count(f, pid, comm, victim, steal_item, (int64_t)reclaimed);
 	shrink_in(f, pid, comm, file, scanned, reclaimed);
 }
+
+/* The attribution's totals: shrink events, and how many matched exactly, by fallback, not at all */
+#define ASSERT_MATCHED(at, sh, ex, fb, un) do { \
+	UT_ASSERT_EQ((at)->shrinks, sh); \
+	UT_ASSERT_EQ((at)->exact, ex); \
+	UT_ASSERT_EQ((at)->fallback, fb); \
+	UT_ASSERT_EQ((at)->unmatched, un); \
+} while (0)
 
 static int row_of(struct rs_cgroups *cg, const char *name)
 {
@@ -295,9 +308,7 @@ UT_TEST(test_exact_match, "cgroups: exact match, trigger x victim, reclaim root"
 	UT_ASSERT_EQ(fx_finish(&f), 0);
 
 	at = rs_cgroups_attrib(f.cg);
-	UT_ASSERT_EQ(at->shrinks, 2);
-	UT_ASSERT_EQ(at->exact, 2);
-	UT_ASSERT_EQ(at->fallback + at->unmatched, 0);
+	ASSERT_MATCHED(at, 2, 2, 0, 0);
 	ra = row_of(f.cg, "/p/a");
 	rb = row_of(f.cg, "/p/b");
 	rc = row_of(f.cg, "/p/c");
@@ -386,10 +397,7 @@ UT_TEST(test_fallbacks, "cgroups: mismatches fall back or stay unmatched")
 	UT_ASSERT_EQ(fx_finish(&f), 0);
 
 	at = rs_cgroups_attrib(f.cg);
-	UT_ASSERT_EQ(at->shrinks, 6);
-	UT_ASSERT_EQ(at->exact, 0);
-	UT_ASSERT_EQ(at->fallback, 3);
-	UT_ASSERT_EQ(at->unmatched, 3);
+	ASSERT_MATCHED(at, 6, 0, 3, 3);
 	UT_ASSERT_EQ(at->by_reason[RS_CGR_SCAN_ONLY], 1);
 	UT_ASSERT_EQ(at->by_reason[RS_CGR_DISAGREE], 1);
 	UT_ASSERT_EQ(at->by_reason[RS_CGR_LRU_DELTA], 1);
@@ -580,10 +588,7 @@ UT_TEST(test_soft_limit, "cgroups: soft limits, kswapd trigger, active lists")
 	reclaim(&f, RS_EV_RECLAIM_END, 45, "kswapd0", RS_RK_SOFTLIMIT, 124);
 	shrink_list(&f, 45, "kswapd0", 51, true, 32, 32, I_PGSCAN_KSWAPD, I_PGSTEAL_KSWAPD);
 	/* an active list: PGREFILL (nr_scanned), PGDEACTIVATE (nr_deactivated) */
-	isolate(&f, 45, "kswapd0", RS_LRU_ACTIVE_FILE, 16, 16);
-	count(&f, 45, "kswapd0", 51, I_PGREFILL, 16);
-	count(&f, 45, "kswapd0", 51, I_PGDEACTIVATE, 10);
-	shrink_act(&f, 45, "kswapd0", true, 16, 10);
+	shrink_active(&f, 45, "kswapd0", 51, true, 16, 10);
 	/* nothing taken: no shrink event, the next isolate closes it */
 	isolate(&f, 45, "kswapd0", RS_LRU_INACTIVE_ANON, 5, 0);
 	count(&f, 45, "kswapd0", 51, I_PGSCAN_KSWAPD, 5);
@@ -859,9 +864,7 @@ UT_TEST(test_kernel7, "cgroups: 7.x memcg_id is the target, node-stat victims, s
 	UT_ASSERT_EQ(fx_finish(&f), 0);
 
 	at = rs_cgroups_attrib(f.cg);
-	UT_ASSERT_EQ(at->shrinks, 2);
-	UT_ASSERT_EQ(at->exact, 1);
-	UT_ASSERT_EQ(at->fallback, 1);
+	ASSERT_MATCHED(at, 2, 1, 1, 0);
 	UT_ASSERT_EQ(at->by_reason[RS_CGR_SCAN_ONLY], 1);
 	p = row(f.cg, "/p");
 	a = row(f.cg, "/p/a");
@@ -920,6 +923,14 @@ static void bare_shrink(struct fx *f, int pid, uint64_t scanned, uint64_t reclai
 	shrink_in(f, pid, "w", true, scanned, reclaimed);
 }
 
+/* A 7.1+ limit reclaim call by pid of memcg id, one bare shrink: it reclaims what that did. */
+static void bare_call(struct fx *f, int pid, uint64_t id, uint64_t scanned, uint64_t reclaimed)
+{
+	reclaim_7x(f, RS_EV_RECLAIM_BEGIN, pid, id, 0);
+	bare_shrink(f, pid, scanned, reclaimed);
+	reclaim_7x(f, RS_EV_RECLAIM_END, pid, id, reclaimed);
+}
+
 /*
  * 7.1+ without memcg counters: a limit reclaim call's pages are its memcg_id's only when that
  * memcg provably has no memcg below it (its reclaiming task is in it, on cgroup v2, and no
@@ -944,28 +955,17 @@ UT_TEST(test_kernel7_leaf, "cgroups: 7.1+ memcg_id of a memcg with none below it
 	bare_shrink(&f, 700, 32, 7);
 	bare_shrink(&f, 700, 16, 5);
 	reclaim_7x(&f, RS_EV_RECLAIM_END, 700, 20, 12);
-	reclaim_7x(&f, RS_EV_RECLAIM_BEGIN, 704, 20, 0);
-	bare_shrink(&f, 704, 8, 8);
-	reclaim_7x(&f, RS_EV_RECLAIM_END, 704, 20, 8);
+	bare_call(&f, 704, 20, 8, 8);
 	/* /par has a child: its limit reclaim may take /par/kid's pages, whoever enters it */
-	reclaim_7x(&f, RS_EV_RECLAIM_BEGIN, 701, 30, 0);
-	bare_shrink(&f, 701, 32, 3);
-	reclaim_7x(&f, RS_EV_RECLAIM_END, 701, 30, 3);
-	reclaim_7x(&f, RS_EV_RECLAIM_BEGIN, 702, 30, 0);
-	bare_shrink(&f, 702, 32, 4);
-	reclaim_7x(&f, RS_EV_RECLAIM_END, 702, 30, 4);
+	bare_call(&f, 701, 30, 32, 3);
+	bare_call(&f, 702, 30, 32, 4);
 	/* a task of no known cgroup reclaims /leaf (memory.reclaim from outside): not provable */
-	reclaim_7x(&f, RS_EV_RECLAIM_BEGIN, 703, 20, 0);
-	bare_shrink(&f, 703, 32, 6);
-	reclaim_7x(&f, RS_EV_RECLAIM_END, 703, 20, 6);
+	bare_call(&f, 703, 20, 32, 6);
 	UT_ASSERT_EQ(fx_finish(&f), 0);
 
 	at = rs_cgroups_attrib(f.cg);
-	UT_ASSERT_EQ(at->shrinks, 6);
-	UT_ASSERT_EQ(at->exact, 0);
-	UT_ASSERT_EQ(at->fallback, 3);
+	ASSERT_MATCHED(at, 6, 0, 3, 3);
 	UT_ASSERT_EQ(at->by_reason[RS_CGR_MEMCG_ID_LEAF], 3);
-	UT_ASSERT_EQ(at->unmatched, 3);
 	UT_ASSERT_EQ(at->by_reason[RS_CGR_NO_MEMCG_EVENT], 3);
 	UT_ASSERT_STR(rs_cg_reason_name(RS_CGR_MEMCG_ID_LEAF), "memcg_id_leaf");
 	leaf = row(f.cg, "/leaf");
@@ -982,13 +982,10 @@ UT_TEST(test_kernel7_leaf, "cgroups: 7.1+ memcg_id of a memcg with none below it
 	/* cgroup v1 (events of the memory hierarchy, 4): a cgroup with tasks may have children */
 	UT_ASSERT_EQ(fx_new(&f, NULL), 0);
 	cg_op(&f, RS_EV_CGROUP_ATTACH, 0, 4, 20, "/leaf", 700);
-	reclaim_7x(&f, RS_EV_RECLAIM_BEGIN, 700, 20, 0);
-	bare_shrink(&f, 700, 32, 7);
-	reclaim_7x(&f, RS_EV_RECLAIM_END, 700, 20, 7);
+	bare_call(&f, 700, 20, 32, 7);
 	UT_ASSERT_EQ(fx_finish(&f), 0);
 	at = rs_cgroups_attrib(f.cg);
-	UT_ASSERT_EQ(at->shrinks, 1);
-	UT_ASSERT_EQ(at->unmatched, 1);
+	ASSERT_MATCHED(at, 1, 0, 0, 1);
 	fx_free(&f);
 	return UT_OK;
 }

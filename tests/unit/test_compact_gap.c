@@ -6,7 +6,6 @@
  * release decides (the cap from 7.2), without a release the balance_pgdat events (7.x).
  */
 #include "compact_gap.h"
-#include "kswapd_end.h"
 #include "unit.h"
 
 UT_TEST(compact_gap_rule, "compact_gap: the rule from the trace's runs, else the release")
@@ -15,9 +14,9 @@ UT_TEST(compact_gap_rule, "compact_gap: the rule from the trace's runs, else the
 	struct rs_gap_rule g;
 
 	/* the formula itself: 6.x 2 << order, 7.2 capped at COMPACT_CLUSTER_MAX */
-	UT_ASSERT_EQ(rs_kswapd_compact_gap(9, false), 1024);
-	UT_ASSERT_EQ(rs_kswapd_compact_gap(9, true), 32);
-	UT_ASSERT_EQ(rs_kswapd_compact_gap(3, false), 16);
+	UT_ASSERT_EQ(rs_compact_gap_rule(9, false), 1024);
+	UT_ASSERT_EQ(rs_compact_gap_rule(9, true), 32);
+	UT_ASSERT_EQ(rs_compact_gap_rule(3, false), 16);
 
 	/* runs that do not tell: order 0, fewer than 32, 2 << order or more */
 	rs_gap_note(&e, 0, 0, 100);

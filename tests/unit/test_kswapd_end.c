@@ -11,6 +11,7 @@
  * until the run has reclaimed 7.2's compact_gap(9) = min(2 << 9, COMPACT_CLUSTER_MAX 32) = 32
  * pages; then kswapd_shrink_node() checks at order 0.
  */
+#include "compact_gap.h"
 #include "kswapd_end.h"
 #include "zone_balance.h"
 #include "unit.h"
@@ -49,12 +50,50 @@ static int add_run(struct rs_world *w, uint64_t ts, int order, const struct rs_k
 	return rs_world_add_call(w, &c, err);
 }
 
+/*
+ * A one-node world with its root memcg, and the file's two samples filled in but not added:
+ * the tests add them in their own order, or with a flow first. NULL with err set on failure.
+ */
+static struct rs_world *world_of_two(struct rs_zone_sample *s1, struct rs_zone_sample *s2,
+				     struct rs_error *err)
+{
+	struct rs_world_opts o = { .nr_nodes = 1, .vm_swappiness = 60 };
+	struct rs_world *w = rs_world_new(&o, err);
+
+	if (w && rs_world_add_memcg(w, &(struct rs_memcg_desc){ .path = "/", .parent = -1 },
+				    err)) {
+		rs_world_free(w);
+		return NULL;
+	}
+	sample(s1, 1000, 0, 9000);
+	sample(s2, 2000, 3000, 9500);
+	return w;
+}
+
+/* Where the run c ends (e), and how, at which check, wanting and freeing how many pages. */
+#define ASSERT_END(w, c, e, how_, check_, want_, freed_) do { \
+	rs_kswapd_end(w, c, &(e)); \
+	UT_ASSERT_EQ((e).how, how_); \
+	UT_ASSERT_EQ((e).check, check_); \
+	UT_ASSERT_EQ((e).want, want_); \
+	UT_ASSERT_EQ((e).freed, freed_); \
+} while (0)
+
+/* All runs' ends (all): how many runs, and how many ended each way. */
+#define ASSERT_ENDS(w, all, runs_, at_end, early, not_earlier, recorded) do { \
+	rs_kswapd_ends(w, &(all)); \
+	UT_ASSERT_EQ((all).runs, runs_); \
+	UT_ASSERT_EQ((all).how[RS_KEND_AT_END], at_end); \
+	UT_ASSERT_EQ((all).how[RS_KEND_EARLY], early); \
+	UT_ASSERT_EQ((all).how[RS_KEND_NOT_EARLIER], not_earlier); \
+	UT_ASSERT_EQ((all).how[RS_KEND_RECORDED], recorded); \
+} while (0)
+
 /* a check without the buddy flow (ok false: the estimate between samples) */
 #define CK(t, r, n) { .ts = (t), .reclaimed = (r), .node_reclaimed = (n) }
 
 UT_TEST(kswapd_end_from_zones, "kswapd_end: derived ends, a policy's own checks, the order drop")
 {
-	struct rs_world_opts o = { .nr_nodes = 1, .vm_swappiness = 60 };
 	struct rs_error err = { 0 };
 	struct rs_zone_sample s1, s2;
 	struct rs_kswapd_end e;
@@ -73,14 +112,10 @@ UT_TEST(kswapd_end_from_zones, "kswapd_end: derived ends, a policy's own checks,
 	const struct rs_kswapd_check ck5[] = { CK(500, 0, 0), CK(600, 100, 100) };
 	/* order 9, the run 10 pages of the node's 2,110 by 1200: 10,600 + m after one pass */
 	const struct rs_kswapd_check ck6[] = { CK(1100, 0, 0), CK(1200, 10, 2110) };
-	struct rs_world *w = rs_world_new(&o, &err);
+	struct rs_world *w = world_of_two(&s1, &s2, &err);
 	const struct rs_reclaim_call *c1, *c2, *c3, *c4, *c5, *c6;
 
 	UT_ASSERT(w);
-	UT_ASSERT(rs_world_add_memcg(w, &(struct rs_memcg_desc){ .path = "/", .parent = -1 },
-				     &err) == 0);
-	sample(&s1, 1000, 0, 9000);
-	sample(&s2, 2000, 3000, 9500);
 	UT_ASSERT(!rs_world_add_zone_sample(w, &s2, &err));	/* out of order: sorted */
 	UT_ASSERT(!rs_world_add_zone_sample(w, &s1, &err));
 	UT_ASSERT(!add_run(w, 1100, 0, ck, 4, 2001, &err));	/* ends after its third pass */
@@ -100,18 +135,10 @@ UT_TEST(kswapd_end_from_zones, "kswapd_end: derived ends, a policy's own checks,
 	UT_ASSERT(c6->ts == 1104);
 
 	/* balanced at its last check (11,000): the recorded end, its own want */
-	rs_kswapd_end(w, c1, &e);
-	UT_ASSERT_EQ(e.how, RS_KEND_AT_END);
-	UT_ASSERT_EQ(e.check, 3);
-	UT_ASSERT_EQ(e.want, 2001);
-	UT_ASSERT_EQ(e.freed, 3000);
+	ASSERT_END(w, c1, e, RS_KEND_AT_END, 3, 2001, 3000);
 	UT_ASSERT(e.pcp_known);
 	/* the same checks, recorded going on: derived at check 3, one page past 2,000 */
-	rs_kswapd_end(w, c2, &e);
-	UT_ASSERT_EQ(e.how, RS_KEND_EARLY);
-	UT_ASSERT_EQ(e.check, 3);
-	UT_ASSERT_EQ(e.want, 2001);
-	UT_ASSERT_EQ(e.freed, 3000);
+	ASSERT_END(w, c2, e, RS_KEND_EARLY, 3, 2001, 3000);
 	UT_ASSERT_EQ(e.rec_freed, 4000);
 	/* order 9: 3,000 >= compact_gap(9) = 32 by check 3, so order 0 there */
 	rs_kswapd_end(w, c3, &e);
@@ -147,9 +174,9 @@ UT_TEST(kswapd_end_from_zones, "kswapd_end: derived ends, a policy's own checks,
 	 * recorded run reclaimed 10: still order 9 at its end, which the estimate does not find
 	 * balanced (zf-final2's one order-9 run that reported order=9 at balance_pgdat_end).
 	 */
-	UT_ASSERT_EQ(rs_kswapd_compact_gap(9, true), 32);
-	UT_ASSERT_EQ(rs_kswapd_compact_gap(3, true), 16);
-	UT_ASSERT_EQ(rs_kswapd_compact_gap(4, true), 32);
+	UT_ASSERT_EQ(rs_compact_gap_rule(9, true), 32);
+	UT_ASSERT_EQ(rs_compact_gap_rule(3, true), 16);
+	UT_ASSERT_EQ(rs_compact_gap_rule(4, true), 32);
 	UT_ASSERT_EQ(rs_kswapd_balanced(w, c6, 1, 31), 0);
 	UT_ASSERT_EQ(rs_kswapd_balanced(w, c6, 1, 32), 1);
 	rs_kswapd_end(w, c6, &e);
@@ -162,13 +189,8 @@ UT_TEST(kswapd_end_from_zones, "kswapd_end: derived ends, a policy's own checks,
 	UT_ASSERT_EQ(rs_kswapd_balanced(w, c4, 1, 1024), 1);
 	UT_ASSERT_EQ(rs_kswapd_balanced(w, c5, 1, 5000), -1);	/* no sample */
 
-	rs_kswapd_ends(w, &all);
+	ASSERT_ENDS(w, all, 6, 2, 1, 2, 1);
 	UT_ASSERT_EQ(all.zone_samples, 2);
-	UT_ASSERT_EQ(all.runs, 6);
-	UT_ASSERT_EQ(all.how[RS_KEND_AT_END], 2);
-	UT_ASSERT_EQ(all.how[RS_KEND_EARLY], 1);
-	UT_ASSERT_EQ(all.how[RS_KEND_NOT_EARLIER], 2);
-	UT_ASSERT_EQ(all.how[RS_KEND_RECORDED], 1);
 	UT_ASSERT_EQ(all.no_pcp, 0);
 	/*
 	 * recorded: 3,000 + 4,000 + 3,000 + 500 + 10 (+ 100 undecided); derived 3,000 for the
@@ -200,7 +222,6 @@ UT_TEST(kswapd_end_from_zones, "kswapd_end: derived ends, a policy's own checks,
  */
 UT_TEST(kswapd_end_from_flow, "kswapd_end: ends from the buddy flow, a loss falls back")
 {
-	struct rs_world_opts o = { .nr_nodes = 1, .vm_swappiness = 60 };
 	struct rs_error err = { 0 };
 	struct rs_zone_sample s1, s2;
 	struct rs_kswapd_end e;
@@ -213,14 +234,10 @@ UT_TEST(kswapd_end_from_flow, "kswapd_end: ends from the buddy flow, a loss fall
 		CKF(1100, 0, 0, 0), CKF(1200, 0, 1000, 0), CKF(1300, 0, 1600, 1),
 		CKF(1400, 0, 2000, 1),
 	};
-	struct rs_world *w = rs_world_new(&o, &err);
+	struct rs_world *w = world_of_two(&s1, &s2, &err);
 	const struct rs_reclaim_call *ca, *cb, *cc_;
 
 	UT_ASSERT(w);
-	UT_ASSERT(rs_world_add_memcg(w, &(struct rs_memcg_desc){ .path = "/", .parent = -1 },
-				     &err) == 0);
-	sample(&s1, 1000, 0, 9000);
-	sample(&s2, 2000, 3000, 9500);
 	s1.flow = (struct rs_zone_flow){ .ok = true };
 	s2.flow = (struct rs_zone_flow){ .ok = true, .pages = { 0, 500 } };
 	s2.flow.lost = 1;
@@ -237,28 +254,22 @@ UT_TEST(kswapd_end_from_flow, "kswapd_end: ends from the buddy flow, a loss fall
 	cc_ = rs_world_call(w, 2);
 	UT_ASSERT(ca->ts == 1100 && cb->ts == 1101 && cc_->ts == 1102);
 
-	rs_kswapd_end(w, ca, &e);
-	UT_ASSERT_EQ(e.how, RS_KEND_EARLY);
-	UT_ASSERT_EQ(e.check, 3);
-	UT_ASSERT_EQ(e.want, 201);
-	UT_ASSERT_EQ(e.freed, 300);
-	UT_ASSERT(e.flow);
+	ASSERT_END(w, ca, e, RS_KEND_EARLY, 3, 201, 300);
+	UT_ASSERT(e.flow && !e.flow_lost);
 	rs_kswapd_end(w, cb, &e);
 	UT_ASSERT_EQ(e.how, RS_KEND_AT_END);
-	UT_ASSERT(e.flow);
+	UT_ASSERT(e.flow && !e.flow_lost);
 	rs_kswapd_end(w, cc_, &e);
 	UT_ASSERT_EQ(e.how, RS_KEND_NOT_EARLIER);
 	UT_ASSERT(!e.flow);
+	UT_ASSERT(e.flow_lost);
 	/* a policy after one pass: 10,000 + (m - 100) > 10,527 + 1,754 from m = 2,382 */
 	UT_ASSERT_EQ(rs_kswapd_balanced(w, ca, 1, 2382), 1);
 	UT_ASSERT_EQ(rs_kswapd_balanced(w, ca, 1, 2381), 0);
 
-	rs_kswapd_ends(w, &all);
-	UT_ASSERT_EQ(all.runs, 3);
+	ASSERT_ENDS(w, all, 3, 1, 1, 1, 0);
 	UT_ASSERT_EQ(all.flow, 2);
-	UT_ASSERT_EQ(all.how[RS_KEND_EARLY], 1);
-	UT_ASSERT_EQ(all.how[RS_KEND_AT_END], 1);
-	UT_ASSERT_EQ(all.how[RS_KEND_NOT_EARLIER], 1);
+	UT_ASSERT_EQ(all.flow_lost, 1);
 	rs_world_free(w);
 	return UT_OK;
 }

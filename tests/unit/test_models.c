@@ -20,18 +20,23 @@ struct tw {
 	uint64_t next_ts;
 };
 
+static int tw_new_opts(struct tw *t, const struct rs_world_opts *o)
+{
+	memset(t, 0, sizeof(*t));
+	t->next_ts = 1000;
+	t->w = rs_world_new(o, &t->err);
+	if (!t->w)
+		return -1;
+	return rs_world_add_memcg(t->w, &(struct rs_memcg_desc){ .path = "/", .parent = -1 },
+				  &t->err);
+}
+
 static int tw_new(struct tw *t, int nodes, bool v1, int swappiness)
 {
 	struct rs_world_opts o = { .nr_nodes = nodes, .vm_swappiness = swappiness,
 				   .cgroup_v1 = v1 };
 
-	memset(t, 0, sizeof(*t));
-	t->next_ts = 1000;
-	t->w = rs_world_new(&o, &t->err);
-	if (!t->w)
-		return -1;
-	return rs_world_add_memcg(t->w, &(struct rs_memcg_desc){ .path = "/", .parent = -1 },
-				  &t->err);
+	return tw_new_opts(t, &o);
 }
 
 static int tw_cg(struct tw *t, int parent, const char *path)
@@ -430,6 +435,116 @@ UT_TEST(test_mainline_compact_rounds, "models/mainline: costly-order rounds unti
 	UT_ASSERT(r);
 	UT_ASSERT_EQ(r->acct.scanned[RS_LRU_INACTIVE_FILE], 62);
 	UT_ASSERT_EQ(r->prio_lowest, 11);
+	rs_replay_results_free(r, 1);
+	return UT_OK;
+}
+
+/*
+ * should_continue_reclaim() compares the inactive lists with the recorded kernel's
+ * compact_gap(): "return inactive_lru_pages > pages_for_compaction", pages_for_compaction =
+ * compact_gap(sc->order) = 2UL << 9 = 1,024 on 6.x, min(1,024, COMPACT_CLUSTER_MAX) = 32 on 7.2.
+ * Root only, no swap (SCAN_FILE), IF 1,000 reclaiming everything, one direct call of order 9
+ * wanting 32, compaction not ready until 40 pages (compact_goal). Priorities 12..10 ask
+ * 1,000 >> p = 0 pages: a round that frees nothing is not repeated.
+ *  7.2 (capped): prio 9 asks 1,000 >> 9 = 1, frees it; 999 > 32: again, 999 >> 9 = 1; ... each
+ *    round frees 1 and the list stays above 32 (960 at the end), until 40 >= compact_goal;
+ *    40 >= 32 wanted: done at priority 9. 40 scanned and reclaimed.
+ *  6.x (uncapped): prio 9 frees 1, 999 <= 1,024: no second round. Prio 8: 999 >> 8 = 3 (4);
+ *    7: 996 >> 7 = 7 (11); 6: 989 >> 6 = 15 (26); 5: 974 >> 5 = 30 (56 >= 32): done at 5,
+ *    56 scanned and reclaimed.
+ */
+static struct rs_replay_result *gap_run(bool uncapped)
+{
+	struct rs_world_opts o = { .nr_nodes = 1, .vm_swappiness = 60,
+				   .compact_gap_uncapped = uncapped };
+	struct rs_reclaim_call c = {
+		.ts = 1000, .ts_end = 1010, .ctx = RS_CALL_DIRECT, .nid = 0, .target = -1,
+		.order = 9, .may_swap = true, .nr_to_reclaim = 32, .compact_goal = 40,
+	};
+	struct rs_replay_result *r = NULL;
+	struct tw t;
+
+	if (tw_new_opts(&t, &o) < 0)
+		return NULL;
+	tw_lists(&t, 0, 0, 0, 0, 1000, 0);
+	tw_node(&t, 0, 100000, 100);
+	tw_rate(&t, 0, 0, RS_LRU_INACTIVE_FILE, 10, 10, 0);
+	if (rs_world_add_call(t.w, &c, &t.err) == 0 && tw_final(&t) == 0)
+		r = tw_run(&t, "mainline");
+	rs_world_free(t.w);
+	return r;
+}
+
+/*
+ * kswapd_shrink_node() drops the run's order once it reclaimed compact_gap(order) pages:
+ * "if (sc->order && sc->nr_reclaimed >= compact_gap(sc->order)) sc->order = 0;", and
+ * balance_pgdat()'s memcg1_soft_limit_reclaim(pgdat, sc.order, ...) reclaims nothing at an
+ * order above 0. cgroup v1, no swap, root with /A: usage 2,000 over a soft limit of 1,000,
+ * IF 409,600 reclaiming everything; high watermark 1,000 (every pass asks 1,000 and scans
+ * less: the priority drops each pass); one order-9 kswapd run that must free 300.
+ *  7.2 (capped): prio 12: soft reclaim 0 (order 9); A 409,600 >> 12 = 100, 100 >= 32: order 0.
+ *    prio 11: soft reclaim of A, excess 2,000 - 100 - 1,000 = 900: walks of one 32-page batch
+ *    at priority 0 until 900 >> 2 = 225 (8 walks: 256); then A 409,244 >> 11 = 199. 555 >= 300
+ *    ends the run at the top of priority 10: A 555 scanned, 256 of them soft.
+ *  6.x (uncapped): the order stays 9 (698 < 2 << 9 = 1,024 at the end): no soft reclaim;
+ *    100, 409,500 >> 11 = 199 (299 < 300), 409,301 >> 10 = 399: A 698, lowest priority 10.
+ */
+static struct rs_replay_result *gap_kswapd_run(bool uncapped)
+{
+	struct rs_world_opts o = { .nr_nodes = 1, .vm_swappiness = 60, .cgroup_v1 = true,
+				   .compact_gap_uncapped = uncapped };
+	struct rs_reclaim_call c = {
+		.ts = 1000, .ts_end = 1010, .ctx = RS_CALL_KSWAPD, .nid = 0, .target = -1,
+		.order = 9, .may_swap = true, .nr_to_reclaim = 300,
+	};
+	struct rs_replay_result *r = NULL;
+	struct tw t;
+	int a;
+
+	if (tw_new_opts(&t, &o) < 0)
+		return NULL;
+	a = tw_cg(&t, 0, "/A");
+	tw_usage(&t, 0, 2000, (int64_t)RS_UNLIMITED);
+	tw_usage(&t, a, 2000, 1000);
+	tw_lists(&t, a, 0, 0, 0, 409600, 0);
+	tw_node(&t, 0, 500, 1000);
+	tw_rate(&t, a, 0, RS_LRU_INACTIVE_FILE, 10, 10, 0);
+	if (rs_world_add_call(t.w, &c, &t.err) == 0 && tw_final(&t) == 0)
+		r = tw_run(&t, "mainline");
+	rs_world_free(t.w);
+	return r;
+}
+
+UT_TEST(test_mainline_compact_gap, "models/mainline: the rounds stop at the kernel's compact_gap()")
+{
+	struct rs_replay_result *r;
+
+	r = gap_run(false);
+	UT_ASSERT(r);
+	UT_ASSERT_EQ(r->acct.scanned[RS_LRU_INACTIVE_FILE], 40);
+	UT_ASSERT_EQ(r->acct.reclaimed[RS_LRU_INACTIVE_FILE], 40);
+	UT_ASSERT_EQ(r->prio_lowest, 9);
+	rs_replay_results_free(r, 1);
+
+	r = gap_run(true);
+	UT_ASSERT(r);
+	UT_ASSERT_EQ(r->acct.scanned[RS_LRU_INACTIVE_FILE], 56);
+	UT_ASSERT_EQ(r->acct.reclaimed[RS_LRU_INACTIVE_FILE], 56);
+	UT_ASSERT_EQ(r->prio_lowest, 5);
+	rs_replay_results_free(r, 1);
+
+	r = gap_kswapd_run(false);
+	UT_ASSERT(r);
+	UT_ASSERT_EQ(r->memcg[1].scanned[RS_LRU_INACTIVE_FILE], 555);
+	UT_ASSERT_EQ(r->memcg[1].soft_reclaimed, 256);
+	UT_ASSERT_EQ(r->prio_lowest, 11);
+	rs_replay_results_free(r, 1);
+
+	r = gap_kswapd_run(true);
+	UT_ASSERT(r);
+	UT_ASSERT_EQ(r->memcg[1].scanned[RS_LRU_INACTIVE_FILE], 698);
+	UT_ASSERT_EQ(r->memcg[1].soft_reclaimed, 0);
+	UT_ASSERT_EQ(r->prio_lowest, 10);
 	rs_replay_results_free(r, 1);
 	return UT_OK;
 }

@@ -42,7 +42,17 @@ static void feed(struct tr *t, struct rs_event *ev)
 	rs_analysis_feed(t->a, ev);
 }
 
-static int tr_new(struct tr *t)
+static void header(struct tr *t, const char *text)
+{
+	struct rs_event ev = ev0(t, RS_EV_META, T0, 1, "rs");
+
+	ev.meta.kind = "begin";
+	ev.meta.text = text;
+	feed(t, &ev);
+}
+
+/* A trace fed to the reconstruction, beginning with the recorder's header line, text. */
+static int tr_new(struct tr *t, const char *text)
 {
 	struct rs_consumer c;
 
@@ -52,7 +62,10 @@ static int tr_new(struct tr *t)
 		return -1;
 	rs_replay_input_consumer(t->ri, &c);
 	t->a = ut_analysis(&c, NULL, &t->err);
-	return t->a ? 0 : -1;
+	if (!t->a)
+		return -1;
+	header(t, text);
+	return 0;
 }
 
 static int tr_finish(struct tr *t)
@@ -65,20 +78,27 @@ static int tr_finish(struct tr *t)
 	return t->w ? 0 : -1;
 }
 
+/* Frees what the trace holds and empties it: it may be begun again, or freed twice. */
 static void tr_free(struct tr *t)
 {
 	rs_replay_input_free(t->ri);
 	rs_analysis_free(t->a);
+	memset(t, 0, sizeof(*t));
 }
 
-static void header(struct tr *t, const char *text)
+static struct tr *tr_alloc(void)
 {
-	struct rs_event ev = ev0(t, RS_EV_META, T0, 1, "rs");
-
-	ev.meta.kind = "begin";
-	ev.meta.text = text;
-	feed(t, &ev);
+	return calloc(1, sizeof(struct tr));
 }
+
+static void tr_release(struct tr *t)
+{
+	tr_free(t);
+	free(t);
+}
+
+/* A test of a trace t, begun by the test (tr_new() and the like) and freed after it. */
+#define TR_TEST(fn, desc) UT_TEST_WITH(fn, desc, struct tr *, t, tr_alloc(), tr_release)
 
 static void item_names(struct tr *t)
 {
@@ -105,11 +125,20 @@ static void cgmap(struct tr *t, uint64_t id, const char *path)
 /* The common start: a cgroup v1 trace, swappiness 60, one node, the item names, memcg 1 "/". */
 static int tr_new_v1(struct tr *t)
 {
-	if (tr_new(t) < 0)
+	if (tr_new(t, "swappiness=60 cgroup=v1 nodes=1") < 0)
 		return -1;
-	header(t, "swappiness=60 cgroup=v1 nodes=1");
 	item_names(t);
 	cgmap(t, 1, "/");
+	return 0;
+}
+
+/* A cgroup v1 trace, swappiness 60, one node, memcg 1 "/" and /a, and no item names. */
+static int tr_new_a(struct tr *t)
+{
+	if (tr_new(t, "swappiness=60 cgroup=v1 nodes=1") < 0)
+		return -1;
+	cgmap(t, 1, "/");
+	cgmap(t, CG_A, "/a");
 	return 0;
 }
 
@@ -154,6 +183,15 @@ static void node_snap(struct tr *t, uint64_t ts, uint64_t ia, uint64_t aa, uint6
 	ev.snap_node.lru_pages[3] = af;
 	ev.snap_node.wmark_high = high;
 	feed(t, &ev);
+}
+
+/* tr_new_v1()'s trace and the node's snapshot at T0: inactive anon and file, free, high. */
+static int tr_new_node(struct tr *t, uint64_t ia, uint64_t inf, uint64_t free, uint64_t high)
+{
+	if (tr_new_v1(t) < 0)
+		return -1;
+	node_snap(t, T0, ia, 0, inf, 0, free, high);
+	return 0;
 }
 
 static void lruvec(struct tr *t, uint64_t ts, int pid, uint64_t id, int item, int64_t val)
@@ -237,14 +275,61 @@ static void window(struct tr *t, uint64_t ts, int pid, const char *comm, uint64_
 	shr(t, ts + 3, pid, comm, prio, lru >= RS_LRU_INACTIVE_FILE, scanned, reclaimed);
 }
 
-/* An empty memcg call of task 200 at ts (1 ms long), then the end: /a's world index. */
+/* A call of kind k by task 200 from ts to ts + 1 ms that reclaims nothing. */
+static void empty_call(struct tr *t, uint64_t ts, enum rs_reclaim_kind k)
+{
+	rbegin(t, ts, 200, "w", k);
+	rend(t, ts + MS, 200, "w", k, 0);
+}
+
+/* An empty memcg call at ts, then the end, the world rewound to its start: /a's world index. */
 static int finish_with_call(struct tr *t, uint64_t ts)
 {
-	rbegin(t, ts, 200, "w", RS_RK_MEMCG);
-	rend(t, ts + MS, 200, "w", RS_RK_MEMCG, 0);
+	empty_call(t, ts, RS_RK_MEMCG);
 	if (tr_finish(t))
 		return -1;
+	rs_world_rewind(t->w);
 	return rs_world_find_memcg(t->w, CG_A);
+}
+
+/* A window's list, the pages it asked for, scanned and reclaimed, and its priority. */
+struct win {
+	int lru;
+	uint64_t req, scanned, reclaimed;
+	int prio;
+};
+
+#define NR_WIN(w) (sizeof(w) / sizeof((w)[0]))
+
+/*
+ * A call of kind k by task 200 on memcg id from ts: a window per row, 1 ms apart from ts + 1 ms,
+ * and its end 1 ms after the last, reclaiming what the windows did.
+ */
+static void call_windows(struct tr *t, uint64_t ts, enum rs_reclaim_kind k, uint64_t id,
+			 const struct win *w, size_t n)
+{
+	uint64_t nr = 0;
+
+	rbegin(t, ts, 200, "w", k);
+	for (size_t i = 0; i < n; i++) {
+		ts += MS;
+		window(t, ts, 200, "w", id, w[i].lru, w[i].req, w[i].scanned, w[i].reclaimed,
+		       w[i].prio, false);
+		nr += w[i].reclaimed;
+	}
+	rend(t, ts + MS, 200, "w", k, nr);
+}
+
+/* One kswapd run on the root from ts: its wake, a window per row 1 ms apart, its sleep. */
+static void kswapd_run(struct tr *t, uint64_t ts, const struct win *w, size_t n)
+{
+	kswapd_ev(t, RS_EV_KSWAPD_WAKE, ts, 0);
+	for (size_t i = 0; i < n; i++) {
+		ts += MS;
+		window(t, ts, 45, "kswapd0", 1, w[i].lru, w[i].req, w[i].scanned, w[i].reclaimed,
+		       w[i].prio, true);
+	}
+	kswapd_ev(t, RS_EV_KSWAPD_SLEEP, ts + MS, 0);
 }
 
 static const struct rs_reclaim_call *call_of(struct tr *t, size_t i)
@@ -253,34 +338,67 @@ static const struct rs_reclaim_call *call_of(struct tr *t, size_t i)
 }
 
 /*
+ * The v1 trace of one kswapd run: the node's inactive anon and file pages (no active ones),
+ * free pages and high watermark at T0, the run's windows from T0 + 1 ms; then its end.
+ */
+static int kswapd_trace(struct tr *t, uint64_t ia, uint64_t inf, uint64_t free, uint64_t high,
+			const struct win *w, size_t n)
+{
+	if (tr_new_node(t, ia, inf, free, high) < 0)
+		return -1;
+	kswapd_run(t, T0 + 1 * MS, w, n);
+	return tr_finish(t);
+}
+
+/*
+ * The start of a v1 trace of /a: its inactive anon and file pages, usage, limit and soft limit
+ * (0: none) at T0, and the node's inactive anon and file pages then (free 100, high 200).
+ */
+static int a_trace(struct tr *t, uint64_t ia, uint64_t inf, uint64_t usage, uint64_t limit,
+		   uint64_t soft, uint64_t node_ia, uint64_t node_inf)
+{
+	if (tr_new_v1(t) < 0)
+		return -1;
+	cgmap(t, CG_A, "/a");
+	snap(t, T0, CG_A, "/a", ia, 0, inf, 0, usage, limit, soft);
+	node_snap(t, T0, node_ia, 0, node_inf, 0, 100, 200);
+	return 0;
+}
+
+/* Memcg m's inactive file pages in the world advanced to ts (it only moves forward). */
+static uint64_t file_at(struct tr *t, uint64_t ts, int m)
+{
+	rs_world_advance(t->w, ts);
+	return rs_world_lru(t->w, m, 0, RS_LRU_INACTIVE_FILE);
+}
+
+/*
  * A memcg limit reclaim of /a (limit 1000 pages): one window of 32 inactive file pages, 30
  * reclaimed at priority 12, counters for /a. The call: memcg, target /a (world index 1), what
  * it freed (30) is under 32 so it wants 32; recorded IF 32/30, the victim /a exactly.
  */
-UT_TEST(test_memcg_call, "replay input: a memcg call, its victim, target and goal")
+TR_TEST(test_memcg_call, "replay input: a memcg call, its victim, target and goal")
 {
-	struct tr t;
 	const struct rs_reclaim_call *c;
 	const struct rs_ri_report *r;
 
-	UT_ASSERT(tr_new(&t) == 0);
-	header(&t, "version=1 swappiness=60 mglru=0x0000 cgroup=v1 nodes=1");
-	item_names(&t);
-	cgmap(&t, 1, "/");
-	cgmap(&t, CG_A, "/a");
-	snap(&t, T0 + 1 * MS, CG_A, "/a", 10, 0, 500, 20, 600, 1000, 0);
-	node_snap(&t, T0 + 2 * MS, 100, 10, 2000, 300, 50000, 3000);
-	rbegin(&t, T0 + 10 * MS, 200, "w", RS_RK_MEMCG);
-	window(&t, T0 + 11 * MS, 200, "w", CG_A, RS_LRU_INACTIVE_FILE, 32, 32, 30, 12, false);
-	rend(&t, T0 + 12 * MS, 200, "w", RS_RK_MEMCG, 30);
-	UT_ASSERT(tr_finish(&t) == 0);
-	r = rs_replay_input_report(t.ri);
+	UT_ASSERT(tr_new(t, "version=1 swappiness=60 mglru=0x0000 cgroup=v1 nodes=1") == 0);
+	item_names(t);
+	cgmap(t, 1, "/");
+	cgmap(t, CG_A, "/a");
+	snap(t, T0 + 1 * MS, CG_A, "/a", 10, 0, 500, 20, 600, 1000, 0);
+	node_snap(t, T0 + 2 * MS, 100, 10, 2000, 300, 50000, 3000);
+	rbegin(t, T0 + 10 * MS, 200, "w", RS_RK_MEMCG);
+	window(t, T0 + 11 * MS, 200, "w", CG_A, RS_LRU_INACTIVE_FILE, 32, 32, 30, 12, false);
+	rend(t, T0 + 12 * MS, 200, "w", RS_RK_MEMCG, 30);
+	UT_ASSERT(tr_finish(t) == 0);
+	r = rs_replay_input_report(t->ri);
 	UT_ASSERT_EQ(r->calls[RS_CALL_MEMCG], 1);
 	UT_ASSERT_EQ(r->victim_exact, 1);
-	c = call_of(&t, 0);
+	c = call_of(t, 0);
 	UT_ASSERT(c != NULL);
 	UT_ASSERT_EQ(c->ctx, RS_CALL_MEMCG);
-	UT_ASSERT_STR(rs_world_memcg(t.w, c->target)->path, "/a");
+	UT_ASSERT_STR(rs_world_memcg(t->w, c->target)->path, "/a");
 	UT_ASSERT_EQ(c->nr_to_reclaim, 32);
 	UT_ASSERT_EQ(c->rec.scanned[RS_LRU_INACTIVE_FILE], 32);
 	UT_ASSERT_EQ(c->rec.reclaimed[RS_LRU_INACTIVE_FILE], 30);
@@ -288,8 +406,7 @@ UT_TEST(test_memcg_call, "replay input: a memcg call, its victim, target and goa
 	UT_ASSERT_EQ(c->rec.memcg[0].memcg, c->target);
 	UT_ASSERT_EQ(c->rec.prio_lowest, 12);
 	UT_ASSERT_EQ(c->rec.rounds, 1);
-	UT_ASSERT(rs_replay_input_refusal(t.ri) == NULL);
-	tr_free(&t);
+	UT_ASSERT(rs_replay_input_refusal(t->ri) == NULL);
 	return UT_OK;
 }
 
@@ -300,30 +417,22 @@ UT_TEST(test_memcg_call, "replay input: a memcg call, its victim, target and goa
  * delta at 20 ms, the world says 100 + 10 - 40 = 70. The root's own IF at the node snapshot at
  * 5 ms: 1000 - (offset 100 + deltas 10) = 890.
  */
-UT_TEST(test_delta_offset_and_root, "replay input: delta offsets and the root's own lists")
+TR_TEST(test_delta_offset_and_root, "replay input: delta offsets and the root's own lists")
 {
-	struct tr t;
 	int a;
 
-	UT_ASSERT(tr_new(&t) == 0);
-	header(&t, "swappiness=60 cgroup=v1 nodes=1");
-	cgmap(&t, 1, "/");
-	cgmap(&t, CG_A, "/a");
-	snap(&t, T0 + 1 * MS, CG_A, "/a", 0, 0, 100, 0, 100, 0, 0);
-	lruvec(&t, T0 + 2 * MS, 300, CG_A, RS_LRU_INACTIVE_FILE, 10);
-	snap(&t, T0 + 3 * MS, CG_A, "/a", 0, 0, 110, 0, 110, 0, 0);
-	node_snap(&t, T0 + 5 * MS, 0, 0, 1000, 0, 5000, 100);
-	lruvec(&t, T0 + 20 * MS, 300, CG_A, RS_LRU_INACTIVE_FILE, -40);
+	UT_ASSERT(tr_new_a(t) == 0);
+	snap(t, T0 + 1 * MS, CG_A, "/a", 0, 0, 100, 0, 100, 0, 0);
+	lruvec(t, T0 + 2 * MS, 300, CG_A, RS_LRU_INACTIVE_FILE, 10);
+	snap(t, T0 + 3 * MS, CG_A, "/a", 0, 0, 110, 0, 110, 0, 0);
+	node_snap(t, T0 + 5 * MS, 0, 0, 1000, 0, 5000, 100);
+	lruvec(t, T0 + 20 * MS, 300, CG_A, RS_LRU_INACTIVE_FILE, -40);
 	/* a call after it, so the deltas are flushed into an update before it */
-	a = finish_with_call(&t, T0 + 30 * MS);
+	a = finish_with_call(t, T0 + 30 * MS);
 	UT_ASSERT(a > 0);
-	UT_ASSERT_EQ(rs_replay_input_report(t.ri)->memcg[a].offset[RS_LRU_INACTIVE_FILE], 100);
-	rs_world_rewind(t.w);
-	rs_world_advance(t.w, T0 + 10 * MS);
-	UT_ASSERT_EQ(rs_world_lru(t.w, 0, 0, RS_LRU_INACTIVE_FILE), 890);
-	rs_world_advance(t.w, T0 + 30 * MS);
-	UT_ASSERT_EQ(rs_world_lru(t.w, a, 0, RS_LRU_INACTIVE_FILE), 70);
-	tr_free(&t);
+	UT_ASSERT_EQ(rs_replay_input_report(t->ri)->memcg[a].offset[RS_LRU_INACTIVE_FILE], 100);
+	UT_ASSERT_EQ(file_at(t, T0 + 10 * MS, 0), 890);
+	UT_ASSERT_EQ(file_at(t, T0 + 30 * MS, a), 70);
 	return UT_OK;
 }
 
@@ -335,48 +444,43 @@ UT_TEST(test_delta_offset_and_root, "replay input: delta offsets and the root's 
  * whose begin names /p (memcg_id) and which scanned only /p/b: the kernel's reclaim root /p,
  * not the victims' /p/b.
  */
-UT_TEST(test_v2_own_and_memcg_id, "replay input: v2 own lists, the kernel's reclaim root")
+TR_TEST(test_v2_own_and_memcg_id, "replay input: v2 own lists, the kernel's reclaim root")
 {
 	const struct rs_reclaim_call *c;
 	struct rs_event ev;
-	struct tr t;
 	int p, b;
 
-	UT_ASSERT(tr_new(&t) == 0);
-	header(&t, "version=1 swappiness=60 mglru=0x0000 cgroup=v2 nodes=1");
-	item_names(&t);
-	cgmap(&t, 1, "/");
-	cgmap(&t, CG_A, "/p");
-	cgmap(&t, CG_B, "/p/b");
-	snap(&t, T0 + 1 * MS, CG_A, "/p", 0, 0, 1000, 0, 1000, 1000, 0);
-	snap(&t, T0 + 2 * MS, CG_B, "/p/b", 0, 0, 700, 0, 700, 0, 0);
-	snap(&t, T0 + 101 * MS, CG_A, "/p", 0, 0, 900, 0, 900, 1000, 0);
-	snap(&t, T0 + 102 * MS, CG_B, "/p/b", 0, 0, 650, 0, 650, 0, 0);
-	ev = ev0(&t, RS_EV_RECLAIM_BEGIN, T0 + 110 * MS, 200, "w");
+	UT_ASSERT(tr_new(t, "version=1 swappiness=60 mglru=0x0000 cgroup=v2 nodes=1") == 0);
+	item_names(t);
+	cgmap(t, 1, "/");
+	cgmap(t, CG_A, "/p");
+	cgmap(t, CG_B, "/p/b");
+	snap(t, T0 + 1 * MS, CG_A, "/p", 0, 0, 1000, 0, 1000, 1000, 0);
+	snap(t, T0 + 2 * MS, CG_B, "/p/b", 0, 0, 700, 0, 700, 0, 0);
+	snap(t, T0 + 101 * MS, CG_A, "/p", 0, 0, 900, 0, 900, 1000, 0);
+	snap(t, T0 + 102 * MS, CG_B, "/p/b", 0, 0, 650, 0, 650, 0, 0);
+	ev = ev0(t, RS_EV_RECLAIM_BEGIN, T0 + 110 * MS, 200, "w");
 	ev.reclaim.kind = RS_RK_MEMCG;
 	ev.reclaim.memcg_id = CG_A;
 	ev.have = RS_HAVE_ORDER | RS_HAVE_GFP | RS_HAVE_MEMCG_ID;
-	feed(&t, &ev);
-	window(&t, T0 + 111 * MS, 200, "w", CG_B, RS_LRU_INACTIVE_FILE, 32, 32, 32, 12, false);
-	rend(&t, T0 + 112 * MS, 200, "w", RS_RK_MEMCG, 32);
-	UT_ASSERT(tr_finish(&t) == 0);
-	p = rs_world_find_memcg(t.w, CG_A);
-	b = rs_world_find_memcg(t.w, CG_B);
+	feed(t, &ev);
+	window(t, T0 + 111 * MS, 200, "w", CG_B, RS_LRU_INACTIVE_FILE, 32, 32, 32, 12, false);
+	rend(t, T0 + 112 * MS, 200, "w", RS_RK_MEMCG, 32);
+	UT_ASSERT(tr_finish(t) == 0);
+	p = rs_world_find_memcg(t->w, CG_A);
+	b = rs_world_find_memcg(t->w, CG_B);
 	UT_ASSERT(p > 0 && b > 0);
-	rs_world_rewind(t.w);
-	rs_world_advance(t.w, T0 + 50 * MS);
-	UT_ASSERT_EQ(rs_world_lru(t.w, p, 0, RS_LRU_INACTIVE_FILE), 300);
-	UT_ASSERT_EQ(rs_world_lru(t.w, b, 0, RS_LRU_INACTIVE_FILE), 700);
-	rs_world_advance(t.w, T0 + 105 * MS);
-	UT_ASSERT_EQ(rs_world_lru(t.w, p, 0, RS_LRU_INACTIVE_FILE), 250);
+	rs_world_rewind(t->w);
+	UT_ASSERT_EQ(file_at(t, T0 + 50 * MS, p), 300);
+	UT_ASSERT_EQ(rs_world_lru(t->w, b, 0, RS_LRU_INACTIVE_FILE), 700);
+	UT_ASSERT_EQ(file_at(t, T0 + 105 * MS, p), 250);
 	/* the stats the kernel reads are hierarchical, as memory.stat showed them */
-	UT_ASSERT_EQ(rs_world_lru_stat(t.w, p, 0, RS_LRU_INACTIVE_FILE), 900);
-	UT_ASSERT_EQ(rs_world_lru_stat(t.w, b, 0, RS_LRU_INACTIVE_FILE), 650);
-	c = call_of(&t, 0);
+	UT_ASSERT_EQ(rs_world_lru_stat(t->w, p, 0, RS_LRU_INACTIVE_FILE), 900);
+	UT_ASSERT_EQ(rs_world_lru_stat(t->w, b, 0, RS_LRU_INACTIVE_FILE), 650);
+	c = call_of(t, 0);
 	UT_ASSERT_EQ(c->target, p);
-	UT_ASSERT_EQ(rs_replay_input_report(t.ri)->target_src[RS_RI_TGT_KERNEL], 1);
-	UT_ASSERT_EQ(rs_replay_input_report(t.ri)->target_src[RS_RI_TGT_VICTIMS], 0);
-	tr_free(&t);
+	UT_ASSERT_EQ(rs_replay_input_report(t->ri)->target_src[RS_RI_TGT_KERNEL], 1);
+	UT_ASSERT_EQ(rs_replay_input_report(t->ri)->target_src[RS_RI_TGT_VICTIMS], 0);
 	return UT_OK;
 }
 
@@ -388,34 +492,25 @@ UT_TEST(test_v2_own_and_memcg_id, "replay input: v2 own lists, the kernel's recl
  * call flushed it), and a delta pending at a snapshot goes out before it: -7 at 41 ms and a
  * snapshot of 3000 at 42 ms leave 3000 at 50 ms, not 2993.
  */
-UT_TEST(test_root_deltas, "replay input: the root's own deltas between node snapshots")
+TR_TEST(test_root_deltas, "replay input: the root's own deltas between node snapshots")
 {
-	struct tr t;
-
-	UT_ASSERT(tr_new(&t) == 0);
-	header(&t, "swappiness=60 cgroup=v2 nodes=1");
-	cgmap(&t, 1, "/");
-	node_snap(&t, T0 + 5 * MS, 0, 0, 1000, 0, 5000, 100);
-	lruvec(&t, T0 + 10 * MS, 300, 1, RS_LRU_INACTIVE_FILE, -100);
-	rbegin(&t, T0 + 20 * MS, 200, "w", RS_RK_DIRECT);
-	rend(&t, T0 + 21 * MS, 200, "w", RS_RK_DIRECT, 0);
-	node_snap(&t, T0 + 30 * MS, 0, 0, 2000, 0, 5000, 100);
-	lruvec(&t, T0 + 31 * MS, 300, 1, RS_LRU_INACTIVE_FILE, 5);
-	rbegin(&t, T0 + 40 * MS, 200, "w", RS_RK_DIRECT);
-	rend(&t, T0 + 40 * MS + 1, 200, "w", RS_RK_DIRECT, 0);
-	lruvec(&t, T0 + 41 * MS, 300, 1, RS_LRU_INACTIVE_FILE, -7);
-	node_snap(&t, T0 + 42 * MS, 0, 0, 3000, 0, 5000, 100);
-	rbegin(&t, T0 + 50 * MS, 200, "w", RS_RK_DIRECT);
-	rend(&t, T0 + 51 * MS, 200, "w", RS_RK_DIRECT, 0);
-	UT_ASSERT(tr_finish(&t) == 0);
-	rs_world_rewind(t.w);
-	rs_world_advance(t.w, T0 + 20 * MS);
-	UT_ASSERT_EQ(rs_world_lru(t.w, 0, 0, RS_LRU_INACTIVE_FILE), 900);
-	rs_world_advance(t.w, T0 + 40 * MS);
-	UT_ASSERT_EQ(rs_world_lru(t.w, 0, 0, RS_LRU_INACTIVE_FILE), 2005);
-	rs_world_advance(t.w, T0 + 50 * MS);
-	UT_ASSERT_EQ(rs_world_lru(t.w, 0, 0, RS_LRU_INACTIVE_FILE), 3000);
-	tr_free(&t);
+	UT_ASSERT(tr_new(t, "swappiness=60 cgroup=v2 nodes=1") == 0);
+	cgmap(t, 1, "/");
+	node_snap(t, T0 + 5 * MS, 0, 0, 1000, 0, 5000, 100);
+	lruvec(t, T0 + 10 * MS, 300, 1, RS_LRU_INACTIVE_FILE, -100);
+	empty_call(t, T0 + 20 * MS, RS_RK_DIRECT);
+	node_snap(t, T0 + 30 * MS, 0, 0, 2000, 0, 5000, 100);
+	lruvec(t, T0 + 31 * MS, 300, 1, RS_LRU_INACTIVE_FILE, 5);
+	rbegin(t, T0 + 40 * MS, 200, "w", RS_RK_DIRECT);
+	rend(t, T0 + 40 * MS + 1, 200, "w", RS_RK_DIRECT, 0);
+	lruvec(t, T0 + 41 * MS, 300, 1, RS_LRU_INACTIVE_FILE, -7);
+	node_snap(t, T0 + 42 * MS, 0, 0, 3000, 0, 5000, 100);
+	empty_call(t, T0 + 50 * MS, RS_RK_DIRECT);
+	UT_ASSERT(tr_finish(t) == 0);
+	rs_world_rewind(t->w);
+	UT_ASSERT_EQ(file_at(t, T0 + 20 * MS, 0), 900);
+	UT_ASSERT_EQ(file_at(t, T0 + 40 * MS, 0), 2005);
+	UT_ASSERT_EQ(file_at(t, T0 + 50 * MS, 0), 3000);
 	return UT_OK;
 }
 
@@ -426,28 +521,24 @@ UT_TEST(test_root_deltas, "replay input: the root's own deltas between node snap
  * a flush asked at 9 ms with too few updates pending (neither force nor needs_flush) flushes
  * nothing: at the call (10 ms) the lists hold 50 and the stats still read 60. One flush counted.
  */
-UT_TEST(test_stats_flush, "replay input: memcg_flush_stats events refresh the stats the kernel reads")
+TR_TEST(test_stats_flush, "replay input: memcg_flush_stats events refresh the stats the kernel reads")
 {
-	struct tr t;
 	int a;
 
-	UT_ASSERT(tr_new_v1(&t) == 0);
-	cgmap(&t, CG_A, "/a");
-	snap(&t, T0 + 2 * MS, CG_A, "/a", 0, 0, 100, 0, 100, 0, 0);
-	lruvec(&t, T0 + 5 * MS, 300, CG_A, RS_LRU_INACTIVE_FILE, -40);
-	flush_ev(&t, T0 + 8 * MS, 12, "kworker", 1, true, true);
-	lruvec(&t, T0 + 8 * MS + 500000, 300, CG_A, RS_LRU_INACTIVE_FILE, -10);
-	flush_ev(&t, T0 + 9 * MS, 12, "kworker", CG_A, false, false);
-	a = finish_with_call(&t, T0 + 10 * MS);
+	UT_ASSERT(tr_new_v1(t) == 0);
+	cgmap(t, CG_A, "/a");
+	snap(t, T0 + 2 * MS, CG_A, "/a", 0, 0, 100, 0, 100, 0, 0);
+	lruvec(t, T0 + 5 * MS, 300, CG_A, RS_LRU_INACTIVE_FILE, -40);
+	flush_ev(t, T0 + 8 * MS, 12, "kworker", 1, true, true);
+	lruvec(t, T0 + 8 * MS + 500000, 300, CG_A, RS_LRU_INACTIVE_FILE, -10);
+	flush_ev(t, T0 + 9 * MS, 12, "kworker", CG_A, false, false);
+	a = finish_with_call(t, T0 + 10 * MS);
 	UT_ASSERT(a > 0);
-	UT_ASSERT_EQ(rs_replay_input_report(t.ri)->stats_flushes, 1);
-	rs_world_rewind(t.w);
-	rs_world_advance(t.w, T0 + 3 * MS);
-	UT_ASSERT_EQ(rs_world_lru_stat(t.w, a, 0, RS_LRU_INACTIVE_FILE), 100);
-	rs_world_advance(t.w, T0 + 10 * MS);
-	UT_ASSERT_EQ(rs_world_lru(t.w, a, 0, RS_LRU_INACTIVE_FILE), 50);
-	UT_ASSERT_EQ(rs_world_lru_stat(t.w, a, 0, RS_LRU_INACTIVE_FILE), 60);
-	tr_free(&t);
+	UT_ASSERT_EQ(rs_replay_input_report(t->ri)->stats_flushes, 1);
+	rs_world_advance(t->w, T0 + 3 * MS);
+	UT_ASSERT_EQ(rs_world_lru_stat(t->w, a, 0, RS_LRU_INACTIVE_FILE), 100);
+	UT_ASSERT_EQ(file_at(t, T0 + 10 * MS, a), 50);
+	UT_ASSERT_EQ(rs_world_lru_stat(t->w, a, 0, RS_LRU_INACTIVE_FILE), 60);
 	return UT_OK;
 }
 
@@ -458,7 +549,7 @@ UT_TEST(test_stats_flush, "replay input: memcg_flush_stats events refresh the st
  * read 5. 3 more at 3 ms; at 4 ms a flush that flushed nothing (too few updates pending) and
  * /a's read: still 5 at 5 ms. A trace without flush events takes each read for a flush: 8.
  */
-UT_TEST(test_read_without_flush, "replay input: a memory.stat read that flushed nothing")
+TR_TEST(test_read_without_flush, "replay input: a memory.stat read that flushed nothing")
 {
 	static const char *const names[6] = { "nr_inactive_anon", "nr_active_anon",
 					      "nr_inactive_file", "nr_active_file",
@@ -467,31 +558,29 @@ UT_TEST(test_read_without_flush, "replay input: a memory.stat read that flushed 
 
 	for (int events = 1; events >= 0; events--) {
 		struct rs_event ev;
-		struct tr t;
 		int a;
 
-		UT_ASSERT(tr_new_v1(&t) == 0);
+		UT_ASSERT(tr_new_v1(t) == 0);
 		ev = ut_items(T0, 1, "rs", RS_ITEMS_NODE_STAT, 6, names);
-		feed(&t, &ev);
-		cgmap(&t, CG_A, "/a");
-		snap(&t, T0, CG_A, "/a", 0, 0, 100, 0, 100, 0, 0);
-		lruvec(&t, T0 + 1 * MS, 300, CG_A, 5, 5);
+		feed(t, &ev);
+		cgmap(t, CG_A, "/a");
+		snap(t, T0, CG_A, "/a", 0, 0, 100, 0, 100, 0, 0);
+		lruvec(t, T0 + 1 * MS, 300, CG_A, 5, 5);
 		if (events)
-			flush_ev(&t, T0 + 2 * MS, 12, "kworker", CG_A, false, true);
-		snap(&t, T0 + 2 * MS + 1000, CG_A, "/a", 0, 0, 100, 0, 100, 0, 0);
-		lruvec(&t, T0 + 3 * MS, 300, CG_A, 5, 3);
+			flush_ev(t, T0 + 2 * MS, 12, "kworker", CG_A, false, true);
+		snap(t, T0 + 2 * MS + 1000, CG_A, "/a", 0, 0, 100, 0, 100, 0, 0);
+		lruvec(t, T0 + 3 * MS, 300, CG_A, 5, 3);
 		if (events)
-			flush_ev(&t, T0 + 4 * MS, 12, "kworker", CG_A, false, false);
-		snap(&t, T0 + 4 * MS + 1000, CG_A, "/a", 0, 0, 100, 0, 100, 0, 0);
-		a = finish_with_call(&t, T0 + 10 * MS);
+			flush_ev(t, T0 + 4 * MS, 12, "kworker", CG_A, false, false);
+		snap(t, T0 + 4 * MS + 1000, CG_A, "/a", 0, 0, 100, 0, 100, 0, 0);
+		a = finish_with_call(t, T0 + 10 * MS);
 		UT_ASSERT(a > 0);
-		UT_ASSERT_EQ(rs_replay_input_report(t.ri)->flush_events, events ? 2 : 0);
-		rs_world_rewind(t.w);
-		rs_world_advance(t.w, T0 + 2 * MS + 500000);
-		UT_ASSERT_EQ(rs_world_ws_flushed(t.w, a, 0, 1), 5);
-		rs_world_advance(t.w, T0 + 5 * MS);
-		UT_ASSERT_EQ(rs_world_ws_flushed(t.w, a, 0, 1), events ? 5 : 8);
-		tr_free(&t);
+		UT_ASSERT_EQ(rs_replay_input_report(t->ri)->flush_events, events ? 2 : 0);
+		rs_world_advance(t->w, T0 + 2 * MS + 500000);
+		UT_ASSERT_EQ(rs_world_ws_flushed(t->w, a, 0, 1), 5);
+		rs_world_advance(t->w, T0 + 5 * MS);
+		UT_ASSERT_EQ(rs_world_ws_flushed(t->w, a, 0, 1), events ? 5 : 8);
+		tr_free(t);
 	}
 	return UT_OK;
 }
@@ -505,26 +594,23 @@ UT_TEST(test_read_without_flush, "replay input: a memory.stat read that flushed 
  * would say the deltas missed 40 pages and re-anchor to 100. A flush by another task (a
  * kworker) does not time the recorder's read: the same trace with it says 100.
  */
-UT_TEST(test_snapshot_at_read, "replay input: a memory.stat marker is as of its read")
+TR_TEST(test_snapshot_at_read, "replay input: a memory.stat marker is as of its read")
 {
 	for (int recorder = 1; recorder >= 0; recorder--) {
-		struct tr t;
 		int a;
 
-		UT_ASSERT(tr_new_v1(&t) == 0);
-		cgmap(&t, CG_A, "/a");
-		snap(&t, T0, CG_A, "/a", 0, 0, 100, 0, 100, 0, 0);
-		flush_ev(&t, T0 + 2 * MS, recorder ? 1 : 12, recorder ? "rs" : "kworker", CG_A,
+		UT_ASSERT(tr_new_v1(t) == 0);
+		cgmap(t, CG_A, "/a");
+		snap(t, T0, CG_A, "/a", 0, 0, 100, 0, 100, 0, 0);
+		flush_ev(t, T0 + 2 * MS, recorder ? 1 : 12, recorder ? "rs" : "kworker", CG_A,
 			 false, false);
-		lruvec(&t, T0 + 3 * MS, 300, CG_A, RS_LRU_INACTIVE_FILE, -40);
-		snap(&t, T0 + 4 * MS, CG_A, "/a", 0, 0, 100, 0, 100, 0, 0);
-		a = finish_with_call(&t, T0 + 5 * MS);
+		lruvec(t, T0 + 3 * MS, 300, CG_A, RS_LRU_INACTIVE_FILE, -40);
+		snap(t, T0 + 4 * MS, CG_A, "/a", 0, 0, 100, 0, 100, 0, 0);
+		a = finish_with_call(t, T0 + 5 * MS);
 		UT_ASSERT(a > 0);
-		UT_ASSERT_EQ(rs_replay_input_report(t.ri)->snapshots_at_read, recorder);
-		rs_world_rewind(t.w);
-		rs_world_advance(t.w, T0 + 5 * MS);
-		UT_ASSERT_EQ(rs_world_lru(t.w, a, 0, RS_LRU_INACTIVE_FILE), recorder ? 60 : 100);
-		tr_free(&t);
+		UT_ASSERT_EQ(rs_replay_input_report(t->ri)->snapshots_at_read, recorder);
+		UT_ASSERT_EQ(file_at(t, T0 + 5 * MS, a), recorder ? 60 : 100);
+		tr_free(t);
 	}
 	return UT_OK;
 }
@@ -539,26 +625,22 @@ UT_TEST(test_snapshot_at_read, "replay input: a memory.stat marker is as of its 
  * and re-anchor lists and stats to 100 (the 7.2 multi trace: /rs_c's reads at 34.890 s and
  * 34.903 s, 453 file pages apart).
  */
-UT_TEST(test_snapshot_first_read, "replay input: a marker is as of the first of two recorder reads")
+TR_TEST(test_snapshot_first_read, "replay input: a marker is as of the first of two recorder reads")
 {
-	struct tr t;
 	int a;
 
-	UT_ASSERT(tr_new_v1(&t) == 0);
-	cgmap(&t, CG_A, "/a");
-	snap(&t, T0, CG_A, "/a", 0, 0, 100, 0, 100, 0, 0);
-	flush_ev(&t, T0 + 2 * MS, 1, "rs", CG_A, false, true);
-	lruvec(&t, T0 + 3 * MS, 300, CG_A, RS_LRU_INACTIVE_FILE, -40);
-	flush_ev(&t, T0 + 3 * MS + 500000, 1, "rs", CG_A, false, true);
-	snap(&t, T0 + 4 * MS, CG_A, "/a", 0, 0, 100, 0, 100, 0, 0);
-	a = finish_with_call(&t, T0 + 5 * MS);
+	UT_ASSERT(tr_new_v1(t) == 0);
+	cgmap(t, CG_A, "/a");
+	snap(t, T0, CG_A, "/a", 0, 0, 100, 0, 100, 0, 0);
+	flush_ev(t, T0 + 2 * MS, 1, "rs", CG_A, false, true);
+	lruvec(t, T0 + 3 * MS, 300, CG_A, RS_LRU_INACTIVE_FILE, -40);
+	flush_ev(t, T0 + 3 * MS + 500000, 1, "rs", CG_A, false, true);
+	snap(t, T0 + 4 * MS, CG_A, "/a", 0, 0, 100, 0, 100, 0, 0);
+	a = finish_with_call(t, T0 + 5 * MS);
 	UT_ASSERT(a > 0);
-	UT_ASSERT_EQ(rs_replay_input_report(t.ri)->snapshots_at_read, 1);
-	rs_world_rewind(t.w);
-	rs_world_advance(t.w, T0 + 5 * MS);
-	UT_ASSERT_EQ(rs_world_lru(t.w, a, 0, RS_LRU_INACTIVE_FILE), 60);
-	UT_ASSERT_EQ(rs_world_lru_stat(t.w, a, 0, RS_LRU_INACTIVE_FILE), 60);
-	tr_free(&t);
+	UT_ASSERT_EQ(rs_replay_input_report(t->ri)->snapshots_at_read, 1);
+	UT_ASSERT_EQ(file_at(t, T0 + 5 * MS, a), 60);
+	UT_ASSERT_EQ(rs_world_lru_stat(t->w, a, 0, RS_LRU_INACTIVE_FILE), 60);
 	return UT_OK;
 }
 
@@ -569,27 +651,23 @@ UT_TEST(test_snapshot_first_read, "replay input: a marker is as of the first of 
  * saw 100 inactive file pages, -40 followed, the marker at 4 ms says 100, and the call at 5 ms
  * sees 60 (timed at the marker: re-anchored to 100). A workload's flush (task 300) is no read.
  */
-UT_TEST(test_snapshot_main_thread_read,
+TR_TEST(test_snapshot_main_thread_read,
 	"replay input: the final snapshot, from record's main thread, is as of its read")
 {
-	struct tr t;
 	int a;
 
-	UT_ASSERT(tr_new_v1(&t) == 0);
-	cgmap(&t, CG_A, "/a");
-	snap_by(&t, 2, T0, CG_A, "/a", 0, 0, 100, 0, 100, 0, 0);
-	flush_ev(&t, T0 + 1 * MS, 300, "wl", CG_A, false, true);
-	flush_ev(&t, T0 + 2 * MS, 1, "rs", CG_A, false, true);
-	lruvec(&t, T0 + 3 * MS, 300, CG_A, RS_LRU_INACTIVE_FILE, -40);
-	snap_by(&t, 1, T0 + 4 * MS, CG_A, "/a", 0, 0, 100, 0, 100, 0, 0);
-	a = finish_with_call(&t, T0 + 5 * MS);
+	UT_ASSERT(tr_new_v1(t) == 0);
+	cgmap(t, CG_A, "/a");
+	snap_by(t, 2, T0, CG_A, "/a", 0, 0, 100, 0, 100, 0, 0);
+	flush_ev(t, T0 + 1 * MS, 300, "wl", CG_A, false, true);
+	flush_ev(t, T0 + 2 * MS, 1, "rs", CG_A, false, true);
+	lruvec(t, T0 + 3 * MS, 300, CG_A, RS_LRU_INACTIVE_FILE, -40);
+	snap_by(t, 1, T0 + 4 * MS, CG_A, "/a", 0, 0, 100, 0, 100, 0, 0);
+	a = finish_with_call(t, T0 + 5 * MS);
 	UT_ASSERT(a > 0);
-	UT_ASSERT_EQ(rs_replay_input_report(t.ri)->memcg_snapshots, 2);
-	UT_ASSERT_EQ(rs_replay_input_report(t.ri)->snapshots_at_read, 1);
-	rs_world_rewind(t.w);
-	rs_world_advance(t.w, T0 + 5 * MS);
-	UT_ASSERT_EQ(rs_world_lru(t.w, a, 0, RS_LRU_INACTIVE_FILE), 60);
-	tr_free(&t);
+	UT_ASSERT_EQ(rs_replay_input_report(t->ri)->memcg_snapshots, 2);
+	UT_ASSERT_EQ(rs_replay_input_report(t->ri)->snapshots_at_read, 1);
+	UT_ASSERT_EQ(file_at(t, T0 + 5 * MS, a), 60);
 	return UT_OK;
 }
 
@@ -603,35 +681,27 @@ UT_TEST(test_snapshot_main_thread_read,
  * nothing: one re-anchoring, largest disagreement 30. The root's own IF at the node snapshot
  * at 12 ms, after the re-anchoring: 1000 - (90 + 30 + 30) = 850.
  */
-UT_TEST(test_delta_reanchor, "replay input: snapshots re-anchor the deltas")
+TR_TEST(test_delta_reanchor, "replay input: snapshots re-anchor the deltas")
 {
 	const struct rs_ri_memcg *m;
-	struct tr t;
 	int a;
 
-	UT_ASSERT(tr_new(&t) == 0);
-	header(&t, "swappiness=60 cgroup=v1 nodes=1");
-	cgmap(&t, 1, "/");
-	cgmap(&t, CG_A, "/a");
-	lruvec(&t, T0 + 1 * MS, 300, CG_A, RS_LRU_INACTIVE_FILE, 10);
-	snap(&t, T0 + 2 * MS, CG_A, "/a", 0, 0, 100, 0, 100, 0, 0);
-	lruvec(&t, T0 + 5 * MS, 300, CG_A, RS_LRU_INACTIVE_FILE, 20);
-	snap(&t, T0 + 10 * MS, CG_A, "/a", 0, 0, 150, 0, 150, 0, 0);
-	node_snap(&t, T0 + 12 * MS, 0, 0, 1000, 0, 5000, 100);
-	lruvec(&t, T0 + 20 * MS, 300, CG_A, RS_LRU_INACTIVE_FILE, -40);
-	snap(&t, T0 + 25 * MS, CG_A, "/a", 0, 0, 110, 0, 110, 0, 0);
-	a = finish_with_call(&t, T0 + 30 * MS);
+	UT_ASSERT(tr_new_a(t) == 0);
+	lruvec(t, T0 + 1 * MS, 300, CG_A, RS_LRU_INACTIVE_FILE, 10);
+	snap(t, T0 + 2 * MS, CG_A, "/a", 0, 0, 100, 0, 100, 0, 0);
+	lruvec(t, T0 + 5 * MS, 300, CG_A, RS_LRU_INACTIVE_FILE, 20);
+	snap(t, T0 + 10 * MS, CG_A, "/a", 0, 0, 150, 0, 150, 0, 0);
+	node_snap(t, T0 + 12 * MS, 0, 0, 1000, 0, 5000, 100);
+	lruvec(t, T0 + 20 * MS, 300, CG_A, RS_LRU_INACTIVE_FILE, -40);
+	snap(t, T0 + 25 * MS, CG_A, "/a", 0, 0, 110, 0, 110, 0, 0);
+	a = finish_with_call(t, T0 + 30 * MS);
 	UT_ASSERT(a > 0);
-	m = &rs_replay_input_report(t.ri)->memcg[a];
+	m = &rs_replay_input_report(t->ri)->memcg[a];
 	UT_ASSERT_EQ(m->offset[RS_LRU_INACTIVE_FILE], 90);
 	UT_ASSERT_EQ(m->anchors, 1);
 	UT_ASSERT_EQ(m->disagree_max[RS_LRU_INACTIVE_FILE], 30);
-	rs_world_rewind(t.w);
-	rs_world_advance(t.w, T0 + 12 * MS);
-	UT_ASSERT_EQ(rs_world_lru(t.w, 0, 0, RS_LRU_INACTIVE_FILE), 850);
-	rs_world_advance(t.w, T0 + 30 * MS);
-	UT_ASSERT_EQ(rs_world_lru(t.w, a, 0, RS_LRU_INACTIVE_FILE), 110);
-	tr_free(&t);
+	UT_ASSERT_EQ(file_at(t, T0 + 12 * MS, 0), 850);
+	UT_ASSERT_EQ(file_at(t, T0 + 30 * MS, a), 110);
 	return UT_OK;
 }
 
@@ -642,30 +712,26 @@ UT_TEST(test_delta_reanchor, "replay input: snapshots re-anchor the deltas")
  * after 32: 21. Run 2 frees 64 in its only pass: balanced after it, 1. Run 3 frees nothing:
  * balanced at once, 0.
  */
-UT_TEST(test_kswapd_runs, "replay input: one kswapd call per balance_pgdat run")
+TR_TEST(test_kswapd_runs, "replay input: one kswapd call per balance_pgdat run")
 {
-	struct tr t;
-
-	UT_ASSERT(tr_new_v1(&t) == 0);
-	node_snap(&t, T0, 0, 0, 10000, 0, 100, 200);
-	kswapd_ev(&t, RS_EV_KSWAPD_WAKE, T0 + 1 * MS, 0);
-	window(&t, T0 + 2 * MS, 45, "kswapd0", 1, RS_LRU_INACTIVE_FILE, 32, 32, 20, 12, true);
-	window(&t, T0 + 3 * MS, 45, "kswapd0", 1, RS_LRU_INACTIVE_FILE, 32, 32, 12, 11, true);
-	kswapd_ev(&t, RS_EV_KSWAPD_WAKE, T0 + 4 * MS, 0);
-	window(&t, T0 + 5 * MS, 45, "kswapd0", 1, RS_LRU_INACTIVE_FILE, 32, 64, 64, 11, true);
-	kswapd_ev(&t, RS_EV_KSWAPD_WAKE, T0 + 6 * MS, 0);
-	window(&t, T0 + 7 * MS, 45, "kswapd0", 1, RS_LRU_INACTIVE_FILE, 32, 32, 0, 12, true);
-	kswapd_ev(&t, RS_EV_KSWAPD_SLEEP, T0 + 8 * MS, 0);
-	UT_ASSERT(tr_finish(&t) == 0);
-	UT_ASSERT_EQ(rs_replay_input_report(t.ri)->calls[RS_CALL_KSWAPD], 3);
-	UT_ASSERT_EQ(call_of(&t, 0)->nr_to_reclaim, 21);
-	UT_ASSERT_EQ(call_of(&t, 0)->ts_end, T0 + 4 * MS);
-	UT_ASSERT_EQ(call_of(&t, 1)->nr_to_reclaim, 1);
-	UT_ASSERT_EQ(call_of(&t, 2)->nr_to_reclaim, 0);
-	UT_ASSERT_EQ(rs_replay_input_report(t.ri)->kswapd_overshoot, 32 - 21 + 64 - 1);
-	UT_ASSERT_EQ(call_of(&t, 1)->rec.prio_lowest, 11);
-	UT_ASSERT_EQ(call_of(&t, 1)->nid, 0);
-	tr_free(&t);
+	UT_ASSERT(tr_new_node(t, 0, 10000, 100, 200) == 0);
+	kswapd_ev(t, RS_EV_KSWAPD_WAKE, T0 + 1 * MS, 0);
+	window(t, T0 + 2 * MS, 45, "kswapd0", 1, RS_LRU_INACTIVE_FILE, 32, 32, 20, 12, true);
+	window(t, T0 + 3 * MS, 45, "kswapd0", 1, RS_LRU_INACTIVE_FILE, 32, 32, 12, 11, true);
+	kswapd_ev(t, RS_EV_KSWAPD_WAKE, T0 + 4 * MS, 0);
+	window(t, T0 + 5 * MS, 45, "kswapd0", 1, RS_LRU_INACTIVE_FILE, 32, 64, 64, 11, true);
+	kswapd_ev(t, RS_EV_KSWAPD_WAKE, T0 + 6 * MS, 0);
+	window(t, T0 + 7 * MS, 45, "kswapd0", 1, RS_LRU_INACTIVE_FILE, 32, 32, 0, 12, true);
+	kswapd_ev(t, RS_EV_KSWAPD_SLEEP, T0 + 8 * MS, 0);
+	UT_ASSERT(tr_finish(t) == 0);
+	UT_ASSERT_EQ(rs_replay_input_report(t->ri)->calls[RS_CALL_KSWAPD], 3);
+	UT_ASSERT_EQ(call_of(t, 0)->nr_to_reclaim, 21);
+	UT_ASSERT_EQ(call_of(t, 0)->ts_end, T0 + 4 * MS);
+	UT_ASSERT_EQ(call_of(t, 1)->nr_to_reclaim, 1);
+	UT_ASSERT_EQ(call_of(t, 2)->nr_to_reclaim, 0);
+	UT_ASSERT_EQ(rs_replay_input_report(t->ri)->kswapd_overshoot, 32 - 21 + 64 - 1);
+	UT_ASSERT_EQ(call_of(t, 1)->rec.prio_lowest, 11);
+	UT_ASSERT_EQ(call_of(t, 1)->nid, 0);
 	return UT_OK;
 }
 
@@ -678,36 +744,32 @@ UT_TEST(test_kswapd_runs, "replay input: one kswapd call per balance_pgdat run")
  * kswapd-fail trace's THP faults): 1024 + 1. Call 2: one round: 1. Call 3: 20 at priority
  * 12, then 12 at 11: 21. Call 4 freed nothing: 0. nr_to_reclaim stays SWAP_CLUSTER_MAX.
  */
-UT_TEST(test_direct_compact_goal, "replay input: direct reclaim's rounds until compaction")
+TR_TEST(test_direct_compact_goal, "replay input: direct reclaim's rounds until compaction")
 {
-	struct tr t;
-
-	UT_ASSERT(tr_new_v1(&t) == 0);
-	node_snap(&t, T0, 0, 0, 100000, 0, 100, 200);
-	rbegin(&t, T0 + 1 * MS, 200, "w", RS_RK_DIRECT);
+	UT_ASSERT(tr_new_node(t, 0, 100000, 100, 200) == 0);
+	rbegin(t, T0 + 1 * MS, 200, "w", RS_RK_DIRECT);
 	for (int k = 0; k < 3; k++)
-		window(&t, T0 + 2 * MS + (uint64_t)k * 10, 200, "w", 1, RS_LRU_INACTIVE_FILE, 30,
+		window(t, T0 + 2 * MS + (uint64_t)k * 10, 200, "w", 1, RS_LRU_INACTIVE_FILE, 30,
 		       512, 512, 12, false);
-	rend(&t, T0 + 3 * MS, 200, "w", RS_RK_DIRECT, 1536);
-	rbegin(&t, T0 + 4 * MS, 200, "w", RS_RK_DIRECT);
-	window(&t, T0 + 5 * MS, 200, "w", 1, RS_LRU_INACTIVE_FILE, 30, 512, 512, 12, false);
-	rend(&t, T0 + 6 * MS, 200, "w", RS_RK_DIRECT, 512);
-	rbegin(&t, T0 + 7 * MS, 200, "w", RS_RK_DIRECT);
-	window(&t, T0 + 8 * MS, 200, "w", 1, RS_LRU_INACTIVE_FILE, 30, 30, 20, 12, false);
-	window(&t, T0 + 9 * MS, 200, "w", 1, RS_LRU_INACTIVE_FILE, 32, 32, 12, 11, false);
-	rend(&t, T0 + 10 * MS, 200, "w", RS_RK_DIRECT, 32);
-	rbegin(&t, T0 + 11 * MS, 200, "w", RS_RK_DIRECT);
-	window(&t, T0 + 12 * MS, 200, "w", 1, RS_LRU_INACTIVE_FILE, 30, 30, 0, 12, false);
-	rend(&t, T0 + 13 * MS, 200, "w", RS_RK_DIRECT, 0);
-	UT_ASSERT(tr_finish(&t) == 0);
-	UT_ASSERT_EQ(rs_replay_input_report(t.ri)->calls[RS_CALL_DIRECT], 4);
-	UT_ASSERT_EQ(call_of(&t, 0)->compact_goal, 1025);
-	UT_ASSERT_EQ(call_of(&t, 0)->nr_to_reclaim, 32);
-	UT_ASSERT_EQ(call_of(&t, 0)->rec.scanned[RS_LRU_INACTIVE_FILE], 1536);
-	UT_ASSERT_EQ(call_of(&t, 1)->compact_goal, 1);
-	UT_ASSERT_EQ(call_of(&t, 2)->compact_goal, 21);
-	UT_ASSERT_EQ(call_of(&t, 3)->compact_goal, 0);
-	tr_free(&t);
+	rend(t, T0 + 3 * MS, 200, "w", RS_RK_DIRECT, 1536);
+	rbegin(t, T0 + 4 * MS, 200, "w", RS_RK_DIRECT);
+	window(t, T0 + 5 * MS, 200, "w", 1, RS_LRU_INACTIVE_FILE, 30, 512, 512, 12, false);
+	rend(t, T0 + 6 * MS, 200, "w", RS_RK_DIRECT, 512);
+	rbegin(t, T0 + 7 * MS, 200, "w", RS_RK_DIRECT);
+	window(t, T0 + 8 * MS, 200, "w", 1, RS_LRU_INACTIVE_FILE, 30, 30, 20, 12, false);
+	window(t, T0 + 9 * MS, 200, "w", 1, RS_LRU_INACTIVE_FILE, 32, 32, 12, 11, false);
+	rend(t, T0 + 10 * MS, 200, "w", RS_RK_DIRECT, 32);
+	rbegin(t, T0 + 11 * MS, 200, "w", RS_RK_DIRECT);
+	window(t, T0 + 12 * MS, 200, "w", 1, RS_LRU_INACTIVE_FILE, 30, 30, 0, 12, false);
+	rend(t, T0 + 13 * MS, 200, "w", RS_RK_DIRECT, 0);
+	UT_ASSERT(tr_finish(t) == 0);
+	UT_ASSERT_EQ(rs_replay_input_report(t->ri)->calls[RS_CALL_DIRECT], 4);
+	UT_ASSERT_EQ(call_of(t, 0)->compact_goal, 1025);
+	UT_ASSERT_EQ(call_of(t, 0)->nr_to_reclaim, 32);
+	UT_ASSERT_EQ(call_of(t, 0)->rec.scanned[RS_LRU_INACTIVE_FILE], 1536);
+	UT_ASSERT_EQ(call_of(t, 1)->compact_goal, 1);
+	UT_ASSERT_EQ(call_of(t, 2)->compact_goal, 21);
+	UT_ASSERT_EQ(call_of(t, 3)->compact_goal, 0);
 	return UT_OK;
 }
 
@@ -716,32 +778,27 @@ UT_TEST(test_direct_compact_goal, "replay input: direct reclaim's rounds until c
  * (64 scanned, 16 reclaimed). A model pass at 12 sees 32/32, at 10 16/64; at 11 (no recorded
  * pass) and with no priority, the whole run: 48/96.
  */
-UT_TEST(test_pass_windows, "replay input: reclaimability per priority pass")
+TR_TEST(test_pass_windows, "replay input: reclaimability per priority pass")
 {
-	struct tr t;
+	static const struct win run[] = {
+		{ RS_LRU_INACTIVE_FILE, 32, 32, 32, 12 }, { RS_LRU_INACTIVE_FILE, 32, 64, 16, 10 },
+	};
 	struct rs_rates rt;
 
-	UT_ASSERT(tr_new_v1(&t) == 0);
-	node_snap(&t, T0, 0, 0, 10000, 0, 100, 200);
-	kswapd_ev(&t, RS_EV_KSWAPD_WAKE, T0 + 1 * MS, 0);
-	window(&t, T0 + 2 * MS, 45, "kswapd0", 1, RS_LRU_INACTIVE_FILE, 32, 32, 32, 12, true);
-	window(&t, T0 + 3 * MS, 45, "kswapd0", 1, RS_LRU_INACTIVE_FILE, 32, 64, 16, 10, true);
-	kswapd_ev(&t, RS_EV_KSWAPD_SLEEP, T0 + 4 * MS, 0);
-	UT_ASSERT(tr_finish(&t) == 0);
-	UT_ASSERT_EQ(rs_replay_input_report(t.ri)->calls[RS_CALL_KSWAPD], 1);
-	rs_world_rates(t.w, 0, 0, RS_LRU_INACTIVE_FILE, 12, &rt);
+	UT_ASSERT(kswapd_trace(t, 0, 10000, 100, 200, run, NR_WIN(run)) == 0);
+	UT_ASSERT_EQ(rs_replay_input_report(t->ri)->calls[RS_CALL_KSWAPD], 1);
+	rs_world_rates(t->w, 0, 0, RS_LRU_INACTIVE_FILE, 12, &rt);
 	UT_ASSERT_EQ(rt.src, RS_RATE_WINDOW);
 	UT_ASSERT_EQ(rt.reclaim, RS_RATE_ONE);
-	rs_world_rates(t.w, 0, 0, RS_LRU_INACTIVE_FILE, 10, &rt);
+	rs_world_rates(t->w, 0, 0, RS_LRU_INACTIVE_FILE, 10, &rt);
 	UT_ASSERT_EQ(rt.reclaim, RS_RATE_ONE / 4);
-	rs_world_rates(t.w, 0, 0, RS_LRU_INACTIVE_FILE, 11, &rt);
+	rs_world_rates(t->w, 0, 0, RS_LRU_INACTIVE_FILE, 11, &rt);
 	UT_ASSERT_EQ(rt.reclaim, RS_RATE_ONE / 2);
-	rs_world_rates(t.w, 0, 0, RS_LRU_INACTIVE_FILE, -1, &rt);
+	rs_world_rates(t->w, 0, 0, RS_LRU_INACTIVE_FILE, -1, &rt);
 	UT_ASSERT_EQ(rt.reclaim, RS_RATE_ONE / 2);
 	/* the report counts the run's window once, not its passes again */
-	UT_ASSERT_EQ(rs_replay_input_report(t.ri)->obs[RS_LRU_INACTIVE_FILE].windows, 1);
-	UT_ASSERT_EQ(rs_replay_input_report(t.ri)->obs[RS_LRU_INACTIVE_FILE].pages.scanned, 96);
-	tr_free(&t);
+	UT_ASSERT_EQ(rs_replay_input_report(t->ri)->obs[RS_LRU_INACTIVE_FILE].windows, 1);
+	UT_ASSERT_EQ(rs_replay_input_report(t->ri)->obs[RS_LRU_INACTIVE_FILE].pages.scanned, 96);
 	return UT_OK;
 }
 
@@ -752,31 +809,25 @@ UT_TEST(test_pass_windows, "replay input: reclaimability per priority pass")
  * request: docs/models.md). Inactive file: 512 for 3 and 16 for 1, folios of two sizes: not two
  * classes, the page-weighted average (512 x 512 + 16 x 16) / 528 = 497 for every folio.
  */
-UT_TEST(test_folio_classes, "replay input: single pages and THPs, folios of two sizes")
+TR_TEST(test_folio_classes, "replay input: single pages and THPs, folios of two sizes")
 {
-	struct tr t;
+	static const struct win run[] = {
+		{ RS_LRU_INACTIVE_ANON, 1, 1, 0, 12 }, { RS_LRU_INACTIVE_ANON, 32, 534, 0, 12 },
+		{ RS_LRU_INACTIVE_ANON, 32, 32, 0, 12 }, { RS_LRU_INACTIVE_FILE, 3, 512, 512, 12 },
+		{ RS_LRU_INACTIVE_FILE, 1, 16, 16, 12 },
+	};
 	struct rs_rates rt;
 
-	UT_ASSERT(tr_new_v1(&t) == 0);
-	node_snap(&t, T0, 10000, 0, 10000, 0, 100, 200);
-	kswapd_ev(&t, RS_EV_KSWAPD_WAKE, T0 + 1 * MS, 0);
-	window(&t, T0 + 2 * MS, 45, "kswapd0", 1, RS_LRU_INACTIVE_ANON, 1, 1, 0, 12, true);
-	window(&t, T0 + 3 * MS, 45, "kswapd0", 1, RS_LRU_INACTIVE_ANON, 32, 534, 0, 12, true);
-	window(&t, T0 + 4 * MS, 45, "kswapd0", 1, RS_LRU_INACTIVE_ANON, 32, 32, 0, 12, true);
-	window(&t, T0 + 5 * MS, 45, "kswapd0", 1, RS_LRU_INACTIVE_FILE, 3, 512, 512, 12, true);
-	window(&t, T0 + 6 * MS, 45, "kswapd0", 1, RS_LRU_INACTIVE_FILE, 1, 16, 16, 12, true);
-	kswapd_ev(&t, RS_EV_KSWAPD_SLEEP, T0 + 7 * MS, 0);
-	UT_ASSERT(tr_finish(&t) == 0);
-	rs_world_rates(t.w, 0, 0, RS_LRU_INACTIVE_ANON, -1, &rt);
+	UT_ASSERT(kswapd_trace(t, 10000, 10000, 100, 200, run, NR_WIN(run)) == 0);
+	rs_world_rates(t->w, 0, 0, RS_LRU_INACTIVE_ANON, -1, &rt);
 	UT_ASSERT_EQ(rt.folio, 512);
 	UT_ASSERT_EQ(rt.folio_share, RS_RATE_ONE / 56);
-	rs_world_rates(t.w, 0, 0, RS_LRU_INACTIVE_ANON, 12, &rt);
+	rs_world_rates(t->w, 0, 0, RS_LRU_INACTIVE_ANON, 12, &rt);
 	UT_ASSERT_EQ(rt.folio, 512);
 	UT_ASSERT_EQ(rt.folio_share, RS_RATE_ONE / 56);
-	rs_world_rates(t.w, 0, 0, RS_LRU_INACTIVE_FILE, -1, &rt);
+	rs_world_rates(t->w, 0, 0, RS_LRU_INACTIVE_FILE, -1, &rt);
 	UT_ASSERT_EQ(rt.folio, 497);
 	UT_ASSERT_EQ(rt.folio_share, RS_RATE_ONE);
-	tr_free(&t);
 	return UT_OK;
 }
 
@@ -784,24 +835,20 @@ UT_TEST(test_folio_classes, "replay input: single pages and THPs, folios of two 
  * Soft-limit reclaim inside a direct call: its windows count in rec.soft_* and in the lists,
  * not in the rounds; the direct call wants 32. An isolate of inactive anon turns swap on.
  */
-UT_TEST(test_soft_inside_direct_and_swap,
+TR_TEST(test_soft_inside_direct_and_swap,
 	"replay input: soft-limit part of a direct call, swap inferred")
 {
-	struct tr t;
 	const struct rs_reclaim_call *c;
 
-	UT_ASSERT(tr_new_v1(&t) == 0);
-	cgmap(&t, CG_A, "/a");
-	snap(&t, T0, CG_A, "/a", 500, 0, 100, 0, 600, 0, 10);
-	node_snap(&t, T0, 600, 0, 1000, 0, 100, 200);
-	rbegin(&t, T0 + 1 * MS, 200, "w", RS_RK_DIRECT);
-	rbegin(&t, T0 + 2 * MS, 200, "w", RS_RK_SOFTLIMIT);
-	window(&t, T0 + 3 * MS, 200, "w", CG_A, RS_LRU_INACTIVE_ANON, 32, 32, 8, 0, false);
-	rend(&t, T0 + 4 * MS, 200, "w", RS_RK_SOFTLIMIT, 8);
-	window(&t, T0 + 5 * MS, 200, "w", CG_A, RS_LRU_INACTIVE_FILE, 32, 32, 32, 12, false);
-	rend(&t, T0 + 6 * MS, 200, "w", RS_RK_DIRECT, 40);
-	UT_ASSERT(tr_finish(&t) == 0);
-	c = call_of(&t, 0);
+	UT_ASSERT(a_trace(t, 500, 100, 600, 0, 10, 600, 1000) == 0);
+	rbegin(t, T0 + 1 * MS, 200, "w", RS_RK_DIRECT);
+	rbegin(t, T0 + 2 * MS, 200, "w", RS_RK_SOFTLIMIT);
+	window(t, T0 + 3 * MS, 200, "w", CG_A, RS_LRU_INACTIVE_ANON, 32, 32, 8, 0, false);
+	rend(t, T0 + 4 * MS, 200, "w", RS_RK_SOFTLIMIT, 8);
+	window(t, T0 + 5 * MS, 200, "w", CG_A, RS_LRU_INACTIVE_FILE, 32, 32, 32, 12, false);
+	rend(t, T0 + 6 * MS, 200, "w", RS_RK_DIRECT, 40);
+	UT_ASSERT(tr_finish(t) == 0);
+	c = call_of(t, 0);
 	UT_ASSERT_EQ(c->ctx, RS_CALL_DIRECT);
 	UT_ASSERT_EQ(c->nr_to_reclaim, 32);
 	UT_ASSERT_EQ(c->rec.soft_scanned, 32);
@@ -809,33 +856,28 @@ UT_TEST(test_soft_inside_direct_and_swap,
 	UT_ASSERT_EQ(c->rec.scanned[RS_LRU_INACTIVE_ANON], 32);
 	UT_ASSERT_EQ(c->rec.rounds, 1);
 	UT_ASSERT_EQ(c->rec.prio_lowest, 12);
-	UT_ASSERT_EQ(rs_replay_input_report(t.ri)->soft_episodes, 1);
-	UT_ASSERT_EQ(rs_replay_input_report(t.ri)->swap, RS_RI_SWAP_INFERRED);
-	UT_ASSERT(rs_world_swap_free(t.w) == 0);	/* rewound: not applied yet */
-	rs_world_advance(t.w, T0);
-	UT_ASSERT(rs_world_swap_free(t.w) > 0);
-	tr_free(&t);
+	UT_ASSERT_EQ(rs_replay_input_report(t->ri)->soft_episodes, 1);
+	UT_ASSERT_EQ(rs_replay_input_report(t->ri)->swap, RS_RI_SWAP_INFERRED);
+	UT_ASSERT(rs_world_swap_free(t->w) == 0);	/* rewound: not applied yet */
+	rs_world_advance(t->w, T0);
+	UT_ASSERT(rs_world_swap_free(t->w) > 0);
 	return UT_OK;
 }
 
 /* A task's reclaim events with no begin before them: the end names the kind (cut at start). */
-UT_TEST(test_orphan_cut_start, "replay input: calls cut at the start")
+TR_TEST(test_orphan_cut_start, "replay input: calls cut at the start")
 {
-	struct tr t;
-
-	UT_ASSERT(tr_new_v1(&t) == 0);
-	node_snap(&t, T0, 0, 0, 1000, 0, 100, 200);
-	window(&t, T0 + 1 * MS, 200, "w", 1, RS_LRU_INACTIVE_FILE, 32, 32, 32, 12, false);
-	rend(&t, T0 + 2 * MS, 200, "w", RS_RK_DIRECT, 32);
+	UT_ASSERT(tr_new_node(t, 0, 1000, 100, 200) == 0);
+	window(t, T0 + 1 * MS, 200, "w", 1, RS_LRU_INACTIVE_FILE, 32, 32, 32, 12, false);
+	rend(t, T0 + 2 * MS, 200, "w", RS_RK_DIRECT, 32);
 	/* and one that never ends: not replayed, counted outside any call */
-	window(&t, T0 + 3 * MS, 201, "v", 1, RS_LRU_INACTIVE_FILE, 32, 16, 16, 12, false);
-	UT_ASSERT(tr_finish(&t) == 0);
-	UT_ASSERT_EQ(rs_replay_input_report(t.ri)->calls[RS_CALL_DIRECT], 1);
-	UT_ASSERT_EQ(rs_replay_input_report(t.ri)->calls_cut_start, 1);
-	UT_ASSERT_EQ(rs_replay_input_report(t.ri)->out_scanned[RS_LRU_INACTIVE_FILE], 16);
-	UT_ASSERT_EQ(call_of(&t, 0)->rec.scanned[RS_LRU_INACTIVE_FILE], 32);
-	UT_ASSERT_EQ(rs_replay_input_report(t.ri)->swap, RS_RI_SWAP_OFF);
-	tr_free(&t);
+	window(t, T0 + 3 * MS, 201, "v", 1, RS_LRU_INACTIVE_FILE, 32, 16, 16, 12, false);
+	UT_ASSERT(tr_finish(t) == 0);
+	UT_ASSERT_EQ(rs_replay_input_report(t->ri)->calls[RS_CALL_DIRECT], 1);
+	UT_ASSERT_EQ(rs_replay_input_report(t->ri)->calls_cut_start, 1);
+	UT_ASSERT_EQ(rs_replay_input_report(t->ri)->out_scanned[RS_LRU_INACTIVE_FILE], 16);
+	UT_ASSERT_EQ(call_of(t, 0)->rec.scanned[RS_LRU_INACTIVE_FILE], 32);
+	UT_ASSERT_EQ(rs_replay_input_report(t->ri)->swap, RS_RI_SWAP_OFF);
 	return UT_OK;
 }
 
@@ -846,27 +888,22 @@ UT_TEST(test_orphan_cut_start, "replay input: calls cut at the start")
  * The call wants that goal, 64 (the kernel's max(charge, 32)), not the 84 it freed: the 20
  * pages of overshoot are the model's to reproduce.
  */
-UT_TEST(test_memcg_goal, "replay input: memcg charge goal from passes and iterations")
+TR_TEST(test_memcg_goal, "replay input: memcg charge goal from passes and iterations")
 {
-	struct tr t;
+	static const struct win call[] = {
+		{ RS_LRU_INACTIVE_FILE, 20, 20, 20, 12 }, { RS_LRU_INACTIVE_FILE, 32, 32, 32, 11 },
+		{ RS_LRU_INACTIVE_FILE, 32, 32, 32, 11 },
+	};
 	const struct rs_ri_report *r;
 
-	UT_ASSERT(tr_new_v1(&t) == 0);
-	cgmap(&t, CG_A, "/a");
-	snap(&t, T0, CG_A, "/a", 0, 0, 5000, 0, 5000, 6000, 0);
-	node_snap(&t, T0, 0, 0, 6000, 0, 100, 200);
-	rbegin(&t, T0 + 1 * MS, 200, "w", RS_RK_MEMCG);
-	window(&t, T0 + 2 * MS, 200, "w", CG_A, RS_LRU_INACTIVE_FILE, 20, 20, 20, 12, false);
-	window(&t, T0 + 3 * MS, 200, "w", CG_A, RS_LRU_INACTIVE_FILE, 32, 32, 32, 11, false);
-	window(&t, T0 + 4 * MS, 200, "w", CG_A, RS_LRU_INACTIVE_FILE, 32, 32, 32, 11, false);
-	rend(&t, T0 + 5 * MS, 200, "w", RS_RK_MEMCG, 84);
-	UT_ASSERT(tr_finish(&t) == 0);
-	r = rs_replay_input_report(t.ri);
-	UT_ASSERT_EQ(call_of(&t, 0)->nr_to_reclaim, 64);
+	UT_ASSERT(a_trace(t, 0, 5000, 5000, 6000, 0, 0, 6000) == 0);
+	call_windows(t, T0 + 1 * MS, RS_RK_MEMCG, CG_A, call, NR_WIN(call));
+	UT_ASSERT(tr_finish(t) == 0);
+	r = rs_replay_input_report(t->ri);
+	UT_ASSERT_EQ(call_of(t, 0)->nr_to_reclaim, 64);
 	UT_ASSERT_EQ(r->want_src[RS_RI_WANT_CHARGE], 1);
 	UT_ASSERT_EQ(r->goal_overshoot, 20);
-	UT_ASSERT_EQ(call_of(&t, 0)->rec.rounds, 2);
-	tr_free(&t);
+	UT_ASSERT_EQ(call_of(t, 0)->rec.rounds, 2);
 	return UT_OK;
 }
 
@@ -880,29 +917,20 @@ UT_TEST(test_memcg_goal, "replay input: memcg charge goal from passes and iterat
  * target ran out): the cut came after the second iteration, the goal is at most 64. Freed 136:
  * the goal is 64 (without the bound, 128).
  */
-UT_TEST(test_memcg_goal_cut, "replay input: a pass cut short bounds the memcg goal")
+TR_TEST(test_memcg_goal_cut, "replay input: a pass cut short bounds the memcg goal")
 {
-	struct tr t;
+	static const struct win call[] = {
+		{ RS_LRU_INACTIVE_ANON, 32, 32, 20, 12 }, { RS_LRU_INACTIVE_FILE, 32, 32, 20, 12 },
+		{ RS_LRU_INACTIVE_ANON, 32, 32, 16, 11 }, { RS_LRU_INACTIVE_FILE, 32, 32, 16, 11 },
+		{ RS_LRU_INACTIVE_ANON, 32, 32, 16, 11 }, { RS_LRU_INACTIVE_FILE, 32, 32, 16, 11 },
+		{ RS_LRU_INACTIVE_FILE, 32, 32, 32, 11 },
+	};
 
-	UT_ASSERT(tr_new_v1(&t) == 0);
-	cgmap(&t, CG_A, "/a");
-	snap(&t, T0, CG_A, "/a", 5000, 0, 5000, 0, 10000, 11000, 0);
-	node_snap(&t, T0, 5000, 0, 5000, 0, 100, 200);
-	rbegin(&t, T0 + 1 * MS, 200, "w", RS_RK_MEMCG);
-	window(&t, T0 + 2 * MS, 200, "w", CG_A, RS_LRU_INACTIVE_ANON, 32, 32, 20, 12, false);
-	window(&t, T0 + 3 * MS, 200, "w", CG_A, RS_LRU_INACTIVE_FILE, 32, 32, 20, 12, false);
-	for (int i = 0; i < 2; i++) {
-		window(&t, T0 + (4 + 2 * (uint64_t)i) * MS, 200, "w", CG_A, RS_LRU_INACTIVE_ANON,
-		       32, 32, 16, 11, false);
-		window(&t, T0 + (5 + 2 * (uint64_t)i) * MS, 200, "w", CG_A, RS_LRU_INACTIVE_FILE,
-		       32, 32, 16, 11, false);
-	}
-	window(&t, T0 + 8 * MS, 200, "w", CG_A, RS_LRU_INACTIVE_FILE, 32, 32, 32, 11, false);
-	rend(&t, T0 + 9 * MS, 200, "w", RS_RK_MEMCG, 136);
-	UT_ASSERT(tr_finish(&t) == 0);
-	UT_ASSERT_EQ(call_of(&t, 0)->nr_to_reclaim, 64);
-	UT_ASSERT_EQ(rs_replay_input_report(t.ri)->want_src[RS_RI_WANT_CHARGE], 1);
-	tr_free(&t);
+	UT_ASSERT(a_trace(t, 5000, 5000, 10000, 11000, 0, 5000, 5000) == 0);
+	call_windows(t, T0 + 1 * MS, RS_RK_MEMCG, CG_A, call, NR_WIN(call));
+	UT_ASSERT(tr_finish(t) == 0);
+	UT_ASSERT_EQ(call_of(t, 0)->nr_to_reclaim, 64);
+	UT_ASSERT_EQ(rs_replay_input_report(t->ri)->want_src[RS_RI_WANT_CHARGE], 1);
 	return UT_OK;
 }
 
@@ -911,27 +939,23 @@ UT_TEST(test_memcg_goal_cut, "replay input: a pass cut short bounds the memcg go
  * 512-page folios (requests of 32 scan 512) went on after 512 and 1024 pages; the next request
  * (2 < 32) ran its target out. So the high watermark is above 1024: 1025 at least.
  */
-UT_TEST(test_wmark_inferred, "replay input: watermark inferred from kswapd passes")
+TR_TEST(test_wmark_inferred, "replay input: watermark inferred from kswapd passes")
 {
-	struct tr t;
+	static const struct win run[] = {
+		{ RS_LRU_INACTIVE_FILE, 32, 512, 512, 12 },
+		{ RS_LRU_INACTIVE_FILE, 32, 512, 512, 12 },
+		{ RS_LRU_INACTIVE_FILE, 2, 512, 512, 12 },
+	};
 	const struct rs_ri_report *r;
 	struct rs_node_state ns;
 
-	UT_ASSERT(tr_new_v1(&t) == 0);
-	node_snap(&t, T0, 0, 0, 100000, 0, 100, 0);
-	kswapd_ev(&t, RS_EV_KSWAPD_WAKE, T0 + 1 * MS, 0);
-	window(&t, T0 + 2 * MS, 45, "kswapd0", 1, RS_LRU_INACTIVE_FILE, 32, 512, 512, 12, true);
-	window(&t, T0 + 3 * MS, 45, "kswapd0", 1, RS_LRU_INACTIVE_FILE, 32, 512, 512, 12, true);
-	window(&t, T0 + 4 * MS, 45, "kswapd0", 1, RS_LRU_INACTIVE_FILE, 2, 512, 512, 12, true);
-	kswapd_ev(&t, RS_EV_KSWAPD_SLEEP, T0 + 5 * MS, 0);
-	UT_ASSERT(tr_finish(&t) == 0);
-	r = rs_replay_input_report(t.ri);
+	UT_ASSERT(kswapd_trace(t, 0, 100000, 100, 0, run, NR_WIN(run)) == 0);
+	r = rs_replay_input_report(t->ri);
 	UT_ASSERT(!r->have_wmark);
 	UT_ASSERT_EQ(r->wmark_inferred, 1025);
-	rs_world_advance(t.w, T0 + 1 * MS);
-	rs_world_node(t.w, 0, &ns);
+	rs_world_advance(t->w, T0 + 1 * MS);
+	rs_world_node(t->w, 0, &ns);
 	UT_ASSERT_EQ(ns.wmark_high, 1025);
-	tr_free(&t);
 	return UT_OK;
 }
 
@@ -940,8 +964,8 @@ UT_TEST(test_wmark_inferred, "replay input: watermark inferred from kswapd passe
  * use: the node's watermark stays node_stat's sum (284 + 10,527 = 10,811 pages), and a trace
  * without zone_stat reports none.
  */
-static void zone_snap(struct tr *t, uint64_t ts, int idx, uint64_t free, uint64_t high,
-		      uint64_t reserve)
+/* A zone of node 0 in the recorder's zone_stat at ts: its index, free pages, high watermark. */
+static struct rs_event zone_ev(struct tr *t, uint64_t ts, int idx, uint64_t free, uint64_t high)
 {
 	struct rs_event ev = ev0(t, RS_EV_SNAP_ZONE, ts, 1, "rs");
 
@@ -949,45 +973,49 @@ static void zone_snap(struct tr *t, uint64_t ts, int idx, uint64_t free, uint64_
 	ev.snap_zone.idx = idx;
 	ev.snap_zone.free_pages = free;
 	ev.snap_zone.wmark_high = high;
+	return ev;
+}
+
+static void zone_snap(struct tr *t, uint64_t ts, int idx, uint64_t free, uint64_t high,
+		      uint64_t reserve)
+{
+	struct rs_event ev = zone_ev(t, ts, idx, free, high);
+
 	ev.snap_zone.nr_reserve = 4;
 	for (int i = 1; i < 4; i++)
 		ev.snap_zone.lowmem_reserve[i] = reserve;
 	feed(t, &ev);
 }
 
-UT_TEST(test_zone_stat, "replay input: zone_stat read and reported, not used")
+TR_TEST(test_zone_stat, "replay input: zone_stat read and reported, not used")
 {
-	struct tr t;
 	const struct rs_ri_report *r;
 	struct rs_node_state ns;
 
-	UT_ASSERT(tr_new_v1(&t) == 0);
-	node_snap(&t, T0, 0, 0, 100000, 0, 8800, 10811);
-	zone_snap(&t, T0 + 1, 0, 772, 284, 570);
-	zone_snap(&t, T0 + 2, 1, 8028, 10527, 0);
-	node_snap(&t, T0 + 10 * MS, 0, 0, 100000, 0, 9000, 10811);
-	zone_snap(&t, T0 + 10 * MS + 1, 0, 772, 284, 570);
-	zone_snap(&t, T0 + 10 * MS + 2, 1, 8228, 10527, 0);
-	UT_ASSERT(tr_finish(&t) == 0);
-	r = rs_replay_input_report(t.ri);
+	UT_ASSERT(tr_new_node(t, 0, 100000, 8800, 10811) == 0);
+	zone_snap(t, T0 + 1, 0, 772, 284, 570);
+	zone_snap(t, T0 + 2, 1, 8028, 10527, 0);
+	node_snap(t, T0 + 10 * MS, 0, 0, 100000, 0, 9000, 10811);
+	zone_snap(t, T0 + 10 * MS + 1, 0, 772, 284, 570);
+	zone_snap(t, T0 + 10 * MS + 2, 1, 8228, 10527, 0);
+	UT_ASSERT(tr_finish(t) == 0);
+	r = rs_replay_input_report(t->ri);
 	UT_ASSERT_EQ(r->zone.events, 4);
 	UT_ASSERT_EQ(r->zone.first_ts, T0 + 1);
 	UT_ASSERT_EQ(r->zone.last_ts, T0 + 10 * MS + 2);
 	UT_ASSERT_EQ(r->zone_idx, 3);
 	UT_ASSERT_EQ(r->node_snapshots, 2);
-	rs_world_advance(t.w, T0 + 1 * MS);
-	rs_world_node(t.w, 0, &ns);
+	rs_world_advance(t->w, T0 + 1 * MS);
+	rs_world_node(t->w, 0, &ns);
 	UT_ASSERT_EQ(ns.wmark_high, 10811);
 	UT_ASSERT_EQ(ns.free, 8800);
-	tr_free(&t);
+	tr_free(t);
 
-	UT_ASSERT(tr_new_v1(&t) == 0);
-	node_snap(&t, T0, 0, 0, 100000, 0, 8800, 10811);
-	UT_ASSERT(tr_finish(&t) == 0);
-	r = rs_replay_input_report(t.ri);
+	UT_ASSERT(tr_new_node(t, 0, 100000, 8800, 10811) == 0);
+	UT_ASSERT(tr_finish(t) == 0);
+	r = rs_replay_input_report(t->ri);
 	UT_ASSERT_EQ(r->zone.events, 0);
 	UT_ASSERT_EQ(r->zone_idx, 0);
-	tr_free(&t);
 	return UT_OK;
 }
 
@@ -1010,13 +1038,9 @@ UT_TEST(test_zone_stat, "replay input: zone_stat read and reported, not used")
 static void zone_span(struct tr *t, uint64_t ts, int idx, uint64_t free, uint64_t start,
 		      uint64_t spanned)
 {
-	struct rs_event ev = ev0(t, RS_EV_SNAP_ZONE, ts, 1, "rs");
+	struct rs_event ev = zone_ev(t, ts, idx, free, 100);
 
-	ev.snap_zone.nid = 0;
-	ev.snap_zone.idx = idx;
-	ev.snap_zone.free_pages = free;
 	ev.snap_zone.managed = spanned;
-	ev.snap_zone.wmark_high = 100;
 	ev.snap_zone.start_pfn = start;
 	ev.snap_zone.spanned = spanned;
 	feed(t, &ev);
@@ -1040,9 +1064,8 @@ static void zone_read(struct tr *t, uint64_t ts)
 	feed(t, &ev);
 }
 
-static void zone_flow_trace(struct tr *t, const char *hdr)
+static void zone_flow_trace(struct tr *t)
 {
-	header(t, hdr);
 	item_names(t);
 	cgmap(t, 1, "/");
 	node_snap(t, T0, 0, 0, 10000, 0, 100, 200);
@@ -1067,17 +1090,16 @@ static void zone_flow_trace(struct tr *t, const char *hdr)
 	kswapd_ev(t, RS_EV_KSWAPD_SLEEP, T0 + 14 * MS, 0);
 }
 
-UT_TEST(test_zone_flow, "replay input: the buddy flow per zone at the samples and the checks")
+TR_TEST(test_zone_flow, "replay input: the buddy flow per zone at the samples and the checks")
 {
 	const struct rs_zone_sample *zs;
 	const struct rs_reclaim_call *c = NULL;
-	struct tr t;
 	size_t n;
 
-	UT_ASSERT(tr_new(&t) == 0);
-	zone_flow_trace(&t, "swappiness=60 cgroup=v1 nodes=1 zone_flow=1 pmd_order=9");
-	UT_ASSERT(tr_finish(&t) == 0);
-	zs = rs_world_zone_samples(t.w, 0, &n);
+	UT_ASSERT(tr_new(t, "swappiness=60 cgroup=v1 nodes=1 zone_flow=1 pmd_order=9") == 0);
+	zone_flow_trace(t);
+	UT_ASSERT(tr_finish(t) == 0);
+	zs = rs_world_zone_samples(t->w, 0, &n);
 	UT_ASSERT(zs);
 	UT_ASSERT_EQ(n, 2);
 	UT_ASSERT_EQ(zs[0].ts, T0 + 1);
@@ -1087,9 +1109,9 @@ UT_TEST(test_zone_flow, "replay input: the buddy flow per zone at the samples an
 	UT_ASSERT_EQ(zs[1].flow.pages[0], 1);
 	UT_ASSERT_EQ(zs[1].flow.pages[1], -496);
 	UT_ASSERT_EQ(zs[1].zone[1].free, 8504);
-	for (size_t i = 0; i < rs_world_info(t.w)->nr_calls; i++)
-		if (rs_world_call(t.w, i)->ctx == RS_CALL_KSWAPD)
-			c = rs_world_call(t.w, i);
+	for (size_t i = 0; i < rs_world_info(t->w)->nr_calls; i++)
+		if (rs_world_call(t->w, i)->ctx == RS_CALL_KSWAPD)
+			c = rs_world_call(t->w, i);
 	UT_ASSERT(c);
 	UT_ASSERT_EQ(c->rec.nr_checks, 2);
 	UT_ASSERT(c->rec.checks[0].flow.ok);
@@ -1097,43 +1119,38 @@ UT_TEST(test_zone_flow, "replay input: the buddy flow per zone at the samples an
 	UT_ASSERT_EQ(c->rec.checks[0].flow.pages[1], -497);
 	UT_ASSERT_EQ(c->rec.checks[1].flow.pages[1], -465);
 	UT_ASSERT_EQ(c->rec.checks[1].flow.lost, zs[1].flow.lost);
-	tr_free(&t);
+	tr_free(t);
 
-	UT_ASSERT(tr_new(&t) == 0);
-	zone_flow_trace(&t, "swappiness=60 cgroup=v1 nodes=1");
-	UT_ASSERT(tr_finish(&t) == 0);
-	zs = rs_world_zone_samples(t.w, 0, &n);
+	UT_ASSERT(tr_new(t, "swappiness=60 cgroup=v1 nodes=1") == 0);
+	zone_flow_trace(t);
+	UT_ASSERT(tr_finish(t) == 0);
+	zs = rs_world_zone_samples(t->w, 0, &n);
 	UT_ASSERT_EQ(n, 2);
 	UT_ASSERT(!zs[1].flow.ok);
 	/* the read's moment still is the sample's */
 	UT_ASSERT_EQ(zs[1].ts, T0 + 10 * MS);
-	tr_free(&t);
 	return UT_OK;
 }
 
 /* The tree from paths: /p/b is tracked, /p is not: an ancestor /p is made for it. */
-UT_TEST(test_tree_from_paths, "replay input: ancestors by path")
+TR_TEST(test_tree_from_paths, "replay input: ancestors by path")
 {
-	struct tr t;
 	int b, p;
 
-	UT_ASSERT(tr_new(&t) == 0);
-	header(&t, "swappiness=60 cgroup=v1 nodes=1");
-	cgmap(&t, 1, "/");
-	cgmap(&t, 77, "/p");
-	cgmap(&t, CG_B, "/p/b");
-	snap(&t, T0, CG_B, "/p/b", 1, 2, 3, 4, 10, 0, 0);
-	node_snap(&t, T0, 10, 10, 10, 10, 100, 200);
-	rbegin(&t, T0 + 1 * MS, 200, "w", RS_RK_MEMCG);
-	rend(&t, T0 + 2 * MS, 200, "w", RS_RK_MEMCG, 0);
-	UT_ASSERT(tr_finish(&t) == 0);
-	b = rs_world_find_memcg(t.w, CG_B);
+	UT_ASSERT(tr_new(t, "swappiness=60 cgroup=v1 nodes=1") == 0);
+	cgmap(t, 1, "/");
+	cgmap(t, 77, "/p");
+	cgmap(t, CG_B, "/p/b");
+	snap(t, T0, CG_B, "/p/b", 1, 2, 3, 4, 10, 0, 0);
+	node_snap(t, T0, 10, 10, 10, 10, 100, 200);
+	empty_call(t, T0 + 1 * MS, RS_RK_MEMCG);
+	UT_ASSERT(tr_finish(t) == 0);
+	b = rs_world_find_memcg(t->w, CG_B);
 	UT_ASSERT(b > 0);
-	p = rs_world_memcg(t.w, b)->parent;
-	UT_ASSERT_STR(rs_world_memcg(t.w, p)->path, "/p");
-	UT_ASSERT_EQ(rs_world_memcg(t.w, p)->id, 77);
-	UT_ASSERT_EQ(rs_world_memcg(t.w, p)->parent, 0);
-	tr_free(&t);
+	p = rs_world_memcg(t->w, b)->parent;
+	UT_ASSERT_STR(rs_world_memcg(t->w, p)->path, "/p");
+	UT_ASSERT_EQ(rs_world_memcg(t->w, p)->id, 77);
+	UT_ASSERT_EQ(rs_world_memcg(t->w, p)->parent, 0);
 	return UT_OK;
 }
 
@@ -1168,102 +1185,88 @@ static void attach(struct tr *t, uint64_t ts, int root, int pid, uint64_t id, co
  * An old recorder's memcg_stat names /a by path alone: IF 100 at 1 ms, before /a's first
  * delta (-40 at 2 ms), is the offset of /a's deltas: 100 - 40 = 60 pages at the call.
  */
-UT_TEST(test_memcgs_of_the_loading_stage,
+TR_TEST(test_memcgs_of_the_loading_stage,
 	"replay input: memcgs and task memcgs of the loading stage")
 {
 	const struct rs_reclaim_call *c;
 	const struct rs_ri_report *r;
 	struct rs_event ev;
-	struct tr t;
 	int a;
 
-	UT_ASSERT(tr_new_v1(&t) == 0);
-	cgmap(&t, CG_A, "/a");
-	cgmap(&t, CG_B, "/p/b");
-	task_cg(&t, 100, CG_A, "/a");
-	attach(&t, T0, 4, 300, CG_B, "/p/b");
-	attach(&t, T0, 3, 100, 555, "/cpu");
-	ev = ev0(&t, RS_EV_FORK, T0, 100, "w");
+	UT_ASSERT(tr_new_v1(t) == 0);
+	cgmap(t, CG_A, "/a");
+	cgmap(t, CG_B, "/p/b");
+	task_cg(t, 100, CG_A, "/a");
+	attach(t, T0, 4, 300, CG_B, "/p/b");
+	attach(t, T0, 3, 100, 555, "/cpu");
+	ev = ev0(t, RS_EV_FORK, T0, 100, "w");
 	ev.task.pid = 100;
 	ev.task.child_pid = 200;
-	feed(&t, &ev);
-	snap(&t, T0 + 1 * MS, 0, "/a", 0, 0, 100, 0, 100, 1000, 0);
-	lruvec(&t, T0 + 2 * MS, 300, CG_A, RS_LRU_INACTIVE_FILE, -40);
-	node_snap(&t, T0 + 3 * MS, 0, 0, 1000, 0, 5000, 100);
-	rbegin(&t, T0 + 10 * MS, 200, "w", RS_RK_MEMCG);
-	rend(&t, T0 + 11 * MS, 200, "w", RS_RK_MEMCG, 0);
-	UT_ASSERT(tr_finish(&t) == 0);
-	r = rs_replay_input_report(t.ri);
-	a = rs_world_find_memcg(t.w, CG_A);
+	feed(t, &ev);
+	snap(t, T0 + 1 * MS, 0, "/a", 0, 0, 100, 0, 100, 1000, 0);
+	lruvec(t, T0 + 2 * MS, 300, CG_A, RS_LRU_INACTIVE_FILE, -40);
+	node_snap(t, T0 + 3 * MS, 0, 0, 1000, 0, 5000, 100);
+	empty_call(t, T0 + 10 * MS, RS_RK_MEMCG);
+	UT_ASSERT(tr_finish(t) == 0);
+	r = rs_replay_input_report(t->ri);
+	a = rs_world_find_memcg(t->w, CG_A);
 	UT_ASSERT(a > 0);
-	UT_ASSERT_STR(rs_world_memcg(t.w, a)->path, "/a");
-	UT_ASSERT(rs_world_find_memcg(t.w, 555) < 0);
-	c = call_of(&t, 0);
+	UT_ASSERT_STR(rs_world_memcg(t->w, a)->path, "/a");
+	UT_ASSERT(rs_world_find_memcg(t->w, 555) < 0);
+	c = call_of(t, 0);
 	UT_ASSERT(c != NULL);
 	UT_ASSERT_EQ(c->target, a);
 	UT_ASSERT_EQ(r->target_src[RS_RI_TGT_TASK], 1);
 	UT_ASSERT(r->memcg[a].offset_from_first);
 	UT_ASSERT_EQ(r->memcg[a].offset[RS_LRU_INACTIVE_FILE], 100);
 	UT_ASSERT_EQ(r->memcg[a].limit, 1000);
-	rs_world_rewind(t.w);
-	rs_world_advance(t.w, T0 + 10 * MS);
-	UT_ASSERT_EQ(rs_world_lru(t.w, a, 0, RS_LRU_INACTIVE_FILE), 60);
-	tr_free(&t);
+	rs_world_rewind(t->w);
+	UT_ASSERT_EQ(file_at(t, T0 + 10 * MS, a), 60);
 	return UT_OK;
 }
 
 /* Refusals: an MGLRU recording, and a trace without any size. */
-UT_TEST(test_refusals, "replay input: MGLRU and no sizes are refused")
+TR_TEST(test_refusals, "replay input: MGLRU and no sizes are refused")
 {
-	struct tr t;
+	UT_ASSERT(tr_new(t, "swappiness=60 cgroup=v1 nodes=1 mglru=0x0007") == 0);
+	node_snap(t, T0, 0, 0, 1000, 0, 100, 200);
+	empty_call(t, T0 + 1 * MS, RS_RK_DIRECT);
+	UT_ASSERT(tr_finish(t) == 0);
+	UT_ASSERT(rs_replay_input_refusal(t->ri) != NULL);
+	UT_ASSERT(strstr(rs_replay_input_refusal(t->ri), "MGLRU") != NULL);
+	tr_free(t);
 
-	UT_ASSERT(tr_new(&t) == 0);
-	header(&t, "swappiness=60 cgroup=v1 nodes=1 mglru=0x0007");
-	node_snap(&t, T0, 0, 0, 1000, 0, 100, 200);
-	rbegin(&t, T0 + 1 * MS, 200, "w", RS_RK_DIRECT);
-	rend(&t, T0 + 2 * MS, 200, "w", RS_RK_DIRECT, 0);
-	UT_ASSERT(tr_finish(&t) == 0);
-	UT_ASSERT(rs_replay_input_refusal(t.ri) != NULL);
-	UT_ASSERT(strstr(rs_replay_input_refusal(t.ri), "MGLRU") != NULL);
-	tr_free(&t);
-
-	UT_ASSERT(tr_new(&t) == 0);
-	header(&t, "swappiness=60 cgroup=v1 nodes=1");
-	rbegin(&t, T0 + 1 * MS, 200, "w", RS_RK_DIRECT);
-	iso(&t, T0 + 2 * MS, 200, "w", RS_LRU_INACTIVE_FILE, 32, 32);
-	shr(&t, T0 + 3 * MS, 200, "w", 12, true, 32, 32);
-	rend(&t, T0 + 4 * MS, 200, "w", RS_RK_DIRECT, 32);
-	UT_ASSERT(tr_finish(&t) == 0);
-	UT_ASSERT(rs_replay_input_refusal(t.ri) != NULL);
-	UT_ASSERT(strstr(rs_replay_input_refusal(t.ri), "no LRU sizes") != NULL);
+	UT_ASSERT(tr_new(t, "swappiness=60 cgroup=v1 nodes=1") == 0);
+	rbegin(t, T0 + 1 * MS, 200, "w", RS_RK_DIRECT);
+	iso(t, T0 + 2 * MS, 200, "w", RS_LRU_INACTIVE_FILE, 32, 32);
+	shr(t, T0 + 3 * MS, 200, "w", 12, true, 32, 32);
+	rend(t, T0 + 4 * MS, 200, "w", RS_RK_DIRECT, 32);
+	UT_ASSERT(tr_finish(t) == 0);
+	UT_ASSERT(rs_replay_input_refusal(t->ri) != NULL);
+	UT_ASSERT(strstr(rs_replay_input_refusal(t->ri), "no LRU sizes") != NULL);
 	/* the window still implied a size for the root: 32 << 12 */
-	UT_ASSERT_EQ(rs_replay_input_report(t.ri)->implied_updates, 1);
-	tr_free(&t);
+	UT_ASSERT_EQ(rs_replay_input_report(t->ri)->implied_updates, 1);
 	return UT_OK;
 }
 
 /* The call cap: calls past it are not replayed and are counted. */
-UT_TEST(test_call_cap, "replay input: the call cap")
+TR_TEST(test_call_cap, "replay input: the call cap")
 {
-	struct tr t;
 	struct rs_replay_input_opts o = { .max_calls = 2 };
 	struct rs_consumer c;
 
-	memset(&t, 0, sizeof(t));
-	t.ri = rs_replay_input_new(&o, &t.err);
-	UT_ASSERT(t.ri != NULL);
-	rs_replay_input_consumer(t.ri, &c);
-	t.a = ut_analysis(&c, NULL, &t.err);
-	UT_ASSERT(t.a != NULL);
-	header(&t, "swappiness=60 cgroup=v1 nodes=1");
-	node_snap(&t, T0, 0, 0, 1000, 0, 100, 200);
-	for (int i = 0; i < 4; i++) {
-		rbegin(&t, T0 + (uint64_t)(10 * i + 1) * MS, 200, "w", RS_RK_DIRECT);
-		rend(&t, T0 + (uint64_t)(10 * i + 2) * MS, 200, "w", RS_RK_DIRECT, 0);
-	}
-	UT_ASSERT(tr_finish(&t) == 0);
-	UT_ASSERT_EQ(rs_world_info(t.w)->nr_calls, 2);
-	UT_ASSERT_EQ(rs_replay_input_report(t.ri)->calls_dropped, 2);
-	tr_free(&t);
+	memset(t, 0, sizeof(*t));
+	t->ri = rs_replay_input_new(&o, &t->err);
+	UT_ASSERT(t->ri != NULL);
+	rs_replay_input_consumer(t->ri, &c);
+	t->a = ut_analysis(&c, NULL, &t->err);
+	UT_ASSERT(t->a != NULL);
+	header(t, "swappiness=60 cgroup=v1 nodes=1");
+	node_snap(t, T0, 0, 0, 1000, 0, 100, 200);
+	for (int i = 0; i < 4; i++)
+		empty_call(t, T0 + (uint64_t)(10 * i + 1) * MS, RS_RK_DIRECT);
+	UT_ASSERT(tr_finish(t) == 0);
+	UT_ASSERT_EQ(rs_world_info(t->w)->nr_calls, 2);
+	UT_ASSERT_EQ(rs_replay_input_report(t->ri)->calls_dropped, 2);
 	return UT_OK;
 }

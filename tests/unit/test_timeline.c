@@ -166,12 +166,44 @@ static struct tl_model *fx_model(struct fx *f, bool finish)
 	return f->m;
 }
 
+/* The model of the finished trace, binned once: what a test reads its first rows and cells of. */
+static struct tl_model *fx_binned(struct fx *f)
+{
+	struct tl_model *m = fx_model(f, true);
+
+	if (m)
+		tl_model_update(m);
+	return m;
+}
+
 static void fx_close(struct fx *f)
 {
 	tl_model_free(f->m);
 	rs_analysis_free(f->a);
 	tl_index_free(f->ix);
 }
+
+/* A fixture of its own, binned by fx_binned(): NULL when it could not be made. */
+static struct fx *fx_binned_new(void)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+
+	if (f && !fx_binned(f)) {
+		fx_close(f);
+		free(f);
+		return NULL;
+	}
+	return f;
+}
+
+static void fx_release(struct fx *f)
+{
+	fx_close(f);
+	free(f);
+}
+
+/* A test of the model fx_binned() makes (f->m): made before the test, freed after it. */
+#define MODEL_TEST(fn, desc) UT_TEST_WITH(fn, desc, struct fx *, f, fx_binned_new(), fx_release)
 
 static uint64_t bsum(const struct tl_index *ix, int level, size_t b, int s)
 {
@@ -385,15 +417,11 @@ UT_TEST(test_index_span_cap, "timeline: span cap keeps the longer half")
 	return UT_OK;
 }
 
-UT_TEST(test_model_zoom_pan, "timeline: zoom, pan, cursor, resize")
+MODEL_TEST(test_model_zoom_pan, "timeline: zoom, pan, cursor, resize")
 {
-	struct fx f;
-	struct tl_model *m;
+	struct tl_model *m = f->m;
 	uint64_t a, b;
 
-	m = fx_model(&f, true);
-	UT_ASSERT(m);
-	tl_model_update(m);
 	tl_model_window(m, &a, &b);
 	UT_ASSERT_EQ(a, T0);
 	UT_ASSERT_EQ(b, T0 + 64 * MS);
@@ -446,21 +474,16 @@ UT_TEST(test_model_zoom_pan, "timeline: zoom, pan, cursor, resize")
 	UT_ASSERT_EQ(a, T0);
 	UT_ASSERT(b >= T0 + 64 * MS);
 	UT_ASSERT_EQ(tl_model_columns(m), 9);
-	fx_close(&f);
 	return UT_OK;
 }
 
-UT_TEST(test_model_binning, "timeline: binning by level, metrics")
+MODEL_TEST(test_model_binning, "timeline: binning by level, metrics")
 {
-	struct fx f;
-	struct tl_model *m;
+	struct tl_model *m = f->m;
 	const struct tl_cell *c;
 	const struct tl_row *r;
 	int ri;
 
-	m = fx_model(&f, true);
-	UT_ASSERT(m);
-	tl_model_update(m);
 	ri = row_of(m, TL_L_IF, -1);
 	UT_ASSERT(ri >= 0);
 	c = tl_model_cells(m, ri);
@@ -512,20 +535,15 @@ UT_TEST(test_model_binning, "timeline: binning by level, metrics")
 	UT_ASSERT(near(tl_model_row(m, ri)->sum, 4.0 * MS));
 	ri = row_of(m, TL_L_IF, -1);
 	UT_ASSERT(near(tl_model_row(m, ri)->sum, 32));
-	fx_close(&f);
 	return UT_OK;
 }
 
-UT_TEST(test_model_raw, "timeline: below the finest bucket, exact re-read")
+MODEL_TEST(test_model_raw, "timeline: below the finest bucket, exact re-read")
 {
-	struct fx f;
-	struct tl_model *m;
+	struct tl_model *m = f->m;
 	uint64_t a, b;
 	int ri;
 
-	m = fx_model(&f, true);
-	UT_ASSERT(m);
-	tl_model_update(m);
 	UT_ASSERT(!tl_model_needs_range(m, &a, &b));
 	/* 4 columns a ms: below the finest bucket, the events are needed */
 	tl_model_cursor_set(m, T0 + 2 * MS);
@@ -540,9 +558,9 @@ UT_TEST(test_model_raw, "timeline: below the finest bucket, exact re-read")
 	UT_ASSERT_EQ(tl_model_context_at(m, 100, T0 + 5 * MS), RS_CTX_DIRECT);	/* its end */
 	UT_ASSERT_EQ(tl_model_context_at(m, 100, T0 + 5 * MS + 1), RS_CTX_OTHER);
 	UT_ASSERT_EQ(tl_model_context_at(m, 50, T0 + 7 * MS), RS_CTX_KSWAPD);	/* asleep */
-	for (int i = 0; i < f.n; i++)
-		if (f.ev[i].ts >= a && f.ev[i].ts < b)
-			tl_model_raw_event(m, &f.ev[i]);
+	for (int i = 0; i < f->n; i++)
+		if (f->ev[i].ts >= a && f->ev[i].ts < b)
+			tl_model_raw_event(m, &f->ev[i]);
 	tl_model_raw_end(m);
 	UT_ASSERT(!tl_model_needs_range(m, &a, &b));
 	tl_model_update(m);
@@ -569,20 +587,15 @@ UT_TEST(test_model_raw, "timeline: below the finest bucket, exact re-read")
 	/* panning asks again */
 	tl_model_pan(m, 3);
 	UT_ASSERT(tl_model_needs_range(m, &a, &b));
-	fx_close(&f);
 	return UT_OK;
 }
 
-UT_TEST(test_model_markers_stats, "timeline: markers and window statistics")
+MODEL_TEST(test_model_markers_stats, "timeline: markers and window statistics")
 {
-	struct fx f;
-	struct tl_model *m;
+	struct tl_model *m = f->m;
 	struct tl_stats st;
 	uint64_t a, b;
 
-	m = fx_model(&f, true);
-	UT_ASSERT(m);
-	tl_model_update(m);
 	UT_ASSERT(!tl_model_marked_range(m, &a, &b));
 	tl_model_cursor_move(m, 12);
 	tl_model_set_marker(m, 1);
@@ -627,7 +640,6 @@ UT_TEST(test_model_markers_stats, "timeline: markers and window statistics")
 	tl_model_clear_markers(m);
 	UT_ASSERT(!tl_model_marker(m, 0, &a));
 	UT_ASSERT_EQ(tl_model_marker_col(m, 0), -1);
-	fx_close(&f);
 	return UT_OK;
 }
 
@@ -677,15 +689,11 @@ UT_TEST(test_model_jumps, "timeline: next/previous/worst stall, filter")
 	return UT_OK;
 }
 
-UT_TEST(test_model_rows, "timeline: lanes, sub-lanes, grouping, filter")
+MODEL_TEST(test_model_rows, "timeline: lanes, sub-lanes, grouping, filter")
 {
-	struct fx f;
-	struct tl_model *m;
+	struct tl_model *m = f->m;
 	int n, ri;
 
-	m = fx_model(&f, true);
-	UT_ASSERT(m);
-	tl_model_update(m);
 	/* node reclaim and throttling are empty: hidden */
 	UT_ASSERT(row_of(m, TL_L_NODE, -1) < 0);
 	UT_ASSERT(row_of(m, TL_L_THROTTLE, -1) < 0);
@@ -740,7 +748,6 @@ UT_TEST(test_model_rows, "timeline: lanes, sub-lanes, grouping, filter")
 	UT_ASSERT(row_of(m, TL_L_DIRECT, 0) < 0);
 	UT_ASSERT_STR(tl_model_filter(m), "reader");
 	UT_ASSERT_EQ(tl_model_set_filter(m, ""), 0);
-	fx_close(&f);
 	return UT_OK;
 }
 
@@ -776,9 +783,8 @@ UT_TEST(test_model_mglru_lanes, "timeline: MGLRU lanes are anon and file, no act
 	fx_close(&f);
 
 	/* the classic LRU keeps the kernel's list names */
-	m = fx_model(&f, true);
+	m = fx_binned(&f);
 	UT_ASSERT(m);
-	tl_model_update(m);
 	UT_ASSERT_STR(tl_model_row(m, row_of(m, TL_L_IA, -1))->name, "inactive_anon");
 	UT_ASSERT_STR(tl_model_lane_short(m, TL_L_AF), "AF");
 	UT_ASSERT(row_of(m, TL_L_AA, -1) >= 0);

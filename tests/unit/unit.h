@@ -29,6 +29,27 @@ struct unit_test {
 		{ desc, fn, __FILE__, __LINE__ }; \
 	static int fn(void)
 
+/*
+ * A test with a fixture (kunit's init and exit): UT_TEST_WITH(fn, desc, type, x, init, fini)
+ * { ... } runs its body with `type x = init` (a pointer; NULL fails the test) and calls fini(x)
+ * after the body whatever it returns, so a failed assertion leaks nothing.
+ */
+#define UT_TEST_WITH(fn, desc, type, x, init, fini) \
+	static int fn##_body(type x); \
+	UT_TEST(fn, desc) \
+	{ \
+		type x = (init); \
+		int _r; \
+		if (!x) { \
+			fprintf(stderr, "  %s:%d: %s failed\n", __FILE__, __LINE__, #init); \
+			return UT_FAIL; \
+		} \
+		_r = fn##_body(x); \
+		fini(x); \
+		return _r; \
+	} \
+	static int fn##_body(type x)
+
 #define UT_ASSERT(cond) do { \
 	if (!(cond)) { \
 		fprintf(stderr, "  %s:%d: assertion failed: %s\n", __FILE__, __LINE__, #cond); \
