@@ -63,3 +63,20 @@ int cg_task_row(struct rs_cgroups *cg, int pid)
 	i = rs_memcgs_unknown_row(cg->mc);
 	return cg_sync(cg) ? i : -1;
 }
+
+int cg_parent_row(const struct rs_cgroups *cg, int row)
+{
+	const char *path = rs_memcgs_get(cg->mc, row)->path, *slash;
+	char parent[4096];
+	size_t len;
+
+	if (!path || path[0] != '/' || !path[1])
+		return -1;
+	slash = strrchr(path, '/');
+	len = slash == path ? 1 : (size_t)(slash - path);
+	if (len >= sizeof(parent))
+		return -1;
+	memcpy(parent, path, len);
+	parent[len] = '\0';
+	return rs_memcgs_find_path(cg->mc, parent);
+}

@@ -9,9 +9,9 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "cmd_text_heading.h"
 #include "kswapd_health.h"
 #include "mglru_gens.h"
-#include "text_escape.h"
 #include "analyze_output.h"
 #include "report.h"
 #include "rs_warn.h"
@@ -110,8 +110,8 @@ static void lru_row(struct out *o, const char *node, int list, const char *ctx,
 		ctx,
 		cnt(b[0], 11, c->scanned), cnt(b[1], 11, c->taken),
 		is_inactive(list) ? cnt(b[2], 11, c->reclaimed) : "-",
-		is_inactive(list) && c->scanned ? real(b[3], 6, 1, rs_pct(c->reclaimed, c->scanned)) :
-						  "-",
+		is_inactive(list) && c->scanned ?
+		real(b[3], 6, 1, rs_pct(c->reclaimed, c->scanned)) : "-",
 		real(b[4], 12, 1, o->secs > 0 ? (double)c->scanned / o->secs : 0),
 		cnt(b[5], 9, c->write_anon + c->write_file));
 }
@@ -133,14 +133,15 @@ static void mglru_gens_lines(struct out *o)
 
 		fprintf(o->f, "  %s node %d: %" PRIu64 " snapshots; max_seq %" PRIu64 " -> %"
 			PRIu64 " (%" PRIu64 " generations made), min_seq %" PRIu64 " -> %" PRIu64
-			" (%" PRIu64 " evicted whole)\n", rs_escape(esc, sizeof(esc), s->cg), s->nid,
-			s->snapshots, s->first_max_seq, mx, mx >= s->first_max_seq ?
+			" (%" PRIu64 " evicted whole)\n", rs_escape(esc, sizeof(esc), s->cg),
+			s->nid, s->snapshots, s->first_max_seq, mx, mx >= s->first_max_seq ?
 			mx - s->first_max_seq : 0, s->first_min_seq, mn,
 			mn >= s->first_min_seq ? mn - s->first_min_seq : 0);
 		fprintf(o->f, "    last, oldest first (seq:age ms:anon:file pages):");
 		for (int j = 0; j < s->nr_last; j++)
-			fprintf(o->f, " %" PRIu64 ":%" PRIu64 ":%" PRIu64 ":%" PRIu64, s->last[j].seq,
-				s->last[j].age_ms, s->last[j].anon, s->last[j].file);
+			fprintf(o->f, " %" PRIu64 ":%" PRIu64 ":%" PRIu64 ":%" PRIu64,
+				s->last[j].seq, s->last[j].age_ms, s->last[j].anon,
+				s->last[j].file);
 		fputc('\n', o->f);
 	}
 	if (g->nr > 8)
@@ -156,6 +157,12 @@ static bool unknown_node_row(const struct rs_lru_counts *c)
 	return c->scanned || c->taken || c->write_anon || c->write_file || c->inactive_shrinks ||
 	       c->active_shrinks;
 }
+
+static const struct rs_text_col lru_cols[] = {
+	{ -4, "", "node" }, { -13, "", "list" }, { -9, "", "context" },
+	{ 11, "scanned", "pages" }, { 11, "taken", "pages" }, { 11, "reclaimed", "pages" },
+	{ 6, "eff.", "%" }, { 12, "velocity", "pages/s" }, { 9, "written", "folios" },
+};
 
 static void section_lru(struct out *o)
 {
@@ -193,10 +200,7 @@ static void section_lru(struct out *o)
 	else
 		heading(o, "LRU SCAN PRESSURE (lru_isolate, lru_shrink_inactive, write_folio; "
 			   "efficiency = reclaimed / scanned)");
-	fprintf(o->f, "%-4s %-13s %-9s %11s %11s %11s %6s %12s %9s\n", "", "", "", "scanned",
-		"taken", "reclaimed", "eff.", "velocity", "written");
-	fprintf(o->f, "%-4s %-13s %-9s %11s %11s %11s %6s %12s %9s\n", "node", "list", "context",
-		"pages", "pages", "pages", "%", "pages/s", "folios");
+	RS_TEXT_HEADING(o->f, lru_cols);
 	for (int l = 0; l < RS_NR_LISTS; l++) {
 		struct rs_lru_counts c;
 
@@ -311,7 +315,8 @@ static void balance_row(struct out *o, const char *name, int ctx)
 	if (!anon && !file && ctx >= 0)
 		return;
 	fprintf(o->f, "%-10s %12s %7s %7s %12s %12s %7s %14s\n", name, cnt(b[0], 12, anon + file),
-		real(b[1], 7, 1, rs_pct(anon, anon + file)), real(b[2], 7, 1, rs_pct(file, anon + file)),
+		real(b[1], 7, 1, rs_pct(anon, anon + file)),
+		real(b[2], 7, 1, rs_pct(file, anon + file)),
 		cnt(b[3], 12, inact), cnt(b[4], 12, recl), real(b[5], 7, 1, rs_pct(recl, inact)),
 		real(b[6], 14, 1, o->secs > 0 ? (double)(anon + file) / o->secs : 0));
 }
@@ -338,14 +343,17 @@ static void reclaim_pages_row(struct out *o)
 		"not in the rows above\n", sum.inactive_shrinks);
 }
 
+static const struct rs_text_col balance_cols[] = {
+	{ -10, "", "context" }, { 12, "scanned", "pages" }, { 7, "anon", "%" }, { 7, "file", "%" },
+	{ 12, "inactive", "pages" }, { 12, "reclaimed", "pages" }, { 7, "eff.", "%" },
+	{ 14, "velocity", "pages/s" },
+};
+
 static void section_balance(struct out *o)
 {
 	heading(o, "SCAN BALANCE BY CONTEXT (efficiency = reclaimed / inactive scanned, as "
 		   "MMTests)");
-	fprintf(o->f, "%-10s %12s %7s %7s %12s %12s %7s %14s\n", "", "scanned", "anon", "file",
-		"inactive", "reclaimed", "eff.", "velocity");
-	fprintf(o->f, "%-10s %12s %7s %7s %12s %12s %7s %14s\n", "context", "pages", "%", "%",
-		"pages", "pages", "%", "pages/s");
+	RS_TEXT_HEADING(o->f, balance_cols);
 	balance_row(o, "all", -1);
 	for (int x = 0; x < RS_CTX_NR; x++)
 		balance_row(o, rs_ctx_name(x), x);
@@ -418,16 +426,19 @@ static void kind_rows(struct out *o, int n, int w, kind_cell_fn cell)
 	}
 }
 
+static const struct rs_text_col episodes_cols[] = {
+	{ -10, "", "kind" }, { 7, "count", "" }, { 11, "reclaimed", "pages" }, { 8, "min", "ms" },
+	{ 8, "p50", "ms" }, { 8, "p90", "ms" }, { 8, "p99", "ms" }, { 8, "max", "ms" },
+	{ 8, "mean", "ms" }, { 10, "total", "ms" },
+};
+
 static void section_episodes(struct out *o)
 {
 	bool any = false;
 	char b[12][48];
 
 	heading(o, "RECLAIM EPISODES (complete: begin and end seen; latency = end - begin)");
-	fprintf(o->f, "%-10s %7s %11s %8s %8s %8s %8s %8s %8s %10s\n", "", "count", "reclaimed",
-		"min", "p50", "p90", "p99", "max", "mean", "total");
-	fprintf(o->f, "%-10s %7s %11s %8s %8s %8s %8s %8s %8s %10s\n", "kind", "", "pages", "ms",
-		"ms", "ms", "ms", "ms", "ms", "ms");
+	RS_TEXT_HEADING(o->f, episodes_cols);
 	for (int k = 0; k < RS_RK_NR; k++) {
 		const struct rs_episode_stats *e = rs_analysis_episode_stats(o->a, k);
 		const struct rs_latency_summary *l = &e->latency;
@@ -517,6 +528,12 @@ static void orders_append(char *line, size_t n, const char *what, const uint32_t
 	}
 }
 
+static const struct rs_text_col tasks_cols[] = {
+	{ -7, "", "pid" }, { -15, "", "comm" }, { 6, "direct", "" }, { 6, "memcg", "" },
+	{ 6, "soft", "" }, { 5, "node", "" }, { 6, "wakeup", "kswapd" }, { 9, "scanned", "pages" },
+	{ 9, "reclaimed", "pages" }, { 11, "write", "sync/async" }, { 9, "stalled", "ms" },
+};
+
 static void section_tasks(struct out *o, int top)
 {
 	int n = rs_analysis_nr_tasks(o->a), m = 0;
@@ -532,10 +549,7 @@ static void section_tasks(struct out *o, int top)
 	fprintf(o->f, "\nTASKS (%d with reclaim activity%s; by time stalled; stalled = complete "
 		"episodes not nested%s)\n", m, m > top ? ", top rows only: --json has all" : "",
 		o->untraced ? "; pages scanned and reclaimed not traced" : "");
-	fprintf(o->f, "%-7s %-15s %6s %6s %6s %5s %6s %9s %9s %11s %9s\n", "", "", "direct",
-		"memcg", "soft", "node", "wakeup", "scanned", "reclaimed", "write", "stalled");
-	fprintf(o->f, "%-7s %-15s %6s %6s %6s %5s %6s %9s %9s %11s %9s\n", "pid", "comm", "", "",
-		"", "", "kswapd", "pages", "pages", "sync/async", "ms");
+	RS_TEXT_HEADING(o->f, tasks_cols);
 	for (int i = 0; i < m && i < top; i++) {
 		const struct rs_task_stats *t = v[i];
 		char line[256] = "", io[40];

@@ -13,6 +13,7 @@
 
 #include "cgroups.h"
 #include "cgroups_output.h"
+#include "cmd_text_heading.h"
 #include "report.h"
 #include "rs_warn.h"
 #include "trace_source.h"
@@ -112,6 +113,13 @@ static void pct_ms(char *buf, size_t len, double v)
 	snprintf(buf, len, v < 1000 ? "%.3f" : v < 100000 ? "%.1f" : "%.0f", v);
 }
 
+static const struct rs_text_col trigger_cols[] = {
+	{ -PATH_W, "", "cgroup" }, { 6, "memcg", "epis." }, { 9, "stall", "ms" },
+	{ 7, "p50", "ms" }, { 7, "p99", "ms" }, { 9, "reclaimed", "pages" },
+	{ 6, "direct", "epis." }, { 9, "stall", "ms" }, { 5, "soft", "epis." }, { 4, "thr", "" },
+	{ 3, "oom", "" },
+};
+
 static void section_trigger(FILE *f, const struct rs_cgroups *cg, int top)
 {
 	struct order *o;
@@ -123,10 +131,7 @@ static void section_trigger(FILE *f, const struct rs_cgroups *cg, int top)
 			 &n);
 	if (!o)
 		return;
-	fprintf(f, "%-*s %6s %9s %7s %7s %9s %6s %9s %5s %4s %3s\n", PATH_W, "", "memcg",
-		"stall", "p50", "p99", "reclaimed", "direct", "stall", "soft", "thr", "oom");
-	fprintf(f, "%-*s %6s %9s %7s %7s %9s %6s %9s %5s %4s %3s\n", PATH_W, "cgroup",
-		"epis.", "ms", "ms", "ms", "pages", "epis.", "ms", "epis.", "", "");
+	RS_TEXT_HEADING(f, trigger_cols);
 	for (int i = 0; i < n && shown < top; i++, shown++) {
 		const struct rs_cgroup *c = rs_cgroups_get(cg, o[i].row);
 		const struct rs_cg_trigger *m = &c->trig[RS_RK_MEMCG], *d = &c->trig[RS_RK_DIRECT];
@@ -154,6 +159,11 @@ static uint64_t target_key(const struct rs_cgroups *cg, const struct rs_cgroup *
 	return c->target_episodes + c->slab_calls;
 }
 
+static const struct rs_text_col targets_cols[] = {
+	{ -PATH_W, "", "cgroup" }, { 12, "target of", "episodes" }, { 10, "slab", "calls" },
+	{ 10, "slab", "ms" }, { 10, "slab", "freed" },
+};
+
 /* 7.1+: memcg_id of reclaim and of shrink_slab. Absent before 7.1: not printed at all. */
 static void section_targets(FILE *f, const struct rs_cgroups *cg, int top)
 {
@@ -169,10 +179,7 @@ static void section_targets(FILE *f, const struct rs_cgroups *cg, int top)
 			 "no memcg reclaim episode and no shrink_slab of a memcg", &n);
 	if (!o)
 		return;
-	fprintf(f, "%-*s %12s %10s %10s %10s\n", PATH_W, "", "target of", "slab", "slab",
-		"slab");
-	fprintf(f, "%-*s %12s %10s %10s %10s\n", PATH_W, "cgroup", "episodes", "calls", "ms",
-		"freed");
+	RS_TEXT_HEADING(f, targets_cols);
 	for (int i = 0; i < n && shown < top; i++, shown++) {
 		const struct rs_cgroup *c = rs_cgroups_get(cg, o[i].row);
 		char t[24] = "-", sc[24] = "-", sm[24] = "-", sf[24] = "-";
@@ -212,6 +219,13 @@ static uint64_t victim_key(const struct rs_cgroups *cg, const struct rs_cgroup *
 	return s || c->exact || c->fallback ? victim_total(c, -1, true) + 1 : 0;
 }
 
+/* the reclaimed columns by context are section_victim()'s ctxs[] */
+static const struct rs_text_col victim_cols[] = {
+	{ -PATH_W, "", "cgroup" }, { 9, "scanned", "all LRUs" }, { 9, "reclaimed", "pages" },
+	{ 9, "kswapd", "reclaimed" }, { 9, "direct", "reclaimed" }, { 9, "memcg", "reclaimed" },
+	{ 9, "softlimit", "reclaimed" }, { 6, "", "exact" }, { 6, "", "fallbk" },
+};
+
 static void section_victim(FILE *f, const struct rs_cgroups *cg, int top, bool mglru)
 {
 	static const int ctxs[] = { RS_CTX_KSWAPD, RS_CTX_DIRECT, RS_CTX_MEMCG, RS_CTX_SOFTLIMIT };
@@ -228,10 +242,7 @@ static void section_victim(FILE *f, const struct rs_cgroups *cg, int top, bool m
 			 "no shrink event attributed to a cgroup", &n);
 	if (!o)
 		return;
-	fprintf(f, "%-*s %9s %9s %9s %9s %9s %9s %6s %6s\n", PATH_W, "", "scanned", "reclaimed",
-		"kswapd", "direct", "memcg", "softlimit", "", "");
-	fprintf(f, "%-*s %9s %9s %9s %9s %9s %9s %6s %6s\n", PATH_W, "cgroup", "all LRUs",
-		"pages", "reclaimed", "reclaimed", "reclaimed", "reclaimed", "exact", "fallbk");
+	RS_TEXT_HEADING(f, victim_cols);
 	for (int i = 0; i < n && shown < top; i++, shown++) {
 		const struct rs_cgroup *c = rs_cgroups_get(cg, o[i].row);
 
@@ -303,6 +314,12 @@ static uint64_t soft_key(const struct rs_cgroups *cg, const struct rs_cgroup *c)
 	return c->soft_recorded && c->snapshots ? c->usage_max + 1 : 0;
 }
 
+static const struct rs_text_col soft_cols[] = {
+	{ -PATH_W, "", "cgroup" }, { 8, "soft", "limit MB" }, { 8, "usage", "last MB" },
+	{ 8, "usage", "max MB" }, { 6, "over", "time %" }, { 5, "soft", "epis." },
+	{ 10, "reclaimed", "over" }, { 10, "reclaimed", "under" }, { 10, "reclaimed", "unknown" },
+};
+
 static void section_soft(FILE *f, const struct rs_cgroups *cg, int top)
 {
 	struct order *o;
@@ -316,10 +333,7 @@ static void section_soft(FILE *f, const struct rs_cgroups *cg, int top)
 			 &n);
 	if (!o)
 		return;
-	fprintf(f, "%-*s %8s %8s %8s %6s %5s %10s %10s %10s\n", PATH_W, "", "soft", "usage",
-		"usage", "over", "soft", "reclaimed", "reclaimed", "reclaimed");
-	fprintf(f, "%-*s %8s %8s %8s %6s %5s %10s %10s %10s\n", PATH_W, "cgroup", "limit MB",
-		"last MB", "max MB", "time %", "epis.", "over", "under", "unknown");
+	RS_TEXT_HEADING(f, soft_cols);
 	for (int i = 0; i < n && shown < top; i++, shown++) {
 		const struct rs_cgroup *c = rs_cgroups_get(cg, o[i].row);
 
@@ -343,6 +357,12 @@ static uint64_t lru_key(const struct rs_cgroups *cg, const struct rs_cgroup *c)
 	return c->anchored && c->lru_events ? c->lru_events : 0;
 }
 
+static const struct rs_text_col lru_cols[] = {
+	{ -PATH_W, "", "cgroup" }, { -13, "", "list" }, { 9, "last", "snapshot" },
+	{ 9, "from", "deltas" }, { 6, "", "snaps" }, { 8, "max", "|diff|" },
+	{ 8, "mean", "|diff|" }, { 6, "", "steps" }, { 8, "step", "max|d|" },
+};
+
 static void section_lru(FILE *f, const struct rs_cgroups *cg, int top, bool mglru)
 {
 	struct order *o;
@@ -358,10 +378,7 @@ static void section_lru(FILE *f, const struct rs_cgroups *cg, int top, bool mglr
 	if (mglru)
 		fprintf(f, "under MGLRU the kernel counts the folios of the two youngest generations "
 			"as active (lru_gen_is_active()), the others as inactive\n");
-	fprintf(f, "%-*s %-13s %9s %9s %6s %8s %8s %6s %8s\n", PATH_W, "", "", "last", "from",
-		"", "max", "mean", "", "step");
-	fprintf(f, "%-*s %-13s %9s %9s %6s %8s %8s %6s %8s\n", PATH_W, "cgroup", "list",
-		"snapshot", "deltas", "snaps", "|diff|", "|diff|", "steps", "max|d|");
+	RS_TEXT_HEADING(f, lru_cols);
 	for (int i = 0; i < n && shown < top; i++, shown++) {
 		const struct rs_cgroup *c = rs_cgroups_get(cg, o[i].row);
 

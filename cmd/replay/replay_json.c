@@ -35,22 +35,51 @@ static json_t *limit_json(uint64_t v)
 	return v == RS_UNLIMITED ? json_null() : JI(v);
 }
 
-static json_t *lists4(const uint64_t *v)
+static json_t *lists4_(const json_int_t *v)
 {
 	json_t *o = json_object();
 
 	for (int l = 0; l < RS_NR_EVICTABLE; l++)
-		json_object_set_new(o, lname[l], JI(v[l]));
+		json_object_set_new(o, lname[l], json_integer(v[l]));
 	return o;
 }
 
-static json_t *lists4s(const int64_t *v)
+/* The four lists' figures of v: pages (uint64_t) or signed differences (int64_t) alike */
+_Static_assert(RS_NR_EVICTABLE == 4, "lists4() names four lists");
+#define lists4(v)								\
+	lists4_((const json_int_t[RS_NR_EVICTABLE]){ (json_int_t)(v)[0], (json_int_t)(v)[1], \
+						       (json_int_t)(v)[2], (json_int_t)(v)[3] })
+
+/* scanned and reclaimed per list */
+static json_t *scan_reclaim_lists(const uint64_t *scanned, const uint64_t *reclaimed)
 {
 	json_t *o = json_object();
 
-	for (int l = 0; l < RS_NR_EVICTABLE; l++)
-		json_object_set_new(o, lname[l], JI(v[l]));
+	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
+		json_t *x = json_object();
+
+		json_object_set_new(x, "scanned", JI(scanned[l]));
+		json_object_set_new(x, "reclaimed", JI(reclaimed[l]));
+		json_object_set_new(o, lname[l], x);
+	}
 	return o;
+}
+
+/* The names of the inputs a mask (1 << enum rs_gap) says the trace lacks */
+static json_t *lacks_json(unsigned int mask)
+{
+	json_t *a = json_array();
+
+	for (int g = 0; g < RS_GAP_NR; g++)
+		if (mask & (1u << g))
+			json_array_append_new(a, json_string(rs_gap_name((enum rs_gap)g)));
+	return a;
+}
+
+/* An error in percent of a recorded figure; null where nothing was recorded to be off from */
+static json_t *err_pct_json(uint64_t recorded, double err)
+{
+	return recorded ? rs_json_real(err) : json_null();
 }
 
 /* The reconstruction's flat counters, by the object of `inputs` they stand in */
@@ -180,8 +209,8 @@ static json_t *inputs_json(const struct rs_replay_report *r)
 	json_object_set_new(o, "watermark", wm);
 
 	json_object_set_new(sw, "state", json_string(in->swap == RS_RI_SWAP_MARKER ? "marker" :
-						     in->swap == RS_RI_SWAP_INFERRED ? "inferred_on" :
-						     "off"));
+						     in->swap == RS_RI_SWAP_INFERRED ?
+						     "inferred_on" : "off"));
 	RS_JSON_ADD_U64(sw, in, swap_fields);
 	json_object_set_new(sw, "markers", src_json(&in->swap_marker));
 	json_object_set_new(o, "swap", sw);
@@ -215,17 +244,17 @@ static json_t *inputs_json(const struct rs_replay_report *r)
 		json_object_set_new(x, "implied", src_json(&m->implied));
 		json_object_set_new(x, "node_snapshots", src_json(&m->node));
 		if (m->sizes_from_deltas) {
-			json_object_set_new(x, "offset", lists4s(m->offset));
+			json_object_set_new(x, "offset", lists4(m->offset));
 			json_object_set_new(x, "offset_from", json_string(
-				m->offset_from_mkdir ? "mkdir" : m->offset_assumed ? "assumed_empty" :
-				m->offset_from_first ? "first_snapshot" :
-				"snapshot_minus_deltas"));
+				m->offset_from_mkdir ? "mkdir" :
+				m->offset_assumed ? "assumed_empty" :
+				m->offset_from_first ? "first_snapshot" : "snapshot_minus_deltas"));
 			json_object_set_new(x, "snapshot_disagreement_max",
 					    lists4(m->disagree_max));
 			json_object_set_new(x, "reanchored", JI(m->anchors));
 		}
-		json_object_set_new(x, "lists_first", lists4s(m->first_lru));
-		json_object_set_new(x, "lists_last", lists4s(m->last_lru));
+		json_object_set_new(x, "lists_first", lists4(m->first_lru));
+		json_object_set_new(x, "lists_last", lists4(m->last_lru));
 		json_object_set_new(x, "lists_max", lists4(m->max_lru));
 		if (m->have_usage) {
 			json_object_set_new(x, "usage_first", JI(m->usage_first));
@@ -256,18 +285,11 @@ static json_t *cgroups_json(const struct rs_replay_report *r, const struct rs_re
 
 	for (int c = 0; c < p->nr_memcg; c++) {
 		const struct rs_reclaim_acct *m = &p->memcg[c];
-		json_t *o = json_object(), *lo = json_object();
+		json_t *o = json_object();
 
-		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
-			json_t *x = json_object();
-
-			json_object_set_new(x, "scanned", JI(m->scanned[l]));
-			json_object_set_new(x, "reclaimed", JI(m->reclaimed[l]));
-			json_object_set_new(lo, lname[l], x);
-		}
 		json_object_set_new(o, "path", json_string(rs_replay_cgroup_name(r, c)));
 		json_object_set_new(o, "id", JI(r->w ? rs_world_memcg(r->w, c)->id : 0));
-		json_object_set_new(o, "lru", lo);
+		json_object_set_new(o, "lru", scan_reclaim_lists(m->scanned, m->reclaimed));
 		json_object_set_new(o, "swapped_out", JI(m->swapped_out));
 		if (!recorded) {
 			json_object_set_new(o, "soft_scanned", soft_shown ? JI(m->soft_scanned)
@@ -336,16 +358,24 @@ static json_t *recorded_json(const struct rs_replay_report *r)
 	return o;
 }
 
-/* Whether identity is claimed for a row, and what the trace lacks for it. */
-static void claim_json(json_t *x, const struct rs_identity_list *il)
+/*
+ * An identity row, of a list or of a list in a cgroup: recorded against modelled, the verdict,
+ * whether identity is claimed for it and what the trace lacks for it.
+ */
+static json_t *identity_row_json(const struct rs_identity_list *il)
 {
-	json_t *lacks = json_array();
+	json_t *x = json_object();
 
-	for (int g = 0; g < RS_GAP_NR; g++)
-		if (il->lacks & (1u << g))
-			json_array_append_new(lacks, json_string(rs_gap_name((enum rs_gap)g)));
 	json_object_set_new(x, "claimed", json_boolean(il->claimed));
-	json_object_set_new(x, "lacks", lacks);
+	json_object_set_new(x, "lacks", lacks_json(il->lacks));
+	json_object_set_new(x, "recorded_scanned", JI(il->rec_scanned));
+	json_object_set_new(x, "model_scanned", JI(il->model_scanned));
+	json_object_set_new(x, "recorded_reclaimed", JI(il->rec_reclaimed));
+	json_object_set_new(x, "model_reclaimed", JI(il->model_reclaimed));
+	json_object_set_new(x, "checked", json_boolean(il->checked));
+	json_object_set_new(x, "within_target", json_boolean(il->within));
+	json_object_set_new(x, "verdict", json_string(rs_identity_verdict_name(il->verdict)));
+	return x;
 }
 
 static json_t *gaps_json(const struct rs_replay_report *r)
@@ -406,20 +436,11 @@ static json_t *identity_json(const struct rs_replay_report *r, json_t **error_pc
 	*error_pct = json_object();
 	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 		const struct rs_identity_list *il = &id->list[l];
-		json_t *x = json_object(), *e = json_object();
+		json_t *x = identity_row_json(il), *e = json_object();
 
-		claim_json(x, il);
-		json_object_set_new(x, "recorded_scanned", JI(il->rec_scanned));
-		json_object_set_new(x, "model_scanned", JI(il->model_scanned));
-		json_object_set_new(x, "recorded_reclaimed", JI(il->rec_reclaimed));
-		json_object_set_new(x, "model_reclaimed", JI(il->model_reclaimed));
-		json_object_set_new(x, "checked", json_boolean(il->checked));
-		json_object_set_new(x, "within_target", json_boolean(il->within));
-		json_object_set_new(x, "verdict", json_string(rs_identity_verdict_name(il->verdict)));
-		json_object_set_new(e, "scanned", il->rec_scanned ? rs_json_real(il->scanned_err)
-								  : json_null());
-		json_object_set_new(e, "reclaimed", il->rec_reclaimed
-						    ? rs_json_real(il->reclaimed_err) : json_null());
+		json_object_set_new(e, "scanned", err_pct_json(il->rec_scanned, il->scanned_err));
+		json_object_set_new(e, "reclaimed", err_pct_json(il->rec_reclaimed,
+								 il->reclaimed_err));
 		json_object_set_new(x, "error_pct", json_deep_copy(e));
 		json_object_set_new(*error_pct, lname[l], e);
 		json_object_set_new(lists, lname[l], x);
@@ -429,23 +450,16 @@ static json_t *identity_json(const struct rs_replay_report *r, json_t **error_pc
 			const struct rs_identity_list *il = rs_identity_memcg(id, c, l);
 			json_t *x;
 
+			/* only the lists the recording scanned in the cgroup */
 			if (!il->rec_scanned)
 				continue;
-			x = json_object();
-			claim_json(x, il);
+			x = identity_row_json(il);
 			json_object_set_new(x, "path", json_string(rs_replay_cgroup_name(r, c)));
 			json_object_set_new(x, "list", json_string(lname[l]));
-			json_object_set_new(x, "recorded_scanned", JI(il->rec_scanned));
-			json_object_set_new(x, "model_scanned", JI(il->model_scanned));
-			json_object_set_new(x, "scanned_error_pct", rs_json_real(il->scanned_err));
-			json_object_set_new(x, "recorded_reclaimed", JI(il->rec_reclaimed));
-			json_object_set_new(x, "model_reclaimed", JI(il->model_reclaimed));
-			json_object_set_new(x, "reclaimed_error_pct", il->rec_reclaimed
-					    ? rs_json_real(il->reclaimed_err) : json_null());
-			json_object_set_new(x, "checked", json_boolean(il->checked));
-			json_object_set_new(x, "within_target", json_boolean(il->within));
-			json_object_set_new(x, "verdict",
-					    json_string(rs_identity_verdict_name(il->verdict)));
+			json_object_set_new(x, "scanned_error_pct",
+					    err_pct_json(il->rec_scanned, il->scanned_err));
+			json_object_set_new(x, "reclaimed_error_pct",
+					    err_pct_json(il->rec_reclaimed, il->reclaimed_err));
 			json_array_append_new(cg, x);
 		}
 	}
@@ -463,9 +477,9 @@ static json_t *identity_json(const struct rs_replay_report *r, json_t **error_pc
 	json_object_set_new(o, "not_checked", JI(id->not_checked));
 	json_object_set_new(o, "trace_lacks", gaps_json(r));
 	json_object_set_new(o, "sizes_from_snapshots_only", json_boolean(id->sizes_snapshots_only));
-	json_object_set_new(o, "snapshot_interval_ms", id->sizes_snapshots_only &&
-			    id->snapshot_interval_ns ? rs_json_real((double)id->snapshot_interval_ns /
-								    1e6) : json_null());
+	json_object_set_new(o, "snapshot_interval_ms",
+			    id->sizes_snapshots_only && id->snapshot_interval_ns ?
+			    rs_json_real((double)id->snapshot_interval_ns / 1e6) : json_null());
 	json_object_set_new(o, "folio_granularity", json_boolean(r->folio_granularity));
 	json_object_set_new(o, "flushed_stats", json_boolean(r->flushed_stats));
 	json_object_set_new(o, "kswapd_ends", kswapd_ends_json(&id->kswapd, &r->in->gap));
@@ -489,17 +503,14 @@ static json_t *range_json(const struct rs_reclaim_range *g)
 
 static json_t *soft_claim_json(const struct rs_policy_claims *pc)
 {
-	json_t *o = json_object(), *lacks = json_array();
+	json_t *o = json_object();
 
-	for (int g = 0; g < RS_GAP_NR; g++)
-		if (pc->soft_lacks & (1u << g))
-			json_array_append_new(lacks, json_string(rs_gap_name((enum rs_gap)g)));
 	json_object_set_new(o, "checked", json_boolean(pc->soft_checked));
 	json_object_set_new(o, "shown", json_boolean(pc->soft_shown));
 	json_object_set_new(o, "error_pct", pc->soft_checked ? rs_json_real(pc->soft_err)
 							      : json_null());
 	json_object_set_new(o, "target_pct", rs_json_real(RS_SOFT_TARGET_PCT));
-	json_object_set_new(o, "lacks", lacks);
+	json_object_set_new(o, "lacks", lacks_json(pc->soft_lacks));
 	return o;
 }
 
@@ -542,21 +553,6 @@ static json_t *prio_json(int prio)
 	return prio < 0 ? json_null() : JI(prio);
 }
 
-/* scanned and reclaimed per list */
-static json_t *call_lists(const uint64_t *scanned, const uint64_t *reclaimed)
-{
-	json_t *o = json_object();
-
-	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
-		json_t *x = json_object();
-
-		json_object_set_new(x, "scanned", JI(scanned[l]));
-		json_object_set_new(x, "reclaimed", JI(reclaimed[l]));
-		json_object_set_new(o, lname[l], x);
-	}
-	return o;
-}
-
 static json_t *call_json(const struct rs_replay_report *r, size_t i)
 {
 	const struct rs_identity_call *x = &r->calls->call[i];
@@ -585,15 +581,15 @@ static json_t *call_json(const struct rs_replay_report *r, size_t i)
 	json_object_set_new(rec, "prio_lowest", c->rec.have ? prio_json(c->rec.prio_lowest)
 							    : json_null());
 	json_object_set_new(rec, "rounds", JI(c->rec.have ? c->rec.rounds : 0));
-	json_object_set_new(rec, "lru", call_lists(x->rec_scanned, x->rec_reclaimed));
+	json_object_set_new(rec, "lru", scan_reclaim_lists(x->rec_scanned, x->rec_reclaimed));
 	json_object_set_new(rec, "soft_scanned", JI(c->rec.have ? c->rec.soft_scanned : 0));
 	json_object_set_new(o, "recorded", rec);
 	json_object_set_new(m, "prio_lowest", prio_json(mo->prio_lowest));
 	json_object_set_new(m, "rounds", JI(mo->rounds));
-	json_object_set_new(m, "lru", call_lists(mo->acct.scanned, mo->acct.reclaimed));
+	json_object_set_new(m, "lru", scan_reclaim_lists(mo->acct.scanned, mo->acct.reclaimed));
 	json_object_set_new(m, "soft_scanned", JI(mo->acct.soft_scanned));
 	json_object_set_new(o, "model", m);
-	json_object_set_new(o, "scanned_diff", lists4s(x->scanned_diff));
+	json_object_set_new(o, "scanned_diff", lists4(x->scanned_diff));
 	json_object_set_new(o, "diff", JI(x->diff));
 	return o;
 }

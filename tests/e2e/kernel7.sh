@@ -92,10 +92,32 @@ $(diff "$TMP/want" "$TMP/got" | head -5)"
 		"$want"
 
 	# mod_memcg_lruvec_state.val, a signed long on 7.x: per cgroup, the LRU items' (0-3:
-	# inactive/active anon/file) sums against lru_size.delta_pages
-	awk '$1 == "mod_memcg_lruvec_state" { for (i = 2; i <= NF; i++) { split($i, a, "=")
-		v[a[1]] = a[2] } if (v["item"] <= 3) s[v["id"] " " v["item"]] += v["val"] }
-		END { for (k in s) print k, s[k] }' "$TMP/ev" | sort >"$TMP/want"
+	# inactive/active anon/file) sums against lru_size.delta_pages; on cgroup v2 (the
+	# recorder's begin marker) a cgroup's sums include its descendants', as the memory.stat
+	# they are held against does: paths by id from the memcg_stat markers and cgroup_mkdir,
+	# the root "/" id 1 (its kernfs root's inode)
+	awk '{ delete v; for (i = 2; i <= NF; i++) { split($i, a, "="); v[a[1]] = a[2] } }
+		$1 == "print" && v["buf"] == "reclaimscope_begin" && v["cgroup"] == "v2" { v2 = 1 }
+		$1 == "print" && v["buf"] == "memcg_stat" { path[v["id"]] = v["cg"]; idp[v["cg"]] = v["id"] }
+		$1 == "cgroup_mkdir" { path[v["id"]] = v["path"]; idp[v["path"]] = v["id"] }
+		$1 == "mod_memcg_lruvec_state" && v["item"] <= 3 { s[v["id"] " " v["item"]] += v["val"] }
+		END {
+			idp["/"] = 1
+			for (k in s) {
+				split(k, q, " ")
+				out[k] += s[k]
+				if (!v2 || !(q[1] in path))
+					continue
+				for (p = path[q[1]]; p != "/" && p != "";) {
+					sub(/\/[^\/]*$/, "", p)
+					if (p == "")
+						p = "/"
+					if (p in idp)
+						out[idp[p] " " q[2]] += s[k]
+				}
+			}
+			for (k in out) print k, out[k]
+		}' "$TMP/ev" | sort >"$TMP/want"
 	jq -r '.cgroups[] | select(.lru_size.delta_pages != null) | .id as $i |
 		.lru_size.delta_pages | "\($i) 0 \(.inactive_anon)", "\($i) 1 \(.active_anon)",
 		"\($i) 2 \(.inactive_file)", "\($i) 3 \(.active_file)"' "$TMP/an.json" |
