@@ -15,6 +15,7 @@
 
 #include "analysis_state.h"
 #include "memcg_attrib.h"
+#include "rs_cmp.h"
 #include "rs_grow.h"
 #include "rs_warn.h"
 #include "trace_source.h"
@@ -956,9 +957,7 @@ static int shrinker_by_time_cmp(const void *x, const void *y)
 	const struct rs_shrinker_stats *sa = *(const struct rs_shrinker_stats *const *)x;
 	const struct rs_shrinker_stats *sb = *(const struct rs_shrinker_stats *const *)y;
 
-	if (sa->s.ns != sb->s.ns)
-		return sa->s.ns < sb->s.ns ? 1 : -1;
-	return strcmp(sa->name, sb->name);
+	return RS_CMP(sb->s.ns, sa->s.ns) ?: strcmp(sa->name, sb->name);
 }
 
 const struct rs_shrinker_stats **rs_analysis_shrinkers_by_time(const struct rs_analysis *a)

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "episode_log.h"
+#include "rs_cmp.h"
 #include "rs_grow.h"
 
 #define JOIN_GAP_FIRST	1000ull		/* 1 us: the first gap tried to join periods */
@@ -45,11 +46,7 @@ static int stall_cmp(const void *pa, const void *pb)
 {
 	const struct rs_stall *a = pa, *b = pb;
 
-	if (a->ns != b->ns)
-		return a->ns < b->ns ? 1 : -1;
-	if (a->begin_ts != b->begin_ts)
-		return a->begin_ts < b->begin_ts ? -1 : 1;
-	return (a->pid > b->pid) - (a->pid < b->pid);
+	return RS_CMP(b->ns, a->ns) ?: RS_CMP(a->begin_ts, b->begin_ts) ?: RS_CMP(a->pid, b->pid);
 }
 
 /* Full: keep the stalls longer than the median; the log stays whole from median + 1 ns on. */
@@ -155,9 +152,7 @@ static int awake_cmp(const void *pa, const void *pb)
 {
 	const struct rs_awake *a = pa, *b = pb;
 
-	if (a->begin_ts != b->begin_ts)
-		return a->begin_ts < b->begin_ts ? -1 : 1;
-	return (a->kswapd > b->kswapd) - (a->kswapd < b->kswapd);
+	return RS_CMP(a->begin_ts, b->begin_ts) ?: RS_CMP(a->kswapd, b->kswapd);
 }
 
 void rs_episode_log_finish(struct rs_episode_log *l)

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rs_cmp.h"
 #include "rs_sort.h"
 
 #define RADIX_MIN	256	/* below this, qsort() is as fast */
@@ -21,9 +22,7 @@
 
 static int u64_cmp(const void *a, const void *b)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x > y) - (x < y);
+	return RS_CMP(*(const uint64_t *)a, *(const uint64_t *)b);
 }
 
 void rs_sort_u64(uint64_t *v, size_t n)

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rs_cmp.h"
 #include "replay_identity.h"
 
 double rs_replay_err_pct(uint64_t model, uint64_t rec)
@@ -176,9 +177,7 @@ static int rank_cmp(const void *a, const void *b)
 {
 	const struct call_rank *x = a, *y = b;
 
-	if (x->diff != y->diff)
-		return x->diff < y->diff ? 1 : -1;
-	return (x->index > y->index) - (x->index < y->index);
+	return RS_CMP(y->diff, x->diff) ?: RS_CMP(x->index, y->index);
 }
 
 static void call_fill(const struct rs_world *w, const struct rs_replay_result *model, size_t k,

@@ -12,6 +12,7 @@
 
 #include "kswapd_end.h"
 #include "replay.h"
+#include "rs_cmp.h"
 #include "rs_grow.h"
 #include "rs_search.h"
 #include "zone_balance.h"
@@ -424,9 +425,7 @@ static int cmp_zs(const void *a, const void *b)
 {
 	const struct rs_zone_sample *x = a, *y = b;
 
-	if (x->nid != y->nid)
-		return x->nid < y->nid ? -1 : 1;
-	return (x->ts > y->ts) - (x->ts < y->ts);
+	return RS_CMP(x->nid, y->nid) ?: RS_CMP(x->ts, y->ts);
 }
 
 /* Samples by node and time; a stable order for equal times is not needed (one per moment). */
@@ -460,37 +459,23 @@ static int cmp_upd(const void *a, const void *b)
 {
 	const struct wupdate *x = a, *y = b;
 
-	if (x->u.ts != y->u.ts)
-		return x->u.ts < y->u.ts ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+	return RS_CMP(x->u.ts, y->u.ts) ?: RS_CMP(x->seq, y->seq);
 }
 
 static int cmp_obs(const void *a, const void *b)
 {
 	const struct rs_obs *x = a, *y = b;
 
-	if (x->memcg != y->memcg)
-		return x->memcg < y->memcg ? -1 : 1;
-	if (x->nid != y->nid)
-		return x->nid < y->nid ? -1 : 1;
-	if (x->lru != y->lru)
-		return x->lru < y->lru ? -1 : 1;
-	if (x->ts_start != y->ts_start)
-		return x->ts_start < y->ts_start ? -1 : 1;
-	return 0;
+	return RS_CMP(x->memcg, y->memcg) ?: RS_CMP(x->nid, y->nid) ?: RS_CMP(x->lru, y->lru) ?:
+	       RS_CMP(x->ts_start, y->ts_start);
 }
 
 /* One-priority windows: by list and call (ts_start, ts_end), then priority. */
 static int cmp_pobs(const void *a, const void *b)
 {
 	const struct rs_obs *x = a, *y = b;
-	int c = cmp_obs(a, b);
 
-	if (c)
-		return c;
-	if (x->ts_end != y->ts_end)
-		return x->ts_end < y->ts_end ? -1 : 1;
-	return x->prio < y->prio ? -1 : x->prio > y->prio;
+	return cmp_obs(a, b) ?: RS_CMP(x->ts_end, y->ts_end) ?: RS_CMP(x->prio, y->prio);
 }
 
 static void sort_calls(struct rs_world *w)

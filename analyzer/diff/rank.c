@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "diff_rank.h"
+#include "rs_cmp.h"
 #include "rs_grow.h"
 
 #define THRESHOLD_DEFAULT 10.0
@@ -270,15 +271,15 @@ struct keyed {
 static int cmp_group(const void *x, const void *y)
 {
 	const struct keyed *a = x, *b = y;
-	int r = strcmp(a->row.group, b->row.group);
 
-	return r ? r : (a->pos > b->pos) - (a->pos < b->pos);
+	return strcmp(a->row.group, b->row.group) ?: RS_CMP(a->pos, b->pos);
 }
 
 static int cmp_keyed(const void *x, const void *y)
 {
 	const struct keyed *a = x, *b = y;
 
+	/* the scores are doubles, tested as such: RS_CMP() would take a NaN for a tie */
 	if (a->gscore != b->gscore)
 		return a->gscore < b->gscore ? 1 : -1;
 	if (a->gfirst != b->gfirst)
@@ -287,7 +288,7 @@ static int cmp_keyed(const void *x, const void *y)
 		return a->row.changed ? -1 : 1;
 	if (a->row.score != b->row.score)
 		return a->row.score < b->row.score ? 1 : -1;
-	return (a->pos > b->pos) - (a->pos < b->pos);
+	return RS_CMP(a->pos, b->pos);
 }
 
 /* Groups by their largest move, rows by theirs: O(n log n) with thousands of cgroups. */

@@ -14,6 +14,7 @@
 
 #include "cgroup_series.h"
 #include "cgroup_snap.h"
+#include "rs_cmp.h"
 
 int cg_soft_state(const struct rs_cgroups *cg, const struct rs_cgroup *c)
 {
@@ -93,9 +94,7 @@ void cg_on_snapshot(struct rs_cgroups *cg, const struct rs_event *ev, int row)
 
 static int i64_cmp(const void *x, const void *y)
 {
-	int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
-
-	return a < b ? -1 : a > b;
+	return RS_CMP(*(const int64_t *)x, *(const int64_t *)y);
 }
 
 /*

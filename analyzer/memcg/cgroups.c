@@ -24,6 +24,7 @@
 #include "cgroup_trigger.h"
 #include "cgroup_victim.h"
 #include "ep_slots.h"
+#include "rs_cmp.h"
 #include "rs_warn.h"
 #include "series.h"
 #include "trace_source.h"
@@ -180,13 +181,9 @@ static bool any_reclaim_item(const struct rs_cgroups *cg, const struct rs_cgroup
 static int name_cmp(const struct rs_cgroups *cg, int a, int b)
 {
 	char x[64], y[64];
-	int r = strcmp(rs_cgroups_name(cg, a, x, sizeof(x)), rs_cgroups_name(cg, b, y, sizeof(y)));
 
-	if (r)
-		return r;
-	if (cg->cgs[a].memcg.id != cg->cgs[b].memcg.id)
-		return cg->cgs[a].memcg.id < cg->cgs[b].memcg.id ? -1 : 1;
-	return a - b;
+	return strcmp(rs_cgroups_name(cg, a, x, sizeof(x)), rs_cgroups_name(cg, b, y, sizeof(y))) ?:
+	       RS_CMP(cg->cgs[a].memcg.id, cg->cgs[b].memcg.id) ?: RS_CMP(a, b);
 }
 
 /* Insertion sort by name: a few thousand rows at most, once. */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "refaults_replay.h"
+#include "rs_cmp.h"
 
 struct call_key {
 	int pid;
@@ -15,9 +16,7 @@ static int by_pid_ts(const void *x, const void *y)
 {
 	const struct call_key *a = x, *b = y;
 
-	if (a->pid != b->pid)
-		return (a->pid > b->pid) - (a->pid < b->pid);
-	return (a->ts > b->ts) - (a->ts < b->ts);
+	return RS_CMP(a->pid, b->pid) ?: RS_CMP(a->ts, b->ts);
 }
 
 /* The call of task pid that holds time ts: the last begun at or before it, not yet ended. */

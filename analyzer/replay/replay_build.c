@@ -22,6 +22,7 @@
 #include "replay_calls.h"
 #include "replay_memcgs.h"
 #include "replay_report.h"
+#include "rs_cmp.h"
 #include "rs_grow.h"
 #include "rs_search.h"
 
@@ -102,7 +103,7 @@ static int cmp_entry(const void *pa, const void *pb, void *arg)
 	/* siblings in creation order: cgroup ids (inode numbers) grow with it */
 	if (a->id != b->id)
 		return a->id && (!b->id || a->id < b->id) ? -1 : 1;
-	return ea < eb ? -1 : ea > eb;	/* rows: first seen */
+	return RS_CMP(ea, eb);	/* rows: first seen */
 }
 
 /* A world memcg added so far with this path, or -1. */
@@ -808,9 +809,7 @@ static int64_t v2_own(const struct wb *b, const struct v2snaps *vs, int wm, int 
 
 static int cmp_i64(const void *a, const void *b)
 {
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return x < y ? -1 : x > y;
+	return RS_CMP(*(const int64_t *)a, *(const int64_t *)b);
 }
 
 /*

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rs_cmp.h"
 #include "rs_grow.h"
 #include "series.h"
 #include "timeline_model_state.h"
@@ -40,9 +41,7 @@ static int cmp_cspan(const void *a, const void *b)
 {
 	const struct cspan *x = a, *y = b;
 
-	if (x->pid != y->pid)
-		return x->pid < y->pid ? -1 : 1;
-	return x->begin < y->begin ? -1 : x->begin > y->begin;
+	return RS_CMP(x->pid, y->pid) ?: RS_CMP(x->begin, y->begin);
 }
 
 

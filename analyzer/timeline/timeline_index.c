@@ -16,6 +16,7 @@
 #include <stdio.h>
 
 #include "memcg_attrib.h"
+#include "rs_cmp.h"
 #include "rs_grow.h"
 #include "rs_sort.h"
 #include "series.h"
@@ -564,12 +565,8 @@ static int cmp_span(const void *a, const void *b)
 {
 	const struct tl_span *x = a, *y = b;
 
-	if (x->begin != y->begin)
-		return x->begin < y->begin ? -1 : 1;
-	/* outer (longer) first, so the innermost of a nest comes last */
-	if (x->end != y->end)
-		return x->end > y->end ? -1 : 1;
-	return x->task < y->task ? -1 : x->task > y->task;
+	/* at one begin the outer (longer) first, so the innermost of a nest comes last */
+	return RS_CMP(x->begin, y->begin) ?: RS_CMP(y->end, x->end) ?: RS_CMP(x->task, y->task);
 }
 
 /* The name of memcg row `row` of the live analysis: buf when it has to be made. */

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rs_cmp.h"
 #include "rs_grow.h"
 #include "rs_search.h"
 #include "timeline_model_state.h"
@@ -551,9 +552,7 @@ static int cmp_keytot(const void *a, const void *b)
 {
 	const struct keytot *x = a, *y = b;
 
-	if (x->ns != y->ns)
-		return x->ns > y->ns ? -1 : 1;
-	return x->key < y->key ? -1 : x->key > y->key;
+	return RS_CMP(y->ns, x->ns) ?: RS_CMP(x->key, y->key);
 }
 
 /* Sub-lanes of the span lanes that show them, by time in spans (desc). */

@@ -8,13 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rs_cmp.h"
 #include "tracedat_reader.h"
 
 static int fmt_cmp(const void *a, const void *b)
 {
 	const struct fmt *x = a, *y = b;
 
-	return (x->id > y->id) - (x->id < y->id);
+	return RS_CMP(x->id, y->id);
 }
 
 struct fmt *tracedat_fmt_search(const struct tracedat *td, int id)

@@ -32,6 +32,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "rs_cmp.h"
 #include "rs_heap.h"
 #include "tracedat_reader.h"
 
@@ -43,7 +44,7 @@ static int ksym_order(const void *a, const void *b)
 {
 	const struct tracedat_ksym *x = a, *y = b;
 
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
+	return RS_CMP(x->addr, y->addr);
 }
 
 /*
