@@ -273,6 +273,19 @@ $(diff "$TMP/want" "$TMP/got" | head -5)"
 	if [ "$want" = true ]; then
 		grep -q MGLRU "$TMP/replay.txt" || fail "$b: replay does not say MGLRU"
 	fi
+	# without the recorder's begin marker (plain trace-cmd) the inputs name no marker value:
+	# mglru=0x0000 there would be a made-up 0
+	if ! grep -q '^print .*reclaimscope_begin' "$TMP/ev"; then
+		"$RS_BIN" replay --inputs "$f" >"$TMP/inputs.txt" 2>&1
+		h=$(sed -n '/^header /,/^calls /p' "$TMP/inputs.txt" | tr '\n' ' ')
+		case $h in
+		*"no begin marker"*) ;;
+		*) fail "$b: replay --inputs does not say there is no begin marker: $h" ;;
+		esac
+		case $h in
+		*mglru=*) fail "$b: replay --inputs names a marker value the trace lacks: $h" ;;
+		esac
+	fi
 done
 [ "$n" -gt 0 ] || { echo "no kernel 7 fixtures"; exit 77; }
 
