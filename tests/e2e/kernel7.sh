@@ -252,6 +252,10 @@ $(diff "$TMP/want" "$TMP/got" | head -5)"
 			fail "$b: active-list rows under MGLRU"
 		! grep -Eq '^(all|[0-9?]) +active_(anon|file) ' "$TMP/text" ||
 			fail "$b: active-list rows under MGLRU"
+		# the lists by the names the kernel's MGLRU uses (anon, file) in every table
+		! grep -Eq '^(all +|[0-9?] +)?(in)?active_(anon|file) ' "$TMP/text" ||
+			fail "$b: a table row names a classic list under MGLRU:" \
+				"$(grep -Em1 '^(all +|[0-9?] +)?(in)?active_(anon|file) ' "$TMP/text")"
 		empty=$(awk '$1 == "mm_vmscan_lru_isolate" { for (i = 2; i <= NF; i++) {
 			split($i, a, "="); if (a[1] == "nr_taken" && a[2] == 0) n++ } }
 			END { print n + 0 }' "$TMP/ev")
