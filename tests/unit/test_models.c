@@ -145,6 +145,8 @@ static struct rs_replay_result *tw_mainline(struct tw *t, const struct rs_reclai
 	if (!c || rs_world_add_call(t->w, c, &t->err) == 0)
 		r = tw_replay(t, "mainline");
 	rs_world_free(t->w);
+	t->w = NULL;
+	t->r = NULL;	/* handed on: tw_free() leaves it alone */
 	return r;
 }
 
