@@ -408,7 +408,13 @@ static void close_window(struct rs_replay_input *ri, struct ri_task *t, struct r
 				.back = left - moved,
 			};
 	}
-	if (!v->implied[lru] && prio >= 0 && prio <= RS_DEF_PRIORITY && t->win_req) {
+	/*
+	 * The classic LRU asks min(size >> priority, SWAP_CLUSTER_MAX) of a list, so the size is
+	 * at least nr_requested << priority; MGLRU's batch (4096 on 6.7-6.16, its scan budget
+	 * after) is no such share: 4096 << 12 implied 64 GB lists on a 640 MB guest.
+	 */
+	if (!v->implied[lru] && prio >= 0 && prio <= RS_DEF_PRIORITY && t->win_req &&
+	    t->win_req <= RS_SWAP_CLUSTER_MAX) {
 		v->implied[lru] = t->win_req << prio;
 		v->implied_off[lru] = sh ? sh->offset : 0;
 	}

@@ -273,6 +273,15 @@ $(diff "$TMP/want" "$TMP/got" | head -5)"
 	if [ "$want" = true ]; then
 		grep -q MGLRU "$TMP/replay.txt" || fail "$b: replay does not say MGLRU"
 	fi
+	# a list size implied by an isolate (nr_requested << priority) only where the request is
+	# the classic LRU's share of the list (at most SWAP_CLUSTER_MAX): never from MGLRU's batches
+	small=$(awk '$1 == "mm_vmscan_lru_isolate" { for (i = 2; i <= NF; i++) {
+		split($i, a, "="); if (a[1] == "nr_requested" && a[2] + 0 <= 32) n++ } }
+		END { print n + 0 }' "$TMP/ev")
+	if [ "$small" = 0 ]; then
+		expect_eq "$b: list sizes implied with no isolate of at most 32 pages" \
+			"$("$RS_BIN" replay --json --inputs "$f" | jq .inputs.sizes.implied_updates)" 0
+	fi
 	# without the recorder's begin marker (plain trace-cmd) the inputs name no marker value:
 	# mglru=0x0000 there would be a made-up 0
 	if ! grep -q '^print .*reclaimscope_begin' "$TMP/ev"; then
