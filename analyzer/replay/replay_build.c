@@ -609,8 +609,9 @@ static int infer_wmark(struct wb *b, int nr_nodes, struct rs_error *err)
 		if (rs_world_add_update(b->w, &u, err))
 			return -1;
 	}
-	ri_warn(ri, "node_stat has no watermarks: kswapd's nr_to_reclaim (the node's high "
-		"watermarks) inferred from %llu kswapd runs as at least %llu pages",
+	ri_warn(ri, "no node watermarks in the trace (node_stat wmark_high): kswapd's "
+		"nr_to_reclaim (the node's high watermarks) inferred from %llu kswapd runs as at "
+		"least %llu pages",
 		(unsigned long long)n, (unsigned long long)(lo + 1));
 	return 0;
 }

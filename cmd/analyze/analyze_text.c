@@ -376,7 +376,7 @@ static void section_priority(struct out *o)
 			rs_analysis_lru_sum(o->a, -1, l, x, -1, &t);
 			if (!t.scanned)
 				continue;
-			snprintf(label, sizeof(label), "%s %s", list_name(l),
+			snprintf(label, sizeof(label), "%s %s", list_label(o, l),
 				 x < 0 ? "all" : rs_ctx_name(x));
 			fprintf(o->f, "%-24s", label);
 			for (int i = 0; i < RS_NR_PRIO; i++) {

@@ -615,13 +615,17 @@ void rs_replay_inputs_text(FILE *f, const struct rs_replay_report *r)
 		add(&l, "header     %s at offset %llu: ", in->header, U(in->header_offset));
 	else
 		add(&l, "header     no begin marker: ");
-	add(&l, "vm swappiness %d%s, cgroup %s (%s), %d node%s%s, page size %llu, MGLRU %s "
-	    "(%s mglru=0x%04x)", in->vm_swappiness, in->swappiness_assumed ? " (assumed)" : "",
+	add(&l, "vm swappiness %d%s, cgroup %s (%s), %d node%s%s, page size %llu, MGLRU %s ",
+	    in->vm_swappiness, in->swappiness_assumed ? " (assumed)" : "",
 	    in->cgroup_v1 ? "v1" : "v2", in->cgroup_src ? in->cgroup_src : "-", in->nr_nodes,
 	    in->nr_nodes == 1 ? "" : "s", in->nodes_assumed ? " (node 0 assumed)" : "",
-	    U(in->page_size), in->mglru ? "on" : "off",
-	    in->mglru_shape ? "told by the trace's events; marker" : in->header ? "marker" :
-	    "no marker:", in->mglru_mask);
+	    U(in->page_size), in->mglru ? "on" : "off");
+	/* without a begin marker mglru_mask is no reading: printing it would be a made-up 0 */
+	if (in->header)
+		add(&l, "(%smarker mglru=0x%04x)", in->mglru_shape ?
+		    "told by the trace's events; " : "", in->mglru_mask);
+	else
+		add(&l, "(%sno marker)", in->mglru_shape ? "told by the trace's events; " : "");
 	flush(f, &l, 11);
 	add(&l, "calls      %zu replayed:", in->world_calls);
 	for (int c = 0; c < RS_CALL_NR; c++) {

@@ -316,7 +316,8 @@ static void row_figure(struct tl_model *m, const struct tl_row *r, bool words, c
 		break;
 	case TL_SCALE_PRIORITY:
 		if (r->max > 0)
-			snprintf(buf, n, "%sp%d", words ? "min " : "", RS_PRIO_DEF + 1 - (int)r->max);
+			snprintf(buf, n, "%sp%d", words ? "min " : "",
+				 RS_PRIO_DEF + 1 - (int)r->max);
 		break;
 	case TL_SCALE_MARK:
 		if (r->sum > 0)
@@ -621,7 +622,8 @@ static void draw_list(struct tui_state *st, const struct tui_layout *l, int w)
 		tui_fmt_ts(t, sizeof(t), st->nest_t0, 6);
 		tui_fmt_dur(d, sizeof(d), st->nest_t1 - st->nest_t0);
 		snprintf(title, sizeof(title), " events of pid %d in its episode from %s s (%s)%s"
-			 "  Esc: all events", st->nest_pid, t, d, st->list_focus ? "  [focus]" : "");
+			 "  Esc: all events", st->nest_pid, t, d,
+			 st->list_focus ? "  [focus]" : "");
 	} else {
 		tui_fmt_ts(t, sizeof(t), st->list_anchor, 6);
 		snprintf(title, sizeof(title), " events from %s s (%s%s)%s  Tab: %s  v: hide",
@@ -661,6 +663,13 @@ struct lines {
 	char (*l)[256];
 	int n, cap;
 };
+
+/* An empty buffer of cap lines (free ls->l); false when out of memory: then draw nothing */
+static bool lines_alloc(struct lines *ls, int cap)
+{
+	*ls = (struct lines){ calloc((size_t)cap, sizeof(*ls->l)), 0, cap };
+	return ls->l != NULL;
+}
 
 static void addl(struct lines *ls, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void addl(struct lines *ls, const char *fmt, ...)
@@ -702,7 +711,8 @@ static void span_line(struct tl_model *m, const struct tl_span *s, char *out, si
 		 num(b2, s->reclaimed), s->kind != RS_CTX_KSWAPD && s->status == RS_EP_COMPLETE ?
 		 " (end event: nested passes, slab too)" : "",
 		 tl_model_cgroup_name(m, s->trigger), s->target ? ", target " : "",
-		 s->target ? tl_model_cgroup_name(m, s->target) : "", s->nr_victims ? vic : "unknown",
+		 s->target ? tl_model_cgroup_name(m, s->target) : "",
+		 s->nr_victims ? vic : "unknown",
 		 s->status != RS_EP_COMPLETE ? ", " : "",
 		 s->status != RS_EP_COMPLETE ? rs_ep_status_name(s->status) : "");
 }
@@ -754,8 +764,9 @@ static void details_lines(struct tui_state *st, struct lines *ls, bool full)
 			     num(b[5], s.writes));
 		else
 			addl(ls, "scan IA %s AA %s IF %s AF %s  recl %s eff %.0f%%  prio %s  write %s",
-			     num(b[0], s.scanned[0]), num(b[1], s.scanned[1]), num(b[2], s.scanned[2]),
-			     num(b[3], s.scanned[3]), num(b[4], recl), pct(recl, base),
+			     num(b[0], s.scanned[0]), num(b[1], s.scanned[1]),
+			     num(b[2], s.scanned[2]), num(b[3], s.scanned[3]), num(b[4], recl),
+			     pct(recl, base),
 			     s.min_prio >= 0 ? (snprintf(y, sizeof(y), "%d", s.min_prio), y) : "-",
 			     num(b[5], s.writes));
 		tui_fmt_dur(x, sizeof(x), s.span_ns[RS_CTX_DIRECT]);
@@ -885,10 +896,9 @@ static void event_lines(struct tui_state *st, struct lines *ls, bool title)
 
 static void draw_pane(struct tui_state *st, const struct tui_layout *l, int w)
 {
-	char (*buf)[256] = calloc(64, sizeof(*buf));
-	struct lines ls = { buf, 0, 64 };
+	struct lines ls;
 
-	if (!buf)
+	if (!lines_alloc(&ls, 64))
 		return;
 	details_lines(st, &ls, false);
 	bar(l->details_y, w, ls.l[0]);
@@ -902,7 +912,7 @@ static void draw_pane(struct tui_state *st, const struct tui_layout *l, int w)
 		for (int i = 0; first + i < l->details_h && i < ls.n; i++)
 			put(l->details_y + first + i, 0, w, ls.l[i]);
 	}
-	free(buf);
+	free(ls.l);
 }
 
 static void draw_scrolled(struct tui_state *st, struct lines *ls, int w, int h,
@@ -925,12 +935,11 @@ static void draw_scrolled(struct tui_state *st, struct lines *ls, int w, int h,
 
 static void draw_help(struct tui_state *st, int w, int h)
 {
-	char (*buf)[256] = calloc(128, sizeof(*buf));
-	struct lines ls = { buf, 0, 128 };
+	struct lines ls;
 	const struct tui_keydef *k;
 	int n;
 
-	if (!buf)
+	if (!lines_alloc(&ls, 128))
 		return;
 	k = tui_keytable(&n);
 	addl(&ls, "Keys");
@@ -971,20 +980,19 @@ static void draw_help(struct tui_state *st, int w, int h)
 	addl(&ls, "pid); e switches between every event and reclaim events.");
 	addl(&ls, "Esc or ? returns, q quits.");
 	draw_scrolled(st, &ls, w, h, "reclaimscope tui: help");
-	free(buf);
+	free(ls.l);
 }
 
 static void draw_details(struct tui_state *st, int w, int h)
 {
-	char (*buf)[256] = calloc(TUI_MAX_EVLINES + 96, sizeof(*buf));
-	struct lines ls = { buf, 0, TUI_MAX_EVLINES + 96 };
+	struct lines ls;
 
-	if (!buf)
+	if (!lines_alloc(&ls, TUI_MAX_EVLINES + 96))
 		return;
 	details_lines(st, &ls, true);
 	event_lines(st, &ls, true);
 	draw_scrolled(st, &ls, w, h, "details (Esc: back, j/k: scroll, h/l: cursor)");
-	free(buf);
+	free(ls.l);
 }
 
 static void draw_status(struct tui_state *st, const struct tui_layout *l, int w)

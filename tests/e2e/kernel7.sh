@@ -252,6 +252,10 @@ $(diff "$TMP/want" "$TMP/got" | head -5)"
 			fail "$b: active-list rows under MGLRU"
 		! grep -Eq '^(all|[0-9?]) +active_(anon|file) ' "$TMP/text" ||
 			fail "$b: active-list rows under MGLRU"
+		# the lists by the names the kernel's MGLRU uses (anon, file) in every table
+		! grep -Eq '^(all +|[0-9?] +)?(in)?active_(anon|file) ' "$TMP/text" ||
+			fail "$b: a table row names a classic list under MGLRU:" \
+				"$(grep -Em1 '^(all +|[0-9?] +)?(in)?active_(anon|file) ' "$TMP/text")"
 		empty=$(awk '$1 == "mm_vmscan_lru_isolate" { for (i = 2; i <= NF; i++) {
 			split($i, a, "="); if (a[1] == "nr_taken" && a[2] == 0) n++ } }
 			END { print n + 0 }' "$TMP/ev")
@@ -268,6 +272,19 @@ $(diff "$TMP/want" "$TMP/got" | head -5)"
 	# replay refuses MGLRU and says so
 	if [ "$want" = true ]; then
 		grep -q MGLRU "$TMP/replay.txt" || fail "$b: replay does not say MGLRU"
+	fi
+	# without the recorder's begin marker (plain trace-cmd) the inputs name no marker value:
+	# mglru=0x0000 there would be a made-up 0
+	if ! grep -q '^print .*reclaimscope_begin' "$TMP/ev"; then
+		"$RS_BIN" replay --inputs "$f" >"$TMP/inputs.txt" 2>&1
+		h=$(sed -n '/^header /,/^calls /p' "$TMP/inputs.txt" | tr '\n' ' ')
+		case $h in
+		*"no begin marker"*) ;;
+		*) fail "$b: replay --inputs does not say there is no begin marker: $h" ;;
+		esac
+		case $h in
+		*mglru=*) fail "$b: replay --inputs names a marker value the trace lacks: $h" ;;
+		esac
 	fi
 done
 [ "$n" -gt 0 ] || { echo "no kernel 7 fixtures"; exit 77; }

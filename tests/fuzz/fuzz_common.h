@@ -18,6 +18,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "../event_strings.h"
 #include "rs_warn.h"
 #include "trace_source.h"
 
@@ -40,12 +41,17 @@ static void fuzz_touch(struct fuzz_ctx *c, const char *s)
 static int fuzz_event(const struct rs_event *ev, void *ctx)
 {
 	struct fuzz_ctx *c = ctx;
+	const char *str[RS_EV_MAX_STRINGS];
+	int n;
 
 	if ((unsigned int)ev->type >= RS_EV_NR_TYPES)
 		abort();		/* a loader produced a type no consumer can index */
 	c->sum += ev->ts + (uint64_t)ev->cpu + (uint64_t)ev->pid + ev->have;
 	fuzz_touch(c, ev->comm);
 	fuzz_touch(c, rs_ev_type_name(ev->type));
+	n = rs_event_strings(ev, str);
+	for (int i = 0; i < n; i++)
+		fuzz_touch(c, str[i]);
 	switch (ev->type) {
 	case RS_EV_RECLAIM_BEGIN:
 	case RS_EV_RECLAIM_END:
@@ -53,32 +59,6 @@ static int fuzz_event(const struct rs_event *ev, void *ctx)
 		break;
 	case RS_EV_LRU_ISOLATE:
 		fuzz_touch(c, rs_lru_name(ev->isolate.lru));
-		break;
-	case RS_EV_SLAB_START:
-	case RS_EV_SLAB_END:
-		fuzz_touch(c, ev->slab.shrink_name);
-		break;
-	case RS_EV_CGROUP:
-	case RS_EV_CGROUP_ATTACH:
-		fuzz_touch(c, ev->cgroup.path);
-		fuzz_touch(c, ev->cgroup.comm);
-		break;
-	case RS_EV_FORK:
-	case RS_EV_EXEC:
-	case RS_EV_EXIT:
-		fuzz_touch(c, ev->task.comm);
-		fuzz_touch(c, ev->task.child_comm);
-		fuzz_touch(c, ev->task.filename);
-		break;
-	case RS_EV_OOM_VICTIM:
-		fuzz_touch(c, ev->oom.comm);
-		break;
-	case RS_EV_MARKER:
-		fuzz_touch(c, ev->marker);
-		break;
-	case RS_EV_META:
-		fuzz_touch(c, ev->meta.kind);
-		fuzz_touch(c, ev->meta.text);
 		break;
 	case RS_EV_ITEM_NAMES:
 		if (ev->items.count < 0 || (ev->items.count && !ev->items.names))
@@ -88,15 +68,6 @@ static int fuzz_event(const struct rs_event *ev, void *ctx)
 				abort();	/* the header promises no NULL names */
 			fuzz_touch(c, ev->items.names[i]);
 		}
-		break;
-	case RS_EV_CGROUP_MAP:
-		fuzz_touch(c, ev->cgroup_map.path);
-		break;
-	case RS_EV_TASK_CGROUP:
-		fuzz_touch(c, ev->task_cgroup.path);
-		break;
-	case RS_EV_SNAP_MEMCG:
-		fuzz_touch(c, ev->snap_memcg.path);
 		break;
 	default:
 		break;

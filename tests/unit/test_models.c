@@ -18,6 +18,7 @@ struct tw {
 	struct rs_world *w;
 	struct rs_error err;
 	uint64_t next_ts;
+	struct rs_replay_result *r;	/* tw_run()'s last, freed by tw_free() unless handed on */
 };
 
 static int tw_new_opts(struct tw *t, const struct rs_world_opts *o)
@@ -101,20 +102,21 @@ static void tw_call(struct tw *t, enum rs_call_ctx ctx, int nid, int target, uin
 		fprintf(stderr, "  tw_call: %s\n", t->err.msg);
 }
 
-/* Finalize and replay one policy, keeping every call's outcome. */
+/* Replay one policy on the finalized world, keeping every call's outcome (as t->r). */
 static struct rs_replay_result *tw_run(struct tw *t, const char *policy)
 {
 	const struct rs_policy_ops *ops = rs_policy_find(policy);
 	struct rs_replay_opts o = { .keep_calls = true };
-	struct rs_replay_result *res = NULL;
 
+	rs_replay_results_free(t->r, 1);
+	t->r = NULL;
 	if (!ops)
 		return NULL;
-	if (rs_replay_run(t->w, &ops, 1, &o, &res, &t->err)) {
+	if (rs_replay_run(t->w, &ops, 1, &o, &t->r, &t->err)) {
 		fprintf(stderr, "  %s: %s\n", policy, t->err.msg);
 		return NULL;
 	}
-	return res;
+	return t->r;
 }
 
 static int tw_final(struct tw *t)
@@ -125,6 +127,53 @@ static int tw_final(struct tw *t)
 	}
 	return 0;
 }
+
+/* Finalize the world and replay one policy: NULL when either fails. */
+static struct rs_replay_result *tw_replay(struct tw *t, const char *policy)
+{
+	return tw_final(t) ? NULL : tw_run(t, policy);
+}
+
+/*
+ * Adds call c (NULL: none), finalizes and replays mainline, then frees the world: the replay,
+ * which is the caller's to free; NULL when a step fails.
+ */
+static struct rs_replay_result *tw_mainline(struct tw *t, const struct rs_reclaim_call *c)
+{
+	struct rs_replay_result *r = NULL;
+
+	if (!c || rs_world_add_call(t->w, c, &t->err) == 0)
+		r = tw_replay(t, "mainline");
+	rs_world_free(t->w);
+	t->w = NULL;
+	t->r = NULL;	/* handed on: tw_free() leaves it alone */
+	return r;
+}
+
+/* The inactive file pages a replay scanned and reclaimed, and the lowest priority it reached. */
+#define ASSERT_FILE(r, sc, rc, prio) do { \
+	UT_ASSERT_EQ((r)->acct.scanned[RS_LRU_INACTIVE_FILE], sc); \
+	UT_ASSERT_EQ((r)->acct.reclaimed[RS_LRU_INACTIVE_FILE], rc); \
+	UT_ASSERT_EQ((r)->prio_lowest, prio); \
+} while (0)
+
+/* One limit call of memcg m wanting nr pages, replayed with mainline on the finalized world. */
+static struct rs_replay_result *tw_limit_mainline(struct tw *t, int m, uint64_t nr)
+{
+	tw_call(t, RS_CALL_MEMCG, -1, m, nr);
+	return tw_replay(t, "mainline");
+}
+
+/* Frees the world and the last replay, and empties t: it may be built again, or freed twice. */
+static void tw_free(struct tw *t)
+{
+	rs_replay_results_free(t->r, 1);
+	rs_world_free(t->w);
+	memset(t, 0, sizeof(*t));
+}
+
+/* A test of a world t, built by the test (tw_new() and the like) and freed after it. */
+#define TW_TEST(fn, desc) UT_TEST_OWN(fn, desc, struct tw, t, tw_free)
 
 /* ---- split LRU: the +1 ---- */
 
@@ -161,20 +210,32 @@ static int build_plus1_world(struct tw *t)
 	return tw_final(t);
 }
 
-UT_TEST(test_splitlru_plus1_crosses, "models/splitlru-plus1: zero-scan list crosses 32 at call 32")
+/*
+ * build_plus1_world() replayed with policy (t->r): inactive file scanned and reclaimed
+ * inf_scanned, inactive anon ia scanned and as many swapped out, the active lists never.
+ */
+static int plus1_check(struct tw *t, const char *policy, long long inf_scanned, long long ia)
 {
-	struct tw t;
 	struct rs_replay_result *r;
 
-	UT_ASSERT(build_plus1_world(&t) == 0);
-	r = tw_run(&t, "splitlru-plus1");
+	UT_ASSERT(build_plus1_world(t) == 0);
+	r = tw_run(t, policy);
 	UT_ASSERT(r);
-	UT_ASSERT_EQ(r->acct.scanned[RS_LRU_INACTIVE_FILE], 32 * 41);
-	UT_ASSERT_EQ(r->acct.reclaimed[RS_LRU_INACTIVE_FILE], 32 * 41);
-	UT_ASSERT_EQ(r->acct.scanned[RS_LRU_INACTIVE_ANON], 64);
+	UT_ASSERT_EQ(r->acct.scanned[RS_LRU_INACTIVE_FILE], inf_scanned);
+	UT_ASSERT_EQ(r->acct.reclaimed[RS_LRU_INACTIVE_FILE], inf_scanned);
+	UT_ASSERT_EQ(r->acct.scanned[RS_LRU_INACTIVE_ANON], ia);
 	UT_ASSERT_EQ(r->acct.scanned[RS_LRU_ACTIVE_ANON], 0);
 	UT_ASSERT_EQ(r->acct.scanned[RS_LRU_ACTIVE_FILE], 0);
-	UT_ASSERT_EQ(r->acct.swapped_out, 64);
+	UT_ASSERT_EQ(r->acct.swapped_out, ia);
+	return UT_OK;
+}
+
+TW_TEST(test_splitlru_plus1_crosses, "models/splitlru-plus1: zero-scan list crosses 32 at call 32")
+{
+	struct rs_replay_result *r;
+
+	UT_ASSERT_EQ(plus1_check(t, "splitlru-plus1", 32 * 41, 64), UT_OK);
+	r = t->r;
 	/* nothing before the 32nd call, everything in it */
 	UT_ASSERT_EQ(r->nr_calls_kept, 32);
 	for (int i = 0; i < 31; i++)
@@ -184,41 +245,26 @@ UT_TEST(test_splitlru_plus1_crosses, "models/splitlru-plus1: zero-scan list cros
 	/* every call stopped at priority 12, one pass each */
 	UT_ASSERT_EQ(r->prio_lowest, 12);
 	UT_ASSERT_EQ(r->rounds, 32);
-	rs_replay_results_free(r, 1);
-	rs_world_free(t.w);
 	return UT_OK;
 }
 
-UT_TEST(test_splitlru_never_scans_zero_list, "models/splitlru: zero-scan list never scanned")
+TW_TEST(test_splitlru_never_scans_zero_list, "models/splitlru: zero-scan list never scanned")
 {
-	struct tw t;
-	struct rs_replay_result *r;
-
-	UT_ASSERT(build_plus1_world(&t) == 0);
-	r = tw_run(&t, "splitlru");
-	UT_ASSERT(r);
-	UT_ASSERT_EQ(r->acct.scanned[RS_LRU_INACTIVE_FILE], 32 * 40);
-	UT_ASSERT_EQ(r->acct.reclaimed[RS_LRU_INACTIVE_FILE], 32 * 40);
-	UT_ASSERT_EQ(r->acct.scanned[RS_LRU_INACTIVE_ANON], 0);
-	UT_ASSERT_EQ(r->acct.scanned[RS_LRU_ACTIVE_ANON], 0);
-	UT_ASSERT_EQ(r->acct.swapped_out, 0);
+	UT_ASSERT_EQ(plus1_check(t, "splitlru", 32 * 40, 0), UT_OK);
 	for (int i = 0; i < 32; i++)
-		UT_ASSERT_EQ(r->call[i].acct.scanned[RS_LRU_INACTIVE_FILE], 40);
-	rs_replay_results_free(r, 1);
-	rs_world_free(t.w);
+		UT_ASSERT_EQ(t->r->call[i].acct.scanned[RS_LRU_INACTIVE_FILE], 40);
 	return UT_OK;
 }
 
 /* Both policies side by side in one run give the same numbers as alone. */
-UT_TEST(test_replay_side_by_side, "models/replay: policies side by side")
+TW_TEST(test_replay_side_by_side, "models/replay: policies side by side")
 {
-	struct tw t;
 	const struct rs_policy_ops *ops[2];
 	struct rs_replay_result *r = NULL;
 
-	UT_ASSERT(build_plus1_world(&t) == 0);
-	UT_ASSERT_EQ(rs_policy_parse("splitlru-plus1,splitlru", ops, 2, &t.err), 2);
-	UT_ASSERT(rs_replay_run(t.w, ops, 2, NULL, &r, &t.err) == 0);
+	UT_ASSERT(build_plus1_world(t) == 0);
+	UT_ASSERT_EQ(rs_policy_parse("splitlru-plus1,splitlru", ops, 2, &t->err), 2);
+	UT_ASSERT(rs_replay_run(t->w, ops, 2, NULL, &r, &t->err) == 0);
 	UT_ASSERT_EQ(r[0].acct.scanned[RS_LRU_INACTIVE_ANON], 64);
 	UT_ASSERT_EQ(r[1].acct.scanned[RS_LRU_INACTIVE_ANON], 0);
 	UT_ASSERT_EQ(r[0].acct.scanned[RS_LRU_INACTIVE_FILE], 1312);
@@ -226,7 +272,6 @@ UT_TEST(test_replay_side_by_side, "models/replay: policies side by side")
 	UT_ASSERT_EQ(r[0].memcg[0].swapped_out, 64);
 	UT_ASSERT(r[0].call == NULL);
 	rs_replay_results_free(r, 2);
-	rs_world_free(t.w);
 	return UT_OK;
 }
 
@@ -358,26 +403,20 @@ UT_TEST(test_inactive_is_low, "models/mainline: inactive_is_low")
  * refaults -> no DEACTIVATE_FILE; 131072 >> 12 = 32 -> cache_trim_mode; SCAN_FILE: IF 32.
  * Global direct at DEF_PRIORITY scans the whole batch: 32 scanned, 32 reclaimed, done at 12.
  */
-UT_TEST(test_mainline_direct, "models/mainline: direct reclaim in cache_trim_mode")
+TW_TEST(test_mainline_direct, "models/mainline: direct reclaim in cache_trim_mode")
 {
-	struct tw t;
 	struct rs_replay_result *r;
 
-	UT_ASSERT(tw_new(&t, 1, false, 60) == 0);
-	tw_lists(&t, 0, 0, 0, 0, 131072, 0);
-	tw_node(&t, 0, 100000, 100);
-	tw_rate(&t, 0, 0, RS_LRU_INACTIVE_FILE, 10, 10, 0);
-	tw_call(&t, RS_CALL_DIRECT, 0, -1, 32);
-	UT_ASSERT(tw_final(&t) == 0);
-	r = tw_run(&t, "mainline");
+	UT_ASSERT(tw_new(t, 1, false, 60) == 0);
+	tw_lists(t, 0, 0, 0, 0, 131072, 0);
+	tw_node(t, 0, 100000, 100);
+	tw_rate(t, 0, 0, RS_LRU_INACTIVE_FILE, 10, 10, 0);
+	tw_call(t, RS_CALL_DIRECT, 0, -1, 32);
+	r = tw_replay(t, "mainline");
 	UT_ASSERT(r);
-	UT_ASSERT_EQ(r->acct.scanned[RS_LRU_INACTIVE_FILE], 32);
-	UT_ASSERT_EQ(r->acct.reclaimed[RS_LRU_INACTIVE_FILE], 32);
-	UT_ASSERT_EQ(r->prio_lowest, 12);
+	ASSERT_FILE(r, 32, 32, 12);
 	UT_ASSERT_EQ(r->rounds, 1);
 	UT_ASSERT_EQ(r->reclaimed_by_src[RS_RATE_WINDOW], 32);
-	rs_replay_results_free(r, 1);
-	rs_world_free(t.w);
 	return UT_OK;
 }
 
@@ -399,7 +438,6 @@ static struct rs_replay_result *compact_run(int order, uint64_t goal)
 		.ts = 1000, .ts_end = 1010, .ctx = RS_CALL_DIRECT, .nid = 0, .target = -1,
 		.order = order, .may_swap = true, .nr_to_reclaim = 32, .compact_goal = goal,
 	};
-	struct rs_replay_result *r = NULL;
 	struct tw t;
 
 	if (tw_new(&t, 1, false, 60) < 0)
@@ -407,10 +445,7 @@ static struct rs_replay_result *compact_run(int order, uint64_t goal)
 	tw_lists(&t, 0, 0, 0, 0, 122880, 0);
 	tw_node(&t, 0, 100000, 100);
 	tw_rate(&t, 0, 0, RS_LRU_INACTIVE_FILE, 10, 10, 0);
-	if (rs_world_add_call(t.w, &c, &t.err) == 0 && tw_final(&t) == 0)
-		r = tw_run(&t, "mainline");
-	rs_world_free(t.w);
-	return r;
+	return tw_mainline(&t, &c);
 }
 
 UT_TEST(test_mainline_compact_rounds, "models/mainline: costly-order rounds until compaction")
@@ -419,9 +454,7 @@ UT_TEST(test_mainline_compact_rounds, "models/mainline: costly-order rounds unti
 
 	r = compact_run(9, 100);
 	UT_ASSERT(r);
-	UT_ASSERT_EQ(r->acct.scanned[RS_LRU_INACTIVE_FILE], 117);
-	UT_ASSERT_EQ(r->acct.reclaimed[RS_LRU_INACTIVE_FILE], 117);
-	UT_ASSERT_EQ(r->prio_lowest, 12);
+	ASSERT_FILE(r, 117, 117, 12);
 	UT_ASSERT_EQ(r->rounds, 1);
 	rs_replay_results_free(r, 1);
 
@@ -461,7 +494,6 @@ static struct rs_replay_result *gap_run(bool uncapped)
 		.ts = 1000, .ts_end = 1010, .ctx = RS_CALL_DIRECT, .nid = 0, .target = -1,
 		.order = 9, .may_swap = true, .nr_to_reclaim = 32, .compact_goal = 40,
 	};
-	struct rs_replay_result *r = NULL;
 	struct tw t;
 
 	if (tw_new_opts(&t, &o) < 0)
@@ -469,10 +501,7 @@ static struct rs_replay_result *gap_run(bool uncapped)
 	tw_lists(&t, 0, 0, 0, 0, 1000, 0);
 	tw_node(&t, 0, 100000, 100);
 	tw_rate(&t, 0, 0, RS_LRU_INACTIVE_FILE, 10, 10, 0);
-	if (rs_world_add_call(t.w, &c, &t.err) == 0 && tw_final(&t) == 0)
-		r = tw_run(&t, "mainline");
-	rs_world_free(t.w);
-	return r;
+	return tw_mainline(&t, &c);
 }
 
 /*
@@ -497,7 +526,6 @@ static struct rs_replay_result *gap_kswapd_run(bool uncapped)
 		.ts = 1000, .ts_end = 1010, .ctx = RS_CALL_KSWAPD, .nid = 0, .target = -1,
 		.order = 9, .may_swap = true, .nr_to_reclaim = 300,
 	};
-	struct rs_replay_result *r = NULL;
 	struct tw t;
 	int a;
 
@@ -509,43 +537,36 @@ static struct rs_replay_result *gap_kswapd_run(bool uncapped)
 	tw_lists(&t, a, 0, 0, 0, 409600, 0);
 	tw_node(&t, 0, 500, 1000);
 	tw_rate(&t, a, 0, RS_LRU_INACTIVE_FILE, 10, 10, 0);
-	if (rs_world_add_call(t.w, &c, &t.err) == 0 && tw_final(&t) == 0)
-		r = tw_run(&t, "mainline");
-	rs_world_free(t.w);
-	return r;
+	return tw_mainline(&t, &c);
 }
 
 UT_TEST(test_mainline_compact_gap, "models/mainline: the rounds stop at the kernel's compact_gap()")
 {
+	/* kswapd's run, capped and not: /A's pages scanned, its soft limit pass, the priority */
+	static const struct {
+		bool uncapped;
+		long long scanned, soft_reclaimed, prio_lowest;
+	} ks[] = { { false, 555, 256, 11 }, { true, 698, 0, 10 } };
 	struct rs_replay_result *r;
 
 	r = gap_run(false);
 	UT_ASSERT(r);
-	UT_ASSERT_EQ(r->acct.scanned[RS_LRU_INACTIVE_FILE], 40);
-	UT_ASSERT_EQ(r->acct.reclaimed[RS_LRU_INACTIVE_FILE], 40);
-	UT_ASSERT_EQ(r->prio_lowest, 9);
+	ASSERT_FILE(r, 40, 40, 9);
 	rs_replay_results_free(r, 1);
 
 	r = gap_run(true);
 	UT_ASSERT(r);
-	UT_ASSERT_EQ(r->acct.scanned[RS_LRU_INACTIVE_FILE], 56);
-	UT_ASSERT_EQ(r->acct.reclaimed[RS_LRU_INACTIVE_FILE], 56);
-	UT_ASSERT_EQ(r->prio_lowest, 5);
+	ASSERT_FILE(r, 56, 56, 5);
 	rs_replay_results_free(r, 1);
 
-	r = gap_kswapd_run(false);
-	UT_ASSERT(r);
-	UT_ASSERT_EQ(r->memcg[1].scanned[RS_LRU_INACTIVE_FILE], 555);
-	UT_ASSERT_EQ(r->memcg[1].soft_reclaimed, 256);
-	UT_ASSERT_EQ(r->prio_lowest, 11);
-	rs_replay_results_free(r, 1);
-
-	r = gap_kswapd_run(true);
-	UT_ASSERT(r);
-	UT_ASSERT_EQ(r->memcg[1].scanned[RS_LRU_INACTIVE_FILE], 698);
-	UT_ASSERT_EQ(r->memcg[1].soft_reclaimed, 0);
-	UT_ASSERT_EQ(r->prio_lowest, 10);
-	rs_replay_results_free(r, 1);
+	for (int i = 0; i < 2; i++) {
+		r = gap_kswapd_run(ks[i].uncapped);
+		UT_ASSERT(r);
+		UT_ASSERT_EQ(r->memcg[1].scanned[RS_LRU_INACTIVE_FILE], ks[i].scanned);
+		UT_ASSERT_EQ(r->memcg[1].soft_reclaimed, ks[i].soft_reclaimed);
+		UT_ASSERT_EQ(r->prio_lowest, ks[i].prio_lowest);
+		rs_replay_results_free(r, 1);
+	}
 	return UT_OK;
 }
 
@@ -560,26 +581,24 @@ UT_TEST(test_mainline_compact_gap, "models/mainline: the rounds stop at the kern
  *          prio 11: A 20 -> 40, stop.
  *  Totals: A 10 + 20 + 20 = 50, A1 20, A2 20; lowest priority 11.
  */
-UT_TEST(test_mainline_memcg_walk, "models/mainline: partial memcg walks resume")
+TW_TEST(test_mainline_memcg_walk, "models/mainline: partial memcg walks resume")
 {
-	struct tw t;
 	struct rs_replay_result *r;
 	int a, a1, a2;
 
-	UT_ASSERT(tw_new(&t, 1, false, 60) == 0);
-	a = tw_cg(&t, 0, "/A");
-	a1 = tw_cg(&t, a, "/A/1");
-	a2 = tw_cg(&t, a, "/A/2");
+	UT_ASSERT(tw_new(t, 1, false, 60) == 0);
+	a = tw_cg(t, 0, "/A");
+	a1 = tw_cg(t, a, "/A/1");
+	a2 = tw_cg(t, a, "/A/2");
 	UT_ASSERT(a == 1 && a1 == 2 && a2 == 3);
 	for (int m = a; m <= a2; m++) {
-		tw_lists(&t, m, 0, 0, 0, 41000, 0);
-		tw_rate(&t, m, 0, RS_LRU_INACTIVE_FILE, 10, 10, 0);
+		tw_lists(t, m, 0, 0, 0, 41000, 0);
+		tw_rate(t, m, 0, RS_LRU_INACTIVE_FILE, 10, 10, 0);
 	}
-	tw_node(&t, 0, 100000, 100);
-	tw_call(&t, RS_CALL_MEMCG, -1, a, 32);
-	tw_call(&t, RS_CALL_MEMCG, -1, a, 32);
-	UT_ASSERT(tw_final(&t) == 0);
-	r = tw_run(&t, "mainline");
+	tw_node(t, 0, 100000, 100);
+	tw_call(t, RS_CALL_MEMCG, -1, a, 32);
+	tw_call(t, RS_CALL_MEMCG, -1, a, 32);
+	r = tw_replay(t, "mainline");
 	UT_ASSERT(r);
 	UT_ASSERT_EQ(r->memcg[a].scanned[RS_LRU_INACTIVE_FILE], 50);
 	UT_ASSERT_EQ(r->memcg[a1].scanned[RS_LRU_INACTIVE_FILE], 20);
@@ -587,8 +606,6 @@ UT_TEST(test_mainline_memcg_walk, "models/mainline: partial memcg walks resume")
 	UT_ASSERT_EQ(r->call[0].acct.reclaimed[RS_LRU_INACTIVE_FILE], 50);
 	UT_ASSERT_EQ(r->call[1].acct.reclaimed[RS_LRU_INACTIVE_FILE], 40);
 	UT_ASSERT_EQ(r->prio_lowest, 11);
-	rs_replay_results_free(r, 1);
-	rs_world_free(t.w);
 	return UT_OK;
 }
 
@@ -626,26 +643,37 @@ static void tw_isolating_call(struct tw *t, int a, uint64_t ts, uint64_t first)
 		fprintf(stderr, "  tw_isolating_call: %s\n", t->err.msg);
 }
 
+/*
+ * The world of calls that share one list: /A's 64 inactive file pages, each reclaimed when
+ * scanned, on a node with free pages to spare. /A's index, or -1.
+ */
+static int list64_world(struct tw *t)
+{
+	int a;
+
+	if (tw_new(t, 1, false, 60) < 0)
+		return -1;
+	a = tw_cg(t, 0, "/A");
+	tw_lists(t, a, 0, 0, 0, 64, 0);
+	tw_rate(t, a, 0, RS_LRU_INACTIVE_FILE, 10, 10, 0);
+	tw_node(t, 0, 100000, 100);
+	return a;
+}
+
 static struct rs_replay_result *overlap_run(bool overlap)
 {
 	struct tw t;
-	struct rs_replay_result *r;
 	int a;
 
-	if (tw_new(&t, 1, false, 60) < 0)
+	a = list64_world(&t);
+	if (a < 0)
 		return NULL;
-	a = tw_cg(&t, 0, "/A");
-	tw_lists(&t, a, 0, 0, 0, 64, 0);
-	tw_rate(&t, a, 0, RS_LRU_INACTIVE_FILE, 10, 10, 0);
-	tw_node(&t, 0, 100000, 100);
 	tw_isolating_call(&t, a, 1000, 1002);
 	if (overlap)
 		tw_isolating_call(&t, a, 1001, 1003);
 	else
 		tw_isolating_call(&t, a, 2000, 2002);
-	r = tw_final(&t) ? NULL : tw_run(&t, "mainline");
-	rs_world_free(t.w);
-	return r;
+	return tw_mainline(&t, NULL);
 }
 
 UT_TEST(test_mainline_overlap, "models/replay: overlapping calls share the list they isolate from")
@@ -699,9 +727,7 @@ UT_TEST(test_mainline_kswapd, "models/mainline: kswapd priority and proportional
 	struct rs_replay_result *r;
 
 	UT_ASSERT(kswapd_run(1000, &r) == 0);
-	UT_ASSERT_EQ(r->acct.reclaimed[RS_LRU_INACTIVE_FILE], 698);
-	UT_ASSERT_EQ(r->acct.scanned[RS_LRU_INACTIVE_FILE], 698);
-	UT_ASSERT_EQ(r->prio_lowest, 10);
+	ASSERT_FILE(r, 698, 698, 10);
 	UT_ASSERT_EQ(r->rounds, 3);
 	rs_replay_results_free(r, 1);
 
@@ -793,30 +819,34 @@ UT_TEST(test_mainline_aging_folios, "models/mainline: anon aging takes whole fol
  * taken and reclaimed, done at priority 8. Taking min(512, 492) instead reclaims 492 and the
  * call runs down to priority 0 on an empty list.
  */
-UT_TEST(test_mainline_whole_folio, "models/mainline: a non-empty list holds a whole folio")
+/*
+ * /A (cgroup v1) with inactive file pages only, inf of them, and o a window of that list (its
+ * memcg set to /A), on a node with 500 pages free and high watermark 1000. 0, or -1.
+ */
+static int a_obs_world(struct tw *t, int swappiness, int64_t inf, struct rs_obs *o)
+{
+	if (tw_new(t, 1, true, swappiness) < 0)
+		return -1;
+	o->memcg = tw_cg(t, 0, "/A");
+	if (o->memcg <= 0)
+		return -1;
+	tw_lists(t, o->memcg, 0, 0, 0, inf, 0);
+	tw_node(t, 0, 500, 1000);
+	return rs_world_add_obs(t->w, o, &t->err) ? -1 : 0;
+}
+
+TW_TEST(test_mainline_whole_folio, "models/mainline: a non-empty list holds a whole folio")
 {
 	struct rs_obs f = { .ts_start = 0, .ts_end = UINT64_MAX / 2, .nid = 0,
 			    .lru = RS_LRU_INACTIVE_FILE,
 			    .pages = { .scanned = 512, .reclaimed = 512 }, .folio = 512 };
 	struct rs_replay_result *r;
-	struct tw t;
 
-	UT_ASSERT(tw_new(&t, 1, true, 30) == 0);
-	f.memcg = tw_cg(&t, 0, "/A");
-	UT_ASSERT(f.memcg > 0);
-	tw_lists(&t, f.memcg, 0, 0, 0, 492, 0);
-	tw_node(&t, 0, 500, 1000);
-	UT_ASSERT(rs_world_add_obs(t.w, &f, &t.err) == 0);
-	tw_call(&t, RS_CALL_MEMCG, -1, f.memcg, 512);
-	UT_ASSERT(tw_final(&t) == 0);
-	r = tw_run(&t, "mainline");
+	UT_ASSERT(a_obs_world(t, 30, 492, &f) == 0);
+	r = tw_limit_mainline(t, f.memcg, 512);
 	UT_ASSERT(r);
-	UT_ASSERT_EQ(r->acct.scanned[RS_LRU_INACTIVE_FILE], 512);
-	UT_ASSERT_EQ(r->acct.reclaimed[RS_LRU_INACTIVE_FILE], 512);
-	UT_ASSERT_EQ(r->prio_lowest, 8);
+	ASSERT_FILE(r, 512, 512, 8);
 	UT_ASSERT_EQ(r->calls_short, 0);
-	rs_replay_results_free(r, 1);
-	rs_world_free(t.w);
 	return UT_OK;
 }
 
@@ -843,7 +873,7 @@ UT_TEST(test_mainline_whole_folio, "models/mainline: a non-empty list holds a wh
  *  short. Freeing where the recorded pass did but on the list as the world read it (250): the
  *  last batch is pages 224..250, 26 freed, 494 scanned, short.
  */
-UT_TEST(test_mainline_pass_reclaim, "models/mainline: a pass frees where the recorded pass did")
+TW_TEST(test_mainline_pass_reclaim, "models/mainline: a pass frees where the recorded pass did")
 {
 	static const struct rs_obs_step p0[8] = { { 32, 0 }, { 32, 0 }, { 32, 0 }, { 32, 0 },
 						  { 32, 0 }, { 32, 0 }, { 32, 0 }, { 32, 32 } };
@@ -852,14 +882,8 @@ UT_TEST(test_mainline_pass_reclaim, "models/mainline: a pass frees where the rec
 			    .lru = RS_LRU_INACTIVE_FILE,
 			    .pages = { .scanned = 511, .reclaimed = 32 } };
 	struct rs_replay_result *r;
-	struct tw t;
 
-	UT_ASSERT(tw_new(&t, 1, true, 60) == 0);
-	o.memcg = tw_cg(&t, 0, "/A");
-	UT_ASSERT(o.memcg > 0);
-	tw_lists(&t, o.memcg, 0, 0, 0, 250, 0);
-	tw_node(&t, 0, 500, 1000);
-	UT_ASSERT(rs_world_add_obs(t.w, &o, &t.err) == 0);
+	UT_ASSERT(a_obs_world(t, 60, 250, &o) == 0);
 	o.one_prio = true;
 	for (int p = 8; p >= 1; p--) {
 		uint64_t n = UINT64_C(1) << (8 - p);
@@ -879,7 +903,7 @@ UT_TEST(test_mainline_pass_reclaim, "models/mainline: a pass frees where the rec
 		o.pages = (struct rs_scan_pages){ .scanned = n };
 		o.steps = none;
 		o.nsteps = k;
-		UT_ASSERT(rs_world_add_obs(t.w, &o, &t.err) == 0);
+		UT_ASSERT(rs_world_add_obs(t->w, &o, &t->err) == 0);
 	}
 	memset(o.req_isolates, 0, sizeof(o.req_isolates));
 	memset(o.req_scanned, 0, sizeof(o.req_scanned));
@@ -889,17 +913,11 @@ UT_TEST(test_mainline_pass_reclaim, "models/mainline: a pass frees where the rec
 	o.pages = (struct rs_scan_pages){ .scanned = 256, .reclaimed = 32 };
 	o.steps = p0;
 	o.nsteps = 8;
-	UT_ASSERT(rs_world_add_obs(t.w, &o, &t.err) == 0);
-	tw_call(&t, RS_CALL_MEMCG, -1, o.memcg, 32);
-	UT_ASSERT(tw_final(&t) == 0);
-	r = tw_run(&t, "mainline");
+	UT_ASSERT(rs_world_add_obs(t->w, &o, &t->err) == 0);
+	r = tw_limit_mainline(t, o.memcg, 32);
 	UT_ASSERT(r);
-	UT_ASSERT_EQ(r->acct.scanned[RS_LRU_INACTIVE_FILE], 500);
-	UT_ASSERT_EQ(r->acct.reclaimed[RS_LRU_INACTIVE_FILE], 32);
-	UT_ASSERT_EQ(r->prio_lowest, 0);
+	ASSERT_FILE(r, 500, 32, 0);
 	UT_ASSERT_EQ(r->calls_short, 0);
-	rs_replay_results_free(r, 1);
-	rs_world_free(t.w);
 	return UT_OK;
 }
 
@@ -938,24 +956,50 @@ static int walk_world(struct tw *t, int *p, int *a, int *b)
 	return 0;
 }
 
-/* Replays call c on walk_world() with mainline: A and B scanned, the lowest priority. */
-static int walk_check(struct tw *t, struct rs_reclaim_call *c, int p, int a, int b,
-		      long long scanned_a, long long scanned_b, int prio_lowest)
-{
-	struct rs_replay_result *r;
+/* A recorded pass window of the walk tests' call: of /P/B or /P/A, priority (-1: none), pages. */
+struct walk_pass {
+	bool b;
+	int prio;
+	uint32_t pages;
+};
 
-	c->target = p;
-	UT_ASSERT(rs_world_add_call(t->w, c, &t->err) == 0);
-	UT_ASSERT(tw_final(t) == 0);
-	r = tw_run(t, "mainline");
+/* A priority the walk tests' call recorded, and when it ended. */
+struct walk_prio {
+	int prio;
+	uint64_t end;
+};
+
+/*
+ * The limit call of walk_world() on /P from 1000 to 1010 wanting 32, with its recorded pass
+ * windows and its first and lowest priority (prio[0], prio[1]), replayed with mainline: A and B
+ * scanned (and reclaimed: every page is reclaimable) and the lowest priority.
+ */
+static int walk_check(struct tw *t, const struct walk_pass *w, size_t n,
+		      const struct walk_prio prio[2], long long scanned_a, long long scanned_b,
+		      int prio_lowest)
+{
+	struct rs_reclaim_call c = { .ts = 1000, .ts_end = 1010, .ctx = RS_CALL_MEMCG, .nid = -1,
+				     .may_swap = true, .nr_to_reclaim = 32,
+				     .rec = { .prio_first = prio[0].prio,
+					      .prio_lowest = prio[1].prio } };
+	struct rs_replay_result *r;
+	int p, a, b;
+
+	UT_ASSERT(walk_world(t, &p, &a, &b) == 0);
+	for (size_t i = 0; i < n; i++)
+		UT_ASSERT(tw_pass(t, w[i].b ? b : a, RS_LRU_INACTIVE_FILE, w[i].prio,
+				  w[i].pages) == 0);
+	for (int i = 0; i < 2; i++)
+		c.rec.prio_end[prio[i].prio] = prio[i].end;
+	c.target = p;
+	UT_ASSERT(rs_world_add_call(t->w, &c, &t->err) == 0);
+	r = tw_replay(t, "mainline");
 	UT_ASSERT(r);
 	UT_ASSERT(r->memcg);
 	UT_ASSERT_EQ(r->memcg[a].scanned[RS_LRU_INACTIVE_FILE], scanned_a);
 	UT_ASSERT_EQ(r->memcg[b].scanned[RS_LRU_INACTIVE_FILE], scanned_b);
 	UT_ASSERT_EQ(r->acct.reclaimed[RS_LRU_INACTIVE_FILE], scanned_a + scanned_b);
 	UT_ASSERT_EQ(r->prio_lowest, prio_lowest);
-	rs_replay_results_free(r, 1);
-	rs_world_free(t->w);
 	return UT_OK;
 }
 
@@ -971,23 +1015,15 @@ static int walk_check(struct tw *t, struct rs_reclaim_call *c, int p, int a, int
  *  scanned. Visiting B at 12 (at the call's rate for B, no pass of its own there) frees 20 by
  *  then and meets the goal in A at 11: A 30, B 10.
  */
-UT_TEST(test_mainline_recorded_walk, "models/mainline: a walk visits what the recorded pass did")
+TW_TEST(test_mainline_recorded_walk, "models/mainline: a walk visits what the recorded pass did")
 {
-	struct rs_reclaim_call c = { .ts = 1000, .ts_end = 1010, .ctx = RS_CALL_MEMCG, .nid = -1,
-				     .may_swap = true, .nr_to_reclaim = 32,
-				     .rec = { .prio_first = 12, .prio_lowest = 11 } };
-	struct tw t;
-	int p, a, b;
+	static const struct walk_pass w[] = {
+		{ false, -1, 30 }, { true, -1, 20 }, { false, 12, 10 }, { false, 11, 20 },
+		{ true, 11, 20 },
+	};
+	static const struct walk_prio prio[2] = { { 12, 1003 }, { 11, 1008 } };
 
-	UT_ASSERT(walk_world(&t, &p, &a, &b) == 0);
-	UT_ASSERT(tw_pass(&t, a, RS_LRU_INACTIVE_FILE, -1, 30) == 0);
-	UT_ASSERT(tw_pass(&t, b, RS_LRU_INACTIVE_FILE, -1, 20) == 0);
-	UT_ASSERT(tw_pass(&t, a, RS_LRU_INACTIVE_FILE, 12, 10) == 0);
-	UT_ASSERT(tw_pass(&t, a, RS_LRU_INACTIVE_FILE, 11, 20) == 0);
-	UT_ASSERT(tw_pass(&t, b, RS_LRU_INACTIVE_FILE, 11, 20) == 0);
-	c.rec.prio_end[12] = 1003;
-	c.rec.prio_end[11] = 1008;
-	return walk_check(&t, &c, p, a, b, 30, 20, 11);
+	return walk_check(t, w, sizeof(w) / sizeof(w[0]), prio, 30, 20, 11);
 }
 
 /*
@@ -1001,22 +1037,14 @@ UT_TEST(test_mainline_recorded_walk, "models/mainline: a walk visits what the re
  *  as recorded. Walking every memcg at 12: A 10, B 10 (20), then B 20 at 11 (40, done): A 10,
  *  B 30.
  */
-UT_TEST(test_mainline_recorded_walk_none, "models/mainline: no walk where the descent scanned none")
+TW_TEST(test_mainline_recorded_walk_none, "models/mainline: no walk where the descent scanned none")
 {
-	struct rs_reclaim_call c = { .ts = 1000, .ts_end = 1010, .ctx = RS_CALL_MEMCG, .nid = -1,
-				     .may_swap = true, .nr_to_reclaim = 32,
-				     .rec = { .prio_first = 11, .prio_lowest = 10 } };
-	struct tw t;
-	int p, a, b;
+	static const struct walk_pass w[] = {
+		{ false, -1, 32 }, { true, -1, 20 }, { true, 11, 20 }, { false, 10, 32 },
+	};
+	static const struct walk_prio prio[2] = { { 11, 1004 }, { 10, 1008 } };
 
-	UT_ASSERT(walk_world(&t, &p, &a, &b) == 0);
-	UT_ASSERT(tw_pass(&t, a, RS_LRU_INACTIVE_FILE, -1, 32) == 0);
-	UT_ASSERT(tw_pass(&t, b, RS_LRU_INACTIVE_FILE, -1, 20) == 0);
-	UT_ASSERT(tw_pass(&t, b, RS_LRU_INACTIVE_FILE, 11, 20) == 0);
-	UT_ASSERT(tw_pass(&t, a, RS_LRU_INACTIVE_FILE, 10, 32) == 0);
-	c.rec.prio_end[11] = 1004;
-	c.rec.prio_end[10] = 1008;
-	return walk_check(&t, &c, p, a, b, 32, 20, 10);
+	return walk_check(t, w, sizeof(w) / sizeof(w[0]), prio, 32, 20, 10);
 }
 
 /*
@@ -1031,33 +1059,23 @@ UT_TEST(test_mainline_recorded_walk_none, "models/mainline: no walk where the de
  * call wanting 32: requests of 10000 >> p = 2, 4, 9, 19 at priorities 12..9 take 2, 4, 9, 19
  * pages (34 >= 32 after priority 9). With the average: 400 pages at priority 12.
  */
-UT_TEST(test_mainline_isolate_by_request, "models/mainline: a request takes what its size took")
+TW_TEST(test_mainline_isolate_by_request, "models/mainline: a request takes what its size took")
 {
 	struct rs_obs f = { .ts_start = 0, .ts_end = UINT64_MAX / 2, .nid = 0,
 			    .lru = RS_LRU_INACTIVE_FILE,
 			    .pages = { .scanned = 5000, .reclaimed = 5000 },
 			    .folio = 400 };
 	struct rs_replay_result *r;
-	struct tw t;
 
 	for (int q = 0; q < RS_SWAP_CLUSTER_MAX; q++) {
 		f.req_isolates[q] = 2;
 		f.req_scanned[q] = 2 * (uint64_t)(q + 1);
 	}
-	UT_ASSERT(tw_new(&t, 1, true, 60) == 0);
-	f.memcg = tw_cg(&t, 0, "/A");
-	UT_ASSERT(f.memcg > 0);
-	tw_lists(&t, f.memcg, 0, 0, 0, 10000, 0);
-	tw_node(&t, 0, 500, 1000);
-	UT_ASSERT(rs_world_add_obs(t.w, &f, &t.err) == 0);
-	tw_call(&t, RS_CALL_MEMCG, -1, f.memcg, 32);
-	UT_ASSERT(tw_final(&t) == 0);
-	r = tw_run(&t, "mainline");
+	UT_ASSERT(a_obs_world(t, 60, 10000, &f) == 0);
+	r = tw_limit_mainline(t, f.memcg, 32);
 	UT_ASSERT(r);
 	UT_ASSERT_EQ(r->acct.scanned[RS_LRU_INACTIVE_FILE], 34);
 	UT_ASSERT_EQ(r->prio_lowest, 9);
-	rs_replay_results_free(r, 1);
-	rs_world_free(t.w);
 	return UT_OK;
 }
 
@@ -1133,16 +1151,12 @@ static struct rs_replay_result *inflight_run(void)
 		  .nr_to_reclaim = 1000,
 		  .rec = { .have = true, .isolate_ts = iso2, .nr_isolate = 20 } },
 	};
-	struct rs_replay_result *r;
 	struct tw t;
 	int a;
 
-	if (tw_new(&t, 1, false, 60) < 0)
+	a = list64_world(&t);
+	if (a < 0)
 		return NULL;
-	a = tw_cg(&t, 0, "/A");
-	tw_lists(&t, a, 0, 0, 0, 64, 0);
-	tw_rate(&t, a, 0, RS_LRU_INACTIVE_FILE, 10, 10, 0);
-	tw_node(&t, 0, 100000, 100);
 	for (int i = 0; i < 20; i++) {
 		iso1[i] = 1002 + 2 * (uint64_t)i;
 		iso2[i] = 1005 + 2 * (uint64_t)i;
@@ -1156,9 +1170,7 @@ static struct rs_replay_result *inflight_run(void)
 	for (int i = 0; i < 2; i++)
 		if (rs_world_add_call(t.w, &c[i], &t.err))
 			fprintf(stderr, "  inflight_run: %s\n", t.err.msg);
-	r = tw_final(&t) ? NULL : tw_run(&t, "mainline");
-	rs_world_free(t.w);
-	return r;
+	return tw_mainline(&t, NULL);
 }
 
 UT_TEST(test_replay_inflight, "models/replay: a running call's isolated pages come back")
@@ -1182,28 +1194,24 @@ UT_TEST(test_replay_inflight, "models/replay: a running call's isolated pages co
  * 11 (IF 48: 32 reach the goal) ages again as of 1020: 64 AA pages. Every read at the call's
  * start: none (the 7.2 memory.high call at 19.271 s: 1,536 AA pages recorded, 0 modelled).
  */
-UT_TEST(test_mainline_stats_in_call, "models/mainline: a flush in a call, seen by later passes")
+TW_TEST(test_mainline_stats_in_call, "models/mainline: a flush in a call, seen by later passes")
 {
 	struct rs_replay_result *r;
-	struct tw t;
-	int a = tw_memcg_a(&t, 1000, 4000, 100000, 0, RS_LRU_ACTIVE_ANON);
+	int a = tw_memcg_a(t, 1000, 4000, 100000, 0, RS_LRU_ACTIVE_ANON);
 
 	UT_ASSERT(a > 0);
-	tw_set(&t, RS_WF_SWAP_FREE, -1, -1, 0, 100000);
-	tw_at(&t, 0, RS_WF_LRU_STAT, RS_WOP_SET, a, RS_LRU_INACTIVE_ANON, 4000);
-	tw_at(&t, 0, RS_WF_LRU_STAT, RS_WOP_SET, a, RS_LRU_ACTIVE_ANON, 1000);
-	tw_at(&t, 0, RS_WF_LRU_STAT, RS_WOP_SET, a, RS_LRU_INACTIVE_FILE, 100000);
-	tw_at(&t, 1005, RS_WF_LRU_STAT, RS_WOP_SET, a, RS_LRU_INACTIVE_ANON, 1000);
-	tw_at(&t, 1005, RS_WF_LRU_STAT, RS_WOP_SET, a, RS_LRU_ACTIVE_ANON, 4000);
-	tw_timed_call(&t, a, 1000, 1100, 1010, 1020);
-	UT_ASSERT(tw_final(&t) == 0);
-	r = tw_run(&t, "mainline");
+	tw_set(t, RS_WF_SWAP_FREE, -1, -1, 0, 100000);
+	tw_at(t, 0, RS_WF_LRU_STAT, RS_WOP_SET, a, RS_LRU_INACTIVE_ANON, 4000);
+	tw_at(t, 0, RS_WF_LRU_STAT, RS_WOP_SET, a, RS_LRU_ACTIVE_ANON, 1000);
+	tw_at(t, 0, RS_WF_LRU_STAT, RS_WOP_SET, a, RS_LRU_INACTIVE_FILE, 100000);
+	tw_at(t, 1005, RS_WF_LRU_STAT, RS_WOP_SET, a, RS_LRU_INACTIVE_ANON, 1000);
+	tw_at(t, 1005, RS_WF_LRU_STAT, RS_WOP_SET, a, RS_LRU_ACTIVE_ANON, 4000);
+	tw_timed_call(t, a, 1000, 1100, 1010, 1020);
+	r = tw_replay(t, "mainline");
 	UT_ASSERT(r);
 	UT_ASSERT_EQ(r->acct.scanned[RS_LRU_ACTIVE_ANON], 64);
 	UT_ASSERT_EQ(r->acct.scanned[RS_LRU_INACTIVE_FILE], 56);
 	UT_ASSERT_EQ(r->acct.scanned[RS_LRU_INACTIVE_ANON], 0);
-	rs_replay_results_free(r, 1);
-	rs_world_free(t.w);
 	return UT_OK;
 }
 
@@ -1218,29 +1226,25 @@ UT_TEST(test_mainline_stats_in_call, "models/mainline: a flush in a call, seen b
  * snapshot is still call 0's, 15 against 10 again: 6 AF pages (a snapshot taken at call 1's
  * start: 0; the 7.2 cgroup-children trace's two reclaimers of /rs_parent).
  */
-UT_TEST(test_mainline_snapshot_at_end, "models/mainline: refault snapshots count from the end")
+TW_TEST(test_mainline_snapshot_at_end, "models/mainline: refault snapshots count from the end")
 {
 	struct rs_replay_result *r;
-	struct tw t;
-	int a = tw_memcg_a(&t, 0, 0, 100000, 10000, RS_LRU_ACTIVE_FILE);
+	int a = tw_memcg_a(t, 0, 0, 100000, 10000, RS_LRU_ACTIVE_FILE);
 
 	UT_ASSERT(a > 0);
-	tw_at(&t, 0, RS_WF_WS_ACTIVATE, RS_WOP_SET, a, 1, 10);
-	tw_at(&t, 0, RS_WF_WS_FLUSH, RS_WOP_SET, a, 0, 1);
-	tw_at(&t, 400, RS_WF_WS_ACTIVATE, RS_WOP_ADD, a, 1, 5);
-	tw_at(&t, 500, RS_WF_WS_FLUSH, RS_WOP_SET, a, 0, 1);
-	tw_timed_call(&t, a, 100, 200, 0, 0);
-	tw_timed_call(&t, a, 1000, 3000, 0, 0);
-	tw_timed_call(&t, a, 2000, 2500, 0, 0);
-	UT_ASSERT(tw_final(&t) == 0);
-	r = tw_run(&t, "mainline");
+	tw_at(t, 0, RS_WF_WS_ACTIVATE, RS_WOP_SET, a, 1, 10);
+	tw_at(t, 0, RS_WF_WS_FLUSH, RS_WOP_SET, a, 0, 1);
+	tw_at(t, 400, RS_WF_WS_ACTIVATE, RS_WOP_ADD, a, 1, 5);
+	tw_at(t, 500, RS_WF_WS_FLUSH, RS_WOP_SET, a, 0, 1);
+	tw_timed_call(t, a, 100, 200, 0, 0);
+	tw_timed_call(t, a, 1000, 3000, 0, 0);
+	tw_timed_call(t, a, 2000, 2500, 0, 0);
+	r = tw_replay(t, "mainline");
 	UT_ASSERT(r);
 	UT_ASSERT_EQ(r->call[0].acct.scanned[RS_LRU_ACTIVE_FILE], 0);
 	UT_ASSERT_EQ(r->call[1].acct.scanned[RS_LRU_ACTIVE_FILE], 6);
 	UT_ASSERT_EQ(r->call[2].acct.scanned[RS_LRU_ACTIVE_FILE], 6);
 	UT_ASSERT_EQ(r->call[2].acct.scanned[RS_LRU_INACTIVE_FILE], 56);
-	rs_replay_results_free(r, 1);
-	rs_world_free(t.w);
 	return UT_OK;
 }
 
@@ -1252,12 +1256,30 @@ UT_TEST(test_mainline_snapshot_at_end, "models/mainline: refault snapshots count
  * B 600, C 400 (all < 4096, so the normal pass at priority 12 scans 0: 1000 >> 12 = 0).
  * `rate_a` is the share of A's scanned pages reclaimed (100 of 100, or 0 of 100).
  */
-static int build_tree_world(struct tw *t, uint64_t rate_a, bool with_d)
+/*
+ * The soft-limit tests' reclaim: one direct call of 32 pages on a node whose free pages are well
+ * above its high watermark (100000 over 100); then the policy replayed on the finalized world.
+ */
+static struct rs_replay_result *tw_soft_call(struct tw *t, const char *policy)
+{
+	tw_node(t, 0, 100000, 100);
+	tw_call(t, RS_CALL_DIRECT, 0, -1, 32);
+	return tw_replay(t, policy);
+}
+
+/* Memcg m's inactive file pages a replay scanned and reclaimed. */
+#define ASSERT_MEMCG_FILE(r, m, sc, rc) do { \
+	UT_ASSERT_EQ((r)->memcg[m].scanned[RS_LRU_INACTIVE_FILE], sc); \
+	UT_ASSERT_EQ((r)->memcg[m].reclaimed[RS_LRU_INACTIVE_FILE], rc); \
+} while (0)
+
+static struct rs_replay_result *tree_run(struct tw *t, uint64_t rate_a, bool with_d,
+					 const char *policy)
 {
 	int a, b, c;
 
 	if (tw_new(t, 1, true, 60) < 0)
-		return -1;
+		return NULL;
 	a = tw_cg(t, 0, "/A");
 	b = tw_cg(t, 0, "/B");
 	c = tw_cg(t, 0, "/C");
@@ -1278,9 +1300,7 @@ static int build_tree_world(struct tw *t, uint64_t rate_a, bool with_d)
 		tw_lists(t, d, 0, 0, 0, 200, 0);
 		tw_rate(t, d, 0, RS_LRU_INACTIVE_FILE, 100, 0, 0);
 	}
-	tw_node(t, 0, 100000, 100);
-	tw_call(t, RS_CALL_DIRECT, 0, -1, 32);
-	return tw_final(t);
+	return tw_soft_call(t, policy);
 }
 
 /*
@@ -1290,23 +1310,17 @@ static int build_tree_world(struct tw *t, uint64_t rate_a, bool with_d)
  * 96 >= 75, stop. Reclaimed 96 > 0: no other group. The normal pass at priority 12 scans
  * 0 everywhere and 96 >= 32 ends the call: A 96 scanned and reclaimed (all soft), B and C 0.
  */
-UT_TEST(test_tree_largest_first, "models/softlimit-tree: largest excessor at priority 0")
+TW_TEST(test_tree_largest_first, "models/softlimit-tree: largest excessor at priority 0")
 {
-	struct tw t;
-	struct rs_replay_result *r;
+	struct rs_replay_result *r = tree_run(t, 100, false, "softlimit-tree");
 
-	UT_ASSERT(build_tree_world(&t, 100, false) == 0);
-	r = tw_run(&t, "softlimit-tree");
 	UT_ASSERT(r);
-	UT_ASSERT_EQ(r->memcg[1].scanned[RS_LRU_INACTIVE_FILE], 96);
-	UT_ASSERT_EQ(r->memcg[1].reclaimed[RS_LRU_INACTIVE_FILE], 96);
+	ASSERT_MEMCG_FILE(r, 1, 96, 96);
 	UT_ASSERT_EQ(r->memcg[1].soft_reclaimed, 96);
 	UT_ASSERT_EQ(r->memcg[2].scanned[RS_LRU_INACTIVE_FILE], 0);
 	UT_ASSERT_EQ(r->memcg[3].scanned[RS_LRU_INACTIVE_FILE], 0);
 	UT_ASSERT_EQ(r->acct.soft_reclaimed, 96);
 	UT_ASSERT_EQ(r->prio_lowest, 12);
-	rs_replay_results_free(r, 1);
-	rs_world_free(t.w);
 	return UT_OK;
 }
 
@@ -1316,21 +1330,14 @@ UT_TEST(test_tree_largest_first, "models/softlimit-tree: largest excessor at pri
  * The next largest, B (excess 100, >> 2 = 25): walk 1 32, walk 2 64 >= 25: 64 reclaimed.
  * C (excess 0) is not in the tree. The normal pass scans 0 (all lists < 4096 at priority 12).
  */
-UT_TEST(test_tree_next_largest, "models/softlimit-tree: next largest when nothing reclaimed")
+TW_TEST(test_tree_next_largest, "models/softlimit-tree: next largest when nothing reclaimed")
 {
-	struct tw t;
-	struct rs_replay_result *r;
+	struct rs_replay_result *r = tree_run(t, 0, false, "softlimit-tree");
 
-	UT_ASSERT(build_tree_world(&t, 0, false) == 0);
-	r = tw_run(&t, "softlimit-tree");
 	UT_ASSERT(r);
-	UT_ASSERT_EQ(r->memcg[1].scanned[RS_LRU_INACTIVE_FILE], 2000);
-	UT_ASSERT_EQ(r->memcg[1].reclaimed[RS_LRU_INACTIVE_FILE], 0);
-	UT_ASSERT_EQ(r->memcg[2].scanned[RS_LRU_INACTIVE_FILE], 64);
-	UT_ASSERT_EQ(r->memcg[2].reclaimed[RS_LRU_INACTIVE_FILE], 64);
+	ASSERT_MEMCG_FILE(r, 1, 2000, 0);
+	ASSERT_MEMCG_FILE(r, 2, 64, 64);
 	UT_ASSERT_EQ(r->memcg[3].scanned[RS_LRU_INACTIVE_FILE], 0);
-	rs_replay_results_free(r, 1);
-	rs_world_free(t.w);
 	return UT_OK;
 }
 
@@ -1344,13 +1351,10 @@ UT_TEST(test_tree_next_largest, "models/softlimit-tree: next largest when nothin
  * nothing reclaimed the direct call goes through all 13 priorities, one tree pass each:
  * soft scans A 13 x 2 x 2 x 1000 = 52000, B 13 x 2 x 600 = 15600, C 0, D 0.
  */
-UT_TEST(test_tree_at_most_two_more, "models/softlimit-tree: at most two more")
+TW_TEST(test_tree_at_most_two_more, "models/softlimit-tree: at most two more")
 {
-	struct tw t;
-	struct rs_replay_result *r;
+	struct rs_replay_result *r = tree_run(t, 0, true, "softlimit-tree");
 
-	UT_ASSERT(build_tree_world(&t, 0, true) == 0);
-	r = tw_run(&t, "softlimit-tree");
 	UT_ASSERT(r);
 	UT_ASSERT_EQ(r->memcg[1].soft_scanned, 52000);
 	UT_ASSERT_EQ(r->memcg[2].soft_scanned, 15600);
@@ -1359,8 +1363,6 @@ UT_TEST(test_tree_at_most_two_more, "models/softlimit-tree: at most two more")
 	UT_ASSERT_EQ(r->acct.reclaimed[RS_LRU_INACTIVE_FILE], 0);
 	UT_ASSERT_EQ(r->calls_short, 1);
 	UT_ASSERT_EQ(r->prio_lowest, 0);
-	rs_replay_results_free(r, 1);
-	rs_world_free(t.w);
 	return UT_OK;
 }
 
@@ -1372,59 +1374,79 @@ UT_TEST(test_tree_at_most_two_more, "models/softlimit-tree: at most two more")
  * working copy shrinks by what it took). Global reclaim walks every (eligible) memcg;
  * shrink_lruvec() stops after a batch once 32 are reclaimed below DEF_PRIORITY.
  */
-static int build_rework_world(struct tw *t, int64_t usage_a, int64_t lists_a)
-{
-	int a, b;
+/*
+ * A memcg of a soft-limit world: its path, its parent's world index (0: the root; a memcg's
+ * index is its row's plus one), usage and soft limit, and its inactive file pages, each
+ * reclaimed when scanned (-1: no lists known).
+ */
+struct soft_cg {
+	const char *path;
+	int parent;
+	int64_t usage, soft, file;
+};
 
+/* The cgroup v1 world of memcgs cg[0..n) replayed with policy after tw_soft_call()'s call. */
+static struct rs_replay_result *soft_run(struct tw *t, const struct soft_cg *cg, int n,
+					 const char *policy)
+{
 	if (tw_new(t, 1, true, 60) < 0)
-		return -1;
-	a = tw_cg(t, 0, "/A");
-	b = tw_cg(t, 0, "/B");
-	tw_usage(t, a, usage_a, 1000);
-	tw_usage(t, b, 600, 1000);
-	tw_lists(t, a, 0, 0, 0, lists_a, 0);
-	tw_lists(t, b, 0, 0, 0, 41000, 0);
-	tw_rate(t, a, 0, RS_LRU_INACTIVE_FILE, 10, 10, 0);
-	tw_rate(t, b, 0, RS_LRU_INACTIVE_FILE, 10, 10, 0);
-	tw_node(t, 0, 100000, 100);
-	tw_call(t, RS_CALL_DIRECT, 0, -1, 32);
-	return tw_final(t);
+		return NULL;
+	for (int i = 0; i < n; i++)
+		if (tw_cg(t, cg[i].parent, cg[i].path) != i + 1)
+			return NULL;
+	for (int i = 0; i < n; i++)
+		tw_usage(t, i + 1, cg[i].usage, cg[i].soft);
+	for (int i = 0; i < n; i++)
+		if (cg[i].file >= 0)
+			tw_lists(t, i + 1, 0, 0, 0, cg[i].file, 0);
+	for (int i = 0; i < n; i++)
+		if (cg[i].file >= 0)
+			tw_rate(t, i + 1, 0, RS_LRU_INACTIVE_FILE, 10, 10, 0);
+	return tw_soft_call(t, policy);
 }
+
+/* /A (usage_a of 1000, lists_a file pages) and /B (600 of 1000, 41000 file pages). */
+static struct rs_replay_result *rework_run(struct tw *t, int64_t usage_a, int64_t lists_a,
+					   const char *policy)
+{
+	const struct soft_cg cg[] = {
+		{ "/A", 0, usage_a, 1000, lists_a }, { "/B", 0, 600, 1000, 41000 },
+	};
+
+	return soft_run(t, cg, 2, policy);
+}
+
+/* The inactive file pages the rework world's /A and /B scanned. */
+#define ASSERT_SCANNED_AB(r, sa, sb) do { \
+	UT_ASSERT_EQ((r)->memcg[1].scanned[RS_LRU_INACTIVE_FILE], sa); \
+	UT_ASSERT_EQ((r)->memcg[2].scanned[RS_LRU_INACTIVE_FILE], sb); \
+} while (0)
 
 /*
  * A over its soft limit (1300 / 1000), B under (600 / 1000): the soft pass visits A only, at the
  * normal priority: prio 12 A 10; prio 11 A 20 (30 < 32); prio 10 A's first batch of 32 makes
  * 62 and stops. B scanned 0; the fallback never runs because the soft pass scanned pages.
  */
-UT_TEST(test_rework_only_excess, "models/softlimit-rework: soft pass visits groups over")
+TW_TEST(test_rework_only_excess, "models/softlimit-rework: soft pass visits groups over")
 {
-	struct tw t;
-	struct rs_replay_result *r;
+	struct rs_replay_result *r = rework_run(t, 1300, 41000, "softlimit-rework");
 
-	UT_ASSERT(build_rework_world(&t, 1300, 41000) == 0);
-	r = tw_run(&t, "softlimit-rework");
 	UT_ASSERT(r);
-	UT_ASSERT_EQ(r->memcg[1].scanned[RS_LRU_INACTIVE_FILE], 62);
+	ASSERT_SCANNED_AB(r, 62, 0);
 	UT_ASSERT_EQ(r->memcg[1].soft_scanned, 62);
-	UT_ASSERT_EQ(r->memcg[2].scanned[RS_LRU_INACTIVE_FILE], 0);
 	UT_ASSERT_EQ(r->prio_lowest, 10);
 	UT_ASSERT_EQ(r->rounds, 3);
-	rs_replay_results_free(r, 1);
-	rs_world_free(t.w);
+	tw_free(t);
 
 	/*
 	 * The same world under the tree: A, the excessor (300), at priority 0 first: walks of 32
 	 * until excess >> 2 = 75 -> 96; then the normal pass at priority 12 over every memcg:
 	 * A (41000 - 96) >> 12 = 40904 >> 12 = 9, B 41000 >> 12 = 10. A 105, B 10.
 	 */
-	UT_ASSERT(build_rework_world(&t, 1300, 41000) == 0);
-	r = tw_run(&t, "softlimit-tree");
+	r = rework_run(t, 1300, 41000, "softlimit-tree");
 	UT_ASSERT(r);
 	UT_ASSERT_EQ(r->memcg[1].soft_scanned, 96);
-	UT_ASSERT_EQ(r->memcg[1].scanned[RS_LRU_INACTIVE_FILE], 105);
-	UT_ASSERT_EQ(r->memcg[2].scanned[RS_LRU_INACTIVE_FILE], 10);
-	rs_replay_results_free(r, 1);
-	rs_world_free(t.w);
+	ASSERT_SCANNED_AB(r, 105, 10);
 	return UT_OK;
 }
 
@@ -1433,20 +1455,14 @@ UT_TEST(test_rework_only_excess, "models/softlimit-rework: soft pass visits grou
  * soft pass at all (patch 6/8); every memcg is reclaimed: prio 12 A 10 B 10 (20), prio 11 A 20
  * B 20 (60 >= 32). A 30, B 30.
  */
-UT_TEST(test_rework_fallback_none_over, "models/softlimit-rework: none over, all reclaimed")
+TW_TEST(test_rework_fallback_none_over, "models/softlimit-rework: none over, all reclaimed")
 {
-	struct tw t;
-	struct rs_replay_result *r;
+	struct rs_replay_result *r = rework_run(t, 900, 41000, "softlimit-rework");
 
-	UT_ASSERT(build_rework_world(&t, 900, 41000) == 0);
-	r = tw_run(&t, "softlimit-rework");
 	UT_ASSERT(r);
-	UT_ASSERT_EQ(r->memcg[1].scanned[RS_LRU_INACTIVE_FILE], 30);
-	UT_ASSERT_EQ(r->memcg[2].scanned[RS_LRU_INACTIVE_FILE], 30);
+	ASSERT_SCANNED_AB(r, 30, 30);
 	UT_ASSERT_EQ(r->acct.soft_scanned, 0);
 	UT_ASSERT_EQ(r->prio_lowest, 11);
-	rs_replay_results_free(r, 1);
-	rs_world_free(t.w);
 	return UT_OK;
 }
 
@@ -1455,20 +1471,14 @@ UT_TEST(test_rework_fallback_none_over, "models/softlimit-rework: none over, all
  * so shrink_zone() falls back to every memcg at the same priority: B 10, 20, then 32 at
  * priority 10 (62). A 0.
  */
-UT_TEST(test_rework_fallback_nothing_scanned,
+TW_TEST(test_rework_fallback_nothing_scanned,
 	"models/softlimit-rework: fallback when nothing scanned")
 {
-	struct tw t;
-	struct rs_replay_result *r;
+	struct rs_replay_result *r = rework_run(t, 1300, 0, "softlimit-rework");
 
-	UT_ASSERT(build_rework_world(&t, 1300, 0) == 0);
-	r = tw_run(&t, "softlimit-rework");
 	UT_ASSERT(r);
-	UT_ASSERT_EQ(r->memcg[1].scanned[RS_LRU_INACTIVE_FILE], 0);
-	UT_ASSERT_EQ(r->memcg[2].scanned[RS_LRU_INACTIVE_FILE], 62);
+	ASSERT_SCANNED_AB(r, 0, 62);
 	UT_ASSERT_EQ(r->memcg[2].soft_scanned, 0);
-	rs_replay_results_free(r, 1);
-	rs_world_free(t.w);
 	return UT_OK;
 }
 
@@ -1477,33 +1487,19 @@ UT_TEST(test_rework_fallback_nothing_scanned,
  * own, C under its own (1500 / 5000) with IF 41000, S under (600 / 1000) with IF 41000. C is
  * eligible through its ancestor P: prio 12 C 10, prio 11 C 20, prio 10 C 32 = 62; S 0.
  */
-UT_TEST(test_rework_ancestor_over, "models/softlimit-rework: ancestor over its limit")
+TW_TEST(test_rework_ancestor_over, "models/softlimit-rework: ancestor over its limit")
 {
-	struct tw t;
-	struct rs_replay_result *r;
-	int p, c, s;
+	enum { P = 1, C, S };	/* world indexes: the rows' order */
+	static const struct soft_cg cg[] = {
+		{ "/P", 0, 2000, 1000, -1 }, { "/P/C", P, 1500, 5000, 41000 },
+		{ "/S", 0, 600, 1000, 41000 },
+	};
+	struct rs_replay_result *r = soft_run(t, cg, 3, "softlimit-rework");
 
-	UT_ASSERT(tw_new(&t, 1, true, 60) == 0);
-	p = tw_cg(&t, 0, "/P");
-	c = tw_cg(&t, p, "/P/C");
-	s = tw_cg(&t, 0, "/S");
-	tw_usage(&t, p, 2000, 1000);
-	tw_usage(&t, c, 1500, 5000);
-	tw_usage(&t, s, 600, 1000);
-	tw_lists(&t, c, 0, 0, 0, 41000, 0);
-	tw_lists(&t, s, 0, 0, 0, 41000, 0);
-	tw_rate(&t, c, 0, RS_LRU_INACTIVE_FILE, 10, 10, 0);
-	tw_rate(&t, s, 0, RS_LRU_INACTIVE_FILE, 10, 10, 0);
-	tw_node(&t, 0, 100000, 100);
-	tw_call(&t, RS_CALL_DIRECT, 0, -1, 32);
-	UT_ASSERT(tw_final(&t) == 0);
-	r = tw_run(&t, "softlimit-rework");
 	UT_ASSERT(r);
-	UT_ASSERT_EQ(r->memcg[c].scanned[RS_LRU_INACTIVE_FILE], 62);
-	UT_ASSERT_EQ(r->memcg[s].scanned[RS_LRU_INACTIVE_FILE], 0);
-	UT_ASSERT_EQ(r->memcg[p].scanned[RS_LRU_INACTIVE_FILE], 0);
-	rs_replay_results_free(r, 1);
-	rs_world_free(t.w);
+	UT_ASSERT_EQ(r->memcg[C].scanned[RS_LRU_INACTIVE_FILE], 62);
+	UT_ASSERT_EQ(r->memcg[S].scanned[RS_LRU_INACTIVE_FILE], 0);
+	UT_ASSERT_EQ(r->memcg[P].scanned[RS_LRU_INACTIVE_FILE], 0);
 	return UT_OK;
 }
 
@@ -1513,9 +1509,8 @@ UT_TEST(test_rework_ancestor_over, "models/softlimit-rework: ancestor over its l
  * Rates are exact over a run: 100 batches of 32 at 97/100 reclaim 3200 x 97 / 100 = 3104, not
  * 31 per batch (3100); 3 single pages at 1/3 reclaim 1 (the carry starts at one half).
  */
-UT_TEST(test_rate_rounding, "models/engine: rate rounding is exact")
+TW_TEST(test_rate_rounding, "models/engine: rate rounding is exact")
 {
-	struct tw t;
 	struct rs_lrusim ls;
 	struct rs_sim s;
 	struct rs_call_outcome out;
@@ -1523,15 +1518,15 @@ UT_TEST(test_rate_rounding, "models/engine: rate rounding is exact")
 	struct rs_reclaim_call call = { .ctx = RS_CALL_DIRECT, .nid = 0, .target = -1 };
 	uint64_t total = 0;
 
-	UT_ASSERT(tw_new(&t, 1, false, 60) == 0);
-	tw_lists(&t, 0, 0, 100000, 0, 100000, 0);
-	tw_rate(&t, 0, 0, RS_LRU_INACTIVE_FILE, 100, 97, 0);
-	tw_rate(&t, 0, 0, RS_LRU_INACTIVE_ANON, 3, 1, 0);
-	UT_ASSERT(tw_final(&t) == 0);
-	UT_ASSERT(rs_lrusim_init(&ls, t.w, &t.err) == 0);
-	rs_world_advance(t.w, 1);
+	UT_ASSERT(tw_new(t, 1, false, 60) == 0);
+	tw_lists(t, 0, 0, 100000, 0, 100000, 0);
+	tw_rate(t, 0, 0, RS_LRU_INACTIVE_FILE, 100, 97, 0);
+	tw_rate(t, 0, 0, RS_LRU_INACTIVE_ANON, 3, 1, 0);
+	UT_ASSERT(tw_final(t) == 0);
+	UT_ASSERT(rs_lrusim_init(&ls, t->w, &t->err) == 0);
+	rs_world_advance(t->w, 1);
 	memset(&out, 0, sizeof(out));
-	rs_sim_begin(&s, &ls, t.w, &call, &out);
+	rs_sim_begin(&s, &ls, t->w, &call, &out);
 	for (int i = 0; i < 100; i++) {
 		rs_sim_shrink_inactive(&s, 0, 0, RS_LRU_INACTIVE_FILE, 32, &r);
 		total += r.reclaimed;
@@ -1547,7 +1542,6 @@ UT_TEST(test_rate_rounding, "models/engine: rate rounding is exact")
 	UT_ASSERT_EQ(total, 1);
 	UT_ASSERT_EQ(out.acct.swapped_out, 1);
 	rs_lrusim_free(&ls);
-	rs_world_free(t.w);
 	return UT_OK;
 }
 
@@ -1555,32 +1549,30 @@ UT_TEST(test_rate_rounding, "models/engine: rate rounding is exact")
  * Reclaimability sources: this lruvec's window, else the node's list over all memcgs, else
  * assumed (every page taken). B's IF is unobserved, A's is: B falls back to the node sum.
  */
-UT_TEST(test_rate_fallback, "models/world: reclaimability fallback")
+TW_TEST(test_rate_fallback, "models/world: reclaimability fallback")
 {
-	struct tw t;
 	struct rs_rates rt;
 	int a, b;
 
-	UT_ASSERT(tw_new(&t, 1, false, 60) == 0);
-	a = tw_cg(&t, 0, "/A");
-	b = tw_cg(&t, 0, "/B");
-	tw_lists(&t, a, 0, 0, 0, 100, 0);
-	tw_rate(&t, a, 0, RS_LRU_INACTIVE_FILE, 4, 1, 2);
-	UT_ASSERT(tw_final(&t) == 0);
-	rs_world_rates(t.w, a, 0, RS_LRU_INACTIVE_FILE, -1, &rt);
+	UT_ASSERT(tw_new(t, 1, false, 60) == 0);
+	a = tw_cg(t, 0, "/A");
+	b = tw_cg(t, 0, "/B");
+	tw_lists(t, a, 0, 0, 0, 100, 0);
+	tw_rate(t, a, 0, RS_LRU_INACTIVE_FILE, 4, 1, 2);
+	UT_ASSERT(tw_final(t) == 0);
+	rs_world_rates(t->w, a, 0, RS_LRU_INACTIVE_FILE, -1, &rt);
 	UT_ASSERT_EQ(rt.src, RS_RATE_WINDOW);
 	UT_ASSERT_EQ(rt.reclaim, RS_RATE_ONE / 4);
 	UT_ASSERT_EQ(rt.activate, RS_RATE_ONE / 2);
-	rs_world_rates(t.w, b, 0, RS_LRU_INACTIVE_FILE, -1, &rt);
+	rs_world_rates(t->w, b, 0, RS_LRU_INACTIVE_FILE, -1, &rt);
 	UT_ASSERT_EQ(rt.src, RS_RATE_NODE_LIST);
 	UT_ASSERT_EQ(rt.reclaim, RS_RATE_ONE / 4);
-	rs_world_rates(t.w, b, 0, RS_LRU_INACTIVE_ANON, -1, &rt);
+	rs_world_rates(t->w, b, 0, RS_LRU_INACTIVE_ANON, -1, &rt);
 	UT_ASSERT_EQ(rt.src, RS_RATE_ASSUMED);
 	UT_ASSERT_EQ(rt.reclaim, RS_RATE_ONE);
 	UT_ASSERT_EQ(rt.pageout, RS_RATE_ONE);
-	rs_world_rates(t.w, b, 0, RS_LRU_ACTIVE_FILE, -1, &rt);
+	rs_world_rates(t->w, b, 0, RS_LRU_ACTIVE_FILE, -1, &rt);
 	UT_ASSERT_EQ(rt.deactivate, RS_RATE_ONE);
-	rs_world_free(t.w);
 	return UT_OK;
 }
 
@@ -1589,75 +1581,71 @@ UT_TEST(test_rate_fallback, "models/world: reclaimability fallback")
  * A(1) -> A1(3); B(2). Pre-order 0, 1, 3, 2. A walk from the start: 0 1 3 2 then -1; a walk
  * stopped at 1 resumes at 3; a walk that starts at the end restarts at the root.
  */
-UT_TEST(test_world_preorder_iter, "models/world: pre-order and reclaim iterator")
+TW_TEST(test_world_preorder_iter, "models/world: pre-order and reclaim iterator")
 {
-	struct tw t;
 	struct rs_iter it;
 	int a, b, a1, m;
 
-	UT_ASSERT(tw_new(&t, 1, false, 60) == 0);
-	a = tw_cg(&t, 0, "/A");
-	b = tw_cg(&t, 0, "/B");
-	a1 = tw_cg(&t, a, "/A/1");
-	tw_lists(&t, 0, 0, 1, 0, 0, 0);
-	UT_ASSERT(tw_final(&t) == 0);
-	UT_ASSERT_EQ(rs_world_memcg_at(t.w, 0), 0);
-	UT_ASSERT_EQ(rs_world_memcg_at(t.w, 1), a);
-	UT_ASSERT_EQ(rs_world_memcg_at(t.w, 2), a1);
-	UT_ASSERT_EQ(rs_world_memcg_at(t.w, 3), b);
-	UT_ASSERT_EQ(rs_world_memcg(t.w, a)->pre_end, 3);
-	UT_ASSERT_EQ(rs_subtree_next(t.w, a, a), a1);
-	UT_ASSERT_EQ(rs_subtree_next(t.w, a, a1), -1);
-	UT_ASSERT(rs_iter_init(&it, t.w, 1, &t.err) == 0);
-	m = rs_iter_next(&it, t.w, 0, 0, 0, -1);
+	UT_ASSERT(tw_new(t, 1, false, 60) == 0);
+	a = tw_cg(t, 0, "/A");
+	b = tw_cg(t, 0, "/B");
+	a1 = tw_cg(t, a, "/A/1");
+	tw_lists(t, 0, 0, 1, 0, 0, 0);
+	UT_ASSERT(tw_final(t) == 0);
+	UT_ASSERT_EQ(rs_world_memcg_at(t->w, 0), 0);
+	UT_ASSERT_EQ(rs_world_memcg_at(t->w, 1), a);
+	UT_ASSERT_EQ(rs_world_memcg_at(t->w, 2), a1);
+	UT_ASSERT_EQ(rs_world_memcg_at(t->w, 3), b);
+	UT_ASSERT_EQ(rs_world_memcg(t->w, a)->pre_end, 3);
+	UT_ASSERT_EQ(rs_subtree_next(t->w, a, a), a1);
+	UT_ASSERT_EQ(rs_subtree_next(t->w, a, a1), -1);
+	UT_ASSERT(rs_iter_init(&it, t->w, 1, &t->err) == 0);
+	m = rs_iter_next(&it, t->w, 0, 0, 0, -1);
 	UT_ASSERT_EQ(m, 0);
-	m = rs_iter_next(&it, t.w, 0, 0, 0, m);
+	m = rs_iter_next(&it, t->w, 0, 0, 0, m);
 	UT_ASSERT_EQ(m, a);
 	/* stop here; the next walk resumes after A */
-	UT_ASSERT_EQ(rs_iter_next(&it, t.w, 0, 0, 0, -1), a1);
-	UT_ASSERT_EQ(rs_iter_next(&it, t.w, 0, 0, 0, a1), b);
-	UT_ASSERT_EQ(rs_iter_next(&it, t.w, 0, 0, 0, b), -1);
-	UT_ASSERT_EQ(rs_iter_next(&it, t.w, 0, 0, 0, -1), 0);
+	UT_ASSERT_EQ(rs_iter_next(&it, t->w, 0, 0, 0, -1), a1);
+	UT_ASSERT_EQ(rs_iter_next(&it, t->w, 0, 0, 0, a1), b);
+	UT_ASSERT_EQ(rs_iter_next(&it, t->w, 0, 0, 0, b), -1);
+	UT_ASSERT_EQ(rs_iter_next(&it, t->w, 0, 0, 0, -1), 0);
 	/* stopped at the last memcg: a new walk restarts at the root */
 	*rs_iter_pos(&it, 0, 0, 0) = b;
-	UT_ASSERT_EQ(rs_iter_next(&it, t.w, 0, 0, 0, -1), 0);
+	UT_ASSERT_EQ(rs_iter_next(&it, t->w, 0, 0, 0, -1), 0);
 	rs_iter_free(&it);
-	rs_world_free(t.w);
 	return UT_OK;
 }
 
 /* Updates apply in time order; ADD below zero clamps and is counted; no sizes -> refused. */
-UT_TEST(test_world_updates, "models/world: updates, clamping, no sizes")
+TW_TEST(test_world_updates, "models/world: updates, clamping, no sizes")
 {
-	struct tw t;
 	struct rs_world_update u = { .ts = 50, .field = RS_WF_LRU, .op = RS_WOP_ADD,
 				     .src = RS_WSRC_DELTA, .lru = 2, .memcg = 0, .nid = 0,
 				     .value = -300 };
 	const struct rs_policy_ops *ops = rs_policy_find("mainline");
 	struct rs_replay_result *r = NULL;
 
-	UT_ASSERT(tw_new(&t, 1, false, 60) == 0);
-	tw_set(&t, RS_WF_LRU, 0, 0, 2, 200);
-	UT_ASSERT(rs_world_add_update(t.w, &u, &t.err) == 0);
+	UT_ASSERT(tw_new(t, 1, false, 60) == 0);
+	tw_set(t, RS_WF_LRU, 0, 0, 2, 200);
+	UT_ASSERT(rs_world_add_update(t->w, &u, &t->err) == 0);
 	u.ts = 40;
 	u.value = 50;
-	UT_ASSERT(rs_world_add_update(t.w, &u, &t.err) == 0);
-	UT_ASSERT(tw_final(&t) == 0);
-	rs_world_advance(t.w, 45);
-	UT_ASSERT_EQ(rs_world_lru(t.w, 0, 0, 2), 250);
-	rs_world_advance(t.w, 50);
-	UT_ASSERT_EQ(rs_world_lru(t.w, 0, 0, 2), 0);
-	UT_ASSERT_EQ(rs_world_info(t.w)->clamped, 1);
-	rs_world_rewind(t.w);
-	UT_ASSERT_EQ(rs_world_lru(t.w, 0, 0, 2), 0);
-	rs_world_free(t.w);
+	UT_ASSERT(rs_world_add_update(t->w, &u, &t->err) == 0);
+	UT_ASSERT(tw_final(t) == 0);
+	rs_world_advance(t->w, 45);
+	UT_ASSERT_EQ(rs_world_lru(t->w, 0, 0, 2), 250);
+	rs_world_advance(t->w, 50);
+	UT_ASSERT_EQ(rs_world_lru(t->w, 0, 0, 2), 0);
+	UT_ASSERT_EQ(rs_world_info(t->w)->clamped, 1);
+	rs_world_rewind(t->w);
+	UT_ASSERT_EQ(rs_world_lru(t->w, 0, 0, 2), 0);
+	tw_free(t);
 
-	UT_ASSERT(tw_new(&t, 1, false, 60) == 0);
-	tw_call(&t, RS_CALL_DIRECT, 0, -1, 32);
-	UT_ASSERT(tw_final(&t) == 0);
-	UT_ASSERT(rs_replay_run(t.w, &ops, 1, NULL, &r, &t.err) == -1);
-	UT_ASSERT(strstr(t.err.msg, "no LRU sizes"));
-	rs_world_free(t.w);
+	UT_ASSERT(tw_new(t, 1, false, 60) == 0);
+	tw_call(t, RS_CALL_DIRECT, 0, -1, 32);
+	UT_ASSERT(tw_final(t) == 0);
+	UT_ASSERT(rs_replay_run(t->w, &ops, 1, NULL, &r, &t->err) == -1);
+	UT_ASSERT(strstr(t->err.msg, "no LRU sizes"));
 	return UT_OK;
 }
 
@@ -1685,9 +1673,8 @@ UT_TEST(test_mainline_refuses_mglru, "models/mainline: refuses MGLRU")
 }
 
 /* The recording's own totals, from the calls' recorded counts. */
-UT_TEST(test_recorded_totals, "models/replay: recorded totals")
+TW_TEST(test_recorded_totals, "models/replay: recorded totals")
 {
-	struct tw t;
 	struct rs_replay_result *r = NULL;
 	struct rs_memcg_lists per[2] = {
 		{ .memcg = 1, .scanned = { 0, 0, 40, 0 }, .reclaimed = { 0, 0, 30, 0 } },
@@ -1700,12 +1687,12 @@ UT_TEST(test_recorded_totals, "models/replay: recorded totals")
 			 .memcg = per, .nr_memcg = 2 },
 	};
 
-	UT_ASSERT(tw_new(&t, 1, false, 60) == 0);
-	tw_cg(&t, 0, "/A");
-	tw_cg(&t, 0, "/B");
-	UT_ASSERT(rs_world_add_call(t.w, &c, &t.err) == 0);
-	UT_ASSERT(tw_final(&t) == 0);
-	UT_ASSERT(rs_replay_recorded(t.w, &r, &t.err) == 0);
+	UT_ASSERT(tw_new(t, 1, false, 60) == 0);
+	tw_cg(t, 0, "/A");
+	tw_cg(t, 0, "/B");
+	UT_ASSERT(rs_world_add_call(t->w, &c, &t->err) == 0);
+	UT_ASSERT(tw_final(t) == 0);
+	UT_ASSERT(rs_replay_recorded(t->w, &r, &t->err) == 0);
 	UT_ASSERT_EQ(r->calls, 1);
 	UT_ASSERT_EQ(r->calls_short, 0);		/* 32 reclaimed of 32 */
 	UT_ASSERT_EQ(r->acct.scanned[RS_LRU_INACTIVE_FILE], 40);
@@ -1715,7 +1702,6 @@ UT_TEST(test_recorded_totals, "models/replay: recorded totals")
 	UT_ASSERT_EQ(r->prio_lowest, 11);
 	UT_ASSERT_EQ(r->calls_at_prio[11], 1);
 	rs_replay_results_free(r, 1);
-	rs_world_free(t.w);
 	return UT_OK;
 }
 
@@ -1804,25 +1790,24 @@ static void tw_rec_call(struct tw *t, enum rs_call_ctx ctx, int target, int vict
  * with a recorded (SNAPSHOT) watermark, one lruvec delta, and cgroup v2 (no soft-limit tree):
  * nothing lacks, every count is 0.
  */
-UT_TEST(test_world_identity_gaps, "models/world: inputs identity needs and the trace lacks")
+TW_TEST(test_world_identity_gaps, "models/world: inputs identity needs and the trace lacks")
 {
 	struct rs_gap_pages g[3];
 	unsigned int mask;
-	struct tw t;
 	int a;
 
-	UT_ASSERT(tw_new(&t, 1, true, 60) >= 0);
-	a = tw_cg(&t, 0, "/a");
+	UT_ASSERT(tw_new(t, 1, true, 60) >= 0);
+	a = tw_cg(t, 0, "/a");
 	UT_ASSERT_EQ(a, 1);
-	tw_lists(&t, 0, 0, 0, 0, 0, 0);
-	tw_lists(&t, a, 0, 1000, 0, 50000, 0);
-	tw_upd(&t, RS_WF_NODE_WMARK_HIGH, RS_WSRC_IMPLIED, -1, 0, 0, 28390);
-	tw_usage(&t, a, 2000, 100);
-	tw_rec_call(&t, RS_CALL_KSWAPD, -1, a, RS_LRU_INACTIVE_FILE, 1000);
-	tw_rec_call(&t, RS_CALL_DIRECT, -1, a, RS_LRU_INACTIVE_ANON, 300);
-	tw_rec_call(&t, RS_CALL_MEMCG, a, a, RS_LRU_INACTIVE_FILE, 5000);
-	UT_ASSERT(tw_final(&t) == 0);
-	mask = rs_world_identity_gaps(t.w, g);
+	tw_lists(t, 0, 0, 0, 0, 0, 0);
+	tw_lists(t, a, 0, 1000, 0, 50000, 0);
+	tw_upd(t, RS_WF_NODE_WMARK_HIGH, RS_WSRC_IMPLIED, -1, 0, 0, 28390);
+	tw_usage(t, a, 2000, 100);
+	tw_rec_call(t, RS_CALL_KSWAPD, -1, a, RS_LRU_INACTIVE_FILE, 1000);
+	tw_rec_call(t, RS_CALL_DIRECT, -1, a, RS_LRU_INACTIVE_ANON, 300);
+	tw_rec_call(t, RS_CALL_MEMCG, a, a, RS_LRU_INACTIVE_FILE, 5000);
+	UT_ASSERT(tw_final(t) == 0);
+	mask = rs_world_identity_gaps(t->w, g);
 	UT_ASSERT_EQ(mask, (1u << RS_GAP_WMARK) | (1u << RS_GAP_SIZES) | (1u << RS_GAP_SOFT_TREE));
 	for (int k = 0; k < 3; k += 2) {	/* whole trace, then /a */
 		UT_ASSERT_EQ(g[k].scanned[RS_GAP_WMARK][RS_LRU_INACTIVE_FILE], 1000);
@@ -1835,24 +1820,23 @@ UT_TEST(test_world_identity_gaps, "models/world: inputs identity needs and the t
 		UT_ASSERT_EQ(g[k].any[RS_LRU_INACTIVE_ANON], 300);
 	}
 	UT_ASSERT_EQ(g[1].any[RS_LRU_INACTIVE_FILE], 0);
-	rs_world_free(t.w);
+	tw_free(t);
 
-	UT_ASSERT(tw_new(&t, 1, false, 60) >= 0);
-	a = tw_cg(&t, 0, "/a");
-	tw_lists(&t, 0, 0, 0, 0, 0, 0);
-	tw_lists(&t, a, 0, 1000, 0, 50000, 0);
-	tw_upd(&t, RS_WF_NODE_WMARK_HIGH, RS_WSRC_SNAPSHOT, -1, 0, 0, 28390);
-	tw_upd(&t, RS_WF_LRU, RS_WSRC_DELTA, a, 0, RS_LRU_INACTIVE_FILE, 50000);
-	tw_usage(&t, a, 2000, 100);
-	tw_rec_call(&t, RS_CALL_KSWAPD, -1, a, RS_LRU_INACTIVE_FILE, 1000);
-	tw_rec_call(&t, RS_CALL_DIRECT, -1, a, RS_LRU_INACTIVE_ANON, 300);
-	UT_ASSERT(tw_final(&t) == 0);
-	UT_ASSERT_EQ(rs_world_identity_gaps(t.w, g), 0);
+	UT_ASSERT(tw_new(t, 1, false, 60) >= 0);
+	a = tw_cg(t, 0, "/a");
+	tw_lists(t, 0, 0, 0, 0, 0, 0);
+	tw_lists(t, a, 0, 1000, 0, 50000, 0);
+	tw_upd(t, RS_WF_NODE_WMARK_HIGH, RS_WSRC_SNAPSHOT, -1, 0, 0, 28390);
+	tw_upd(t, RS_WF_LRU, RS_WSRC_DELTA, a, 0, RS_LRU_INACTIVE_FILE, 50000);
+	tw_usage(t, a, 2000, 100);
+	tw_rec_call(t, RS_CALL_KSWAPD, -1, a, RS_LRU_INACTIVE_FILE, 1000);
+	tw_rec_call(t, RS_CALL_DIRECT, -1, a, RS_LRU_INACTIVE_ANON, 300);
+	UT_ASSERT(tw_final(t) == 0);
+	UT_ASSERT_EQ(rs_world_identity_gaps(t->w, g), 0);
 	UT_ASSERT_EQ(g[0].any[RS_LRU_INACTIVE_FILE], 0);
 	UT_ASSERT_EQ(g[2].any[RS_LRU_INACTIVE_ANON], 0);
 	UT_ASSERT(!strcmp(rs_gap_name(RS_GAP_WMARK), "watermarks"));
 	UT_ASSERT(strstr(rs_gap_missing(RS_GAP_SIZES), "mod_memcg_lruvec_state"));
-	rs_world_free(t.w);
 	return UT_OK;
 }
 
@@ -1864,49 +1848,48 @@ UT_TEST(test_world_identity_gaps, "models/world: inputs identity needs and the t
  * pending counters until /p is flushed). Exact subtree sums: 12 for both. A world without any
  * flush reads the exact sums.
  */
-UT_TEST(test_world_ws_flush, "models/world: flushed workingset counters")
+TW_TEST(test_world_ws_flush, "models/world: flushed workingset counters")
 {
 	struct rs_world_update u = { .op = RS_WOP_ADD, .src = RS_WSRC_DELTA, .nid = 0, .lru = 1 };
-	struct tw t;
 	int p, b;
 
 	for (int pass = 0; pass < 2; pass++) {
-		UT_ASSERT(tw_new(&t, 1, true, 60) >= 0);
-		p = tw_cg(&t, 0, "/p");
-		b = tw_cg(&t, p, "/p/b");
-		tw_lists(&t, b, 0, 0, 0, 100, 100);
+		UT_ASSERT(tw_new(t, 1, true, 60) >= 0);
+		p = tw_cg(t, 0, "/p");
+		b = tw_cg(t, p, "/p/b");
+		tw_lists(t, b, 0, 0, 0, 100, 100);
 		u.field = RS_WF_WS_ACTIVATE;
 		u.memcg = b;
 		u.ts = 10;
 		u.value = 5;
-		UT_ASSERT(rs_world_add_update(t.w, &u, &t.err) == 0);
+		UT_ASSERT(rs_world_add_update(t->w, &u, &t->err) == 0);
 		u.ts = 30;
 		u.value = 7;
-		UT_ASSERT(rs_world_add_update(t.w, &u, &t.err) == 0);
+		UT_ASSERT(rs_world_add_update(t->w, &u, &t->err) == 0);
 		if (pass == 0) {
 			struct rs_world_update f = { .ts = 20, .field = RS_WF_WS_FLUSH,
 						     .src = RS_WSRC_SNAPSHOT, .memcg = p,
 						     .nid = -1 };
 
-			UT_ASSERT(rs_world_add_update(t.w, &f, &t.err) == 0);
+			UT_ASSERT(rs_world_add_update(t->w, &f, &t->err) == 0);
 			f.ts = 40;
 			f.memcg = b;
-			UT_ASSERT(rs_world_add_update(t.w, &f, &t.err) == 0);
+			UT_ASSERT(rs_world_add_update(t->w, &f, &t->err) == 0);
 		}
-		UT_ASSERT(tw_final(&t) == 0);
-		UT_ASSERT_EQ(rs_world_info(t.w)->have_ws_flush, pass == 0);
-		rs_world_rewind(t.w);
-		rs_world_advance(t.w, 25);
-		UT_ASSERT_EQ(rs_world_ws_flushed(t.w, p, 0, 1), 5);
-		UT_ASSERT_EQ(rs_world_ws_flushed(t.w, b, 0, 1), 5);
-		rs_world_advance(t.w, 35);
-		UT_ASSERT_EQ(rs_world_ws_flushed(t.w, p, 0, 1), pass == 0 ? 5 : 12);
-		UT_ASSERT_EQ(rs_world_ws_flushed(t.w, b, 0, 1), pass == 0 ? 5 : 12);
-		rs_world_advance(t.w, 45);
-		UT_ASSERT_EQ(rs_world_ws_flushed(t.w, p, 0, 1), pass == 0 ? 5 : 12);
-		UT_ASSERT_EQ(rs_world_ws_flushed(t.w, b, 0, 1), 12);
-		UT_ASSERT_EQ(rs_world_ws_flushed(t.w, p, 0, 0), 0);	/* anon: none */
-		rs_world_free(t.w);
+		UT_ASSERT(tw_final(t) == 0);
+		UT_ASSERT_EQ(rs_world_info(t->w)->have_ws_flush, pass == 0);
+		rs_world_rewind(t->w);
+		rs_world_advance(t->w, 25);
+		UT_ASSERT_EQ(rs_world_ws_flushed(t->w, p, 0, 1), 5);
+		UT_ASSERT_EQ(rs_world_ws_flushed(t->w, b, 0, 1), 5);
+		rs_world_advance(t->w, 35);
+		UT_ASSERT_EQ(rs_world_ws_flushed(t->w, p, 0, 1), pass == 0 ? 5 : 12);
+		UT_ASSERT_EQ(rs_world_ws_flushed(t->w, b, 0, 1), pass == 0 ? 5 : 12);
+		rs_world_advance(t->w, 45);
+		UT_ASSERT_EQ(rs_world_ws_flushed(t->w, p, 0, 1), pass == 0 ? 5 : 12);
+		UT_ASSERT_EQ(rs_world_ws_flushed(t->w, b, 0, 1), 12);
+		UT_ASSERT_EQ(rs_world_ws_flushed(t->w, p, 0, 0), 0);	/* anon: none */
+		tw_free(t);
 	}
 	return UT_OK;
 }
@@ -1920,9 +1903,8 @@ UT_TEST(test_world_ws_flush, "models/world: flushed workingset counters")
  * read): /p 170. Before any flush: the lists. On cgroup v1 a read shows the memcg's own pages
  * and /p's view sums its subtree's own stats: 100 after 10, 150 after 30, 20 + 150 after 40.
  */
-UT_TEST(test_world_lru_stat_at, "models/world: flushed list stats through time, hierarchical")
+TW_TEST(test_world_lru_stat_at, "models/world: flushed list stats through time, hierarchical")
 {
-	struct tw t;
 	int p, b;
 
 	for (int v1 = 0; v1 < 2; v1++) {
@@ -1932,37 +1914,37 @@ UT_TEST(test_world_lru_stat_at, "models/world: flushed list stats through time, 
 		struct rs_world_update f = { .ts = 10, .field = RS_WF_WS_FLUSH,
 					     .src = RS_WSRC_DELTA, .nid = -1, .value = 1 };
 
-		UT_ASSERT(tw_new(&t, 1, v1, 60) >= 0);
-		p = tw_cg(&t, 0, "/p");
-		b = tw_cg(&t, p, "/p/b");
-		tw_lists(&t, p, 0, 0, 0, 0, 0);
-		tw_lists(&t, b, 0, 100, 0, 0, 0);
+		UT_ASSERT(tw_new(t, 1, v1, 60) >= 0);
+		p = tw_cg(t, 0, "/p");
+		b = tw_cg(t, p, "/p/b");
+		tw_lists(t, p, 0, 0, 0, 0, 0);
+		tw_lists(t, b, 0, 100, 0, 0, 0);
 		u.memcg = b;
-		UT_ASSERT(rs_world_add_update(t.w, &u, &t.err) == 0);
+		UT_ASSERT(rs_world_add_update(t->w, &u, &t->err) == 0);
 		f.memcg = p;
-		UT_ASSERT(rs_world_add_update(t.w, &f, &t.err) == 0);
+		UT_ASSERT(rs_world_add_update(t->w, &f, &t->err) == 0);
 		f.ts = 30;
 		f.memcg = b;
-		UT_ASSERT(rs_world_add_update(t.w, &f, &t.err) == 0);
+		UT_ASSERT(rs_world_add_update(t->w, &f, &t->err) == 0);
 		u = (struct rs_world_update){ .ts = 40, .field = RS_WF_LRU_STAT, .op = RS_WOP_SET,
 					      .src = RS_WSRC_SNAPSHOT, .memcg = p, .nid = 0,
 					      .lru = RS_LRU_INACTIVE_ANON, .value = v1 ? 20 : 170 };
-		UT_ASSERT(rs_world_add_update(t.w, &u, &t.err) == 0);
-		UT_ASSERT(tw_final(&t) == 0);
-		rs_world_rewind(t.w);
-		rs_world_advance(t.w, 5);
-		UT_ASSERT_EQ(rs_world_lru_stat(t.w, p, 0, RS_LRU_INACTIVE_ANON), 100);
+		UT_ASSERT(rs_world_add_update(t->w, &u, &t->err) == 0);
+		UT_ASSERT(tw_final(t) == 0);
+		rs_world_rewind(t->w);
+		rs_world_advance(t->w, 5);
+		UT_ASSERT_EQ(rs_world_lru_stat(t->w, p, 0, RS_LRU_INACTIVE_ANON), 100);
 		/* the clock stays at 5: later views come from the trace's flushes */
-		UT_ASSERT_EQ(rs_world_lru_stat_at(t.w, p, 0, RS_LRU_INACTIVE_ANON, 15), 100);
-		UT_ASSERT_EQ(rs_world_lru_stat_at(t.w, b, 0, RS_LRU_INACTIVE_ANON, 25), 100);
-		UT_ASSERT_EQ(rs_world_lru_stat_at(t.w, b, 0, RS_LRU_INACTIVE_ANON, 35), 150);
-		UT_ASSERT_EQ(rs_world_lru_stat_at(t.w, p, 0, RS_LRU_INACTIVE_ANON, 35),
+		UT_ASSERT_EQ(rs_world_lru_stat_at(t->w, p, 0, RS_LRU_INACTIVE_ANON, 15), 100);
+		UT_ASSERT_EQ(rs_world_lru_stat_at(t->w, b, 0, RS_LRU_INACTIVE_ANON, 25), 100);
+		UT_ASSERT_EQ(rs_world_lru_stat_at(t->w, b, 0, RS_LRU_INACTIVE_ANON, 35), 150);
+		UT_ASSERT_EQ(rs_world_lru_stat_at(t->w, p, 0, RS_LRU_INACTIVE_ANON, 35),
 			     v1 ? 150 : 100);
-		UT_ASSERT_EQ(rs_world_lru_stat_at(t.w, p, 0, RS_LRU_INACTIVE_ANON, 45), 170);
-		rs_world_advance(t.w, 45);
-		UT_ASSERT_EQ(rs_world_lru_stat(t.w, p, 0, RS_LRU_INACTIVE_ANON), 170);
-		UT_ASSERT_EQ(rs_world_lru(t.w, b, 0, RS_LRU_INACTIVE_ANON), 150);
-		rs_world_free(t.w);
+		UT_ASSERT_EQ(rs_world_lru_stat_at(t->w, p, 0, RS_LRU_INACTIVE_ANON, 45), 170);
+		rs_world_advance(t->w, 45);
+		UT_ASSERT_EQ(rs_world_lru_stat(t->w, p, 0, RS_LRU_INACTIVE_ANON), 170);
+		UT_ASSERT_EQ(rs_world_lru(t->w, b, 0, RS_LRU_INACTIVE_ANON), 150);
+		tw_free(t);
 	}
 	return UT_OK;
 }
@@ -2020,7 +2002,7 @@ UT_TEST(test_identity_list_verdict, "models/identity: one list's verdict")
  * Identity is the policy flagged as the recorded kernel's: mainline, index 1 of the list
  * (splitlru, mainline); none in (splitlru).
  */
-UT_TEST(test_identity_compute, "models/identity: verdict on a world, per cgroup only with victims")
+TW_TEST(test_identity_compute, "models/identity: verdict on a world, per cgroup only with victims")
 {
 	const struct rs_policy_ops *pol[2] = { rs_policy_find("splitlru"),
 					       rs_policy_find("mainline") };
@@ -2029,7 +2011,6 @@ UT_TEST(test_identity_compute, "models/identity: verdict on a world, per cgroup 
 	struct rs_replay_result mod = { .policy = pol[1], .nr_memcg = 2, .memcg = macct };
 	struct rs_identity_opts io = { .victims_known = false };
 	struct rs_identity id;
-	struct tw t;
 	int a;
 
 	memset(racct, 0, sizeof(racct));
@@ -2039,16 +2020,16 @@ UT_TEST(test_identity_compute, "models/identity: verdict on a world, per cgroup 
 	rec.acct.scanned[RS_LRU_INACTIVE_FILE] = racct[1].scanned[RS_LRU_INACTIVE_FILE] = 5000;
 	mod.acct.scanned[RS_LRU_INACTIVE_FILE] = macct[1].scanned[RS_LRU_INACTIVE_FILE] = 5100;
 	for (int pass = 0; pass < 2; pass++) {
-		UT_ASSERT(tw_new(&t, 1, true, 60) >= 0);
-		a = tw_cg(&t, 0, "/a");
-		tw_lists(&t, 0, 0, 0, 0, 0, 0);
-		tw_lists(&t, a, 0, 1000, 0, 50000, 0);
+		UT_ASSERT(tw_new(t, 1, true, 60) >= 0);
+		a = tw_cg(t, 0, "/a");
+		tw_lists(t, 0, 0, 0, 0, 0, 0);
+		tw_lists(t, a, 0, 1000, 0, 50000, 0);
 		if (pass)
-			tw_upd(&t, RS_WF_LRU, RS_WSRC_DELTA, a, 0, RS_LRU_INACTIVE_FILE, 50000);
-		tw_rec_call(&t, RS_CALL_MEMCG, a, a, RS_LRU_INACTIVE_FILE, 5000);
-		UT_ASSERT(tw_final(&t) == 0);
+			tw_upd(t, RS_WF_LRU, RS_WSRC_DELTA, a, 0, RS_LRU_INACTIVE_FILE, 50000);
+		tw_rec_call(t, RS_CALL_MEMCG, a, a, RS_LRU_INACTIVE_FILE, 5000);
+		UT_ASSERT(tw_final(t) == 0);
 		io.victims_known = pass;
-		UT_ASSERT(rs_identity_compute(t.w, &rec, &mod, &io, &id, &t.err) == 0);
+		UT_ASSERT(rs_identity_compute(t->w, &rec, &mod, &io, &id, &t->err) == 0);
 		UT_ASSERT(id.policy == pol[1]);
 		if (!pass) {
 			UT_ASSERT_EQ(id.list[RS_LRU_INACTIVE_FILE].verdict, RS_ID_NO_CLAIM);
@@ -2069,7 +2050,7 @@ UT_TEST(test_identity_compute, "models/identity: verdict on a world, per cgroup 
 			UT_ASSERT_EQ(id.gap_mask, 0);
 		}
 		rs_identity_free(&id);
-		rs_world_free(t.w);
+		tw_free(t);
 	}
 	return UT_OK;
 }
@@ -2166,35 +2147,34 @@ UT_TEST(test_policy_claims, "models/identity: extrapolated ranges and soft-limit
  * The top 2 hold IF -600 of -600 + 300 + 50 = -250 and AF +2000 of +2000; every call (0) holds
  * all of it. A result without per-call outcomes is refused.
  */
-UT_TEST(test_identity_calls, "models/identity: calls ranked by how far the model is off")
+TW_TEST(test_identity_calls, "models/identity: calls ranked by how far the model is off")
 {
 	struct rs_call_outcome o[5];
 	struct rs_replay_result mod = { .policy = rs_policy_find("mainline"), .nr_calls_kept = 5,
 					.call = o };
 	struct rs_identity_calls ic;
 	static const size_t order[5] = { 4, 0, 1, 3, 2 };
-	struct tw t;
 
 	memset(o, 0, sizeof(o));
-	UT_ASSERT(tw_new(&t, 1, false, 60) >= 0);
-	tw_lists(&t, 0, 0, 1000, 0, 50000, 1000);
-	tw_rec_call(&t, RS_CALL_DIRECT, -1, 0, RS_LRU_INACTIVE_FILE, 1000);
-	tw_rec_call(&t, RS_CALL_DIRECT, -1, 0, RS_LRU_INACTIVE_ANON, 300);
-	tw_rec_call(&t, RS_CALL_DIRECT, -1, 0, RS_LRU_INACTIVE_FILE, 500);
-	tw_call(&t, RS_CALL_DIRECT, 0, -1, 32);
-	tw_rec_call(&t, RS_CALL_KSWAPD, -1, 0, RS_LRU_ACTIVE_FILE, 100);
-	UT_ASSERT(tw_final(&t) == 0);
+	UT_ASSERT(tw_new(t, 1, false, 60) >= 0);
+	tw_lists(t, 0, 0, 1000, 0, 50000, 1000);
+	tw_rec_call(t, RS_CALL_DIRECT, -1, 0, RS_LRU_INACTIVE_FILE, 1000);
+	tw_rec_call(t, RS_CALL_DIRECT, -1, 0, RS_LRU_INACTIVE_ANON, 300);
+	tw_rec_call(t, RS_CALL_DIRECT, -1, 0, RS_LRU_INACTIVE_FILE, 500);
+	tw_call(t, RS_CALL_DIRECT, 0, -1, 32);
+	tw_rec_call(t, RS_CALL_KSWAPD, -1, 0, RS_LRU_ACTIVE_FILE, 100);
+	UT_ASSERT(tw_final(t) == 0);
 	o[0].acct.scanned[RS_LRU_INACTIVE_FILE] = 400;
 	o[1].acct.scanned[RS_LRU_INACTIVE_FILE] = 300;
 	o[2].acct.scanned[RS_LRU_INACTIVE_FILE] = 500;
 	o[3].acct.scanned[RS_LRU_INACTIVE_FILE] = 50;
 	o[4].acct.scanned[RS_LRU_ACTIVE_FILE] = 2100;
 
-	UT_ASSERT(rs_identity_calls(t.w, &mod, 2, &ic, &t.err) == 0);
+	UT_ASSERT(rs_identity_calls(t->w, &mod, 2, &ic, &t->err) == 0);
 	UT_ASSERT_EQ(ic.nr_calls, 5);
 	UT_ASSERT_EQ(ic.nr, 2);
 	UT_ASSERT_EQ(ic.call[0].index, 4);
-	UT_ASSERT(ic.call[0].call == rs_world_call(t.w, 4) && ic.call[0].model == &o[4]);
+	UT_ASSERT(ic.call[0].call == rs_world_call(t->w, 4) && ic.call[0].model == &o[4]);
 	UT_ASSERT_EQ(ic.call[0].diff, 2000);
 	UT_ASSERT_EQ(ic.call[0].rec_scanned[RS_LRU_ACTIVE_FILE], 100);
 	UT_ASSERT_EQ(ic.call[1].index, 0);
@@ -2207,7 +2187,7 @@ UT_TEST(test_identity_calls, "models/identity: calls ranked by how far the model
 	UT_ASSERT_EQ(ic.total_diff[RS_LRU_ACTIVE_FILE], 2000);
 	rs_identity_calls_free(&ic);
 
-	UT_ASSERT(rs_identity_calls(t.w, &mod, 0, &ic, &t.err) == 0);
+	UT_ASSERT(rs_identity_calls(t->w, &mod, 0, &ic, &t->err) == 0);
 	UT_ASSERT_EQ(ic.nr, 5);
 	for (size_t i = 0; i < 5; i++)
 		UT_ASSERT_EQ(ic.call[i].index, order[i]);
@@ -2223,8 +2203,7 @@ UT_TEST(test_identity_calls, "models/identity: calls ranked by how far the model
 	rs_identity_calls_free(&ic);
 
 	mod.nr_calls_kept = 0;
-	UT_ASSERT(rs_identity_calls(t.w, &mod, 2, &ic, &t.err) < 0);
-	UT_ASSERT(strstr(t.err.msg, "no per-call view"));
-	rs_world_free(t.w);
+	UT_ASSERT(rs_identity_calls(t->w, &mod, 2, &ic, &t->err) < 0);
+	UT_ASSERT(strstr(t->err.msg, "no per-call view"));
 	return UT_OK;
 }

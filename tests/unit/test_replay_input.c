@@ -86,19 +86,8 @@ static void tr_free(struct tr *t)
 	memset(t, 0, sizeof(*t));
 }
 
-static struct tr *tr_alloc(void)
-{
-	return calloc(1, sizeof(struct tr));
-}
-
-static void tr_release(struct tr *t)
-{
-	tr_free(t);
-	free(t);
-}
-
 /* A test of a trace t, begun by the test (tr_new() and the like) and freed after it. */
-#define TR_TEST(fn, desc) UT_TEST_WITH(fn, desc, struct tr *, t, tr_alloc(), tr_release)
+#define TR_TEST(fn, desc) UT_TEST_OWN(fn, desc, struct tr, t, tr_free)
 
 static void item_names(struct tr *t)
 {

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "../event_strings.h"
 #include "rs_warn.h"
 #include "trace_source.h"
 #include "unit.h"
@@ -19,7 +20,7 @@
 struct saved {
 	struct rs_event ev;
 	char comm[64];
-	char str[2][160];
+	char str[RS_EV_MAX_STRINGS][160];	/* rs_event_strings()'s */
 };
 
 struct collect {
@@ -36,42 +37,18 @@ static void copy_str(char *dst, const char *src)
 static int collect_cb(const struct rs_event *ev, void *ctx)
 {
 	struct collect *c = ctx;
+	const char *str[RS_EV_MAX_STRINGS];
 	struct saved *s;
+	int n;
 
 	if (c->n >= MAX_SAVED)
 		return -100;
 	s = &c->s[c->n++];
 	s->ev = *ev;
 	snprintf(s->comm, sizeof(s->comm), "%s", ev->comm ? ev->comm : "(null)");
-	switch (ev->type) {
-	case RS_EV_MARKER:
-		copy_str(s->str[0], ev->marker);
-		break;
-	case RS_EV_META:
-		copy_str(s->str[0], ev->meta.kind);
-		copy_str(s->str[1], ev->meta.text);
-		break;
-	case RS_EV_SLAB_START:
-	case RS_EV_SLAB_END:
-		copy_str(s->str[0], ev->slab.shrink_name);
-		break;
-	case RS_EV_CGROUP:
-	case RS_EV_CGROUP_ATTACH:
-		copy_str(s->str[0], ev->cgroup.path);
-		copy_str(s->str[1], ev->cgroup.comm);
-		break;
-	case RS_EV_FORK:
-	case RS_EV_EXEC:
-	case RS_EV_EXIT:
-		copy_str(s->str[0], ev->type == RS_EV_EXEC ? ev->task.filename : ev->task.comm);
-		copy_str(s->str[1], ev->task.child_comm);
-		break;
-	case RS_EV_OOM_VICTIM:
-		copy_str(s->str[0], ev->oom.comm);
-		break;
-	default:
-		break;
-	}
+	n = rs_event_strings(ev, str);
+	for (int i = 0; i < n; i++)
+		copy_str(s->str[i], str[i]);
 	return c->n == c->stop_at ? 7 : 0;
 }
 
@@ -315,7 +292,7 @@ static const struct want wants_3x[] = {
 	W_HAVE(RS_EV_KSWAPD_WAKE, 0, 0, RS_HAVE_ZID),
 	W_HAVE(RS_EV_WAKEUP_KSWAPD, 0, RS_HAVE_ZID, 0),
 	/* strings with blanks survive: a value runs to the next key= */
-	W_STR(RS_EV_EXEC, 0, str[0], "/usr/bin/my prog"),
+	W_STR(RS_EV_EXEC, 0, str[2], "/usr/bin/my prog"),
 	W_STR(RS_EV_EXIT, 0, str[0], "my prog"),
 	W_STR(RS_EV_EXIT, 0, comm, "my prog"),
 	W_EQ(RS_EV_EXIT, 0, task.pid, 2202),

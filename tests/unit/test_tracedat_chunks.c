@@ -195,19 +195,37 @@ UT_TEST(test_big_endian, "tracedat chunks: big-endian table")
 	return test_good(TRACEDAT_CODEC_ZSTD, true);
 }
 
-UT_TEST(test_empty, "tracedat chunks: no chunks")
-{
-	struct tracedat_chunks c;
-	const char *why = NULL;
+/* A table loaded, and the page cache that reads it: the fixture of the tests of one table. */
+struct zfx {
 	struct tfile t;
+	struct tracedat_chunks c;
+	struct tracedat_zpage z;
+	const char *why;
+};
 
-	UT_ASSERT(tfile_open(&t, 0, 0, false));
-	UT_ASSERT_EQ(load(&t, &c, &why), 0);
-	UT_ASSERT_EQ(c.n, 0);
-	UT_ASSERT_EQ(c.total, 0);
-	UT_ASSERT_EQ(tracedat_chunks_find(&c, 0, -1), -1);
-	tracedat_chunks_free(&c);
-	fclose(t.f);
+static const uint8_t *zget(struct zfx *x, enum tracedat_codec codec, uint64_t off)
+{
+	return tracedat_zpage_get(&x->z, &x->c, x->t.fd, codec, off, &x->why);
+}
+
+static void zfx_close(struct zfx *x)
+{
+	tracedat_zpage_free(&x->z);
+	tracedat_chunks_free(&x->c);
+	if (x->t.f)
+		fclose(x->t.f);
+}
+
+/* A test of one table x (x->t opened by the test), freed after it whatever it returns. */
+#define ZFX_TEST(fn, desc) UT_TEST_OWN(fn, desc, struct zfx, x, zfx_close)
+
+ZFX_TEST(test_empty, "tracedat chunks: no chunks")
+{
+	UT_ASSERT(tfile_open(&x->t, 0, 0, false));
+	UT_ASSERT_EQ(load(&x->t, &x->c, &x->why), 0);
+	UT_ASSERT_EQ(x->c.n, 0);
+	UT_ASSERT_EQ(x->c.total, 0);
+	UT_ASSERT_EQ(tracedat_chunks_find(&x->c, 0, -1), -1);
 	return UT_OK;
 }
 
@@ -285,87 +303,61 @@ UT_TEST(test_refusals, "tracedat chunks: bad tables refused, each with its reaso
 	return UT_OK;
 }
 
-UT_TEST(test_past_file, "tracedat chunks: table past the file, CPU size past it or short")
+ZFX_TEST(test_past_file, "tracedat chunks: table past the file, CPU size past it or short")
 {
-	struct tracedat_chunks c;
-	const char *why = NULL;
-	struct tfile t;
 	uint64_t size;
 
-	UT_ASSERT(tfile_open(&t, 0, 1, false));
-	chunk(&t, TRACEDAT_CODEC_ZSTD, 0, 1, 0);
-	size = tfile_done(&t);
-	UT_ASSERT_EQ(tracedat_chunks_load(t.fd, size, size - 2, 100, PS, false, &c, &why), -1);
-	UT_ASSERT_STR(why, "the chunk count lies past the end of the file");
-	UT_ASSERT_EQ(tracedat_chunks_load(t.fd, size, 1ull << 62, 100, PS, false, &c, &why), -1);
+	UT_ASSERT(tfile_open(&x->t, 0, 1, false));
+	chunk(&x->t, TRACEDAT_CODEC_ZSTD, 0, 1, 0);
+	size = tfile_done(&x->t);
+	UT_ASSERT_EQ(tracedat_chunks_load(x->t.fd, size, size - 2, 100, PS, false, &x->c,
+					  &x->why), -1);
+	UT_ASSERT_STR(x->why, "the chunk count lies past the end of the file");
+	UT_ASSERT_EQ(tracedat_chunks_load(x->t.fd, size, 1ull << 62, 100, PS, false, &x->c,
+					  &x->why), -1);
 	/* a CPU size above the file is cut at the file's end: the one chunk reads */
-	UT_ASSERT_EQ(tracedat_chunks_load(t.fd, size, 0, UINT64_MAX, PS, false, &c, &why), 0);
-	UT_ASSERT_EQ(c.n, 1);
-	tracedat_chunks_free(&c);
-	/* a CPU size below the chunk: its data run past the CPU's end */
-	UT_ASSERT_EQ(tracedat_chunks_load(t.fd, size, 0, 12, PS, false, &c, &why), -1);
-	UT_ASSERT_STR(why, "a chunk's compressed size is 0 or runs past the end of the data");
-	fclose(t.f);
-	return UT_OK;
-}
-
-/* A table loaded, and the page cache that reads it: the decompression tests' fixture. */
-struct zfx {
-	struct tfile t;
-	struct tracedat_chunks c;
-	struct tracedat_zpage z;
-	const char *why;
-};
-
-static const uint8_t *zget(struct zfx *x, enum tracedat_codec codec, uint64_t off)
-{
-	return tracedat_zpage_get(&x->z, &x->c, x->t.fd, codec, off, &x->why);
-}
-
-static void zfx_close(struct zfx *x)
-{
-	tracedat_zpage_free(&x->z);
+	UT_ASSERT_EQ(tracedat_chunks_load(x->t.fd, size, 0, UINT64_MAX, PS, false, &x->c,
+					  &x->why), 0);
+	UT_ASSERT_EQ(x->c.n, 1);
 	tracedat_chunks_free(&x->c);
-	fclose(x->t.f);
+	/* a CPU size below the chunk: its data run past the CPU's end */
+	UT_ASSERT_EQ(tracedat_chunks_load(x->t.fd, size, 0, 12, PS, false, &x->c,
+					  &x->why), -1);
+	UT_ASSERT_STR(x->why, "a chunk's compressed size is 0 or runs past the end of the data");
+	return UT_OK;
 }
 
 /* The header says two pages; the frame holds one: refused when the chunk is read. */
-UT_TEST(test_size_mismatch, "tracedat chunks: uncompressed size mismatch")
+ZFX_TEST(test_size_mismatch, "tracedat chunks: uncompressed size mismatch")
 {
-	struct zfx x = { .why = NULL };
-
-	UT_ASSERT(tfile_open(&x.t, 0, 2, false));
-	chunk(&x.t, TRACEDAT_CODEC_ZSTD, 0, 1, 0);
-	chunk(&x.t, TRACEDAT_CODEC_ZSTD, 1, 1, 2 * PS);
-	UT_ASSERT_EQ(load(&x.t, &x.c, &x.why), 0);
-	UT_ASSERT_EQ(x.c.total, 3 * PS);
-	UT_ASSERT(zget(&x, TRACEDAT_CODEC_ZSTD, 0) != NULL);
-	UT_ASSERT(zget(&x, TRACEDAT_CODEC_ZSTD, PS) == NULL);
-	UT_ASSERT_STR(x.why, "a chunk does not decompress to the size its header gives");
+	UT_ASSERT(tfile_open(&x->t, 0, 2, false));
+	chunk(&x->t, TRACEDAT_CODEC_ZSTD, 0, 1, 0);
+	chunk(&x->t, TRACEDAT_CODEC_ZSTD, 1, 1, 2 * PS);
+	UT_ASSERT_EQ(load(&x->t, &x->c, &x->why), 0);
+	UT_ASSERT_EQ(x->c.total, 3 * PS);
+	UT_ASSERT(zget(x, TRACEDAT_CODEC_ZSTD, 0) != NULL);
+	UT_ASSERT(zget(x, TRACEDAT_CODEC_ZSTD, PS) == NULL);
+	UT_ASSERT_STR(x->why, "a chunk does not decompress to the size its header gives");
 	/* the good chunk still reads after the bad one */
-	UT_ASSERT_EQ(zget(&x, TRACEDAT_CODEC_ZSTD, 0)[5], 0);
+	UT_ASSERT_EQ(zget(x, TRACEDAT_CODEC_ZSTD, 0)[5], 0);
 	/* and the same bytes are no zlib stream */
-	UT_ASSERT(zget(&x, TRACEDAT_CODEC_ZLIB, 0) != NULL);
-	tracedat_zpage_free(&x.z);
-	UT_ASSERT(zget(&x, TRACEDAT_CODEC_ZLIB, 0) == NULL);
-	UT_ASSERT_STR(x.why, "a chunk does not decompress to the size its header gives");
-	zfx_close(&x);
+	UT_ASSERT(zget(x, TRACEDAT_CODEC_ZLIB, 0) != NULL);
+	tracedat_zpage_free(&x->z);
+	UT_ASSERT(zget(x, TRACEDAT_CODEC_ZLIB, 0) == NULL);
+	UT_ASSERT_STR(x->why, "a chunk does not decompress to the size its header gives");
 	return UT_OK;
 }
 
-UT_TEST(test_garbage_frame, "tracedat chunks: bytes that are no frame")
+ZFX_TEST(test_garbage_frame, "tracedat chunks: bytes that are no frame")
 {
-	struct zfx x = { .why = NULL };
-
-	UT_ASSERT(tfile_open(&x.t, 0, 1, false));
-	put32(&x.t, 16);
-	put32(&x.t, PS);
-	fwrite("not a zstd frame", 1, 16, x.t.f);
-	UT_ASSERT_EQ(load(&x.t, &x.c, &x.why), 0);
-	UT_ASSERT(zget(&x, TRACEDAT_CODEC_ZSTD, 0) == NULL);
-	UT_ASSERT_STR(x.why, "a chunk does not decompress to the size its header gives");
+	UT_ASSERT(tfile_open(&x->t, 0, 1, false));
+	put32(&x->t, 16);
+	put32(&x->t, PS);
+	fwrite("not a zstd frame", 1, 16, x->t.f);
+	UT_ASSERT_EQ(load(&x->t, &x->c, &x->why), 0);
+	UT_ASSERT(zget(x, TRACEDAT_CODEC_ZSTD, 0) == NULL);
+	UT_ASSERT_STR(x->why, "a chunk does not decompress to the size its header gives");
 	/* a codec we do not know decompresses nothing */
-	UT_ASSERT(zget(&x, TRACEDAT_CODEC_NONE, 0) == NULL);
-	zfx_close(&x);
+	UT_ASSERT(zget(x, TRACEDAT_CODEC_NONE, 0) == NULL);
 	return UT_OK;
 }

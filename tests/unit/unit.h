@@ -10,6 +10,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum { UT_OK = 0, UT_FAIL = -1, UT_SKIP = 77 };
@@ -49,6 +50,18 @@ struct unit_test {
 		return _r; \
 	} \
 	static int fn##_body(type x)
+
+/*
+ * UT_TEST_WITH for a fixture struct the test fills itself: `type *x` starts zeroed, fini(x)
+ * frees what it holds after the body, then x is freed.
+ */
+#define UT_TEST_OWN(fn, desc, type, x, fini) \
+	static void fn##_fini(type *x) \
+	{ \
+		fini(x); \
+		free(x); \
+	} \
+	UT_TEST_WITH(fn, desc, type *, x, calloc(1, sizeof(type)), fn##_fini)
 
 #define UT_ASSERT(cond) do { \
 	if (!(cond)) { \
