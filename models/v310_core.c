@@ -102,6 +102,26 @@ static struct rs_reclaim_stat *rstat(struct rs_v310_sc *sc, int memcg, int nid)
 	return &sc->v->rstat[rs_lruvec(sc->sim, memcg, nid)];
 }
 
+/* inactive_anon_is_low(): never without swap, where anon is not aged at all */
+static bool inactive_anon_is_low(struct rs_sim *s, int memcg, int nid)
+{
+	return rs_sim_swap_ok(s) &&
+	       rs_inactive_is_low(rs_sim_size(s, memcg, nid, RS_LRU_INACTIVE_ANON),
+				  rs_sim_size(s, memcg, nid, RS_LRU_ACTIVE_ANON));
+}
+
+/* shrink_active_list(): what it took counts as scanned, what was referenced as rotated */
+static void shrink_active_list(struct rs_v310_sc *sc, int lru, uint64_t n, int memcg, int nid)
+{
+	struct rs_reclaim_stat *rs = rstat(sc, memcg, nid);
+	bool file = rs_lru_is_file(lru);
+	struct rs_shrink r;
+
+	rs_sim_shrink_active(sc->sim, memcg, nid, lru, n, &r);
+	rs->recent_scanned[file] += r.taken;
+	rs->recent_rotated[file] += r.referenced;
+}
+
 static uint64_t shrink_list(struct rs_v310_sc *sc, int lru, uint64_t n, int memcg, int nid)
 {
 	struct rs_sim *s = sc->sim;
@@ -110,16 +130,12 @@ static uint64_t shrink_list(struct rs_v310_sc *sc, int lru, uint64_t n, int memc
 	struct rs_shrink r;
 
 	if (rs_lru_is_active(lru)) {
-		uint64_t inactive = rs_sim_size(s, memcg, nid, lru - 1);
-		uint64_t active = rs_sim_size(s, memcg, nid, lru);
-		bool low = file ? active > inactive
-				: rs_sim_swap_ok(s) && rs_inactive_is_low(inactive, active);
+		bool low = file ? rs_sim_size(s, memcg, nid, lru) >
+				  rs_sim_size(s, memcg, nid, lru - 1)
+				: inactive_anon_is_low(s, memcg, nid);
 
-		if (low) {
-			rs_sim_shrink_active(s, memcg, nid, lru, n, &r);
-			rs->recent_scanned[file] += r.taken;
-			rs->recent_rotated[file] += r.referenced;
-		}
+		if (low)
+			shrink_active_list(sc, lru, n, memcg, nid);
 		return 0;
 	}
 	rs_sim_shrink_inactive(s, memcg, nid, lru, n, &r);
@@ -167,16 +183,8 @@ void rs_v310_shrink_lruvec(struct rs_v310_sc *sc, int memcg, int nid)
 	sc->nr_reclaimed += nr_reclaimed;
 
 	/* rebalance the anon lists even if no anon was scanned */
-	if (rs_sim_swap_ok(s) &&
-	    rs_inactive_is_low(rs_sim_size(s, memcg, nid, RS_LRU_INACTIVE_ANON),
-			       rs_sim_size(s, memcg, nid, RS_LRU_ACTIVE_ANON))) {
-		struct rs_shrink r;
-		struct rs_reclaim_stat *rs = rstat(sc, memcg, nid);
-
-		rs_sim_shrink_active(s, memcg, nid, RS_LRU_ACTIVE_ANON, RS_SWAP_CLUSTER_MAX, &r);
-		rs->recent_scanned[0] += r.taken;
-		rs->recent_rotated[0] += r.referenced;
-	}
+	if (inactive_anon_is_low(s, memcg, nid))
+		shrink_active_list(sc, RS_LRU_ACTIVE_ANON, RS_SWAP_CLUSTER_MAX, memcg, nid);
 }
 
 /* The next memcg the filter lets through, from `cand` on; -1 at the end of the subtree. */
@@ -267,18 +275,9 @@ static void age_active_anon(struct rs_v310_sc *sc, int nid)
 
 	if (!rs_sim_swap_ok(s))
 		return;
-	for (int m = 0; m >= 0; m = rs_subtree_next(s->w, 0, m)) {
-		if (rs_inactive_is_low(rs_sim_size(s, m, nid, RS_LRU_INACTIVE_ANON),
-				       rs_sim_size(s, m, nid, RS_LRU_ACTIVE_ANON))) {
-			struct rs_reclaim_stat *rs = rstat(sc, m, nid);
-			struct rs_shrink r;
-
-			rs_sim_shrink_active(s, m, nid, RS_LRU_ACTIVE_ANON, RS_SWAP_CLUSTER_MAX,
-					     &r);
-			rs->recent_scanned[0] += r.taken;
-			rs->recent_rotated[0] += r.referenced;
-		}
-	}
+	for (int m = 0; m >= 0; m = rs_subtree_next(s->w, 0, m))
+		if (inactive_anon_is_low(s, m, nid))
+			shrink_active_list(sc, RS_LRU_ACTIVE_ANON, RS_SWAP_CLUSTER_MAX, m, nid);
 }
 
 /* balance_pgdat() on one node, once through loop_again; returns what it reclaimed. */

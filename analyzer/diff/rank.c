@@ -7,6 +7,7 @@
 
 #include "diff_rank.h"
 #include "rs_cmp.h"
+#include "rs_event.h"
 #include "rs_grow.h"
 
 #define THRESHOLD_DEFAULT 10.0
@@ -79,8 +80,6 @@ static const struct entry catalogue[] = {
 	{ "refaults", "thrashing (longest memcg)", "summary.refaults.thrashing_s", RS_UNIT_S },
 	{ "refaults", "swap-ins (pswpin)", "summary.refaults.swapin_pages", RS_UNIT_PAGES },
 };
-
-static const char *const kinds[] = { "direct", "memcg", "softlimit", "node" };
 
 /* Per-cgroup figures: cgroups[PATH] + suffix. */
 static const struct entry cgroup_entries[] = {
@@ -339,20 +338,21 @@ struct rs_ranking *rs_ranking_new(const struct rs_compare *c, const struct rs_ra
 			ret = add_metric(r, c, e->group, e->label, e->metric, e->unit, o);
 		if (ret < 0)
 			goto oom;
-		/* the stall kinds right after the worst stall */
-		for (size_t k = 0; i == 0 && k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		/* the stall kinds right after the worst stall, named as analyze --json keys them */
+		for (int k = 0; i == 0 && k < RS_RK_NR; k++) {
 			static const struct { const char *what, *suffix; enum rs_rank_unit u; } f[] = {
 				{ "episodes", "count", RS_UNIT_COUNT },
 				{ "stall total", "total_us", RS_UNIT_US },
 				{ "p99", "p99_us", RS_UNIT_US },
 				{ "max", "max_us", RS_UNIT_US },
 			};
+			const char *kind = rs_reclaim_kind_name(k);
 
 			for (size_t j = 0; j < sizeof(f) / sizeof(f[0]); j++) {
 				char label[64], metric[96];
 
-				snprintf(label, sizeof(label), "%s %s", kinds[k], f[j].what);
-				snprintf(metric, sizeof(metric), "summary.stalls.%s.%s", kinds[k],
+				snprintf(label, sizeof(label), "%s %s", kind, f[j].what);
+				snprintf(metric, sizeof(metric), "summary.stalls.%s.%s", kind,
 					 f[j].suffix);
 				if (add_metric(r, c, "stalls", label, metric, f[j].u, o) < 0)
 					goto oom;
