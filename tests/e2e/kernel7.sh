@@ -212,6 +212,13 @@ $(diff "$TMP/want" "$TMP/got" | head -5)"
 	for j in "$TMP/ev.json" "$TMP/an.json"; do
 		expect_eq "$b: trace.mglru ($(basename "$j"))" "$(jq -r .trace.mglru "$j")" "$want"
 	done
+	# replay's reconstruction says the same: null/unknown when nothing tells, never "off"
+	"$RS_BIN" replay --json --inputs "$f" >"$TMP/ri.json" 2>/dev/null || fail "$b: replay --json"
+	expect_eq "$b: replay inputs.header.mglru" "$(jq -r .inputs.header.mglru "$TMP/ri.json")" \
+		"$want"
+	"$RS_BIN" replay --inputs "$f" 2>/dev/null | sed -n '/^header/,/^calls/p' | tr '\n' ' ' | tr -s ' ' |
+		grep -q "MGLRU $(case $want in true) echo on ;; false) echo off ;;
+			*) echo unknown ;; esac) " || fail "$b: replay --inputs MGLRU is not $want"
 	# MGLRU before 6.7 emits no lru_isolate/lru_shrink_inactive: reclaim that ran (kswapd
 	# woke, or an episode began) with neither event is eviction not traced, said so, not 0
 	untraced=$(awk -v M="$want" '$1 == "mm_vmscan_lru_isolate" ||
