@@ -289,6 +289,13 @@ struct rs_reclaim_call {
 	bool zoneidx_known;	/* ... when the trace gave it */
 	uint64_t gfp_flags;	/* 0 when unknown */
 	bool may_swap;		/* memcg reclaim: MEMCG_RECLAIM_MAY_SWAP; true elsewhere */
+	/*
+	 * Memcg reclaim that no charge of the task asked for: its reclaim root (the kernel's 7.1+
+	 * memcg_id) is neither the task's memcg nor above it, as when a task of another cgroup
+	 * writes memory.reclaim. Its nr_to_reclaim follows the amount written, which no event
+	 * shows (RS_GAP_PROACTIVE).
+	 */
+	bool proactive;
 	uint64_t nr_to_reclaim;	/* pages wanted (docs/models.md: how each context gets it) */
 	/*
 	 * Direct reclaim for a costly order (reclaim/compaction): shrink_node() goes on at the
@@ -454,6 +461,11 @@ enum rs_gap {
 	 * recorded run's (include/kswapd_end.h): a free-page count between samples
 	 */
 	RS_GAP_KSWAPD_END,
+	/*
+	 * proactive memcg calls (rs_reclaim_call.proactive): memory_reclaim() sets each call's
+	 * nr_to_reclaim from the amount written to memory.reclaim and what earlier calls freed
+	 */
+	RS_GAP_PROACTIVE,
 	RS_GAP_NR
 };
 

@@ -371,6 +371,39 @@ static int call_target(struct wb *b, const struct ri_call *c)
 	return 0;
 }
 
+/* Path a is path b or above it ("/" is above every path). */
+static bool path_at_or_above(const char *a, const char *b)
+{
+	size_t n = strlen(a);
+
+	if (!strcmp(a, "/"))
+		return true;
+	return !strncmp(a, b, n) && (b[n] == '\0' || b[n] == '/');
+}
+
+/*
+ * A memcg call no charge of its task asked for: the kernel's reclaim root (7.1+ memcg_id) is
+ * neither the task's memcg nor above it. A charge reclaims the charged memcg or an ancestor
+ * whose limit failed it, and the charged memcg is the task's; a write to memory.reclaim (or
+ * memory.max/memory.high, which reclaim the same way for an amount of their own) reclaims the
+ * file's memcg from whichever task wrote it. Such a call's nr_to_reclaim follows the amount
+ * written (memory_reclaim() asks each try_to_free_mem_cgroup_pages() call for a share of what
+ * remains of it), which no event shows. The begin event's gfp_flags cannot tell it:
+ * try_to_free_mem_cgroup_pages() ORs GFP_HIGHUSER_MOVABLE's placement bits into memory.reclaim's
+ * GFP_KERNEL, and the 7.2 proactive trace's calls of both kinds read 0x100cca. Not told: a write
+ * from the memcg itself or below it, a task whose memcg the trace does not say, and kernels
+ * before 7.1 (no memcg_id: the target is inferred from the task and its victims).
+ */
+static bool call_proactive(const struct rs_replay_input *ri, const struct ri_call *c)
+{
+	const struct rs_memcg *root = ri_memcg_id(ri, c->root_row);
+	const struct rs_memcg *task = ri_memcg_id(ri, c->task_row);
+
+	if (!root || !task || !root->path || !task->path)
+		return false;
+	return !path_at_or_above(root->path, task->path);
+}
+
 /*
  * Pages a memcg call wanted: the kernel's goal, max(charge, 32) (try_to_free_mem_cgroup_pages();
  * a v1 limit charge is one folio: 32 << k pages once the folio has 32 or more). The charge is not
@@ -662,6 +695,7 @@ static int add_calls(struct wb *b, int nr_nodes, struct rs_error *err)
 			rc->nr_to_reclaim = memcg_want(ri, c, c->open || !rc->rec.nr_reclaimed
 							       ? got : rc->rec.nr_reclaimed);
 			rc->target = call_target(b, c);
+			rc->proactive = call_proactive(ri, c);
 			b->rm[rc->target].target_calls++;
 			break;
 		case RS_CALL_DIRECT:

@@ -34,6 +34,7 @@
  * Exit status: 0 done, 1 error, 2 usage, 3 "oom" was not killed.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -50,18 +51,6 @@
 
 static long page_size;
 static volatile unsigned sink;
-
-static int usage(void)
-{
-	fprintf(stderr,
-		"usage: workload stream FILE [PASSES] | reread FILE [SECONDS [EVERY]]\n"
-		"       | anon MB [SECONDS [EVERY]] | churn MB [SECONDS] | mix MB FILE [PASSES]\n"
-		"       | shared MB [SECONDS [EVERY]] | mlock MB [SECONDS]\n"
-		"       | pageout FILE MB [SECONDS] | forks N MB [SECONDS]\n"
-		"       | oom [MAX_MB]"
-		" | mkfile FILE MB | scatter FILE MB\n       | evict FILE...\n");
-	return 2;
-}
 
 static double now(void)
 {
@@ -456,86 +445,99 @@ static int do_evict(char **files, int n)
 	return ret;
 }
 
+/*
+ * A mode's arguments as its usage line spells them: FILE is a path, any other word a number,
+ * the numbers in order into n[] (their defaults where not given); a word in [] may be left out.
+ */
+enum mode_id { STREAM, REREAD, ANON, SHARED, CHURN, MLOCK, PAGEOUT, FORKS, MIX, OOM, MKFILE,
+	       SCATTER, NR_MODES };
+
+static const struct mode {
+	const char *name, *args;
+	double def[3];
+} modes[NR_MODES] = {
+	[STREAM] = { "stream", "FILE [PASSES]", { 1 } },
+	[REREAD] = { "reread", "FILE [SECONDS [EVERY]]", { 2, 0 } },
+	[ANON] = { "anon", "MB [SECONDS [EVERY]]", { 0, 1, 0 } },
+	[SHARED] = { "shared", "MB [SECONDS [EVERY]]", { 0, 1, 0 } },
+	[CHURN] = { "churn", "MB [SECONDS]", { 0, 2 } },
+	[MLOCK] = { "mlock", "MB [SECONDS]", { 0, 1 } },
+	[PAGEOUT] = { "pageout", "FILE MB [SECONDS]", { 0, 5 } },
+	[FORKS] = { "forks", "N MB [SECONDS]", { 0, 0, 5 } },
+	[MIX] = { "mix", "MB FILE [PASSES]", { 0, 1 } },
+	[OOM] = { "oom", "[MAX_MB]", { 1024 } },
+	[MKFILE] = { "mkfile", "FILE MB", { 0 } },
+	[SCATTER] = { "scatter", "FILE MB", { 0 } },
+};
+
+static int usage(void)
+{
+	fprintf(stderr, "usage:");
+	for (int m = 0; m < NR_MODES; m++)
+		fprintf(stderr, "%s workload %s %s\n", m ? "      " : "", modes[m].name,
+			modes[m].args);
+	fprintf(stderr, "       workload evict FILE...\n");
+	return 2;
+}
+
+/* Parse argv as m's usage line says; -1 where it does not fit. */
+static int mode_args(const struct mode *m, int argc, char **argv, const char **file, double *n)
+{
+	const char *w = m->args;
+	int i = 0, k = 0, depth = 0;
+
+	memcpy(n, m->def, sizeof(m->def));
+	while (*w) {
+		size_t len;
+		bool is_file;
+
+		while (*w == ' ' || *w == '[')
+			depth += *w++ == '[';
+		len = strcspn(w, " []");
+		is_file = len == 4 && !strncmp(w, "FILE", 4);
+		w += len;
+		if (i == argc) {
+			if (!depth)
+				return -1;	/* a word that must be there */
+			break;
+		}
+		if (is_file)
+			*file = argv[i++];
+		else if (k >= 3 || num(argv[i++], &n[k++]))
+			return -1;
+		while (*w == ']')
+			depth -= *w++ == ']';
+	}
+	return i == argc ? 0 : -1;
+}
+
 int main(int argc, char **argv)
 {
-	double a = 0, b = 0, c = 0;
+	const char *file = NULL;
+	double n[3];
+	int m;
 
 	page_size = sysconf(_SC_PAGESIZE);
 	if (argc < 2)
 		return usage();
-	if (!strcmp(argv[1], "stream") && (argc == 3 || argc == 4)) {
-		b = 1;
-		if (argc == 4 && num(argv[3], &b))
-			return usage();
-		return do_stream(argv[2], b);
-	}
-	if (!strcmp(argv[1], "reread") && argc >= 3 && argc <= 5) {
-		b = 2;
-		if ((argc >= 4 && num(argv[3], &b)) || (argc == 5 && num(argv[4], &c)))
-			return usage();
-		return do_reread(argv[2], b, c);
-	}
-	if (!strcmp(argv[1], "anon") && argc >= 3 && argc <= 5) {
-		b = 1;
-		if (num(argv[2], &a) || (argc >= 4 && num(argv[3], &b)) ||
-		    (argc == 5 && num(argv[4], &c)))
-			return usage();
-		return do_anon(a, b, c, MAP_PRIVATE);
-	}
-	if (!strcmp(argv[1], "shared") && argc >= 3 && argc <= 5) {
-		b = 1;
-		if (num(argv[2], &a) || (argc >= 4 && num(argv[3], &b)) ||
-		    (argc == 5 && num(argv[4], &c)))
-			return usage();
-		return do_anon(a, b, c, MAP_SHARED);
-	}
-	if (!strcmp(argv[1], "mlock") && (argc == 3 || argc == 4)) {
-		b = 1;
-		if (num(argv[2], &a) || (argc == 4 && num(argv[3], &b)))
-			return usage();
-		return do_mlock(a, b);
-	}
-	if (!strcmp(argv[1], "pageout") && (argc == 4 || argc == 5)) {
-		b = 5;
-		if (num(argv[3], &a) || (argc == 5 && num(argv[4], &b)))
-			return usage();
-		return do_pageout(argv[2], a, b);
-	}
-	if (!strcmp(argv[1], "forks") && (argc == 4 || argc == 5)) {
-		c = 5;
-		if (num(argv[2], &a) || num(argv[3], &b) || (argc == 5 && num(argv[4], &c)))
-			return usage();
-		return do_forks(a, b, c);
-	}
-	if (!strcmp(argv[1], "churn") && (argc == 3 || argc == 4)) {
-		b = 2;
-		if (num(argv[2], &a) || (argc == 4 && num(argv[3], &b)))
-			return usage();
-		return do_churn(a, b);
-	}
-	if (!strcmp(argv[1], "mix") && (argc == 4 || argc == 5)) {
-		b = 1;
-		if (num(argv[2], &a) || (argc == 5 && num(argv[4], &b)))
-			return usage();
-		return do_mix(a, argv[3], b);
-	}
-	if (!strcmp(argv[1], "oom") && argc <= 3) {
-		a = 1024;
-		if (argc == 3 && num(argv[2], &a))
-			return usage();
-		return do_oom(a);
-	}
-	if (!strcmp(argv[1], "mkfile") && argc == 4) {
-		if (num(argv[3], &a))
-			return usage();
-		return do_mkfile(argv[2], a);
-	}
-	if (!strcmp(argv[1], "scatter") && argc == 4) {
-		if (num(argv[3], &a))
-			return usage();
-		return do_scatter(argv[2], a);
-	}
 	if (!strcmp(argv[1], "evict") && argc >= 3)
 		return do_evict(argv + 2, argc - 2);
-	return usage();
+	for (m = 0; m < NR_MODES && strcmp(argv[1], modes[m].name); m++)
+		;
+	if (m == NR_MODES || mode_args(&modes[m], argc - 2, argv + 2, &file, n))
+		return usage();
+	switch (m) {
+	case STREAM: return do_stream(file, n[0]);
+	case REREAD: return do_reread(file, n[0], n[1]);
+	case ANON: return do_anon(n[0], n[1], n[2], MAP_PRIVATE);
+	case SHARED: return do_anon(n[0], n[1], n[2], MAP_SHARED);
+	case CHURN: return do_churn(n[0], n[1]);
+	case MLOCK: return do_mlock(n[0], n[1]);
+	case PAGEOUT: return do_pageout(file, n[0], n[1]);
+	case FORKS: return do_forks(n[0], n[1], n[2]);
+	case MIX: return do_mix(n[0], file, n[1]);
+	case OOM: return do_oom(n[0]);
+	case MKFILE: return do_mkfile(file, n[0]);
+	default: return do_scatter(file, n[0]);
+	}
 }

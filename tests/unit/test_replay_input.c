@@ -1214,6 +1214,65 @@ TR_TEST(test_memcgs_of_the_loading_stage,
 	return UT_OK;
 }
 
+/* A 7.1+ memcg call by task pid whose begin names memcg id `root`, scanning n of /p/b's IF. */
+static void named_call(struct tr *t, uint64_t ts, int pid, uint64_t root, uint64_t n)
+{
+	struct rs_event ev = ev0(t, RS_EV_RECLAIM_BEGIN, ts, pid, "w");
+
+	ev.reclaim.kind = RS_RK_MEMCG;
+	ev.reclaim.memcg_id = root;
+	ev.have = RS_HAVE_ORDER | RS_HAVE_GFP | RS_HAVE_MEMCG_ID;
+	feed(t, &ev);
+	window(t, ts + 1 * MS, pid, "w", CG_B, RS_LRU_INACTIVE_FILE, 32, n, n, 12, false);
+	rend(t, ts + 2 * MS, pid, "w", RS_RK_MEMCG, n);
+}
+
+/*
+ * Proactive calls: v2, 7.1+, /p (limit 1000) above /p/b and /q beside it. Four calls whose
+ * begin names /p, each scanning /p/b: by task 200 of /q (memory.reclaim written from another
+ * cgroup: proactive), by 300 of /p/b and 400 of /p (a charge of theirs reclaims /p: not), and
+ * by 500, whose memcg the trace does not say (not told). Identity then lacks the
+ * memory.reclaim request for the first call's 40 pages alone, of the 40 + 33 + 34 + 35
+ * recorded.
+ */
+TR_TEST(test_proactive_calls, "replay input: memcg calls from outside their reclaim root")
+{
+	struct rs_gap_pages *g;
+	unsigned int mask;
+
+	UT_ASSERT(tr_new(t, "version=1 swappiness=60 mglru=0x0000 cgroup=v2 nodes=1") == 0);
+	item_names(t);
+	cgmap(t, 1, "/");
+	cgmap(t, CG_A, "/p");
+	cgmap(t, CG_B, "/p/b");
+	cgmap(t, 4545, "/q");
+	task_cg(t, 200, 4545, "/q");
+	task_cg(t, 300, CG_B, "/p/b");
+	task_cg(t, 400, CG_A, "/p");
+	snap(t, T0 + 1 * MS, CG_A, "/p", 0, 0, 1000, 0, 1000, 1000, 0);
+	snap(t, T0 + 2 * MS, CG_B, "/p/b", 0, 0, 700, 0, 700, 0, 0);
+	named_call(t, T0 + 10 * MS, 200, CG_A, 40);
+	named_call(t, T0 + 20 * MS, 300, CG_A, 33);
+	named_call(t, T0 + 30 * MS, 400, CG_A, 34);
+	named_call(t, T0 + 40 * MS, 500, CG_A, 35);
+	UT_ASSERT(tr_finish(t) == 0);
+	UT_ASSERT_EQ(rs_world_info(t->w)->nr_calls, 4);
+	UT_ASSERT(call_of(t, 0)->proactive);
+	UT_ASSERT(!call_of(t, 1)->proactive);
+	UT_ASSERT(!call_of(t, 2)->proactive);
+	UT_ASSERT(!call_of(t, 3)->proactive);
+	g = calloc(1 + (size_t)rs_world_info(t->w)->nr_memcg, sizeof(*g));
+	UT_ASSERT(g != NULL);
+	mask = rs_world_identity_gaps(t->w, g);
+	UT_ASSERT(mask & (1u << RS_GAP_PROACTIVE));
+	UT_ASSERT_EQ(g[0].scanned[RS_GAP_PROACTIVE][RS_LRU_INACTIVE_FILE], 40);
+	UT_ASSERT_EQ(g[1 + rs_world_find_memcg(t->w, CG_B)].scanned[RS_GAP_PROACTIVE]
+		      [RS_LRU_INACTIVE_FILE], 40);
+	UT_ASSERT_STR(rs_gap_name(RS_GAP_PROACTIVE), "memory.reclaim request");
+	free(g);
+	return UT_OK;
+}
+
 /* Refusals: an MGLRU recording, and a trace without any size. */
 TR_TEST(test_refusals, "replay input: MGLRU and no sizes are refused")
 {
