@@ -253,6 +253,7 @@ static int list_cb(const struct rs_event *ev, void *arg)
 	struct tui_state *st = lc->st;
 	char ts[32], what[160];
 
+	tui_items_see(&st->items, ev);
 	if (++lc->seen > lc->max_scan) {
 		st->ev_capped = true;
 		st->ev_scanned = lc->max_scan;
@@ -266,7 +267,7 @@ static int list_cb(const struct rs_event *ev, void *arg)
 		return 1;
 	}
 	tui_fmt_ts(ts, sizeof(ts), ev->ts, 6);
-	tui_fmt_event(what, sizeof(what), ev);
+	tui_fmt_event(what, sizeof(what), ev, &st->items);
 	snprintf(st->ev[st->nev++].text, TUI_EVLINE, "%s [%03d] %s-%d %s", ts, ev->cpu,
 		 ev->comm ? ev->comm : "?", ev->pid, what);
 	return 0;
@@ -303,12 +304,13 @@ static bool lst_wanted(const struct tui_state *st, const struct rs_event *ev)
 	return true;
 }
 
-static void lst_line(struct tui_evline *l, const struct rs_event *ev)
+static void lst_line(struct tui_evline *l, const struct rs_event *ev,
+		     const struct tui_items *it)
 {
 	char ts[32], what[168];
 
 	tui_fmt_ts(ts, sizeof(ts), ev->ts, 6);
-	tui_fmt_event(what, sizeof(what), ev);
+	tui_fmt_event(what, sizeof(what), ev, it);
 	/* trace-cmd report's layout: comm-pid [cpu] time: event: fields */
 	snprintf(l->text, TUI_EVLINE, "%15.15s-%-7d [%03d] %s: %s", ev->comm ? ev->comm : "<...>",
 		 ev->pid, ev->cpu, ts, what);
@@ -323,6 +325,7 @@ static int lst_cb(const struct rs_event *ev, void *arg)
 	struct lst_ctx *lc = arg;
 	struct tui_state *st = lc->st;
 
+	tui_items_see(&st->items, ev);
 	if (++lc->seen > lc->max_scan) {
 		st->lst_more = true;
 		return 1;
@@ -330,7 +333,7 @@ static int lst_cb(const struct rs_event *ev, void *arg)
 	if (!lst_wanted(st, ev))
 		return 0;
 	if (lc->ring) {
-		lst_line(&st->lst[lc->head], ev);
+		lst_line(&st->lst[lc->head], ev, &st->items);
 		lc->head = (lc->head + 1) % lc->limit;
 		if (st->nlst < lc->limit)
 			st->nlst++;
@@ -344,7 +347,7 @@ static int lst_cb(const struct rs_event *ev, void *arg)
 		st->lst_more = true;
 		return 1;
 	}
-	lst_line(&st->lst[st->nlst++], ev);
+	lst_line(&st->lst[st->nlst++], ev, &st->items);
 	return 0;
 }
 

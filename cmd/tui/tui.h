@@ -66,6 +66,17 @@ struct tui_evline {
 #define TUI_MAX_EVLINES 400
 #define TUI_MAX_LIST 512
 
+/*
+ * The memcg counters' item names, as the recorder's item-name markers give them (docs/markers.md;
+ * cgroups and analyze name items the same way): names[e][i] is item value i of the enum e
+ * (enum rs_item_enum). The arrays belong to the source's markers and stay valid while it is open;
+ * tui_items_see() takes each newer list as the source's stream passes it on.
+ */
+struct tui_items {
+	const char *const *names[RS_ITEMS_MEMCG_STAT + 1];
+	int count[RS_ITEMS_MEMCG_STAT + 1];
+};
+
 struct tui_state {
 	struct tl_model *m;
 	enum tui_view view;
@@ -96,6 +107,7 @@ struct tui_state {
 	/* the event list pane (main view): events from list_anchor on, the selected one
 	   (list_sel) is where the cursor is; with the list focused, moving the selection moves
 	   the cursor (tui_list_* in tui_keys.c, the re-reads in cmd_tui.c) */
+	struct tui_items items;		/* memcg item names seen in the panes' streams */
 	struct tui_evline *lst;		/* [TUI_MAX_LIST] the pane's lines */
 	int nlst;
 	bool lst_more;			/* more events after the last line read */
@@ -187,8 +199,9 @@ int tui_screen_dump(struct tui_screen *s, FILE *f);
 void tui_fmt_ts(char *buf, size_t n, uint64_t ns, int decimals);
 void tui_fmt_dur(char *buf, size_t n, uint64_t ns);
 void tui_fmt_num(char *buf, size_t n, double v);	/* 12, 1.2k, 34k, 5.6M */
-/* One line describing an event (no timestamp, no task). */
-void tui_fmt_event(char *buf, size_t n, const struct rs_event *ev);
+void tui_items_see(struct tui_items *it, const struct rs_event *ev);
+/* One line describing an event (no timestamp, no task); it: item names, or NULL (numbers). */
+void tui_fmt_event(char *buf, size_t n, const struct rs_event *ev, const struct tui_items *it);
 /* Events worth listing in the details by default (reclaim, OOM, losses). */
 bool tui_event_listed(const struct rs_event *ev);
 

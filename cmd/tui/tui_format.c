@@ -119,11 +119,33 @@ static const char *cgroup_event(int op)
 
 #define U(x) ((unsigned long long)(x))
 
+void tui_items_see(struct tui_items *it, const struct rs_event *ev)
+{
+	if (ev->type != RS_EV_ITEM_NAMES || (unsigned int)ev->items.which > RS_ITEMS_MEMCG_STAT)
+		return;
+	it->names[ev->items.which] = ev->items.names;
+	it->count[ev->items.which] = ev->items.count;
+}
+
+/* The item's name where the markers named it: its number means nothing across kernel builds. */
+static void fmt_item(char *buf, size_t n, const struct rs_event *ev, const struct tui_items *it)
+{
+	enum rs_item_enum e = ev->type == RS_EV_MEMCG_COUNT ? RS_ITEMS_VM_EVENT :
+			      ev->type == RS_EV_MEMCG_LRUVEC ? RS_ITEMS_NODE_STAT :
+			      RS_ITEMS_MEMCG_STAT;
+	int i = ev->memcg.item;
+
+	if (it && i >= 0 && i < it->count[e] && it->names[e][i] && it->names[e][i][0])
+		snprintf(buf, n, "%s", it->names[e][i]);
+	else
+		snprintf(buf, n, "%d", i);
+}
+
 /*
  * An event as `trace-cmd report` names it: the kernel's event name and field names, with the
  * values we read (fields a kernel era lacks are left out, as its format lacks them).
  */
-void tui_fmt_event(char *buf, size_t n, const struct rs_event *ev)
+void tui_fmt_event(char *buf, size_t n, const struct rs_event *ev, const struct tui_items *it)
 {
 	char fl[96];
 
@@ -201,8 +223,9 @@ void tui_fmt_event(char *buf, size_t n, const struct rs_event *ev)
 	case RS_EV_MEMCG_COUNT:
 	case RS_EV_MEMCG_LRUVEC:
 	case RS_EV_MEMCG_STATE:
-		snprintf(buf, n, "%s: memcg_id=%llu item=%d val=%lld", memcg_event(ev->type),
-			 U(ev->memcg.id), ev->memcg.item, (long long)ev->memcg.val);
+		fmt_item(fl, sizeof(fl), ev, it);
+		snprintf(buf, n, "%s: memcg_id=%llu item=%s val=%lld", memcg_event(ev->type),
+			 U(ev->memcg.id), fl, (long long)ev->memcg.val);
 		break;
 	case RS_EV_MEMCG_FLUSH:
 		snprintf(buf, n, "memcg_flush_stats: memcg_id=%llu stats_updates=%lld force=%d "

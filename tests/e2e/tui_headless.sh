@@ -74,6 +74,37 @@ if [ -f "$TOP/tests/fixtures/$(sed -n 's/^# trace: *//p' "$k")" ]; then
 	"$RS_BIN" tui --threads 0 "$TOP/tests/fixtures/v6.dat" >/dev/null 2>&1
 	expect_eq "tui --threads 0: exit" $? 2
 fi
+# The memcg counters' items by name in the event panes: each listed count_memcg_events /
+# mod_memcg_lruvec_state / mod_memcg_state line against trace-cmd report's event of that time,
+# memcg and value, its item number named by the recorder's item-name markers (vm_event_items,
+# node_stat_items, memcg_stat_items: "@N" sets the next item's number), else the number
+if [ -s "$TMP/list.out" ] && command -v trace-cmd >/dev/null; then
+	trace_report "$TOP/tests/fixtures/$(sed -n 's/^# trace: *//p' tests/tui/list.keys)" |
+	awk '/tracing_mark_write: (vm_event|node_stat|memcg_stat)_items / {
+		for (i = 1; i <= NF; i++) if ($i == "tracing_mark_write:") break
+		e = $(i + 1); sub(/_items$/, "", e); n = 0
+		for (i += 2; i <= NF; i++) {
+			if ($i ~ /^@[0-9]+$/) n = substr($i, 2) + 0
+			else if ($i !~ /=/) name[e, n++] = $i
+		}
+		next }
+	/ (count_memcg_events|mod_memcg_lruvec_state|mod_memcg_state): / {
+		for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) break
+		ts = $i; ev = $(i + 1); id = $(i + 2); it = $(i + 3); v = $(i + 4)
+		e = "memcg_stat"
+		if (ev == "count_memcg_events:") e = "vm_event"
+		if (ev == "mod_memcg_lruvec_state:") e = "node_stat"
+		k = substr(it, 6) + 0
+		print ts, ev, id, "item=" ((e, k) in name ? name[e, k] : k), v }' |
+		sort -u >"$TMP/items.want"
+	grep -E ' (count_memcg_events|mod_memcg_lruvec_state|mod_memcg_state): ' "$TMP/list.out" |
+		awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) break
+			print $i, $(i + 1), $(i + 2), $(i + 3), $(i + 4) }' | sort -u >"$TMP/items.got"
+	[ -s "$TMP/items.got" ] || fail "list: no memcg counter events on the screens"
+	comm -13 "$TMP/items.want" "$TMP/items.got" >"$TMP/items.bad"
+	[ -s "$TMP/items.bad" ] && fail "list: memcg items not as the markers name them:
+$(head -3 "$TMP/items.bad")"
+fi
 echo "tui headless: $ran scripts compared, $skipped skipped"
 [ "$ran" -gt 0 ] || { echo "no script could run"; exit 77; }
 finish
