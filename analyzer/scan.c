@@ -10,6 +10,15 @@
  * between (pageout() from shrink_folio_list()) wait with it. An isolate that is followed by
  * another isolate, by a shrink event of another list, or by the end of the trace is committed
  * with node and priority "unknown" and counted (attrib.isolates_uncompleted).
+ *
+ * Why a retry's scanned pages are not counted: MGLRU's evict_folios() (6.7+, where it emits the
+ * classic events) traces lru_shrink_inactive right after shrink_folio_list(), then puts the
+ * folios that were under writeback and are clean now back on its list and jumps back to that
+ * call once ("retry:"): the second event carries the same nr_scanned, the batch's, though
+ * nothing new was isolated; only its nr_reclaimed and outcome counts are new. A task's
+ * lru_shrink_inactive of the same list, node and nr_scanned with no lru_isolate since its
+ * previous one is that retry (the classic LRU emits lru_isolate before each shrink event): its
+ * nr_scanned counts once.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -68,11 +77,16 @@ static bool list_is_inactive(int list)
 	return list == RS_LRU_INACTIVE_ANON || list == RS_LRU_INACTIVE_FILE;
 }
 
-/* One mm_vmscan_lru_shrink_inactive's (or reclaim_pages') counts, added to a cell. */
-static void count_shrink_inactive(struct rs_lru_counts *c, const struct rs_ev_shrink_inactive *si)
+/*
+ * One mm_vmscan_lru_shrink_inactive's (or reclaim_pages') counts, added to a cell; a retry's
+ * nr_scanned was counted by the event it repeats.
+ */
+static void count_shrink_inactive(struct rs_lru_counts *c, const struct rs_ev_shrink_inactive *si,
+				  bool retry)
 {
 	c->inactive_shrinks++;
-	c->inactive_scanned += si->nr_scanned;
+	if (!retry)
+		c->inactive_scanned += si->nr_scanned;
 	c->reclaimed += si->nr_reclaimed;
 	c->activate_anon += si->nr_activate_anon;
 	c->activate_file += si->nr_activate_file;
@@ -145,8 +159,10 @@ void rs_scan_isolate(struct rs_analysis *a, const struct rs_event *ev, const str
 	const struct rs_ev_isolate *is = &ev->isolate;
 	struct pend_isolate tmp, *p = tp ? &tp->pend : &tmp;
 
-	if (tp)
+	if (tp) {
 		rs_scan_flush(a, tp, ts);
+		tp->last_si.valid = false;
+	}
 	p->valid = true;
 	p->lru = (ev->have & RS_HAVE_LRU) ? (int8_t)is->lru : -1;
 	if (ev->have & RS_HAVE_FILE)
@@ -191,6 +207,7 @@ void rs_scan_shrink(struct rs_analysis *a, const struct rs_event *ev, const stru
 	int prio = prio_slot(a, ev, inactive ? ev->inactive.priority : ev->active.priority);
 	int slot = node_slot(a, (ev->have & RS_HAVE_NID) ? nid : -1);
 	int c_ctx = ctx->kind;
+	bool retry = false;
 	struct rs_lru_counts *c;
 
 	if (tp && pend_matches(&tp->pend, list)) {
@@ -203,15 +220,23 @@ void rs_scan_shrink(struct rs_analysis *a, const struct rs_event *ev, const stru
 		tp->pend.ts = ev->ts;
 		commit(a, &tp->pend, slot, list, prio, ts);
 	} else {
-		if (tp)
+		if (tp) {
+			struct last_shrink *l = &tp->last_si;
+
+			retry = inactive && !tp->pend.valid && l->valid && l->list == list &&
+				l->nid == nid && l->scanned == ev->inactive.nr_scanned;
 			rs_scan_flush(a, tp, ts);
+		}
 		a->at.shrinks_without_isolate++;
 	}
+	if (tp && inactive)	/* a retry is retried no more (skip_retry) */
+		tp->last_si = (struct last_shrink){ .valid = !retry, .list = (int8_t)list,
+						    .nid = nid, .scanned = ev->inactive.nr_scanned };
 	c = cell(a, slot, list, c_ctx, prio);
 	if (inactive) {
 		const struct rs_ev_shrink_inactive *si = &ev->inactive;
 
-		count_shrink_inactive(c, si);
+		count_shrink_inactive(c, si, retry);
 		rs_series_add(a->series, file ? RS_TS_RECLAIMED_FILE : RS_TS_RECLAIMED_ANON, ev->ts,
 			      si->nr_reclaimed);
 		rs_series_add(a->series, RS_TS_RECLAIMED_CTX + c_ctx, ev->ts, si->nr_reclaimed);
@@ -261,7 +286,7 @@ void rs_scan_reclaim_pages(struct rs_analysis *a, const struct rs_event *ev,
 {
 	const struct rs_ev_shrink_inactive *si = &ev->inactive;
 
-	count_shrink_inactive(&a->rp[ctx->kind], si);
+	count_shrink_inactive(&a->rp[ctx->kind], si, false);
 }
 
 void rs_scan_free(struct rs_analysis *a)

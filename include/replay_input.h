@@ -135,6 +135,12 @@ struct rs_ri_report {
 	bool mglru;
 	unsigned int mglru_mask;	/* /sys/kernel/mm/lru_gen/enabled as recorded */
 	const char *mglru_shape;	/* MGLRU told by the trace's own events (trace.mglru) */
+	/*
+	 * Nothing tells MGLRU from the classic LRU (trace.mglru null: no marker, and 6.1's MGLRU
+	 * emits no lru_isolate): why, in the source's words; NULL when told. mglru is then false
+	 * only as the models' default, never a reading, so the reports say unknown.
+	 */
+	const char *mglru_unknown;
 	/* compact_gap() of the recorded kernel: the 7.x runs that tell, the rule chosen */
 	struct rs_gap_evidence gap_evidence;
 	struct rs_gap_rule gap;

@@ -903,6 +903,8 @@ void rs_replay_input_lru_shape(struct rs_replay_input *ri, const struct rs_trace
 	if (ti->mglru > 0 && ti->mglru_how) {
 		ri->rep.mglru = true;
 		ri->rep.mglru_shape = ti->mglru_how;
+	} else if (ti->mglru < 0 && !ri->rep.mglru) {
+		ri->rep.mglru_unknown = ti->mglru_how ? ti->mglru_how : "nothing tells";
 	}
 }
 

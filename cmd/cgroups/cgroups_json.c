@@ -231,9 +231,17 @@ static json_t *victim_json(const struct rs_cgroups *cg, const struct rs_cgroup *
 	return o;
 }
 
-static json_t *bytes_or_null(uint64_t v)
+/*
+ * The hard limit: null when not recorded; "max" when it is the kernel's "no limit", as
+ * memory.max prints it. v1's memory.limit_in_bytes shows that as PAGE_COUNTER_MAX pages in
+ * bytes (9223372036854771712 on 4 KiB pages), and record writes v2's "max" the same way
+ * (rec_read_bytes()): as a number it reads as a limit of 8 EiB.
+ */
+static json_t *limit_json(uint64_t v, uint64_t unlimited)
 {
-	return v == UINT64_MAX ? json_null() : JI(v);
+	if (v == UINT64_MAX)
+		return json_null();
+	return v >= unlimited ? json_string("max") : JI(v);
 }
 
 static json_t *soft_json(const struct rs_cgroups *cg, const struct rs_cgroup *c)
@@ -246,7 +254,8 @@ static json_t *soft_json(const struct rs_cgroups *cg, const struct rs_cgroup *c)
 			    json_null());
 	json_object_set_new(o, "unlimited", json_boolean(c->soft_recorded &&
 							 c->soft_limit >= unlimited));
-	json_object_set_new(o, "limit_bytes", c->snapshots ? bytes_or_null(c->limit) : json_null());
+	json_object_set_new(o, "limit_bytes", c->snapshots ? limit_json(c->limit, unlimited) :
+			    json_null());
 	json_object_set_new(o, "usage_bytes", c->snapshots ? JI(c->usage) : json_null());
 	json_object_set_new(o, "usage_max_bytes", c->snapshots ? JI(c->usage_max) : json_null());
 	json_object_set_new(o, "snapshots", JI(c->snapshots));

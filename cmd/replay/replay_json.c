@@ -135,7 +135,8 @@ static json_t *inputs_json(const struct rs_replay_report *r)
 	json_object_set_new(h, "nodes", JI(in->nr_nodes));
 	json_object_set_new(h, "nodes_assumed", json_boolean(in->nodes_assumed));
 	json_object_set_new(h, "page_size", JI(in->page_size));
-	json_object_set_new(h, "mglru", json_boolean(in->mglru));
+	/* null: nothing in the trace tells (trace.mglru null); false would be a claim */
+	json_object_set_new(h, "mglru", in->mglru_unknown ? json_null() : json_boolean(in->mglru));
 	json_object_set_new(h, "mglru_mask", JI(in->mglru_mask));
 	json_object_set_new(h, "mglru_from_events", json_boolean(in->mglru_shape != NULL));
 	json_object_set_new(o, "header", h);

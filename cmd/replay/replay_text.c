@@ -619,9 +619,12 @@ void rs_replay_inputs_text(FILE *f, const struct rs_replay_report *r)
 	    in->vm_swappiness, in->swappiness_assumed ? " (assumed)" : "",
 	    in->cgroup_v1 ? "v1" : "v2", in->cgroup_src ? in->cgroup_src : "-", in->nr_nodes,
 	    in->nr_nodes == 1 ? "" : "s", in->nodes_assumed ? " (node 0 assumed)" : "",
-	    U(in->page_size), in->mglru ? "on" : "off");
+	    U(in->page_size), in->mglru_unknown ? "unknown" : in->mglru ? "on" : "off");
+	/* as analyze's lru line says it: "off" here would claim what nothing in the trace tells */
+	if (in->mglru_unknown)		/* its first clause: the rest is analyze's eviction note */
+		add(&l, "(%.*s)", (int)strcspn(in->mglru_unknown, ";"), in->mglru_unknown);
 	/* without a begin marker mglru_mask is no reading: printing it would be a made-up 0 */
-	if (in->header)
+	else if (in->header)
 		add(&l, "(%smarker mglru=0x%04x)", in->mglru_shape ?
 		    "told by the trace's events; " : "", in->mglru_mask);
 	else

@@ -161,6 +161,25 @@ snap_stats() {
 	END { for (p in n) printf "%s %d %d %.0f\n", p, n[p], over[p], max[p] }' "$1" | sort
 }
 
+# cgroup limit: the last snapshot's limit= per cgroup, as text (awk's doubles cannot hold it);
+# the kernel's "no limit" (v2 memory.max "max", written by record as v1's PAGE_COUNTER_MAX
+# pages in bytes: INT64_MAX rounded down to a page, 92233720368547xxxxx for pages up to 64 KiB)
+# is "max"
+snap_limits() {
+	awk '
+	$4 == "print" && $6 == "memcg_stat" {
+		l = "null"
+		for (i = 7; i <= NF; i++) {
+			split($i, a, "=")
+			if (a[1] == "cg") p = a[2]
+			else if (a[1] == "limit") l = a[2]
+		}
+		if (length(l) == 19 && substr(l, 1, 14) == "92233720368547") l = "max"
+		last[p] = l
+	}
+	END { for (p in last) print p, last[p] }' "$1" | sort
+}
+
 # of FILE FUNCTION [ARG]: FUNCTION over FILE's report, which check_trace wrote to $r; through
 # oracle_of, so the sanitizer round reuses the plain round's sums (each pass of the awk reads
 # up to 150 MB of report)
@@ -222,6 +241,11 @@ check_trace() {
 	[ -s "$TMP/$tag.swant" ] || fail "$tag: no memcg_stat snapshots"
 	cmp -s "$TMP/$tag.swant" "$TMP/$tag.sgot" || { fail "$tag: snapshot figures differ";
 		diff "$TMP/$tag.swant" "$TMP/$tag.sgot" | head -5; }
+	oracle_of of "$f" snap_limits > "$TMP/$tag.mwant"
+	jq -r '.cgroups[] | select(.soft_limit.snapshots > 0) |
+		"\(.path) \(.soft_limit.limit_bytes)"' "$j" | sort > "$TMP/$tag.mgot"
+	cmp -s "$TMP/$tag.mwant" "$TMP/$tag.mgot" || { fail "$tag: limits differ";
+		diff "$TMP/$tag.mwant" "$TMP/$tag.mgot" | head -5; }
 
 	# matching: every shrink event, exactly; attributed pages = the kernel's counters
 	shrinks=$(oracle_of of "$f" shrink_events)
