@@ -155,6 +155,7 @@ struct rs_ri_report {
 	uint64_t calls_without_scan;	/* no lru_isolate inside */
 	uint64_t soft_episodes;		/* memcg_softlimit_reclaim pairs inside calls */
 	uint64_t target_src[RS_RI_TGT_NR];
+	uint64_t proactive_calls;	/* memcg calls from outside their root (rs_reclaim_call) */
 	uint64_t want_src[RS_RI_WANT_NR];
 	uint64_t goal_overshoot;	/* memcg calls: freed - largest fitting goal, summed */
 	uint64_t kswapd_want;		/* sum of kswapd calls' pages wanted */

@@ -696,6 +696,7 @@ static int add_calls(struct wb *b, int nr_nodes, struct rs_error *err)
 							       ? got : rc->rec.nr_reclaimed);
 			rc->target = call_target(b, c);
 			rc->proactive = call_proactive(ri, c);
+			ri->rep.proactive_calls += rc->proactive;
 			b->rm[rc->target].target_calls++;
 			break;
 		case RS_CALL_DIRECT:

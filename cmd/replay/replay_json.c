@@ -89,6 +89,7 @@ static const struct rs_json_u64 calls_fields[] = {
 	RI("dropped_over_cap", calls_dropped), RI("without_isolate", calls_without_scan),
 	RI("soft_limit_episodes", soft_episodes), RI("memcg_goal_overshoot", goal_overshoot),
 	RI("kswapd_want", kswapd_want), RI("kswapd_overshoot", kswapd_overshoot),
+	RI("memcg_proactive", proactive_calls),
 };
 
 static const struct rs_json_u64 victims_fields[] = {

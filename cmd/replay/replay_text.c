@@ -645,10 +645,11 @@ void rs_replay_inputs_text(FILE *f, const struct rs_replay_report *r)
 	    U(in->calls_cut_start), U(in->calls_cut_end), U(in->calls_dropped),
 	    U(in->calls_without_scan), U(in->soft_episodes));
 	out(f, 11, "           memcg reclaim roots: memcg_id %llu, victims' LCA %llu, its nearest "
-	    "limited ancestor %llu, task's memcg %llu, header %llu, root %llu",
+	    "limited ancestor %llu, task's memcg %llu, header %llu, root %llu; proactive (the "
+	    "root neither the task's memcg nor above it) %llu",
 	    U(in->target_src[RS_RI_TGT_KERNEL]), U(in->target_src[RS_RI_TGT_VICTIMS]), U(in->target_src[RS_RI_TGT_LIMITED]),
 	    U(in->target_src[RS_RI_TGT_TASK]), U(in->target_src[RS_RI_TGT_HEADER]),
-	    U(in->target_src[RS_RI_TGT_ROOT]));
+	    U(in->target_src[RS_RI_TGT_ROOT]), U(in->proactive_calls));
 	out(f, 11, "           pages wanted: memcg calls their charge-size goal 32<<k (%llu, freed "
 	    "past it %llu pages in all; %llu without a fitting goal want what they freed; %llu "
 	    "under 32: 32); direct 32; kswapd where the recorded run was balanced, just past "

@@ -1261,6 +1261,7 @@ TR_TEST(test_proactive_calls, "replay input: memcg calls from outside their recl
 	UT_ASSERT(!call_of(t, 1)->proactive);
 	UT_ASSERT(!call_of(t, 2)->proactive);
 	UT_ASSERT(!call_of(t, 3)->proactive);
+	UT_ASSERT_EQ(rs_replay_input_report(t->ri)->proactive_calls, 1);
 	g = calloc(1 + (size_t)rs_world_info(t->w)->nr_memcg, sizeof(*g));
 	UT_ASSERT(g != NULL);
 	mask = rs_world_identity_gaps(t->w, g);
