@@ -27,21 +27,8 @@ struct pend_isolate {
 	uint32_t w_anon, w_file, w_sync, w_async;	/* write_folio while pending */
 };
 
-/*
- * The task's last lru_shrink_inactive, until its next lru_isolate: MGLRU's evict_folios()
- * retries the clean folios it could not free (goto retry) and emits the event again with the
- * batch's same nr_scanned, though it isolated nothing new.
- */
-struct last_shrink {
-	bool valid;
-	int8_t list;
-	int nid;
-	uint64_t scanned;
-};
-
 struct task_priv {
 	struct pend_isolate pend;
-	struct last_shrink last_si;
 	bool slab_open;
 	uint8_t slab_ctx;
 	uint64_t slab_ts, slab_fn;

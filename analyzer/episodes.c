@@ -24,8 +24,19 @@ struct open_ep {
 	uint32_t rewakes;
 };
 
+/*
+ * The task's last lru_shrink_inactive, until its next lru_isolate (shrink_retry()).
+ */
+struct last_shrink {
+	bool valid;
+	bool file;
+	int nid;
+	uint64_t scanned;
+};
+
 struct task {
 	struct rs_task_info info;
+	struct last_shrink last_si;
 	const char *comm_ptr;		/* the ev->comm last compared */
 	bool selected;
 	uint8_t seen;			/* bit per reclaim kind: a begin or end was seen */
@@ -396,6 +407,28 @@ static void fill_ctx(const struct rs_episodes *e, const struct task *t, struct r
 	}
 }
 
+/*
+ * Whether an lru_shrink_inactive with no lru_isolate since the task's previous one repeats it:
+ * MGLRU's evict_folios() (6.7+, where it emits the classic events) traces lru_shrink_inactive
+ * right after shrink_folio_list(), then puts the folios that were under writeback and are clean
+ * now back on its list and jumps back to that call once ("retry:"): the second event carries
+ * the batch's nr_scanned again, though nothing new was isolated; only its nr_reclaimed and
+ * outcome counts are new. The classic LRU emits lru_isolate before each shrink event. A retry
+ * is retried no more (skip_retry).
+ */
+static bool shrink_retry(struct task *t, const struct rs_event *ev)
+{
+	const struct rs_ev_shrink_inactive *si = &ev->inactive;
+	struct last_shrink *l = &t->last_si;
+	bool file = si->reclaim_flags & RS_RECLAIM_WB_FILE;
+	bool retry = l->valid && l->file == file && l->nid == si->nid &&
+		     l->scanned == si->nr_scanned;
+
+	*l = (struct last_shrink){ .valid = !retry, .file = file, .nid = si->nid,
+				   .scanned = si->nr_scanned };
+	return retry;
+}
+
 static void ctx_other(struct rs_ctx *ctx)
 {
 	memset(ctx, 0, sizeof(*ctx));
@@ -452,6 +485,12 @@ void rs_episodes_feed(struct rs_episodes *e, const struct rs_event *ev, struct r
 		fill_ctx(e, t, ctx);
 		ks_sleep(e, t, ev, ctx);
 		return;
+	case RS_EV_LRU_ISOLATE:
+		t->last_si.valid = false;
+		break;
+	case RS_EV_SHRINK_INACTIVE:
+		ctx->shrink_retry = shrink_retry(t, ev);
+		break;
 	default:
 		break;
 	}

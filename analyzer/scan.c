@@ -15,10 +15,8 @@
  * classic events) traces lru_shrink_inactive right after shrink_folio_list(), then puts the
  * folios that were under writeback and are clean now back on its list and jumps back to that
  * call once ("retry:"): the second event carries the same nr_scanned, the batch's, though
- * nothing new was isolated; only its nr_reclaimed and outcome counts are new. A task's
- * lru_shrink_inactive of the same list, node and nr_scanned with no lru_isolate since its
- * previous one is that retry (the classic LRU emits lru_isolate before each shrink event): its
- * nr_scanned counts once.
+ * nothing new was isolated; only its nr_reclaimed and outcome counts are new. The loading stage
+ * tells the retry (episodes.c shrink_retry()), for every consumer: its nr_scanned counts once.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -159,10 +157,8 @@ void rs_scan_isolate(struct rs_analysis *a, const struct rs_event *ev, const str
 	const struct rs_ev_isolate *is = &ev->isolate;
 	struct pend_isolate tmp, *p = tp ? &tp->pend : &tmp;
 
-	if (tp) {
+	if (tp)
 		rs_scan_flush(a, tp, ts);
-		tp->last_si.valid = false;
-	}
 	p->valid = true;
 	p->lru = (ev->have & RS_HAVE_LRU) ? (int8_t)is->lru : -1;
 	if (ev->have & RS_HAVE_FILE)
@@ -220,18 +216,11 @@ void rs_scan_shrink(struct rs_analysis *a, const struct rs_event *ev, const stru
 		tp->pend.ts = ev->ts;
 		commit(a, &tp->pend, slot, list, prio, ts);
 	} else {
-		if (tp) {
-			struct last_shrink *l = &tp->last_si;
-
-			retry = inactive && !tp->pend.valid && l->valid && l->list == list &&
-				l->nid == nid && l->scanned == ev->inactive.nr_scanned;
+		retry = inactive && ctx->shrink_retry;	/* the loading stage tells it */
+		if (tp)
 			rs_scan_flush(a, tp, ts);
-		}
 		a->at.shrinks_without_isolate++;
 	}
-	if (tp && inactive)	/* a retry is retried no more (skip_retry) */
-		tp->last_si = (struct last_shrink){ .valid = !retry, .list = (int8_t)list,
-						    .nid = nid, .scanned = ev->inactive.nr_scanned };
 	c = cell(a, slot, list, c_ctx, prio);
 	if (inactive) {
 		const struct rs_ev_shrink_inactive *si = &ev->inactive;

@@ -93,6 +93,11 @@ struct rs_ctx {
 	bool selected;			/* the task passes the pid/comm filter */
 	bool began;			/* this event began the innermost episode / kswapd period */
 	bool rewake;			/* kswapd_wake while already awake */
+	/*
+	 * lru_shrink_inactive repeating the task's previous one (MGLRU's evict_folios() retry,
+	 * episodes.c shrink_retry()): its nr_scanned was counted there
+	 */
+	bool shrink_retry;
 	uint64_t serial;		/* innermost episode's serial; 0 for "other" */
 	uint64_t start_ts;		/* its begin; 0 when unknown (cut at start) */
 	const struct rs_memcg_ctx *memcg;	/* the analysis' consumers: memcg attribution

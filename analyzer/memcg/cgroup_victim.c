@@ -194,6 +194,9 @@ void cg_on_shrink(struct rs_cgroups *cg, const struct rs_event *ev, const struct
 		tk.trig = rs_memcgs_unknown_row(cg->mc);
 		cg_sync(cg);
 	}
+	/* MGLRU's retry of the task's previous shrink: its batch was counted there */
+	if (ctx->shrink_retry)
+		tk.scanned = 0;
 	if (ctx->selected)
 		credit(cg, &tk, v);
 }

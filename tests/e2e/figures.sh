@@ -143,6 +143,16 @@ want=$(awk '/lru_isolate:/ { match($0, /nr_scanned=[0-9]+/); s += substr($0, RST
 "$RS_BIN" analyze --json "$t" >"$TMP/p1.json" || fail "analyze $t"
 expect_eq "MGLRU: LRU table scanned" "$(jq '[.lru[].scanned] | add' "$TMP/p1.json")" "$want"
 expect_eq "MGLRU: matrix scanned" "$(jq '[.cgroup_matrix[].scanned] | add' "$TMP/p1.json")" "$want"
+# ... and where evict_folios() retried a batch (a second lru_shrink_inactive with no isolate
+# between, the batch's nr_scanned again: 7 of them in this 7.2 trace), the matrix counts it once
+t=tests/fixtures/kernel7/k72-multi-mglru.dat
+if command -v trace-cmd >/dev/null; then
+	want=$(trace_report "$t" | awk '/ mm_vmscan_lru_isolate:/ { match($0, /nr_scanned=[0-9]+/)
+		s += substr($0, RSTART + 11, RLENGTH - 11) } END { print s }')
+	"$RS_BIN" cgroups --json "$t" >"$TMP/p2.json" || fail "cgroups $t"
+	expect_eq "MGLRU retries: matrix scanned" \
+		"$(jq '[.cgroup_matrix[].scanned] | add' "$TMP/p2.json")" "$want"
+fi
 
 # 5. a selection that selects nothing says what the trace spans or which tasks it has, exit 1
 V6=tests/fixtures/v6.dat
