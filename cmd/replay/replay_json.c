@@ -137,7 +137,8 @@ static json_t *inputs_json(const struct rs_replay_report *r)
 	json_object_set_new(h, "page_size", JI(in->page_size));
 	/* null: nothing in the trace tells (trace.mglru null); false would be a claim */
 	json_object_set_new(h, "mglru", in->mglru_unknown ? json_null() : json_boolean(in->mglru));
-	json_object_set_new(h, "mglru_mask", JI(in->mglru_mask));
+	/* without a begin marker the mask is no reading (null, not a made-up 0) */
+	json_object_set_new(h, "mglru_mask", in->header ? JI(in->mglru_mask) : json_null());
 	json_object_set_new(h, "mglru_from_events", json_boolean(in->mglru_shape != NULL));
 	json_object_set_new(o, "header", h);
 

@@ -318,6 +318,8 @@ $(diff "$TMP/want" "$TMP/got" | head -5)"
 		case $h in
 		*mglru=*) fail "$b: replay --inputs names a marker value the trace lacks: $h" ;;
 		esac
+		expect_eq "$b: replay --json --inputs mglru_mask without a begin marker" \
+			"$("$RS_BIN" replay --json --inputs "$f" | jq -c .inputs.header.mglru_mask)" null
 	fi
 done
 [ "$n" -gt 0 ] || { echo "no kernel 7 fixtures"; exit 77; }
