@@ -149,13 +149,16 @@ static void mglru_gens_lines(struct out *o)
 }
 
 /*
- * shrink_inactive_list() returns before its tracepoint when the isolation took nothing, so
- * such an isolate never learns its node: a row of it would be all zeros.
+ * Whether a node's row has anything to show. shrink_inactive_list() returns before its
+ * tracepoint when the isolation took nothing, so such an isolate never learns its node: on
+ * node ? it counts only with pages, else its row would be all zeros.
  */
-static bool unknown_node_row(const struct rs_lru_counts *c)
+static bool lru_row_shown(const struct rs_lru_counts *c, bool node_known)
 {
-	return c->scanned || c->taken || c->write_anon || c->write_file || c->inactive_shrinks ||
-	       c->active_shrinks;
+	bool isolated = node_known ? c->isolates : c->scanned || c->taken;
+
+	return isolated || c->inactive_shrinks || c->active_shrinks || c->write_anon ||
+	       c->write_file;
 }
 
 static const struct rs_text_col lru_cols[] = {
@@ -218,8 +221,7 @@ static void section_lru(struct out *o)
 				snprintf(node, sizeof(node), "%d", n - 1);
 			for (int x = 0; x < RS_CTX_NR; x++) {
 				rs_analysis_lru_sum(a, n, l, x, -1, &c);
-				if (n ? !(c.isolates || c.inactive_shrinks || c.active_shrinks ||
-					  c.write_anon || c.write_file) : !unknown_node_row(&c))
+				if (!lru_row_shown(&c, n))
 					continue;
 				lru_row(o, n ? node : "?", l, rs_ctx_name(x), &c);
 				unknown_rows += !n;
