@@ -232,9 +232,11 @@ static const struct rs_cmd_opt diff_opts[] = {
 
 RS_CMD_DEFINE(diff,
 	.summary = "compare kernels: what changed, ranked, with Welch's t-test",
-	.synopsis = "[--json] [--format table|mmtests|seed] [--threshold PCT] [--all]\n"
-		    "  [--only-changed PCT] [--labels BASE,NEW] [--alpha A] [--threads N] A B\n"
+	.synopsis = "[--json] [--format table|mmtests|seed] [--threshold PCT] [--all] "
+		    "[--only-changed PCT] [--labels BASE,NEW] [--alpha A]\n"
 		    "[options] --base A1 A2... --new B1 B2...",
+	/* A B, or the files after --base and --new: parse_args() counts them */
+	.operands = { .name = "A B" },
 	.description =
 		"Compares the analyses of two kernels, two configurations or two sets of runs "
 		"the way kernel MM threads do: every numeric figure of reclaimscope-analyze(1) "
