@@ -139,13 +139,79 @@ static int opt_label(const struct rs_cmd_opt *o, char *buf, size_t size)
 	return len;
 }
 
+/* Columns of a synopsis line, "usage: reclaimscope NAME " or its indent included. */
+#define SYNOPSIS_COLS	100
+#define SYNOPSIS_MAX	1024
+
+/*
+ * One form of the synopsis appended to buf (at most size), wrapped to width: a line break may
+ * come before an option (a word that starts with '[' or '-'); the words after one (its value,
+ * the operands) stay with it, and a bracket stays whole.
+ */
+static void synopsis_form(char *buf, size_t size, size_t width, const char *form, size_t len)
+{
+	size_t used = strlen(buf), start = 0, depth = 0, col = 0;
+
+	for (size_t i = 0; i <= len; i++) {
+		bool end = i == len || (form[i] == ' ' && !depth &&
+					(form[i + 1] == '[' || form[i + 1] == '-'));
+		size_t n = i - start;
+
+		if (end && n) {
+			const char *sep = !col ? "" : col + 1 + n > width ? "\n  " : " ";
+
+			used += (size_t)snprintf(buf + used, size - used, "%s%.*s", sep, (int)n,
+						 form + start);
+			if (used >= size)
+				return;
+			col = (*sep == '\n' ? 0 : col + strlen(sep)) + n;
+			start = i + 1;
+		} else if (i < len && form[i] == '[') {
+			depth++;
+		} else if (i < len && form[i] == ']' && depth) {
+			depth--;
+		}
+	}
+}
+
+/*
+ * The synopsis as printed, a line per form (split by \n; "  " starts a continuation): the first
+ * form is c->synopsis' first line, then the shared options c's table takes (RS_ANALYSIS_OPTS,
+ * RS_THREADS_OPT), written from the table so that no synopsis repeats them, then c's
+ * operands; the other forms as they stand.
+ */
+static void synopsis(const struct rs_cmd *c, char *buf, size_t size)
+{
+	size_t width = SYNOPSIS_COLS - strlen("usage: reclaimscope  ") - strlen(c->name);
+	const char *form = c->synopsis, *nl = strchr(form, '\n');
+	char first[SYNOPSIS_MAX];
+	int n;
+
+	n = snprintf(first, sizeof(first), "%.*s", nl ? (int)(nl - form) : (int)strlen(form),
+		     form);
+	for (const struct rs_cmd_opt *o = c->opts; o->name; o++)
+		if (o->val >= RS_OPT_BUCKET && n < (int)sizeof(first))
+			n += snprintf(first + n, sizeof(first) - (size_t)n, " [--%s %s]", o->name,
+				      o->arg);
+	if (c->operands.name && n < (int)sizeof(first))
+		snprintf(first + n, sizeof(first) - (size_t)n, " %s", c->operands.name);
+	buf[0] = '\0';
+	synopsis_form(buf, size, width, first, strlen(first));
+	for (form = nl ? nl + 1 : NULL; form; form = nl ? nl + 1 : NULL) {
+		nl = strchr(form, '\n');
+		strncat(buf, "\n", size - strlen(buf) - 1);
+		synopsis_form(buf, size, width, form, nl ? (size_t)(nl - form) : strlen(form));
+	}
+}
+
 int rs_cmd_usage(const struct rs_cmd *c, FILE *f)
 {
+	char syn[SYNOPSIS_MAX], label[96];
 	const char *line, *nl;
-	char label[96];
 	int width = 0;
 
-	for (line = c->synopsis; line; line = nl ? nl + 1 : NULL) {
+	synopsis(c, syn, sizeof(syn));
+	for (line = syn; line; line = nl ? nl + 1 : NULL) {
 		bool cont = !strncmp(line, "  ", 2);
 		int len;
 
@@ -155,7 +221,7 @@ int rs_cmd_usage(const struct rs_cmd *c, FILE *f)
 			fprintf(f, "%*s%.*s\n", (int)strlen(c->name) + 21, "", len - 2, line + 2);
 		else
 			fprintf(f, "%s reclaimscope %s %.*s\n",
-				line == c->synopsis ? "usage:" : "      ", c->name, len, line);
+				line == syn ? "usage:" : "      ", c->name, len, line);
 	}
 	fprintf(f, "\n%s.\n\noptions:\n", c->summary);
 	for (const struct rs_cmd_opt *o = c->opts; o->name; o++) {
@@ -230,7 +296,7 @@ static void man_exit_status(FILE *f)
 
 void rs_cmd_man_page(const struct rs_cmd *c, FILE *f)
 {
-	char title[64];
+	char title[64], syn[SYNOPSIS_MAX];
 	const char *line, *nl;
 
 	snprintf(title, sizeof(title), "RECLAIMSCOPE-%s", c->name);
@@ -240,7 +306,8 @@ void rs_cmd_man_page(const struct rs_cmd *c, FILE *f)
 	fprintf(f, ".SH NAME\nreclaimscope\\-%s \\- ", c->name);
 	roff_line(f, c->summary);
 	fputs(".SH SYNOPSIS\n.nf\n", f);
-	for (line = c->synopsis; line; line = nl ? nl + 1 : NULL) {
+	synopsis(c, syn, sizeof(syn));
+	for (line = syn; line; line = nl ? nl + 1 : NULL) {
 		nl = strchr(line, '\n');
 		if (!strncmp(line, "  ", 2))
 			fputs("    ", f);

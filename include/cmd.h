@@ -91,14 +91,20 @@ struct rs_cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv);	/* argv[0] is the command; returns enum rs_exit */
 	const char *summary;		/* one line: `reclaimscope --help` and the man page's NAME */
-	const char *synopsis;		/* after "reclaimscope NAME": a line per form,
-					 * split by \n; "  " starts a continuation */
 	/*
-	 * The synopsis' operands (FILE...): rs_cmd_getopt() prints the usage when there are fewer
-	 * than min or more than max after the options; { 0, 0 }: the command counts them
+	 * After "reclaimscope NAME": a line per form, split by \n. The first form names only the
+	 * command's own options: the help adds the shared ones its table takes (RS_ANALYSIS_OPTS,
+	 * RS_THREADS_OPT) and the operands' name, and wraps every form.
+	 */
+	const char *synopsis;
+	/*
+	 * The operands (name "FILE", "TRACE..."), after the first form's options: rs_cmd_getopt()
+	 * prints the usage when there are fewer than min or more than max after the options;
+	 * { 0, 0 }: the command counts them
 	 */
 	struct {
 		int min, max;
+		const char *name;
 	} operands;
 	const char *description;	/* the man page's DESCRIPTION; paragraphs split by \n\n */
 	const struct rs_cmd_opt *opts;	/* ends with RS_CMD_OPT_END */

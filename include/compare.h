@@ -109,6 +109,14 @@ json_t *rs_compare_json(const struct rs_compare *c, const char *const labels[RS_
 			double only_changed);
 
 /*
+ * The sides ran different numbers of kswapd threads (nodes): each run's kswapd figures sum over
+ * its kswapds (kswapd.instances), so they are not one kswapd's on both sides. min and max over
+ * the side's runs.
+ */
+bool rs_compare_kswapds_differ(const struct rs_compare *c);
+void rs_compare_kswapds(const struct rs_compare *c, enum rs_side side, size_t *min, size_t *max);
+
+/*
  * MGLRU on one side only (every run's trace.mglru): the classic LRU's active-list figures are
  * set apart as not comparable (rather than compared as a change to or from 0).
  */

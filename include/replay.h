@@ -466,6 +466,13 @@ enum rs_gap {
 	 * nr_to_reclaim from the amount written to memory.reclaim and what earlier calls freed
 	 */
 	RS_GAP_PROACTIVE,
+	/*
+	 * every call, in a world of two or more nodes where a memcg other than the root has LRU
+	 * sizes: memory.stat and mod_memcg_lruvec_state carry no node, so the world holds each
+	 * memcg's lists on node 0 (and the root's own lists, node_stat less them, wrong on every
+	 * node), while every reclaim context scans each node's lruvec >> priority
+	 */
+	RS_GAP_NODE_LISTS,
 	RS_GAP_NR
 };
 

@@ -726,7 +726,7 @@ static size_t lv(const struct rs_world *w, int memcg, int nid)
 static const char *const gap_names[RS_GAP_NR] = {
 	[RS_GAP_WMARK] = "watermarks", [RS_GAP_SIZES] = "lruvec deltas",
 	[RS_GAP_SOFT_TREE] = "soft-limit tree", [RS_GAP_KSWAPD_END] = "zone free pages",
-	[RS_GAP_PROACTIVE] = "memory.reclaim request",
+	[RS_GAP_PROACTIVE] = "memory.reclaim request", [RS_GAP_NODE_LISTS] = "per-node memcg lists",
 };
 
 static const char *const gap_missing[RS_GAP_NR] = {
@@ -745,6 +745,10 @@ static const char *const gap_missing[RS_GAP_NR] = {
 			     "nr_to_reclaim: the kernel's loop asks each try_to_free_mem_cgroup_pages() "
 			     "call for a share of what remains of it, so a call's goal follows what "
 			     "the earlier calls of the same write freed",
+	[RS_GAP_NODE_LISTS] = "each memcg's LRU sizes per node (memory.numa_stat; memory.stat and "
+			      "mod_memcg_lruvec_state carry no node): every reclaim context scans each "
+			      "node's lruvec >> priority, and the replay holds a memcg's lists on "
+			      "node 0",
 };
 
 const char *rs_gap_name(enum rs_gap g)
@@ -767,11 +771,14 @@ const char *rs_gap_missing(enum rs_gap g)
  * limit set runs memcg1_soft_limit_reclaim(), whose choice of memcg (and whether it runs at
  * all) follows keys the trace never shows. A proactive memcg call (memory.reclaim) wants a
  * share of an amount no event shows; the model can only be handed what the call freed (the
- * 7.2 proactive trace, so replayed: active file +21.2%, inactive anon +7.4%).
+ * 7.2 proactive trace, so replayed: active file +21.2%, inactive anon +7.4%). With two or more
+ * nodes, a memcg below the root with sizes of its own has them on node 0 only (no memcg source
+ * names a node): every call scans lruvecs whose per-node sizes the world lacks (a 2-node 7.2
+ * memcg-high recording: inactive file +13885%, the 1-node one +2.0%).
  */
 unsigned int rs_world_identity_gaps(const struct rs_world *w, struct rs_gap_pages *out)
 {
-	bool wmark = false, deltas = false, soft = false;
+	bool wmark = false, deltas = false, soft = false, node_lists = false;
 	unsigned int mask = 0;
 
 	memset(out, 0, (1 + (size_t)w->info.nr_memcg) * sizeof(*out));
@@ -784,6 +791,8 @@ unsigned int rs_world_identity_gaps(const struct rs_world *w, struct rs_gap_page
 			deltas = true;
 		if (u->field == RS_WF_SOFT_LIMIT && (uint64_t)u->value != RS_UNLIMITED)
 			soft = true;
+		if (u->field == RS_WF_LRU && u->memcg > 0 && w->info.nr_nodes > 1)
+			node_lists = true;
 	}
 	for (size_t i = 0; i < w->info.nr_calls; i++) {
 		const struct rs_reclaim_call *c = &w->calls[i];
@@ -798,6 +807,8 @@ unsigned int rs_world_identity_gaps(const struct rs_world *w, struct rs_gap_page
 			lacks |= 1u << RS_GAP_SOFT_TREE;
 		if (c->ctx == RS_CALL_MEMCG && c->proactive)
 			lacks |= 1u << RS_GAP_PROACTIVE;
+		if (node_lists)
+			lacks |= 1u << RS_GAP_NODE_LISTS;
 		if (c->ctx == RS_CALL_KSWAPD && w->info.nr_zone_samples) {
 			struct rs_kswapd_end e;
 

@@ -24,6 +24,7 @@ struct cmp_side {
 	size_t nr_events_only;
 	size_t mglru_runs;		/* runs whose trace.mglru is true */
 	size_t mglru_unknown;		/* runs whose trace.mglru is null: nothing told */
+	size_t kswapds_min, kswapds_max;	/* kswapd threads seen, over the runs */
 };
 
 struct rs_compare {
@@ -148,6 +149,15 @@ int rs_compare_add_run(struct rs_compare *c, enum rs_side side, const json_t *an
 	runs->path = strdup(path ? path : "");
 	runs->input = strdup(input ? input : "analysis");
 	runs->kernel = strdup(kernel);
+	{
+		size_t k = json_array_size(json_object_get(json_object_get(analysis, "kswapd"),
+							   "instances"));
+
+		if (!sd->nr_runs || k < sd->kswapds_min)
+			sd->kswapds_min = k;
+		if (!sd->nr_runs || k > sd->kswapds_max)
+			sd->kswapds_max = k;
+	}
 	{
 		const json_t *m = json_object_get(json_object_get(analysis, "trace"), "mglru");
 
@@ -406,6 +416,25 @@ bool rs_compare_side_has_under(const struct rs_compare *c, enum rs_side side, co
 	return false;
 }
 
+/*
+ * The kswapd figures (awake time, wakes, sleeps, pages) sum over a run's kswapd threads, one per
+ * node: a run of two nodes against one of one compares two kswapds with one. Differ when the
+ * sides' ranges of kswapds seen per run do (a node whose kswapd never woke counts as none).
+ */
+bool rs_compare_kswapds_differ(const struct rs_compare *c)
+{
+	const struct cmp_side *b = &c->side[RS_SIDE_BASE], *n = &c->side[RS_SIDE_NEW];
+
+	return b->nr_runs && n->nr_runs &&
+	       (b->kswapds_min != n->kswapds_min || b->kswapds_max != n->kswapds_max);
+}
+
+void rs_compare_kswapds(const struct rs_compare *c, enum rs_side side, size_t *min, size_t *max)
+{
+	*min = c->side[side].kswapds_min;
+	*max = c->side[side].kswapds_max;
+}
+
 bool rs_compare_mglru_differs(const struct rs_compare *c)
 {
 	return c->mglru_differs;
@@ -552,6 +581,8 @@ static json_t *side_json(const struct rs_compare *c, enum rs_side s, const char 
 	bad |= json_object_set_new(o, "mglru_runs", json_integer((json_int_t)sd->mglru_runs));
 	bad |= json_object_set_new(o, "mglru_unknown_runs",
 				   json_integer((json_int_t)sd->mglru_unknown));
+	bad |= json_object_set_new(o, "kswapds_min", json_integer((json_int_t)sd->kswapds_min));
+	bad |= json_object_set_new(o, "kswapds_max", json_integer((json_int_t)sd->kswapds_max));
 	if (bad) {
 		json_decref(o);
 		return NULL;
@@ -579,6 +610,8 @@ json_t *rs_compare_json(const struct rs_compare *c, const char *const labels[RS_
 				c->left_out[i].name, "only_in", side_name[c->left_out[i].only_in]));
 	/* The _new setters take the references whether they succeed or not (root may be NULL). */
 	bad |= json_object_set_new(root, "mglru_differs", json_boolean(c->mglru_differs));
+	bad |= json_object_set_new(root, "kswapds_differ",
+				   json_boolean(rs_compare_kswapds_differ(c)));
 	bad |= json_object_set_new(root, "not_comparable",
 				   strings_json(c->not_comparable, c->nr_not_comparable));
 	bad |= json_object_set_new(root, "metrics", metrics);

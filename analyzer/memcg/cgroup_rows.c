@@ -27,8 +27,10 @@ bool cg_sync(struct rs_cgroups *cg)
 		cg->cgs[i].limit = cg->cgs[i].soft_limit = UINT64_MAX;
 	}
 	cg->nr = n;
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
 		cg->cgs[i].memcg = *rs_memcgs_get(cg->mc, i);
+		cg->priv[i].parent1 = 0;
+	}
 	cg->mc_gen = rs_memcgs_generation(cg->mc);
 	return true;
 }
@@ -64,7 +66,7 @@ int cg_task_row(struct rs_cgroups *cg, int pid)
 	return cg_sync(cg) ? i : -1;
 }
 
-int cg_parent_row(const struct rs_cgroups *cg, int row)
+static int parent_by_path(const struct rs_cgroups *cg, int row)
 {
 	const char *path = rs_memcgs_get(cg->mc, row)->path, *slash;
 	char parent[4096];
@@ -79,4 +81,20 @@ int cg_parent_row(const struct rs_cgroups *cg, int row)
 	memcpy(parent, path, len);
 	parent[len] = '\0';
 	return rs_memcgs_find_path(cg->mc, parent);
+}
+
+/*
+ * Called per ancestor per LRU delta on cgroup v2 (cgroup_victim.c), the cgroups analysis' most
+ * frequent event: the path copy and lookup are done once per row between two syncs.
+ */
+int cg_parent_row(struct rs_cgroups *cg, int row)
+{
+	struct cg_priv *p = &cg->priv[row];
+
+	if (!p->parent1) {
+		int parent = parent_by_path(cg, row);
+
+		p->parent1 = parent >= 0 ? parent + 1 : -1;
+	}
+	return p->parent1 > 0 ? p->parent1 - 1 : -1;
 }

@@ -14,6 +14,6 @@ struct cg_rtask *cg_rtask(struct rs_cgroups *cg, int task, int pid);
 /* The row a task's reclaim is charged to as trigger: its cgroup, or "(unknown)". */
 int cg_task_row(struct rs_cgroups *cg, int pid);
 /* The row of the parent of row's path; -1 for "/", an unknown path or a parent with no row. */
-int cg_parent_row(const struct rs_cgroups *cg, int row);
+int cg_parent_row(struct rs_cgroups *cg, int row);
 
 #endif

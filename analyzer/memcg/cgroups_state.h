@@ -38,6 +38,12 @@ struct cg_priv {
 	int64_t *ts;			/* [RS_CG_TS_NR][ts_cap], metric-major, or NULL */
 	size_t ts_cap;
 	int prev_state;			/* soft state at the previous snapshot */
+	/*
+	 * cg_parent_row() as of the last cg_sync(): the row + 1 of the cgroup whose path is this
+	 * one's minus its last component, -1 none, 0 not derived yet. A sync (the loading stage's
+	 * rows changed: a new row, a rename, a path learnt) forgets it.
+	 */
+	int parent1;
 };
 
 /* Time buckets shared by every cgroup's series (series.c's rules, for int64 values). */

@@ -564,8 +564,24 @@ static void on_shrink(struct rs_memcgs *m, const struct rs_event *ev, const stru
 		credit_episode(m, t, &out->closed, out->closed.ctx, out->closed.serial);
 		w->open = false;
 	}
+	if (!w->open && ctx->shrink_retry && t->last.valid) {
+		/*
+		 * MGLRU's evict_folios() retried the batch of the task's previous shrink
+		 * (episodes.c shrink_retry()): no isolate of its own, the same folios, so the
+		 * same memcg, told the way that shrink's was. Its pgsteal counters come after
+		 * its event, as the first one's do. Without this its reclaimed pages had no
+		 * victim (no_isolate: 7 on k72-multi-mglru).
+		 */
+		*v = t->last;
+		v->ts = ev->ts;
+		v->ctx = ctx->kind;
+		v->selected = ctx->selected;
+		v->serial = ctx->serial;
+		return;
+	}
 	if (!w->open) {
 		v->reason = RS_CGR_NO_ISOLATE;
+		t->last.valid = false;
 		return;
 	}
 	*v = w->w;
@@ -574,6 +590,7 @@ static void on_shrink(struct rs_memcgs *m, const struct rs_event *ev, const stru
 	lone_victim(t, v);
 	w->open = false;
 	t->npre = 0;
+	t->last = *v;
 	credit_episode(m, t, v, ctx->kind, ctx->serial);
 }
 

@@ -52,6 +52,8 @@ struct mc_ep {
 
 struct mc_task {
 	struct mc_window win;
+	/* the victim of the task's last shrink with a window: a retry of it takes it (on_shrink) */
+	struct rs_victim last;
 	struct mc_cnt pre[MC_PRE];
 	int npre;
 	uint64_t ep_serial[MC_TASK_EPS];	/* ep_slots.h */

@@ -39,9 +39,8 @@ static const struct rs_cmd_opt cgroups_opts[] = {
 
 RS_CMD_DEFINE(cgroups,
 	.summary = "per-cgroup reclaim: who entered it, whose pages it took",
-	.synopsis = "[--json] [--bucket MS] [--from S] [--to S] [--top N] [--max-cgroups N]\n"
-		    "  [--max-tasks N] [--max-buckets N] [--threads N] FILE",
-	.operands = { 1, 1 },
+	.synopsis = "[--json] [--top N] [--max-cgroups N]",
+	.operands = { 1, 1, "FILE" },
 	.description =
 		"Which memory cgroup paid for whose memory. For every memcg of a trace: the "
 		"trigger side (the reclaim episodes its tasks entered, their stalls, what they "

@@ -232,9 +232,11 @@ static const struct rs_cmd_opt diff_opts[] = {
 
 RS_CMD_DEFINE(diff,
 	.summary = "compare kernels: what changed, ranked, with Welch's t-test",
-	.synopsis = "[--json] [--format table|mmtests|seed] [--threshold PCT] [--all]\n"
-		    "  [--only-changed PCT] [--labels BASE,NEW] [--alpha A] [--threads N] A B\n"
+	.synopsis = "[--json] [--format table|mmtests|seed] [--threshold PCT] [--all] "
+		    "[--only-changed PCT] [--labels BASE,NEW] [--alpha A]\n"
 		    "[options] --base A1 A2... --new B1 B2...",
+	/* A B, or the files after --base and --new: parse_args() counts them */
+	.operands = { .name = "A B" },
 	.description =
 		"Compares the analyses of two kernels, two configurations or two sets of runs "
 		"the way kernel MM threads do: every numeric figure of reclaimscope-analyze(1) "
@@ -500,6 +502,21 @@ static void put_head(FILE *f, const struct rs_compare *c, const char *const labe
 			rs_compare_nr_runs(c, RS_SIDE_BASE), unk[0], labels[RS_SIDE_NEW],
 			rs_compare_mglru_runs(c, RS_SIDE_NEW), rs_compare_nr_runs(c, RS_SIDE_NEW),
 			unk[1], rs_compare_nr_not_comparable(c));
+	}
+	if (rs_compare_kswapds_differ(c)) {
+		char k[2][48];
+
+		for (int s = 0; s < RS_NR_SIDES; s++) {
+			size_t lo, hi;
+
+			rs_compare_kswapds(c, s, &lo, &hi);
+			if (lo == hi)
+				snprintf(k[s], sizeof(k[s]), "%zu", lo);
+			else
+				snprintf(k[s], sizeof(k[s]), "%zu to %zu", lo, hi);
+		}
+		fprintf(f, "NOTE      kswapd threads (one a node) differ: %s %s, %s %s a run; the kswapd "
+			"figures sum over them\n", labels[RS_SIDE_BASE], k[0], labels[RS_SIDE_NEW], k[1]);
 	}
 	for (int s = 0; s < RS_NR_SIDES; s++) {
 		size_t ne = rs_compare_nr_events_only(c, s);

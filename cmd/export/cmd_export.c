@@ -37,9 +37,8 @@ static const struct rs_cmd_opt export_opts[] = {
 
 RS_CMD_DEFINE(export,
 	.summary = "episodes, kswapd and series as a Perfetto timeline or JSON lines",
-	.synopsis = "--format perfetto|jsonl -o FILE [--max-slices N] [--bucket MS] [--from S]\n"
-		    "  [--to S] [--max-tasks N] [--max-buckets N] [--threads N] TRACE",
-	.operands = { 1, 1 },
+	.synopsis = "--format perfetto|jsonl -o FILE [--max-slices N]",
+	.operands = { 1, 1, "TRACE" },
 	.description =
 		"Exports the analysis of a trace for other tools. --format perfetto writes the "
 		"Trace Event Format JSON that ui.perfetto.dev and chrome://tracing open: a track "

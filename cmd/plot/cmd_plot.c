@@ -45,10 +45,8 @@ static const struct rs_cmd_opt plot_opts[] = {
 
 RS_CMD_DEFINE(plot,
 	.summary = "figures of reclaim as SVG or PNG; two or more traces compared",
-	.synopsis = "[-o FILE.svg|FILE.png] [--what LIST] [--labels A,B...] [--bucket MS]\n"
-		    "  [--from S] [--to S] [--max-tasks N] [--max-buckets N] [--threads N]\n"
-		    "  TRACE...",
-	.operands = { 1, INT_MAX },
+	.synopsis = "[-o FILE.svg|FILE.png] [--what LIST] [--labels A,B...]",
+	.operands = { 1, INT_MAX, "TRACE..." },
 	.description =
 		"Draws the figures a reclaim developer puts in a mail or a slide, from the same "
 		"analysis as reclaimscope-analyze(1): scan and reclaim per LRU list over time "

@@ -165,11 +165,13 @@ static const struct rs_cmd_opt record_opts[] = {
 
 RS_CMD_DEFINE(record,
 	.summary = "record a reclaim trace (trace-cmd) with the markers we read",
-	.synopsis = "[-o FILE] [--cgroup PATH [--limit BYTES] [--soft-limit BYTES]]\n"
-		    "  [--own-memcgs] [--keep-cgroup] [--watch PATH]... [--interval MS]\n"
-		    "  [-e SYSTEM[:EVENT]]... [--all-memcg-items] [--buffer-kb KB]\n"
-		    "  [--no-filemap | --filemap-dev PATH...] [--zone-flow | --no-zone-flow]\n"
-		    "  [--file-version 6|7] [--duration S] [-- COMMAND [ARG...]]",
+	.synopsis = "[-o FILE] [--cgroup PATH [--limit BYTES] [--soft-limit BYTES]] "
+		    "[--own-memcgs] [--keep-cgroup] [--watch PATH]... [--interval MS] "
+		    "[-e SYSTEM[:EVENT]]... [--all-memcg-items] [--buffer-kb KB] "
+		    "[--no-filemap | --filemap-dev PATH...] [--zone-flow | --no-zone-flow] "
+		    "[--file-version 6|7] [--duration S]",
+	/* the workload's: record runs it */
+	.operands = { .name = "[-- COMMAND [ARG...]]" },
 	.description =
 		"Runs trace-cmd record with the vmscan, memcg, cgroup, oom and sched "
 		"tracepoints and the page cache's filemap add/delete events (for refaults), "

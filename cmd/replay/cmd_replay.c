@@ -56,9 +56,9 @@ static const struct rs_cmd_opt replay_opts[] = {
 
 RS_CMD_DEFINE(replay,
 	.summary = "replay the recorded pressure through alternative reclaim policies",
-	.synopsis = "[--policy NAME,NAME...|all] [--inputs] [--calls[=N|all]] [--json]\n"
-		    "  [--max-calls N] [--threads N] FILE",
-	.operands = { 1, 1 },
+	.synopsis = "[--policy NAME,NAME...|all] [--inputs] [--calls[=N|all]] [--json] "
+		    "[--max-calls N]",
+	.operands = { 1, 1, "FILE" },
 	.description =
 		"Re-evaluates reclaim policies against the pressure a trace recorded. The trace "
 		"becomes a world (memcg tree, list sizes per lruvec over time, usage and limits, "

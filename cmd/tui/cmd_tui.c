@@ -736,9 +736,8 @@ static const struct rs_cmd_opt tui_opts[] = {
 
 RS_CMD_DEFINE(tui,
 	.summary = "browse a trace on a timeline: scan, stalls, kswapd, cgroups, zoom",
-	.synopsis = "[--metric scanned|reclaimed|efficiency|stall] [--threshold MS]\n"
-		    "  [--threads N] FILE",
-	.operands = { 1, 1 },
+	.synopsis = "[--metric scanned|reclaimed|efficiency|stall] [--threshold MS]",
+	.operands = { 1, 1, "FILE" },
 	.description =
 		"A terminal timeline of page reclaim: scan and reclaim rates per LRU list, "
 		"kswapd awake periods, direct, memcg-limit and soft-limit stalls per task or "

@@ -152,6 +152,25 @@ if command -v trace-cmd >/dev/null; then
 	"$RS_BIN" cgroups --json "$t" >"$TMP/p2.json" || fail "cgroups $t"
 	expect_eq "MGLRU retries: matrix scanned" \
 		"$(jq '[.cgroup_matrix[].scanned] | add' "$TMP/p2.json")" "$want"
+	# the retry's reclaimed pages are its batch's memcg's: every shrink has a victim, and each
+	# victim's reclaimed pages are its pgsteal_anon + pgsteal_file (7.x node-stat items, by
+	# the recorder's node_stat_items names)
+	want=$(trace_report "$t" | awk '/ mm_vmscan_lru_shrink_(in)?active:/ { n++ } END { print n }')
+	expect_eq "MGLRU retries: shrinks with a victim" "$(jq '[.cgroup_matrix[] |
+		select(.victim_id != null) | .shrinks] | add' "$TMP/p2.json")" "$want"
+	want=$(trace_report "$t" | awk '
+		/node_stat_items / { for (i = 1; i <= NF; i++) if ($i ~ /^@[0-9]+$/) {
+			n = substr($i, 2); for (j = i + 1; j <= NF; j++) idx[$j] = n++ } }
+		/ mod_memcg_lruvec_state:/ { match($0, /item=[0-9]+/); it = substr($0, RSTART + 5,
+			RLENGTH - 5)
+			if (it != idx["pgsteal_anon"] && it != idx["pgsteal_file"]) next
+			match($0, /memcg_id=[0-9]+/); id = substr($0, RSTART + 9, RLENGTH - 9)
+			match($0, /val=-?[0-9]+/); s[id] += substr($0, RSTART + 4, RLENGTH - 4) }
+		END { for (id in s) if (s[id]) print id, s[id] }' | sort -n | tr '\n' ' ')
+	expect_eq "MGLRU retries: reclaimed per victim = its pgsteal" "$(jq -r '[.cgroup_matrix[] |
+		select(.reclaimed > 0)] | group_by(.victim_id) | .[] |
+		"\(.[0].victim_id) \(map(.reclaimed) | add)"' "$TMP/p2.json" | sort -n | tr '\n' ' ')" \
+		"$want"
 fi
 
 # 5. a selection that selects nothing says what the trace spans or which tasks it has, exit 1

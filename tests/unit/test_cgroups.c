@@ -417,6 +417,49 @@ UT_TEST(test_fallbacks, "cgroups: mismatches fall back or stay unmatched")
 	return UT_OK;
 }
 
+/*
+ * MGLRU's evict_folios() retries a batch: a second lru_shrink_inactive with the batch's
+ * nr_scanned again and no isolate between, its pgsteal after it. Its reclaimed pages are the
+ * batch's memcg's; its scanned pages were counted by the first.
+ */
+UT_TEST(test_retry_victim, "cgroups: a retried shrink takes the victim of the one it retries")
+{
+	const struct rs_cg_attrib *at;
+	const struct rs_cgroup *x;
+	struct fx f;
+
+	UT_ASSERT(!fx_new(&f, NULL));
+	vm_names(&f);
+	cg_map(&f, 21, "/x");
+	reclaim(&f, RS_EV_RECLAIM_BEGIN, 300, "w", RS_RK_MEMCG, 0);
+	isolate(&f, 300, "w", RS_LRU_INACTIVE_ANON, 64, 64);
+	count(&f, 300, "w", 21, I_PGSCAN_DIRECT, 64);
+	shrink_in(&f, 300, "w", false, 64, 10);
+	count(&f, 300, "w", 21, I_PGSTEAL_DIRECT, 10);
+	shrink_in(&f, 300, "w", false, 64, 20);		/* the retry */
+	count(&f, 300, "w", 21, I_PGSTEAL_DIRECT, 20);
+	shrink_in(&f, 300, "w", false, 5, 5);		/* no isolate, no batch to repeat */
+	reclaim(&f, RS_EV_RECLAIM_END, 300, "w", RS_RK_MEMCG, 35);
+	UT_ASSERT_EQ(fx_finish(&f), 0);
+
+	at = rs_cgroups_attrib(f.cg);
+	ASSERT_MATCHED(at, 3, 0, 2, 1);
+	UT_ASSERT_EQ(at->by_reason[RS_CGR_SCAN_ONLY], 2);
+	UT_ASSERT_EQ(at->by_reason[RS_CGR_NO_ISOLATE], 1);
+	UT_ASSERT_EQ(at->scanned, 64 + 5);
+	UT_ASSERT_EQ(at->reclaimed, 10 + 20 + 5);
+	x = row(f.cg, "/x");
+	UT_ASSERT_EQ(x->pages[RS_CTX_MEMCG][RS_LRU_INACTIVE_ANON].shrinks, 2);
+	UT_ASSERT_EQ(x->pages[RS_CTX_MEMCG][RS_LRU_INACTIVE_ANON].scanned, 64);
+	UT_ASSERT_EQ(x->pages[RS_CTX_MEMCG][RS_LRU_INACTIVE_ANON].reclaimed, 30);
+	UT_ASSERT_EQ(cell(f.cg, row_of(f.cg, "(unknown)"), row_of(f.cg, "/x"),
+			  RS_CTX_MEMCG)->reclaimed, 30);
+	UT_ASSERT_EQ(cell(f.cg, row_of(f.cg, "(unknown)"), RS_CG_UNATTRIBUTED,
+			  RS_CTX_MEMCG)->reclaimed, 5);
+	fx_free(&f);
+	return UT_OK;
+}
+
 /* No vm_event_items marker: one warning, raw items, matching by value still exact. */
 UT_TEST(test_missing_names, "cgroups: missing item names warn once, raw items")
 {
@@ -723,9 +766,9 @@ UT_TEST(test_series_shared, "cgroups: buckets shared with the analysis")
 	UT_ASSERT_EQ(rs_analysis_finish(a, &err), 0);
 	s = rs_analysis_series(a);
 	UT_ASSERT(rs_cgroups_series_shared(cg));
-	UT_ASSERT_EQ(rs_cgroups_series_width(cg), rs_series_width(s));
-	UT_ASSERT_EQ(rs_cgroups_series_t0(cg), rs_series_t0(s));
-	UT_ASSERT_EQ(rs_cgroups_series_width(cg), 10 * MS + 1);
+	UT_ASSERT_EQ(rs_cgroups_buckets(cg).width, rs_series_buckets(s).width);
+	UT_ASSERT_EQ(rs_cgroups_buckets(cg).t0, rs_series_buckets(s).t0);
+	UT_ASSERT_EQ(rs_cgroups_buckets(cg).width, 10 * MS + 1);
 	v = rs_cgroups_series(cg, row_of(cg, "/q"), RS_CG_TS_LRU_DELTA + RS_LRU_INACTIVE_FILE);
 	UT_ASSERT(v);
 	UT_ASSERT_EQ(v[(500 * MS + 10000) / (10 * MS + 1)], 7);

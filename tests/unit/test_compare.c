@@ -468,6 +468,46 @@ UT_TEST(test_compare_json, "diff: JSON form and --only-changed")
 	return UT_OK;
 }
 
+/*
+ * kswapd threads, one a node: a 1-node run against two 2-node runs (kswapd.instances of 1 and 2
+ * entries) differ, and the JSON says how many each side had; a node whose kswapd never woke has
+ * no instance (0). The same counts on both sides do not differ.
+ */
+UT_TEST(test_compare_kswapds, "diff: kswapd threads (nodes) differ")
+{
+	const char *const one[] = { "{\"trace\": {\"kernel\": \"k\"}, \"kswapd\": {\"instances\": "
+				    "[{\"nid\": 0}], \"wakes\": 10}}", NULL };
+	const char *const two[] = { "{\"trace\": {\"kernel\": \"k\"}, \"kswapd\": {\"instances\": "
+				    "[{\"nid\": 0}, {\"nid\": 1}], \"wakes\": 30}}",
+				    "{\"trace\": {\"kernel\": \"k\"}, \"kswapd\": {\"instances\": "
+				    "[], \"wakes\": 0}}", NULL };
+	const char *const labels[] = { "one", "two" };
+	struct rs_compare *c = compare_of(one, two);
+	size_t lo, hi;
+	json_t *j;
+
+	UT_ASSERT(c);
+	UT_ASSERT(rs_compare_kswapds_differ(c));
+	rs_compare_kswapds(c, RS_SIDE_BASE, &lo, &hi);
+	UT_ASSERT_EQ(lo, 1);
+	UT_ASSERT_EQ(hi, 1);
+	rs_compare_kswapds(c, RS_SIDE_NEW, &lo, &hi);
+	UT_ASSERT_EQ(lo, 0);
+	UT_ASSERT_EQ(hi, 2);
+	j = rs_compare_json(c, labels, -1);
+	UT_ASSERT(j);
+	UT_ASSERT(json_is_true(json_object_get(j, "kswapds_differ")));
+	UT_ASSERT_EQ(json_integer_value(json_object_get(json_object_get(j, "new"), "kswapds_max")),
+		     2);
+	json_decref(j);
+	rs_compare_free(c);
+	c = compare_of(one, one);
+	UT_ASSERT(c);
+	UT_ASSERT(!rs_compare_kswapds_differ(c));
+	rs_compare_free(c);
+	return UT_OK;
+}
+
 UT_TEST(test_compare_errors, "diff: comparison errors")
 {
 	struct rs_error err = { "" };

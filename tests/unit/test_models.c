@@ -1879,6 +1879,56 @@ TW_TEST(test_world_identity_gaps, "models/world: inputs identity needs and the t
 }
 
 /*
+ * Two nodes: memory.stat and mod_memcg_lruvec_state name no node, so a memcg's own sizes say
+ * nothing of how its lists split between the nodes each call scans. A 2-node world where /a
+ * has lists (a delta, as the recorder's traces give), a recorded watermark, cgroup v2: a
+ * kswapd call (IF 700) and the memcg call of /a (IF 5000) both lack the per-node lists,
+ * whole trace and /a alike: IF 5700, nothing else. The same world with the root's
+ * lists alone (per node, as node_stat gives them) lacks nothing; so does one node with /a.
+ */
+TW_TEST(test_world_identity_gaps_nodes, "models/world: per-node memcg lists, two nodes")
+{
+	struct rs_gap_pages g[3];
+	int a;
+
+	for (int k = 0; k < 3; k++) {
+		int nodes = k == 2 ? 1 : 2;
+		bool memcg_lists = k != 1;
+
+		UT_ASSERT(tw_new(t, nodes, false, 60) >= 0);
+		a = tw_cg(t, 0, "/a");
+		for (int nid = 0; nid < nodes; nid++) {
+			tw_lists(t, 0, nid, 0, 0, 40000, 0);
+			tw_upd(t, RS_WF_NODE_WMARK_HIGH, RS_WSRC_SNAPSHOT, -1, nid, 0, 5000);
+		}
+		if (memcg_lists)
+			tw_upd(t, RS_WF_LRU, RS_WSRC_DELTA, a, 0, RS_LRU_INACTIVE_FILE, 30000);
+		else
+			tw_upd(t, RS_WF_LRU, RS_WSRC_DELTA, 0, 0, RS_LRU_INACTIVE_FILE, 40000);
+		tw_rec_call(t, RS_CALL_KSWAPD, -1, a, RS_LRU_INACTIVE_FILE, 700);
+		tw_rec_call(t, RS_CALL_MEMCG, a, a, RS_LRU_INACTIVE_FILE, 5000);
+		UT_ASSERT(tw_final(t) == 0);
+		if (k == 0) {
+			UT_ASSERT_EQ(rs_world_identity_gaps(t->w, g), 1u << RS_GAP_NODE_LISTS);
+			for (int i = 0; i < 3; i += 2) {
+				UT_ASSERT_EQ(g[i].scanned[RS_GAP_NODE_LISTS][RS_LRU_INACTIVE_FILE],
+					     5700);
+				UT_ASSERT_EQ(g[i].scanned[RS_GAP_NODE_LISTS][RS_LRU_INACTIVE_ANON],
+					     0);
+				UT_ASSERT_EQ(g[i].any[RS_LRU_INACTIVE_FILE], 5700);
+			}
+			UT_ASSERT_STR(rs_gap_name(RS_GAP_NODE_LISTS), "per-node memcg lists");
+			UT_ASSERT(strstr(rs_gap_missing(RS_GAP_NODE_LISTS), "memory.numa_stat"));
+		} else {
+			UT_ASSERT_EQ(rs_world_identity_gaps(t->w, g), 0);
+			UT_ASSERT_EQ(g[0].any[RS_LRU_INACTIVE_FILE], 0);
+		}
+		tw_free(t);
+	}
+	return UT_OK;
+}
+
+/*
  * The flushed view of the workingset counters (lruvec_page_state()): /p with a child /p/b. b
  * refaults 5 file pages at ts 10; /p's stats are flushed at 20 (its subtree: /p and /p/b read
  * 5); b refaults 7 more at 30: both still read 5 (mainline's may_deactivate sees no new refault
