@@ -233,6 +233,15 @@ struct rs_recorded {
 	uint64_t scanned[RS_NR_EVICTABLE], reclaimed[RS_NR_EVICTABLE];
 	uint64_t nr_reclaimed;		/* *_reclaim_end nr_reclaimed */
 	uint64_t soft_scanned, soft_reclaimed;	/* inside memcg_softlimit_reclaim_begin/end */
+	/*
+	 * Batches shrink_inactive_list() gave up without scanning: too_many_isolated() held, the
+	 * task slept (mm_vmscan_throttled, reason ISOLATED), held again, and the call returned 0
+	 * (RS_GAP_ISOLATED). Told by the task's next reclaim event after the throttle not being
+	 * an lru_isolate of an inactive list (a throttle it passed is followed by its isolate). A
+	 * lower bound: a refused batch followed at once by the other type's inactive batch reads
+	 * as passed.
+	 */
+	uint32_t isolate_refused;
 	const struct rs_memcg_lists *memcg;	/* per victim; copied by rs_world_add_call */
 	size_t nr_memcg;
 	/*
@@ -473,6 +482,11 @@ enum rs_gap {
 	 * node), while every reclaim context scans each node's lruvec >> priority
 	 */
 	RS_GAP_NODE_LISTS,
+	/*
+	 * direct and memcg calls in which too_many_isolated() gave batches up (rs_recorded.
+	 * isolate_refused): it compares the node's isolated and inactive pages at each batch
+	 */
+	RS_GAP_ISOLATED,
 	RS_GAP_NR
 };
 

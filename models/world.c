@@ -727,6 +727,7 @@ static const char *const gap_names[RS_GAP_NR] = {
 	[RS_GAP_WMARK] = "watermarks", [RS_GAP_SIZES] = "lruvec deltas",
 	[RS_GAP_SOFT_TREE] = "soft-limit tree", [RS_GAP_KSWAPD_END] = "zone free pages",
 	[RS_GAP_PROACTIVE] = "memory.reclaim request", [RS_GAP_NODE_LISTS] = "per-node memcg lists",
+	[RS_GAP_ISOLATED] = "isolated pages",
 };
 
 static const char *const gap_missing[RS_GAP_NR] = {
@@ -749,6 +750,11 @@ static const char *const gap_missing[RS_GAP_NR] = {
 			      "mod_memcg_lruvec_state carry no node): every reclaim context scans each "
 			      "node's lruvec >> priority, and the replay holds a memcg's lists on "
 			      "node 0",
+	[RS_GAP_ISOLATED] = "the node's isolated and inactive pages at each batch: "
+			    "too_many_isolated() made shrink_inactive_list() give batches of these "
+			    "calls up after a throttle (mm_vmscan_throttled ISOLATED, no lru_isolate "
+			    "after it); which of a model's batches it would refuse follows counts no "
+			    "event carries",
 };
 
 const char *rs_gap_name(enum rs_gap g)
@@ -807,6 +813,8 @@ unsigned int rs_world_identity_gaps(const struct rs_world *w, struct rs_gap_page
 			lacks |= 1u << RS_GAP_SOFT_TREE;
 		if (c->ctx == RS_CALL_MEMCG && c->proactive)
 			lacks |= 1u << RS_GAP_PROACTIVE;
+		if (c->rec.isolate_refused)
+			lacks |= 1u << RS_GAP_ISOLATED;
 		if (node_lists)
 			lacks |= 1u << RS_GAP_NODE_LISTS;
 		if (c->ctx == RS_CALL_KSWAPD && w->info.nr_zone_samples) {
