@@ -191,19 +191,9 @@ bool rs_series_failed(const struct rs_series *s)
 	return s->failed;
 }
 
-size_t rs_series_len(const struct rs_series *s)
+struct rs_buckets rs_series_buckets(const struct rs_series *s)
 {
-	return s->len;
-}
-
-uint64_t rs_series_t0(const struct rs_series *s)
-{
-	return s->t0;
-}
-
-uint64_t rs_series_width(const struct rs_series *s)
-{
-	return s->width;
+	return (struct rs_buckets){ .t0 = s->t0, .width = s->width, .len = s->len };
 }
 
 const uint64_t *rs_series_values(const struct rs_series *s, int metric)

@@ -30,6 +30,7 @@
 #include "latency.h"
 #include "memcg_attrib.h"
 #include "rs_error.h"
+#include "series.h"
 
 struct rs_source;
 struct rs_warnings;
@@ -263,10 +264,8 @@ const struct rs_cg_cell *rs_cgroups_cell(const struct rs_cgroups *cg, int i);
 
 const struct rs_cg_attrib *rs_cgroups_attrib(const struct rs_cgroups *cg);
 
-/* Bucket geometry and one cgroup's values [len] for a metric (NULL: none kept for it). */
-size_t rs_cgroups_series_len(const struct rs_cgroups *cg);
-uint64_t rs_cgroups_series_t0(const struct rs_cgroups *cg);
-uint64_t rs_cgroups_series_width(const struct rs_cgroups *cg);
+/* The series' buckets and one cgroup's values [len] for a metric (NULL: none kept for it). */
+struct rs_buckets rs_cgroups_buckets(const struct rs_cgroups *cg);
 bool rs_cgroups_series_shared(const struct rs_cgroups *cg);	/* same as the analysis' */
 const int64_t *rs_cgroups_series(const struct rs_cgroups *cg, int i, int metric);
 

@@ -39,6 +39,7 @@
 #include "analysis.h"
 #include "latency.h"
 #include "rs_error.h"
+#include "series.h"
 
 #define RS_RF_MAX_EVICTED_DEFAULT	(1u << 20)	/* ranges in the eviction table */
 #define RS_RF_MAX_CGROUPS		4096
@@ -190,10 +191,8 @@ const struct rs_rf_cgroup *rs_refaults_cgroup(const struct rs_refaults *rf, int 
 /* Index of a memcg id, -1 when not seen. */
 int rs_refaults_find(const struct rs_refaults *rf, uint64_t id);
 
-/* Series geometry and one cgroup's values [len] for a metric; NULL when it has none. */
-size_t rs_refaults_series_len(const struct rs_refaults *rf);
-uint64_t rs_refaults_series_t0(const struct rs_refaults *rf);
-uint64_t rs_refaults_series_width(const struct rs_refaults *rf);
+/* The series' buckets (all 0: none) and one cgroup's values [len] for a metric; NULL: none. */
+struct rs_buckets rs_refaults_buckets(const struct rs_refaults *rf);
 const uint64_t *rs_refaults_series(const struct rs_refaults *rf, int cgroup, int metric);
 /* The same summed over every memcg (those past the series cap and id 0 included). */
 const uint64_t *rs_refaults_series_all(const struct rs_refaults *rf, int metric);

@@ -516,6 +516,11 @@ struct rs_reclaim_acct {
 	uint64_t scanned[RS_NR_EVICTABLE], reclaimed[RS_NR_EVICTABLE];
 	uint64_t swapped_out;			/* anon reclaimed = pages swapped out */
 	uint64_t soft_scanned, soft_reclaimed;	/* the part taken by soft-limit passes */
+	/*
+	 * inactive anon pages scanned with no swap space (the world's swap_free 0): reclaimed
+	 * 0 by the kernel's rule, not by a rate, so never an extrapolation
+	 */
+	uint64_t scanned_no_swap;
 };
 
 /* What a policy did in one invocation. */

@@ -59,10 +59,19 @@ void rs_series_finish(struct rs_series *s, uint64_t end);
  * that moment (it does not retry on every later value) and the caller must fail.
  */
 bool rs_series_failed(const struct rs_series *s);
-size_t rs_series_len(const struct rs_series *s);
-uint64_t rs_series_t0(const struct rs_series *s);
-uint64_t rs_series_width(const struct rs_series *s);
-/* Values of one metric, [rs_series_len()] (NULL when the length is 0). */
+
+/*
+ * Where a series' buckets lie: bucket b, below len, covers [t0 + b x width, t0 + (b + 1) x
+ * width). The analysis', the cgroups' and the refaults' series all say it so.
+ */
+struct rs_buckets {
+	uint64_t t0;		/* start of bucket 0, ns */
+	uint64_t width;		/* ns */
+	size_t len;
+};
+
+struct rs_buckets rs_series_buckets(const struct rs_series *s);
+/* Values of one metric, [rs_series_buckets().len] (NULL when the length is 0). */
 const uint64_t *rs_series_values(const struct rs_series *s, int metric);
 
 #endif

@@ -209,19 +209,10 @@ void cg_ts_finish(struct rs_cgroups *cg, uint64_t end)
 
 /* ---- readers (include/cgroups.h) ---- */
 
-size_t rs_cgroups_series_len(const struct rs_cgroups *cg)
+struct rs_buckets rs_cgroups_buckets(const struct rs_cgroups *cg)
 {
-	return cg->grid.t0_set ? cg->grid.len : 0;
-}
-
-uint64_t rs_cgroups_series_t0(const struct rs_cgroups *cg)
-{
-	return cg->grid.t0;
-}
-
-uint64_t rs_cgroups_series_width(const struct rs_cgroups *cg)
-{
-	return cg->grid.width;
+	return (struct rs_buckets){ .t0 = cg->grid.t0, .width = cg->grid.width,
+				    .len = cg->grid.t0_set ? cg->grid.len : 0 };
 }
 
 bool rs_cgroups_series_shared(const struct rs_cgroups *cg)

@@ -106,7 +106,7 @@ void cg_anchor_lru(struct rs_cgroups *cg, int row)
 {
 	struct rs_cgroup *c = &cg->cgs[row];
 	const int64_t *off0 = rs_cgroups_series(cg, row, RS_CG_TS_SNAP_OFFSET);
-	size_t len = rs_cgroups_series_len(cg), n;
+	size_t len = rs_cgroups_buckets(cg).len, n;
 	int64_t *tmp;
 
 	c->offset_from_mkdir = rs_memcgs_get(cg->mc, row)->mkdir_in_range;

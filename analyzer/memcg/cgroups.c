@@ -371,12 +371,11 @@ static void move_warnings(struct rs_cgroups *cg, struct rs_warnings *dst)
 void rs_cgroups_bind(struct rs_cgroups *cg, const struct rs_analysis *a)
 {
 	const struct rs_analysis_opts *o = rs_analysis_opts(a);
-	const struct rs_series *s = rs_analysis_series(a);
-	uint64_t t0 = rs_series_t0(s);
-	uint64_t t1 = o->span_last_ns > t0 ? o->span_last_ns : 0;
+	const struct rs_buckets bk = rs_series_buckets(rs_analysis_series(a));
+	uint64_t t1 = o->span_last_ns > bk.t0 ? o->span_last_ns : 0;
 
 	/* the analysis' rules with its inputs: the same t0 and width (series.c) */
-	cg_grid_init(&cg->grid, t0, t1, t1 ? rs_series_width(s) : o->bucket_ns, o->max_buckets);
+	cg_grid_init(&cg->grid, bk.t0, t1, t1 ? bk.width : o->bucket_ns, o->max_buckets);
 	cg->grid.shared = true;
 	cg->filtered = o->pid >= 0 || o->comm;
 	cg->absent_types = o->absent_types;

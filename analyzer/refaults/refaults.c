@@ -189,7 +189,7 @@ void rs_refaults_free(struct rs_refaults *rf)
 void rs_refaults_bind(struct rs_refaults *rf, const struct rs_analysis *a)
 {
 	const struct rs_analysis_opts *ao = rs_analysis_opts(a);
-	const struct rs_series *as = rs_analysis_series(a);
+	const struct rs_buckets bk = rs_series_buckets(rs_analysis_series(a));
 
 	rf->a = a;
 	rf->no_memcg_counts = rs_analysis_opts_lack(ao, RS_EV_MEMCG_COUNT);
@@ -199,8 +199,8 @@ void rs_refaults_bind(struct rs_refaults *rf, const struct rs_analysis *a)
 	if (ao->to_ns && ao->to_ns != UINT64_MAX && ao->to_ns < rf->span_end)
 		rf->span_end = ao->to_ns;
 	rs_series_free(rf->series);
-	rf->series = make_series(rf, rs_series_t0(as), rf->span_end > rs_series_t0(as) ?
-				 rf->span_end : 0, rs_series_width(as), ao->max_buckets);
+	rf->series = make_series(rf, bk.t0, rf->span_end > bk.t0 ? rf->span_end : 0, bk.width,
+				 ao->max_buckets);
 }
 
 /* The row of a memcg id, made on first sight; -1 past the cap. */
@@ -722,8 +722,9 @@ static void on_pending(void *arg, const struct rf_evict_info *in, uint64_t pages
 /* Runs of buckets with at least RS_RF_THRASH_MIN_PAGES quick refaults, per cgroup. */
 static void find_thrash(struct rs_refaults *rf)
 {
-	size_t len = rf->series ? rs_series_len(rf->series) : 0;
-	uint64_t t0 = len ? rs_series_t0(rf->series) : 0, w = len ? rs_series_width(rf->series) : 0;
+	const struct rs_buckets bk = rs_refaults_buckets(rf);
+	const uint64_t t0 = bk.t0, w = bk.width;
+	const size_t len = bk.len;
 
 	for (int i = 0; i < rf->nr_cg; i++) {
 		struct rs_rf_cgroup *c = &rf->cg[i];
@@ -822,19 +823,9 @@ int rs_refaults_find(const struct rs_refaults *rf, uint64_t id)
 	return -1;
 }
 
-size_t rs_refaults_series_len(const struct rs_refaults *rf)
+struct rs_buckets rs_refaults_buckets(const struct rs_refaults *rf)
 {
-	return rf->series ? rs_series_len(rf->series) : 0;
-}
-
-uint64_t rs_refaults_series_t0(const struct rs_refaults *rf)
-{
-	return rf->series ? rs_series_t0(rf->series) : 0;
-}
-
-uint64_t rs_refaults_series_width(const struct rs_refaults *rf)
-{
-	return rf->series ? rs_series_width(rf->series) : 0;
+	return rf->series ? rs_series_buckets(rf->series) : (struct rs_buckets){ 0 };
 }
 
 const uint64_t *rs_refaults_series(const struct rs_refaults *rf, int cgroup, int metric)

@@ -38,6 +38,32 @@ void ri_call_free(struct ri_call *c)
 	RS_GROW_RELEASE(c->steps, c->nsteps, c->capsteps);
 	RS_GROW_RELEASE(c->iso, c->niso, c->capiso);
 	RS_GROW_RELEASE(c->infl, c->ninfl, c->capinfl);
+	RS_GROW_RELEASE(c->xprio, c->nxprio, c->capxprio);
+}
+
+/*
+ * A (node, priority) pair a call's shrink ran at: the recorded rounds are the distinct pairs.
+ * Nodes 0..3 in the call's masks, the rare others in rows of their own (an 8-node machine's
+ * node 5 shrinking 40 times at priority 12 is one round, not 40).
+ */
+static void note_round(struct rs_replay_input *ri, struct ri_call *c, int nid, int prio)
+{
+	size_t i;
+
+	if (nid < 4) {
+		c->prio_mask[nid] |= (uint16_t)(1u << prio);
+		return;
+	}
+	for (i = 0; i < c->nxprio && c->xprio[i].nid != nid; i++)
+		;
+	if (i == c->nxprio) {
+		if (RS_GROW(c->xprio, c->capxprio, c->nxprio + 1, 4)) {
+			ri->oom = true;
+			return;
+		}
+		c->xprio[c->nxprio++] = (struct ri_node_prio){ .nid = nid };
+	}
+	c->xprio[i].mask |= (uint16_t)(1u << prio);
 }
 
 static struct ri_call *open_call(struct rs_replay_input *ri, struct ri_task *t,
@@ -463,10 +489,7 @@ static void close_window(struct rs_replay_input *ri, struct ri_task *t, struct r
 			c->restarted = true;
 		if (!c->restarted)
 			rec->prio_end[prio] = sh->ts;
-		if (nid < 4)
-			c->prio_mask[nid] |= (uint16_t)(1u << prio);
-		else
-			c->prio_extra++;
+		note_round(ri, c, nid, prio);
 		c->last_prio = prio;
 	}
 	rec->have = true;

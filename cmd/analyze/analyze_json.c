@@ -689,7 +689,7 @@ static json_t *oom_json(const struct rs_analysis *a)
 static json_t *timeline_json(const struct rs_analysis *a)
 {
 	const struct rs_series *s = rs_analysis_series(a);
-	size_t n = rs_series_len(s);
+	const struct rs_buckets bk = rs_series_buckets(s);
 	json_t *series = json_object();
 
 	for (int m = 0; m < RS_TS_NR; m++) {
@@ -702,14 +702,14 @@ static json_t *timeline_json(const struct rs_analysis *a)
 			json_object_set_new(series, rs_ts_metric_name(m), json_null());
 			continue;
 		}
-		for (size_t i = 0; i < n; i++)
+		for (size_t i = 0; i < bk.len; i++)
 			json_array_append_new(arr, JI(v[i]));
 		json_object_set_new(series, rs_ts_metric_name(m), arr);
 	}
 	return json_pack("{s:o,s:o,s:I,s:o}",
-		"start_s", rs_json_real(rs_ns_to_s(rs_series_t0(s))),
-		"bucket_s", rs_json_real(rs_ns_to_s(rs_series_width(s))),
-		"buckets", (json_int_t)n,
+		"start_s", rs_json_real(rs_ns_to_s(bk.t0)),
+		"bucket_s", rs_json_real(rs_ns_to_s(bk.width)),
+		"buckets", (json_int_t)bk.len,
 		"series", series);
 }
 
@@ -734,7 +734,7 @@ static json_t *attrib_json(const struct rs_attrib_stats *at)
 static json_t *analysis_json(const struct rs_analysis *a, double secs)
 {
 	const struct rs_analysis_opts *o = rs_analysis_opts(a);
-	const struct rs_series *s = rs_analysis_series(a);
+	const struct rs_buckets bk = rs_series_buckets(rs_analysis_series(a));
 	uint64_t t0 = rs_analysis_first_ts(a);
 	json_t *j = json_object();
 
@@ -747,8 +747,8 @@ static json_t *analysis_json(const struct rs_analysis *a, double secs)
 	json_object_set_new(j, "filter", json_pack("{s:o,s:o}",
 		"pid", o->pid >= 0 ? json_integer(o->pid) : json_null(),
 		"comm", o->comm ? json_string(o->comm) : json_null()));
-	json_object_set_new(j, "bucket_s", rs_json_real(rs_ns_to_s(rs_series_width(s))));
-	json_object_set_new(j, "buckets", JI(rs_series_len(s)));
+	json_object_set_new(j, "bucket_s", rs_json_real(rs_ns_to_s(bk.width)));
+	json_object_set_new(j, "buckets", JI(bk.len));
 	json_object_set_new(j, "tasks_tracked",
 			    json_integer(rs_episodes_nr_tasks(rs_analysis_episodes_ctx(a))));
 	json_object_set_new(j, "limits", json_pack("{s:I,s:I,s:I,s:i}",

@@ -54,7 +54,7 @@ static json_t *counts_json(const struct rs_rf_counts *c)
 
 static json_t *series_json(const struct rs_refaults *rf, int i)
 {
-	size_t len = rs_refaults_series_len(rf);
+	size_t len = rs_refaults_buckets(rf).len;
 	json_t *o = json_object();
 
 	for (int m = 0; m < RS_RF_TS_NR; m++) {
@@ -193,6 +193,7 @@ static json_t *file_json(struct rs_refaults *rf)
 int rs_refaults_json_add(json_t *root, struct rs_refaults *rf, const struct rs_cgroups *cg)
 {
 	const struct rs_rf_totals *t = rs_refaults_totals(rf);
+	const struct rs_buckets bk = rs_refaults_buckets(rf);
 	json_t *o = json_object(), *anon = json_object(), *cgs = json_array();
 	int n, *idx = sorted_cgroups(rf, &n);
 
@@ -212,8 +213,8 @@ int rs_refaults_json_add(json_t *root, struct rs_refaults *rf, const struct rs_c
 	json_object_set_new(o, "thrash_distance_ms",
 			    JI(rs_refaults_thrash_distance(rf) / 1000000));
 	json_object_set_new(o, "thrash_min_pages", JI(RS_RF_THRASH_MIN_PAGES));
-	json_object_set_new(o, "bucket_s", rs_json_real(rs_ns_to_s(rs_refaults_series_width(rf))));
-	json_object_set_new(o, "start_s", rs_json_real(rs_ns_to_s(rs_refaults_series_t0(rf))));
+	json_object_set_new(o, "bucket_s", rs_json_real(rs_ns_to_s(bk.width)));
+	json_object_set_new(o, "start_s", rs_json_real(rs_ns_to_s(bk.t0)));
 	for (int k = 0; k < n; k++)
 		json_array_append_new(cgs, cgroup_json(rf, idx[k], cg));
 	json_object_set_new(o, "cgroups", cgs);

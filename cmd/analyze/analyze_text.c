@@ -753,8 +753,9 @@ static void spark_line(struct out *o, const struct spark *sp)
 	};
 	static const char ascii[9] = " .:-=+*##";
 	const struct rs_series *s = rs_analysis_series(o->a);
-	size_t n = rs_series_len(s), w = n < SPARK_W ? n : SPARK_W;
-	double width_s = rs_ns_to_s(rs_series_width(s)), col[SPARK_W], peak = 0;
+	const struct rs_buckets bk = rs_series_buckets(s);
+	size_t n = bk.len, w = n < SPARK_W ? n : SPARK_W;
+	double width_s = rs_ns_to_s(bk.width), col[SPARK_W], peak = 0;
 	char b[48];
 
 	if (!n)
@@ -832,10 +833,11 @@ static void section_timeline(struct out *o)
 		{ "oom kills", { RS_TS_OOM, -1 }, { -1 }, "kills/s", 0 },
 	};
 	const struct rs_series *s = rs_analysis_series(o->a);
-	size_t n = rs_series_len(s);
+	const struct rs_buckets bk = rs_series_buckets(s);
+	size_t n = bk.len;
 
 	fprintf(o->f, "\nOVER TIME (%zu buckets of %.6f s from %.6f s; each line scaled to its "
-		"own peak)\n", n, rs_ns_to_s(rs_series_width(s)), rs_ns_to_s(rs_series_t0(s)));
+		"own peak)\n", n, rs_ns_to_s(bk.width), rs_ns_to_s(bk.t0));
 	if (n > SPARK_W)
 		fprintf(o->f, "(%zu buckets shown in %d columns; --json has every bucket)\n", n,
 			SPARK_W);

@@ -329,7 +329,7 @@ static json_t *int_array(const int64_t *v, size_t n, bool none_is_null, int64_t 
 
 static json_t *series_json(const struct rs_cgroups *cg, int row, const struct rs_cgroup *c)
 {
-	size_t n = rs_cgroups_series_len(cg);
+	size_t n = rs_cgroups_buckets(cg).len;
 	json_t *o = json_object();
 	char k[48];
 
@@ -517,6 +517,7 @@ static const struct rs_json_u64 attrib_fields[] = {
 static json_t *attribution_json(const struct rs_cgroups *cg)
 {
 	const struct rs_cg_attrib *at = rs_cgroups_attrib(cg);
+	const struct rs_buckets bk = rs_cgroups_buckets(cg);
 	const char *h = rs_cgroups_hierarchy(cg);
 	json_t *o = json_object(), *reasons = json_object();
 
@@ -545,9 +546,9 @@ static json_t *attribution_json(const struct rs_cgroups *cg)
 		"max_cgroups", (json_int_t)rs_cgroups_max(cg),
 		"max_cells", (json_int_t)RS_CG_MAX_CELLS));
 	json_object_set_new(o, "series", json_pack("{s:o,s:o,s:I,s:b}",
-		"t0_s", rs_json_real(rs_ns_to_s(rs_cgroups_series_t0(cg))),
-		"bucket_s", rs_json_real(rs_ns_to_s(rs_cgroups_series_width(cg))),
-		"buckets", (json_int_t)rs_cgroups_series_len(cg),
+		"t0_s", rs_json_real(rs_ns_to_s(bk.t0)),
+		"bucket_s", rs_json_real(rs_ns_to_s(bk.width)),
+		"buckets", (json_int_t)bk.len,
 		"shared_with_timeline", rs_cgroups_series_shared(cg)));
 	return o;
 }

@@ -89,9 +89,9 @@ static void episode_row(struct jw *w, const struct rs_episode *ep)
 static void bucket_rows(struct jw *w)
 {
 	const struct rs_series *s = rs_analysis_series(w->in->a);
-	size_t len = rs_series_len(s);
+	const struct rs_buckets bk = rs_series_buckets(s);
 
-	for (size_t b = 0; b < len; b++) {
+	for (size_t b = 0; b < bk.len; b++) {
 		json_t *row = row_new(w, "bucket");
 
 		if (!row) {
@@ -99,8 +99,8 @@ static void bucket_rows(struct jw *w)
 			return;
 		}
 		json_object_set_new(row, "bucket", JI(b));
-		json_object_set_new(row, "start_ns", JI(rs_series_t0(s) + b * rs_series_width(s)));
-		json_object_set_new(row, "bucket_ns", JI(rs_series_width(s)));
+		json_object_set_new(row, "start_ns", JI(bk.t0 + b * bk.width));
+		json_object_set_new(row, "bucket_ns", JI(bk.width));
 		for (int m = 0; m < RS_TS_NR; m++)
 			json_object_set_new(row, rs_ts_metric_name(m),
 					    JI(rs_series_values(s, m)[b]));
@@ -111,7 +111,7 @@ static void bucket_rows(struct jw *w)
 static void cgroup_rows(struct jw *w)
 {
 	const struct rs_cgroups *cg = w->in->cg;
-	size_t len = rs_cgroups_series_len(cg);
+	const struct rs_buckets bk = rs_cgroups_buckets(cg);
 	char buf[256], k[48];
 
 	for (int c = 0; c < rs_cgroups_count(cg); c++) {
@@ -121,7 +121,7 @@ static void cgroup_rows(struct jw *w)
 		/* as analyze --json: cgroups with no series have none (null) */
 		if (!rs_cgroups_series(cg, c, 0))
 			continue;
-		for (size_t b = 0; b < len; b++) {
+		for (size_t b = 0; b < bk.len; b++) {
 			json_t *row = row_new(w, "cgroup_bucket");
 			const int64_t *v;
 
@@ -134,9 +134,8 @@ static void cgroup_rows(struct jw *w)
 			json_object_set_new(row, "cgroup_id", int_or_null(g->memcg.id != 0,
 									  (int64_t)g->memcg.id));
 			json_object_set_new(row, "bucket", JI(b));
-			json_object_set_new(row, "start_ns", JI(rs_cgroups_series_t0(cg) +
-							       b * rs_cgroups_series_width(cg)));
-			json_object_set_new(row, "bucket_ns", JI(rs_cgroups_series_width(cg)));
+			json_object_set_new(row, "start_ns", JI(bk.t0 + b * bk.width));
+			json_object_set_new(row, "bucket_ns", JI(bk.width));
 			json_object_set_new(row, "victim_scanned",
 				JI(rs_cgroups_series(cg, c, RS_CG_TS_VICTIM_SCANNED)[b]));
 			json_object_set_new(row, "victim_reclaimed",

@@ -168,8 +168,7 @@ static void lru_counters(struct pw *w, const struct rs_analysis *a, bool mglru)
 	size_t nlists = mglru ? sizeof(mglru_types) / sizeof(mglru_types[0]) :
 			sizeof(classic_lists) / sizeof(classic_lists[0]);
 	const struct rs_series *s = rs_analysis_series(a);
-	size_t len = rs_series_len(s);
-	uint64_t t0 = rs_series_t0(s), width = rs_series_width(s);
+	const struct rs_buckets bk = rs_series_buckets(s);
 
 	for (size_t l = 0; l < nlists; l++) {
 		const uint64_t *sc = rs_series_values(s, lists[l].scanned);
@@ -177,24 +176,23 @@ static void lru_counters(struct pw *w, const struct rs_analysis *a, bool mglru)
 				     rs_series_values(s, lists[l].reclaimed) : NULL;
 
 		/* one more sample at the end, so that the last bucket has a width */
-		for (size_t b = 0; sc && b <= len; b++) {
-			int64_t vs = b < len ? (int64_t)sc[b] : 0;
+		for (size_t b = 0; sc && b <= bk.len; b++) {
+			int64_t vs = b < bk.len ? (int64_t)sc[b] : 0;
 
 			if (re)
-				counter(w, PID_LRU, lists[l].name, t0 + b * width,
-					"reclaimed_pages", b < len ? (int64_t)re[b] : 0,
+				counter(w, PID_LRU, lists[l].name, bk.t0 + b * bk.width,
+					"reclaimed_pages", b < bk.len ? (int64_t)re[b] : 0,
 					"scanned_pages", vs);
 			else
-				counter(w, PID_LRU, lists[l].name, t0 + b * width, "scanned_pages",
-					vs, NULL, 0);
+				counter(w, PID_LRU, lists[l].name, bk.t0 + b * bk.width,
+					"scanned_pages", vs, NULL, 0);
 		}
 	}
 }
 
 static void cgroup_counters(struct pw *w, const struct rs_cgroups *cg)
 {
-	size_t len = rs_cgroups_series_len(cg);
-	uint64_t t0 = rs_cgroups_series_t0(cg), width = rs_cgroups_series_width(cg);
+	const struct rs_buckets bk = rs_cgroups_buckets(cg);
 	char buf[256], name[300];
 
 	for (int c = 0; c < rs_cgroups_count(cg); c++) {
@@ -202,15 +200,15 @@ static void cgroup_counters(struct pw *w, const struct rs_cgroups *cg)
 		const int64_t *re = rs_cgroups_series(cg, c, RS_CG_TS_VICTIM_RECLAIMED);
 		bool any = false;
 
-		for (size_t b = 0; sc && re && b < len; b++)
+		for (size_t b = 0; sc && re && b < bk.len; b++)
 			any |= sc[b] || re[b];
 		if (!any)
 			continue;
 		snprintf(name, sizeof(name), "%s victim pages",
 			 rs_cgroups_name(cg, c, buf, sizeof(buf)));
-		for (size_t b = 0; b <= len; b++)
-			counter(w, PID_CGROUPS, name, t0 + b * width, "reclaimed_pages",
-				b < len ? re[b] : 0, "scanned_pages", b < len ? sc[b] : 0);
+		for (size_t b = 0; b <= bk.len; b++)
+			counter(w, PID_CGROUPS, name, bk.t0 + b * bk.width, "reclaimed_pages",
+				b < bk.len ? re[b] : 0, "scanned_pages", b < bk.len ? sc[b] : 0);
 	}
 }
 
@@ -219,7 +217,7 @@ int export_perfetto_write(FILE *f, const struct export_input *in, struct export_
 	const struct rs_episodes *eps = rs_analysis_episodes_ctx(in->a);
 	int nr_tasks = rs_episodes_nr_tasks(eps);
 	bool *named = calloc((size_t)nr_tasks + 1, sizeof(*named));
-	uint64_t t0 = rs_series_t0(rs_analysis_series(in->a));
+	uint64_t t0 = rs_series_buckets(rs_analysis_series(in->a)).t0;
 	struct pw w = { .f = f };
 	bool mglru = in->info && in->info->mglru > 0;	/* trace.mglru, after the full stream */
 	struct export_rec r;

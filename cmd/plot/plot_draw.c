@@ -37,7 +37,7 @@ struct panel {
 
 static uint64_t trace_t0(const struct plot_trace *t)
 {
-	return rs_series_t0(rs_analysis_series(t->a));
+	return rs_series_buckets(rs_analysis_series(t->a)).t0;
 }
 
 /* Seconds from the trace's first bucket to its last analysed event. */
@@ -137,24 +137,28 @@ static const struct series_def scan_series[] = {
 };
 
 /*
- * Bucket counts v[len], w seconds a bucket (the scan panel's series, the refault panel's): the
- * larger of peak and their largest rate per second.
+ * Bucket counts v[bk.len] (the scan panel's series, the refault panel's): the larger of peak
+ * and their largest rate per second.
  */
-static double rate_peak(double peak, const uint64_t *v, size_t len, double w)
+static double rate_peak(double peak, const uint64_t *v, struct rs_buckets bk)
 {
-	for (size_t b = 0; v && w > 0 && b < len; b++)
+	double w = (double)bk.width / 1e9;
+
+	for (size_t b = 0; v && w > 0 && b < bk.len; b++)
 		if (v[b] / w > peak)
 			peak = v[b] / w;
 	return peak;
 }
 
 /* The same counts as a line of rates through the bucket midpoints, bucket 0 at off seconds. */
-static void rate_line(cairo_t *cr, const struct plot_frame *f, const uint64_t *v, size_t len,
-		      double w, double off)
+static void rate_line(cairo_t *cr, const struct plot_frame *f, const uint64_t *v,
+		      struct rs_buckets bk, double off)
 {
+	double w = (double)bk.width / 1e9;
+
 	if (!v || !(w > 0))
 		return;
-	for (size_t b = 0; b < len; b++) {
+	for (size_t b = 0; b < bk.len; b++) {
 		double x = plot_px(f, off + ((double)b + 0.5) * w), y = plot_py(f, v[b] / w);
 
 		if (b)
@@ -174,8 +178,8 @@ static double series_peak(const struct plot_trace *t, int n, const int *metrics,
 		const struct rs_series *s = rs_analysis_series(t[i].a);
 
 		for (int m = 0; m < nm; m++)
-			peak = rate_peak(peak, rs_series_values(s, metrics[m]), rs_series_len(s),
-					 (double)rs_series_width(s) / 1e9);
+			peak = rate_peak(peak, rs_series_values(s, metrics[m]),
+					 rs_series_buckets(s));
 	}
 	return peak;
 }
@@ -186,8 +190,7 @@ static void series_line(cairo_t *cr, const struct plot_frame *f, const struct pl
 {
 	const struct rs_series *s = rs_analysis_series(t->a);
 
-	rate_line(cr, f, rs_series_values(s, metric), rs_series_len(s),
-		  (double)rs_series_width(s) / 1e9, 0);
+	rate_line(cr, f, rs_series_values(s, metric), rs_series_buckets(s), 0);
 }
 
 static double scan_height(cairo_t *cr, const struct plot_trace *t, int n)
@@ -693,7 +696,7 @@ static int cg_top(const struct plot_trace *t, int n, struct cg_rank *top)
 			double sum = 0;
 			int j;
 
-			for (size_t b = 0; v && b < rs_cgroups_series_len(t[i].cg); b++)
+			for (size_t b = 0; v && b < rs_cgroups_buckets(t[i].cg).len; b++)
 				sum += (double)v[b];
 			if (!(sum > 0))
 				continue;
@@ -742,8 +745,8 @@ static double *cg_stack(const struct plot_trace *ti, const struct cg_rank *top, 
 			double *peak)
 {
 	const struct rs_cgroups *cg = ti->cg;
-	size_t len = cg ? rs_cgroups_series_len(cg) : 0;
-	double w = cg ? (double)rs_cgroups_series_width(cg) / 1e9 : 1;
+	size_t len = cg ? rs_cgroups_buckets(cg).len : 0;
+	double w = cg ? (double)rs_cgroups_buckets(cg).width / 1e9 : 1;
 	double *stack = calloc((len + 1) * (size_t)(ntop + 2), sizeof(*stack));
 	char buf[96];
 
@@ -770,9 +773,9 @@ static void cgroups_frame(cairo_t *cr, struct plot_frame *f, const struct plot_t
 			  int i, const struct cg_rank *top, int ntop, double y_hi)
 {
 	const struct rs_cgroups *cg = t[i].cg;
-	size_t len = cg ? rs_cgroups_series_len(cg) : 0;
-	double w = cg ? (double)rs_cgroups_series_width(cg) / 1e9 : 1;
-	double off = cg ? ((double)rs_cgroups_series_t0(cg) - (double)trace_t0(&t[i])) / 1e9 : 0;
+	size_t len = cg ? rs_cgroups_buckets(cg).len : 0;
+	double w = cg ? (double)rs_cgroups_buckets(cg).width / 1e9 : 1;
+	double off = cg ? ((double)rs_cgroups_buckets(cg).t0 - (double)trace_t0(&t[i])) / 1e9 : 0;
 	double peak, *stack = cg_stack(&t[i], top, ntop, &peak);
 
 	f->xa = time_axis(t, n);
@@ -854,7 +857,7 @@ static void cgroups_draw(cairo_t *cr, double y, const struct plot_trace *t, int 
 			bool top_one = cg_top_index(top, ntop, rs_cgroups_name(t[i].cg, c, buf,
 								 sizeof(buf))) < ntop;
 
-			for (size_t b = 0; v && !top_one && b < rs_cgroups_series_len(t[i].cg); b++)
+			for (size_t b = 0; v && !top_one && b < rs_cgroups_buckets(t[i].cg).len; b++)
 				if (v[b] > 0)
 					other = true;
 		}
@@ -884,10 +887,10 @@ static double refaults_height(cairo_t *cr, const struct plot_trace *t, int n)
 static void refault_line(cairo_t *cr, const struct plot_frame *f, const struct plot_trace *t,
 			 int metric)
 {
-	double off = (double)(rs_refaults_series_t0(t->rf) - trace_t0(t)) / 1e9;
+	const struct rs_buckets bk = rs_refaults_buckets(t->rf);
 
-	rate_line(cr, f, rs_refaults_series_all(t->rf, metric), rs_refaults_series_len(t->rf),
-		  (double)rs_refaults_series_width(t->rf) / 1e9, off);
+	rate_line(cr, f, rs_refaults_series_all(t->rf, metric), bk,
+		  (double)(bk.t0 - trace_t0(t)) / 1e9);
 }
 
 static void refaults_draw(cairo_t *cr, double y, const struct plot_trace *t, int n)
@@ -909,8 +912,7 @@ static void refaults_draw(cairo_t *cr, double y, const struct plot_trace *t, int
 		swapins |= rs_refaults_totals(t[i].rf)->pswpin_named;
 		for (int m = 0; m < NR_REFAULT_SERIES; m++)
 			peak = rate_peak(peak, rs_refaults_series_all(t[i].rf, refault_series[m].metric),
-					 rs_refaults_series_len(t[i].rf),
-					 (double)rs_refaults_series_width(t[i].rf) / 1e9);
+					 rs_refaults_buckets(t[i].rf));
 	}
 	f.xa = time_axis(t, n);
 	f.ya = (struct plot_axis){ .lo = 0, .hi = peak, .unit = PLOT_UNIT_PLAIN,

@@ -933,10 +933,69 @@ static void draw_scrolled(struct tui_state *st, struct lines *ls, int w, int h,
 		put(1 + i, 0, w, ls->l[st->scroll + i]);
 }
 
+/*
+ * The help after the keys (tui_keytable()), a line each, as a UTF-8 screen shows it; an ASCII
+ * one shows help_ascii's stand-ins for its glyphs, as the lanes and the axis do.
+ */
+static const char *const help_text[] = {
+	"",
+	"Lanes",
+	"  inactive_anon active_anon inactive_file active_file (IA AA IF AF when",
+	"                narrow): per LRU list, pages scanned/s (metric 1), reclaimed",
+	"                or deactivated/s (2), efficiency (3), scanned in stalls/s (4);",
+	"                on MGLRU anon and file: eviction from the oldest generation",
+	"                (no active lists), as analyze's EVICTION BY TYPE",
+	"  reclaimed     pages reclaimed/s; efficiency: reclaimed / scanned",
+	"  kswapd        awake periods; direct, memcg, softlimit, node: stalls",
+	"                (Enter: per task or cgroup, g switches; the axis row's",
+	"                label names the grouping)",
+	"  priority      lowest reclaim priority reached (p0 = hardest)",
+	"  refaults      file pages refaulted/s (evicted, then added back: filemap",
+	"                events); thrashing: those back within 1 s",
+	"  write, throttle, marks (X = OOM kill, ! = lost events, F = a kswapd run",
+	"                failed, C = kswapd's hopeless state cleared: kernel 7.x)",
+	"",
+	"A label's figure says what it is: 'max 1.2M/s' is the largest rate in",
+	"view, to which every cell of the lane is scaled; 'avg 54%' the average",
+	"share of the view (efficiency, time in stalls or awake); 'min p0' the",
+	"lowest priority. Narrow labels drop the word. \u2500 marks a span with no",
+	"value of the metric. \u25bc in the axis is the cursor, A and B the markers",
+	"(a line through every lane), [ ] the selected stall's edges (its band",
+	"is drawn in reverse video).",
+	"",
+	"Event list (v): the events from the cursor on, as trace-cmd report",
+	"names them. Tab puts the keys there: j/k move the selection and the",
+	"cursor with it; Enter lists the events of the selected task's episode",
+	"at that time; Esc goes back. The / filter applies to it (task name or",
+	"pid); e switches between every event and reclaim events.",
+	"Esc or ? returns, q quits.",
+};
+
+static const char *const help_ascii[][2] = {
+	{ "\u2500", "~" },
+	{ "\u25bc", "v" },
+};
+
+/* line, or in buf the line with its glyph (one at the most) as ASCII when !utf8 */
+static const char *help_line(const char *line, bool utf8, char *buf, size_t size)
+{
+	for (size_t g = 0; !utf8 && g < sizeof(help_ascii) / sizeof(help_ascii[0]); g++) {
+		const char *at = strstr(line, help_ascii[g][0]);
+
+		if (at) {
+			snprintf(buf, size, "%.*s%s%s", (int)(at - line), line, help_ascii[g][1],
+				 at + strlen(help_ascii[g][0]));
+			return buf;
+		}
+	}
+	return line;
+}
+
 static void draw_help(struct tui_state *st, int w, int h)
 {
 	struct lines ls;
 	const struct tui_keydef *k;
+	char buf[256];
 	int n;
 
 	if (!lines_alloc(&ls, 128))
@@ -946,39 +1005,8 @@ static void draw_help(struct tui_state *st, int w, int h)
 	for (int i = 0; i < n; i++)
 		if (k[i].name)
 			addl(&ls, "  %-15s %s", k[i].name, k[i].help);
-	addl(&ls, "%s", "");
-	addl(&ls, "Lanes");
-	addl(&ls, "  inactive_anon active_anon inactive_file active_file (IA AA IF AF when");
-	addl(&ls, "                narrow): per LRU list, pages scanned/s (metric 1), reclaimed");
-	addl(&ls, "                or deactivated/s (2), efficiency (3), scanned in stalls/s (4);");
-	addl(&ls, "                on MGLRU anon and file: eviction from the oldest generation");
-	addl(&ls, "                (no active lists), as analyze's EVICTION BY TYPE");
-	addl(&ls, "  reclaimed     pages reclaimed/s; efficiency: reclaimed / scanned");
-	addl(&ls, "  kswapd        awake periods; direct, memcg, softlimit, node: stalls");
-	addl(&ls, "                (Enter: per task or cgroup, g switches; the axis row's");
-	addl(&ls, "                label names the grouping)");
-	addl(&ls, "  priority      lowest reclaim priority reached (p0 = hardest)");
-	addl(&ls, "  refaults      file pages refaulted/s (evicted, then added back: filemap");
-	addl(&ls, "                events); thrashing: those back within 1 s");
-	addl(&ls, "  write, throttle, marks (X = OOM kill, ! = lost events, F = a kswapd run");
-	addl(&ls, "                failed, C = kswapd's hopeless state cleared: kernel 7.x)");
-	addl(&ls, "%s", "");
-	addl(&ls, "A label's figure says what it is: 'max 1.2M/s' is the largest rate in");
-	addl(&ls, "view, to which every cell of the lane is scaled; 'avg 54%%' the average");
-	addl(&ls, "share of the view (efficiency, time in stalls or awake); 'min p0' the");
-	addl(&ls, "lowest priority. Narrow labels drop the word. %s marks a span with no",
-	     st->utf8 ? "\u2500" : "~");
-	addl(&ls, "value of the metric. %s in the axis is the cursor, A and B the markers",
-	     st->utf8 ? "\u25bc" : "v");
-	addl(&ls, "(a line through every lane), [ ] the selected stall's edges (its band");
-	addl(&ls, "is drawn in reverse video).");
-	addl(&ls, "%s", "");
-	addl(&ls, "Event list (v): the events from the cursor on, as trace-cmd report");
-	addl(&ls, "names them. Tab puts the keys there: j/k move the selection and the");
-	addl(&ls, "cursor with it; Enter lists the events of the selected task's episode");
-	addl(&ls, "at that time; Esc goes back. The / filter applies to it (task name or");
-	addl(&ls, "pid); e switches between every event and reclaim events.");
-	addl(&ls, "Esc or ? returns, q quits.");
+	for (size_t i = 0; i < sizeof(help_text) / sizeof(help_text[0]); i++)
+		addl(&ls, "%s", help_line(help_text[i], st->utf8, buf, sizeof(buf)));
 	draw_scrolled(st, &ls, w, h, "reclaimscope tui: help");
 	free(ls.l);
 }

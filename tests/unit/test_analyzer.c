@@ -652,9 +652,9 @@ UT_TEST(test_bucket_cap, "analyzer: bucket cap widens buckets")
 	}
 	UT_ASSERT_EQ(finish(a), 0);
 	s = rs_analysis_series(a);
-	UT_ASSERT(rs_series_len(s) <= 50);
-	UT_ASSERT(rs_series_width(s) >= 10 * MS / 50);
-	for (size_t i = 0; i < rs_series_len(s); i++)
+	UT_ASSERT(rs_series_buckets(s).len <= 50);
+	UT_ASSERT(rs_series_buckets(s).width >= 10 * MS / 50);
+	for (size_t i = 0; i < rs_series_buckets(s).len; i++)
 		sum += rs_series_values(s, RS_TS_SCANNED_IF)[i];
 	UT_ASSERT_EQ(sum, 70);
 	UT_ASSERT(rs_warnings_count(rs_analysis_warnings(a)) >= 1);
@@ -674,8 +674,8 @@ ANALYSIS_TEST(test_absurd_timestamps, "analyzer: absurd timestamps stay bounded"
 	episode(a, UINT64_MAX / 2 + 1, UINT64_MAX - 1, 0, 2, "b", RS_RK_DIRECT, 0);
 	UT_ASSERT_EQ(finish(a), 0);
 	s = rs_analysis_series(a);
-	UT_ASSERT(rs_series_len(s) <= 200);
-	for (size_t i = 0; i < rs_series_len(s); i++)
+	UT_ASSERT(rs_series_buckets(s).len <= 200);
+	for (size_t i = 0; i < rs_series_buckets(s).len; i++)
 		sum += rs_series_values(s, RS_TS_SCANNED_IF)[i];
 	UT_ASSERT_EQ(sum, 7);
 	UT_ASSERT_EQ(eps(a, RS_RK_DIRECT)->latency.total, UINT64_MAX / 2 - 1);
@@ -690,10 +690,10 @@ UT_TEST(test_series_spans, "analyzer: spans split across buckets")
 	const uint64_t *v;
 
 	UT_ASSERT(s);
-	UT_ASSERT_EQ(rs_series_width(s), 11);	/* 1000 / 100 + 1: at most 100 buckets */
+	UT_ASSERT_EQ(rs_series_buckets(s).width, 11);	/* 1000 / 100 + 1: at most 100 buckets */
 	rs_series_add_span(s, 0, 1005, 1031);
 	rs_series_finish(s, 2000);
-	UT_ASSERT_EQ(rs_series_len(s), 91);
+	UT_ASSERT_EQ(rs_series_buckets(s).len, 91);
 	v = rs_series_values(s, 0);
 	UT_ASSERT_EQ(v[0], 6);		/* [1005, 1011) */
 	UT_ASSERT_EQ(v[1], 11);		/* [1011, 1022) */

@@ -766,9 +766,9 @@ UT_TEST(test_series_shared, "cgroups: buckets shared with the analysis")
 	UT_ASSERT_EQ(rs_analysis_finish(a, &err), 0);
 	s = rs_analysis_series(a);
 	UT_ASSERT(rs_cgroups_series_shared(cg));
-	UT_ASSERT_EQ(rs_cgroups_series_width(cg), rs_series_width(s));
-	UT_ASSERT_EQ(rs_cgroups_series_t0(cg), rs_series_t0(s));
-	UT_ASSERT_EQ(rs_cgroups_series_width(cg), 10 * MS + 1);
+	UT_ASSERT_EQ(rs_cgroups_buckets(cg).width, rs_series_buckets(s).width);
+	UT_ASSERT_EQ(rs_cgroups_buckets(cg).t0, rs_series_buckets(s).t0);
+	UT_ASSERT_EQ(rs_cgroups_buckets(cg).width, 10 * MS + 1);
 	v = rs_cgroups_series(cg, row_of(cg, "/q"), RS_CG_TS_LRU_DELTA + RS_LRU_INACTIVE_FILE);
 	UT_ASSERT(v);
 	UT_ASSERT_EQ(v[(500 * MS + 10000) / (10 * MS + 1)], 7);

@@ -871,6 +871,37 @@ TR_TEST(test_orphan_cut_start, "replay input: calls cut at the start")
 }
 
 /*
+ * The recorded rounds of a call are its distinct (node, priority) pairs, on any node: a direct
+ * call shrinking node 0 once at 12, node 5 three times at 12 and once at 11, node 6 twice at 12
+ * (an 8-node machine) ran 4 rounds: (0, 12), (5, 12), (5, 11), (6, 12).
+ */
+TR_TEST(test_rounds_many_nodes, "replay input: rounds on nodes past 3")
+{
+	static const struct { int nid, prio; } sh[] = {
+		{ 0, 12 }, { 5, 12 }, { 5, 12 }, { 5, 12 }, { 5, 11 }, { 6, 12 }, { 6, 12 },
+	};
+	uint64_t ts = T0 + 2 * MS;
+
+	UT_ASSERT(tr_new_node(t, 0, 100000, 100, 200) == 0);
+	rbegin(t, T0 + 1 * MS, 200, "w", RS_RK_DIRECT);
+	for (size_t i = 0; i < sizeof(sh) / sizeof(sh[0]); i++, ts += MS) {
+		struct rs_event ev = ut_shrink_inactive(ts + 3, 200, "w", sh[i].prio,
+							RS_RECLAIM_WB_FILE, 4, 4);
+
+		iso(t, ts, 200, "w", RS_LRU_INACTIVE_FILE, 4, 4);
+		count(t, ts + 1, 200, 1, IT_PGSCAN_DIRECT, 4);
+		count(t, ts + 2, 200, 1, IT_PGSTEAL_DIRECT, 4);
+		ev.inactive.nid = sh[i].nid;
+		feed(t, &ev);
+	}
+	rend(t, ts, 200, "w", RS_RK_DIRECT, 28);
+	UT_ASSERT(tr_finish(t) == 0);
+	UT_ASSERT_EQ(call_of(t, 0)->rec.scanned[RS_LRU_INACTIVE_FILE], 28);
+	UT_ASSERT_EQ(call_of(t, 0)->rec.rounds, 4);
+	return UT_OK;
+}
+
+/*
  * The charge-size goal of a memcg call: a pass at priority 12 frees 20 (total 20), a pass at
  * 11 frees 32 then 32 in two iterations of inactive file (one type). The call went on after
  * 20 (a pass end) and after 32 (an iteration end): the goal is above 32 and at most 84, so 64.
