@@ -234,6 +234,15 @@ struct rs_recorded {
 	uint64_t scanned[RS_NR_EVICTABLE], reclaimed[RS_NR_EVICTABLE];
 	uint64_t nr_reclaimed;		/* *_reclaim_end nr_reclaimed */
 	uint64_t soft_scanned, soft_reclaimed;	/* inside memcg_softlimit_reclaim_begin/end */
+	/*
+	 * Batches shrink_inactive_list() gave up without scanning: too_many_isolated() held, the
+	 * task slept (mm_vmscan_throttled, reason ISOLATED), held again, and the call returned 0
+	 * (RS_GAP_ISOLATED). Told by the task's next reclaim event after the throttle not being
+	 * an lru_isolate of an inactive list (a throttle it passed is followed by its isolate). A
+	 * lower bound: a refused batch followed at once by the other type's inactive batch reads
+	 * as passed.
+	 */
+	uint32_t isolate_refused;
 	const struct rs_memcg_lists *memcg;	/* per victim; copied by rs_world_add_call */
 	size_t nr_memcg;
 	/*
@@ -480,6 +489,11 @@ enum rs_gap {
 	 * compaction kept the others out, and neither is in the trace
 	 */
 	RS_GAP_NODEMASK,
+	/*
+	 * direct and memcg calls in which too_many_isolated() gave batches up (rs_recorded.
+	 * isolate_refused): it compares the node's isolated and inactive pages at each batch
+	 */
+	RS_GAP_ISOLATED,
 	RS_GAP_NR
 };
 
@@ -509,6 +523,11 @@ struct rs_reclaim_acct {
 	uint64_t scanned[RS_NR_EVICTABLE], reclaimed[RS_NR_EVICTABLE];
 	uint64_t swapped_out;			/* anon reclaimed = pages swapped out */
 	uint64_t soft_scanned, soft_reclaimed;	/* the part taken by soft-limit passes */
+	/*
+	 * inactive anon pages scanned with no swap space (the world's swap_free 0): reclaimed
+	 * 0 by the kernel's rule, not by a rate, so never an extrapolation
+	 */
+	uint64_t scanned_no_swap;
 };
 
 /* What a policy did in one invocation. */

@@ -316,7 +316,9 @@ void rs_policy_claims(const struct rs_replay_result *rec, const struct rs_replay
 	memset(out, 0, sizeof(*out));
 	for (int l = 0; l < RS_NR_EVICTABLE; l++)
 		if (l == RS_LRU_INACTIVE_ANON || l == RS_LRU_INACTIVE_FILE)
-			reclaim_range(r->scanned[l], r->reclaimed[l], m->scanned[l],
+			/* anon scanned without swap reclaimed nothing: no rate extrapolated */
+			reclaim_range(r->scanned[l], r->reclaimed[l], m->scanned[l] -
+				      (l == RS_LRU_INACTIVE_ANON ? m->scanned_no_swap : 0),
 				      &out->reclaimed[l]);
 	out->swapped = out->reclaimed[RS_LRU_INACTIVE_ANON];
 	out->soft_shown = true;

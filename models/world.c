@@ -728,6 +728,7 @@ static const char *const gap_names[RS_GAP_NR] = {
 	[RS_GAP_SOFT_TREE] = "soft-limit tree", [RS_GAP_KSWAPD_END] = "zone free pages",
 	[RS_GAP_PROACTIVE] = "memory.reclaim request", [RS_GAP_NODE_LISTS] = "per-node memcg lists",
 	[RS_GAP_NODEMASK] = "allowed nodes",
+	[RS_GAP_ISOLATED] = "isolated pages",
 };
 
 static const char *const gap_missing[RS_GAP_NR] = {
@@ -754,6 +755,11 @@ static const char *const gap_missing[RS_GAP_NR] = {
 			    "cpuset) and which zones compaction_ready() skipped: the recorded call "
 			    "shrank fewer nodes than the machine has, while the replay's "
 			    "shrink_zones() walks every node of the zonelist",
+	[RS_GAP_ISOLATED] = "the node's isolated and inactive pages at each batch: "
+			    "too_many_isolated() made shrink_inactive_list() give batches of these "
+			    "calls up after a throttle (mm_vmscan_throttled ISOLATED, no lru_isolate "
+			    "after it); which of a model's batches it would refuse follows counts no "
+			    "event carries",
 };
 
 const char *rs_gap_name(enum rs_gap g)
@@ -815,6 +821,8 @@ unsigned int rs_world_identity_gaps(const struct rs_world *w, struct rs_gap_page
 			lacks |= 1u << RS_GAP_SOFT_TREE;
 		if (c->ctx == RS_CALL_MEMCG && c->proactive)
 			lacks |= 1u << RS_GAP_PROACTIVE;
+		if (c->rec.isolate_refused)
+			lacks |= 1u << RS_GAP_ISOLATED;
 		if (node_lists)
 			lacks |= 1u << RS_GAP_NODE_LISTS;
 		if (c->ctx == RS_CALL_DIRECT && w->info.nr_nodes > 1 &&

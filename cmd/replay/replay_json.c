@@ -535,6 +535,8 @@ static json_t *policy_json(const struct rs_replay_report *r, const struct rs_rep
 		json_object_set_new(x, "reclaimed_diff",
 				    JI((int64_t)pt->reclaimed[l] - (int64_t)rt->reclaimed[l]));
 		json_object_set_new(x, "reclaimed_range", range_json(&pc->reclaimed[l]));
+		if (l == RS_LRU_INACTIVE_ANON)
+			json_object_set_new(x, "scanned_no_swap", JI(pt->scanned_no_swap));
 		json_object_set_new(lru, lname[l], x);
 	}
 	json_object_set_new(o, "lru", lru);

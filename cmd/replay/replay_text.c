@@ -405,6 +405,10 @@ static void diff_text(char *buf, size_t n, uint64_t v, uint64_t rec)
 static void ranges_text(FILE *f, const struct rs_reclaim_acct *p,
 			const struct rs_policy_claims *pc)
 {
+	if (p->scanned_no_swap)
+		out(f, 4, "  inactive_anon: %llu of its pages scanned with no swap space: none "
+		    "reclaimed (add_to_swap() fails, the kernel activates them)",
+		    U(p->scanned_no_swap));
 	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 		const struct rs_reclaim_range *g = &pc->reclaimed[l];
 
