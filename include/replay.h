@@ -223,6 +223,7 @@ struct rs_recorded {
 	bool have;			/* the trace has this call's shrink events */
 	int prio_first, prio_lowest;	/* -1 when unknown */
 	uint32_t rounds;		/* shrink passes: distinct (priority, node) seen */
+	uint32_t nodes;			/* distinct nodes its (non-soft) shrink events named */
 	/*
 	 * Time of the last shrink event at each priority (soft-limit passes aside) until the call
 	 * first went back to a higher priority (a retry), 0 where it ran no pass that scanned:
@@ -482,6 +483,12 @@ enum rs_gap {
 	 * node), while every reclaim context scans each node's lruvec >> priority
 	 */
 	RS_GAP_NODE_LISTS,
+	/*
+	 * direct calls of a world of two or more nodes whose recorded shrinks named fewer nodes
+	 * than it has: the allocation's nodemask (mempolicy MPOL_BIND, cpusets) or zones ready for
+	 * compaction kept the others out, and neither is in the trace
+	 */
+	RS_GAP_NODEMASK,
 	/*
 	 * direct and memcg calls in which too_many_isolated() gave batches up (rs_recorded.
 	 * isolate_refused): it compares the node's isolated and inactive pages at each batch

@@ -873,7 +873,7 @@ TR_TEST(test_orphan_cut_start, "replay input: calls cut at the start")
 /*
  * The recorded rounds of a call are its distinct (node, priority) pairs, on any node: a direct
  * call shrinking node 0 once at 12, node 5 three times at 12 and once at 11, node 6 twice at 12
- * (an 8-node machine) ran 4 rounds: (0, 12), (5, 12), (5, 11), (6, 12).
+ * (an 8-node machine) ran 4 rounds: (0, 12), (5, 12), (5, 11), (6, 12), on 3 nodes.
  */
 TR_TEST(test_rounds_many_nodes, "replay input: rounds on nodes past 3")
 {
@@ -898,6 +898,7 @@ TR_TEST(test_rounds_many_nodes, "replay input: rounds on nodes past 3")
 	UT_ASSERT(tr_finish(t) == 0);
 	UT_ASSERT_EQ(call_of(t, 0)->rec.scanned[RS_LRU_INACTIVE_FILE], 28);
 	UT_ASSERT_EQ(call_of(t, 0)->rec.rounds, 4);
+	UT_ASSERT_EQ(call_of(t, 0)->rec.nodes, 3);
 	return UT_OK;
 }
 
