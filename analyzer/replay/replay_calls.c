@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis.h"
 #include "memcg_attrib.h"
 #include "replay_calls.h"
 #include "replay_memcgs.h"
@@ -575,6 +576,50 @@ static int call_ctx(enum rs_reclaim_kind k)
 	}
 }
 
+/*
+ * shrink_inactive_list() (6.x, 7.x) before it isolates:
+ *
+ *	while (unlikely(too_many_isolated(pgdat, file, sc))) {
+ *		if (stalled)
+ *			return 0;
+ *		stalled = true;
+ *		reclaim_throttle(pgdat, VMSCAN_THROTTLE_ISOLATED);
+ *		...
+ *	}
+ *
+ * so after an ISOLATED throttle the batch either goes on to its lru_isolate or is given up
+ * (no event: the next is another batch's, shrink_slab() of the memcg, or the call's end).
+ * too_many_isolated() compares the node's NR_ISOLATED_* with its inactive pages (direct and
+ * memcg reclaim, not kswapd): no event carries them, so a model cannot tell which of its own
+ * batches would have been refused. The 7.2 proactive trace: 12 forked children of /rs_forks
+ * in limit reclaim at once, 30 throttles in 160 ms, 21 batches given up at priorities where
+ * the model scanned.
+ */
+static void isolate_outcome(struct ri_task *t, struct ri_call *c, const struct rs_event *ev)
+{
+	bool passed;
+
+	switch (ev->type) {
+	case RS_EV_LRU_ISOLATE:
+	case RS_EV_SHRINK_INACTIVE:
+	case RS_EV_SHRINK_ACTIVE:
+	case RS_EV_THROTTLED:
+	case RS_EV_SLAB_START:
+	case RS_EV_RECLAIM_BEGIN:
+	case RS_EV_RECLAIM_END:
+	case RS_EV_KSWAPD_WAKE:
+	case RS_EV_KSWAPD_SLEEP:
+		break;
+	default:
+		return;
+	}
+	passed = ev->type == RS_EV_LRU_ISOLATE && (ev->isolate.lru == RS_LRU_INACTIVE_ANON ||
+						   ev->isolate.lru == RS_LRU_INACTIVE_FILE);
+	t->throttled_isolated = false;
+	if (!passed && c)
+		c->c.rec.isolate_refused++;
+}
+
 void ri_calls_event(struct rs_replay_input *ri, const struct rs_event *ev, const struct rs_ctx *ctx,
 		    struct ri_task *t)
 {
@@ -582,7 +627,15 @@ void ri_calls_event(struct rs_replay_input *ri, const struct rs_event *ev, const
 	struct rs_victim open;
 	int k;
 
+	if (t->throttled_isolated)
+		isolate_outcome(t, c, ev);
 	switch (ev->type) {
+	case RS_EV_THROTTLED:
+		if (c && rs_throttle_reason_slot(ev->throttled.reason) == 1)	/* ISOLATED */
+			t->throttled_isolated = true;
+		return;
+	case RS_EV_SLAB_START:
+		return;
 	case RS_EV_RECLAIM_BEGIN:
 		if (ev->reclaim.kind == RS_RK_SOFTLIMIT)
 			return;

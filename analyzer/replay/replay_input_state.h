@@ -90,6 +90,7 @@ struct ri_task {
 	uint64_t win_req, win_scanned, win_taken;
 	uint64_t win_ts;		/* its lru_isolate's time */
 	uint32_t wr_anon, wr_file;
+	bool throttled_isolated;	/* an ISOLATED throttle whose outcome its next event tells */
 };
 
 

@@ -40,6 +40,11 @@
  *   workload evict FILE...                drop FILEs' clean pages from the page cache, so the
  *                                         next reader charges them to its own cgroup
  *
+ * WORKLOAD_NODE=N in the environment binds every mode's memory, anon and page cache, to NUMA
+ * node N (set_mempolicy(MPOL_BIND)) before it starts: a guest with two nodes (vm.sh -n 2) then
+ * has reclaim on the node chosen, kswapd's and direct, where allocations would otherwise fall
+ * back to the other node. A guest has no numactl.
+ *
  * Exit status: 0 done, 1 error, 2 usage, 3 "oom" was not killed.
  */
 #include <errno.h>
@@ -51,6 +56,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -592,6 +598,30 @@ static int mode_args(const struct mode *m, int argc, char **argv, const char **f
 	return i == argc ? 0 : -1;
 }
 
+/* WORKLOAD_NODE: bind to that node (MPOL_BIND, 2 in linux/mempolicy.h); libc has no wrapper. */
+static int bind_node(void)
+{
+	const char *v = getenv("WORKLOAD_NODE");
+	unsigned long mask;
+	char *end;
+	long nid;
+
+	if (!v || !*v)
+		return 0;
+	nid = strtol(v, &end, 10);
+	if (*end || nid < 0 || nid >= (long)(8 * sizeof(mask))) {
+		fprintf(stderr, "workload: WORKLOAD_NODE=%s: not a node number\n", v);
+		return -1;
+	}
+	mask = 1ul << nid;
+	if (syscall(SYS_set_mempolicy, 2, &mask, 8 * sizeof(mask))) {
+		fprintf(stderr, "workload: set_mempolicy(MPOL_BIND, node %ld): %s\n", nid,
+			strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *file = NULL;
@@ -607,6 +637,8 @@ int main(int argc, char **argv)
 		;
 	if (m == NR_MODES || mode_args(&modes[m], argc - 2, argv + 2, &file, n))
 		return usage();
+	if (bind_node())
+		return 1;
 	switch (m) {
 	case STREAM: return do_stream(file, n[0]);
 	case REREAD: return do_reread(file, n[0], n[1]);

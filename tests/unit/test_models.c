@@ -1929,6 +1929,54 @@ TW_TEST(test_world_identity_gaps_nodes, "models/world: per-node memcg lists, two
 }
 
 /*
+ * Two nodes, the root's lists alone (nothing lacks the per-node memcg lists): a direct call
+ * whose shrinks named one node (IF 300: its allocation bound to that node, or the other's
+ * zones ready for compaction) lacks the allowed nodes; one that shrank both (IF 200) and a
+ * kswapd call (one node, its own: IF 700) do not. One node: the same one-node direct call
+ * lacks nothing.
+ */
+TW_TEST(test_world_identity_gaps_nodemask, "models/world: a direct call's allowed nodes")
+{
+	struct rs_gap_pages g[2];
+	struct rs_reclaim_call c = { .ctx = RS_CALL_DIRECT, .nid = -1, .target = -1,
+				     .may_swap = true, .nr_to_reclaim = 32,
+				     .rec = { .have = true, .prio_first = 12, .prio_lowest = 12,
+					      .rounds = 1 } };
+
+	for (int nodes = 2; nodes >= 1; nodes--) {
+		UT_ASSERT(tw_new(t, nodes, false, 60) >= 0);
+		for (int nid = 0; nid < nodes; nid++) {
+			tw_lists(t, 0, nid, 0, 0, 40000, 0);
+			tw_upd(t, RS_WF_NODE_WMARK_HIGH, RS_WSRC_SNAPSHOT, -1, nid, 0, 5000);
+		}
+		tw_upd(t, RS_WF_LRU, RS_WSRC_DELTA, 0, 0, RS_LRU_INACTIVE_FILE, 40000);
+		c.ts = t->next_ts;
+		c.ts_end = c.ts + 10;
+		c.rec.nodes = 1;
+		c.rec.scanned[RS_LRU_INACTIVE_FILE] = 300;
+		UT_ASSERT(rs_world_add_call(t->w, &c, &t->err) == 0);
+		c.ts += 1000;
+		c.ts_end += 1000;
+		c.rec.nodes = (uint32_t)nodes;
+		c.rec.scanned[RS_LRU_INACTIVE_FILE] = 200;
+		UT_ASSERT(rs_world_add_call(t->w, &c, &t->err) == 0);
+		t->next_ts = c.ts + 1000;
+		tw_rec_call(t, RS_CALL_KSWAPD, -1, 0, RS_LRU_INACTIVE_FILE, 700);
+		UT_ASSERT(tw_final(t) == 0);
+		if (nodes == 2) {
+			UT_ASSERT_EQ(rs_world_identity_gaps(t->w, g), 1u << RS_GAP_NODEMASK);
+			UT_ASSERT_EQ(g[0].scanned[RS_GAP_NODEMASK][RS_LRU_INACTIVE_FILE], 300);
+			UT_ASSERT_EQ(g[0].any[RS_LRU_INACTIVE_FILE], 300);
+			UT_ASSERT_STR(rs_gap_name(RS_GAP_NODEMASK), "allowed nodes");
+		} else {
+			UT_ASSERT_EQ(rs_world_identity_gaps(t->w, g), 0);
+		}
+		tw_free(t);
+	}
+	return UT_OK;
+}
+
+/*
  * The flushed view of the workingset counters (lruvec_page_state()): /p with a child /p/b. b
  * refaults 5 file pages at ts 10; /p's stats are flushed at 20 (its subtree: /p and /p/b read
  * 5); b refaults 7 more at 30: both still read 5 (mainline's may_deactivate sees no new refault
