@@ -159,9 +159,16 @@ void rs_findings_text(FILE *f, const struct rs_findings *fd, bool with_cgroups)
 	     " sync); %" PRIu64 " dirty, %" PRIu64 " writeback", fd->swap_out, fd->file_written,
 	     fd->write_sync, fd->dirty, fd->writeback);
 cgroups:
-	if (fd->paid_most.valid)
+	if (fd->paid_most.valid && fd->paid_unknown)
+		line(f, "paid most", with_cgroups ? "VICTIM SIDE" : "cmd: cgroups", "%.40s: %" PRIu64
+		     " pages; %" PRIu64 " of no known cgroup", fd->paid_most.name,
+		     fd->paid_most.pages, fd->paid_unknown);
+	else if (fd->paid_most.valid)
 		line(f, "paid most", with_cgroups ? "VICTIM SIDE" : "cmd: cgroups", "%.40s: %" PRIu64
 		     " pages reclaimed from its LRUs", fd->paid_most.name, fd->paid_most.pages);
+	else if (fd->paid_unknown)
+		line(f, "paid most", with_cgroups ? "VICTIM SIDE" : "cmd: cgroups", "-: %" PRIu64
+		     " pages reclaimed, of no known cgroup", fd->paid_unknown);
 	if (fd->caused_most.valid)
 		line(f, "caused most", with_cgroups ? "TRIGGER SIDE" : "cmd: cgroups", "%.40s: %"
 		     PRIu64 " pages reclaimed by its tasks", fd->caused_most.name,
@@ -278,13 +285,14 @@ json_t *rs_findings_json(const struct rs_findings *fd)
 		json_object_set_new(k, "scanned", json_null());
 		json_object_set_new(k, "reclaimed", json_null());
 	}
-	json_object_set_new(o, "cgroups", json_pack("{s:o,s:o}",
+	json_object_set_new(o, "cgroups", json_pack("{s:o,s:o,s:I}",
 		"paid_most", fd->paid_most.valid ? json_pack("{s:s,s:I,s:I}", "path",
 			fd->paid_most.name, "reclaimed", (json_int_t)fd->paid_most.pages,
 			"scanned", (json_int_t)fd->paid_most.scanned) : json_null(),
 		"caused_most", fd->caused_most.valid ? json_pack("{s:s,s:I,s:I}", "path",
 			fd->caused_most.name, "reclaimed", (json_int_t)fd->caused_most.pages,
-			"scanned", (json_int_t)fd->caused_most.scanned) : json_null()));
+			"scanned", (json_int_t)fd->caused_most.scanned) : json_null(),
+		"unattributed_reclaimed", (json_int_t)fd->paid_unknown));
 	if (fd->refaults.set && fd->refaults.recorded) {
 		json_t *r = json_object();
 
