@@ -509,6 +509,9 @@ struct rs_gap_pages {
  * out has 1 + nr_memcg entries, filled by the call. Valid after rs_world_finalize().
  */
 unsigned int rs_world_identity_gaps(const struct rs_world *w, struct rs_gap_pages *out);
+/* The same, and each call's own mask in call_lacks[nr_calls] (caller's array). */
+unsigned int rs_world_identity_gaps_calls(const struct rs_world *w, struct rs_gap_pages *out,
+					  unsigned int *call_lacks);
 const char *rs_gap_name(enum rs_gap g);		/* "watermarks", ... */
 const char *rs_gap_missing(enum rs_gap g);	/* what the trace would need, one line */
 

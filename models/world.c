@@ -792,6 +792,12 @@ const char *rs_gap_missing(enum rs_gap g)
  */
 unsigned int rs_world_identity_gaps(const struct rs_world *w, struct rs_gap_pages *out)
 {
+	return rs_world_identity_gaps_calls(w, out, NULL);
+}
+
+unsigned int rs_world_identity_gaps_calls(const struct rs_world *w, struct rs_gap_pages *out,
+					  unsigned int *call_lacks)
+{
 	bool wmark = false, deltas = false, soft = false, node_lists = false;
 	unsigned int mask = 0;
 
@@ -835,6 +841,8 @@ unsigned int rs_world_identity_gaps(const struct rs_world *w, struct rs_gap_page
 			if (e.how == RS_KEND_EARLY)
 				lacks |= 1u << RS_GAP_KSWAPD_END;
 		}
+		if (call_lacks)
+			call_lacks[i] = lacks;
 		if (!lacks || !c->rec.have)
 			continue;
 		mask |= lacks;
