@@ -328,15 +328,17 @@ static void note_pass(struct rs_replay_input *ri, struct ri_call *c, int memcg, 
  * The victim memcg row of a window's outcome (-1: none, or a memcg of no id: the loading
  * stage's shared rows), counted by how it was told.
  */
-static int victim_row(struct rs_replay_input *ri, const struct rs_victim *v)
+static int victim_row(struct rs_replay_input *ri, const struct rs_victim *v, bool count)
 {
 	int row = v && v->valid ? ri_memcg_row(ri, v->row) : -1;
 	const struct rs_memcg *m = ri_memcg_id(ri, row);
 
 	if (!m || !m->id) {
-		ri->rep.victim_none++;
+		ri->rep.victim_none += count;
 		return -1;
 	}
+	if (!count)
+		return row;
 	if (v->how == RS_VICTIM_EXACT)
 		ri->rep.victim_exact++;
 	else if (v->reason == RS_CGR_SCAN_ONLY)
@@ -371,7 +373,9 @@ static void count_window(struct ri_victim *v, const struct ri_task *t, const str
 		int type = lru == RS_LRU_INACTIVE_FILE;
 
 		v->reclaimed[lru] += sh->inactive.nr_reclaimed;
-		v->in_scanned[type] += sh->inactive.nr_scanned;
+		/* a retry's nr_scanned is its batch's, counted with the shrink it retries */
+		if (!t->win_retry)
+			v->in_scanned[type] += sh->inactive.nr_scanned;
 		v->activated[type] += sh->inactive.nr_activate_anon + sh->inactive.nr_activate_file;
 		v->pageout[type] += type ? t->wr_file : t->wr_anon;
 	} else if (sh) {
@@ -408,7 +412,7 @@ static void close_window(struct rs_replay_input *ri, struct ri_task *t, struct r
 	}
 	if (nid < 0 || nid >= 1024)
 		nid = 0;
-	memcg = victim_row(ri, outcome);
+	memcg = victim_row(ri, outcome, !t->win_retry);
 	if ((m = ri_memcg_at(ri, memcg)))
 		m->flags |= RI_MF_VICTIM;
 	v = victim(ri, c, memcg, nid);
@@ -456,7 +460,8 @@ static void close_window(struct rs_replay_input *ri, struct ri_task *t, struct r
 			} else {
 				c->steps[c->nsteps++] = (struct ri_step){
 					.memcg = memcg, .nid = nid, .prio = prio, .lru = lru,
-					.st = { .scanned = (uint32_t)sh->inactive.nr_scanned,
+					.st = { .scanned = t->win_retry ? 0 :
+							   (uint32_t)sh->inactive.nr_scanned,
 						.reclaimed = (uint32_t)sh->inactive.nr_reclaimed },
 				};
 			}
@@ -519,6 +524,7 @@ static void open_window(struct rs_replay_input *ri, struct ri_task *t, struct ri
 	t->win = true;
 	t->win_lru = (int8_t)lru;
 	t->win_soft = ctx->kind == RS_CTX_SOFTLIMIT;
+	t->win_retry = false;
 	t->win_req = ev->isolate.nr_requested;
 	t->win_scanned = ev->isolate.nr_scanned;
 	t->win_taken = ev->isolate.nr_taken;
@@ -744,16 +750,24 @@ void ri_calls_event(struct rs_replay_input *ri, const struct rs_event *ev, const
 		    : ((ev->inactive.reclaim_flags & RS_RECLAIM_WB_FILE) ? RS_LRU_INACTIVE_FILE
 									 : RS_LRU_INACTIVE_ANON);
 		if (!t->win || t->win_lru != k) {
-			/* a shrink with no isolate of its list before it (or lost events) */
+			/*
+			 * a shrink with no isolate of its list before it: MGLRU's retry of the
+			 * batch the previous one closed (its reclaimed pages new, its victim that
+			 * one's: the loading stage's outcome), else lost events
+			 */
+			bool retry = ev->type == RS_EV_SHRINK_INACTIVE && ctx->shrink_retry;
+
 			if (t->win)
 				close_window(ri, t, c, NULL, closed_here(ctx));
 			t->win = true;
 			t->win_lru = (int8_t)k;
 			t->win_soft = ctx->kind == RS_CTX_SOFTLIMIT;
+			t->win_retry = retry;
 			t->win_req = t->win_scanned = t->win_taken = 0;
 			t->wr_anon = t->wr_file = 0;
-			ri_warn(ri, "shrink events without an lru_isolate before them: their pages "
-				"are reclaimed but not scanned in the recorded totals");
+			if (!retry)
+				ri_warn(ri, "shrink events without an lru_isolate before them: their "
+					"pages are reclaimed but not scanned in the recorded totals");
 		}
 		close_window(ri, t, c, ev, &ctx->memcg->shrink);
 		return;

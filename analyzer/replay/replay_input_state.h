@@ -87,6 +87,11 @@ struct ri_task {
 	bool win;
 	int8_t win_lru;
 	uint8_t win_soft;
+	/*
+	 * the window is MGLRU's retry of the previous shrink's batch (episodes.c shrink_retry()):
+	 * nothing isolated, its shrink's nr_scanned that batch's again, not a window of its own
+	 */
+	bool win_retry;
 	uint64_t win_req, win_scanned, win_taken;
 	uint64_t win_ts;		/* its lru_isolate's time */
 	uint32_t wr_anon, wr_file;

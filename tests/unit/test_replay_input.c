@@ -1306,6 +1306,51 @@ TR_TEST(test_proactive_calls, "replay input: memcg calls from outside their recl
 	return UT_OK;
 }
 
+/*
+ * A plain trace-cmd 7.x recording (memcg_id in the reclaim events, no memcg counters): task 300
+ * of /leaf (no memcg below it, cgroup v2) reclaims /leaf. Its call: an isolate of inactive anon
+ * that takes nothing (closed by the next isolate), an isolate of 32 inactive file pages and its
+ * shrink reclaiming 10, MGLRU's retry of that batch (a second shrink, nr_scanned 32 again, no
+ * isolate: 5 more reclaimed), and a last isolate of inactive anon taking nothing, still open
+ * when the call ends. Three windows, every one /leaf's (memcg_id_leaf), none unattributed: the
+ * retry is no window of its own and its 32 pages are the batch's, scanned once (the inactive
+ * file reclaimability: 15 of 32); no "shrink events without an lru_isolate" warning. Before,
+ * the retry was a fourth window (its reclaimability 15 of 64), and the last isolate, closed
+ * after the loading stage had ended the call's episode, was unattributed.
+ */
+TR_TEST(test_leaf_call_retry_and_end, "replay input: a 7.x leaf call's retry and last isolate")
+{
+	const struct rs_ri_report *r;
+	struct rs_event ev = ev0(t, RS_EV_RECLAIM_BEGIN, T0 + 10 * MS, 300, "w");
+
+	UT_ASSERT(tr_new(t, "version=1 swappiness=60 mglru=0x0007 cgroup=v2 nodes=1") == 0);
+	cgmap(t, 1, "/");
+	cgmap(t, CG_A, "/leaf");
+	attach(t, T0, 0, 300, CG_A, "/leaf");	/* hierarchy 0: cgroup v2 */
+	snap(t, T0 + 1 * MS, CG_A, "/leaf", 500, 0, 1000, 0, 1500, 2000, 0);
+	ev.reclaim.kind = RS_RK_MEMCG;
+	ev.reclaim.memcg_id = CG_A;
+	ev.have = RS_HAVE_ORDER | RS_HAVE_GFP | RS_HAVE_MEMCG_ID;
+	feed(t, &ev);
+	iso(t, T0 + 11 * MS, 300, "w", RS_LRU_INACTIVE_ANON, 32, 0);
+	iso(t, T0 + 12 * MS, 300, "w", RS_LRU_INACTIVE_FILE, 32, 32);
+	shr(t, T0 + 13 * MS, 300, "w", 10, true, 32, 10);
+	shr(t, T0 + 14 * MS, 300, "w", 10, true, 32, 5);
+	iso(t, T0 + 15 * MS, 300, "w", RS_LRU_INACTIVE_ANON, 32, 0);
+	rend(t, T0 + 16 * MS, 300, "w", RS_RK_MEMCG, 15);
+	UT_ASSERT(tr_finish(t) == 0);
+	r = rs_replay_input_report(t->ri);
+	UT_ASSERT_EQ(r->victim_leaf, 3);
+	UT_ASSERT_EQ(r->victim_none, 0);
+	UT_ASSERT_EQ(r->obs[RS_LRU_INACTIVE_FILE].pages.scanned, 32);
+	UT_ASSERT_EQ(r->obs[RS_LRU_INACTIVE_FILE].pages.reclaimed, 15);
+	UT_ASSERT_EQ(call_of(t, 0)->rec.reclaimed[RS_LRU_INACTIVE_FILE], 15);
+	UT_ASSERT_EQ(call_of(t, 0)->rec.scanned[RS_LRU_INACTIVE_FILE], 32);
+	for (size_t i = 0; rs_replay_input_warning(t->ri, i); i++)
+		UT_ASSERT(!strstr(rs_replay_input_warning(t->ri, i), "without an lru_isolate"));
+	return UT_OK;
+}
+
 /* mm_vmscan_throttled of task pid with the stored reason 1 << VMSCAN_THROTTLE_ISOLATED. */
 static void throttled_isolated(struct tr *t, uint64_t ts, int pid)
 {
