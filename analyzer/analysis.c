@@ -702,6 +702,10 @@ int rs_analysis_finish(struct rs_analysis *a, struct rs_error *err)
 	a->finished = true;
 	rs_episodes_finish(a->eps, a->last_ts);
 	rs_kswapd_health_finish(a->health, a->last_ts);
+	if (a->health->bad_nid)
+		rs_warn(a->warnings, "kswapd runs and health: %llu balance_pgdat / reclaim_fail / "
+			"clear_hopeless events of nodes past the first %d (or of none) not counted",
+			(unsigned long long)a->health->bad_nid, RS_HEALTH_MAX_NODES);
 	for (int i = 0; i < a->nr_tasks; i++) {
 		const struct rs_task_info *ti = rs_episodes_task(a->eps, i);
 

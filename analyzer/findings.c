@@ -113,6 +113,13 @@ static void findings_cgroups(const struct rs_cgroups *cg, struct rs_findings *f)
 		keep_most(&f->paid_most, paid, scanned, cg, i);
 		keep_most(&f->caused_most, caused, cscanned, cg, i);
 	}
+	/* what no cgroup is known to have paid: "most" may be wrong by that much */
+	for (int i = 0; i < rs_cgroups_nr_cells(cg); i++) {
+		const struct rs_cg_cell *c = rs_cgroups_cell(cg, i);
+
+		if (c->victim == RS_CG_UNATTRIBUTED)
+			f->paid_unknown += c->reclaimed;
+	}
 }
 
 void rs_findings_of(const struct rs_analysis *a, const struct rs_cgroups *cg,

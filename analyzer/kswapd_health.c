@@ -13,17 +13,26 @@ void rs_kswapd_health_init(struct rs_kswapd_health *h)
 	memset(h, 0, sizeof(*h));
 }
 
+/*
+ * The node's slot, the first RS_HEALTH_MAX_NODES nodes seen each getting one: node ids are not
+ * dense (POWER and CXL machines number nodes 0, 8, 252, ...), so the cap is on how many, not
+ * on the id. Events of a node past the cap are counted (bad_nid), for the analysis to say so.
+ */
 static struct rs_kswapd_node_health *node(struct rs_kswapd_health *h, int nid)
 {
 	struct rs_kswapd_node_health *n;
 
-	if (nid < 0 || nid >= RS_HEALTH_MAX_NODES) {
+	if (nid < 0) {
 		h->bad_nid++;
 		return NULL;
 	}
 	for (int i = 0; i < h->nr_nodes; i++)
 		if (h->nodes[i].nid == nid)
 			return &h->nodes[i];
+	if (h->nr_nodes == RS_HEALTH_MAX_NODES) {
+		h->bad_nid++;
+		return NULL;
+	}
 	n = &h->nodes[h->nr_nodes++];
 	n->nid = nid;
 	return n;

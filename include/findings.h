@@ -73,6 +73,8 @@ struct rs_findings {
 	uint64_t dirty, writeback, immediate;
 
 	struct rs_findings_cgroup paid_most, caused_most;
+	/* pages reclaimed whose victim cgroup is not known (the matrix's unattributed column) */
+	uint64_t paid_unknown;
 
 	/* refaults (docs/refaults.md): filled by rs_refaults_findings() after rs_findings_of() */
 	struct {

@@ -57,7 +57,7 @@ struct rs_kswapd_health {
 	bool seen;			/* any of the four events: the kernel has them (7.x) */
 	int nr_nodes;
 	struct rs_kswapd_node_health nodes[RS_HEALTH_MAX_NODES];
-	uint64_t bad_nid;		/* events naming a node out of range */
+	uint64_t bad_nid;		/* events of no node, or of one past the first 16 */
 };
 
 void rs_kswapd_health_init(struct rs_kswapd_health *h);

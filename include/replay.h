@@ -223,6 +223,7 @@ struct rs_recorded {
 	bool have;			/* the trace has this call's shrink events */
 	int prio_first, prio_lowest;	/* -1 when unknown */
 	uint32_t rounds;		/* shrink passes: distinct (priority, node) seen */
+	uint32_t nodes;			/* distinct nodes its (non-soft) shrink events named */
 	/*
 	 * Time of the last shrink event at each priority (soft-limit passes aside) until the call
 	 * first went back to a higher priority (a retry), 0 where it ran no pass that scanned:
@@ -233,6 +234,15 @@ struct rs_recorded {
 	uint64_t scanned[RS_NR_EVICTABLE], reclaimed[RS_NR_EVICTABLE];
 	uint64_t nr_reclaimed;		/* *_reclaim_end nr_reclaimed */
 	uint64_t soft_scanned, soft_reclaimed;	/* inside memcg_softlimit_reclaim_begin/end */
+	/*
+	 * Batches shrink_inactive_list() gave up without scanning: too_many_isolated() held, the
+	 * task slept (mm_vmscan_throttled, reason ISOLATED), held again, and the call returned 0
+	 * (RS_GAP_ISOLATED). Told by the task's next reclaim event after the throttle not being
+	 * an lru_isolate of an inactive list (a throttle it passed is followed by its isolate). A
+	 * lower bound: a refused batch followed at once by the other type's inactive batch reads
+	 * as passed.
+	 */
+	uint32_t isolate_refused;
 	const struct rs_memcg_lists *memcg;	/* per victim; copied by rs_world_add_call */
 	size_t nr_memcg;
 	/*
@@ -473,6 +483,17 @@ enum rs_gap {
 	 * node), while every reclaim context scans each node's lruvec >> priority
 	 */
 	RS_GAP_NODE_LISTS,
+	/*
+	 * direct calls of a world of two or more nodes whose recorded shrinks named fewer nodes
+	 * than it has: the allocation's nodemask (mempolicy MPOL_BIND, cpusets) or zones ready for
+	 * compaction kept the others out, and neither is in the trace
+	 */
+	RS_GAP_NODEMASK,
+	/*
+	 * direct and memcg calls in which too_many_isolated() gave batches up (rs_recorded.
+	 * isolate_refused): it compares the node's isolated and inactive pages at each batch
+	 */
+	RS_GAP_ISOLATED,
 	RS_GAP_NR
 };
 
@@ -488,6 +509,9 @@ struct rs_gap_pages {
  * out has 1 + nr_memcg entries, filled by the call. Valid after rs_world_finalize().
  */
 unsigned int rs_world_identity_gaps(const struct rs_world *w, struct rs_gap_pages *out);
+/* The same, and each call's own mask in call_lacks[nr_calls] (caller's array). */
+unsigned int rs_world_identity_gaps_calls(const struct rs_world *w, struct rs_gap_pages *out,
+					  unsigned int *call_lacks);
 const char *rs_gap_name(enum rs_gap g);		/* "watermarks", ... */
 const char *rs_gap_missing(enum rs_gap g);	/* what the trace would need, one line */
 
@@ -502,6 +526,11 @@ struct rs_reclaim_acct {
 	uint64_t scanned[RS_NR_EVICTABLE], reclaimed[RS_NR_EVICTABLE];
 	uint64_t swapped_out;			/* anon reclaimed = pages swapped out */
 	uint64_t soft_scanned, soft_reclaimed;	/* the part taken by soft-limit passes */
+	/*
+	 * inactive anon pages scanned with no swap space (the world's swap_free 0): reclaimed
+	 * 0 by the kernel's rule, not by a rate, so never an extrapolation
+	 */
+	uint64_t scanned_no_swap;
 };
 
 /* What a policy did in one invocation. */

@@ -56,6 +56,16 @@ struct rs_identity_opts {
 	bool victims_known;
 };
 
+/*
+ * One node's kswapd calls (a world of two or more nodes): each kswapd scans its own node alone,
+ * so its calls' recorded and modelled pages are that node's, checked as a list is.
+ */
+struct rs_identity_node {
+	int nid;
+	uint64_t calls;
+	struct rs_identity_list list[RS_NR_EVICTABLE];
+};
+
 struct rs_identity {
 	const struct rs_policy_ops *policy;
 	struct rs_identity_list list[RS_NR_EVICTABLE];	/* whole trace */
@@ -78,6 +88,12 @@ struct rs_identity {
 	 * RS_GAP_KSWAPD_END, so their lists are judged only when those runs scanned little of them.
 	 */
 	struct rs_kswapd_ends kswapd;
+	/*
+	 * Per node, the kswapd calls (two or more nodes, and every call's outcome kept): in nid
+	 * order, nodes without a kswapd call left out. Not in the counts above.
+	 */
+	struct rs_identity_node *kswapd_node;
+	int nr_kswapd_nodes;
 };
 
 /* One list's errors and verdict; gp NULL: the trace lacks nothing for it. */

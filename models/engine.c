@@ -317,12 +317,14 @@ static uint64_t apply_rate(uint64_t n, uint64_t rate, uint64_t *c)
 }
 
 static void acct_take(struct rs_reclaim_acct *a, int lru, uint64_t scanned, uint64_t reclaimed,
-		      bool soft)
+		      bool soft, bool no_swap)
 {
 	a->scanned[lru] += scanned;
 	a->reclaimed[lru] += reclaimed;
 	if (!rs_lru_is_file(lru))
 		a->swapped_out += reclaimed;
+	if (no_swap)
+		a->scanned_no_swap += scanned;
 	if (soft) {
 		a->soft_scanned += scanned;
 		a->soft_reclaimed += reclaimed;
@@ -331,14 +333,14 @@ static void acct_take(struct rs_reclaim_acct *a, int lru, uint64_t scanned, uint
 
 /* A shrink of memcg's list lru, counted into the call and into the memcg. */
 static void account(struct rs_sim *s, int memcg, int lru, uint64_t scanned, uint64_t reclaimed,
-		    enum rs_rate_src src)
+		    enum rs_rate_src src, bool no_swap)
 {
 	struct rs_call_outcome *o = s->out;
 
-	acct_take(&o->acct, lru, scanned, reclaimed, s->soft);
+	acct_take(&o->acct, lru, scanned, reclaimed, s->soft, no_swap);
 	o->reclaimed_by_src[src] += reclaimed;
 	if (o->memcg)
-		acct_take(&o->memcg[memcg], lru, scanned, reclaimed, s->soft);
+		acct_take(&o->memcg[memcg], lru, scanned, reclaimed, s->soft, no_swap);
 	s->scanned += scanned;
 	s->reclaimed += reclaimed;
 }
@@ -348,11 +350,29 @@ static void shrink_inactive(struct rs_sim *s, int memcg, int nid, int lru, uint6
 {
 	const struct rs_rates *rt;
 	uint64_t taken = rs_min_u64(n, rs_sim_size(s, memcg, nid, lru)), rec, act;
+	bool no_swap = !rs_lru_is_file(lru) && !rs_sim_swap_ok(s);
 
 	memset(r, 0, sizeof(*r));
 	if (!taken)
 		return;
 	rt = rates_of(s, memcg, nid, lru);
+	if (no_swap) {
+		/*
+		 * No swap space: shrink_folio_list() (2.6.28's shrink_page_list() alike) cannot
+		 * add_to_swap() an anon folio and activates it (activate_locked), whatever the
+		 * recording observed of the list's reclaimability: nothing is reclaimed nor
+		 * written. Policies that scan anon without swap (the +1, memcg reclaim of 2.6.2x)
+		 * move the pages to the active list.
+		 */
+		rec = 0;
+		act = taken;
+		r->taken = taken;
+		r->activated = act;
+		move(s, memcg, nid, lru, -(int64_t)act);
+		move(s, memcg, nid, lru + 1, (int64_t)act);
+		account(s, memcg, lru, taken, 0, rt->src, true);
+		return;
+	}
 	if (s->pass && s->pass->memcg == memcg && s->pass->nid == nid &&
 	    rs_world_pass_reclaim(s->w, memcg, nid, lru, s->prio, s->call->ts,
 				  s->pass->pos[lru], taken, &rec)) {
@@ -378,7 +398,7 @@ static void shrink_inactive(struct rs_sim *s, int memcg, int nid, int lru, uint6
 	for (int m = memcg; m >= 0 && rec; m = s->ls->parent[m])
 		s->ls->usage[m] -= (int64_t)rec;
 	s->ls->freep[nid] += (int64_t)rec;
-	account(s, memcg, lru, taken, rec, rt->src);
+	account(s, memcg, lru, taken, rec, rt->src, false);
 }
 
 static void shrink_active(struct rs_sim *s, int memcg, int nid, int lru, uint64_t n,
@@ -401,7 +421,7 @@ static void shrink_active(struct rs_sim *s, int memcg, int nid, int lru, uint64_
 					      carry(s, memcg, nid, lru, 1)), taken);
 	move(s, memcg, nid, lru, -(int64_t)deact);
 	move(s, memcg, nid, lru - 1, (int64_t)deact);
-	account(s, memcg, lru, taken, 0, rt->src);
+	account(s, memcg, lru, taken, 0, rt->src, false);
 }
 
 void rs_sim_shrink_inactive(struct rs_sim *s, int memcg, int nid, int lru, uint64_t n,

@@ -114,6 +114,83 @@ out:
 	free(n);
 }
 
+/*
+ * Identity node by node over the kswapd calls: the whole-trace sums can hide one node's excess
+ * behind the other's shortfall. Recorded pages as rs_replay_recorded() counts them (a call
+ * without shrink events scanned nothing); what a node's calls lack is their own gaps.
+ */
+static int kswapd_nodes(const struct rs_world *w, const struct rs_replay_result *model,
+			struct rs_identity *out)
+{
+	const struct rs_world_info *wi = rs_world_info(w);
+	struct {
+		uint64_t rs[RS_NR_EVICTABLE], rr[RS_NR_EVICTABLE];
+		uint64_t ms[RS_NR_EVICTABLE], mr[RS_NR_EVICTABLE];
+		uint64_t calls;
+		struct rs_gap_pages gp;
+	} *n;
+	unsigned int *lacks;
+	struct rs_gap_pages *tmp;
+	int k = 0;
+
+	if (wi->nr_nodes < 2 || !model->call || !wi->nr_calls)
+		return 0;
+	n = calloc((size_t)wi->nr_nodes, sizeof(*n));
+	lacks = calloc(wi->nr_calls, sizeof(*lacks));
+	tmp = calloc(1 + (size_t)wi->nr_memcg, sizeof(*tmp));
+	if (!n || !lacks || !tmp)
+		goto out_nomem;
+	rs_world_identity_gaps_calls(w, tmp, lacks);
+	for (size_t i = 0; i < wi->nr_calls; i++) {
+		const struct rs_reclaim_call *c = rs_world_call(w, i);
+		const struct rs_call_outcome *o = &model->call[i];
+
+		if (c->ctx != RS_CALL_KSWAPD || c->nid < 0 || c->nid >= wi->nr_nodes)
+			continue;
+		n[c->nid].calls++;
+		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
+			uint64_t s = c->rec.have ? c->rec.scanned[l] : 0;
+
+			n[c->nid].rs[l] += s;
+			n[c->nid].rr[l] += c->rec.have ? c->rec.reclaimed[l] : 0;
+			n[c->nid].ms[l] += o->acct.scanned[l];
+			n[c->nid].mr[l] += o->acct.reclaimed[l];
+			for (int g = 0; g < RS_GAP_NR; g++)
+				if (lacks[i] & (1u << g))
+					n[c->nid].gp.scanned[g][l] += s;
+			if (lacks[i])
+				n[c->nid].gp.any[l] += s;
+		}
+	}
+	for (int nid = 0; nid < wi->nr_nodes; nid++)
+		out->nr_kswapd_nodes += n[nid].calls > 0;
+	out->kswapd_node = calloc((size_t)out->nr_kswapd_nodes + 1, sizeof(*out->kswapd_node));
+	if (!out->kswapd_node)
+		goto out_nomem;
+	for (int nid = 0; nid < wi->nr_nodes; nid++) {
+		struct rs_identity_node *x;
+
+		if (!n[nid].calls)
+			continue;
+		x = &out->kswapd_node[k++];
+		x->nid = nid;
+		x->calls = n[nid].calls;
+		for (int l = 0; l < RS_NR_EVICTABLE; l++)
+			rs_identity_list(n[nid].rs[l], n[nid].rr[l], n[nid].ms[l], n[nid].mr[l],
+					 &n[nid].gp, l, &x->list[l]);
+	}
+	free(n);
+	free(lacks);
+	free(tmp);
+	return 0;
+out_nomem:
+	free(n);
+	free(lacks);
+	free(tmp);
+	out->nr_kswapd_nodes = 0;
+	return -1;
+}
+
 int rs_identity_compute(const struct rs_world *w, const struct rs_replay_result *rec,
 			const struct rs_replay_result *model, const struct rs_identity_opts *o,
 			struct rs_identity *out, struct rs_error *err)
@@ -134,6 +211,10 @@ int rs_identity_compute(const struct rs_world *w, const struct rs_replay_result 
 		rs_identity_list(r->scanned[l], r->reclaimed[l], m->scanned[l], m->reclaimed[l],
 				 &out->gaps[0], l, &out->list[l]);
 		count(out, &out->list[l]);
+	}
+	if (kswapd_nodes(w, model, out)) {
+		rs_identity_free(out);
+		return rs_error_set(err, "out of memory");
 	}
 	out->per_cgroup = o && o->victims_known && rec->nr_memcg == nr_memcg &&
 			  model->nr_memcg == nr_memcg;
@@ -161,8 +242,11 @@ void rs_identity_free(struct rs_identity *id)
 {
 	free(id->memcg);
 	free(id->gaps);
+	free(id->kswapd_node);
 	id->memcg = NULL;
 	id->gaps = NULL;
+	id->kswapd_node = NULL;
+	id->nr_kswapd_nodes = 0;
 }
 
 /* ---- identity call by call ---- */
@@ -316,7 +400,9 @@ void rs_policy_claims(const struct rs_replay_result *rec, const struct rs_replay
 	memset(out, 0, sizeof(*out));
 	for (int l = 0; l < RS_NR_EVICTABLE; l++)
 		if (l == RS_LRU_INACTIVE_ANON || l == RS_LRU_INACTIVE_FILE)
-			reclaim_range(r->scanned[l], r->reclaimed[l], m->scanned[l],
+			/* anon scanned without swap reclaimed nothing: no rate extrapolated */
+			reclaim_range(r->scanned[l], r->reclaimed[l], m->scanned[l] -
+				      (l == RS_LRU_INACTIVE_ANON ? m->scanned_no_swap : 0),
 				      &out->reclaimed[l]);
 	out->swapped = out->reclaimed[RS_LRU_INACTIVE_ANON];
 	out->soft_shown = true;

@@ -447,6 +447,7 @@ static void acct_add(struct rs_reclaim_acct *total, const struct rs_reclaim_acct
 	total->swapped_out += a->swapped_out;
 	total->soft_scanned += a->soft_scanned;
 	total->soft_reclaimed += a->soft_reclaimed;
+	total->scanned_no_swap += a->scanned_no_swap;
 }
 
 static void add_outcome(struct rs_replay_result *r, const struct rs_call_outcome *o,

@@ -727,6 +727,8 @@ static const char *const gap_names[RS_GAP_NR] = {
 	[RS_GAP_WMARK] = "watermarks", [RS_GAP_SIZES] = "lruvec deltas",
 	[RS_GAP_SOFT_TREE] = "soft-limit tree", [RS_GAP_KSWAPD_END] = "zone free pages",
 	[RS_GAP_PROACTIVE] = "memory.reclaim request", [RS_GAP_NODE_LISTS] = "per-node memcg lists",
+	[RS_GAP_NODEMASK] = "allowed nodes",
+	[RS_GAP_ISOLATED] = "isolated pages",
 };
 
 static const char *const gap_missing[RS_GAP_NR] = {
@@ -749,6 +751,15 @@ static const char *const gap_missing[RS_GAP_NR] = {
 			      "mod_memcg_lruvec_state carry no node): every reclaim context scans each "
 			      "node's lruvec >> priority, and the replay holds a memcg's lists on "
 			      "node 0",
+	[RS_GAP_NODEMASK] = "the nodes a direct reclaim's allocation may use (its mempolicy nodemask, "
+			    "cpuset) and which zones compaction_ready() skipped: the recorded call "
+			    "shrank fewer nodes than the machine has, while the replay's "
+			    "shrink_zones() walks every node of the zonelist",
+	[RS_GAP_ISOLATED] = "the node's isolated and inactive pages at each batch: "
+			    "too_many_isolated() made shrink_inactive_list() give batches of these "
+			    "calls up after a throttle (mm_vmscan_throttled ISOLATED, no lru_isolate "
+			    "after it); which of a model's batches it would refuse follows counts no "
+			    "event carries",
 };
 
 const char *rs_gap_name(enum rs_gap g)
@@ -774,9 +785,18 @@ const char *rs_gap_missing(enum rs_gap g)
  * 7.2 proactive trace, so replayed: active file +21.2%, inactive anon +7.4%). With two or more
  * nodes, a memcg below the root with sizes of its own has them on node 0 only (no memcg source
  * names a node): every call scans lruvecs whose per-node sizes the world lacks (a 2-node 7.2
- * memcg-high recording: inactive file +13885%, the 1-node one +2.0%).
+ * memcg-high recording: inactive file +13885%, the 1-node one +2.0%). A direct call that
+ * shrank fewer nodes than the machine has was kept from the others by its nodemask (mempolicy,
+ * cpuset) or by zones ready for compaction, neither in the trace (a 2-node recording whose
+ * tasks are bound to a node each: direct reclaim +72% scanned, the kswapd calls -0.2/-0.4%).
  */
 unsigned int rs_world_identity_gaps(const struct rs_world *w, struct rs_gap_pages *out)
+{
+	return rs_world_identity_gaps_calls(w, out, NULL);
+}
+
+unsigned int rs_world_identity_gaps_calls(const struct rs_world *w, struct rs_gap_pages *out,
+					  unsigned int *call_lacks)
 {
 	bool wmark = false, deltas = false, soft = false, node_lists = false;
 	unsigned int mask = 0;
@@ -807,8 +827,13 @@ unsigned int rs_world_identity_gaps(const struct rs_world *w, struct rs_gap_page
 			lacks |= 1u << RS_GAP_SOFT_TREE;
 		if (c->ctx == RS_CALL_MEMCG && c->proactive)
 			lacks |= 1u << RS_GAP_PROACTIVE;
+		if (c->rec.isolate_refused)
+			lacks |= 1u << RS_GAP_ISOLATED;
 		if (node_lists)
 			lacks |= 1u << RS_GAP_NODE_LISTS;
+		if (c->ctx == RS_CALL_DIRECT && w->info.nr_nodes > 1 &&
+		    c->rec.nodes < (uint32_t)w->info.nr_nodes)
+			lacks |= 1u << RS_GAP_NODEMASK;
 		if (c->ctx == RS_CALL_KSWAPD && w->info.nr_zone_samples) {
 			struct rs_kswapd_end e;
 
@@ -816,6 +841,8 @@ unsigned int rs_world_identity_gaps(const struct rs_world *w, struct rs_gap_page
 			if (e.how == RS_KEND_EARLY)
 				lacks |= 1u << RS_GAP_KSWAPD_END;
 		}
+		if (call_lacks)
+			call_lacks[i] = lacks;
 		if (!lacks || !c->rec.have)
 			continue;
 		mask |= lacks;

@@ -343,19 +343,22 @@ static void match_isolate_only(const struct mc_window *w, struct rs_victim *v)
  * took its pages from the call's memcg when that memcg provably has no memcg below it
  * (mc_lone_memcg(), told at the call's begin).
  */
-static void lone_victim(const struct mc_task *t, struct rs_victim *v)
+static void lone_victim(const struct mc_window *w, struct rs_victim *v)
 {
-	int slot;
-
-	if (!t || v->how != RS_VICTIM_UNKNOWN || v->reason != RS_CGR_NO_MEMCG_EVENT ||
+	if (w->lone < 0 || v->how != RS_VICTIM_UNKNOWN || v->reason != RS_CGR_NO_MEMCG_EVENT ||
 	    v->ctx != RS_CTX_MEMCG)
 		return;
-	slot = ep_slot_find(t->ep_serial, MC_TASK_EPS, v->serial);
-	if (slot < 0 || t->eps[slot].lone < 0)
-		return;
-	v->row = t->eps[slot].lone;
+	v->row = w->lone;
 	v->how = RS_VICTIM_FALLBACK;
 	v->reason = RS_CGR_MEMCG_ID_LEAF;
+}
+
+/* The lone memcg of the task's episode `serial` (mc_ep.lone), -1: none or no such episode. */
+static int ep_lone(const struct mc_task *t, uint64_t serial)
+{
+	int slot = ep_slot_find(t->ep_serial, MC_TASK_EPS, serial);
+
+	return slot < 0 ? -1 : t->eps[slot].lone;
 }
 
 bool rs_memcgs_open_window(const struct rs_memcgs *m, int task, struct rs_victim *out)
@@ -363,7 +366,7 @@ bool rs_memcgs_open_window(const struct rs_memcgs *m, int task, struct rs_victim
 	if (task < 0 || task >= m->nr_t || !m->t[task].win.open)
 		return false;
 	match_isolate_only(&m->t[task].win, out);
-	lone_victim(&m->t[task], out);
+	lone_victim(&m->t[task].win, out);
 	return true;
 }
 
@@ -525,11 +528,12 @@ static void on_isolate(struct rs_memcgs *m, const struct rs_event *ev, const str
 		return;
 	if (t->win.open) {
 		match_isolate_only(&t->win, &out->closed);
-		lone_victim(t, &out->closed);
+		lone_victim(&t->win, &out->closed);
 		credit_episode(m, t, &out->closed, out->closed.ctx, out->closed.serial);
 		carry_scan_counters(t);
 	}
 	window_open(&t->win, ev, ctx);
+	t->win.lone = ep_lone(t, ctx->serial);
 	for (int i = 0; i < t->npre; i++)
 		window_count(&t->win, t->pre[i].row, t->pre[i].cls, t->pre[i].val);
 	t->npre = 0;
@@ -560,7 +564,7 @@ static void on_shrink(struct rs_memcgs *m, const struct rs_event *ev, const stru
 	/* an isolate of the other side of the lists is not this shrink's */
 	if (w->open && w->w.lru >= 0 && is_active_list(w->w.lru) != active) {
 		match_isolate_only(w, &out->closed);
-		lone_victim(t, &out->closed);
+		lone_victim(w, &out->closed);
 		credit_episode(m, t, &out->closed, out->closed.ctx, out->closed.serial);
 		w->open = false;
 	}
@@ -587,7 +591,7 @@ static void on_shrink(struct rs_memcgs *m, const struct rs_event *ev, const stru
 	*v = w->w;
 	window_match(w, active, active ? w->w.nr_scanned : ev->inactive.nr_scanned, true,
 		     active ? ev->active.nr_deactivated : ev->inactive.nr_reclaimed, v);
-	lone_victim(t, v);
+	lone_victim(w, v);
 	w->open = false;
 	t->npre = 0;
 	t->last = *v;

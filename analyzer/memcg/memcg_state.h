@@ -32,6 +32,11 @@ struct mc_window {
 	struct mc_cnt tail[MC_WIN_TAIL];	/* ring: tail[(ncount - 1) % MC_WIN_TAIL] newest */
 	int lruvec_row;			/* memcg of the first LRU decrement, -1 */
 	bool any_memcg;
+	/*
+	 * its episode's mc_ep.lone at the isolate: an isolate-only window may close after its
+	 * episode has ended (and its slot gone), at the end event or the task's next isolate
+	 */
+	int lone;
 };
 
 /* A reclaim episode of a task still open (its serial in mc_task.ep_serial). */

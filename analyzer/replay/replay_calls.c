@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis.h"
 #include "memcg_attrib.h"
 #include "replay_calls.h"
 #include "replay_memcgs.h"
@@ -37,6 +38,32 @@ void ri_call_free(struct ri_call *c)
 	RS_GROW_RELEASE(c->steps, c->nsteps, c->capsteps);
 	RS_GROW_RELEASE(c->iso, c->niso, c->capiso);
 	RS_GROW_RELEASE(c->infl, c->ninfl, c->capinfl);
+	RS_GROW_RELEASE(c->xprio, c->nxprio, c->capxprio);
+}
+
+/*
+ * A (node, priority) pair a call's shrink ran at: the recorded rounds are the distinct pairs.
+ * Nodes 0..3 in the call's masks, the rare others in rows of their own (an 8-node machine's
+ * node 5 shrinking 40 times at priority 12 is one round, not 40).
+ */
+static void note_round(struct rs_replay_input *ri, struct ri_call *c, int nid, int prio)
+{
+	size_t i;
+
+	if (nid < 4) {
+		c->prio_mask[nid] |= (uint16_t)(1u << prio);
+		return;
+	}
+	for (i = 0; i < c->nxprio && c->xprio[i].nid != nid; i++)
+		;
+	if (i == c->nxprio) {
+		if (RS_GROW(c->xprio, c->capxprio, c->nxprio + 1, 4)) {
+			ri->oom = true;
+			return;
+		}
+		c->xprio[c->nxprio++] = (struct ri_node_prio){ .nid = nid };
+	}
+	c->xprio[i].mask |= (uint16_t)(1u << prio);
 }
 
 static struct ri_call *open_call(struct rs_replay_input *ri, struct ri_task *t,
@@ -301,15 +328,17 @@ static void note_pass(struct rs_replay_input *ri, struct ri_call *c, int memcg, 
  * The victim memcg row of a window's outcome (-1: none, or a memcg of no id: the loading
  * stage's shared rows), counted by how it was told.
  */
-static int victim_row(struct rs_replay_input *ri, const struct rs_victim *v)
+static int victim_row(struct rs_replay_input *ri, const struct rs_victim *v, bool count)
 {
 	int row = v && v->valid ? ri_memcg_row(ri, v->row) : -1;
 	const struct rs_memcg *m = ri_memcg_id(ri, row);
 
 	if (!m || !m->id) {
-		ri->rep.victim_none++;
+		ri->rep.victim_none += count;
 		return -1;
 	}
+	if (!count)
+		return row;
 	if (v->how == RS_VICTIM_EXACT)
 		ri->rep.victim_exact++;
 	else if (v->reason == RS_CGR_SCAN_ONLY)
@@ -344,7 +373,9 @@ static void count_window(struct ri_victim *v, const struct ri_task *t, const str
 		int type = lru == RS_LRU_INACTIVE_FILE;
 
 		v->reclaimed[lru] += sh->inactive.nr_reclaimed;
-		v->in_scanned[type] += sh->inactive.nr_scanned;
+		/* a retry's nr_scanned is its batch's, counted with the shrink it retries */
+		if (!t->win_retry)
+			v->in_scanned[type] += sh->inactive.nr_scanned;
 		v->activated[type] += sh->inactive.nr_activate_anon + sh->inactive.nr_activate_file;
 		v->pageout[type] += type ? t->wr_file : t->wr_anon;
 	} else if (sh) {
@@ -381,7 +412,7 @@ static void close_window(struct rs_replay_input *ri, struct ri_task *t, struct r
 	}
 	if (nid < 0 || nid >= 1024)
 		nid = 0;
-	memcg = victim_row(ri, outcome);
+	memcg = victim_row(ri, outcome, !t->win_retry);
 	if ((m = ri_memcg_at(ri, memcg)))
 		m->flags |= RI_MF_VICTIM;
 	v = victim(ri, c, memcg, nid);
@@ -429,7 +460,8 @@ static void close_window(struct rs_replay_input *ri, struct ri_task *t, struct r
 			} else {
 				c->steps[c->nsteps++] = (struct ri_step){
 					.memcg = memcg, .nid = nid, .prio = prio, .lru = lru,
-					.st = { .scanned = (uint32_t)sh->inactive.nr_scanned,
+					.st = { .scanned = t->win_retry ? 0 :
+							   (uint32_t)sh->inactive.nr_scanned,
 						.reclaimed = (uint32_t)sh->inactive.nr_reclaimed },
 				};
 			}
@@ -462,10 +494,7 @@ static void close_window(struct rs_replay_input *ri, struct ri_task *t, struct r
 			c->restarted = true;
 		if (!c->restarted)
 			rec->prio_end[prio] = sh->ts;
-		if (nid < 4)
-			c->prio_mask[nid] |= (uint16_t)(1u << prio);
-		else
-			c->prio_extra++;
+		note_round(ri, c, nid, prio);
 		c->last_prio = prio;
 	}
 	rec->have = true;
@@ -495,6 +524,7 @@ static void open_window(struct rs_replay_input *ri, struct ri_task *t, struct ri
 	t->win = true;
 	t->win_lru = (int8_t)lru;
 	t->win_soft = ctx->kind == RS_CTX_SOFTLIMIT;
+	t->win_retry = false;
 	t->win_req = ev->isolate.nr_requested;
 	t->win_scanned = ev->isolate.nr_scanned;
 	t->win_taken = ev->isolate.nr_taken;
@@ -552,6 +582,50 @@ static int call_ctx(enum rs_reclaim_kind k)
 	}
 }
 
+/*
+ * shrink_inactive_list() (6.x, 7.x) before it isolates:
+ *
+ *	while (unlikely(too_many_isolated(pgdat, file, sc))) {
+ *		if (stalled)
+ *			return 0;
+ *		stalled = true;
+ *		reclaim_throttle(pgdat, VMSCAN_THROTTLE_ISOLATED);
+ *		...
+ *	}
+ *
+ * so after an ISOLATED throttle the batch either goes on to its lru_isolate or is given up
+ * (no event: the next is another batch's, shrink_slab() of the memcg, or the call's end).
+ * too_many_isolated() compares the node's NR_ISOLATED_* with its inactive pages (direct and
+ * memcg reclaim, not kswapd): no event carries them, so a model cannot tell which of its own
+ * batches would have been refused. The 7.2 proactive trace: 12 forked children of /rs_forks
+ * in limit reclaim at once, 30 throttles in 160 ms, 21 batches given up at priorities where
+ * the model scanned.
+ */
+static void isolate_outcome(struct ri_task *t, struct ri_call *c, const struct rs_event *ev)
+{
+	bool passed;
+
+	switch (ev->type) {
+	case RS_EV_LRU_ISOLATE:
+	case RS_EV_SHRINK_INACTIVE:
+	case RS_EV_SHRINK_ACTIVE:
+	case RS_EV_THROTTLED:
+	case RS_EV_SLAB_START:
+	case RS_EV_RECLAIM_BEGIN:
+	case RS_EV_RECLAIM_END:
+	case RS_EV_KSWAPD_WAKE:
+	case RS_EV_KSWAPD_SLEEP:
+		break;
+	default:
+		return;
+	}
+	passed = ev->type == RS_EV_LRU_ISOLATE && (ev->isolate.lru == RS_LRU_INACTIVE_ANON ||
+						   ev->isolate.lru == RS_LRU_INACTIVE_FILE);
+	t->throttled_isolated = false;
+	if (!passed && c)
+		c->c.rec.isolate_refused++;
+}
+
 void ri_calls_event(struct rs_replay_input *ri, const struct rs_event *ev, const struct rs_ctx *ctx,
 		    struct ri_task *t)
 {
@@ -559,7 +633,15 @@ void ri_calls_event(struct rs_replay_input *ri, const struct rs_event *ev, const
 	struct rs_victim open;
 	int k;
 
+	if (t->throttled_isolated)
+		isolate_outcome(t, c, ev);
 	switch (ev->type) {
+	case RS_EV_THROTTLED:
+		if (c && rs_throttle_reason_slot(ev->throttled.reason) == 1)	/* ISOLATED */
+			t->throttled_isolated = true;
+		return;
+	case RS_EV_SLAB_START:
+		return;
 	case RS_EV_RECLAIM_BEGIN:
 		if (ev->reclaim.kind == RS_RK_SOFTLIMIT)
 			return;
@@ -668,16 +750,24 @@ void ri_calls_event(struct rs_replay_input *ri, const struct rs_event *ev, const
 		    : ((ev->inactive.reclaim_flags & RS_RECLAIM_WB_FILE) ? RS_LRU_INACTIVE_FILE
 									 : RS_LRU_INACTIVE_ANON);
 		if (!t->win || t->win_lru != k) {
-			/* a shrink with no isolate of its list before it (or lost events) */
+			/*
+			 * a shrink with no isolate of its list before it: MGLRU's retry of the
+			 * batch the previous one closed (its reclaimed pages new, its victim that
+			 * one's: the loading stage's outcome), else lost events
+			 */
+			bool retry = ev->type == RS_EV_SHRINK_INACTIVE && ctx->shrink_retry;
+
 			if (t->win)
 				close_window(ri, t, c, NULL, closed_here(ctx));
 			t->win = true;
 			t->win_lru = (int8_t)k;
 			t->win_soft = ctx->kind == RS_CTX_SOFTLIMIT;
+			t->win_retry = retry;
 			t->win_req = t->win_scanned = t->win_taken = 0;
 			t->wr_anon = t->wr_file = 0;
-			ri_warn(ri, "shrink events without an lru_isolate before them: their pages "
-				"are reclaimed but not scanned in the recorded totals");
+			if (!retry)
+				ri_warn(ri, "shrink events without an lru_isolate before them: their "
+					"pages are reclaimed but not scanned in the recorded totals");
 		}
 		close_window(ri, t, c, ev, &ctx->memcg->shrink);
 		return;

@@ -780,6 +780,13 @@ static int ri_event(void *arg, const struct rs_event *ev, const struct rs_ctx *c
 		if (t)
 			ri_calls_event(ri, ev, ctx, t);
 		return ri->oom ? -1 : 0;
+	case RS_EV_THROTTLED:
+	case RS_EV_SLAB_START:
+		/* what came of an ISOLATED throttle (replay_calls.c): tasks in reclaim only */
+		t = ri_task_get(ri, ev->pid, false);
+		if (t)
+			ri_calls_event(ri, ev, ctx, t);
+		return 0;
 	default:
 		return 0;
 	}

@@ -87,9 +87,15 @@ struct ri_task {
 	bool win;
 	int8_t win_lru;
 	uint8_t win_soft;
+	/*
+	 * the window is MGLRU's retry of the previous shrink's batch (episodes.c shrink_retry()):
+	 * nothing isolated, its shrink's nr_scanned that batch's again, not a window of its own
+	 */
+	bool win_retry;
 	uint64_t win_req, win_scanned, win_taken;
 	uint64_t win_ts;		/* its lru_isolate's time */
 	uint32_t wr_anon, wr_file;
+	bool throttled_isolated;	/* an ISOLATED throttle whose outcome its next event tells */
 };
 
 
@@ -118,13 +124,20 @@ struct ri_step {
 	struct rs_obs_step st;
 };
 
+/* The priorities a call's non-soft shrinks ran at on one node (ri_call.xprio). */
+struct ri_node_prio {
+	int nid;
+	uint16_t mask;
+};
+
 struct ri_call {
 	struct rs_reclaim_call c;	/* target -1 until the end; rec.memcg NULL */
 	int8_t ctx;			/* enum rs_call_ctx; -1 until an end names it (cut) */
 	bool cut_start, open;
 	int task_row;			/* memcg row of the task at the call's start, -1 */
 	uint16_t prio_mask[4];		/* priorities of non-soft shrinks, nodes 0..3 */
-	uint32_t prio_extra;		/* (node, priority) pairs on nodes past 3 */
+	struct ri_node_prio *xprio;	/* the same on nodes past 3, a row each */
+	size_t nxprio, capxprio;
 	int last_prio;
 	bool restarted;			/* went back to a higher priority: a retry */
 	/*

@@ -533,7 +533,7 @@ static void orders_append(char *line, size_t n, const char *what, const uint32_t
 static const struct rs_text_col tasks_cols[] = {
 	{ -7, "", "pid" }, { -15, "", "comm" }, { 6, "direct", "" }, { 6, "memcg", "" },
 	{ 6, "soft", "" }, { 5, "node", "" }, { 6, "wakeup", "kswapd" }, { 9, "scanned", "pages" },
-	{ 9, "reclaimed", "pages" }, { 11, "write", "sync/async" }, { 9, "stalled", "ms" },
+	{ 9, "reclaimed", "pages" }, { 11, "write s/as", "folios" }, { 9, "stalled", "ms" },
 };
 
 static void section_tasks(struct out *o, int top)

@@ -431,6 +431,33 @@ static json_t *kswapd_ends_json(const struct rs_kswapd_ends *k, const struct rs_
 	return o;
 }
 
+/* Identity of the kswapd calls node by node (two or more nodes); docs/json.md */
+static json_t *kswapd_nodes_json(const struct rs_identity *id)
+{
+	json_t *a = json_array();
+
+	for (int k = 0; k < id->nr_kswapd_nodes; k++) {
+		const struct rs_identity_node *x = &id->kswapd_node[k];
+		json_t *o = json_object(), *lists = json_object();
+
+		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
+			const struct rs_identity_list *il = &x->list[l];
+			json_t *row = identity_row_json(il);
+
+			json_object_set_new(row, "scanned_error_pct",
+					    err_pct_json(il->rec_scanned, il->scanned_err));
+			json_object_set_new(row, "reclaimed_error_pct",
+					    err_pct_json(il->rec_reclaimed, il->reclaimed_err));
+			json_object_set_new(lists, lname[l], row);
+		}
+		json_object_set_new(o, "nid", json_integer(x->nid));
+		json_object_set_new(o, "calls", JI(x->calls));
+		json_object_set_new(o, "lists", lists);
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
 static json_t *identity_json(const struct rs_replay_report *r, json_t **error_pct)
 {
 	const struct rs_identity *id = r->id;
@@ -486,6 +513,8 @@ static json_t *identity_json(const struct rs_replay_report *r, json_t **error_pc
 	json_object_set_new(o, "folio_granularity", json_boolean(r->folio_granularity));
 	json_object_set_new(o, "flushed_stats", json_boolean(r->flushed_stats));
 	json_object_set_new(o, "kswapd_ends", kswapd_ends_json(&id->kswapd, &r->in->gap));
+	if (id->nr_kswapd_nodes)
+		json_object_set_new(o, "kswapd_nodes", kswapd_nodes_json(id));
 	return o;
 }
 
@@ -535,6 +564,8 @@ static json_t *policy_json(const struct rs_replay_report *r, const struct rs_rep
 		json_object_set_new(x, "reclaimed_diff",
 				    JI((int64_t)pt->reclaimed[l] - (int64_t)rt->reclaimed[l]));
 		json_object_set_new(x, "reclaimed_range", range_json(&pc->reclaimed[l]));
+		if (l == RS_LRU_INACTIVE_ANON)
+			json_object_set_new(x, "scanned_no_swap", JI(pt->scanned_no_swap));
 		json_object_set_new(lru, lname[l], x);
 	}
 	json_object_set_new(o, "lru", lru);

@@ -257,6 +257,29 @@ static void identity_text(FILE *f, const struct rs_replay_report *r)
 				U(il->model_reclaimed), e2, rs_identity_verdict_name(il->verdict));
 		}
 	}
+	if (id->nr_kswapd_nodes) {
+		out(f, 2, "per node, the kswapd calls (each scans its own node; not in the counts "
+		    "below):");
+		fprintf(f, "  %-16s %-13s %9s %9s %7s %9s %9s %7s %s\n", "node (calls)", "list",
+			"rec scan", "scanned", "error", "rec recl", "reclaimed", "error", "check");
+	}
+	for (int k = 0; k < id->nr_kswapd_nodes; k++) {
+		const struct rs_identity_node *x = &id->kswapd_node[k];
+
+		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
+			const struct rs_identity_list *il = &x->list[l];
+
+			if (!il->rec_scanned && !il->model_scanned)
+				continue;
+			snprintf(cgb, sizeof(cgb), "%d (%llu)", x->nid, U(x->calls));
+			err_text(e1, sizeof(e1), il->rec_scanned, il->scanned_err);
+			err_text(e2, sizeof(e2), il->rec_reclaimed, il->reclaimed_err);
+			fprintf(f, "  %-16s %-13s %9llu %9llu %7s %9llu %9llu %7s %s\n", cgb,
+				short_list[l], U(il->rec_scanned), U(il->model_scanned), e1,
+				U(il->rec_reclaimed), U(il->model_reclaimed), e2,
+				rs_identity_verdict_name(il->verdict));
+		}
+	}
 	if (!id->claimed && !id->not_claimed)
 		out(f, 2, "no list has %d pages scanned: identity not checked on this trace",
 		    RS_IDENTITY_MIN_SCANNED);
@@ -405,6 +428,10 @@ static void diff_text(char *buf, size_t n, uint64_t v, uint64_t rec)
 static void ranges_text(FILE *f, const struct rs_reclaim_acct *p,
 			const struct rs_policy_claims *pc)
 {
+	if (p->scanned_no_swap)
+		out(f, 4, "  inactive_anon: %llu of its pages scanned with no swap space: none "
+		    "reclaimed (add_to_swap() fails, the kernel activates them)",
+		    U(p->scanned_no_swap));
 	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 		const struct rs_reclaim_range *g = &pc->reclaimed[l];
 

@@ -10,6 +10,7 @@
 #   - per memcg id: shrink events and nr_reclaimed of lru_shrink_inactive inside the provable
 #     calls' begin/end pairs of the same pid, and their lru_isolate events (replay's windows)
 #   - cgroups --json (victim.reclaimed, matched.fallback_reasons.memcg_id_leaf, the totals),
+#     analyze --json's summary.cgroups.unattributed_reclaimed (nr_reclaimed outside them),
 #     replay --json --inputs (inputs.victims.memcg_id_leaf), export jsonl (victim_reclaimed per
 #     cgroup), and on the committed fixture the TUI's worst stall (its victim row) agree; the
 #     text's VICTIM SIDE heading names memcg_id_leaf
@@ -59,7 +60,11 @@ oracle() {
 	}
 	/ mm_vmscan_lru_shrink_(in)?active: / {
 		p = pid_of(); shrinks++
-		if (!open[p] || leaf[p] == "") { other++; next }
+		if (!open[p] || leaf[p] == "") {
+			other++
+			if ($0 ~ /shrink_inactive/) orec += field("nr_reclaimed")
+			next
+		}
 		shr[leaf[p]]++; ids[leaf[p]] = 1
 		if ($0 ~ /shrink_inactive/) {
 			rec[leaf[p]] += field("nr_reclaimed")
@@ -82,8 +87,8 @@ oracle() {
 	END {
 		for (id in ids)
 			printf "%s %d %d %d %d\n", id, calls[id], shr[id], rec[id], iso[id]
-		printf "total shrinks %d\ntotal other %d\nworst %s\n", shrinks, other,
-			wl == "" ? "- 0 0" : wl
+		printf "total shrinks %d\ntotal other %d\ntotal otherrec %d\nworst %s\n", shrinks,
+			other, orec, wl == "" ? "- 0 0" : wl
 	}' | sort
 }
 
@@ -120,6 +125,10 @@ for f in "$TOP"/tests/fixtures/kernel7/*.dat $RS_EXTRA_TRACES; do
 	expect_eq "$name unmatched shrink events" \
 		"$(jq '.cgroup_attribution.unmatched' "$TMP/cg.json")" \
 		"$(awk '$2 == "other" {print $3}' "$TMP/oracle")"
+	# ... and their pages are what analyze's summary says no cgroup is known to have paid
+	expect_eq "$name unattributed reclaimed" \
+		"$("$RS_BIN" analyze --json "$f" 2>/dev/null | jq '.summary.cgroups.unattributed_reclaimed')" \
+		"$(awk '$2 == "otherrec" {print $3}' "$TMP/oracle")"
 	# the text's victim table says it holds memcg_id_leaf's attributions too, on one line
 	# (analyze --with-cgroups does not wrap it: analyze.sh finds the line there)
 	"$RS_BIN" cgroups "$f" 2>/dev/null |

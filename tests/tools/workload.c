@@ -10,6 +10,11 @@
  *   workload anon MB [SECONDS [EVERY]]    touch MB of anon memory, keep touching it (1 s), a
  *                                         sweep every EVERY seconds (0: back to back)
  *   workload churn MB [SECONDS]           map, touch and unmap MB of anon memory in a loop (2 s)
+ *   workload huge MB [SECONDS [EVERY]]    as anon, but 2 MB aligned and madvise(MADV_HUGEPAGE):
+ *                                         order-9 faults (compaction, high-order kswapd
+ *                                         wakes), THP folios on the LRU
+ *   workload hugechurn MB [SECONDS]       as churn, with MADV_HUGEPAGE: order-9 allocations
+ *                                         again and again while memory fragments
  *   workload shared MB [SECONDS [EVERY]]  as anon, but MAP_SHARED: shmem pages, swap-backed
  *                                         pages the kernel keeps on the file lists' side
  *   workload mlock MB [SECONDS]           touch and mlock MB of anon memory, hold it (1 s):
@@ -21,6 +26,10 @@
  *                                         anon for 0.1-0.5 s and exiting (5 s): many short
  *                                         tasks charging and reclaiming in one cgroup
  *   workload mix MB FILE [PASSES]         keep MB of anon memory in use while streaming FILE
+ *   workload slice FILE OFF MB ANON [SECONDS]
+ *                                         keep ANON MB of anon in use while re-reading MB of
+ *                                         FILE from OFF MB on, for SECONDS (10): a small
+ *                                         workload with page cache of its own, one per cgroup
  *   workload oom [MAX_MB]                 allocate and touch 4 MB at a time until killed; give
  *                                         up after MAX_MB (1024) so a missing limit is harmless
  *   workload mkfile FILE MB               write MB of incompressible data to FILE
@@ -30,6 +39,11 @@
  *                                         meets dirty and writeback pages at the LRU's tail
  *   workload evict FILE...                drop FILEs' clean pages from the page cache, so the
  *                                         next reader charges them to its own cgroup
+ *
+ * WORKLOAD_NODE=N in the environment binds every mode's memory, anon and page cache, to NUMA
+ * node N (set_mempolicy(MPOL_BIND)) before it starts: a guest with two nodes (vm.sh -n 2) then
+ * has reclaim on the node chosen, kswapd's and direct, where allocations would otherwise fall
+ * back to the other node. A guest has no numactl.
  *
  * Exit status: 0 done, 1 error, 2 usage, 3 "oom" was not killed.
  */
@@ -42,6 +56,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -89,6 +104,35 @@ static char *map_anon(size_t len, int share)
 static char *anon_alloc(size_t len)
 {
 	return map_anon(len, MAP_PRIVATE);
+}
+
+#define HUGE_SIZE	(2ul << 20)
+
+/*
+ * len bytes of private anon at a 2 MB boundary, MADV_HUGEPAGE: each aligned 2 MB is one order-9
+ * fault when THP is enabled. Freed with huge_free (the mapping is larger than len).
+ */
+static char *huge_alloc(size_t len)
+{
+	char *p = map_anon(len + HUGE_SIZE, MAP_PRIVATE), *a;
+	size_t head;
+
+	if (!p)
+		return NULL;
+	a = (char *)(((uintptr_t)p + HUGE_SIZE - 1) & ~(uintptr_t)(HUGE_SIZE - 1));
+	head = (size_t)(a - p);
+	if (head)
+		munmap(p, head);
+	munmap(a + len, HUGE_SIZE - head);
+	if (madvise(a, len, MADV_HUGEPAGE))
+		fprintf(stderr, "workload: madvise(MADV_HUGEPAGE): %s\n", strerror(errno));
+	return a;
+}
+
+/* share: MAP_PRIVATE, MAP_SHARED, or 0 for huge_alloc's THP-advised private anon */
+static char *set_alloc(size_t len, int share)
+{
+	return share ? map_anon(len, share) : huge_alloc(len);
 }
 
 /* Read FILE once from the start; between buffers call `between` (may be NULL). */
@@ -151,7 +195,7 @@ static int do_anon(double mb, double seconds, double every, int share)
 	size_t len = (size_t)(mb * MB);
 	double start = now(), end = start + seconds;
 	unsigned char v = 1;
-	char *mem = map_anon(len, share);
+	char *mem = set_alloc(len, share);
 
 	if (!mem)
 		return 1;
@@ -165,13 +209,13 @@ static int do_anon(double mb, double seconds, double every, int share)
 	return 0;
 }
 
-static int do_churn(double mb, double seconds)
+static int do_churn(double mb, double seconds, int share)
 {
 	size_t len = (size_t)(mb * MB);
 	double end = now() + seconds;
 
 	do {
-		char *mem = anon_alloc(len);
+		char *mem = set_alloc(len, share);
 
 		if (!mem)
 			return 1;
@@ -329,6 +373,44 @@ static int do_mix(double mb, const char *file, double passes)
 	return 0;
 }
 
+/* The anon set is touched a page per 256 KB read, as mix; the file slice is read back to back. */
+static int do_slice(const char *file, double off_mb, double mb, double anon_mb, double seconds)
+{
+	static char buf[BUF_SIZE];
+	struct mix m = { .len = (size_t)(anon_mb * MB) };
+	off_t start = (off_t)(off_mb * MB), end_off = start + (off_t)(mb * MB);
+	double end = now() + seconds;
+	int fd = open(file, O_RDONLY);
+
+	if (fd < 0) {
+		fprintf(stderr, "workload: %s: %s\n", file, strerror(errno));
+		return 1;
+	}
+	m.mem = m.len ? anon_alloc(m.len) : NULL;
+	if (m.len && !m.mem)
+		return 1;
+	if (m.mem)
+		touch(m.mem, m.len, 1);
+	do {
+		for (off_t o = start; o < end_off; o += (off_t)sizeof(buf)) {
+			size_t n = (size_t)(end_off - o) < sizeof(buf) ? (size_t)(end_off - o) :
+				   sizeof(buf);
+
+			if (pread(fd, buf, n, o) < 0) {
+				fprintf(stderr, "workload: %s: %s\n", file, strerror(errno));
+				close(fd);
+				return 1;
+			}
+			if (m.mem)
+				mix_step(&m);
+		}
+	} while (now() < end);
+	close(fd);
+	if (m.mem)
+		munmap(m.mem, m.len);
+	return 0;
+}
+
 static int do_oom(double max_mb)
 {
 	size_t step = 4 * MB, total = 0;
@@ -449,22 +531,27 @@ static int do_evict(char **files, int n)
  * A mode's arguments as its usage line spells them: FILE is a path, any other word a number,
  * the numbers in order into n[] (their defaults where not given); a word in [] may be left out.
  */
-enum mode_id { STREAM, REREAD, ANON, SHARED, CHURN, MLOCK, PAGEOUT, FORKS, MIX, OOM, MKFILE,
-	       SCATTER, NR_MODES };
+enum mode_id { STREAM, REREAD, ANON, SHARED, HUGE, CHURN, HUGECHURN, MLOCK, PAGEOUT, FORKS, MIX,
+	       SLICE, OOM, MKFILE, SCATTER, NR_MODES };
+
+#define MAX_NUMS	4
 
 static const struct mode {
 	const char *name, *args;
-	double def[3];
+	double def[MAX_NUMS];
 } modes[NR_MODES] = {
 	[STREAM] = { "stream", "FILE [PASSES]", { 1 } },
 	[REREAD] = { "reread", "FILE [SECONDS [EVERY]]", { 2, 0 } },
 	[ANON] = { "anon", "MB [SECONDS [EVERY]]", { 0, 1, 0 } },
 	[SHARED] = { "shared", "MB [SECONDS [EVERY]]", { 0, 1, 0 } },
+	[HUGE] = { "huge", "MB [SECONDS [EVERY]]", { 0, 1, 0 } },
 	[CHURN] = { "churn", "MB [SECONDS]", { 0, 2 } },
+	[HUGECHURN] = { "hugechurn", "MB [SECONDS]", { 0, 2 } },
 	[MLOCK] = { "mlock", "MB [SECONDS]", { 0, 1 } },
 	[PAGEOUT] = { "pageout", "FILE MB [SECONDS]", { 0, 5 } },
 	[FORKS] = { "forks", "N MB [SECONDS]", { 0, 0, 5 } },
 	[MIX] = { "mix", "MB FILE [PASSES]", { 0, 1 } },
+	[SLICE] = { "slice", "FILE OFF MB ANON [SECONDS]", { 0, 0, 0, 10 } },
 	[OOM] = { "oom", "[MAX_MB]", { 1024 } },
 	[MKFILE] = { "mkfile", "FILE MB", { 0 } },
 	[SCATTER] = { "scatter", "FILE MB", { 0 } },
@@ -503,7 +590,7 @@ static int mode_args(const struct mode *m, int argc, char **argv, const char **f
 		}
 		if (is_file)
 			*file = argv[i++];
-		else if (k >= 3 || num(argv[i++], &n[k++]))
+		else if (k >= MAX_NUMS || num(argv[i++], &n[k++]))
 			return -1;
 		while (*w == ']')
 			depth -= *w++ == ']';
@@ -511,10 +598,34 @@ static int mode_args(const struct mode *m, int argc, char **argv, const char **f
 	return i == argc ? 0 : -1;
 }
 
+/* WORKLOAD_NODE: bind to that node (MPOL_BIND, 2 in linux/mempolicy.h); libc has no wrapper. */
+static int bind_node(void)
+{
+	const char *v = getenv("WORKLOAD_NODE");
+	unsigned long mask;
+	char *end;
+	long nid;
+
+	if (!v || !*v)
+		return 0;
+	nid = strtol(v, &end, 10);
+	if (*end || nid < 0 || nid >= (long)(8 * sizeof(mask))) {
+		fprintf(stderr, "workload: WORKLOAD_NODE=%s: not a node number\n", v);
+		return -1;
+	}
+	mask = 1ul << nid;
+	if (syscall(SYS_set_mempolicy, 2, &mask, 8 * sizeof(mask))) {
+		fprintf(stderr, "workload: set_mempolicy(MPOL_BIND, node %ld): %s\n", nid,
+			strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *file = NULL;
-	double n[3];
+	double n[MAX_NUMS];
 	int m;
 
 	page_size = sysconf(_SC_PAGESIZE);
@@ -526,16 +637,21 @@ int main(int argc, char **argv)
 		;
 	if (m == NR_MODES || mode_args(&modes[m], argc - 2, argv + 2, &file, n))
 		return usage();
+	if (bind_node())
+		return 1;
 	switch (m) {
 	case STREAM: return do_stream(file, n[0]);
 	case REREAD: return do_reread(file, n[0], n[1]);
 	case ANON: return do_anon(n[0], n[1], n[2], MAP_PRIVATE);
 	case SHARED: return do_anon(n[0], n[1], n[2], MAP_SHARED);
-	case CHURN: return do_churn(n[0], n[1]);
+	case HUGE: return do_anon(n[0], n[1], n[2], 0);
+	case CHURN: return do_churn(n[0], n[1], MAP_PRIVATE);
+	case HUGECHURN: return do_churn(n[0], n[1], 0);
 	case MLOCK: return do_mlock(n[0], n[1]);
 	case PAGEOUT: return do_pageout(file, n[0], n[1]);
 	case FORKS: return do_forks(n[0], n[1], n[2]);
 	case MIX: return do_mix(n[0], file, n[1]);
+	case SLICE: return do_slice(file, n[0], n[1], n[2], n[3]);
 	case OOM: return do_oom(n[0]);
 	case MKFILE: return do_mkfile(file, n[0]);
 	default: return do_scatter(file, n[0]);

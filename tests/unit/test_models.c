@@ -196,18 +196,23 @@ static void tw_free(struct tw *t)
  *   32 find an empty list. Call 32: IA 64 scanned, 64 reclaimed = 64 swapped out.
  *   32 calls: IF 32 x 41 = 1312, IA 64 (all in the 32nd call), swapped 64.
  */
-static int build_plus1_world(struct tw *t)
+static int build_plus1_world_swap(struct tw *t, int64_t swap_free)
 {
 	if (tw_new(t, 1, false, 0) < 0)
 		return -1;
 	tw_lists(t, 0, 0, 2000, 0, 163840, 0);
 	tw_node(t, 0, 100000, 1000);
-	tw_set(t, RS_WF_SWAP_FREE, -1, -1, 0, 100000);
+	tw_set(t, RS_WF_SWAP_FREE, -1, -1, 0, swap_free);
 	tw_rate(t, 0, 0, RS_LRU_INACTIVE_ANON, 100, 100, 0);
 	tw_rate(t, 0, 0, RS_LRU_INACTIVE_FILE, 100, 100, 0);
 	for (int i = 0; i < 32; i++)
 		tw_call(t, RS_CALL_DIRECT, 0, -1, 32);
 	return tw_final(t);
+}
+
+static int build_plus1_world(struct tw *t)
+{
+	return build_plus1_world_swap(t, 100000);
 }
 
 /*
@@ -253,6 +258,37 @@ TW_TEST(test_splitlru_never_scans_zero_list, "models/splitlru: zero-scan list ne
 	UT_ASSERT_EQ(plus1_check(t, "splitlru", 32 * 40, 0), UT_OK);
 	for (int i = 0; i < 32; i++)
 		UT_ASSERT_EQ(t->r->call[i].acct.scanned[RS_LRU_INACTIVE_FILE], 40);
+	return UT_OK;
+}
+
+/*
+ * build_plus1_world() with no swap space (swap_free 0, as the recorder's `swap total=0 free=0`
+ * says on a machine without a swap device): get_scan_ratio() gives {0, 100}, as swappiness 0
+ * did, so the +1 still brings IA to 32 at call 32: 64 inactive anon pages scanned. But
+ * shrink_page_list() cannot add_to_swap() them and takes each to activate_locked: 0 reclaimed,
+ * 0 swapped out, 64 moved to the active anon list, though the recording observed IA reclaiming
+ * 100 of 100. The claims have nothing to extrapolate: the recording scanned 0 inactive anon
+ * pages, the policy 64, all of them without swap.
+ */
+TW_TEST(test_splitlru_plus1_no_swap, "models/splitlru-plus1: anon scanned without swap frees nothing")
+{
+	struct rs_replay_result *r, rec = { 0 };
+	struct rs_policy_claims pc;
+
+	UT_ASSERT(build_plus1_world_swap(t, 0) == 0);
+	r = tw_run(t, "splitlru-plus1");
+	UT_ASSERT(r);
+	UT_ASSERT_EQ(r->acct.scanned[RS_LRU_INACTIVE_FILE], 32 * 41);
+	UT_ASSERT_EQ(r->acct.reclaimed[RS_LRU_INACTIVE_FILE], 32 * 41);
+	UT_ASSERT_EQ(r->acct.scanned[RS_LRU_INACTIVE_ANON], 64);
+	UT_ASSERT_EQ(r->acct.reclaimed[RS_LRU_INACTIVE_ANON], 0);
+	UT_ASSERT_EQ(r->acct.swapped_out, 0);
+	UT_ASSERT_EQ(r->acct.scanned_no_swap, 64);
+	UT_ASSERT_EQ(r->memcg[0].swapped_out, 0);
+	UT_ASSERT_EQ(r->memcg[0].reclaimed[RS_LRU_INACTIVE_ANON], 0);
+	rs_policy_claims(&rec, r, 0, &pc);
+	UT_ASSERT(!pc.reclaimed[RS_LRU_INACTIVE_ANON].extrapolated);
+	UT_ASSERT(!pc.swapped.unknown);
 	return UT_OK;
 }
 
@@ -1522,6 +1558,8 @@ TW_TEST(test_rate_rounding, "models/engine: rate rounding is exact")
 	tw_lists(t, 0, 0, 100000, 0, 100000, 0);
 	tw_rate(t, 0, 0, RS_LRU_INACTIVE_FILE, 100, 97, 0);
 	tw_rate(t, 0, 0, RS_LRU_INACTIVE_ANON, 3, 1, 0);
+	/* anon reclaim needs swap space (without it nothing is reclaimed: no swap test) */
+	tw_set(t, RS_WF_SWAP_FREE, -1, -1, 0, 100000);
 	UT_ASSERT(tw_final(t) == 0);
 	UT_ASSERT(rs_lrusim_init(&ls, t->w, &t->err) == 0);
 	rs_world_advance(t->w, 1);
@@ -1884,6 +1922,54 @@ TW_TEST(test_world_identity_gaps_nodes, "models/world: per-node memcg lists, two
 		} else {
 			UT_ASSERT_EQ(rs_world_identity_gaps(t->w, g), 0);
 			UT_ASSERT_EQ(g[0].any[RS_LRU_INACTIVE_FILE], 0);
+		}
+		tw_free(t);
+	}
+	return UT_OK;
+}
+
+/*
+ * Two nodes, the root's lists alone (nothing lacks the per-node memcg lists): a direct call
+ * whose shrinks named one node (IF 300: its allocation bound to that node, or the other's
+ * zones ready for compaction) lacks the allowed nodes; one that shrank both (IF 200) and a
+ * kswapd call (one node, its own: IF 700) do not. One node: the same one-node direct call
+ * lacks nothing.
+ */
+TW_TEST(test_world_identity_gaps_nodemask, "models/world: a direct call's allowed nodes")
+{
+	struct rs_gap_pages g[2];
+	struct rs_reclaim_call c = { .ctx = RS_CALL_DIRECT, .nid = -1, .target = -1,
+				     .may_swap = true, .nr_to_reclaim = 32,
+				     .rec = { .have = true, .prio_first = 12, .prio_lowest = 12,
+					      .rounds = 1 } };
+
+	for (int nodes = 2; nodes >= 1; nodes--) {
+		UT_ASSERT(tw_new(t, nodes, false, 60) >= 0);
+		for (int nid = 0; nid < nodes; nid++) {
+			tw_lists(t, 0, nid, 0, 0, 40000, 0);
+			tw_upd(t, RS_WF_NODE_WMARK_HIGH, RS_WSRC_SNAPSHOT, -1, nid, 0, 5000);
+		}
+		tw_upd(t, RS_WF_LRU, RS_WSRC_DELTA, 0, 0, RS_LRU_INACTIVE_FILE, 40000);
+		c.ts = t->next_ts;
+		c.ts_end = c.ts + 10;
+		c.rec.nodes = 1;
+		c.rec.scanned[RS_LRU_INACTIVE_FILE] = 300;
+		UT_ASSERT(rs_world_add_call(t->w, &c, &t->err) == 0);
+		c.ts += 1000;
+		c.ts_end += 1000;
+		c.rec.nodes = (uint32_t)nodes;
+		c.rec.scanned[RS_LRU_INACTIVE_FILE] = 200;
+		UT_ASSERT(rs_world_add_call(t->w, &c, &t->err) == 0);
+		t->next_ts = c.ts + 1000;
+		tw_rec_call(t, RS_CALL_KSWAPD, -1, 0, RS_LRU_INACTIVE_FILE, 700);
+		UT_ASSERT(tw_final(t) == 0);
+		if (nodes == 2) {
+			UT_ASSERT_EQ(rs_world_identity_gaps(t->w, g), 1u << RS_GAP_NODEMASK);
+			UT_ASSERT_EQ(g[0].scanned[RS_GAP_NODEMASK][RS_LRU_INACTIVE_FILE], 300);
+			UT_ASSERT_EQ(g[0].any[RS_LRU_INACTIVE_FILE], 300);
+			UT_ASSERT_STR(rs_gap_name(RS_GAP_NODEMASK), "allowed nodes");
+		} else {
+			UT_ASSERT_EQ(rs_world_identity_gaps(t->w, g), 0);
 		}
 		tw_free(t);
 	}

@@ -871,6 +871,38 @@ TR_TEST(test_orphan_cut_start, "replay input: calls cut at the start")
 }
 
 /*
+ * The recorded rounds of a call are its distinct (node, priority) pairs, on any node: a direct
+ * call shrinking node 0 once at 12, node 5 three times at 12 and once at 11, node 6 twice at 12
+ * (an 8-node machine) ran 4 rounds: (0, 12), (5, 12), (5, 11), (6, 12), on 3 nodes.
+ */
+TR_TEST(test_rounds_many_nodes, "replay input: rounds on nodes past 3")
+{
+	static const struct { int nid, prio; } sh[] = {
+		{ 0, 12 }, { 5, 12 }, { 5, 12 }, { 5, 12 }, { 5, 11 }, { 6, 12 }, { 6, 12 },
+	};
+	uint64_t ts = T0 + 2 * MS;
+
+	UT_ASSERT(tr_new_node(t, 0, 100000, 100, 200) == 0);
+	rbegin(t, T0 + 1 * MS, 200, "w", RS_RK_DIRECT);
+	for (size_t i = 0; i < sizeof(sh) / sizeof(sh[0]); i++, ts += MS) {
+		struct rs_event ev = ut_shrink_inactive(ts + 3, 200, "w", sh[i].prio,
+							RS_RECLAIM_WB_FILE, 4, 4);
+
+		iso(t, ts, 200, "w", RS_LRU_INACTIVE_FILE, 4, 4);
+		count(t, ts + 1, 200, 1, IT_PGSCAN_DIRECT, 4);
+		count(t, ts + 2, 200, 1, IT_PGSTEAL_DIRECT, 4);
+		ev.inactive.nid = sh[i].nid;
+		feed(t, &ev);
+	}
+	rend(t, ts, 200, "w", RS_RK_DIRECT, 28);
+	UT_ASSERT(tr_finish(t) == 0);
+	UT_ASSERT_EQ(call_of(t, 0)->rec.scanned[RS_LRU_INACTIVE_FILE], 28);
+	UT_ASSERT_EQ(call_of(t, 0)->rec.rounds, 4);
+	UT_ASSERT_EQ(call_of(t, 0)->rec.nodes, 3);
+	return UT_OK;
+}
+
+/*
  * The charge-size goal of a memcg call: a pass at priority 12 frees 20 (total 20), a pass at
  * 11 frees 32 then 32 in two iterations of inactive file (one type). The call went on after
  * 20 (a pass end) and after 32 (an iteration end): the goal is above 32 and at most 84, so 64.
@@ -1270,6 +1302,127 @@ TR_TEST(test_proactive_calls, "replay input: memcg calls from outside their recl
 	UT_ASSERT_EQ(g[1 + rs_world_find_memcg(t->w, CG_B)].scanned[RS_GAP_PROACTIVE]
 		      [RS_LRU_INACTIVE_FILE], 40);
 	UT_ASSERT_STR(rs_gap_name(RS_GAP_PROACTIVE), "memory.reclaim request");
+	free(g);
+	return UT_OK;
+}
+
+/*
+ * A plain trace-cmd 7.x recording (memcg_id in the reclaim events, no memcg counters): task 300
+ * of /leaf (no memcg below it, cgroup v2) reclaims /leaf. Its call: an isolate of inactive anon
+ * that takes nothing (closed by the next isolate), an isolate of 32 inactive file pages and its
+ * shrink reclaiming 10, MGLRU's retry of that batch (a second shrink, nr_scanned 32 again, no
+ * isolate: 5 more reclaimed), and a last isolate of inactive anon taking nothing, still open
+ * when the call ends. Three windows, every one /leaf's (memcg_id_leaf), none unattributed: the
+ * retry is no window of its own and its 32 pages are the batch's, scanned once (the inactive
+ * file reclaimability: 15 of 32); no "shrink events without an lru_isolate" warning. Before,
+ * the retry was a fourth window (its reclaimability 15 of 64), and the last isolate, closed
+ * after the loading stage had ended the call's episode, was unattributed.
+ */
+TR_TEST(test_leaf_call_retry_and_end, "replay input: a 7.x leaf call's retry and last isolate")
+{
+	const struct rs_ri_report *r;
+	struct rs_event ev = ev0(t, RS_EV_RECLAIM_BEGIN, T0 + 10 * MS, 300, "w");
+
+	UT_ASSERT(tr_new(t, "version=1 swappiness=60 mglru=0x0007 cgroup=v2 nodes=1") == 0);
+	cgmap(t, 1, "/");
+	cgmap(t, CG_A, "/leaf");
+	attach(t, T0, 0, 300, CG_A, "/leaf");	/* hierarchy 0: cgroup v2 */
+	snap(t, T0 + 1 * MS, CG_A, "/leaf", 500, 0, 1000, 0, 1500, 2000, 0);
+	ev.reclaim.kind = RS_RK_MEMCG;
+	ev.reclaim.memcg_id = CG_A;
+	ev.have = RS_HAVE_ORDER | RS_HAVE_GFP | RS_HAVE_MEMCG_ID;
+	feed(t, &ev);
+	iso(t, T0 + 11 * MS, 300, "w", RS_LRU_INACTIVE_ANON, 32, 0);
+	iso(t, T0 + 12 * MS, 300, "w", RS_LRU_INACTIVE_FILE, 32, 32);
+	shr(t, T0 + 13 * MS, 300, "w", 10, true, 32, 10);
+	shr(t, T0 + 14 * MS, 300, "w", 10, true, 32, 5);
+	iso(t, T0 + 15 * MS, 300, "w", RS_LRU_INACTIVE_ANON, 32, 0);
+	rend(t, T0 + 16 * MS, 300, "w", RS_RK_MEMCG, 15);
+	UT_ASSERT(tr_finish(t) == 0);
+	r = rs_replay_input_report(t->ri);
+	UT_ASSERT_EQ(r->victim_leaf, 3);
+	UT_ASSERT_EQ(r->victim_none, 0);
+	UT_ASSERT_EQ(r->obs[RS_LRU_INACTIVE_FILE].pages.scanned, 32);
+	UT_ASSERT_EQ(r->obs[RS_LRU_INACTIVE_FILE].pages.reclaimed, 15);
+	UT_ASSERT_EQ(call_of(t, 0)->rec.reclaimed[RS_LRU_INACTIVE_FILE], 15);
+	UT_ASSERT_EQ(call_of(t, 0)->rec.scanned[RS_LRU_INACTIVE_FILE], 32);
+	for (size_t i = 0; rs_replay_input_warning(t->ri, i); i++)
+		UT_ASSERT(!strstr(rs_replay_input_warning(t->ri, i), "without an lru_isolate"));
+	return UT_OK;
+}
+
+/* mm_vmscan_throttled of task pid with the stored reason 1 << VMSCAN_THROTTLE_ISOLATED. */
+static void throttled_isolated(struct tr *t, uint64_t ts, int pid)
+{
+	struct rs_event ev = ev0(t, RS_EV_THROTTLED, ts, pid, "w");
+
+	ev.throttled.nid = 0;
+	ev.throttled.usec_timeout = ev.throttled.usec_delayed = 20000;
+	ev.throttled.reason = 1 << 1;
+	feed(t, &ev);
+}
+
+/*
+ * too_many_isolated(): after an ISOLATED throttle shrink_inactive_list() isolates (the throttle
+ * passed) or gives its batch up without an event. Four memcg limit calls of /p/b by its own
+ * task: a throttle then shrink_slab() of the memcg (given up), a throttle then its isolate
+ * (passed), a throttle then the call's end (given up), a throttle then an active list's isolate
+ * (given up: shrink_active_list() has no such check, so the inactive batch was not scanned).
+ * Identity lacks the isolated counts for calls 1, 3 and 4: 40 + 34 + 35 of the pages.
+ */
+TR_TEST(test_isolate_refused, "replay input: batches given up by too_many_isolated()")
+{
+	struct rs_gap_pages *g;
+	struct rs_event ev;
+	unsigned int mask;
+
+	UT_ASSERT(tr_new(t, "version=1 swappiness=60 mglru=0x0000 cgroup=v2 nodes=1") == 0);
+	item_names(t);
+	cgmap(t, 1, "/");
+	cgmap(t, CG_A, "/p");
+	cgmap(t, CG_B, "/p/b");
+	task_cg(t, 300, CG_B, "/p/b");
+	snap(t, T0 + 1 * MS, CG_A, "/p", 0, 0, 1000, 0, 1000, 1000, 0);
+	snap(t, T0 + 2 * MS, CG_B, "/p/b", 0, 0, 700, 0, 700, 0, 0);
+
+	rbegin(t, T0 + 10 * MS, 300, "w", RS_RK_MEMCG);
+	throttled_isolated(t, T0 + 11 * MS, 300);
+	ev = ev0(t, RS_EV_SLAB_START, T0 + 12 * MS, 300, "w");
+	feed(t, &ev);
+	window(t, T0 + 13 * MS, 300, "w", CG_B, RS_LRU_INACTIVE_FILE, 32, 40, 40, 11, false);
+	rend(t, T0 + 14 * MS, 300, "w", RS_RK_MEMCG, 40);
+
+	rbegin(t, T0 + 20 * MS, 300, "w", RS_RK_MEMCG);
+	throttled_isolated(t, T0 + 21 * MS, 300);
+	window(t, T0 + 22 * MS, 300, "w", CG_B, RS_LRU_INACTIVE_FILE, 32, 33, 33, 12, false);
+	rend(t, T0 + 23 * MS, 300, "w", RS_RK_MEMCG, 33);
+
+	rbegin(t, T0 + 30 * MS, 300, "w", RS_RK_MEMCG);
+	window(t, T0 + 31 * MS, 300, "w", CG_B, RS_LRU_INACTIVE_FILE, 32, 34, 34, 12, false);
+	throttled_isolated(t, T0 + 32 * MS, 300);
+	rend(t, T0 + 33 * MS, 300, "w", RS_RK_MEMCG, 34);
+
+	rbegin(t, T0 + 40 * MS, 300, "w", RS_RK_MEMCG);
+	window(t, T0 + 41 * MS, 300, "w", CG_B, RS_LRU_INACTIVE_FILE, 32, 35, 35, 12, false);
+	throttled_isolated(t, T0 + 42 * MS, 300);
+	iso(t, T0 + 43 * MS, 300, "w", RS_LRU_ACTIVE_FILE, 32, 0);
+	rend(t, T0 + 44 * MS, 300, "w", RS_RK_MEMCG, 35);
+	UT_ASSERT(tr_finish(t) == 0);
+
+	UT_ASSERT_EQ(rs_world_info(t->w)->nr_calls, 4);
+	UT_ASSERT_EQ(call_of(t, 0)->rec.isolate_refused, 1);
+	UT_ASSERT_EQ(call_of(t, 1)->rec.isolate_refused, 0);
+	UT_ASSERT_EQ(call_of(t, 2)->rec.isolate_refused, 1);
+	UT_ASSERT_EQ(call_of(t, 3)->rec.isolate_refused, 1);
+	g = calloc(1 + (size_t)rs_world_info(t->w)->nr_memcg, sizeof(*g));
+	UT_ASSERT(g != NULL);
+	mask = rs_world_identity_gaps(t->w, g);
+	UT_ASSERT(mask & (1u << RS_GAP_ISOLATED));
+	UT_ASSERT(!(mask & (1u << RS_GAP_PROACTIVE)));
+	UT_ASSERT_EQ(g[0].scanned[RS_GAP_ISOLATED][RS_LRU_INACTIVE_FILE], 40 + 34 + 35);
+	UT_ASSERT_EQ(g[1 + rs_world_find_memcg(t->w, CG_B)].scanned[RS_GAP_ISOLATED]
+		      [RS_LRU_INACTIVE_FILE], 40 + 34 + 35);
+	UT_ASSERT_STR(rs_gap_name(RS_GAP_ISOLATED), "isolated pages");
 	free(g);
 	return UT_OK;
 }
