@@ -121,6 +121,14 @@ for f in $(real_traces) "$TOP"/tests/fixtures/kernel7/*.dat $RS_EXTRA_TRACES; do
 			echo "$name: id $id has figures the raw events do not" >>"$TMP/extra"
 	done
 	[ -s "$TMP/extra" ] && { fail "$(cat "$TMP/extra")"; rm -f "$TMP/extra"; }
+	# the text's TARGETS table comes in order of its first figure, target episodes (then slab
+	# calls): --top 3 shows the three memcgs most reclaimed for their limits (with 150 leaves
+	# of many slab calls, the 15 parents targeted 400-900 times each fell past the top 20)
+	want=$(awk '{print $5 + 0}' "$TMP/oracle" | sort -rn | head -3 | tr '\n' ' ')
+	got=$("$RS_BIN" cgroups --top 3 "$f" 2>/dev/null | awk '/^TARGETS/ {t = 1; next}
+		t && /^cgroup / {r = 1; next} r && NF == 5 {printf "%s ", $2; if (++n == 3) exit}
+		r && NF != 5 {exit}')
+	expect_eq "$name: TARGETS --top 3 target episodes" "$got" "$want"
 	echo "$name: $(wc -l <"$TMP/oracle") memcgs, targets $(awk '{t += $5} END {print t + 0}' "$TMP/oracle") episodes, slab $(awk '{t += $6} END {print t + 0}' "$TMP/oracle") calls, pgscan $(awk '{t += $2} END {print t + 0}' "$TMP/oracle") pages agree"
 done
 [ "$ran" -gt 0 ] || { echo "no 7.1+ trace (memcg_id in reclaim events): set RS_EXTRA_TRACES"; exit 77; }
