@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "episodes.h"
+#include "pidmap.h"
 #include "rs_grow.h"
 #include "rs_warn.h"
 
@@ -50,9 +51,7 @@ struct rs_episodes {
 	struct rs_episodes_opts o;
 	struct task *tasks;
 	int nr_tasks, cap_tasks;
-	int *slots;			/* task index + 1, 0 = empty; power-of-two size */
-	size_t nr_slots;
-	int last_pid, last_task;
+	struct rs_pidmap task_by_pid;	/* pid -> index in tasks[] */
 	uint64_t serial, loss_gen;
 	uint64_t untracked, nest_overflows;
 	bool warned_full;
@@ -93,8 +92,6 @@ struct rs_episodes *rs_episodes_new(const struct rs_episodes_opts *o)
 		strncpy(e->filter_comm, o->filter_comm, sizeof(e->filter_comm) - 1);
 		e->o.filter_comm = e->filter_comm;
 	}
-	e->last_pid = -1;
-	e->last_task = -1;
 	return e;
 }
 
@@ -103,7 +100,7 @@ void rs_episodes_free(struct rs_episodes *e)
 	if (!e)
 		return;
 	free(e->tasks);
-	free(e->slots);
+	rs_pidmap_free(&e->task_by_pid);
 	free(e);
 }
 
@@ -118,30 +115,6 @@ static bool filter_match(const struct rs_episodes *e, int pid, const char *comm)
 		return false;
 	if (e->o.filter_comm && (!comm || strcmp(comm, e->o.filter_comm)))
 		return false;
-	return true;
-}
-
-static size_t slot_of(int pid, size_t mask)
-{
-	return ((uint32_t)pid * 2654435761u) & mask;
-}
-
-static bool rehash(struct rs_episodes *e, size_t nr_slots)
-{
-	int *slots = calloc(nr_slots, sizeof(*slots));
-
-	if (!slots)
-		return false;
-	for (int i = 0; i < e->nr_tasks; i++) {
-		size_t s = slot_of(e->tasks[i].info.pid, nr_slots - 1);
-
-		while (slots[s])
-			s = (s + 1) & (nr_slots - 1);
-		slots[s] = i + 1;
-	}
-	free(e->slots);
-	e->slots = slots;
-	e->nr_slots = nr_slots;
 	return true;
 }
 
@@ -163,22 +136,11 @@ static void set_comm(struct rs_episodes *e, struct task *t, const char *comm)
 static struct task *task_get(struct rs_episodes *e, int pid, const char *comm)
 {
 	struct task *t;
-	size_t s;
+	int i = rs_pidmap_get(&e->task_by_pid, pid);
 
-	if (pid == e->last_pid && e->last_task >= 0) {
-		t = &e->tasks[e->last_task];
+	if (i >= 0) {
+		t = &e->tasks[i];
 		goto found;
-	}
-	if (e->nr_slots) {
-		for (s = slot_of(pid, e->nr_slots - 1); e->slots[s];
-		     s = (s + 1) & (e->nr_slots - 1)) {
-			if (e->tasks[e->slots[s] - 1].info.pid == pid) {
-				e->last_pid = pid;
-				e->last_task = e->slots[s] - 1;
-				t = &e->tasks[e->last_task];
-				goto found;
-			}
-		}
 	}
 	if ((size_t)e->nr_tasks >= e->o.max_tasks)
 		goto full;
@@ -190,20 +152,14 @@ static struct task *task_get(struct rs_episodes *e, int pid, const char *comm)
 			goto full;
 		e->cap_tasks = (int)cap;
 	}
-	if ((size_t)(e->nr_tasks + 1) * 2 > e->nr_slots &&
-	    !rehash(e, e->nr_slots ? e->nr_slots * 2 : 512))
+	if (rs_pidmap_put(&e->task_by_pid, pid, e->nr_tasks) < 0)
 		goto full;
-	t = &e->tasks[e->nr_tasks];
+	t = &e->tasks[e->nr_tasks++];
 	memset(t, 0, sizeof(*t));
 	t->info.pid = pid;
 	strcpy(t->info.comm, "<...>");
 	t->selected = filter_match(e, pid, NULL) && !e->o.filter_comm;
 	t->info.selected = t->selected;
-	for (s = slot_of(pid, e->nr_slots - 1); e->slots[s]; s = (s + 1) & (e->nr_slots - 1))
-		;
-	e->slots[s] = ++e->nr_tasks;
-	e->last_pid = pid;
-	e->last_task = e->nr_tasks - 1;
 found:
 	if (comm != t->comm_ptr)
 		set_comm(e, t, comm);
@@ -497,21 +453,14 @@ void rs_episodes_feed(struct rs_episodes *e, const struct rs_event *ev, struct r
 	fill_ctx(e, t, ctx);
 }
 
-void rs_episodes_context(const struct rs_episodes *e, int pid, struct rs_ctx *ctx)
+void rs_episodes_context(struct rs_episodes *e, int pid, struct rs_ctx *ctx)
 {
+	int i = rs_pidmap_get(&e->task_by_pid, pid);
+
 	ctx_other(ctx);
 	ctx->selected = filter_match(e, pid, NULL) && !e->o.filter_comm;
-	if (!e->nr_slots)
-		return;
-	for (size_t s = slot_of(pid, e->nr_slots - 1); e->slots[s];
-	     s = (s + 1) & (e->nr_slots - 1)) {
-		const struct task *t = &e->tasks[e->slots[s] - 1];
-
-		if (t->info.pid == pid) {
-			fill_ctx(e, t, ctx);
-			return;
-		}
-	}
+	if (i >= 0)
+		fill_ctx(e, &e->tasks[i], ctx);
 }
 
 void rs_episodes_finish(struct rs_episodes *e, uint64_t end_ts)

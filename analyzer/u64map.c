@@ -8,24 +8,6 @@
 
 #include "u64map.h"
 
-size_t rs_u64map_hash(uint64_t k)
-{
-	k ^= k >> 33;
-	k *= 0xff51afd7ed558ccdull;
-	k ^= k >> 33;
-	return (size_t)k;
-}
-
-int rs_u64map_get(const struct rs_u64map *m, uint64_t key)
-{
-	if (!m->slots)
-		return -1;
-	for (size_t s = rs_u64map_hash(key) & (m->slots - 1); m->keys[s]; s = (s + 1) & (m->slots - 1))
-		if (m->keys[s] == key)
-			return m->vals[s];
-	return -1;
-}
-
 static int map_grow(struct rs_u64map *m)
 {
 	size_t n = m->slots ? m->slots * 2 : 256;

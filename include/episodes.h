@@ -172,8 +172,11 @@ static inline bool rs_episodes_wants(enum rs_ev_type type)
 	}
 }
 
-/* The context task `pid` is in now, without feeding an event (task -1 if never seen). */
-void rs_episodes_context(const struct rs_episodes *e, int pid, struct rs_ctx *ctx);
+/*
+ * The context task `pid` is in now, without feeding an event (task -1 if never seen). Not a
+ * const lookup: the task found is kept in front of the others for the next event (rs_pidmap).
+ */
+void rs_episodes_context(struct rs_episodes *e, int pid, struct rs_ctx *ctx);
 
 /* Close every open episode and kswapd period as cut by the end, at `end_ts`. */
 void rs_episodes_finish(struct rs_episodes *e, uint64_t end_ts);

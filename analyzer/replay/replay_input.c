@@ -32,7 +32,6 @@
 #include "replay_memcgs.h"
 #include "replay_report.h"
 #include "rs_grow.h"
-#include "u64map.h"
 #include "trace_source.h"
 
 static const char *const tgt_names[RS_RI_TGT_NR] = {
@@ -65,14 +64,9 @@ struct ri_task *ri_task_get(struct rs_replay_input *ri, int pid, bool create)
 
 	if (pid < 0)
 		return NULL;
-	if (pid == ri->last_pid && ri->last_task >= 0)
-		return &ri->task[ri->last_task];
-	i = rs_u64map_get(&ri->task_by_pid, (uint64_t)pid + 1);
-	if (i >= 0) {
-		ri->last_pid = pid;
-		ri->last_task = i;
+	i = rs_pidmap_get(&ri->task_by_pid, pid);
+	if (i >= 0)
 		return &ri->task[i];
-	}
 	if (!create)
 		return NULL;
 	if ((size_t)ri->ntask >= ri->o.max_tasks) {
@@ -85,7 +79,7 @@ struct ri_task *ri_task_get(struct rs_replay_input *ri, int pid, bool create)
 		return NULL;
 	}
 	ri->captask = (int)cap;
-	if (rs_u64map_put(&ri->task_by_pid, (uint64_t)pid + 1, ri->ntask) < 0) {
+	if (rs_pidmap_put(&ri->task_by_pid, pid, ri->ntask) < 0) {
 		ri->oom = true;
 		return NULL;
 	}
@@ -94,8 +88,7 @@ struct ri_task *ri_task_get(struct rs_replay_input *ri, int pid, bool create)
 	t->pid = pid;
 	t->call = RI_NO_CALL;
 	t->win_lru = -1;
-	ri->last_pid = pid;
-	ri->last_task = ri->ntask++;
+	ri->ntask++;
 	return t;
 }
 
@@ -847,8 +840,6 @@ struct rs_replay_input *rs_replay_input_new(const struct rs_replay_input_opts *o
 	ri->rep.nr_nodes = 1;
 	ri->page_size = 4096;
 	ri->pmd_order = 9;
-	ri->last_pid = -1;
-	ri->last_task = -1;
 	return ri;
 }
 
@@ -867,7 +858,7 @@ void rs_replay_input_free(struct rs_replay_input *ri)
 	free(ri->kernel);
 	free(ri->dirty);
 	free(ri->task);
-	rs_u64map_free(&ri->task_by_pid);
+	rs_pidmap_free(&ri->task_by_pid);
 	free(ri->upd);
 	free(ri->root);
 	free(ri->delta_order);

@@ -12,7 +12,7 @@
 #include "replay.h"
 #include "replay_input.h"
 #include "zone_balance.h"
-#include "u64map.h"
+#include "pidmap.h"
 
 #define RI_NO_CALL	UINT32_MAX
 #define RI_MAX_SAMPLES	4096	/* snapshot - deltas samples per memcg, decimated past it */
@@ -239,8 +239,7 @@ struct rs_replay_input {
 	/* tasks */
 	struct ri_task *task;
 	int ntask, captask;
-	struct rs_u64map task_by_pid;	/* pid + 1 -> index in task[], capped by ntask */
-	int last_pid, last_task;
+	struct rs_pidmap task_by_pid;	/* pid -> index in task[], capped by ntask */
 
 	/* world inputs, memcg as a row of mc[] */
 	struct rs_world_update *upd;

@@ -14,8 +14,10 @@
 #     replay --json --inputs (inputs.victims.memcg_id_leaf), export jsonl (victim_reclaimed per
 #     cgroup), and on the committed fixture the TUI's worst stall (its victim row) agree; the
 #     text's VICTIM SIDE heading names memcg_id_leaf
-# Runs on tests/fixtures/kernel7/*.dat and the files named in RS_EXTRA_TRACES that have memcg_id
-# in their reclaim events and no memcg counter events; skips when there is none.
+# Runs on tests/fixtures/kernel7/*.dat, tests/fixtures/thp/*.dat and the files named in
+# RS_EXTRA_TRACES that have memcg_id in their reclaim events and no memcg counter events; skips
+# when there is none. (thp/k72-thp-tc.dat: a call's last isolate, taking nothing, still open at
+# its end, was unattributed in replay's windows before 196696b: 523 of 524.)
 . tests/lib-e2e.sh
 
 need trace-cmd jq awk
@@ -103,7 +105,7 @@ fmt_num() {
 }
 
 ran=0
-for f in "$TOP"/tests/fixtures/kernel7/*.dat $RS_EXTRA_TRACES; do
+for f in "$TOP"/tests/fixtures/kernel7/*.dat "$TOP"/tests/fixtures/thp/*.dat $RS_EXTRA_TRACES; do
 	[ -f "$f" ] || continue
 	trace_report "$f" -R | grep -q ' mm_vmscan_memcg_reclaim_begin: .*memcg_id=' || continue
 	trace_report "$f" -R | grep -qE ' (count_memcg_events|mod_memcg_lruvec_state): ' && continue
