@@ -424,6 +424,9 @@ static void account(struct rs_analysis *a, const struct rs_event *ev, const stru
 		o = order_slot((ev->have & RS_HAVE_ORDER) ? ev->kswapd.order : -1);
 		a->wakeup_kswapd++;
 		a->wakeup_by_order[o]++;
+		/* the node whose kswapd is woken (each node has its own) */
+		a->wakeup_by_node[ev->kswapd.nid >= 0 && ev->kswapd.nid < a->max_nodes ?
+				  ev->kswapd.nid + 1 : 0]++;
 		if (t) {
 			t->wakeup_kswapd++;
 			t->wakeup_by_order[o]++;
@@ -640,9 +643,10 @@ struct rs_analysis *rs_analysis_new(const struct rs_analysis_opts *o, struct rs_
 	if (a->max_nodes > 4096)
 		a->max_nodes = 4096;
 	a->nodes = calloc((size_t)a->max_nodes + 1, sizeof(*a->nodes));
+	a->wakeup_by_node = calloc((size_t)a->max_nodes + 1, sizeof(*a->wakeup_by_node));
 	a->shrinker_slots = calloc(SHRINKER_HASH, sizeof(*a->shrinker_slots));
 	a->shrinkers = calloc(MAX_SHRINKERS, sizeof(*a->shrinkers));
-	if (!a->nodes || !a->shrinker_slots || !a->shrinkers)
+	if (!a->nodes || !a->wakeup_by_node || !a->shrinker_slots || !a->shrinkers)
 		goto out_oom;
 	for (int k = 0; k < RS_CTX_NR; k++) {
 		if (k == RS_CTX_OTHER)
@@ -763,6 +767,7 @@ void rs_analysis_free(struct rs_analysis *a)
 	free(a->ks_task);
 	free(a->shrinkers);
 	free(a->shrinker_slots);
+	free(a->wakeup_by_node);
 	free(a->comm);
 	free(a->names);
 	if (a->own_warnings)
@@ -924,6 +929,18 @@ const struct rs_kswapd_stats *rs_analysis_kswapd(const struct rs_analysis *a, in
 const struct rs_task_stats *rs_analysis_kswapd_task(const struct rs_analysis *a, int i)
 {
 	return i >= 0 && i < a->nr_ks ? &a->tasks[a->ks_task[i]] : NULL;
+}
+
+uint64_t rs_analysis_wakeup_kswapd_node(const struct rs_analysis *a, int nid)
+{
+	if (nid < -1 || nid >= a->max_nodes)
+		return 0;
+	return a->wakeup_by_node[nid + 1];
+}
+
+int rs_analysis_max_nodes(const struct rs_analysis *a)
+{
+	return a->max_nodes;
 }
 
 uint64_t rs_analysis_wakeup_kswapd(const struct rs_analysis *a, uint64_t by_order[RS_NR_ORDER])

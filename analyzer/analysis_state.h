@@ -73,6 +73,7 @@ struct rs_analysis {
 	int nr_ks, cap_ks;
 
 	uint64_t wakeup_kswapd, wakeup_by_order[RS_NR_ORDER];
+	uint64_t *wakeup_by_node;	/* [max_nodes + 1]: slot 0 no node or past the cap */
 	struct rs_slab_stats slab[RS_CTX_NR];
 	struct rs_shrinker_stats *shrinkers;
 	int nr_shrinkers;

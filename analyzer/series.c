@@ -7,9 +7,27 @@
 #include "rs_warn.h"
 #include "series.h"
 
-#define SERIES_TARGET_DEFAULT	100
-#define SERIES_MAX_DEFAULT	100000
 #define SERIES_GROW_WIDTH	1000000ull	/* 1 ms: first width when the span is unknown */
+
+uint64_t rs_buckets_width(uint64_t t0, uint64_t t1, uint64_t width, size_t target, size_t max,
+			  bool *grows)
+{
+	*grows = false;
+	if (!width) {
+		if (t1 > t0) {
+			/* span / width < target: the last event falls in bucket target - 1 */
+			width = (t1 - t0) / target + 1;
+		} else {
+			width = SERIES_GROW_WIDTH;
+			*grows = true;
+		}
+	}
+	/* a known span far larger than the cap allows: widen now rather than merge 30 times */
+	if (t1 > t0)
+		while ((t1 - t0) / width >= max)
+			width *= 2;
+	return width;
+}
 
 struct rs_series {
 	int nr_metrics;
@@ -31,36 +49,19 @@ struct rs_series *rs_series_new(const struct rs_series_opts *o)
 	if (!s)
 		return NULL;
 	s->nr_metrics = o->nr_metrics;
-	s->target = o->target ? o->target : SERIES_TARGET_DEFAULT;
-	s->max_buckets = o->max_buckets ? o->max_buckets : SERIES_MAX_DEFAULT;
+	s->target = o->target ? o->target : RS_BUCKETS_TARGET;
+	s->max_buckets = o->max_buckets ? o->max_buckets : RS_BUCKETS_MAX;
 	if (s->max_buckets < 2)
 		s->max_buckets = 2;
 	s->warnings = o->warnings;
 	s->t0 = o->t0;
 	s->t0_set = o->t1 != 0;
-	s->width = o->width;
-	if (!s->width) {
-		if (o->t1 > o->t0) {
-			uint64_t span = o->t1 - o->t0;
-
-			/* span / width < target: the last event falls in bucket target - 1 */
-			s->width = span / s->target + 1;
-		} else {
-			s->width = SERIES_GROW_WIDTH;
-			s->auto_width = true;
-		}
-	}
-	if (!s->width)
-		s->width = 1;
-	/* a known span far larger than the cap allows: widen now rather than merge 30 times */
-	if (o->t1 > o->t0) {
-		while ((o->t1 - o->t0) / s->width >= s->max_buckets)
-			s->width *= 2;
-		if (s->width != o->width && o->width && s->warnings) {
-			rs_warn(s->warnings, "more than %zu time buckets: buckets widened (see "
-				"analysis.bucket_s)", s->max_buckets);
-			s->warned = true;
-		}
+	s->width = rs_buckets_width(o->t0, o->t1, o->width, s->target, s->max_buckets,
+				    &s->auto_width);
+	if (s->width != o->width && o->width && s->warnings) {
+		rs_warn(s->warnings, "more than %zu time buckets: buckets widened (see "
+			"analysis.bucket_s)", s->max_buckets);
+		s->warned = true;
 	}
 	s->v = calloc(s->nr_metrics ? s->nr_metrics : 1, sizeof(*s->v));
 	if (!s->v) {
@@ -101,7 +102,7 @@ static bool reserve(struct rs_series *s, uint64_t *idx)
 {
 	if (s->failed)
 		return false;
-	while (*idx >= s->max_buckets || (s->auto_width && *idx >= 2 * s->target)) {
+	while (rs_buckets_must_merge(*idx, s->target, s->max_buckets, s->auto_width)) {
 		if (!s->auto_width && !s->warned && s->warnings) {
 			rs_warn(s->warnings, "more than %zu time buckets: buckets widened (see "
 				"analysis.bucket_s)", s->max_buckets);

@@ -308,6 +308,12 @@ const struct rs_kswapd_stats *rs_analysis_kswapd(const struct rs_analysis *a, in
 const struct rs_task_stats *rs_analysis_kswapd_task(const struct rs_analysis *a, int i);
 
 uint64_t rs_analysis_wakeup_kswapd(const struct rs_analysis *a, uint64_t by_order[RS_NR_ORDER]);
+/*
+ * wakeup_kswapd requests for node nid's kswapd (the event's nid); nid -1: those of no node or
+ * of a node at or past the cap (rs_analysis_max_nodes()).
+ */
+uint64_t rs_analysis_wakeup_kswapd_node(const struct rs_analysis *a, int nid);
+int rs_analysis_max_nodes(const struct rs_analysis *a);
 
 const struct rs_slab_stats *rs_analysis_slab(const struct rs_analysis *a, int ctx);
 /* Slab shrinking in every reclaim context together: rs_analysis_slab()'s figures summed. */

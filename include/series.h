@@ -71,6 +71,23 @@ struct rs_buckets {
 };
 
 struct rs_buckets rs_series_buckets(const struct rs_series *s);
+
+/*
+ * The bucket rules of every series on the trace's time (this one, the cgroups' grid), so that
+ * their buckets meet: with a known span [t0, t1) the width is `width`, or span / target + 1
+ * when 0, doubled until the span fits in max buckets; with no span it is `width`, or 1 ms when
+ * 0 and then growing (*grows set): the buckets are merged in pairs (the width doubles) when a
+ * bucket past max, or past 2 x target while growing, is wanted.
+ */
+#define RS_BUCKETS_TARGET	100		/* rs_series_opts.target's default */
+#define RS_BUCKETS_MAX		100000		/* rs_series_opts.max_buckets' default */
+uint64_t rs_buckets_width(uint64_t t0, uint64_t t1, uint64_t width, size_t target, size_t max,
+			  bool *grows);
+
+static inline bool rs_buckets_must_merge(uint64_t idx, size_t target, size_t max, bool grows)
+{
+	return idx >= max || (grows && idx >= 2 * target);
+}
 /* Values of one metric, [rs_series_buckets().len] (NULL when the length is 0). */
 const uint64_t *rs_series_values(const struct rs_series *s, int metric);
 

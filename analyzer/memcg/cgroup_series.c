@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Per-cgroup time series on one shared grid of buckets. The rules are series.c's (the
- * analysis' timeline), applied to signed values and to every cgroup at once: with a known span
- * the width is fixed (span / 100, or --bucket) and capped by doubling; without one it starts
- * at 1 ms and doubles whenever the buckets pass 200, merging adjacent pairs of every cgroup's
- * series. Additive metrics add when merged; "last" metrics (snapshot values) keep the later
+ * analysis' timeline: rs_buckets_width(), rs_buckets_must_merge()), applied to signed values
+ * and to every cgroup at once: with a known span the width is fixed (span / 100, or --bucket)
+ * and capped by doubling; without one it starts at 1 ms and doubles whenever the buckets pass
+ * 200, merging adjacent pairs of every cgroup's series. Additive metrics add when merged; "last" metrics (snapshot values) keep the later
  * one. A cgroup gets arrays only when it has a figure in a series (memory: active cgroups x
  * metrics x buckets).
  */
@@ -15,31 +15,16 @@
 #include "rs_warn.h"
 #include "series.h"
 
-#define GRID_TARGET	100
-#define GRID_MAX	100000
-#define GRID_GROW	1000000ull	/* 1 ms */
-
 void cg_grid_init(struct cg_grid *g, uint64_t t0, uint64_t t1, uint64_t width, size_t max)
 {
 	memset(g, 0, sizeof(*g));
-	g->target = GRID_TARGET;
-	g->max_buckets = max ? max : GRID_MAX;
+	g->target = RS_BUCKETS_TARGET;
+	g->max_buckets = max ? max : RS_BUCKETS_MAX;
 	if (g->max_buckets < 2)
 		g->max_buckets = 2;
 	g->t0 = t0;
 	g->t0_set = t1 != 0;
-	g->width = width;
-	if (!g->width) {
-		if (t1 > t0) {
-			g->width = (t1 - t0) / g->target + 1;
-		} else {
-			g->width = GRID_GROW;
-			g->auto_width = true;
-		}
-	}
-	if (t1 > t0)
-		while ((t1 - t0) / g->width >= g->max_buckets)
-			g->width *= 2;
+	g->width = rs_buckets_width(t0, t1, width, g->target, g->max_buckets, &g->auto_width);
 }
 
 static bool is_last_metric(int m)
@@ -128,7 +113,7 @@ static long slot(struct rs_cgroups *cg, int row, uint64_t ts)
 		g->t0_set = true;
 	}
 	idx = ts <= g->t0 ? 0 : (ts - g->t0) / g->width;
-	while (idx >= g->max_buckets || (g->auto_width && idx >= 2 * g->target)) {
+	while (rs_buckets_must_merge(idx, g->target, g->max_buckets, g->auto_width)) {
 		if (!g->auto_width && !g->warned) {
 			rs_warn(cg->warnings, "more than %zu time buckets in the cgroup series: "
 				"buckets widened", g->max_buckets);

@@ -546,8 +546,27 @@ static json_t *wakeup_json(const struct rs_analysis *a)
 {
 	uint64_t by[RS_NR_ORDER];
 	uint64_t n = rs_analysis_wakeup_kswapd(a, by);
+	json_t *o = json_pack("{s:I,s:o}", "count", (json_int_t)n, "by_order", orders_json(by));
+	json_t *bn = json_object();
 
-	return json_pack("{s:I,s:o}", "count", (json_int_t)n, "by_order", orders_json(by));
+	/* by the node whose kswapd they woke ("unknown": none or past the cap); with requests */
+	for (int nid = -1; n && o && nid < rs_analysis_max_nodes(a); nid++) {
+		uint64_t c = rs_analysis_wakeup_kswapd_node(a, nid);
+		char key[16];
+
+		if (!c)
+			continue;
+		if (nid < 0)
+			snprintf(key, sizeof(key), "unknown");
+		else
+			snprintf(key, sizeof(key), "%d", nid);
+		json_object_set_new(bn, key, JI(c));
+	}
+	if (o && n)
+		json_object_set_new(o, "by_node", bn);
+	else
+		json_decref(bn);
+	return o;
 }
 
 static json_t *task_json(const struct rs_task_stats *t, bool untraced)

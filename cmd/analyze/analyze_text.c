@@ -680,6 +680,24 @@ static void section_kswapd(struct out *o)
 		else if (by[j])
 			fprintf(o->f, ", order %d: %" PRIu64, j, by[j]);
 	fputc('\n', o->f);
+	/* two or more nodes: whose kswapd they woke */
+	if (n && rs_analysis_wakeup_kswapd_node(o->a, -1) + rs_analysis_wakeup_kswapd_node(o->a, 0) <
+	    n) {
+		const char *sep = " ";
+
+		fprintf(o->f, "  by node:");
+		for (int nid = 0; nid < rs_analysis_max_nodes(o->a); nid++) {
+			if (!rs_analysis_wakeup_kswapd_node(o->a, nid))
+				continue;
+			fprintf(o->f, "%s%d: %" PRIu64, sep, nid,
+				rs_analysis_wakeup_kswapd_node(o->a, nid));
+			sep = ", ";
+		}
+		if (rs_analysis_wakeup_kswapd_node(o->a, -1))
+			fprintf(o->f, "%sunknown: %" PRIu64, sep,
+				rs_analysis_wakeup_kswapd_node(o->a, -1));
+		fputc('\n', o->f);
+	}
 }
 
 static void section_slab(struct out *o)

@@ -21,6 +21,13 @@ for c in $cmds; do
 		grep -q -- "$o" "$TMP/$c.txt" || fail "man page of $c lacks $o"
 		[ "$o" = --help ] || grep -q -- "$o" "docs/$c.md" || fail "docs/$c.md lacks $o"
 	done
+	# docs/COMMAND.md opens with the synopsis --help prints, without "usage: "
+	sed -n '/^$/q; s/^usage: //; s/^       //; p' "$TMP/help" >"$TMP/synopsis"
+	awk 'NR == FNR { want[n++] = $0; next }
+	     $0 == want[k] { if (++k == n) found = 1; next }
+	     { k = ($0 == want[0]) }
+	     END { exit !found }' "$TMP/synopsis" "docs/$c.md" ||
+		fail "docs/$c.md lacks the synopsis of $c --help: $(head -n 1 "$TMP/synopsis")"
 	# one line per option in --help: "  --name ARG   meaning"
 	n_opts=$("$RS_BIN" --list-options "$c" | wc -l)
 	n_lines=$(grep -c '^  \(-[a-z], \)\{0,1\}--' "$TMP/help")

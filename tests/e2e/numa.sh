@@ -80,6 +80,14 @@ trace-cmd report (< oracle, > analyze): $(diff "$TMP/want" "$TMP/got" | head -8)
 	cmp -s "$TMP/ks" "$TMP/got" || fail "$b: kswapd per node (nid wake-events sleeps awake_us
 bp-runs bp-reclaimed periods) differ (< oracle, > analyze): $(diff "$TMP/ks" "$TMP/got" | head -6)"
 
+	# wakeup_kswapd requests by the node whose kswapd they woke (the event's nid)
+	want=$(awk '$3 == "mm_vmscan_wakeup_kswapd" { split($4, a, "="); n[a[2]]++ }
+		END { for (k in n) print k, n[k] }' "$TMP/ev" | sort)
+	got=$(jq -r '.wakeup_kswapd.by_node // {} | to_entries[] | "\(.key) \(.value)"' \
+		"$TMP/an.json" | sort)
+	expect_eq "$b: wakeup_kswapd by node" "$got" "$want"
+	[ "$(echo "$want" | wc -l)" -ge 2 ] || fail "$b: wakeup_kswapd on fewer than two nodes"
+
 	# the summary's awake share is of the kswapds' time together, and says so
 	"$RS_BIN" analyze "$f" >"$TMP/an.txt" 2>/dev/null || fail "$b: analyze exit $?"
 	grep -q "^kswapd  *awake [0-9.]*% of $nodes kswapds x " "$TMP/an.txt" ||

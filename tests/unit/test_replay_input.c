@@ -121,6 +121,21 @@ static int tr_new_v1(struct tr *t)
 	return 0;
 }
 
+/*
+ * A cgroup v2 trace with the recorder's header, swappiness 60, one node, the item names, memcg
+ * 1 "/", /p and /p/b below it.
+ */
+static int tr_new_v2_pb(struct tr *t)
+{
+	if (tr_new(t, "version=1 swappiness=60 mglru=0x0000 cgroup=v2 nodes=1") < 0)
+		return -1;
+	item_names(t);
+	cgmap(t, 1, "/");
+	cgmap(t, CG_A, "/p");
+	cgmap(t, CG_B, "/p/b");
+	return 0;
+}
+
 /* A cgroup v1 trace, swappiness 60, one node, memcg 1 "/" and /a, and no item names. */
 static int tr_new_a(struct tr *t)
 {
@@ -439,11 +454,7 @@ TR_TEST(test_v2_own_and_memcg_id, "replay input: v2 own lists, the kernel's recl
 	struct rs_event ev;
 	int p, b;
 
-	UT_ASSERT(tr_new(t, "version=1 swappiness=60 mglru=0x0000 cgroup=v2 nodes=1") == 0);
-	item_names(t);
-	cgmap(t, 1, "/");
-	cgmap(t, CG_A, "/p");
-	cgmap(t, CG_B, "/p/b");
+	UT_ASSERT(tr_new_v2_pb(t) == 0);
 	snap(t, T0 + 1 * MS, CG_A, "/p", 0, 0, 1000, 0, 1000, 1000, 0);
 	snap(t, T0 + 2 * MS, CG_B, "/p/b", 0, 0, 700, 0, 700, 0, 0);
 	snap(t, T0 + 101 * MS, CG_A, "/p", 0, 0, 900, 0, 900, 1000, 0);
@@ -1272,11 +1283,7 @@ TR_TEST(test_proactive_calls, "replay input: memcg calls from outside their recl
 	struct rs_gap_pages *g;
 	unsigned int mask;
 
-	UT_ASSERT(tr_new(t, "version=1 swappiness=60 mglru=0x0000 cgroup=v2 nodes=1") == 0);
-	item_names(t);
-	cgmap(t, 1, "/");
-	cgmap(t, CG_A, "/p");
-	cgmap(t, CG_B, "/p/b");
+	UT_ASSERT(tr_new_v2_pb(t) == 0);
 	cgmap(t, 4545, "/q");
 	task_cg(t, 200, 4545, "/q");
 	task_cg(t, 300, CG_B, "/p/b");
@@ -1376,11 +1383,7 @@ TR_TEST(test_isolate_refused, "replay input: batches given up by too_many_isolat
 	struct rs_event ev;
 	unsigned int mask;
 
-	UT_ASSERT(tr_new(t, "version=1 swappiness=60 mglru=0x0000 cgroup=v2 nodes=1") == 0);
-	item_names(t);
-	cgmap(t, 1, "/");
-	cgmap(t, CG_A, "/p");
-	cgmap(t, CG_B, "/p/b");
+	UT_ASSERT(tr_new_v2_pb(t) == 0);
 	task_cg(t, 300, CG_B, "/p/b");
 	snap(t, T0 + 1 * MS, CG_A, "/p", 0, 0, 1000, 0, 1000, 1000, 0);
 	snap(t, T0 + 2 * MS, CG_B, "/p/b", 0, 0, 700, 0, 700, 0, 0);
