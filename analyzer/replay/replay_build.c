@@ -26,6 +26,13 @@
 #include "rs_grow.h"
 #include "rs_search.h"
 
+/* Victims merged by world memcg, with their request histograms in full (rs_obs). */
+struct victim_sum {
+	struct ri_victim v;
+	uint32_t req_isolates[RS_NR_EVICTABLE][RS_SWAP_CLUSTER_MAX];
+	uint64_t req_scanned[RS_NR_EVICTABLE][RS_SWAP_CLUSTER_MAX];
+};
+
 struct wb {			/* build state */
 	struct rs_replay_input *ri;
 	struct rs_world *w;
@@ -42,7 +49,7 @@ struct wb {			/* build state */
 	struct v2snaps *v2;	/* cgroup v2: [world memcg] its (hierarchical) snapshots */
 	int64_t *v2_own;	/* cgroup v2: [world memcg][list] constant own lists, -1 none */
 	struct rs_memcg_lists *ml;	/* scratch for one call */
-	struct ri_victim *mv;		/* scratch: victims merged by world memcg */
+	struct victim_sum *mv;		/* scratch: victims merged by world memcg */
 	struct rs_obs_step *st;		/* scratch: one pass window's shrinks */
 	size_t capst;
 };
@@ -450,38 +457,43 @@ static uint64_t memcg_want(struct rs_replay_input *ri, const struct ri_call *c, 
  * Victims of a call (arr: ri_call.v, or its pass windows ri_call.pv) merged by world memcg,
  * node and priority (several ids can count in the root).
  */
-static int merge_victims(struct wb *b, const struct ri_victim *arr, uint32_t nv, int nr_nodes)
+static int merge_victims(struct wb *b, const struct ri_call *c, const struct ri_victim *arr,
+			 uint32_t nv, int nr_nodes)
 {
 	int n = 0;
 
 	for (uint32_t i = 0; i < nv; i++) {
 		const struct ri_victim *v = &arr[i];
 		int w = world_of_row(b, v->memcg), nid = v->nid < nr_nodes ? v->nid : 0, k;
+		struct victim_sum *ds;
 		struct ri_victim *d;
 
 		if (v->memcg >= 0 && v->prio < 0)
 			b->rm[w].victim_events++;
 		for (k = 0; k < n; k++)
-			if (b->mv[k].memcg == w && b->mv[k].nid == nid &&
-			    b->mv[k].prio == v->prio)
+			if (b->mv[k].v.memcg == w && b->mv[k].v.nid == nid &&
+			    b->mv[k].v.prio == v->prio)
 				break;
-		d = &b->mv[k];
+		ds = &b->mv[k];
+		d = &ds->v;
 		if (k == n) {
-			memset(d, 0, sizeof(*d));
+			memset(ds, 0, sizeof(*ds));
 			d->memcg = w;	/* the world index from here on */
 			d->nid = nid;
 			d->prio = v->prio;
 			n++;
+		}
+		for (uint32_t q = v->req; q != RI_NO_REQ; q = c->req[q].next) {
+			const struct ri_req *r = &c->req[q];
+
+			ds->req_isolates[r->lru][r->req] += r->isolates;
+			ds->req_scanned[r->lru][r->req] += r->scanned;
 		}
 		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 			d->scanned[l] += v->scanned[l];
 			d->folio_w[l] += v->folio_w[l];
 			d->folio_big[l] += v->folio_big[l];
 			d->folio_size[l] = ri_folio_size_merge(d->folio_size[l], v->folio_size[l]);
-			for (int q = 0; q < RS_SWAP_CLUSTER_MAX; q++) {
-				d->req_isolates[l][q] += v->req_isolates[l][q];
-				d->req_scanned[l][q] += v->req_scanned[l][q];
-			}
 			d->taken[l] += v->taken[l];
 			d->reclaimed[l] += v->reclaimed[l];
 			if (v->implied[l] > d->implied[l]) {
@@ -525,9 +537,11 @@ static long pass_steps(struct wb *b, const struct ri_call *c, const struct ri_vi
 	return (long)n;
 }
 
-static int add_obs(struct wb *b, const struct ri_call *c, const struct ri_victim *d,
+static int add_obs(struct wb *b, const struct ri_call *c, const struct victim_sum *ds,
 		   int nr_nodes, struct rs_error *err)
 {
+	const struct ri_victim *d = &ds->v;
+
 	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 		int t = l >= RS_LRU_INACTIVE_FILE;
 		bool active = l == RS_LRU_ACTIVE_ANON || l == RS_LRU_ACTIVE_FILE;
@@ -560,8 +574,8 @@ static int add_obs(struct wb *b, const struct ri_call *c, const struct ri_victim
 		}
 		if (d->scanned[l])
 			o.folio = (uint32_t)((d->folio_w[l] + d->scanned[l] / 2) / d->scanned[l]);
-		memcpy(o.req_isolates, d->req_isolates[l], sizeof(o.req_isolates));
-		memcpy(o.req_scanned, d->req_scanned[l], sizeof(o.req_scanned));
+		memcpy(o.req_isolates, ds->req_isolates[l], sizeof(o.req_isolates));
+		memcpy(o.req_scanned, ds->req_scanned[l], sizeof(o.req_scanned));
 		/* single pages and folios of one size: the two classes (rs_obs.folio_one) */
 		if (d->folio_big[l] && d->folio_size[l] != UINT32_MAX &&
 		    d->scanned[l] > d->folio_big[l]) {
@@ -667,7 +681,7 @@ static int add_calls(struct wb *b, int nr_nodes, struct rs_error *err)
 	for (size_t i = 0; i < ri->ncall; i++) {
 		struct ri_call *c = &ri->call[i];
 		struct rs_reclaim_call *rc = &c->c;
-		int nmv = merge_victims(b, c->v, c->nv, nr_nodes);
+		int nmv = merge_victims(b, c, c->v, c->nv, nr_nodes);
 		uint64_t got = 0;
 
 		for (int l = 0; l < RS_NR_EVICTABLE; l++)
@@ -726,9 +740,9 @@ static int add_calls(struct wb *b, int nr_nodes, struct rs_error *err)
 		for (int k = 0; k < nmv; k++) {
 			struct rs_memcg_lists *m = &b->ml[k];
 
-			m->memcg = b->mv[k].memcg;
-			memcpy(m->scanned, b->mv[k].scanned, sizeof(m->scanned));
-			memcpy(m->reclaimed, b->mv[k].reclaimed, sizeof(m->reclaimed));
+			m->memcg = b->mv[k].v.memcg;
+			memcpy(m->scanned, b->mv[k].v.scanned, sizeof(m->scanned));
+			memcpy(m->reclaimed, b->mv[k].v.reclaimed, sizeof(m->reclaimed));
 			if (add_obs(b, c, &b->mv[k], nr_nodes, err))
 				return -1;
 			if (!size_unknown(b, m->memcg))
@@ -737,12 +751,12 @@ static int add_calls(struct wb *b, int nr_nodes, struct rs_error *err)
 				struct rs_world_update u = {
 					.ts = rc->ts, .field = RS_WF_LRU, .op = RS_WOP_SET,
 					.src = RS_WSRC_IMPLIED, .lru = (uint8_t)l,
-					.memcg = m->memcg, .nid = b->mv[k].nid,
-					.value = (int64_t)b->mv[k].implied[l],
-					.ev_offset = b->mv[k].implied_off[l],
+					.memcg = m->memcg, .nid = b->mv[k].v.nid,
+					.value = (int64_t)b->mv[k].v.implied[l],
+					.ev_offset = b->mv[k].v.implied_off[l],
 				};
 
-				if (!b->mv[k].implied[l])
+				if (!b->mv[k].v.implied[l])
 					continue;
 				if (rs_world_add_update(b->w, &u, err))
 					return -1;
@@ -771,7 +785,7 @@ static int add_calls(struct wb *b, int nr_nodes, struct rs_error *err)
 		rc->rec.checks = NULL;
 		rc->rec.nr_checks = 0;
 		/* the passes by priority: b->mv is free again (rec.memcg was copied) */
-		nmv = merge_victims(b, c->pv, c->npv, nr_nodes);
+		nmv = merge_victims(b, c, c->pv, c->npv, nr_nodes);
 		for (int k = 0; k < nmv; k++)
 			if (add_obs(b, c, &b->mv[k], nr_nodes, err))
 				return -1;

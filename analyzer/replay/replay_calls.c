@@ -35,6 +35,7 @@ void ri_call_free(struct ri_call *c)
 	RS_GROW_RELEASE(c->chk, c->nchk, c->capchk);
 	RS_GROW_RELEASE(c->v, c->nv, c->capv);
 	RS_GROW_RELEASE(c->pv, c->npv, c->cappv);
+	RS_GROW_RELEASE(c->req, c->nreq, c->capreq);
 	RS_GROW_RELEASE(c->steps, c->nsteps, c->capsteps);
 	RS_GROW_RELEASE(c->iso, c->niso, c->capiso);
 	RS_GROW_RELEASE(c->infl, c->ninfl, c->capinfl);
@@ -176,6 +177,7 @@ static struct ri_victim *victim_in(struct rs_replay_input *ri, struct ri_victim 
 	(*arr)[*nv].memcg = memcg;
 	(*arr)[*nv].nid = nid;
 	(*arr)[*nv].prio = prio;
+	(*arr)[*nv].req = RI_NO_REQ;
 	return &(*arr)[(*nv)++];
 }
 
@@ -352,9 +354,39 @@ static int victim_row(struct rs_replay_input *ri, const struct rs_victim *v, boo
 	return row;
 }
 
+/* An isolate of nr_requested req (1..32) on list lru into the victim's histogram. */
+static void count_req(struct rs_replay_input *ri, struct ri_call *c, struct ri_victim *v,
+		      int lru, uint64_t req, uint64_t scanned)
+{
+	uint32_t q, last = RI_NO_REQ;
+
+	for (q = v->req; q != RI_NO_REQ; last = q, q = c->req[q].next) {
+		struct ri_req *r = &c->req[q];
+
+		if (r->lru == lru && r->req == req - 1) {
+			r->isolates++;
+			r->scanned += scanned;
+			return;
+		}
+	}
+	if (c->nreq >= RI_NO_REQ || RS_GROW(c->req, c->capreq, c->nreq + 1, 8)) {
+		ri->oom = true;
+		return;
+	}
+	c->req[c->nreq] = (struct ri_req){ .next = RI_NO_REQ, .lru = (uint8_t)lru,
+					   .req = (uint8_t)(req - 1), .isolates = 1,
+					   .scanned = scanned };
+	/* linked by index, not by pointer: the grow may have moved c->req */
+	if (last == RI_NO_REQ)
+		v->req = (uint32_t)c->nreq;
+	else
+		c->req[last].next = (uint32_t)c->nreq;
+	c->nreq++;
+}
+
 /* Add one isolate window and its shrink event (NULL: none) to a victim's counts. */
-static void count_window(struct ri_victim *v, const struct ri_task *t, const struct rs_event *sh,
-			 int lru)
+static void count_window(struct rs_replay_input *ri, struct ri_call *c, struct ri_victim *v,
+			 const struct ri_task *t, const struct rs_event *sh, int lru)
 {
 	uint64_t big, f;
 
@@ -365,10 +397,8 @@ static void count_window(struct ri_victim *v, const struct ri_task *t, const str
 	v->folio_big[lru] += big;
 	if (big)
 		v->folio_size[lru] = ri_folio_size_merge(v->folio_size[lru], (uint32_t)f);
-	if (t->win_req >= 1 && t->win_req <= RS_SWAP_CLUSTER_MAX) {
-		v->req_isolates[lru][t->win_req - 1]++;
-		v->req_scanned[lru][t->win_req - 1] += t->win_scanned;
-	}
+	if (t->win_req >= 1 && t->win_req <= RS_SWAP_CLUSTER_MAX)
+		count_req(ri, c, v, lru, t->win_req, t->win_scanned);
 	if (sh && sh->type != RS_EV_SHRINK_ACTIVE) {
 		int type = lru == RS_LRU_INACTIVE_FILE;
 
@@ -420,7 +450,7 @@ static void close_window(struct rs_replay_input *ri, struct ri_task *t, struct r
 		return;
 	if (c->c.nid < 0 && sh)
 		c->c.nid = nid;
-	count_window(v, t, sh, lru);
+	count_window(ri, c, v, t, sh, lru);
 	if (sh && t->win_taken && sh->ts >= t->win_ts) {
 		/* what the shrink put back: the survivors, on this list or the other of its type */
 		uint64_t gone = active ? 0 : sh->inactive.nr_reclaimed;
@@ -453,7 +483,7 @@ static void close_window(struct rs_replay_input *ri, struct ri_task *t, struct r
 		struct ri_victim *pv = victim_in(ri, &c->pv, &c->npv, &c->cappv, memcg, nid, prio);
 
 		if (pv)
-			count_window(pv, t, sh, lru);
+			count_window(ri, c, pv, t, sh, lru);
 		if (pv && sh && !active) {
 			if (RS_GROW(c->steps, c->capsteps, c->nsteps + 1, 16)) {
 				ri->oom = true;

@@ -111,11 +111,25 @@ struct ri_victim {
 	uint64_t folio_w[RS_NR_EVICTABLE];	/* sum of folio estimate x pages scanned */
 	uint64_t folio_big[RS_NR_EVICTABLE];	/* pages scanned in folios of more than a page */
 	uint32_t folio_size[RS_NR_EVICTABLE];	/* their size; UINT32_MAX: more than one */
-	/* isolates by nr_requested 1..32 ([req - 1]) and the pages they scanned (rs_obs) */
-	uint32_t req_isolates[RS_NR_EVICTABLE][RS_SWAP_CLUSTER_MAX];
-	uint64_t req_scanned[RS_NR_EVICTABLE][RS_SWAP_CLUSTER_MAX];
+	/*
+	 * isolates by nr_requested 1..32 and the pages they scanned (rs_obs): the first of its
+	 * used buckets in ri_call.req, RI_NO_REQ none. A window uses a few of the 4 x 32 (a full
+	 * table was 1.5 KB of each entry, per call x victim x priority: 246 MB of the manycg
+	 * recording's 370 MB, massif)
+	 */
+	uint32_t req;
 	uint64_t implied[RS_NR_EVICTABLE];	/* first isolate: nr_requested << priority */
 	uint64_t implied_off[RS_NR_EVICTABLE];
+};
+
+#define RI_NO_REQ	UINT32_MAX
+
+/* One used bucket of a victim's request histogram (ri_victim.req), chained in ri_call.req. */
+struct ri_req {
+	uint32_t next;			/* the victim's next bucket, RI_NO_REQ */
+	uint8_t lru, req;		/* list, nr_requested - 1 */
+	uint32_t isolates;
+	uint64_t scanned;
 };
 
 /* One shrink of a pass window (ri_call.pv), in the order the call ran them. */
@@ -176,6 +190,8 @@ struct ri_call {
 	 */
 	struct ri_victim *pv;
 	uint32_t npv, cappv;
+	struct ri_req *req;		/* the histogram buckets of v and pv */
+	size_t nreq, capreq;
 	struct ri_step *steps;		/* the pass windows' inactive shrinks (rs_obs.steps) */
 	size_t nsteps, capsteps;
 	uint64_t *iso;			/* times of its lru_isolate events (rs_recorded.isolate_ts) */

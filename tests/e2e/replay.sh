@@ -691,6 +691,27 @@ for bad in "--calls=x" "--calls=-1" "--calls=" "--calls --policy splitlru"; do
 done
 grep -q "add mainline to --policy" "$TMP/calls.usage" || fail "--calls without mainline: $(cat "$TMP/calls.usage")"
 
+# Memory is bounded by what is analysed: replay keeps per call what analyze keeps per episode,
+# so its max RSS stays within a few times analyze's on the same trace. anon-2stream-busy.dat,
+# the fixture where replay stood furthest above analyze: 2.6-2.9x with full request histograms
+# per call window, 2.1-2.3x without (7c0f0bd); 3x guards against state that grows with the
+# events, not against that. GNU time only; not under ASan, which adds memory of its own.
+case $RS_BIN in *-san) ;; *)
+if /usr/bin/time -v true >/dev/null 2>&1; then
+	f=tests/fixtures/anon-2stream-busy.dat
+	/usr/bin/time -v -o "$TMP/an.time" "$RS_BIN" analyze --json "$f" >/dev/null 2>&1
+	/usr/bin/time -v -o "$TMP/rp.time" "$RS_BIN" replay --json "$f" >/dev/null 2>&1
+	an=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$TMP/an.time")
+	rp=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$TMP/rp.time")
+	if [ -n "$an" ] && [ -n "$rp" ]; then
+		[ "$rp" -le $((3 * an)) ] ||
+			fail "anon-2stream-busy: replay's max RSS $rp KB, over 3x analyze's $an KB"
+	else
+		fail "anon-2stream-busy: no max RSS from /usr/bin/time -v"
+	fi
+fi ;;
+esac
+
 # usage errors
 "$RS_BIN" replay --policy nosuch tests/fixtures/v6.dat >/dev/null 2>&1
 expect_eq "unknown policy exit status" "$?" 2

@@ -240,12 +240,32 @@ static void shrink_list(struct fx *f, int pid, const char *comm, uint64_t victim
 	shrink_in(f, pid, comm, file, scanned, reclaimed);
 }
 
-/* The attribution's totals: shrink events, and how many matched exactly, by fallback, not at all */
-#define ASSERT_MATCHED(at, sh, ex, fb, un) do { \
+/* Whether the attribution counted each reason as want says; says which it did not. */
+static bool reasons_are(const struct rs_cg_attrib *at, const uint64_t want[RS_CGR_NR])
+{
+	bool ok = true;
+
+	for (int r = 0; r < RS_CGR_NR; r++) {
+		if (at->by_reason[r] == want[r])
+			continue;
+		fprintf(stderr, "  by_reason[%s] == %llu, expected %llu\n", rs_cg_reason_name(r),
+			(unsigned long long)at->by_reason[r], (unsigned long long)want[r]);
+		ok = false;
+	}
+	return ok;
+}
+
+/*
+ * The attribution's totals: shrink events, and how many matched exactly, by fallback, not at
+ * all; then every reason's count, as designated initializers ([RS_CGR_SCAN_ONLY] = 1, ...):
+ * a reason not named must be 0.
+ */
+#define ASSERT_MATCHED(at, sh, ex, fb, un, ...) do { \
 	UT_ASSERT_EQ((at)->shrinks, sh); \
 	UT_ASSERT_EQ((at)->exact, ex); \
 	UT_ASSERT_EQ((at)->fallback, fb); \
 	UT_ASSERT_EQ((at)->unmatched, un); \
+	UT_ASSERT(reasons_are(at, (const uint64_t[RS_CGR_NR]){ __VA_ARGS__ })); \
 } while (0)
 
 static int row_of(struct rs_cgroups *cg, const char *name)
@@ -397,13 +417,9 @@ UT_TEST(test_fallbacks, "cgroups: mismatches fall back or stay unmatched")
 	UT_ASSERT_EQ(fx_finish(&f), 0);
 
 	at = rs_cgroups_attrib(f.cg);
-	ASSERT_MATCHED(at, 6, 0, 3, 3);
-	UT_ASSERT_EQ(at->by_reason[RS_CGR_SCAN_ONLY], 1);
-	UT_ASSERT_EQ(at->by_reason[RS_CGR_DISAGREE], 1);
-	UT_ASSERT_EQ(at->by_reason[RS_CGR_LRU_DELTA], 1);
-	UT_ASSERT_EQ(at->by_reason[RS_CGR_NO_MEMCG_EVENT], 1);
-	UT_ASSERT_EQ(at->by_reason[RS_CGR_NO_ISOLATE], 1);
-	UT_ASSERT_EQ(at->by_reason[RS_CGR_NO_MATCH], 1);
+	ASSERT_MATCHED(at, 6, 0, 3, 3, [RS_CGR_SCAN_ONLY] = 1, [RS_CGR_DISAGREE] = 1,
+		       [RS_CGR_LRU_DELTA] = 1, [RS_CGR_NO_MEMCG_EVENT] = 1, [RS_CGR_NO_ISOLATE] = 1,
+		       [RS_CGR_NO_MATCH] = 1);
 	UT_ASSERT_EQ(row(f.cg, "/x")->fallback, 1);
 	UT_ASSERT_EQ(row(f.cg, "/x")->fallback_by[RS_CGR_SCAN_ONLY], 1);
 	UT_ASSERT_EQ(row(f.cg, "/x")->pages[RS_CTX_MEMCG][RS_LRU_INACTIVE_FILE].reclaimed, 30);
@@ -443,9 +459,7 @@ UT_TEST(test_retry_victim, "cgroups: a retried shrink takes the victim of the on
 	UT_ASSERT_EQ(fx_finish(&f), 0);
 
 	at = rs_cgroups_attrib(f.cg);
-	ASSERT_MATCHED(at, 3, 0, 2, 1);
-	UT_ASSERT_EQ(at->by_reason[RS_CGR_SCAN_ONLY], 2);
-	UT_ASSERT_EQ(at->by_reason[RS_CGR_NO_ISOLATE], 1);
+	ASSERT_MATCHED(at, 3, 0, 2, 1, [RS_CGR_SCAN_ONLY] = 2, [RS_CGR_NO_ISOLATE] = 1);
 	UT_ASSERT_EQ(at->scanned, 64 + 5);
 	UT_ASSERT_EQ(at->reclaimed, 10 + 20 + 5);
 	x = row(f.cg, "/x");
@@ -907,8 +921,7 @@ UT_TEST(test_kernel7, "cgroups: 7.x memcg_id is the target, node-stat victims, s
 	UT_ASSERT_EQ(fx_finish(&f), 0);
 
 	at = rs_cgroups_attrib(f.cg);
-	ASSERT_MATCHED(at, 2, 1, 1, 0);
-	UT_ASSERT_EQ(at->by_reason[RS_CGR_SCAN_ONLY], 1);
+	ASSERT_MATCHED(at, 2, 1, 1, 0, [RS_CGR_SCAN_ONLY] = 1);
 	p = row(f.cg, "/p");
 	a = row(f.cg, "/p/a");
 	b = row(f.cg, "/p/b");
@@ -1007,9 +1020,7 @@ UT_TEST(test_kernel7_leaf, "cgroups: 7.1+ memcg_id of a memcg with none below it
 	UT_ASSERT_EQ(fx_finish(&f), 0);
 
 	at = rs_cgroups_attrib(f.cg);
-	ASSERT_MATCHED(at, 6, 0, 3, 3);
-	UT_ASSERT_EQ(at->by_reason[RS_CGR_MEMCG_ID_LEAF], 3);
-	UT_ASSERT_EQ(at->by_reason[RS_CGR_NO_MEMCG_EVENT], 3);
+	ASSERT_MATCHED(at, 6, 0, 3, 3, [RS_CGR_MEMCG_ID_LEAF] = 3, [RS_CGR_NO_MEMCG_EVENT] = 3);
 	UT_ASSERT_STR(rs_cg_reason_name(RS_CGR_MEMCG_ID_LEAF), "memcg_id_leaf");
 	leaf = row(f.cg, "/leaf");
 	par = row(f.cg, "/par");
@@ -1028,7 +1039,7 @@ UT_TEST(test_kernel7_leaf, "cgroups: 7.1+ memcg_id of a memcg with none below it
 	bare_call(&f, 700, 20, 32, 7);
 	UT_ASSERT_EQ(fx_finish(&f), 0);
 	at = rs_cgroups_attrib(f.cg);
-	ASSERT_MATCHED(at, 1, 0, 0, 1);
+	ASSERT_MATCHED(at, 1, 0, 0, 1, [RS_CGR_NO_MEMCG_EVENT] = 1);
 	fx_free(&f);
 	return UT_OK;
 }
