@@ -325,6 +325,7 @@ struct rs_world_info {
 	bool cgroup_v1, mglru;
 	bool compact_gap_uncapped;	/* rs_world_opts */
 	bool have_sizes;	/* some RS_WF_LRU update exists */
+	bool memcg_sizes;	/* some RS_WF_LRU update of a memcg below the root */
 	bool have_refaults;	/* some RS_WF_WS_* update exists */
 	bool have_ws_flush;	/* some RS_WF_WS_FLUSH update exists */
 	size_t nr_zone_samples;	/* rs_world_add_zone_sample() */

@@ -302,6 +302,8 @@ int rs_world_add_update(struct rs_world *w, const struct rs_world_update *u, str
 	w->info.nr_updates++;
 	if (u->field == RS_WF_LRU)
 		w->info.have_sizes = true;
+	if (u->field == RS_WF_LRU && u->memcg > 0)
+		w->info.memcg_sizes = true;
 	if (u->field == RS_WF_WS_ACTIVATE || u->field == RS_WF_WS_RESTORE)
 		w->info.have_refaults = true;
 	if (u->field == RS_WF_WS_FLUSH)
@@ -798,7 +800,8 @@ unsigned int rs_world_identity_gaps(const struct rs_world *w, struct rs_gap_page
 unsigned int rs_world_identity_gaps_calls(const struct rs_world *w, struct rs_gap_pages *out,
 					  unsigned int *call_lacks)
 {
-	bool wmark = false, deltas = false, soft = false, node_lists = false;
+	bool wmark = false, deltas = false, soft = false;
+	bool node_lists = w->info.memcg_sizes && w->info.nr_nodes > 1;
 	unsigned int mask = 0;
 
 	memset(out, 0, (1 + (size_t)w->info.nr_memcg) * sizeof(*out));
@@ -811,8 +814,6 @@ unsigned int rs_world_identity_gaps_calls(const struct rs_world *w, struct rs_ga
 			deltas = true;
 		if (u->field == RS_WF_SOFT_LIMIT && (uint64_t)u->value != RS_UNLIMITED)
 			soft = true;
-		if (u->field == RS_WF_LRU && u->memcg > 0 && w->info.nr_nodes > 1)
-			node_lists = true;
 	}
 	for (size_t i = 0; i < w->info.nr_calls; i++) {
 		const struct rs_reclaim_call *c = &w->calls[i];

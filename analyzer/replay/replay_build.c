@@ -1234,9 +1234,6 @@ int ri_build_world(struct rs_replay_input *ri, struct rs_error *err)
 	}
 	ri->rep.swappiness_assumed = !ri->have_swappiness;
 	ri->rep.page_size = ri->page_size;
-	if (ri->rep.nr_nodes > 1)
-		ri_warn(ri, "%d nodes: memcg snapshots and lruvec deltas carry no node and are "
-			"put on node 0", ri->rep.nr_nodes);
 	if (ri->rep.lost)
 		ri_warn(ri, "the ring buffer lost events: calls and sizes may miss some");
 
@@ -1267,6 +1264,10 @@ int ri_build_world(struct rs_replay_input *ri, struct rs_error *err)
 		goto out;
 	if (rs_world_finalize(b.w, err))
 		goto out;
+	/* the root's lists are per node (node_stat less the memcgs'): only the memcgs' are not */
+	if (ri->rep.nr_nodes > 1 && rs_world_info(b.w)->memcg_sizes)
+		ri_warn(ri, "%d nodes: memcg snapshots and lruvec deltas carry no node and are "
+			"put on node 0", ri->rep.nr_nodes);
 	ri->rep.world_updates = rs_world_info(b.w)->nr_updates;
 	ri->rep.world_obs = rs_world_info(b.w)->nr_obs;
 	ri->rep.world_calls = rs_world_info(b.w)->nr_calls;

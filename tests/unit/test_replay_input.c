@@ -1164,6 +1164,45 @@ TR_TEST(test_zone_flow, "replay input: the buddy flow per zone at the samples an
 	return UT_OK;
 }
 
+/* Whether a warning of the reconstruction contains what. */
+static bool warned(const struct tr *t, const char *what)
+{
+	for (size_t i = 0; rs_replay_input_warning(t->ri, i); i++)
+		if (strstr(rs_replay_input_warning(t->ri, i), what))
+			return true;
+	return false;
+}
+
+/*
+ * Two nodes: no memcg source names a node, so a memcg's lists are put on node 0, said once; the
+ * root's lists are node_stat's, per node, so a trace whose only sizes are the root's is not
+ * warned (the 12 two-node guest recordings without memcgs of their own were, before).
+ */
+TR_TEST(test_two_nodes_memcg_lists, "replay input: two nodes, memcg lists on node 0 said")
+{
+	UT_ASSERT(tr_new(t, "swappiness=60 cgroup=v1 nodes=2") == 0);
+	item_names(t);
+	cgmap(t, 1, "/");
+	node_snap(t, T0, 10, 10, 10, 10, 100, 200);
+	empty_call(t, T0 + 1 * MS, RS_RK_DIRECT);
+	UT_ASSERT(tr_finish(t) == 0);
+	UT_ASSERT(!rs_world_info(t->w)->memcg_sizes);
+	UT_ASSERT(!warned(t, "put on node 0"));
+	tr_free(t);
+
+	UT_ASSERT(tr_new(t, "swappiness=60 cgroup=v1 nodes=2") == 0);
+	item_names(t);
+	cgmap(t, 1, "/");
+	cgmap(t, CG_B, "/p/b");
+	snap(t, T0, CG_B, "/p/b", 1, 2, 3, 4, 10, 0, 0);
+	node_snap(t, T0, 10, 10, 10, 10, 100, 200);
+	empty_call(t, T0 + 1 * MS, RS_RK_MEMCG);
+	UT_ASSERT(tr_finish(t) == 0);
+	UT_ASSERT(rs_world_info(t->w)->memcg_sizes);
+	UT_ASSERT(warned(t, "2 nodes: memcg snapshots and lruvec deltas carry no node"));
+	return UT_OK;
+}
+
 /* The tree from paths: /p/b is tracked, /p is not: an ancestor /p is made for it. */
 TR_TEST(test_tree_from_paths, "replay input: ancestors by path")
 {
