@@ -391,7 +391,8 @@ static bool path_at_or_above(const char *a, const char *b)
 /*
  * A memcg call no charge of its task asked for: the kernel's reclaim root (7.1+ memcg_id) is
  * neither the task's memcg nor above it. A charge reclaims the charged memcg or an ancestor
- * whose limit failed it, and the charged memcg is the task's; a write to memory.reclaim (or
+ * whose limit failed it, and the charged memcg is the task's but for a swap-in's (told by the
+ * pswpin after the call: on_swapin()); a write to memory.reclaim (or
  * memory.max/memory.high, which reclaim the same way for an amount of their own) reclaims the
  * file's memcg from whichever task wrote it. Such a call's nr_to_reclaim follows the amount
  * written (memory_reclaim() asks each try_to_free_mem_cgroup_pages() call for a share of what
@@ -405,8 +406,12 @@ static bool call_proactive(const struct rs_replay_input *ri, const struct ri_cal
 {
 	const struct rs_memcg *root = ri_memcg_id(ri, c->root_row);
 	const struct rs_memcg *task = ri_memcg_id(ri, c->task_row);
+	const struct rs_memcg *swapin = ri_memcg_id(ri, c->swapin_row);
 
 	if (!root || !task || !root->path || !task->path)
+		return false;
+	/* a swap-in charged to the root's subtree right after: a charge (on_swapin()) */
+	if (swapin && swapin->path && path_at_or_above(root->path, swapin->path))
 		return false;
 	return !path_at_or_above(root->path, task->path);
 }

@@ -103,6 +103,8 @@ static struct ri_call *open_call(struct rs_replay_input *ri, struct ri_task *t,
 	c->c.rec.prio_first = c->c.rec.prio_lowest = -1;
 	c->task_row = ri_memcg_row(ri, ctx_memcg->task);
 	c->root_row = -1;
+	c->swapin_row = -1;
+	t->ended_memcg_call = RI_NO_CALL;
 	t->call = (uint32_t)ri->ncall++;
 	return c;
 }
@@ -718,6 +720,10 @@ void ri_calls_event(struct rs_replay_input *ri, const struct rs_event *ev, const
 		if (t->win)
 			close_window(ri, t, c, NULL, still_open(ctx, &open));
 		c->c.rec.nr_reclaimed = ev->reclaim.nr_reclaimed;
+		if (c->ctx == RS_CALL_MEMCG) {
+			t->ended_memcg_call = t->call;
+			t->ended_ts = ev->ts;
+		}
 		close_call(ri, t, ev->ts);
 		return;
 	case RS_EV_KSWAPD_WAKE:

@@ -87,9 +87,36 @@ struct ri_task *ri_task_get(struct rs_replay_input *ri, int pid, bool create)
 	memset(t, 0, sizeof(*t));
 	t->pid = pid;
 	t->call = RI_NO_CALL;
+	t->ended_memcg_call = RI_NO_CALL;
 	t->win_lru = -1;
 	ri->ntask++;
 	return t;
+}
+
+/*
+ * A swap-in counted to a memcg (count_memcg_events pswpin, swap_read_folio()) right after a
+ * memcg call of the same task: the charge that call reclaimed for was the swapped-in folio's,
+ * and mem_cgroup_swapin_charge_folio() charges the memcg that owned it at swap-out, not the
+ * task's (a fault in one cgroup reading swap readahead slots of another's pages). Such a call's
+ * root is beside the task's memcg without any write to memory.reclaim (the manycg recording: 6
+ * calls of 4,711, each followed within 0.1 ms by a pswpin in the root's subtree).
+ */
+#define RI_SWAPIN_AFTER_NS 10000000ull	/* 10 ms: the read is submitted microseconds after */
+
+static void on_swapin(struct rs_replay_input *ri, const struct rs_event *ev,
+		      const struct rs_memcg_ctx *mc)
+{
+	struct ri_task *t = ri_task_get(ri, ev->pid, false);
+	struct ri_call *c;
+
+	if (!t || t->ended_memcg_call >= ri->ncall)
+		return;
+	c = &ri->call[t->ended_memcg_call];
+	t->ended_memcg_call = RI_NO_CALL;
+	if (ev->ts - t->ended_ts > RI_SWAPIN_AFTER_NS)
+		return;
+	c->swapin_row = ri_memcg_row(ri, mc->named >= 0 ? mc->named :
+				     rs_memcgs_find_id(mc->memcgs, ev->memcg.id));
 }
 
 /* ---- header and item names ---- */
@@ -148,11 +175,15 @@ static void on_items(struct rs_replay_input *ri, const struct rs_event *ev)
 	int n = ev->items.count;
 
 	if (ev->items.which == RS_ITEMS_VM_EVENT) {
-		/* the victims' counters are the loading stage's; swap-out evidence is ours */
+		/* the victims' counters are the loading stage's; swap-out and -in evidence ours */
 		ri->pswpout_item = -1;
-		for (int i = 0; i < n; i++)
+		ri->pswpin_item = -1;
+		for (int i = 0; i < n; i++) {
 			if (ev->items.names[i] && !strcmp(ev->items.names[i], "pswpout"))
 				ri->pswpout_item = i;
+			if (ev->items.names[i] && !strcmp(ev->items.names[i], "pswpin"))
+				ri->pswpin_item = i;
+		}
 		ri->rep.item_names = true;
 	} else if (ev->items.which == RS_ITEMS_NODE_STAT) {
 		/* the LRU lists' items are the loading stage's (rs_memcg_ctx.lru) */
@@ -711,6 +742,8 @@ static int ri_event(void *arg, const struct rs_event *ev, const struct rs_ctx *c
 	case RS_EV_MEMCG_COUNT:
 		if (ri->pswpout_item >= 0 && ev->memcg.item == ri->pswpout_item)
 			ri->rep.swap_pswpout++;
+		if (ri->pswpin_item >= 0 && ev->memcg.item == ri->pswpin_item)
+			on_swapin(ri, ev, ctx->memcg);
 		return 0;
 	case RS_EV_MEMCG_LRUVEC:
 		on_lruvec(ri, ev, ctx->memcg);
@@ -830,6 +863,7 @@ struct rs_replay_input *rs_replay_input_new(const struct rs_replay_input_opts *o
 		return NULL;
 	}
 	ri->pswpout_item = -1;
+	ri->pswpin_item = -1;
 	if (o)
 		ri->o = *o;
 	if (!ri->o.max_calls)

@@ -96,6 +96,9 @@ struct ri_task {
 	uint64_t win_ts;		/* its lru_isolate's time */
 	uint32_t wr_anon, wr_file;
 	bool throttled_isolated;	/* an ISOLATED throttle whose outcome its next event tells */
+	/* the memcg call it ended last, until its first swap-in after it (RI_NO_CALL: none) */
+	uint32_t ended_memcg_call;
+	uint64_t ended_ts;
 };
 
 
@@ -149,6 +152,7 @@ struct ri_call {
 	int8_t ctx;			/* enum rs_call_ctx; -1 until an end names it (cut) */
 	bool cut_start, open;
 	int task_row;			/* memcg row of the task at the call's start, -1 */
+	int swapin_row;			/* memcg row its task's first swap-in after it charged, -1 */
 	uint16_t prio_mask[4];		/* priorities of non-soft shrinks, nodes 0..3 */
 	struct ri_node_prio *xprio;	/* the same on nodes past 3, a row each */
 	size_t nxprio, capxprio;
@@ -240,6 +244,7 @@ struct rs_replay_input {
 
 	/* item names */
 	int pswpout_item;		/* count_memcg_events item of pswpout, -1 */
+	int pswpin_item;		/* and of pswpin, -1 */
 	/* mod_memcg_lruvec_state item -> workingset slot 0..3, -1 (its LRU lists are the
 	   loading stage's: rs_memcg_ctx.lru) */
 	int8_t *ns_ws;

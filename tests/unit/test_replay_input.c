@@ -19,7 +19,7 @@
 
 /* The names the recorder writes (vm_event_items): only the ones the matching needs. */
 enum { IT_PGSCAN_DIRECT = 33, IT_PGSTEAL_DIRECT = 29, IT_PGSCAN_KSWAPD = 32,
-       IT_PGSTEAL_KSWAPD = 28, IT_PSWPOUT = 3, IT_NR = 40 };
+       IT_PGSTEAL_KSWAPD = 28, IT_PSWPIN = 2, IT_PSWPOUT = 3, IT_NR = 40 };
 
 struct tr {
 	struct rs_analysis *a;
@@ -94,7 +94,7 @@ static void item_names(struct tr *t)
 	static const struct ut_item named[] = {
 		{ IT_PGSCAN_DIRECT, "pgscan_direct" }, { IT_PGSTEAL_DIRECT, "pgsteal_direct" },
 		{ IT_PGSCAN_KSWAPD, "pgscan_kswapd" }, { IT_PGSTEAL_KSWAPD, "pgsteal_kswapd" },
-		{ IT_PSWPOUT, "pswpout" }, { 0, NULL }
+		{ IT_PSWPIN, "pswpin" }, { IT_PSWPOUT, "pswpout" }, { 0, NULL }
 	};
 	static const char *names[IT_NR];
 	struct rs_event ev;
@@ -1349,6 +1349,34 @@ TR_TEST(test_proactive_calls, "replay input: memcg calls from outside their recl
 		      [RS_LRU_INACTIVE_FILE], 40);
 	UT_ASSERT_STR(rs_gap_name(RS_GAP_PROACTIVE), "memory.reclaim request");
 	free(g);
+	return UT_OK;
+}
+
+/*
+ * A swap-in charges the memcg that owned the folio at swap-out: task 200 of /q reclaims /p for
+ * it, and its pswpin of /p/b 50 us after the call's end says so (a charge, not memory.reclaim).
+ * Its second call is followed by a swap-in of its own /q, its third by one of /p/b 20 ms later:
+ * both stay proactive.
+ */
+TR_TEST(test_swapin_charge, "replay input: a swap-in of another memcg's page is no proactive call")
+{
+	UT_ASSERT(tr_new_v2_pb(t) == 0);
+	cgmap(t, 4545, "/q");
+	task_cg(t, 200, 4545, "/q");
+	snap(t, T0 + 1 * MS, CG_A, "/p", 0, 0, 1000, 0, 1000, 1000, 0);
+	snap(t, T0 + 2 * MS, CG_B, "/p/b", 0, 0, 700, 0, 700, 0, 0);
+	named_call(t, T0 + 10 * MS, 200, CG_A, 40);
+	count(t, T0 + 12 * MS + 50000, 200, CG_B, IT_PSWPIN, 1);
+	named_call(t, T0 + 20 * MS, 200, CG_A, 33);
+	count(t, T0 + 22 * MS + 50000, 200, 4545, IT_PSWPIN, 1);
+	named_call(t, T0 + 30 * MS, 200, CG_A, 34);
+	count(t, T0 + 52 * MS, 200, CG_B, IT_PSWPIN, 1);
+	UT_ASSERT(tr_finish(t) == 0);
+	UT_ASSERT_EQ(rs_world_info(t->w)->nr_calls, 3);
+	UT_ASSERT(!call_of(t, 0)->proactive);
+	UT_ASSERT(call_of(t, 1)->proactive);
+	UT_ASSERT(call_of(t, 2)->proactive);
+	UT_ASSERT_EQ(rs_replay_input_report(t->ri)->proactive_calls, 2);
 	return UT_OK;
 }
 
