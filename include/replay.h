@@ -151,13 +151,16 @@ struct rs_obs {
 	uint32_t folio_one;
 	uint64_t folio_scanned, folio_big;
 	/*
-	 * The window's isolates by request ([nr_requested - 1], 1..SWAP_CLUSTER_MAX): how many,
-	 * and the pages they scanned. On a list of folios of several sizes the pages one request
-	 * takes depend on its size: one 64..512-page folio for any request under 64, several
-	 * small folios and the big one that crossed the request for 32.
+	 * The window's isolates by request (NULL: none). On a list of folios of several sizes the
+	 * pages one request takes depend on its size: one 64..512-page folio for any request under
+	 * 64, several small folios and the big one that crossed the request for 32. The world
+	 * keeps only the request sizes seen, in a pool of its own (req_at, and nreq beside nsteps
+	 * where it costs no padding: their place there): a full table was 384 of the 528 bytes of
+	 * each of its windows, one per call x victim x list and again per priority, and a window
+	 * sees a few request sizes.
 	 */
-	uint32_t req_isolates[RS_SWAP_CLUSTER_MAX];
-	uint64_t req_scanned[RS_SWAP_CLUSTER_MAX];
+	const struct rs_obs_req *req;
+	size_t req_at;
 	/*
 	 * false: the whole call (every priority). true: only its passes at `prio`, kept apart
 	 * from the whole-call windows; rs_world_rates() prefers it for a model pass at `prio`.
@@ -171,8 +174,14 @@ struct rs_obs {
 	 * The world keeps its own copy (steps_at: its place there).
 	 */
 	const struct rs_obs_step *steps;
-	uint32_t nsteps;
+	uint32_t nsteps, nreq;
 	size_t steps_at;
+};
+
+/* Isolates by request ([nr_requested - 1], 1..SWAP_CLUSTER_MAX) and the pages they scanned. */
+struct rs_obs_req {
+	uint32_t isolates[RS_SWAP_CLUSTER_MAX];
+	uint64_t scanned[RS_SWAP_CLUSTER_MAX];
 };
 
 /* One shrink_inactive_list() of a recorded pass, in the order the pass ran them. */

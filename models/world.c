@@ -63,6 +63,13 @@ struct wview {
 	size_t n, cap;
 };
 
+/* One request size a window saw: rs_obs_req without the sizes it did not see. */
+struct wreq {
+	uint32_t q;		/* nr_requested - 1 */
+	uint32_t isolates;
+	uint64_t scanned;
+};
+
 struct rs_world {
 	struct rs_world_opts opts;
 	struct rs_world_info info;
@@ -82,6 +89,8 @@ struct rs_world {
 	size_t nr_pobs, cap_pobs;
 	struct rs_obs_step *steps;	/* their shrinks (rs_obs.steps_at) */
 	size_t nr_steps, cap_steps;
+	struct wreq *req;		/* the request sizes windows saw (rs_obs.req_at) */
+	size_t nr_req, cap_req;
 	struct obs_sum *node_sum;	/* [nid][list] */
 	struct obs_sum all_sum[RS_NR_EVICTABLE];
 
@@ -201,6 +210,7 @@ void rs_world_free(struct rs_world *w)
 	free(w->obs);
 	free(w->pobs);
 	free(w->steps);
+	free(w->req);
 	free(w->obs_start);
 	free(w->obs_count);
 	free(w->node_sum);
@@ -311,6 +321,35 @@ int rs_world_add_update(struct rs_world *w, const struct rs_world_update *u, str
 	return 0;
 }
 
+/*
+ * The world's copy of window o's request histogram into its pool, and d (the stored window) at
+ * it. Sizes without isolates are left out: no reader looks at their pages scanned.
+ */
+static int keep_req(struct rs_world *w, struct rs_obs *d, const struct rs_obs *o,
+		    struct rs_error *err)
+{
+	uint32_t n = 0;
+
+	d->req = NULL;
+	d->req_at = w->nr_req;
+	d->nreq = 0;
+	if (!o->req)
+		return 0;
+	for (int q = 0; q < RS_SWAP_CLUSTER_MAX; q++)
+		n += o->req->isolates[q] != 0;
+	if (!n)
+		return 0;
+	if (grow((void **)&w->req, &w->cap_req, w->nr_req + n, sizeof(*w->req), err))
+		return -1;
+	for (int q = 0; q < RS_SWAP_CLUSTER_MAX; q++)
+		if (o->req->isolates[q])
+			w->req[w->nr_req++] = (struct wreq){ .q = (uint32_t)q,
+							     .isolates = o->req->isolates[q],
+							     .scanned = o->req->scanned[q] };
+	d->nreq = n;
+	return 0;
+}
+
 int rs_world_add_obs(struct rs_world *w, const struct rs_obs *o, struct rs_error *err)
 {
 	size_t n = w->info.nr_obs;
@@ -327,6 +366,8 @@ int rs_world_add_obs(struct rs_world *w, const struct rs_obs *o, struct rs_error
 		if (grow((void **)&w->pobs, &w->cap_pobs, w->nr_pobs + 1, sizeof(*w->pobs), err))
 			return -1;
 		w->pobs[w->nr_pobs] = *o;
+		if (keep_req(w, &w->pobs[w->nr_pobs], o, err))
+			return -1;
 		w->pobs[w->nr_pobs].steps = NULL;
 		w->pobs[w->nr_pobs].nsteps = 0;
 		if (o->steps && o->nsteps && !is_active_list(o->lru)) {
@@ -344,6 +385,8 @@ int rs_world_add_obs(struct rs_world *w, const struct rs_obs *o, struct rs_error
 	if (grow((void **)&w->obs, &w->cap_obs, n + 1, sizeof(*w->obs), err))
 		return -1;
 	w->obs[n] = *o;
+	if (keep_req(w, &w->obs[n], o, err))
+		return -1;
 	w->info.nr_obs++;
 	return 0;
 }
@@ -1110,14 +1153,16 @@ uint64_t rs_world_isolate_mean(const struct rs_world *w, int memcg, int nid, int
 			       uint64_t now, uint64_t req)
 {
 	const struct rs_obs *o = window_of(w, lv(w, memcg, nid) * RS_NR_EVICTABLE + lru, prio, now);
-	uint32_t k;
 
 	if (!o || !req || req > RS_SWAP_CLUSTER_MAX)
 		return 0;
-	k = o->req_isolates[req - 1];
-	if (!k)
-		return 0;
-	return (uint64_t)(((__uint128_t)o->req_scanned[req - 1] << 32) / k);
+	for (uint32_t i = 0; i < o->nreq; i++) {
+		const struct wreq *r = &w->req[o->req_at + i];
+
+		if (r->q == req - 1)
+			return (uint64_t)(((__uint128_t)r->scanned << 32) / r->isolates);
+	}
+	return 0;
 }
 
 /*
@@ -1182,8 +1227,8 @@ uint64_t rs_world_pass_requested(const struct rs_world *w, int memcg, int nid, i
 
 	if (!o)
 		return 0;
-	for (int q = 0; q < RS_SWAP_CLUSTER_MAX; q++)
-		sum += (uint64_t)(q + 1) * o->req_isolates[q];
+	for (uint32_t i = 0; i < o->nreq; i++)
+		sum += (uint64_t)(w->req[o->req_at + i].q + 1) * w->req[o->req_at + i].isolates;
 	return sum;
 }
 

@@ -29,8 +29,7 @@
 /* Victims merged by world memcg, with their request histograms in full (rs_obs). */
 struct victim_sum {
 	struct ri_victim v;
-	uint32_t req_isolates[RS_NR_EVICTABLE][RS_SWAP_CLUSTER_MAX];
-	uint64_t req_scanned[RS_NR_EVICTABLE][RS_SWAP_CLUSTER_MAX];
+	struct rs_obs_req req[RS_NR_EVICTABLE];
 };
 
 struct wb {			/* build state */
@@ -491,8 +490,8 @@ static int merge_victims(struct wb *b, const struct ri_call *c, const struct ri_
 		for (uint32_t q = v->req; q != RI_NO_REQ; q = c->req[q].next) {
 			const struct ri_req *r = &c->req[q];
 
-			ds->req_isolates[r->lru][r->req] += r->isolates;
-			ds->req_scanned[r->lru][r->req] += r->scanned;
+			ds->req[r->lru].isolates[r->req] += r->isolates;
+			ds->req[r->lru].scanned[r->req] += r->scanned;
 		}
 		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 			d->scanned[l] += v->scanned[l];
@@ -579,8 +578,7 @@ static int add_obs(struct wb *b, const struct ri_call *c, const struct victim_su
 		}
 		if (d->scanned[l])
 			o.folio = (uint32_t)((d->folio_w[l] + d->scanned[l] / 2) / d->scanned[l]);
-		memcpy(o.req_isolates, ds->req_isolates[l], sizeof(o.req_isolates));
-		memcpy(o.req_scanned, ds->req_scanned[l], sizeof(o.req_scanned));
+		o.req = &ds->req[l];	/* the world keeps its own, compact copy */
 		/* single pages and folios of one size: the two classes (rs_obs.folio_one) */
 		if (d->folio_big[l] && d->folio_size[l] != UINT32_MAX &&
 		    d->scanned[l] > d->folio_big[l]) {

@@ -914,9 +914,10 @@ TW_TEST(test_mainline_pass_reclaim, "models/mainline: a pass frees where the rec
 	static const struct rs_obs_step p0[8] = { { 32, 0 }, { 32, 0 }, { 32, 0 }, { 32, 0 },
 						  { 32, 0 }, { 32, 0 }, { 32, 0 }, { 32, 32 } };
 	struct rs_obs_step none[4] = { { 0, 0 } };
+	struct rs_obs_req req = { 0 };
 	struct rs_obs o = { .ts_start = 1000, .ts_end = 1010, .nid = 0,
 			    .lru = RS_LRU_INACTIVE_FILE,
-			    .pages = { .scanned = 511, .reclaimed = 32 } };
+			    .pages = { .scanned = 511, .reclaimed = 32 }, .req = &req };
 	struct rs_replay_result *r;
 
 	UT_ASSERT(a_obs_world(t, 60, 250, &o) == 0);
@@ -925,14 +926,13 @@ TW_TEST(test_mainline_pass_reclaim, "models/mainline: a pass frees where the rec
 		uint64_t n = UINT64_C(1) << (8 - p);
 		uint32_t k = 0;
 
-		memset(o.req_isolates, 0, sizeof(o.req_isolates));
-		memset(o.req_scanned, 0, sizeof(o.req_scanned));
+		memset(&req, 0, sizeof(req));
 		for (uint64_t left = n; left; k++) {
 			uint64_t b = left < 32 ? left : 32;
 
 			none[k] = (struct rs_obs_step){ .scanned = (uint32_t)b };
-			o.req_isolates[b - 1]++;
-			o.req_scanned[b - 1] += b;
+			req.isolates[b - 1]++;
+			req.scanned[b - 1] += b;
 			left -= b;
 		}
 		o.prio = p;
@@ -941,10 +941,9 @@ TW_TEST(test_mainline_pass_reclaim, "models/mainline: a pass frees where the rec
 		o.nsteps = k;
 		UT_ASSERT(rs_world_add_obs(t->w, &o, &t->err) == 0);
 	}
-	memset(o.req_isolates, 0, sizeof(o.req_isolates));
-	memset(o.req_scanned, 0, sizeof(o.req_scanned));
-	o.req_isolates[31] = 8;
-	o.req_scanned[31] = 256;
+	memset(&req, 0, sizeof(req));
+	req.isolates[31] = 8;
+	req.scanned[31] = 256;
 	o.prio = 0;
 	o.pages = (struct rs_scan_pages){ .scanned = 256, .reclaimed = 32 };
 	o.steps = p0;
@@ -961,13 +960,15 @@ TW_TEST(test_mainline_pass_reclaim, "models/mainline: a pass frees where the rec
 static int tw_pass(struct tw *t, int memcg, int lru, int prio, uint32_t pages)
 {
 	struct rs_obs_step st = { .scanned = pages, .reclaimed = pages };
+	struct rs_obs_req req = { 0 };
 	struct rs_obs o = { .ts_start = 1000, .ts_end = 1010, .memcg = memcg, .nid = 0,
 			    .lru = lru, .pages = { .scanned = pages, .reclaimed = pages },
-			    .one_prio = prio >= 0, .prio = prio, .steps = &st, .nsteps = 1 };
+			    .one_prio = prio >= 0, .prio = prio, .steps = &st, .nsteps = 1,
+			    .req = &req };
 
 	if (pages <= RS_SWAP_CLUSTER_MAX) {
-		o.req_isolates[pages - 1] = 1;
-		o.req_scanned[pages - 1] = pages;
+		req.isolates[pages - 1] = 1;
+		req.scanned[pages - 1] = pages;
 	}
 	return rs_world_add_obs(t->w, &o, &t->err);
 }
@@ -1101,12 +1102,14 @@ TW_TEST(test_mainline_isolate_by_request, "models/mainline: a request takes what
 			    .lru = RS_LRU_INACTIVE_FILE,
 			    .pages = { .scanned = 5000, .reclaimed = 5000 },
 			    .folio = 400 };
+	struct rs_obs_req req = { 0 };
 	struct rs_replay_result *r;
 
 	for (int q = 0; q < RS_SWAP_CLUSTER_MAX; q++) {
-		f.req_isolates[q] = 2;
-		f.req_scanned[q] = 2 * (uint64_t)(q + 1);
+		req.isolates[q] = 2;
+		req.scanned[q] = 2 * (uint64_t)(q + 1);
 	}
+	f.req = &req;
 	UT_ASSERT(a_obs_world(t, 60, 10000, &f) == 0);
 	r = tw_limit_mainline(t, f.memcg, 32);
 	UT_ASSERT(r);
