@@ -1178,28 +1178,31 @@ static bool warned(const struct tr *t, const char *what)
  * root's lists are node_stat's, per node, so a trace whose only sizes are the root's is not
  * warned (the 12 two-node guest recordings without memcgs of their own were, before).
  */
+/* A two-node trace: the root's node_stat, /p/b's memcg_stat when memcg, one empty call. */
+static int two_nodes(struct tr *t, bool memcg)
+{
+	if (tr_new(t, "swappiness=60 cgroup=v1 nodes=2") < 0)
+		return -1;
+	item_names(t);
+	cgmap(t, 1, "/");
+	if (memcg) {
+		cgmap(t, CG_B, "/p/b");
+		snap(t, T0, CG_B, "/p/b", 1, 2, 3, 4, 10, 0, 0);
+	}
+	node_snap(t, T0, 10, 10, 10, 10, 100, 200);
+	empty_call(t, T0 + 1 * MS, memcg ? RS_RK_MEMCG : RS_RK_DIRECT);
+	return tr_finish(t);
+}
+
 TR_TEST(test_two_nodes_memcg_lists, "replay input: two nodes, memcg lists on node 0 said")
 {
-	UT_ASSERT(tr_new(t, "swappiness=60 cgroup=v1 nodes=2") == 0);
-	item_names(t);
-	cgmap(t, 1, "/");
-	node_snap(t, T0, 10, 10, 10, 10, 100, 200);
-	empty_call(t, T0 + 1 * MS, RS_RK_DIRECT);
-	UT_ASSERT(tr_finish(t) == 0);
-	UT_ASSERT(!rs_world_info(t->w)->memcg_sizes);
-	UT_ASSERT(!warned(t, "put on node 0"));
-	tr_free(t);
-
-	UT_ASSERT(tr_new(t, "swappiness=60 cgroup=v1 nodes=2") == 0);
-	item_names(t);
-	cgmap(t, 1, "/");
-	cgmap(t, CG_B, "/p/b");
-	snap(t, T0, CG_B, "/p/b", 1, 2, 3, 4, 10, 0, 0);
-	node_snap(t, T0, 10, 10, 10, 10, 100, 200);
-	empty_call(t, T0 + 1 * MS, RS_RK_MEMCG);
-	UT_ASSERT(tr_finish(t) == 0);
-	UT_ASSERT(rs_world_info(t->w)->memcg_sizes);
-	UT_ASSERT(warned(t, "2 nodes: memcg snapshots and lruvec deltas carry no node"));
+	for (int memcg = 0; memcg <= 1; memcg++) {
+		UT_ASSERT(two_nodes(t, memcg) == 0);
+		UT_ASSERT_EQ(rs_world_info(t->w)->memcg_sizes, memcg);
+		UT_ASSERT_EQ(warned(t, "2 nodes: memcg snapshots and lruvec deltas carry no node"),
+			     memcg);
+		tr_free(t);
+	}
 	return UT_OK;
 }
 
