@@ -11,12 +11,9 @@
  * another isolate, by a shrink event of another list, or by the end of the trace is committed
  * with node and priority "unknown" and counted (attrib.isolates_uncompleted).
  *
- * Why a retry's scanned pages are not counted: MGLRU's evict_folios() (6.7+, where it emits the
- * classic events) traces lru_shrink_inactive right after shrink_folio_list(), then puts the
- * folios that were under writeback and are clean now back on its list and jumps back to that
- * call once ("retry:"): the second event carries the same nr_scanned, the batch's, though
- * nothing new was isolated; only its nr_reclaimed and outcome counts are new. The loading stage
- * tells the retry (episodes.c shrink_retry()), for every consumer: its nr_scanned counts once.
+ * MGLRU's evict_folios() retry repeats a batch's lru_shrink_inactive, nr_scanned and all, with
+ * no isolate of its own (episodes.c shrink_retry(), which tells it for every consumer): its
+ * scanned pages count once, with the event it repeats.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -694,14 +694,15 @@ static int add_calls(struct wb *b, int nr_nodes, struct rs_error *err)
 			rc->nid = 0;
 		if ((rc->ctx == RS_CALL_KSWAPD || rc->ctx == RS_CALL_NODE) && rc->nid < 0)
 			rc->nid = 0;
+		/* rounds: distinct (node, priority) pairs; nodes: those with any (note_round()) */
 		rc->rec.rounds = 0;
-		for (int n = 0; n < 4; n++)
+		rc->rec.nodes = (uint32_t)c->nxprio;
+		for (int n = 0; n < 4; n++) {
 			rc->rec.rounds += (uint32_t)__builtin_popcount(c->prio_mask[n]);
+			rc->rec.nodes += c->prio_mask[n] != 0;
+		}
 		for (size_t n = 0; n < c->nxprio; n++)
 			rc->rec.rounds += (uint32_t)__builtin_popcount(c->xprio[n].mask);
-		rc->rec.nodes = (uint32_t)c->nxprio;
-		for (int n = 0; n < 4; n++)
-			rc->rec.nodes += c->prio_mask[n] != 0;
 		switch (rc->ctx) {
 		case RS_CALL_KSWAPD:
 			/*
