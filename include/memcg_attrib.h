@@ -134,6 +134,8 @@ enum rs_memcg_item_class {
 	RS_MIC_STEAL,			/* pgsteal_{kswapd,direct,khugepaged,proactive} */
 	RS_MIC_REFILL,			/* pgrefill: shrink_active_list's nr_scanned */
 	RS_MIC_DEACT,			/* pgdeactivate: shrink_active_list's nr_deactivate */
+	RS_MIC_PSWPIN,			/* pswpin: a swap-in, charged to the folio's memcg */
+	RS_MIC_PSWPOUT,			/* pswpout: a swap-out of the memcg's folio */
 };
 
 struct rs_memcgs;
@@ -185,6 +187,9 @@ size_t rs_memcgs_max(const struct rs_memcgs *m);
 const char *rs_memcgs_item_name(const struct rs_memcgs *m, int item);	/* NULL: unnamed */
 bool rs_memcgs_have_item_names(const struct rs_memcgs *m);
 bool rs_memcgs_item_is_reclaim(const struct rs_memcgs *m, int item);
+/* The vm_event_items name an item of class cls (enum rs_memcg_item_class): a consumer tells a
+   kernel that does not count it (unknown) from one that counted none (0). */
+bool rs_memcgs_have_item_class(const struct rs_memcgs *m, int cls);
 bool rs_memcgs_have_lru_names(const struct rs_memcgs *m);
 const char *rs_memcgs_node_item_name(const struct rs_memcgs *m, int item);	/* NULL */
 /* 7.x: a node-stat item that was a vm event (count_memcg_events) before: pgscan_*, pgsteal_*,

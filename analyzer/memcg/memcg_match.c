@@ -73,6 +73,15 @@ static const char *const reclaim_prefix[] = {
 	"pgscan_", "pgsteal_", "pgdemote_", "workingset_", "thp_swpout",
 };
 static const char *const reclaimer[] = { "kswapd", "direct", "khugepaged", "proactive" };
+/* the classes told by one name: the matching's active-list pair, and the swap counters the
+   consumers read (refaults' swap-ins, replay's swap-out evidence) */
+static const struct {
+	const char *name;
+	uint8_t cls;
+} exact_class[] = {
+	{ "pgrefill", RS_MIC_REFILL }, { "pgdeactivate", RS_MIC_DEACT },
+	{ "pswpin", RS_MIC_PSWPIN }, { "pswpout", RS_MIC_PSWPOUT },
+};
 
 static int classify(const char *name, bool *reclaim)
 {
@@ -83,10 +92,9 @@ static int classify(const char *name, bool *reclaim)
 	for (size_t i = 0; i < sizeof(reclaim_prefix) / sizeof(reclaim_prefix[0]); i++)
 		if (!strncmp(name, reclaim_prefix[i], strlen(reclaim_prefix[i])))
 			*reclaim = true;
-	if (!strcmp(name, "pgrefill"))
-		return RS_MIC_REFILL;
-	if (!strcmp(name, "pgdeactivate"))
-		return RS_MIC_DEACT;
+	for (size_t i = 0; i < sizeof(exact_class) / sizeof(exact_class[0]); i++)
+		if (!strcmp(name, exact_class[i].name))
+			return exact_class[i].cls;
 	for (size_t i = 0; i < sizeof(reclaimer) / sizeof(reclaimer[0]); i++) {
 		/* the per-reclaimer counters only: pgscan_anon/file count the same pages again */
 		if (!strncmp(name, "pgscan_", 7) && !strcmp(name + 7, reclaimer[i]))
@@ -832,6 +840,14 @@ bool rs_memcgs_have_item_names(const struct rs_memcgs *m)
 bool rs_memcgs_item_is_reclaim(const struct rs_memcgs *m, int item)
 {
 	return item >= 0 && item < m->nr_item_names && m->item_reclaim[item];
+}
+
+bool rs_memcgs_have_item_class(const struct rs_memcgs *m, int cls)
+{
+	for (int i = 0; i < m->nr_item_names; i++)
+		if (m->item_cls[i] == cls)
+			return true;
+	return false;
 }
 
 bool rs_memcgs_have_lru_names(const struct rs_memcgs *m)
