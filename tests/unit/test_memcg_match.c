@@ -39,6 +39,7 @@ static int classes(const char *const *names, struct seen *s, bool *swapin_named)
 	struct rs_analysis *a = ut_analysis(&c, NULL, &err);
 	struct rs_event ev;
 	uint64_t ts = 1000;
+	bool named;
 
 	if (!a)
 		return -1;
@@ -53,8 +54,10 @@ static int classes(const char *const *names, struct seen *s, bool *swapin_named)
 		rs_analysis_feed(a, &ev);
 	}
 	*swapin_named = rs_memcgs_have_item_class(rs_analysis_memcgs(a), RS_MIC_PSWPIN);
+	/* the reports' word on the names, from the same table */
+	named = rs_memcgs_facts(rs_analysis_memcgs(a))->item_names;
 	rs_analysis_free(a);
-	return 0;
+	return named == (names != NULL) ? 0 : -1;
 }
 
 UT_TEST(test_item_classes, "memcg_match: vm_event item names classed once for every consumer")
