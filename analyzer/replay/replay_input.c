@@ -175,15 +175,7 @@ static void on_items(struct rs_replay_input *ri, const struct rs_event *ev)
 	int n = ev->items.count;
 
 	if (ev->items.which == RS_ITEMS_VM_EVENT) {
-		/* the victims' counters are the loading stage's; swap-out and -in evidence ours */
-		ri->pswpout_item = -1;
-		ri->pswpin_item = -1;
-		for (int i = 0; i < n; i++) {
-			if (ev->items.names[i] && !strcmp(ev->items.names[i], "pswpout"))
-				ri->pswpout_item = i;
-			if (ev->items.names[i] && !strcmp(ev->items.names[i], "pswpin"))
-				ri->pswpin_item = i;
-		}
+		/* the counters are classed by the loading stage (rs_memcg_ctx.item_class) */
 		ri->rep.item_names = true;
 	} else if (ev->items.which == RS_ITEMS_NODE_STAT) {
 		/* the LRU lists' items are the loading stage's (rs_memcg_ctx.lru) */
@@ -785,9 +777,9 @@ static int ri_event(void *arg, const struct rs_event *ev, const struct rs_ctx *c
 	ri->last_ts = ev->ts;
 	switch (ev->type) {
 	case RS_EV_MEMCG_COUNT:
-		if (ri->pswpout_item >= 0 && ev->memcg.item == ri->pswpout_item)
+		if (ctx->memcg->item_class == RS_MIC_PSWPOUT)
 			ri->rep.swap_pswpout++;
-		if (ri->pswpin_item >= 0 && ev->memcg.item == ri->pswpin_item)
+		else if (ctx->memcg->item_class == RS_MIC_PSWPIN)
 			on_swapin(ri, ev, ctx->memcg);
 		return 0;
 	case RS_EV_MEMCG_LRUVEC:
@@ -907,8 +899,6 @@ struct rs_replay_input *rs_replay_input_new(const struct rs_replay_input_opts *o
 		rs_error_set(err, "out of memory");
 		return NULL;
 	}
-	ri->pswpout_item = -1;
-	ri->pswpin_item = -1;
 	if (o)
 		ri->o = *o;
 	if (!ri->o.max_calls)

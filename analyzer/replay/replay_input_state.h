@@ -247,8 +247,6 @@ struct rs_replay_input {
 	int max_nid;
 
 	/* item names */
-	int pswpout_item;		/* count_memcg_events item of pswpout, -1 */
-	int pswpin_item;		/* and of pswpin, -1 */
 	/* mod_memcg_lruvec_state item -> workingset slot 0..3, -1 (its LRU lists are the
 	   loading stage's: rs_memcg_ctx.lru) */
 	int8_t *ns_ws;

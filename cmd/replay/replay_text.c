@@ -673,7 +673,8 @@ void rs_replay_inputs_text(FILE *f, const struct rs_replay_report *r)
 	    U(in->calls_without_scan), U(in->soft_episodes));
 	out(f, 11, "           memcg reclaim roots: memcg_id %llu, victims' LCA %llu, its nearest "
 	    "limited ancestor %llu, task's memcg %llu, header %llu, root %llu; proactive (the "
-	    "root neither the task's memcg nor above it) %llu",
+	    "root neither the task's memcg nor above it, and no swap-in of the task in the "
+	    "root's subtree within 10 ms) %llu",
 	    U(in->target_src[RS_RI_TGT_KERNEL]), U(in->target_src[RS_RI_TGT_VICTIMS]), U(in->target_src[RS_RI_TGT_LIMITED]),
 	    U(in->target_src[RS_RI_TGT_TASK]), U(in->target_src[RS_RI_TGT_HEADER]),
 	    U(in->target_src[RS_RI_TGT_ROOT]), U(in->proactive_calls));
