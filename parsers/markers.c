@@ -170,6 +170,13 @@ static void decode_memcg_stat(struct rs_markers *m, struct rs_event *ev)
 	s->usage = getu(m, "usage", 0);
 	s->limit = getu(m, "limit", UINT64_MAX);
 	s->soft_limit = getu(m, "soft", UINT64_MAX);
+	s->have_low = get(m, "low") != NULL;
+	s->low = getu(m, "low", 0);
+	s->have_min = get(m, "min") != NULL;
+	s->min = getu(m, "min", 0);
+	s->have_swap = get(m, "swap_max") != NULL;
+	s->swap_max = getu(m, "swap_max", 0);
+	s->swap = getu(m, "swap", 0);
 	s->swappiness = (int)getu(m, "swappiness", (uint64_t)-1);
 	for (int l = 0; l < RS_LRU_NR; l++)
 		s->lru_bytes[l] = getu(m, lru_keys[l], 0);
