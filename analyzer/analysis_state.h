@@ -21,7 +21,8 @@ struct pend_isolate {
 	int8_t lru;			/* enum rs_lru, -1 unknown */
 	int8_t file;			/* 0/1, -1 unknown */
 	uint8_t ctx;
-	int nid;			/* the isolate's own nid (very old kernels), else -1 */
+	int nid;			/* the isolate's own nid (very old kernels), else
+					   kswapd's node, else -1 */
 	uint64_t ts;
 	uint64_t requested, scanned, skipped, taken;
 	uint32_t w_anon, w_file, w_sync, w_async;	/* write_folio while pending */

@@ -45,6 +45,7 @@ struct task {
 	int depth;
 	struct open_ep stack[RS_EPISODES_MAX_DEPTH];
 	struct open_ep ks;		/* kswapd's awake period while KS_AWAKE */
+	int ks_nid;			/* the node a kswapd reclaims; -1 unknown */
 };
 
 struct rs_episodes {
@@ -126,8 +127,12 @@ static void set_comm(struct rs_episodes *e, struct task *t, const char *comm)
 		return;
 	strncpy(t->info.comm, comm, sizeof(t->info.comm) - 1);
 	t->info.comm[sizeof(t->info.comm) - 1] = '\0';
-	if (is_kswapd_comm(t->info.comm))
+	if (is_kswapd_comm(t->info.comm)) {
 		t->info.kswapd = true;
+		/* kswapd_run() names the thread "kswapd%d" after its node; its events say better */
+		if (t->ks_nid < 0)
+			t->ks_nid = atoi(t->info.comm + 6);
+	}
 	t->selected = filter_match(e, t->info.pid, t->info.comm);
 	t->info.selected = t->selected;
 }
@@ -157,6 +162,7 @@ static struct task *task_get(struct rs_episodes *e, int pid, const char *comm)
 	t = &e->tasks[e->nr_tasks++];
 	memset(t, 0, sizeof(*t));
 	t->info.pid = pid;
+	t->ks_nid = -1;
 	strcpy(t->info.comm, "<...>");
 	t->selected = filter_match(e, pid, NULL) && !e->o.filter_comm;
 	t->info.selected = t->selected;
@@ -314,6 +320,8 @@ static void ks_start(struct rs_episodes *e, struct task *t, uint64_t ts, int ord
 		.loss_gen = e->loss_gen,
 	};
 	t->ks_state = KS_AWAKE;
+	if (nid >= 0)
+		t->ks_nid = nid;
 }
 
 static void ks_sleep(struct rs_episodes *e, struct task *t, const struct rs_event *ev,
@@ -338,6 +346,8 @@ static void ks_sleep(struct rs_episodes *e, struct task *t, const struct rs_even
 	}
 	if (o.nid < 0)
 		o.nid = ev->kswapd.nid;
+	if (ev->kswapd.nid >= 0)
+		t->ks_nid = ev->kswapd.nid;
 	t->ks_state = KS_ASLEEP;
 	ctx->serial = o.serial;
 	ctx->start_ts = o.begin_ts;
@@ -351,6 +361,7 @@ static void fill_ctx(const struct rs_episodes *e, const struct task *t, struct r
 	ctx->kind = innermost(t);
 	ctx->outer = outermost(t);
 	ctx->depth = t->depth;
+	ctx->kswapd_nid = t->info.kswapd ? t->ks_nid : -1;
 	if (t->depth) {
 		ctx->serial = t->stack[t->depth - 1].serial;
 		ctx->start_ts = t->stack[t->depth - 1].begin_ts;
@@ -390,6 +401,7 @@ static void ctx_other(struct rs_ctx *ctx)
 	memset(ctx, 0, sizeof(*ctx));
 	ctx->kind = ctx->outer = RS_CTX_OTHER;
 	ctx->task = -1;
+	ctx->kswapd_nid = -1;
 }
 
 void rs_episodes_feed(struct rs_episodes *e, const struct rs_event *ev, struct rs_ctx *ctx)

@@ -9,7 +9,8 @@
  * waits, per task, for that task's next shrink event of the same list; write_folio events in
  * between (pageout() from shrink_folio_list()) wait with it. An isolate that is followed by
  * another isolate, by a shrink event of another list, or by the end of the trace is committed
- * with node and priority "unknown" and counted (attrib.isolates_uncompleted).
+ * with priority "unknown" and counted (attrib.isolates_uncompleted); its node is "unknown" too
+ * but in kswapd, which reclaims its own node only (balance_pgdat()).
  *
  * MGLRU's evict_folios() retry repeats a batch's lru_shrink_inactive, nr_scanned and all, with
  * no isolate of its own (episodes.c shrink_retry(), which tells it for every consumer): its
@@ -163,7 +164,10 @@ void rs_scan_isolate(struct rs_analysis *a, const struct rs_event *ev, const str
 	else
 		p->file = p->lru >= 0 ? list_is_file(p->lru) : -1;
 	p->ctx = (uint8_t)ctx->kind;
-	p->nid = (ev->have & RS_HAVE_NID) ? is->nid : -1;
+	if (ev->have & RS_HAVE_NID)
+		p->nid = is->nid;
+	else
+		p->nid = ctx->kind == RS_CTX_KSWAPD ? ctx->kswapd_nid : -1;
 	p->ts = ev->ts;
 	p->requested = is->nr_requested;
 	p->scanned = is->nr_scanned;

@@ -31,7 +31,6 @@ static const struct rs_cmd_opt events_opts[] = {
 
 RS_CMD_DEFINE(events,
 	.summary = "list the events of a trace: counts, times, CPUs, losses",
-	.synopsis = "[--json]",
 	.operands = { 1, 1, "FILE" },
 	.description =
 		"Says what is in a trace before any analysis: the file format and kernel, the "

@@ -4,6 +4,7 @@
  * pages, all from struct rs_cmd, so the parser, the help and the manual cannot drift apart.
  */
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -174,30 +175,60 @@ static void synopsis_form(char *buf, size_t size, size_t width, const char *form
 	}
 }
 
+/* Appends a word to the first form in buf (n long, at most size): the new length. */
+__attribute__((format(printf, 4, 5)))
+static int add_word(char *buf, int n, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (n + 2 > (int)size)		/* a blank and the NUL */
+		return n;
+	if (n)
+		buf[n++] = ' ';
+	va_start(ap, fmt);
+	n += vsnprintf(buf + n, size - (size_t)n, fmt, ap);
+	va_end(ap);
+	return n < (int)size ? n : (int)size - 1;
+}
+
+/* How the first form shows option o (rs_cmd_opt.synopsis), appended to buf: the new length. */
+static int opt_synopsis(const struct rs_cmd_opt *o, char *buf, int n, size_t size)
+{
+	const char *arg = o->arg ? o->arg : "", *sep = *arg ? " " : "";
+
+	if (o->synopsis)
+		return *o->synopsis ? add_word(buf, n, size, "%s", o->synopsis) : n;
+	if (o->short_name)
+		return add_word(buf, n, size, "[-%c%s%s]", o->short_name, sep, arg);
+	if (o->has_arg == optional_argument)
+		return add_word(buf, n, size, "[--%s[=%s]]", o->name, arg);
+	return add_word(buf, n, size, "[--%s%s%s]", o->name, sep, arg);
+}
+
 /*
  * The synopsis as printed, a line per form (split by \n; "  " starts a continuation): the first
- * form is c->synopsis' first line, then the shared options c's table takes (RS_ANALYSIS_OPTS,
- * RS_THREADS_OPT), written from the table so that no synopsis repeats them, then c's
- * operands; the other forms as they stand.
+ * form is every option of c's table as it shows itself (opt_synopsis()), or c->synopsis and
+ * then the shared options the table takes (RS_ANALYSIS_OPTS, RS_THREADS_OPT), then c's
+ * operands; the other forms (c->forms) as they stand.
  */
 static void synopsis(const struct rs_cmd *c, char *buf, size_t size)
 {
 	size_t width = SYNOPSIS_COLS - strlen("usage: reclaimscope  ") - strlen(c->name);
-	const char *form = c->synopsis, *nl = strchr(form, '\n');
+	const char *form, *nl;
 	char first[SYNOPSIS_MAX];
-	int n;
+	int n = 0;
 
-	n = snprintf(first, sizeof(first), "%.*s", nl ? (int)(nl - form) : (int)strlen(form),
-		     form);
+	first[0] = '\0';
+	if (c->synopsis)
+		n = add_word(first, n, sizeof(first), "%s", c->synopsis);
 	for (const struct rs_cmd_opt *o = c->opts; o->name; o++)
-		if (o->val >= RS_OPT_BUCKET && n < (int)sizeof(first))
-			n += snprintf(first + n, sizeof(first) - (size_t)n, " [--%s %s]", o->name,
-				      o->arg);
-	if (c->operands.name && n < (int)sizeof(first))
-		snprintf(first + n, sizeof(first) - (size_t)n, " %s", c->operands.name);
+		if (!c->synopsis || o->val >= RS_OPT_BUCKET)
+			n = opt_synopsis(o, first, n, sizeof(first));
+	if (c->operands.name)
+		n = add_word(first, n, sizeof(first), "%s", c->operands.name);
 	buf[0] = '\0';
 	synopsis_form(buf, size, width, first, strlen(first));
-	for (form = nl ? nl + 1 : NULL; form; form = nl ? nl + 1 : NULL) {
+	for (form = c->forms; form; form = nl ? nl + 1 : NULL) {
 		nl = strchr(form, '\n');
 		strncat(buf, "\n", size - strlen(buf) - 1);
 		synopsis_form(buf, size, width, form, nl ? (size_t)(nl - form) : strlen(form));

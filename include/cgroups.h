@@ -247,7 +247,6 @@ int rs_cgroups_sorted(const struct rs_cgroups *cg, const int **out);
 const char *rs_cgroups_node_item_name(const struct rs_cgroups *cg, int item);
 /* Names of count_memcg_events items: NULL when the trace did not name it. */
 const char *rs_cgroups_item_name(const struct rs_cgroups *cg, int item);
-bool rs_cgroups_have_item_names(const struct rs_cgroups *cg);
 /*
  * The trace's kernel has no format for event type t (rs_analysis_opts.absent_types): its
  * counts are unknown, not 0 (6.1 has neither memcg:count_memcg_events nor
@@ -256,8 +255,6 @@ bool rs_cgroups_have_item_names(const struct rs_cgroups *cg);
 bool rs_cgroups_lacks(const struct rs_cgroups *cg, enum rs_ev_type t);
 /* The item is one reclaim counts or causes (pgscan_*, pgsteal_*, pgrefill, pswpout, ...). */
 bool rs_cgroups_item_is_reclaim(const struct rs_cgroups *cg, int item);
-/* LRU items of mod_memcg_lruvec_state were named by the trace (node_stat_items). */
-bool rs_cgroups_have_lru_names(const struct rs_cgroups *cg);
 
 int rs_cgroups_nr_cells(const struct rs_cgroups *cg);
 const struct rs_cg_cell *rs_cgroups_cell(const struct rs_cgroups *cg, int i);
@@ -269,14 +266,15 @@ struct rs_buckets rs_cgroups_buckets(const struct rs_cgroups *cg);
 bool rs_cgroups_series_shared(const struct rs_cgroups *cg);	/* same as the analysis' */
 const int64_t *rs_cgroups_series(const struct rs_cgroups *cg, int i, int metric);
 
-/* 7.1+: reclaim roots are the kernel's memcg_id (target_episodes), and shrink_slab names its
-   memcg (slab_*); false: those figures are absent. */
-bool rs_cgroups_have_targets(const struct rs_cgroups *cg);
-bool rs_cgroups_have_slab_memcgs(const struct rs_cgroups *cg);
+/*
+ * What the trace lets the attribution tell (the loading stage's): item names, the 7.1+
+ * kernel's reclaim roots (target_episodes) and slab memcgs (slab_*), the cgroup cap hit; a
+ * false one makes those figures absent.
+ */
+const struct rs_memcgs_facts *rs_cgroups_facts(const struct rs_cgroups *cg);
 
 uint64_t rs_cgroups_page_size(const struct rs_cgroups *cg);
 const char *rs_cgroups_hierarchy(const struct rs_cgroups *cg);	/* "v1", "v2" or NULL */
 size_t rs_cgroups_max(const struct rs_cgroups *cg);
-bool rs_cgroups_capped(const struct rs_cgroups *cg);	/* the cgroup cap was hit */
 
 #endif

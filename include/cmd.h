@@ -40,21 +40,30 @@ struct rs_cmd_opt {
 	 */
 	enum { RS_STORE_NONE, RS_STORE_TRUE, RS_STORE_STRING, RS_STORE_COUNT } store;
 	size_t off, size;
+	/*
+	 * How the synopsis' first form shows it (rs_cmd.synopsis NULL): NULL in brackets with
+	 * its value's name ("[--top N]", "[-o FILE]", "[--calls[=N]]"); "" not at all (another
+	 * form does); else this text, for what the table does not say: the values spelled out,
+	 * a required option ("--format perfetto|jsonl")
+	 */
+	const char *synopsis;
 };
 
 /*
  * Table entries (perf's OPT_*): a flag, an option with a value (RS_OPT_SHORT: also -c), a count
- * the parser checks.
+ * the parser checks. Each of these and the stored ones below takes more members after its
+ * help: RS_OPT_ARG(..., "help", .synopsis = "--format perfetto|jsonl").
  */
-#define RS_OPT_FLAG(n, v, h)	{ .name = n, .has_arg = no_argument, .val = v, .help = h }
-#define RS_OPT_ARG(n, v, a, h)							\
-	{ .name = n, .has_arg = required_argument, .val = v, .arg = a, .help = h }
-#define RS_OPT_SHORT(c, n, a, h)						\
+#define RS_OPT_FLAG(n, v, h, ...)						\
+	{ .name = n, .has_arg = no_argument, .val = v, .help = h, __VA_ARGS__ }
+#define RS_OPT_ARG(n, v, a, h, ...)						\
+	{ .name = n, .has_arg = required_argument, .val = v, .arg = a, .help = h, __VA_ARGS__ }
+#define RS_OPT_SHORT(c, n, a, h, ...)						\
 	{ .name = n, .short_name = c, .has_arg = required_argument, .val = c, .arg = a,	\
-	  .help = h }
-#define RS_OPT_COUNT(n, v, a, lo, hi, w, h)					\
+	  .help = h, __VA_ARGS__ }
+#define RS_OPT_COUNT(n, v, a, lo, hi, w, h, ...)				\
 	{ .name = n, .has_arg = required_argument, .val = v, .arg = a, .help = h,	\
-	  .min = lo, .max = hi, .wants = w }
+	  .min = lo, .max = hi, .wants = w, __VA_ARGS__ }
 #define RS_CMD_OPT_END		{ .name = NULL }
 
 /*
@@ -67,21 +76,22 @@ struct rs_cmd_opt {
 	.size = sizeof(((T *)0)->f)
 #define RS_OPT_IS_(T, f, type)							\
 	__builtin_types_compatible_p(__typeof__(((T *)0)->f), type)
-#define RS_OPT_BOOL(n, T, f, h)							\
+#define RS_OPT_BOOL(n, T, f, h, ...)						\
 	{ .name = n, .has_arg = no_argument, .help = h, .store = RS_STORE_TRUE,	\
-	  RS_OPT_FIELD_(T, f, RS_OPT_IS_(T, f, bool)) }
-#define RS_OPT_STRING(n, T, f, a, h)						\
+	  RS_OPT_FIELD_(T, f, RS_OPT_IS_(T, f, bool)), __VA_ARGS__ }
+#define RS_OPT_STRING(n, T, f, a, h, ...)					\
 	{ .name = n, .has_arg = required_argument, .arg = a, .help = h,		\
-	  .store = RS_STORE_STRING, RS_OPT_FIELD_(T, f, RS_OPT_IS_(T, f, const char *)) }
-#define RS_OPT_STRING_SHORT(c, n, T, f, a, h)					\
+	  .store = RS_STORE_STRING, RS_OPT_FIELD_(T, f, RS_OPT_IS_(T, f, const char *)),	\
+	  __VA_ARGS__ }
+#define RS_OPT_STRING_SHORT(c, n, T, f, a, h, ...)				\
 	{ .name = n, .short_name = c, .has_arg = required_argument, .val = c, .arg = a,	\
 	  .help = h, .store = RS_STORE_STRING,					\
-	  RS_OPT_FIELD_(T, f, RS_OPT_IS_(T, f, const char *)) }
-#define RS_OPT_UINT(n, T, f, a, lo, hi, w, h)					\
+	  RS_OPT_FIELD_(T, f, RS_OPT_IS_(T, f, const char *)), __VA_ARGS__ }
+#define RS_OPT_UINT(n, T, f, a, lo, hi, w, h, ...)				\
 	{ .name = n, .has_arg = required_argument, .arg = a, .help = h,		\
 	  .min = lo, .max = hi, .wants = w, .store = RS_STORE_COUNT,		\
 	  RS_OPT_FIELD_(T, f, RS_OPT_IS_(T, f, int) || RS_OPT_IS_(T, f, size_t) ||	\
-			      RS_OPT_IS_(T, f, uint64_t)) }
+			      RS_OPT_IS_(T, f, uint64_t)), __VA_ARGS__ }
 
 /*
  * A command, defined in its own file beside its option table (tmux's cmd-*.c): the table in
@@ -92,11 +102,14 @@ struct rs_cmd {
 	int (*fn)(int argc, char **argv);	/* argv[0] is the command; returns enum rs_exit */
 	const char *summary;		/* one line: `reclaimscope --help` and the man page's NAME */
 	/*
-	 * After "reclaimscope NAME": a line per form, split by \n. The first form names only the
-	 * command's own options: the help adds the shared ones its table takes (RS_ANALYSIS_OPTS,
-	 * RS_THREADS_OPT) and the operands' name, and wraps every form.
+	 * After "reclaimscope NAME", the first form: written from the option table (each
+	 * option's synopsis), then the operands' name. A command whose order or grouping the
+	 * table cannot tell (record's options of --cgroup, its alternatives) writes its own
+	 * options here; the help adds the shared ones its table takes (RS_ANALYSIS_OPTS,
+	 * RS_THREADS_OPT) and the operands. NULL: the table's.
 	 */
 	const char *synopsis;
+	const char *forms;		/* the other forms, a line each (split by \n), or NULL */
 	/*
 	 * The operands (name "FILE", "TRACE..."), after the first form's options: rs_cmd_getopt()
 	 * prints the usage when there are fewer than min or more than max after the options;

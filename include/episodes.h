@@ -98,6 +98,12 @@ struct rs_ctx {
 	 * episodes.c shrink_retry()): its nr_scanned was counted there
 	 */
 	bool shrink_retry;
+	/*
+	 * A kswapd's node (its kswapd_wake/sleep events, else its name): where its isolates
+	 * that no shrink event follows (the kernel took nothing and returned) scanned; -1 for
+	 * other tasks, whose node only the shrink event names
+	 */
+	int kswapd_nid;
 	uint64_t serial;		/* innermost episode's serial; 0 for "other" */
 	uint64_t start_ts;		/* its begin; 0 when unknown (cut at start) */
 	const struct rs_memcg_ctx *memcg;	/* the analysis' consumers: memcg attribution

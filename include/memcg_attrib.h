@@ -134,6 +134,8 @@ enum rs_memcg_item_class {
 	RS_MIC_STEAL,			/* pgsteal_{kswapd,direct,khugepaged,proactive} */
 	RS_MIC_REFILL,			/* pgrefill: shrink_active_list's nr_scanned */
 	RS_MIC_DEACT,			/* pgdeactivate: shrink_active_list's nr_deactivate */
+	RS_MIC_PSWPIN,			/* pswpin: a swap-in, charged to the folio's memcg */
+	RS_MIC_PSWPOUT,			/* pswpout: a swap-out of the memcg's folio */
 };
 
 struct rs_memcgs;
@@ -178,21 +180,31 @@ int rs_memcgs_find_path(const struct rs_memcgs *m, const char *path);
 int rs_memcgs_task(const struct rs_memcgs *m, int pid);
 /* The "(unknown)" row of tasks in no known memcg, made on first use (-1 out of memory). */
 int rs_memcgs_unknown_row(struct rs_memcgs *m);
-bool rs_memcgs_capped(const struct rs_memcgs *m);
 size_t rs_memcgs_max(const struct rs_memcgs *m);
+
+/*
+ * What the trace lets the loading stage tell, read together by the reports to say which of
+ * their figures are absent (not 0) and why: at the end, or so far.
+ */
+struct rs_memcgs_facts {
+	bool item_names;		/* vm_event_items named (count_memcg_events items) */
+	bool lru_names;			/* node_stat_items named (mod_memcg_lruvec_state items) */
+	bool kernel_roots;		/* 7.1+: reclaim begin/end carry memcg_id, the roots */
+	bool slab_memcgs;		/* 7.1+: shrink_slab carries memcg_id */
+	bool capped;			/* more memcgs than the cap: "(other cgroups)" holds them */
+};
+const struct rs_memcgs_facts *rs_memcgs_facts(const struct rs_memcgs *m);
 
 /* Item names: vm_event_items (count_memcg_events) and node_stat_items (lruvec). */
 const char *rs_memcgs_item_name(const struct rs_memcgs *m, int item);	/* NULL: unnamed */
-bool rs_memcgs_have_item_names(const struct rs_memcgs *m);
 bool rs_memcgs_item_is_reclaim(const struct rs_memcgs *m, int item);
-bool rs_memcgs_have_lru_names(const struct rs_memcgs *m);
+/* The vm_event_items name an item of class cls (enum rs_memcg_item_class): a consumer tells a
+   kernel that does not count it (unknown) from one that counted none (0). */
+bool rs_memcgs_have_item_class(const struct rs_memcgs *m, int cls);
 const char *rs_memcgs_node_item_name(const struct rs_memcgs *m, int item);	/* NULL */
 /* 7.x: a node-stat item that was a vm event (count_memcg_events) before: pgscan_*, pgsteal_*,
    pgrefill. */
 bool rs_memcgs_node_item_was_vm_event(const struct rs_memcgs *m, int item);
-/* 7.1+: reclaim begin/end carry memcg_id (roots are the kernel's), shrink_slab too. */
-bool rs_memcgs_kernel_roots(const struct rs_memcgs *m);
-bool rs_memcgs_slab_memcgs(const struct rs_memcgs *m);
 
 /*
  * The outcome of a task's still-open window (matched on the scan side alone), for a consumer

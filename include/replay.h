@@ -92,6 +92,17 @@ enum rs_wfield {
 	 * workingset counters only, the read's RS_WF_LRU_STAT sets the lists.
 	 */
 	RS_WF_WS_FLUSH,
+	/*
+	 * cgroup v2 settings reclaim obeys that no event shows (memcg_stat min=, low=, swap_max=,
+	 * swap=; pages): memory.min and memory.low (mem_cgroup_calculate_protection(): a memcg
+	 * below its effective protection is skipped, one above it scanned in proportion), and
+	 * memory.swap.max (RS_UNLIMITED: max) with memory.swap.current, whose difference over the
+	 * memcg and its ancestors is mem_cgroup_get_nr_swap_pages(): none left, no anon reclaim
+	 */
+	RS_WF_MEMORY_MIN,
+	RS_WF_MEMORY_LOW,
+	RS_WF_SWAP_MAX,
+	RS_WF_SWAP_USAGE,
 	RS_WF_NR
 };
 
@@ -360,6 +371,8 @@ struct rs_memcg_info {
 /* Values of a memcg at the world's current time. */
 struct rs_memcg_state {
 	uint64_t usage, limit, soft_limit;
+	uint64_t memory_min, memory_low;	/* 0: none (or not recorded) */
+	uint64_t swap_max, swap_usage;		/* RS_UNLIMITED, 0: none or not recorded */
 	int swappiness;		/* resolved: the memcg's own (v1) or vm_swappiness */
 	bool online;
 };
@@ -516,6 +529,20 @@ enum rs_gap {
 	 * isolate_refused): it compares the node's isolated and inactive pages at each batch
 	 */
 	RS_GAP_ISOLATED,
+	/*
+	 * calls with a memcg below their reclaim root whose memory.min or memory.low is set (in
+	 * any snapshot), each memcg between them set too (else its effective protection is 0):
+	 * mem_cgroup_calculate_protection() skips it below its protection and scales its scan
+	 * down above it (get_scan_count()), from usage at the moment; not modelled
+	 */
+	RS_GAP_PROTECTION,
+	/*
+	 * calls with a memcg in their reclaim root's subtree, or above it, whose memory.swap.max
+	 * is set above 0: mem_cgroup_get_nr_swap_pages() (swap.max - swap.current, over the
+	 * ancestors) decides whether its anon lists are scanned at all, and swap.current is
+	 * sampled every interval only (swap.max 0 is modelled: rs_sim_memcg_swap_ok())
+	 */
+	RS_GAP_SWAP_MAX,
 	RS_GAP_NR
 };
 

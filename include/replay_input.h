@@ -216,6 +216,13 @@ struct rs_ri_report {
 	bool lost;			/* the ring buffer lost events */
 	uint64_t lost_events;
 
+	/*
+	 * cgroup v2 settings of memcg_stat (min=, low=, swap_max=): memcgs whose snapshots had
+	 * each field (recorders before 2026-12-03 wrote low= only), and those with protection
+	 * (memory.min or memory.low > 0) or a memory.swap.max set
+	 */
+	uint64_t v2_min_seen, v2_low_seen, v2_swap_seen, v2_protected, v2_swap_limited;
+
 	/* swap */
 	enum rs_ri_swap swap;
 	uint64_t swap_anon_scanned;	/* evidence: anon pages isolated */

@@ -327,6 +327,14 @@ struct rs_ev_snap_memcg {
 	uint64_t id;			/* 0 when not recorded */
 	const char *path;
 	uint64_t usage, limit, soft_limit;
+	/*
+	 * v2 memory.low and memory.min (have_min: the snapshot has min=, which recorders before
+	 * 2026-12-03 did not write; low= they did), memory.swap.max and memory.swap.current
+	 * (have_swap: the snapshot has swap_max=; absent on v1, older recorders, swap accounting
+	 * off). Bytes; a field not had is 0 and means nothing.
+	 */
+	uint64_t low, min, swap_max, swap;
+	bool have_low, have_min, have_swap;
 	uint64_t lru_bytes[RS_LRU_NR];
 	int swappiness;			/* -1 when not recorded */
 	int64_t ws[RS_WS_NR];		/* -1 when the snapshot lacks the counter */

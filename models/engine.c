@@ -234,6 +234,20 @@ bool rs_sim_swap_ok(const struct rs_sim *s)
 	return rs_world_swap_free(s->w) > 0;
 }
 
+bool rs_sim_memcg_swap_ok(const struct rs_sim *s, int memcg)
+{
+	struct rs_memcg_state st;
+
+	if (!rs_sim_swap_ok(s))
+		return false;
+	for (int m = memcg; m > 0; m = rs_world_memcg(s->w, m)->parent) {
+		rs_world_memcg_state(s->w, m, &st);
+		if (st.swap_max != RS_UNLIMITED && st.swap_usage >= st.swap_max)
+			return false;
+	}
+	return true;
+}
+
 int rs_sim_swappiness(const struct rs_sim *s, int memcg)
 {
 	struct rs_memcg_state st;

@@ -42,8 +42,12 @@
  *  - reclaim/compaction for costly orders: shrink_node() goes round again while
  *    should_continue_reclaim() says compaction is not ready, a per-zone test; the rounds go as
  *    far as the recorded call's (rs_reclaim_call.compact_goal), compaction itself is not run;
- *  - not modelled: memory.low/min protection, watermark boosting, MGLRU (init refuses an MGLRU
- *    recording), slab.
+ *  - memory.swap.max: a memcg (or an ancestor) whose swap.current has reached its swap.max
+ *    has no anon reclaim (can_reclaim_anon_pages(), mem_cgroup_get_nr_swap_pages()), exact for
+ *    swap.max 0; swap.current is sampled (memcg_stat), so calls where a larger swap.max is set
+ *    are not claimed (RS_GAP_SWAP_MAX);
+ *  - not modelled: memory.low/min protection (the calls where it is set are not claimed:
+ *    RS_GAP_PROTECTION), watermark boosting, MGLRU (init refuses an MGLRU recording), slab.
  * Concurrent reclaimers: calls that overlapped in the recording run interleaved (models/
  * replay.c), isolation by isolation in the recorded order, sharing the lists, the memcg
  * iterator and the anon/file costs; each stops at its own goal.
@@ -373,7 +377,7 @@ static void shrink_lruvec(struct ml_sc *sc, int memcg, int nid)
 	in.priority = sc->priority;
 	in.swappiness = st.swappiness;
 	in.may_swap = sc->may_swap;
-	in.swap_ok = rs_sim_swap_ok(s);
+	in.swap_ok = rs_sim_memcg_swap_ok(s, memcg);
 	in.cgroup_reclaim = sc->cgroup;
 	in.file_is_tiny = sc->file_is_tiny;
 	in.cache_trim_mode = sc->cache_trim_mode;
@@ -433,7 +437,7 @@ static void shrink_lruvec(struct ml_sc *sc, int memcg, int nid)
 	 */
 	view_ts = s->view_ts;
 	s->view_ts = pass_start(sc, sc->priority - 1);
-	if (rs_sim_swap_ok(s) &&
+	if (rs_sim_memcg_swap_ok(s, memcg) &&
 	    rs_inactive_is_low(stat_h(s, memcg, nid, RS_LRU_INACTIVE_ANON),
 			       stat_h(s, memcg, nid, RS_LRU_ACTIVE_ANON)))
 		age_active_anon(sc, memcg, nid);

@@ -131,6 +131,14 @@ uint64_t rs_sim_usage(const struct rs_sim *s, int memcg);
 uint64_t rs_sim_soft_excess(const struct rs_sim *s, int memcg);
 uint64_t rs_sim_free(const struct rs_sim *s, int nid);
 bool rs_sim_swap_ok(const struct rs_sim *s);
+/*
+ * The same for one memcg's lruvecs (can_reclaim_anon_pages(memcg), 6.x+): swap free, and
+ * mem_cgroup_get_nr_swap_pages() > 0, i.e. no memcg from it up to (not including) the root
+ * whose memory.swap.max is used up. The world's swap.current comes from snapshots: exact only
+ * for memory.swap.max 0 (identity is not claimed for the calls a larger one concerns,
+ * RS_GAP_SWAP_MAX).
+ */
+bool rs_sim_memcg_swap_ok(const struct rs_sim *s, int memcg);
 int rs_sim_swappiness(const struct rs_sim *s, int memcg);
 /* The memcg has file pages, or anon pages and swap, on node nid (-1: any node). */
 bool rs_sim_reclaimable(const struct rs_sim *s, int memcg, int nid);

@@ -30,6 +30,7 @@ static bool is_file_list(int lru)
 struct wmemcg {
 	struct rs_memcg_info info;
 	uint64_t usage, limit, soft_limit;
+	uint64_t memory_min, memory_low, swap_max, swap_usage;
 	int swappiness;
 	bool online;
 	bool sizes;		/* RS_WF_LRU updates */
@@ -127,7 +128,9 @@ static const char *const wfield_names[RS_WF_NR] = {
 	[RS_WF_WS_RESTORE] = "workingset_restore", [RS_WF_NODE_FREE] = "node_free",
 	[RS_WF_NODE_WMARK_HIGH] = "node_wmark_high", [RS_WF_NODE_MANAGED] = "node_managed",
 	[RS_WF_SWAP_FREE] = "swap_free", [RS_WF_LRU_STAT] = "lru_stat",
-	[RS_WF_WS_FLUSH] = "stats_flush",
+	[RS_WF_WS_FLUSH] = "stats_flush", [RS_WF_MEMORY_MIN] = "memory_min",
+	[RS_WF_MEMORY_LOW] = "memory_low", [RS_WF_SWAP_MAX] = "swap_max",
+	[RS_WF_SWAP_USAGE] = "swap_usage",
 };
 
 static const char *const wsrc_names[RS_WSRC_NR] = {
@@ -272,7 +275,8 @@ static bool field_per_lruvec(int f)
 
 static bool field_per_memcg(int f)
 {
-	return (f >= RS_WF_USAGE && f <= RS_WF_ONLINE) || f == RS_WF_WS_FLUSH;
+	return (f >= RS_WF_USAGE && f <= RS_WF_ONLINE) || f == RS_WF_WS_FLUSH ||
+	       (f >= RS_WF_MEMORY_MIN && f <= RS_WF_SWAP_USAGE);
 }
 
 static bool field_per_node(int f)
@@ -293,7 +297,8 @@ int rs_world_add_update(struct rs_world *w, const struct rs_world_update *u, str
 				    u->field == RS_WF_SWAPPINESS || u->field == RS_WF_ONLINE ||
 				    u->field == RS_WF_NODE_WMARK_HIGH ||
 				    u->field == RS_WF_NODE_MANAGED ||
-				    u->field == RS_WF_LRU_STAT))
+				    u->field == RS_WF_LRU_STAT || u->field == RS_WF_MEMORY_MIN ||
+				    u->field == RS_WF_MEMORY_LOW || u->field == RS_WF_SWAP_MAX))
 		return rs_error_set(err, "world: %s can only be set", rs_wfield_name(u->field));
 	if ((field_per_lruvec(u->field) || field_per_node(u->field)) &&
 	    (u->nid < 0 || u->nid >= w->info.nr_nodes))
@@ -790,6 +795,7 @@ static const char *const gap_names[RS_GAP_NR] = {
 	[RS_GAP_PROACTIVE] = "memory.reclaim request", [RS_GAP_NODE_LISTS] = "per-node memcg lists",
 	[RS_GAP_NODEMASK] = "allowed nodes",
 	[RS_GAP_ISOLATED] = "isolated pages",
+	[RS_GAP_PROTECTION] = "memory.low/min", [RS_GAP_SWAP_MAX] = "memory.swap.max",
 };
 
 static const char *const gap_missing[RS_GAP_NR] = {
@@ -822,6 +828,18 @@ static const char *const gap_missing[RS_GAP_NR] = {
 			    "calls up after a throttle (mm_vmscan_throttled ISOLATED, no lru_isolate "
 			    "after it); which of a model's batches it would refuse follows counts no "
 			    "event carries",
+	[RS_GAP_PROTECTION] = "each protected memcg's usage at every visit, and a model of "
+			      "protection: memory.min/memory.low is set below these calls' reclaim "
+			      "root (memcg_stat min=/low=), and mem_cgroup_calculate_protection() "
+			      "skips a memcg below it or scans it in proportion above it "
+			      "(get_scan_count()) from usage the snapshots give every interval "
+			      "only; the models scan it unprotected",
+	[RS_GAP_SWAP_MAX] = "each memcg's swap left at each call: memory.swap.max is set above 0 "
+			    "in or above these calls' reclaim root (memcg_stat swap_max=), and "
+			    "mem_cgroup_get_nr_swap_pages() (swap.max - swap.current over the "
+			    "ancestors) decides whether a memcg's anon lists are scanned at all; "
+			    "swap.current is sampled every interval only (a swap.max of 0 is "
+			    "modelled: no anon reclaim)",
 };
 
 const char *rs_gap_name(enum rs_gap g)
@@ -864,10 +882,21 @@ unsigned int rs_world_identity_gaps_calls(const struct rs_world *w, struct rs_ga
 	bool wmark = false, deltas = false, soft = false;
 	bool node_lists = w->info.node_lists_missing;
 	unsigned int mask = 0;
+	/* per memcg: 1 protection set, 2 swap.max set; 4 a root whose calls lack protection,
+	 * 8 swap.max set in its subtree */
+	uint8_t *set = calloc((size_t)w->info.nr_memcg + 1, 1);
 
 	memset(out, 0, (1 + (size_t)w->info.nr_memcg) * sizeof(*out));
 	for (size_t i = 0; i < w->info.nr_updates; i++) {
 		const struct rs_world_update *u = &w->upd[i].u;
+
+		if (set && u->value > 0 && (u->field == RS_WF_MEMORY_MIN ||
+					    u->field == RS_WF_MEMORY_LOW))
+			set[u->memcg] |= 1;
+		/* 0 is modelled (no swap ever: rs_sim_memcg_swap_ok()); more, only as sampled */
+		if (set && u->field == RS_WF_SWAP_MAX && u->value > 0 &&
+		    (uint64_t)u->value != RS_UNLIMITED)
+			set[u->memcg] |= 2;
 
 		if (u->field == RS_WF_NODE_WMARK_HIGH && u->src == RS_WSRC_SNAPSHOT)
 			wmark = true;
@@ -876,10 +905,39 @@ unsigned int rs_world_identity_gaps_calls(const struct rs_world *w, struct rs_ga
 		if (u->field == RS_WF_SOFT_LIMIT && (uint64_t)u->value != RS_UNLIMITED)
 			soft = true;
 	}
+	for (int m = 1; set && m < w->info.nr_memcg; m++) {
+		int p = w->memcg[m].info.parent;
+
+		/*
+		 * A protected memcg has effective protection under a reclaim root R only when
+		 * every memcg between them is protected too (effective_protection() scales by the
+		 * parent's, 0 for an unprotected parent): R is its parent, or above it through
+		 * protected memcgs.
+		 */
+		if (set[m] & 1)
+			for (int x = p; x >= 0; x = w->memcg[x].info.parent) {
+				set[x] |= 4;
+				if (!x || !(set[x] & 1))
+					break;
+			}
+		if (set[m] & 2)
+			for (int x = m; x >= 0; x = x ? w->memcg[x].info.parent : -1)
+				set[x] |= 8;
+	}
 	for (size_t i = 0; i < w->info.nr_calls; i++) {
 		const struct rs_reclaim_call *c = &w->calls[i];
 		bool global = c->ctx == RS_CALL_KSWAPD || c->ctx == RS_CALL_DIRECT;
+		int root = c->ctx == RS_CALL_MEMCG && c->target > 0 ? c->target : 0;
 		unsigned int lacks = 0;
+
+		if (set && (set[root] & 4))
+			lacks |= 1u << RS_GAP_PROTECTION;
+		if (set && (set[root] & 8))
+			lacks |= 1u << RS_GAP_SWAP_MAX;
+		for (int x = root; set && x > 0 && !(lacks & (1u << RS_GAP_SWAP_MAX));
+		     x = w->memcg[x].info.parent)
+			if (set[x] & 2)
+				lacks |= 1u << RS_GAP_SWAP_MAX;
 
 		if (c->ctx == RS_CALL_KSWAPD && !wmark)
 			lacks |= 1u << RS_GAP_WMARK;
@@ -924,6 +982,7 @@ unsigned int rs_world_identity_gaps_calls(const struct rs_world *w, struct rs_ga
 			for (int l = 0; l < RS_NR_EVICTABLE; l++)
 				out[1 + c->rec.memcg[k].memcg].any[l] += c->rec.memcg[k].scanned[l];
 	}
+	free(set);
 	return mask;
 }
 
@@ -969,6 +1028,10 @@ void rs_world_memcg_state(const struct rs_world *w, int memcg, struct rs_memcg_s
 	out->usage = m->usage;
 	out->limit = m->limit;
 	out->soft_limit = m->soft_limit;
+	out->memory_min = m->memory_min;
+	out->memory_low = m->memory_low;
+	out->swap_max = m->swap_max;
+	out->swap_usage = m->swap_usage;
 	/*
 	 * mem_cgroup_swappiness(): the root and, on cgroup v2, every group use vm_swappiness;
 	 * v1 groups have memory.swappiness.
@@ -1324,6 +1387,8 @@ void rs_world_rewind(struct rs_world *w)
 		m->usage = 0;
 		m->limit = RS_UNLIMITED;
 		m->soft_limit = RS_UNLIMITED;
+		m->swap_max = RS_UNLIMITED;
+		m->memory_min = m->memory_low = m->swap_usage = 0;
 		m->swappiness = -1;
 		m->online = true;
 	}
@@ -1385,6 +1450,18 @@ static void apply(struct rs_world *w, const struct rs_world_update *u)
 		break;
 	case RS_WF_SOFT_LIMIT:
 		m->soft_limit = (uint64_t)u->value;
+		break;
+	case RS_WF_MEMORY_MIN:
+		m->memory_min = (uint64_t)u->value;
+		break;
+	case RS_WF_MEMORY_LOW:
+		m->memory_low = (uint64_t)u->value;
+		break;
+	case RS_WF_SWAP_MAX:
+		m->swap_max = (uint64_t)u->value;
+		break;
+	case RS_WF_SWAP_USAGE:
+		apply_u64(w, &m->swap_usage, u);
 		break;
 	case RS_WF_SWAPPINESS:
 		m->swappiness = (int)u->value;

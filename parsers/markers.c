@@ -12,7 +12,7 @@
 #include "source_state.h"
 
 #define MAX_ITEMS 4096		/* enum items we keep per enum; hostile input stops here */
-#define MAX_PAIRS 32
+#define MAX_PAIRS 48	/* memcg_stat: 24 keys, + 8 numa_* (two nodes or more) */
 #define LINE_MAX_LEN 4096
 
 struct item_list {
@@ -227,6 +227,13 @@ static void decode_memcg_stat(struct rs_markers *m, struct rs_event *ev)
 	s->usage = getu(m, "usage", 0);
 	s->limit = getu(m, "limit", UINT64_MAX);
 	s->soft_limit = getu(m, "soft", UINT64_MAX);
+	s->have_low = get(m, "low") != NULL;
+	s->low = getu(m, "low", 0);
+	s->have_min = get(m, "min") != NULL;
+	s->min = getu(m, "min", 0);
+	s->have_swap = get(m, "swap_max") != NULL;
+	s->swap_max = getu(m, "swap_max", 0);
+	s->swap = getu(m, "swap", 0);
 	s->swappiness = (int)getu(m, "swappiness", (uint64_t)-1);
 	for (int l = 0; l < RS_LRU_NR; l++)
 		s->lru_bytes[l] = getu(m, lru_keys[l], 0);

@@ -172,7 +172,7 @@ static int on_event(void *arg, const struct rs_event *ev, const struct rs_ctx *c
 static bool any_reclaim_item(const struct rs_cgroups *cg, const struct rs_cgroup *c)
 {
 	for (int i = 0; i < c->nr_items; i++)
-		if (c->items[i] && (!rs_memcgs_have_item_names(cg->mc) ||
+		if (c->items[i] && (!rs_memcgs_facts(cg->mc)->item_names ||
 				    rs_cgroups_item_is_reclaim(cg, i)))
 			return true;
 	return false;
@@ -209,7 +209,9 @@ static void sort_rows(struct rs_cgroups *cg)
 static int on_finish(void *arg, struct rs_error *err)
 {
 	struct rs_cgroups *cg = arg;
+	const struct rs_memcgs_facts *facts = rs_memcgs_facts(cg->mc);
 	int below = 0, first_below = -1;
+	bool ev, lru;
 
 	if (cg->finished)
 		return 0;
@@ -253,11 +255,9 @@ static int on_finish(void *arg, struct rs_error *err)
 			below, rs_cgroups_name(cg, first_below, buf, sizeof(buf)));
 	}
 	/* one warning for missing item names, saying what is missing because of it */
-	if ((cg->at.count_events && !rs_memcgs_have_item_names(cg->mc)) ||
-	    (cg->at.lruvec_events && !rs_memcgs_have_lru_names(cg->mc))) {
-		bool ev = cg->at.count_events && !rs_memcgs_have_item_names(cg->mc);
-		bool lru = cg->at.lruvec_events && !rs_memcgs_have_lru_names(cg->mc);
-
+	ev = cg->at.count_events && !facts->item_names;
+	lru = cg->at.lruvec_events && !facts->lru_names;
+	if (ev || lru)
 		rs_warn(cg->warnings, "memcg item numbers could not be named (the trace has no "
 			"%s%s%s marker): %s%s%s",
 			ev ? "vm_event_items" : "", ev && lru ? " or " : "",
@@ -269,19 +269,18 @@ static int on_finish(void *arg, struct rs_error *err)
 			ev && lru ? "; " : "",
 			lru ? "mod_memcg_lruvec_state items 0..4 are taken as the LRU lists "
 			      "(enum node_stat_item order since 2.6.28) for the LRU sizes" : "");
-	}
 	/*
 	 * Reclaim events with memcg_id are 7.1+, whose memcg:* events exist (6.13+): they were
 	 * not recorded (a plain trace-cmd record -e vmscan), and the word says how to get them.
 	 */
-	if (cg->at.shrinks && !cg->at.count_events && rs_memcgs_kernel_roots(cg->mc) &&
+	if (cg->at.shrinks && !cg->at.count_events && facts->kernel_roots &&
 	    cg->at.by_reason[RS_CGR_MEMCG_ID_LEAF])
 		rs_warn(cg->warnings, "no memcg:count_memcg_events in the trace (not recorded: "
 			"this kernel has them, its reclaim events carry memcg_id; trace-cmd record "
 			"-e memcg): the victim cgroup of reclaim is told only inside limit reclaim "
 			"of a memcg with no memcg below it (memcg_id_leaf), %" PRIu64 " of %" PRIu64
 			" shrink events", cg->at.by_reason[RS_CGR_MEMCG_ID_LEAF], cg->at.shrinks);
-	else if (cg->at.shrinks && !cg->at.count_events && rs_memcgs_kernel_roots(cg->mc))
+	else if (cg->at.shrinks && !cg->at.count_events && facts->kernel_roots)
 		rs_warn(cg->warnings, "no memcg:count_memcg_events in the trace (not recorded: "
 			"this kernel has them, its reclaim events carry memcg_id; trace-cmd record "
 			"-e memcg): the victim cgroup of reclaim cannot be told");
@@ -529,19 +528,9 @@ bool rs_cgroups_lacks(const struct rs_cgroups *cg, enum rs_ev_type t)
 	return t < 64 && (cg->absent_types & (1ull << t));
 }
 
-bool rs_cgroups_have_item_names(const struct rs_cgroups *cg)
-{
-	return rs_memcgs_have_item_names(cg->mc);
-}
-
 bool rs_cgroups_item_is_reclaim(const struct rs_cgroups *cg, int item)
 {
 	return rs_memcgs_item_is_reclaim(cg->mc, item);
-}
-
-bool rs_cgroups_have_lru_names(const struct rs_cgroups *cg)
-{
-	return rs_memcgs_have_lru_names(cg->mc);
 }
 
 int rs_cgroups_nr_cells(const struct rs_cgroups *cg)
@@ -559,14 +548,9 @@ const struct rs_cg_attrib *rs_cgroups_attrib(const struct rs_cgroups *cg)
 	return &cg->at;
 }
 
-bool rs_cgroups_have_targets(const struct rs_cgroups *cg)
+const struct rs_memcgs_facts *rs_cgroups_facts(const struct rs_cgroups *cg)
 {
-	return rs_memcgs_kernel_roots(cg->mc);
-}
-
-bool rs_cgroups_have_slab_memcgs(const struct rs_cgroups *cg)
-{
-	return rs_memcgs_slab_memcgs(cg->mc);
+	return rs_memcgs_facts(cg->mc);
 }
 
 uint64_t rs_cgroups_page_size(const struct rs_cgroups *cg)
@@ -582,9 +566,4 @@ const char *rs_cgroups_hierarchy(const struct rs_cgroups *cg)
 size_t rs_cgroups_max(const struct rs_cgroups *cg)
 {
 	return rs_memcgs_max(cg->mc);
-}
-
-bool rs_cgroups_capped(const struct rs_cgroups *cg)
-{
-	return rs_memcgs_capped(cg->mc);
 }

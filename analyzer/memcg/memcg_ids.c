@@ -160,10 +160,10 @@ static bool room(struct rs_memcgs *m)
 
 	if (real < max)
 		return true;
-	if (!m->capped)
+	if (!m->facts.capped)
 		rs_warn(m->o.warnings, "more than %zu cgroups: the rest are counted together in the "
 			"row \"(other cgroups)\" (raise --max-cgroups)", max);
-	m->capped = true;
+	m->facts.capped = true;
 	return false;
 }
 

@@ -73,6 +73,15 @@ static const char *const reclaim_prefix[] = {
 	"pgscan_", "pgsteal_", "pgdemote_", "workingset_", "thp_swpout",
 };
 static const char *const reclaimer[] = { "kswapd", "direct", "khugepaged", "proactive" };
+/* the classes told by one name: the matching's active-list pair, and the swap counters the
+   consumers read (refaults' swap-ins, replay's swap-out evidence) */
+static const struct {
+	const char *name;
+	uint8_t cls;
+} exact_class[] = {
+	{ "pgrefill", RS_MIC_REFILL }, { "pgdeactivate", RS_MIC_DEACT },
+	{ "pswpin", RS_MIC_PSWPIN }, { "pswpout", RS_MIC_PSWPOUT },
+};
 
 static int classify(const char *name, bool *reclaim)
 {
@@ -83,10 +92,9 @@ static int classify(const char *name, bool *reclaim)
 	for (size_t i = 0; i < sizeof(reclaim_prefix) / sizeof(reclaim_prefix[0]); i++)
 		if (!strncmp(name, reclaim_prefix[i], strlen(reclaim_prefix[i])))
 			*reclaim = true;
-	if (!strcmp(name, "pgrefill"))
-		return RS_MIC_REFILL;
-	if (!strcmp(name, "pgdeactivate"))
-		return RS_MIC_DEACT;
+	for (size_t i = 0; i < sizeof(exact_class) / sizeof(exact_class[0]); i++)
+		if (!strcmp(name, exact_class[i].name))
+			return exact_class[i].cls;
 	for (size_t i = 0; i < sizeof(reclaimer) / sizeof(reclaimer[0]); i++) {
 		/* the per-reclaimer counters only: pgscan_anon/file count the same pages again */
 		if (!strncmp(name, "pgscan_", 7) && !strcmp(name + 7, reclaimer[i]))
@@ -164,13 +172,14 @@ static void mc_item_names(struct rs_memcgs *m, const struct rs_ev_items *it)
 			if (c == RS_MIC_SCAN || c == RS_MIC_STEAL || c == RS_MIC_REFILL)
 				m->node_cls[i] = (uint8_t)c;
 		}
-		m->have_lru_names = true;
+		m->facts.lru_names = true;
 		return;
 	}
 	if (it->which != RS_ITEMS_VM_EVENT)
 		return;
 	free_names(m->item_names, m->nr_item_names);
 	m->item_names = copy_names(m, it, n, &m->nr_item_names);
+	m->facts.item_names = m->nr_item_names > 0;
 	memset(m->item_cls, RS_MIC_OTHER, sizeof(m->item_cls));
 	memset(m->item_reclaim, 0, sizeof(m->item_reclaim));
 	for (int i = 0; i < m->nr_item_names; i++) {
@@ -462,7 +471,7 @@ const struct rs_memcg_root *rs_memcgs_episode(struct rs_memcgs *m, const struct 
 	if (ep->kind >= RS_CTX_KSWAPD) {
 		r->how = RS_ROOT_NONE;
 		r->row = -1;
-	} else if ((e && e->kernel_root) || (m->kernel_roots && ep->memcg_id)) {
+	} else if ((e && e->kernel_root) || (m->facts.kernel_roots && ep->memcg_id)) {
 		r->how = RS_ROOT_KERNEL;
 		r->row = ep->memcg_id ? mc_of_id(m, ep->memcg_id) : -1;
 		r->len = 0;
@@ -650,7 +659,7 @@ static void on_begin(struct rs_memcgs *m, const struct rs_event *ev, const struc
 	struct mc_ep *e;
 
 	if (ev->have & RS_HAVE_MEMCG_ID)
-		m->kernel_roots = true;
+		m->facts.kernel_roots = true;
 	if (!ctx->began || !(t = task_of(m, ctx->task, true)))
 		return;
 	e = ep_add(t, ctx->serial);
@@ -706,13 +715,13 @@ void rs_memcgs_event(struct rs_memcgs *m, const struct rs_event *ev, const struc
 		break;
 	case RS_EV_RECLAIM_END:
 		if (ev->have & RS_HAVE_MEMCG_ID)
-			m->kernel_roots = true;
+			m->facts.kernel_roots = true;
 		break;
 	case RS_EV_SLAB_START:
 	case RS_EV_SLAB_END:
 		/* 7.1+: the memcg whose slab objects are shrunk (0: not memcg aware) */
 		if (ev->have & RS_HAVE_MEMCG_ID) {
-			m->slab_memcgs = true;
+			m->facts.slab_memcgs = true;
 			if (ev->slab.memcg_id)
 				out->named = mc_of_id(m, ev->slab.memcg_id);
 		}
@@ -807,9 +816,9 @@ uint64_t rs_memcgs_generation(const struct rs_memcgs *m)
 	return m->gen;
 }
 
-bool rs_memcgs_capped(const struct rs_memcgs *m)
+const struct rs_memcgs_facts *rs_memcgs_facts(const struct rs_memcgs *m)
 {
-	return m->capped;
+	return &m->facts;
 }
 
 size_t rs_memcgs_max(const struct rs_memcgs *m)
@@ -817,16 +826,15 @@ size_t rs_memcgs_max(const struct rs_memcgs *m)
 	return m->o.max_memcgs ? m->o.max_memcgs : RS_MEMCG_MAX_DEFAULT;
 }
 
-const char *rs_memcgs_item_name(const struct rs_memcgs *m, int item)
+/* Item `item` of a recorder's name table (vm_event_items or node_stat_items), NULL unnamed. */
+static const char *name_in(char *const *names, int nr, int item)
 {
-	if (item < 0 || item >= m->nr_item_names || !m->item_names[item][0])
-		return NULL;
-	return m->item_names[item];
+	return item >= 0 && item < nr && names[item][0] ? names[item] : NULL;
 }
 
-bool rs_memcgs_have_item_names(const struct rs_memcgs *m)
+const char *rs_memcgs_item_name(const struct rs_memcgs *m, int item)
 {
-	return m->nr_item_names > 0;
+	return name_in(m->item_names, m->nr_item_names, item);
 }
 
 bool rs_memcgs_item_is_reclaim(const struct rs_memcgs *m, int item)
@@ -834,31 +842,22 @@ bool rs_memcgs_item_is_reclaim(const struct rs_memcgs *m, int item)
 	return item >= 0 && item < m->nr_item_names && m->item_reclaim[item];
 }
 
-bool rs_memcgs_have_lru_names(const struct rs_memcgs *m)
+bool rs_memcgs_have_item_class(const struct rs_memcgs *m, int cls)
 {
-	return m->have_lru_names;
+	for (int i = 0; i < m->nr_item_names; i++)
+		if (m->item_cls[i] == cls)
+			return true;
+	return false;
 }
 
 const char *rs_memcgs_node_item_name(const struct rs_memcgs *m, int item)
 {
-	if (item < 0 || item >= m->nr_node_names || !m->node_names[item][0])
-		return NULL;
-	return m->node_names[item];
+	return name_in(m->node_names, m->nr_node_names, item);
 }
 
 bool rs_memcgs_node_item_was_vm_event(const struct rs_memcgs *m, int item)
 {
 	return item >= 0 && item < m->nr_node_names && m->node_moved[item];
-}
-
-bool rs_memcgs_kernel_roots(const struct rs_memcgs *m)
-{
-	return m->kernel_roots;
-}
-
-bool rs_memcgs_slab_memcgs(const struct rs_memcgs *m)
-{
-	return m->slab_memcgs;
 }
 
 bool rs_memcgs_oom(const struct rs_memcgs *m)

@@ -80,7 +80,7 @@ struct rs_memcgs {
 	int *path_slots;		/* path hash -> row + 1 */
 	size_t path_nslots, path_used;
 	int overflow_row, unknown_row;	/* -1 until needed */
-	bool capped;
+	struct rs_memcgs_facts facts;	/* .capped here, the rest by memcg_match.c */
 	int below_row1;			/* mc_lone_memcg()'s last row + 1 (0: none), at below_gen: */
 	uint64_t below_gen;
 	bool below_any;			/* a row's path lies below it */
@@ -102,7 +102,6 @@ struct rs_memcgs {
 	uint8_t node_cls[RS_MEMCG_MAX_ITEMS];	/* lruvec item -> class (7.x reclaim items) */
 	bool node_moved[RS_MEMCG_MAX_ITEMS];	/* 7.x pgscan_* / pgsteal_* / pgrefill: vm events
 						   before, node-stat items now */
-	bool have_lru_names;
 
 	/* reclaiming tasks, by the episodes module's task index */
 	struct mc_task *t;
@@ -110,8 +109,6 @@ struct rs_memcgs {
 	int last_pid, last_row;		/* the last event's task and its memcg row */
 	uint64_t last_gen;		/* task_gen when last_row was looked up */
 	uint64_t task_gen;		/* bumped by every change of the task map */
-	bool kernel_roots;		/* reclaim events carry memcg_id (7.1+) */
-	bool slab_memcgs;		/* shrink_slab events carry memcg_id (7.1+) */
 	struct rs_memcg_root closing_root;
 };
 

@@ -90,7 +90,6 @@ struct rs_refaults {
 	uint64_t span_end;		/* 0: unknown, the shares are then absent */
 	bool recorded;
 	bool warned_full, warned_cgroups, warned_episodes;
-	int pswpin_item;		/* -1 unknown */
 	bool no_memcg_counts;		/* the kernel has no count_memcg_events (before 6.13) */
 
 	struct rs_rf_cgroup *cg;
@@ -150,7 +149,6 @@ struct rs_refaults *rs_refaults_new(const struct rs_refaults_opts *o, struct rs_
 	if (!rf->o.thrash_distance_ns)
 		rf->o.thrash_distance_ns = RS_RF_THRASH_DISTANCE_DEFAULT;
 	rf->warnings = o->warnings;
-	rf->pswpin_item = -1;
 	rf->tot.max_evicted = rf->o.max_evicted;
 	rf->tab = rf_evicted_new(rf->o.max_evicted);
 	rf->dist = rs_latency_new(0);
@@ -672,8 +670,8 @@ static int on_event(void *arg, const struct rs_event *ev, const struct rs_ctx *c
 			t->slab = 0;
 		break;
 	case RS_EV_MEMCG_COUNT:
-		if (rf->pswpin_item >= 0 && ev->memcg.item == rf->pswpin_item &&
-		    ev->memcg.val > 0) {
+		/* the item is told by the loading stage's names (rs_memcg_ctx.item_class) */
+		if (ctx->memcg && ctx->memcg->item_class == RS_MIC_PSWPIN && ev->memcg.val > 0) {
 			int i = cg_of(rf, ev->memcg.id);
 
 			rf->tot.swapins += (uint64_t)ev->memcg.val;
@@ -688,20 +686,6 @@ static int on_event(void *arg, const struct rs_event *ev, const struct rs_ctx *c
 		break;
 	case RS_EV_MEMCG_LRUVEC:
 		note_victim(rf, ev, ctx);
-		break;
-	case RS_EV_ITEM_NAMES:
-		if (ev->items.which == RS_ITEMS_VM_EVENT) {
-			rf->pswpin_item = -1;
-			for (int i = 0; i < ev->items.count; i++)
-				if (ev->items.names[i] && !strcmp(ev->items.names[i], "pswpin"))
-					rf->pswpin_item = i;
-			/*
-			 * The recorder names the vm events from the kernel's own list, but
-			 * swap-ins per memcg arrive only as count_memcg_events: a kernel
-			 * without that event (6.1) counted none, unknown rather than 0.
-			 */
-			rf->tot.pswpin_named = rf->pswpin_item >= 0 && !rf->no_memcg_counts;
-		}
 		break;
 	case RS_EV_SNAP_MEMCG:
 		on_snapshot(rf, &ev->snap_memcg);
@@ -768,6 +752,14 @@ static int on_finish(void *arg, struct rs_error *err)
 		pend_resolve(rf, rf->pend_pid[0], false);
 	rf_evicted_each(rf->tab, on_pending, rf);
 	rf->tot.table_peak = rf_evicted_peak(rf->tab);
+	/*
+	 * The recorder names the vm events from the kernel's own list, but swap-ins per memcg
+	 * arrive only as count_memcg_events: a kernel without that event (6.1) counted none,
+	 * unknown rather than 0. The names are the loading stage's latest table, those before
+	 * a --from range included (rs_cgroups_prefeed()).
+	 */
+	rf->tot.pswpin_named = rf->a && !rf->no_memcg_counts &&
+			       rs_memcgs_have_item_class(rs_analysis_memcgs(rf->a), RS_MIC_PSWPIN);
 	if (rf->series)
 		rs_series_finish(rf->series, end);
 	find_thrash(rf);

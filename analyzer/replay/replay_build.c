@@ -251,6 +251,11 @@ static int add_memcgs(struct wb *b, struct rs_error *err)
 		r->soft_limit = m->soft;
 		r->swappiness = m->swappiness;
 		r->soft_over = m->soft_over;
+		b->ri->rep.v2_min_seen += m->have_min;
+		b->ri->rep.v2_low_seen += m->have_low;
+		b->ri->rep.v2_swap_seen += m->have_swap;
+		b->ri->rep.v2_protected += m->ever_protected;
+		b->ri->rep.v2_swap_limited += m->ever_swap_limited;
 		if (r->sizes_from_deltas) {
 			memcpy(r->offset, b->offset[b->order[k]], sizeof(r->offset));
 			r->disagree_n = m->nsamp;

@@ -177,15 +177,7 @@ static void on_items(struct rs_replay_input *ri, const struct rs_event *ev)
 	int n = ev->items.count;
 
 	if (ev->items.which == RS_ITEMS_VM_EVENT) {
-		/* the victims' counters are the loading stage's; swap-out and -in evidence ours */
-		ri->pswpout_item = -1;
-		ri->pswpin_item = -1;
-		for (int i = 0; i < n; i++) {
-			if (ev->items.names[i] && !strcmp(ev->items.names[i], "pswpout"))
-				ri->pswpout_item = i;
-			if (ev->items.names[i] && !strcmp(ev->items.names[i], "pswpin"))
-				ri->pswpin_item = i;
-		}
+		/* the counters are classed by the loading stage (rs_memcg_ctx.item_class) */
 		ri->rep.item_names = true;
 	} else if (ev->items.which == RS_ITEMS_NODE_STAT) {
 		/* the LRU lists' items are the loading stage's (rs_memcg_ctx.lru) */
@@ -319,6 +311,50 @@ static void on_flush(struct rs_replay_input *ri, const struct rs_event *ev)
 	ri_update(ri, ev->ts, ev->offset, RS_WF_WS_FLUSH, RS_WOP_SET, RS_WSRC_DELTA, i, -1, 0, 1);
 }
 
+/*
+ * memory.min, memory.low, memory.swap.max and memory.swap.current of a v2 snapshot, as world
+ * updates when they change: inputs of reclaim no event shows (the identity gaps "memory.low/min"
+ * and "memory.swap.max" follow them, models/world.c).
+ */
+static void snap_settings(struct rs_replay_input *ri, const struct rs_event *ev, int i,
+			  struct ri_memcg *m, uint64_t ts)
+{
+	const struct rs_ev_snap_memcg *s = &ev->snap_memcg;
+	uint64_t v;
+
+	if (s->have_min && (!m->have_min || m->memory_min != pages(ri, s->min))) {
+		m->memory_min = pages(ri, s->min);
+		m->have_min = true;
+		ri_update(ri, ts, ev->offset, RS_WF_MEMORY_MIN, RS_WOP_SET, RS_WSRC_SNAPSHOT, i, -1,
+			  0, (int64_t)m->memory_min);
+	}
+	if (s->have_low && (!m->have_low || m->memory_low != pages(ri, s->low))) {
+		m->memory_low = pages(ri, s->low);
+		m->have_low = true;
+		ri_update(ri, ts, ev->offset, RS_WF_MEMORY_LOW, RS_WOP_SET, RS_WSRC_SNAPSHOT, i, -1,
+			  0, (int64_t)m->memory_low);
+	}
+	if (m->memory_min || m->memory_low)
+		m->ever_protected = true;
+	if (!s->have_swap)
+		return;
+	v = limit_pages(ri, s->swap_max);
+	if (v != RS_UNLIMITED)
+		m->ever_swap_limited = true;
+	if (!m->have_swap || m->swap_max != v) {
+		m->swap_max = v;
+		ri_update(ri, ts, ev->offset, RS_WF_SWAP_MAX, RS_WOP_SET, RS_WSRC_SNAPSHOT, i, -1,
+			  0, (int64_t)v);
+	}
+	v = pages(ri, s->swap);
+	if (!m->have_swap || m->swap_usage != v) {
+		m->swap_usage = v;
+		ri_update(ri, ts, ev->offset, RS_WF_SWAP_USAGE, RS_WOP_SET, RS_WSRC_SNAPSHOT, i,
+			  -1, 0, (int64_t)v);
+	}
+	m->have_swap = true;
+}
+
 /* A memcg_stat snapshot of memcg row i (the loading stage's: by id, or by path without id=). */
 static void on_snap_memcg(struct rs_replay_input *ri, const struct rs_event *ev, int i)
 {
@@ -412,6 +448,7 @@ static void on_snap_memcg(struct rs_replay_input *ri, const struct rs_event *ev,
 	if (s->swappiness >= 0 && (!m->have_usage || m->swappiness != s->swappiness))
 		ri_update(ri, ts, ev->offset, RS_WF_SWAPPINESS, RS_WOP_SET, RS_WSRC_SNAPSHOT, i,
 		       -1, 0, s->swappiness);
+	snap_settings(ri, ev, i, m, ts);
 	if (!m->have_usage)
 		m->usage_first = usage;
 	m->have_usage = true;
@@ -759,9 +796,9 @@ static int ri_event(void *arg, const struct rs_event *ev, const struct rs_ctx *c
 	ri->last_ts = ev->ts;
 	switch (ev->type) {
 	case RS_EV_MEMCG_COUNT:
-		if (ri->pswpout_item >= 0 && ev->memcg.item == ri->pswpout_item)
+		if (ctx->memcg->item_class == RS_MIC_PSWPOUT)
 			ri->rep.swap_pswpout++;
-		if (ri->pswpin_item >= 0 && ev->memcg.item == ri->pswpin_item)
+		else if (ctx->memcg->item_class == RS_MIC_PSWPIN)
 			on_swapin(ri, ev, ctx->memcg);
 		return 0;
 	case RS_EV_MEMCG_LRUVEC:
@@ -881,8 +918,6 @@ struct rs_replay_input *rs_replay_input_new(const struct rs_replay_input_opts *o
 		rs_error_set(err, "out of memory");
 		return NULL;
 	}
-	ri->pswpout_item = -1;
-	ri->pswpin_item = -1;
 	if (o)
 		ri->o = *o;
 	if (!ri->o.max_calls)

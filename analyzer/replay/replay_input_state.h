@@ -58,6 +58,10 @@ struct ri_memcg {
 	int swappiness;
 	uint64_t soft_over;
 	bool soft_recorded;
+	/* v2 protection and swap settings as last recorded, pages (RS_WF_MEMORY_MIN ...) */
+	bool have_min, have_low, have_swap;
+	bool ever_protected, ever_swap_limited;	/* min or low > 0; swap.max finite */
+	uint64_t memory_min, memory_low, swap_max, swap_usage;
 
 	/* lruvec deltas (node 0: mod_memcg_lruvec_state has no node) */
 	int64_t cum[RS_NR_EVICTABLE];	/* applied so far */
@@ -261,8 +265,6 @@ struct rs_replay_input {
 	int max_nid;
 
 	/* item names */
-	int pswpout_item;		/* count_memcg_events item of pswpout, -1 */
-	int pswpin_item;		/* and of pswpin, -1 */
 	/* mod_memcg_lruvec_state item -> workingset slot 0..3, -1 (its LRU lists are the
 	   loading stage's: rs_memcg_ctx.lru) */
 	int8_t *ns_ws;

@@ -871,7 +871,8 @@ static void section_attrib(struct out *o)
 
 	heading(o, "ATTRIBUTION (how events were matched; docs/analyze.md)");
 	fprintf(o->f, "lru_isolate: %" PRIu64 " completed by the task's next shrink event, %"
-		PRIu64 " not (%" PRIu64 " pages scanned, node and priority unknown)\n",
+		PRIu64 " not (%" PRIu64 " pages scanned; priority unknown, node unknown outside "
+		"kswapd)\n",
 		at->isolates_completed, at->isolates_uncompleted, at->uncompleted_scanned);
 	fprintf(o->f, "shrink events without isolate: %" PRIu64 "; write_folio outside an "
 		"isolate: %" PRIu64 "; unpaired slab: %" PRIu64 " ends, %" PRIu64 " starts\n",

@@ -69,8 +69,6 @@ static const struct rs_cmd_opt analyze_opts[] = {
 
 RS_CMD_DEFINE(analyze,
 	.summary = "per-LRU scan pressure, reclaim episodes, stalls, kswapd, over time",
-	.synopsis = "[--json] [--summary] [--with-cgroups] [--pid N] [--comm NAME] [--top N] "
-		    "[--max-evicted N] [--thrash-distance MS]",
 	.operands = { 1, 1, "FILE" },
 	.description =
 		"Reads a trace (trace.dat of any version, or trace-cmd report or ftrace text) "

@@ -174,7 +174,7 @@ static json_t *victim_json(const struct rs_cgroups *cg, const struct rs_cgroup *
 {
 	json_t *o = json_object(), *by = json_object(), *other = json_object();
 	json_t *reasons = json_object();
-	bool named = rs_cgroups_have_item_names(cg);
+	bool named = rs_cgroups_facts(cg)->item_names;
 	uint64_t scanned = 0, reclaimed = 0;
 	char buf[32];
 
@@ -397,6 +397,7 @@ static json_t *row_json(const struct rs_cgroups *cg, int row, json_t *by_trigger
 {
 	const struct rs_cgroup *c = rs_cgroups_get(cg, row);
 	const struct rs_memcg *m = &c->memcg;
+	const struct rs_memcgs_facts *facts = rs_cgroups_facts(cg);
 	bool pseudo = m->flags & (RS_CGF_OVERFLOW | RS_CGF_UNKNOWN_TASKS);
 	json_t *o = json_object();
 
@@ -417,9 +418,9 @@ static json_t *row_json(const struct rs_cgroups *cg, int row, json_t *by_trigger
 	json_object_set_new(o, "active", json_boolean(c->active));
 	json_object_set_new(o, "trigger", trigger_json(cg, c));
 	/* 7.1+ memcg_id; absent (null) before */
-	json_object_set_new(o, "target_episodes", rs_cgroups_have_targets(cg) ?
+	json_object_set_new(o, "target_episodes", facts->kernel_roots ?
 			    JI(c->target_episodes) : json_null());
-	json_object_set_new(o, "slab", rs_cgroups_have_slab_memcgs(cg) ?
+	json_object_set_new(o, "slab", facts->slab_memcgs ?
 			    json_pack("{s:I,s:I,s:I}", "calls", (json_int_t)c->slab_calls,
 				      "us", (json_int_t)rs_ns_to_us(c->slab_ns),
 				      "freed", (json_int_t)c->slab_freed) : json_null());
@@ -517,14 +518,15 @@ static const struct rs_json_u64 attrib_fields[] = {
 static json_t *attribution_json(const struct rs_cgroups *cg)
 {
 	const struct rs_cg_attrib *at = rs_cgroups_attrib(cg);
+	const struct rs_memcgs_facts *facts = rs_cgroups_facts(cg);
 	const struct rs_buckets bk = rs_cgroups_buckets(cg);
 	const char *h = rs_cgroups_hierarchy(cg);
 	json_t *o = json_object(), *reasons = json_object();
 
-	json_object_set_new(o, "items_named", json_boolean(rs_cgroups_have_item_names(cg)));
-	json_object_set_new(o, "reclaim_roots_from", json_string(rs_cgroups_have_targets(cg) ?
+	json_object_set_new(o, "items_named", json_boolean(facts->item_names));
+	json_object_set_new(o, "reclaim_roots_from", json_string(facts->kernel_roots ?
 			    "memcg_id" : "victims"));
-	json_object_set_new(o, "lru_items_named", json_boolean(rs_cgroups_have_lru_names(cg)));
+	json_object_set_new(o, "lru_items_named", json_boolean(facts->lru_names));
 	json_object_set_new(o, "hierarchy", h ? json_string(h) : json_null());
 	json_object_set_new(o, "page_size", JI(rs_cgroups_page_size(cg)));
 	RS_JSON_ADD_U64(o, at, attrib_fields);
@@ -541,7 +543,7 @@ static json_t *attribution_json(const struct rs_cgroups *cg)
 			    rs_cgroups_lacks(cg, RS_EV_MEMCG_LRUVEC) ? json_null() :
 			    JI(at->lruvec_events));
 	json_object_set_new(o, "cgroups", JI(rs_cgroups_count(cg)));
-	json_object_set_new(o, "capped", json_boolean(rs_cgroups_capped(cg)));
+	json_object_set_new(o, "capped", json_boolean(facts->capped));
 	json_object_set_new(o, "limits", json_pack("{s:I,s:I}",
 		"max_cgroups", (json_int_t)rs_cgroups_max(cg),
 		"max_cells", (json_int_t)RS_CG_MAX_CELLS));

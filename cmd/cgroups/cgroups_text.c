@@ -174,7 +174,7 @@ static const struct rs_text_col targets_cols[] = {
 /* 7.1+: memcg_id of reclaim and of shrink_slab. Absent before 7.1: not printed at all. */
 static void section_targets(FILE *f, const struct rs_cgroups *cg, int top)
 {
-	bool tg = rs_cgroups_have_targets(cg), sl = rs_cgroups_have_slab_memcgs(cg);
+	bool tg = rs_cgroups_facts(cg)->kernel_roots, sl = rs_cgroups_facts(cg)->slab_memcgs;
 	struct order *o;
 	int n, shown = 0;
 	char b[PATH_W + 1];
@@ -407,6 +407,7 @@ static void section_lru(FILE *f, const struct rs_cgroups *cg, int top, bool mglr
 static void section_summary(FILE *f, const struct rs_cgroups *cg)
 {
 	const struct rs_cg_attrib *at = rs_cgroups_attrib(cg);
+	const struct rs_memcgs_facts *facts = rs_cgroups_facts(cg);
 
 	fprintf(f, "\nCGROUP ATTRIBUTION (docs/cgroups.md: who entered reclaim, whose pages it "
 		   "took)\n");
@@ -427,16 +428,15 @@ static void section_summary(FILE *f, const struct rs_cgroups *cg)
 	if (rs_cgroups_lacks(cg, RS_EV_MEMCG_COUNT) && rs_cgroups_lacks(cg, RS_EV_MEMCG_LRUVEC)) {
 		fprintf(f, "counters       none: the trace has no memcg:count_memcg_events nor "
 			"mod_memcg_lruvec_state\n               (%s); %d cgroups%s\n",
-			rs_cgroups_have_targets(cg) ? "not recorded: this 7.1+ kernel has them, "
+			facts->kernel_roots ? "not recorded: this 7.1+ kernel has them, "
 			"trace-cmd record -e memcg" : "a kernel before 6.13, or not recorded",
-			rs_cgroups_count(cg), rs_cgroups_capped(cg) ? " (cap reached)" : "");
+			rs_cgroups_count(cg), facts->capped ? " (cap reached)" : "");
 		return;
 	}
 	fprintf(f, "counters       %" PRIu64 " count_memcg_events (items %s), %" PRIu64
 		" mod_memcg_lruvec_state; %d cgroups%s\n", at->count_events,
-		rs_cgroups_have_item_names(cg) ? "named" : "NOT named",
-		at->lruvec_events, rs_cgroups_count(cg),
-		rs_cgroups_capped(cg) ? " (cap reached)" : "");
+		facts->item_names ? "named" : "NOT named",
+		at->lruvec_events, rs_cgroups_count(cg), facts->capped ? " (cap reached)" : "");
 }
 
 

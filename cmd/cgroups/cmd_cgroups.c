@@ -39,7 +39,6 @@ static const struct rs_cmd_opt cgroups_opts[] = {
 
 RS_CMD_DEFINE(cgroups,
 	.summary = "per-cgroup reclaim: who entered it, whose pages it took",
-	.synopsis = "[--json] [--top N] [--max-cgroups N]",
 	.operands = { 1, 1, "FILE" },
 	.description =
 		"Which memory cgroup paid for whose memory. For every memcg of a trace: the "

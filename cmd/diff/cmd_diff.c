@@ -214,7 +214,8 @@ enum { OPT_ONLY_CHANGED = 256, OPT_LABELS, OPT_ALPHA, OPT_BASE, OPT_NEW, OPT_THR
 static const struct rs_cmd_opt diff_opts[] = {
 	RS_OPT_BOOL("json", struct diff_opts, json, "print the comparison as JSON (sorted keys)"),
 	RS_OPT_ARG("format", OPT_FORMAT, "FORM",
-		   "table (default: what changed), mmtests, or seed (every metric)"),
+		   "table (default: what changed), mmtests, or seed (every metric)",
+		   .synopsis = "[--format table|mmtests|seed]"),
 	RS_OPT_ARG("threshold", OPT_THRESHOLD, "PCT",
 		   "rank only figures that moved by PCT percent or more (default 10)"),
 	RS_OPT_BOOL("all", struct diff_opts, rank.all, "rank every figure, moved or not"),
@@ -224,17 +225,18 @@ static const struct rs_cmd_opt diff_opts[] = {
 		   "names of the two sides (default: from the file names)"),
 	RS_OPT_ARG("alpha", OPT_ALPHA, "A",
 		   "significance level of Welch's t-test (default 0.05)"),
-	RS_OPT_FLAG("base", OPT_BASE, "the files that follow are runs of the base"),
-	RS_OPT_FLAG("new", OPT_NEW, "the files that follow are runs of the new side"),
+	/* the second form's */
+	RS_OPT_FLAG("base", OPT_BASE, "the files that follow are runs of the base",
+		    .synopsis = ""),
+	RS_OPT_FLAG("new", OPT_NEW, "the files that follow are runs of the new side",
+		    .synopsis = ""),
 	RS_THREADS_OPT,
 	RS_CMD_OPT_END,
 };
 
 RS_CMD_DEFINE(diff,
 	.summary = "compare kernels: what changed, ranked, with Welch's t-test",
-	.synopsis = "[--json] [--format table|mmtests|seed] [--threshold PCT] [--all] "
-		    "[--only-changed PCT] [--labels BASE,NEW] [--alpha A]\n"
-		    "[options] --base A1 A2... --new B1 B2...",
+	.forms = "[options] --base A1 A2... --new B1 B2...",
 	/* A B, or the files after --base and --new: parse_args() counts them */
 	.operands = { .name = "A B" },
 	.description =

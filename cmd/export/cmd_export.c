@@ -26,9 +26,10 @@ struct export_args {
 
 static const struct rs_cmd_opt export_opts[] = {
 	RS_OPT_STRING("format", struct export_args, format, "FMT",
-		      "perfetto (Trace Event Format JSON) or jsonl (a JSON object a line)"),
+		      "perfetto (Trace Event Format JSON) or jsonl (a JSON object a line)",
+		      .synopsis = "--format perfetto|jsonl"),
 	RS_OPT_STRING_SHORT('o', "output", struct export_args, output, "FILE",
-			    "write FILE (- for stdout)"),
+			    "write FILE (- for stdout)", .synopsis = "-o FILE"),
 	RS_OPT_UINT("max-slices", struct export_args, in.max_slices, "N", 1, 1ll << 40, "a count",
 		    "perfetto: write at most N slices and instants (default 1000000)"),
 	RS_ANALYSIS_OPTS,
@@ -37,7 +38,6 @@ static const struct rs_cmd_opt export_opts[] = {
 
 RS_CMD_DEFINE(export,
 	.summary = "episodes, kswapd and series as a Perfetto timeline or JSON lines",
-	.synopsis = "--format perfetto|jsonl -o FILE [--max-slices N]",
 	.operands = { 1, 1, "TRACE" },
 	.description =
 		"Exports the analysis of a trace for other tools. --format perfetto writes the "

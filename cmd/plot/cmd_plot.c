@@ -34,7 +34,8 @@ struct plot_args {
 
 static const struct rs_cmd_opt plot_opts[] = {
 	RS_OPT_STRING_SHORT('o', "output", struct plot_args, output, "FILE",
-			    "write FILE.svg or FILE.png (default: the first trace's name, .svg)"),
+			    "write FILE.svg or FILE.png (default: the first trace's name, .svg)",
+			    .synopsis = "[-o FILE.svg|FILE.png]"),
 	RS_OPT_ARG("what", O_WHAT, "LIST",
 		"figures, comma-separated: scan, stalls, latency, kswapd, cgroups, refaults, all"),
 	RS_OPT_STRING("labels", struct plot_args, labels, "A,B...",
@@ -45,7 +46,6 @@ static const struct rs_cmd_opt plot_opts[] = {
 
 RS_CMD_DEFINE(plot,
 	.summary = "figures of reclaim as SVG or PNG; two or more traces compared",
-	.synopsis = "[-o FILE.svg|FILE.png] [--what LIST] [--labels A,B...]",
 	.operands = { 1, INT_MAX, "TRACE..." },
 	.description =
 		"Draws the figures a reclaim developer puts in a mail or a slide, from the same "

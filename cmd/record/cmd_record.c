@@ -165,6 +165,7 @@ static const struct rs_cmd_opt record_opts[] = {
 
 RS_CMD_DEFINE(record,
 	.summary = "record a reclaim trace (trace-cmd) with the markers we read",
+	/* by hand: --cgroup's options nested in it, the alternatives, not the table's order */
 	.synopsis = "[-o FILE] [--cgroup PATH [--limit BYTES] [--soft-limit BYTES]] "
 		    "[--own-memcgs] [--keep-cgroup] [--watch PATH]... [--interval MS] "
 		    "[-e SYSTEM[:EVENT]]... [--all-memcg-items] [--buffer-kb KB] "

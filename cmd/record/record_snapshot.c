@@ -194,12 +194,12 @@ static void read_numa_stat(const char *path, char *out, size_t len)
 
 static void snap_memcg(struct rec *r, const char *rel)
 {
-	unsigned long long lru[NR_LRU], usage, limit, a, b;
+	unsigned long long lru[NR_LRU], usage, limit, a, b, c;
 	uint64_t swappiness;
-	char path[PATH_MAX], esc[3 * 256], tail[128], ws[400], numa[REC_MARKER_MAX];
+	char path[PATH_MAX], esc[3 * 256], tail[192], ws[400], numa[REC_MARKER_MAX];
 	char base[REC_MARKER_MAX];
-	int n;
 	uint64_t id = rec_cgroup_id(&r->mem, rel);
+	int n;
 
 	if (!id)
 		return;		/* removed since the list was made */
@@ -225,7 +225,20 @@ static void snap_memcg(struct rec *r, const char *rel)
 			return;
 		/* v2 has no per-cgroup swappiness: the global one applies. */
 		snprintf(path, sizeof(path), "/proc/sys/vm/swappiness");
-		snprintf(tail, sizeof(tail), "high=%llu low=%llu", a, b);
+		n = snprintf(tail, sizeof(tail), "high=%llu low=%llu", a, b);
+		/*
+		 * Inputs of reclaim no event shows: memory.min (the protection
+		 * mem_cgroup_below_min() tests, as memory.low for mem_cgroup_below_low()), and
+		 * memory.swap.max/swap.current (mem_cgroup_get_nr_swap_pages(): no anon reclaim
+		 * for a memcg without swap of its own). Absent files (swap accounting off) are
+		 * left out, never written as 0.
+		 */
+		if (!rec_cgroup_bytes(r, rel, "memory.min", &c))
+			n += snprintf(tail + n, sizeof(tail) - (size_t)n, " min=%llu", c);
+		if (!rec_cgroup_bytes(r, rel, "memory.swap.max", &c))
+			n += snprintf(tail + n, sizeof(tail) - (size_t)n, " swap_max=%llu", c);
+		if (!rec_cgroup_bytes(r, rel, "memory.swap.current", &c))
+			snprintf(tail + n, sizeof(tail) - (size_t)n, " swap=%llu", c);
 	} else {
 		if (rec_cgroup_bytes(r, rel, "memory.usage_in_bytes", &usage) ||
 		    rec_cgroup_bytes(r, rel, "memory.limit_in_bytes", &limit) ||

@@ -56,6 +56,7 @@ static const struct rs_cmd_opt replay_opts[] = {
 
 RS_CMD_DEFINE(replay,
 	.summary = "replay the recorded pressure through alternative reclaim policies",
+	/* by hand: --calls before --json, not the table's order */
 	.synopsis = "[--policy NAME,NAME...|all] [--inputs] [--calls[=N|all]] [--json] "
 		    "[--max-calls N]",
 	.operands = { 1, 1, "FILE" },

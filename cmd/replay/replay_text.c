@@ -696,7 +696,8 @@ void rs_replay_inputs_text(FILE *f, const struct rs_replay_report *r)
 	    U(in->calls_without_scan), U(in->soft_episodes));
 	out(f, 11, "           memcg reclaim roots: memcg_id %llu, victims' LCA %llu, its nearest "
 	    "limited ancestor %llu, task's memcg %llu, header %llu, root %llu; proactive (the "
-	    "root neither the task's memcg nor above it) %llu",
+	    "root neither the task's memcg nor above it, and no swap-in of the task in the "
+	    "root's subtree within 10 ms) %llu",
 	    U(in->target_src[RS_RI_TGT_KERNEL]), U(in->target_src[RS_RI_TGT_VICTIMS]), U(in->target_src[RS_RI_TGT_LIMITED]),
 	    U(in->target_src[RS_RI_TGT_TASK]), U(in->target_src[RS_RI_TGT_HEADER]),
 	    U(in->target_src[RS_RI_TGT_ROOT]), U(in->proactive_calls));
@@ -768,6 +769,19 @@ void rs_replay_inputs_text(FILE *f, const struct rs_replay_report *r)
 		break;
 	}
 	flush(f, &l, 11);
+	if (!in->cgroup_v1 && in->nr_memcg > 1) {
+		/* what the memcg_stat markers say of settings no event shows (docs/replay.md) */
+		add(&l, "settings   ");
+		if (!in->v2_min_seen && !in->v2_swap_seen)
+			add(&l, "memory.min and memory.swap.max not in the snapshots (%s): "
+			    "assumed not set; ", in->v2_low_seen ? "a recorder before 2026-12-03" :
+			    "no memcg_stat");
+		add(&l, "memory.min or memory.low set in %llu memcgs, memory.swap.max in %llu "
+		    "(memcg_stat min=, low=, swap_max=; of %llu, %llu, %llu memcgs with sizes "
+		    "whose snapshots have them)", U(in->v2_protected), U(in->v2_swap_limited),
+		    U(in->v2_min_seen), U(in->v2_low_seen), U(in->v2_swap_seen));
+		flush(f, &l, 11);
+	}
 	out(f, 2, "reclaimability (one window per call and memcg: identity and counterfactuals "
 	    "use the call's own, else the nearest of that list)");
 	fprintf(f, "  %-13s %7s %10s %10s %9s %9s %10s %10s %10s\n", "list", "windows", "scanned",

@@ -727,7 +727,8 @@ enum { O_THRESHOLD = 256, O_METRIC };
 
 static const struct rs_cmd_opt tui_opts[] = {
 	RS_OPT_ARG("metric", O_METRIC, "NAME",
-		   "what the lanes show first: scanned, reclaimed, efficiency or stall"),
+		   "what the lanes show first: scanned, reclaimed, efficiency or stall",
+		   .synopsis = "[--metric scanned|reclaimed|efficiency|stall]"),
 	RS_OPT_ARG("threshold", O_THRESHOLD, "MS",
 		   "the stall length the n and N keys jump to (default 10 ms)"),
 	RS_THREADS_OPT,
@@ -736,7 +737,6 @@ static const struct rs_cmd_opt tui_opts[] = {
 
 RS_CMD_DEFINE(tui,
 	.summary = "browse a trace on a timeline: scan, stalls, kswapd, cgroups, zoom",
-	.synopsis = "[--metric scanned|reclaimed|efficiency|stall] [--threshold MS]",
 	.operands = { 1, 1, "FILE" },
 	.description =
 		"A terminal timeline of page reclaim: scan and reclaim rates per LRU list, "

@@ -145,6 +145,62 @@ static void fmt_item(char *buf, size_t n, const struct rs_event *ev, const struc
  * An event as `trace-cmd report` names it: the kernel's event name and field names, with the
  * values we read (fields a kernel era lacks are left out, as its format lacks them).
  */
+/*
+ * The recorder's markers, decoded by the loader: their tag and the key=value pairs the loader
+ * read, by the recorder's own key names (docs/markers.md); false for any other event.
+ */
+static bool fmt_marker(char *buf, size_t n, const struct rs_event *ev)
+{
+	static const char *const items[] = { "vm_event_items", "node_stat_items",
+					     "memcg_stat_items" };
+	const struct rs_ev_snap_memcg *mc = &ev->snap_memcg;
+	const struct rs_ev_snap_node *nd = &ev->snap_node;
+	const struct rs_ev_snap_zone *z = &ev->snap_zone;
+
+	switch (ev->type) {
+	case RS_EV_META:
+		snprintf(buf, n, "print: reclaimscope_%s %s", ev->meta.kind ? ev->meta.kind : "",
+			 ev->meta.text ? ev->meta.text : "");
+		return true;
+	case RS_EV_ITEM_NAMES:
+		snprintf(buf, n, "print: %s (the kernel's item names)",
+			 (unsigned int)ev->items.which < 3 ? items[ev->items.which] : "items");
+		return true;
+	case RS_EV_CGROUP_MAP:
+		snprintf(buf, n, "print: cgroup_map id=%llu path=%s", U(ev->cgroup_map.id),
+			 ev->cgroup_map.path ? ev->cgroup_map.path : "");
+		return true;
+	case RS_EV_TASK_CGROUP:
+		snprintf(buf, n, "print: task_cgroup pid=%d id=%llu path=%s", ev->task_cgroup.pid,
+			 U(ev->task_cgroup.id), ev->task_cgroup.path ? ev->task_cgroup.path : "");
+		return true;
+	case RS_EV_SNAP_MEMCG:
+		snprintf(buf, n, "print: memcg_stat cg=%s id=%llu usage=%llu limit=%llu "
+			 "inactive_anon=%llu active_anon=%llu inactive_file=%llu active_file=%llu "
+			 "unevictable=%llu", mc->path ? mc->path : "", U(mc->id), U(mc->usage),
+			 U(mc->limit), U(mc->lru_bytes[RS_LRU_INACTIVE_ANON]),
+			 U(mc->lru_bytes[RS_LRU_ACTIVE_ANON]), U(mc->lru_bytes[RS_LRU_INACTIVE_FILE]),
+			 U(mc->lru_bytes[RS_LRU_ACTIVE_FILE]), U(mc->lru_bytes[RS_LRU_UNEVICTABLE]));
+		return true;
+	case RS_EV_SNAP_NODE:
+		snprintf(buf, n, "print: node_stat nid=%d nr_free_pages=%llu nr_inactive_anon=%llu "
+			 "nr_active_anon=%llu nr_inactive_file=%llu nr_active_file=%llu "
+			 "nr_unevictable=%llu wmark_min=%llu wmark_low=%llu wmark_high=%llu", nd->nid,
+			 U(nd->free_pages), U(nd->lru_pages[RS_LRU_INACTIVE_ANON]),
+			 U(nd->lru_pages[RS_LRU_ACTIVE_ANON]), U(nd->lru_pages[RS_LRU_INACTIVE_FILE]),
+			 U(nd->lru_pages[RS_LRU_ACTIVE_FILE]), U(nd->lru_pages[RS_LRU_UNEVICTABLE]),
+			 U(nd->wmark_min), U(nd->wmark_low), U(nd->wmark_high));
+		return true;
+	case RS_EV_SNAP_ZONE:
+		snprintf(buf, n, "print: zone_stat nid=%d idx=%d free=%llu min=%llu low=%llu "
+			 "high=%llu managed=%llu", z->nid, z->idx, U(z->free_pages), U(z->wmark_min),
+			 U(z->wmark_low), U(z->wmark_high), U(z->managed));
+		return true;
+	default:
+		return false;
+	}
+}
+
 void tui_fmt_event(char *buf, size_t n, const struct rs_event *ev, const struct tui_items *it)
 {
 	char fl[96];
@@ -295,7 +351,8 @@ void tui_fmt_event(char *buf, size_t n, const struct rs_event *ev, const struct 
 		break;
 	default:
 		/* the recorder's markers (ftrace print) and anything else we read */
-		snprintf(buf, n, "print: reclaimscope %s", rs_ev_type_name(ev->type));
+		if (!fmt_marker(buf, n, ev))
+			snprintf(buf, n, "print: reclaimscope %s", rs_ev_type_name(ev->type));
 		break;
 	}
 }

@@ -28,6 +28,14 @@ for c in $cmds; do
 	     { k = ($0 == want[0]) }
 	     END { exit !found }' "$TMP/synopsis" "docs/$c.md" ||
 		fail "docs/$c.md lacks the synopsis of $c --help: $(head -n 1 "$TMP/synopsis")"
+	# the synopsis names every option (by its short name where it has one): record's and
+	# replay's are written by hand, and a new option must not be left out of them
+	for o in $("$RS_BIN" --list-options "$c" | sed 's/=$//'); do
+		[ "$o" = --help ] && continue
+		s=$(sed -n "s/^  -\\([a-z]\\), $o[][ =].*/-\\1/p" "$TMP/help")
+		grep -Eq -- "(^| |\\[)(${s:+$s|}$o)([] =[]|\$)" "$TMP/synopsis" ||
+			fail "$c: the synopsis lacks $o"
+	done
 	# one line per option in --help: "  --name ARG   meaning"
 	n_opts=$("$RS_BIN" --list-options "$c" | wc -l)
 	n_lines=$(grep -c '^  \(-[a-z], \)\{0,1\}--' "$TMP/help")

@@ -105,6 +105,30 @@ if [ -s "$TMP/list.out" ] && command -v trace-cmd >/dev/null; then
 	[ -s "$TMP/items.bad" ] && fail "list: memcg items not as the markers name them:
 $(head -3 "$TMP/items.bad")"
 fi
+# The recorder's markers in the event panes: each key=value the screens show of a cgroup_map,
+# task_cgroup, memcg_stat, node_stat or zone_stat marker (the last, maybe cut by the screen's
+# width, left out) stands in trace-cmd report's marker of that time and tag
+if command -v trace-cmd >/dev/null; then
+	for k in tests/tui/*.keys; do
+		name=$(basename "$k" .keys)
+		file="$TOP/tests/fixtures/$(sed -n 's/^# trace: *//p' "$k")"
+		[ -f "$file" ] && [ -s "$TMP/$name.out" ] || continue
+		grep -E ': print: (cgroup_map|task_cgroup|memcg_stat|node_stat|zone_stat) ' \
+			"$TMP/$name.out" | awk '{ for (i = 1; i <= NF; i++) if ($i == "print:") break
+				for (j = i + 2; j < NF; j++) print $(i - 1), $(i + 1), $j }' |
+			sort -u >"$TMP/mk.got"
+		[ -s "$TMP/mk.got" ] || continue
+		trace_report "$file" | awk '/tracing_mark_write: (cgroup_map|task_cgroup|memcg_stat|node_stat|zone_stat) / {
+			for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) break
+			for (j = 1; j <= NF; j++) if ($j == "tracing_mark_write:") break
+			for (k = j + 2; k <= NF; k++) print $i, $(j + 1), $k }' | sort -u >"$TMP/mk.want"
+		comm -23 "$TMP/mk.got" "$TMP/mk.want" >"$TMP/mk.bad"
+		[ -s "$TMP/mk.bad" ] && fail "$name: markers not as trace-cmd report has them:
+$(head -3 "$TMP/mk.bad")"
+		markers=$((${markers:-0} + $(wc -l <"$TMP/mk.got")))
+	done
+	[ "${markers:-0}" -gt 0 ] || fail "no recorder marker's values on any screen"
+fi
 echo "tui headless: $ran scripts compared, $skipped skipped"
 [ "$ran" -gt 0 ] || { echo "no script could run"; exit 77; }
 finish

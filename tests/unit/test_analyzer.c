@@ -428,6 +428,50 @@ ANALYSIS_TEST(test_findings, "analyzer: findings (worst stall, kswapd awake with
 	return UT_OK;
 }
 
+/*
+ * An isolate no shrink event follows (nothing taken: shrink_inactive_list() and MGLRU's
+ * evict_folios() return first) is kswapd's own node's when kswapd scanned: balance_pgdat()
+ * reclaims that node only. Its wake names the node; one awake since before the trace has only
+ * its name, kswapd%d. Another task's stays node "unknown".
+ */
+ANALYSIS_TEST(test_isolate_kswapd_node, "analyzer: an uncompleted kswapd isolate is its node's")
+{
+	struct rs_event ev = base(RS_EV_KSWAPD_WAKE, T0, 1, 60, "kswapd1");
+	struct rs_lru_counts c;
+
+	ev.kswapd.nid = 1;
+	ev.have = RS_HAVE_NID | RS_HAVE_ORDER;
+	rs_analysis_feed(a, &ev);
+	isolate(a, T0 + 1, 1, 60, "kswapd1", RS_LRU_INACTIVE_ANON, 64, 0);
+	isolate(a, T0 + 2, 1, 60, "kswapd1", RS_LRU_INACTIVE_FILE, 32, 32);
+	shrink_inactive(a, T0 + 3, 1, 60, "kswapd1", 1, 9, true, 32, 30);
+	/* a second node's kswapd awake since before the trace: its name only */
+	isolate(a, T0 + 4, 0, 61, "kswapd2", RS_LRU_INACTIVE_ANON, 16, 0);
+	isolate(a, T0 + 5, 0, 61, "kswapd2", RS_LRU_INACTIVE_ANON, 8, 0);
+	/* direct reclaim walks a zonelist: the node of what it took nothing from is unknown */
+	begin(a, T0 + 6, 0, 3, "t", RS_RK_DIRECT, 0);
+	isolate(a, T0 + 7, 0, 3, "t", RS_LRU_INACTIVE_ANON, 4, 0);
+	end(a, T0 + 8, 0, 3, "t", RS_RK_DIRECT, 0);
+	UT_ASSERT_EQ(finish(a), 0);
+
+	/* node n is slot n + 1 */
+	rs_analysis_lru_sum(a, 2, RS_LRU_INACTIVE_ANON, RS_CTX_KSWAPD, RS_PRIO_UNKNOWN, &c);
+	UT_ASSERT_EQ(c.isolates, 1);
+	UT_ASSERT_EQ(c.scanned, 64);
+	rs_analysis_lru_sum(a, 2, RS_LRU_INACTIVE_FILE, RS_CTX_KSWAPD, 9, &c);
+	UT_ASSERT_EQ(c.scanned, 32);
+	rs_analysis_lru_sum(a, 3, RS_LRU_INACTIVE_ANON, RS_CTX_KSWAPD, RS_PRIO_UNKNOWN, &c);
+	UT_ASSERT_EQ(c.isolates, 2);
+	UT_ASSERT_EQ(c.scanned, 24);
+	rs_analysis_lru_sum(a, 0, RS_LRU_INACTIVE_ANON, RS_CTX_KSWAPD, RS_PRIO_UNKNOWN, &c);
+	UT_ASSERT_EQ(c.isolates, 0);
+	rs_analysis_lru_sum(a, 0, RS_LRU_INACTIVE_ANON, RS_CTX_DIRECT, RS_PRIO_UNKNOWN, &c);
+	UT_ASSERT_EQ(c.isolates, 1);
+	UT_ASSERT_EQ(c.scanned, 4);
+	UT_ASSERT_EQ(rs_analysis_attrib(a)->isolates_uncompleted, 4);
+	return UT_OK;
+}
+
 /* The isolate is completed by the next shrink event of its list: node, priority, writes. */
 ANALYSIS_TEST(test_isolate_completion, "analyzer: isolate completed by the next shrink")
 {

@@ -357,6 +357,8 @@ UT_TEST(test_exact_match, "cgroups: exact match, trigger x victim, reclaim root"
 	UT_ASSERT(rs_cgroups_item_is_reclaim(f.cg, I_PGSCAN_DIRECT));
 	UT_ASSERT(!rs_cgroups_item_is_reclaim(f.cg, I_PGFAULT));
 	UT_ASSERT_STR(rs_cgroups_item_name(f.cg, I_PGSTEAL_DIRECT), "pgsteal_direct");
+	UT_ASSERT(rs_cgroups_facts(f.cg)->item_names);
+	UT_ASSERT(!rs_cgroups_facts(f.cg)->kernel_roots && !rs_cgroups_facts(f.cg)->capped);
 	UT_ASSERT_EQ(b->exact, 1);
 	UT_ASSERT_EQ(c->exact, 1);
 	/* the matrix: /p/a made /p/b and /p/c pay */
@@ -491,8 +493,8 @@ UT_TEST(test_missing_names, "cgroups: missing item names warn once, raw items")
 	reclaim(&f, RS_EV_RECLAIM_END, 400, "dd", RS_RK_MEMCG, 33);
 	UT_ASSERT_EQ(fx_finish(&f), 0);
 
-	UT_ASSERT(!rs_cgroups_have_item_names(f.cg));
-	UT_ASSERT(!rs_cgroups_have_lru_names(f.cg));
+	UT_ASSERT(!rs_cgroups_facts(f.cg)->item_names);
+	UT_ASSERT(!rs_cgroups_facts(f.cg)->lru_names);
 	UT_ASSERT(rs_cgroups_item_name(f.cg, I_PGSCAN_DIRECT) == NULL);
 	x = row(f.cg, "/s");
 	UT_ASSERT(x);
@@ -735,7 +737,7 @@ UT_TEST(test_cgroup_cap, "cgroups: cgroup cap")
 	for (int i = 0; i < 5; i++)
 		count(&f, 900, "w", 70 + (uint64_t)i, I_PGSTEAL_DIRECT, 10);
 	UT_ASSERT_EQ(fx_finish(&f), 0);
-	UT_ASSERT(rs_cgroups_capped(f.cg));
+	UT_ASSERT(rs_cgroups_facts(f.cg)->capped);
 	UT_ASSERT_EQ(rs_cgroups_count(f.cg), 3);
 	other = row(f.cg, "(other cgroups)");
 	UT_ASSERT(other);
@@ -926,8 +928,8 @@ UT_TEST(test_kernel7, "cgroups: 7.x memcg_id is the target, node-stat victims, s
 	a = row(f.cg, "/p/a");
 	b = row(f.cg, "/p/b");
 	UT_ASSERT(p && a && b);
-	UT_ASSERT(rs_cgroups_have_targets(f.cg));
-	UT_ASSERT(rs_cgroups_have_slab_memcgs(f.cg));
+	UT_ASSERT(rs_cgroups_facts(f.cg)->kernel_roots);
+	UT_ASSERT(rs_cgroups_facts(f.cg)->slab_memcgs);
 	/* the root is the kernel's memcg_id, for both episodes; never a victim */
 	UT_ASSERT_EQ(p->target_episodes, 2);
 	UT_ASSERT_EQ(b->target_episodes, 0);
@@ -946,6 +948,7 @@ UT_TEST(test_kernel7, "cgroups: 7.x memcg_id is the target, node-stat victims, s
 	UT_ASSERT_EQ(b->node_items[N7_PGSCAN_DIRECT], 48);
 	UT_ASSERT_EQ(b->node_items[N7_PGSTEAL_DIRECT], 46);
 	UT_ASSERT_STR(rs_cgroups_node_item_name(f.cg, N7_PGSCAN_DIRECT), "pgscan_direct");
+	UT_ASSERT(rs_cgroups_facts(f.cg)->lru_names);
 	/* shrink_slab of /p/a's memcg */
 	UT_ASSERT_EQ(a->slab_calls, 1);
 	UT_ASSERT_EQ(a->slab_freed, 5);
@@ -966,8 +969,8 @@ UT_TEST(test_no_kernel_roots, "cgroups: before 7.1 no target and no slab per mem
 	shrink_list(&f, 950, "w", 96, true, 8, 8, I_PGSCAN_DIRECT, I_PGSTEAL_DIRECT);
 	reclaim(&f, RS_EV_RECLAIM_END, 950, "w", RS_RK_MEMCG, 8);
 	UT_ASSERT_EQ(fx_finish(&f), 0);
-	UT_ASSERT(!rs_cgroups_have_targets(f.cg));
-	UT_ASSERT(!rs_cgroups_have_slab_memcgs(f.cg));
+	UT_ASSERT(!rs_cgroups_facts(f.cg)->kernel_roots);
+	UT_ASSERT(!rs_cgroups_facts(f.cg)->slab_memcgs);
 	fx_free(&f);
 	return UT_OK;
 }

@@ -1786,6 +1786,48 @@ UT_TEST(test_registry, "models/registry: names and parsing")
 	return UT_OK;
 }
 
+/*
+ * memory.swap.max (cgroup v2): can_reclaim_anon_pages() of a memcg is
+ * mem_cgroup_get_nr_swap_pages() > 0, swap.max - swap.current over the memcg and its
+ * ancestors. /p/a holds 8,000 inactive anon pages and no file, the machine 100,000 free swap
+ * pages; limit reclaim of /p/a wanting 32 pages: unlimited, it scans anon; with swap.max 0 on
+ * /p/a, or on /p above it, or swap.current at swap.max, get_scan_count() says SCAN_FILE and
+ * nothing is scanned.
+ */
+TW_TEST(test_mainline_swap_max, "models/mainline: no anon reclaim where memory.swap.max is used up")
+{
+	for (int k = 0; k < 4; k++) {
+		struct rs_replay_result *r;
+		int p, a;
+
+		UT_ASSERT(tw_new(t, 1, false, 60) >= 0);
+		p = tw_cg(t, 0, "/p");
+		a = tw_cg(t, p, "/p/a");
+		tw_lists(t, 0, 0, 0, 0, 0, 0);
+		tw_lists(t, p, 0, 0, 0, 0, 0);
+		tw_lists(t, a, 0, 8000, 0, 0, 0);
+		tw_node(t, 0, 1000, 5000);
+		tw_set(t, RS_WF_SWAP_FREE, -1, -1, 0, 100000);
+		tw_rate(t, a, 0, RS_LRU_INACTIVE_ANON, 1000, 500, 0);
+		if (k == 1)
+			tw_set(t, RS_WF_SWAP_MAX, a, -1, 0, 0);
+		if (k == 2)
+			tw_set(t, RS_WF_SWAP_MAX, p, -1, 0, 0);
+		if (k == 3) {
+			tw_set(t, RS_WF_SWAP_MAX, a, -1, 0, 256);
+			tw_set(t, RS_WF_SWAP_USAGE, a, -1, 0, 256);
+		}
+		r = tw_limit_mainline(t, a, 32);
+		UT_ASSERT(r != NULL);
+		if (k == 0)
+			UT_ASSERT(r->acct.scanned[RS_LRU_INACTIVE_ANON] > 0);
+		else
+			UT_ASSERT_EQ(r->acct.scanned[RS_LRU_INACTIVE_ANON], 0);
+		tw_free(t);
+	}
+	return UT_OK;
+}
+
 /* ---- world: inputs identity needs ---- */
 
 static void tw_upd(struct tw *t, int field, int src, int memcg, int nid, int lru, int64_t v)
@@ -1878,6 +1920,76 @@ TW_TEST(test_world_identity_gaps, "models/world: inputs identity needs and the t
 	UT_ASSERT_EQ(g[2].any[RS_LRU_INACTIVE_ANON], 0);
 	UT_ASSERT(!strcmp(rs_gap_name(RS_GAP_WMARK), "watermarks"));
 	UT_ASSERT(strstr(rs_gap_missing(RS_GAP_SIZES), "mod_memcg_lruvec_state"));
+	return UT_OK;
+}
+
+static int tw_cg_id(struct tw *t, int parent, const char *path, uint64_t id)
+{
+	return rs_world_add_memcg(t->w, &(struct rs_memcg_desc){ .id = id, .path = path,
+				  .parent = parent }, &t->err);
+}
+
+/*
+ * cgroup v2 settings no event shows, by the calls' reclaim roots. /p has /p/lo (memory.low 100
+ * pages) and /p/x/y (memory.min 50, /p/x none: its effective protection under /p or the root is
+ * 0, effective_protection() scaling by the parent's); /s has memory.swap.max 100 pages and a
+ * child /s/c; /q memory.swap.max 0 (modelled: no anon reclaim, nothing lacks), /r
+ * memory.swap.max unlimited and memory.low 0. Calls: limit reclaim of /p (IF 1000: /p/lo is
+ * protected under it), of /p/x (IF 200: /p/x/y is), the direct call of the root (IA 300: no
+ * protection reaches the root through /p and /p/x, but /s's swap.max is in its subtree), limit
+ * reclaim of /s/c (IA 40: /s above it has swap.max), of /q and /r (IF 7, IF 9: nothing lacks).
+ */
+TW_TEST(test_world_identity_gaps_cgroup_v2, "models/world: memory.low/min and memory.swap.max")
+{
+	unsigned int lacks[6];
+	struct rs_gap_pages g[10];
+	int p, lo, x, y, s, c, q, r;
+
+	UT_ASSERT(tw_new(t, 1, false, 60) >= 0);
+	p = tw_cg_id(t, 0, "/p", 10);
+	lo = tw_cg_id(t, p, "/p/lo", 11);
+	x = tw_cg_id(t, p, "/p/x", 12);
+	y = tw_cg_id(t, x, "/p/x/y", 13);
+	s = tw_cg_id(t, 0, "/s", 14);
+	c = tw_cg_id(t, s, "/s/c", 15);
+	q = tw_cg_id(t, 0, "/q", 16);
+	r = tw_cg_id(t, 0, "/r", 17);
+	UT_ASSERT_EQ(r, 8);
+	tw_lists(t, 0, 0, 0, 0, 0, 0);
+	tw_upd(t, RS_WF_NODE_WMARK_HIGH, RS_WSRC_SNAPSHOT, -1, 0, 0, 5000);
+	tw_upd(t, RS_WF_LRU, RS_WSRC_DELTA, lo, 0, RS_LRU_INACTIVE_FILE, 3000);
+	tw_upd(t, RS_WF_MEMORY_LOW, RS_WSRC_SNAPSHOT, lo, -1, 0, 100);
+	tw_upd(t, RS_WF_MEMORY_MIN, RS_WSRC_SNAPSHOT, lo, -1, 0, 0);
+	tw_upd(t, RS_WF_MEMORY_MIN, RS_WSRC_SNAPSHOT, y, -1, 0, 50);
+	tw_upd(t, RS_WF_SWAP_MAX, RS_WSRC_SNAPSHOT, s, -1, 0, 100);
+	tw_upd(t, RS_WF_SWAP_USAGE, RS_WSRC_SNAPSHOT, s, -1, 0, 0);
+	tw_upd(t, RS_WF_SWAP_MAX, RS_WSRC_SNAPSHOT, q, -1, 0, 0);
+	tw_upd(t, RS_WF_SWAP_MAX, RS_WSRC_SNAPSHOT, r, -1, 0, (int64_t)RS_UNLIMITED);
+	tw_upd(t, RS_WF_MEMORY_LOW, RS_WSRC_SNAPSHOT, r, -1, 0, 0);
+	tw_rec_call(t, RS_CALL_MEMCG, p, lo, RS_LRU_INACTIVE_FILE, 1000);
+	tw_rec_call(t, RS_CALL_MEMCG, x, y, RS_LRU_INACTIVE_FILE, 200);
+	tw_rec_call(t, RS_CALL_DIRECT, -1, q, RS_LRU_INACTIVE_ANON, 300);
+	tw_rec_call(t, RS_CALL_MEMCG, c, c, RS_LRU_INACTIVE_ANON, 40);
+	tw_rec_call(t, RS_CALL_MEMCG, q, q, RS_LRU_INACTIVE_FILE, 7);
+	tw_rec_call(t, RS_CALL_MEMCG, r, r, RS_LRU_INACTIVE_FILE, 9);
+	UT_ASSERT(tw_final(t) == 0);
+	UT_ASSERT_EQ(rs_world_identity_gaps_calls(t->w, g, lacks),
+		     (1u << RS_GAP_PROTECTION) | (1u << RS_GAP_SWAP_MAX));
+	UT_ASSERT_EQ(lacks[0], 1u << RS_GAP_PROTECTION);
+	UT_ASSERT_EQ(lacks[1], 1u << RS_GAP_PROTECTION);
+	UT_ASSERT_EQ(lacks[2], 1u << RS_GAP_SWAP_MAX);
+	UT_ASSERT_EQ(lacks[3], 1u << RS_GAP_SWAP_MAX);
+	UT_ASSERT_EQ(lacks[4], 0);
+	UT_ASSERT_EQ(lacks[5], 0);
+	UT_ASSERT_EQ(g[0].scanned[RS_GAP_PROTECTION][RS_LRU_INACTIVE_FILE], 1200);
+	UT_ASSERT_EQ(g[0].scanned[RS_GAP_SWAP_MAX][RS_LRU_INACTIVE_ANON], 340);
+	UT_ASSERT_EQ(g[0].any[RS_LRU_INACTIVE_FILE], 1200);
+	UT_ASSERT_EQ(g[1 + lo].scanned[RS_GAP_PROTECTION][RS_LRU_INACTIVE_FILE], 1000);
+	UT_ASSERT_EQ(g[1 + q].scanned[RS_GAP_SWAP_MAX][RS_LRU_INACTIVE_ANON], 300);
+	UT_ASSERT_EQ(g[1 + q].any[RS_LRU_INACTIVE_FILE], 0);
+	UT_ASSERT_EQ(g[1 + r].any[RS_LRU_INACTIVE_FILE], 0);
+	UT_ASSERT_STR(rs_gap_name(RS_GAP_PROTECTION), "memory.low/min");
+	UT_ASSERT_STR(rs_gap_name(RS_GAP_SWAP_MAX), "memory.swap.max");
 	return UT_OK;
 }
 
