@@ -1274,7 +1274,8 @@ static int ns_init(struct wb *b, int nn)
 	for (int w = 1; w < b->nrm; w++) {
 		struct nsplit *x = &b->ns[w];
 
-		qsort(x->s, x->n, sizeof(*x->s), cmp_numa);
+		if (x->n)
+			qsort(x->s, x->n, sizeof(*x->s), cmp_numa);
 		x->ok = x->n > 0 && !x->missing;
 		for (size_t k = 0; k < x->n; k++)
 			if ((x->s[k].nodes & all) != all || (x->s[k].ws_nodes & all) != all)
