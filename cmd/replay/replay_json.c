@@ -448,13 +448,13 @@ static json_t *kswapd_ends_json(const struct rs_kswapd_ends *k, const struct rs_
 	return o;
 }
 
-/* Identity of the kswapd calls node by node (two or more nodes); docs/json.md */
-static json_t *kswapd_nodes_json(const struct rs_identity *id)
+/* Identity node by node (two or more nodes): kswapd's calls, or the others; docs/json.md */
+static json_t *nodes_json(const struct rs_identity_node *nodes, int n)
 {
 	json_t *a = json_array();
 
-	for (int k = 0; k < id->nr_kswapd_nodes; k++) {
-		const struct rs_identity_node *x = &id->kswapd_node[k];
+	for (int k = 0; k < n; k++) {
+		const struct rs_identity_node *x = &nodes[k];
 		json_t *o = json_object(), *lists = json_object();
 
 		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
@@ -523,7 +523,10 @@ static json_t *identity_json(const struct rs_replay_report *r, json_t **error_pc
 	json_object_set_new(o, "flushed_stats", json_boolean(r->flushed_stats));
 	json_object_set_new(o, "kswapd_ends", kswapd_ends_json(&id->kswapd, &r->in->gap));
 	if (id->nr_kswapd_nodes)
-		json_object_set_new(o, "kswapd_nodes", kswapd_nodes_json(id));
+		json_object_set_new(o, "kswapd_nodes", nodes_json(id->kswapd_node,
+								  id->nr_kswapd_nodes));
+	if (id->nr_call_nodes)
+		json_object_set_new(o, "call_nodes", nodes_json(id->call_node, id->nr_call_nodes));
 	return o;
 }
 
