@@ -235,6 +235,7 @@ enum rs_call_ctx {
 /* Per-memcg, per-list counts (recorded in a call, or a policy's totals). */
 struct rs_memcg_lists {
 	int memcg;
+	int nid;		/* the node of these pages (one entry per memcg and node) */
 	uint64_t scanned[RS_NR_EVICTABLE], reclaimed[RS_NR_EVICTABLE];
 };
 
@@ -346,6 +347,11 @@ struct rs_world_info {
 	bool compact_gap_uncapped;	/* rs_world_opts */
 	bool have_sizes;	/* some RS_WF_LRU update exists */
 	bool memcg_sizes;	/* some RS_WF_LRU update of a memcg below the root */
+	/*
+	 * two or more nodes, and a memcg below the root has RS_WF_LRU updates without
+	 * rs_world_set_node_lists(): its lists are held on node 0 (RS_GAP_NODE_LISTS)
+	 */
+	bool node_lists_missing;
 	bool have_refaults;	/* some RS_WF_WS_* update exists */
 	bool have_ws_flush;	/* some RS_WF_WS_FLUSH update exists */
 	size_t nr_zone_samples;	/* rs_world_add_zone_sample() */
@@ -380,6 +386,11 @@ void rs_world_free(struct rs_world *w);
 
 /* Add a memcg; returns its index (the root is 0) or -1 with err set. Parents before children. */
 int rs_world_add_memcg(struct rs_world *w, const struct rs_memcg_desc *d, struct rs_error *err);
+/*
+ * Memcg `memcg`'s lists are placed per node by its updates (memory.numa_stat): with two or
+ * more nodes, only memcgs with sizes and without this raise RS_GAP_NODE_LISTS.
+ */
+void rs_world_set_node_lists(struct rs_world *w, int memcg);
 int rs_world_add_update(struct rs_world *w, const struct rs_world_update *u,
 			struct rs_error *err);
 int rs_world_add_obs(struct rs_world *w, const struct rs_obs *o, struct rs_error *err);
@@ -501,8 +512,9 @@ enum rs_gap {
 	RS_GAP_PROACTIVE,
 	/*
 	 * every call, in a world of two or more nodes where a memcg other than the root has LRU
-	 * sizes: memory.stat and mod_memcg_lruvec_state carry no node, so the world holds each
-	 * memcg's lists on node 0 (and the root's own lists, node_stat less them, wrong on every
+	 * sizes and no lists per node (rs_world_set_node_lists(): memory.numa_stat in its
+	 * snapshots): memory.stat and mod_memcg_lruvec_state carry no node, so the world holds such
+	 * a memcg's lists on node 0 (and the root's own lists, node_stat less them, wrong on every
 	 * node), while every reclaim context scans each node's lruvec >> priority
 	 */
 	RS_GAP_NODE_LISTS,
@@ -577,6 +589,7 @@ struct rs_call_outcome {
 	uint32_t rounds;			/* shrink passes: one per node per priority */
 	int prio_lowest;			/* lowest priority a pass ran at; -1: none ran */
 	struct rs_reclaim_acct *memcg;		/* [nr_memcg], owned and zeroed by the driver */
+	struct rs_reclaim_acct *node;		/* [nr_nodes], the same; NULL with one node */
 };
 
 struct rs_policy_ops {
@@ -636,8 +649,14 @@ struct rs_replay_result {
 	uint64_t calls_at_prio[RS_DEF_PRIORITY + 1];	/* calls by lowest priority */
 	int nr_memcg;
 	struct rs_reclaim_acct *memcg;		/* [nr_memcg] */
+	/*
+	 * [nr_nodes] with two or more nodes (else NULL): per node, the calls other than kswapd's
+	 * (direct, memcg, node reclaim), which may scan every node; kswapd's scan their own
+	 */
+	int nr_nodes;
+	struct rs_reclaim_acct *node;
 	size_t nr_calls_kept;
-	struct rs_call_outcome *call;		/* [nr_calls_kept]; .memcg NULL */
+	struct rs_call_outcome *call;		/* [nr_calls_kept]; .memcg, .node NULL */
 };
 
 /*

@@ -94,6 +94,14 @@ struct rs_identity {
 	 */
 	struct rs_identity_node *kswapd_node;
 	int nr_kswapd_nodes;
+	/*
+	 * Per node, the other calls (direct, memcg, node reclaim; two or more nodes): a call may
+	 * scan every node, so its recorded pages are put on the nodes its shrink events named
+	 * and the model's on the nodes it scanned. Nodes without such pages left out; not in the
+	 * counts above either.
+	 */
+	struct rs_identity_node *call_node;
+	int nr_call_nodes;
 };
 
 /* One list's errors and verdict; gp NULL: the trace lacks nothing for it. */

@@ -320,6 +320,8 @@ enum rs_ws_item {
 };
 const char *rs_ws_item_name(int item);		/* the memory.stat key */
 
+#define RS_SNAP_NODES	4	/* nodes a memcg_stat's numa_* lists are read for */
+
 /* Per-cgroup snapshot. Sizes in bytes, as memory.stat and memory.usage_in_bytes give them. */
 struct rs_ev_snap_memcg {
 	uint64_t id;			/* 0 when not recorded */
@@ -336,6 +338,20 @@ struct rs_ev_snap_memcg {
 	uint64_t lru_bytes[RS_LRU_NR];
 	int swappiness;			/* -1 when not recorded */
 	int64_t ws[RS_WS_NR];		/* -1 when the snapshot lacks the counter */
+	/*
+	 * memory.numa_stat (cgroup v2, two or more nodes): each node's lists, bytes, as
+	 * lruvec_page_state() of the memcg on that node (its subtree, like memory.stat).
+	 * numa_nodes: bit n set when node n is in every evictable list's numa_* key; 0: the
+	 * marker has none (one node, v1, an older recorder, or a node past RS_SNAP_NODES).
+	 */
+	uint32_t numa_nodes;
+	uint64_t numa_bytes[RS_SNAP_NODES][RS_LRU_NR];
+	/*
+	 * The same for workingset_activate_anon, _file, workingset_restore_anon, _file (counts):
+	 * numa_ws_nodes as numa_nodes, over the four.
+	 */
+	uint32_t numa_ws_nodes;
+	uint64_t numa_ws[RS_SNAP_NODES][4];
 };
 
 /* Per-node snapshot, in pages as /proc/vmstat and /proc/zoneinfo give them. */

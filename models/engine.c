@@ -346,8 +346,8 @@ static void acct_take(struct rs_reclaim_acct *a, int lru, uint64_t scanned, uint
 }
 
 /* A shrink of memcg's list lru, counted into the call and into the memcg. */
-static void account(struct rs_sim *s, int memcg, int lru, uint64_t scanned, uint64_t reclaimed,
-		    enum rs_rate_src src, bool no_swap)
+static void account(struct rs_sim *s, int memcg, int nid, int lru, uint64_t scanned,
+		    uint64_t reclaimed, enum rs_rate_src src, bool no_swap)
 {
 	struct rs_call_outcome *o = s->out;
 
@@ -355,6 +355,8 @@ static void account(struct rs_sim *s, int memcg, int lru, uint64_t scanned, uint
 	o->reclaimed_by_src[src] += reclaimed;
 	if (o->memcg)
 		acct_take(&o->memcg[memcg], lru, scanned, reclaimed, s->soft, no_swap);
+	if (o->node && nid >= 0 && nid < s->ls->nr_nodes)
+		acct_take(&o->node[nid], lru, scanned, reclaimed, s->soft, no_swap);
 	s->scanned += scanned;
 	s->reclaimed += reclaimed;
 }
@@ -384,7 +386,7 @@ static void shrink_inactive(struct rs_sim *s, int memcg, int nid, int lru, uint6
 		r->activated = act;
 		move(s, memcg, nid, lru, -(int64_t)act);
 		move(s, memcg, nid, lru + 1, (int64_t)act);
-		account(s, memcg, lru, taken, 0, rt->src, true);
+		account(s, memcg, nid, lru, taken, 0, rt->src, true);
 		return;
 	}
 	if (s->pass && s->pass->memcg == memcg && s->pass->nid == nid &&
@@ -412,7 +414,7 @@ static void shrink_inactive(struct rs_sim *s, int memcg, int nid, int lru, uint6
 	for (int m = memcg; m >= 0 && rec; m = s->ls->parent[m])
 		s->ls->usage[m] -= (int64_t)rec;
 	s->ls->freep[nid] += (int64_t)rec;
-	account(s, memcg, lru, taken, rec, rt->src, false);
+	account(s, memcg, nid, lru, taken, rec, rt->src, false);
 }
 
 static void shrink_active(struct rs_sim *s, int memcg, int nid, int lru, uint64_t n,
@@ -435,7 +437,7 @@ static void shrink_active(struct rs_sim *s, int memcg, int nid, int lru, uint64_
 					      carry(s, memcg, nid, lru, 1)), taken);
 	move(s, memcg, nid, lru, -(int64_t)deact);
 	move(s, memcg, nid, lru - 1, (int64_t)deact);
-	account(s, memcg, lru, taken, 0, rt->src, false);
+	account(s, memcg, nid, lru, taken, 0, rt->src, false);
 }
 
 void rs_sim_shrink_inactive(struct rs_sim *s, int memcg, int nid, int lru, uint64_t n,

@@ -191,6 +191,94 @@ out_nomem:
 	return -1;
 }
 
+/*
+ * Identity node by node over the calls other than kswapd's (direct, memcg, node reclaim): a
+ * limit reclaim shrinks every node's lruvec of its memcgs, and the whole-trace sums can hide one
+ * node's excess behind the other's shortfall as kswapd's can. A node's recorded pages are those
+ * the calls' shrink events named it for; what it lacks is the gaps of the calls that scanned it.
+ */
+static int call_nodes(const struct rs_world *w, const struct rs_replay_result *rec,
+		      const struct rs_replay_result *model, struct rs_identity *out)
+{
+	const struct rs_world_info *wi = rs_world_info(w);
+	struct rs_gap_pages *gp, *tmp;
+	unsigned int *lacks;
+	uint64_t *calls;
+	int k = 0;
+
+	if (wi->nr_nodes < 2 || !rec->node || !model->node || rec->nr_nodes != wi->nr_nodes ||
+	    model->nr_nodes != wi->nr_nodes || !wi->nr_calls)
+		return 0;
+	gp = calloc((size_t)wi->nr_nodes, sizeof(*gp));
+	calls = calloc((size_t)wi->nr_nodes, sizeof(*calls));
+	lacks = calloc(wi->nr_calls, sizeof(*lacks));
+	tmp = calloc(1 + (size_t)wi->nr_memcg, sizeof(*tmp));
+	if (!gp || !calls || !lacks || !tmp)
+		goto out_nomem;
+	rs_world_identity_gaps_calls(w, tmp, lacks);
+	for (size_t i = 0; i < wi->nr_calls; i++) {
+		const struct rs_reclaim_call *c = rs_world_call(w, i);
+		uint32_t seen = 0;
+
+		if (c->ctx == RS_CALL_KSWAPD || !c->rec.have)
+			continue;
+		for (size_t j = 0; j < c->rec.nr_memcg; j++) {
+			const struct rs_memcg_lists *ml = &c->rec.memcg[j];
+
+			if (ml->nid < 0 || ml->nid >= wi->nr_nodes)
+				continue;
+			if (ml->nid < 32 && !(seen & (1u << ml->nid))) {
+				seen |= 1u << ml->nid;
+				calls[ml->nid]++;
+			}
+			for (int l = 0; l < RS_NR_EVICTABLE; l++) {
+				for (int g = 0; g < RS_GAP_NR; g++)
+					if (lacks[i] & (1u << g))
+						gp[ml->nid].scanned[g][l] += ml->scanned[l];
+				if (lacks[i])
+					gp[ml->nid].any[l] += ml->scanned[l];
+			}
+		}
+	}
+	for (int nid = 0; nid < wi->nr_nodes; nid++)
+		for (int l = 0; l < RS_NR_EVICTABLE; l++)
+			if (rec->node[nid].scanned[l] || model->node[nid].scanned[l]) {
+				out->nr_call_nodes++;
+				break;
+			}
+	out->call_node = calloc((size_t)out->nr_call_nodes + 1, sizeof(*out->call_node));
+	if (!out->call_node)
+		goto out_nomem;
+	for (int nid = 0; nid < wi->nr_nodes && k < out->nr_call_nodes; nid++) {
+		const struct rs_reclaim_acct *r = &rec->node[nid], *m = &model->node[nid];
+		struct rs_identity_node *x = &out->call_node[k];
+		bool any = false;
+
+		for (int l = 0; l < RS_NR_EVICTABLE; l++)
+			any |= r->scanned[l] || m->scanned[l];
+		if (!any)
+			continue;
+		k++;
+		x->nid = nid;
+		x->calls = calls[nid];
+		for (int l = 0; l < RS_NR_EVICTABLE; l++)
+			rs_identity_list(r->scanned[l], r->reclaimed[l], m->scanned[l],
+					 m->reclaimed[l], &gp[nid], l, &x->list[l]);
+	}
+	free(gp);
+	free(calls);
+	free(lacks);
+	free(tmp);
+	return 0;
+out_nomem:
+	free(gp);
+	free(calls);
+	free(lacks);
+	free(tmp);
+	out->nr_call_nodes = 0;
+	return -1;
+}
+
 int rs_identity_compute(const struct rs_world *w, const struct rs_replay_result *rec,
 			const struct rs_replay_result *model, const struct rs_identity_opts *o,
 			struct rs_identity *out, struct rs_error *err)
@@ -212,7 +300,7 @@ int rs_identity_compute(const struct rs_world *w, const struct rs_replay_result 
 				 &out->gaps[0], l, &out->list[l]);
 		count(out, &out->list[l]);
 	}
-	if (kswapd_nodes(w, model, out)) {
+	if (kswapd_nodes(w, model, out) || call_nodes(w, rec, model, out)) {
 		rs_identity_free(out);
 		return rs_error_set(err, "out of memory");
 	}
@@ -243,10 +331,13 @@ void rs_identity_free(struct rs_identity *id)
 	free(id->memcg);
 	free(id->gaps);
 	free(id->kswapd_node);
+	free(id->call_node);
 	id->memcg = NULL;
 	id->gaps = NULL;
 	id->kswapd_node = NULL;
 	id->nr_kswapd_nodes = 0;
+	id->call_node = NULL;
+	id->nr_call_nodes = 0;
 }
 
 /* ---- identity call by call ---- */

@@ -82,7 +82,7 @@ struct fiber {
 	bool done;
 	int rc;
 	struct rs_call_outcome o;
-	struct rs_reclaim_acct *acct;	/* [nr_memcg] */
+	struct rs_reclaim_acct *acct;	/* [nr_memcg + nr_nodes]: by memcg, then by node */
 	struct rs_error err;
 };
 
@@ -91,7 +91,7 @@ struct sched {
 	const struct rs_policy_ops *pol;
 	void *state;
 	const struct rs_world *w;
-	int nr_memcg;
+	int nr_memcg, nr_nodes;
 #ifdef RS_CO_THREADS
 	pthread_mutex_t mu;
 	pthread_cond_t main_cv;
@@ -352,7 +352,8 @@ static struct fiber *fiber_get(struct sched *sc, struct rs_error *err)
 		return sc->pool[--sc->npool];
 	f = calloc(1, sizeof(*f));
 	if (f)
-		f->acct = malloc((size_t)sc->nr_memcg * sizeof(*f->acct));
+		f->acct = malloc(((size_t)sc->nr_memcg + (size_t)sc->nr_nodes) *
+				 sizeof(*f->acct));
 	if (!f || !f->acct) {
 		free(f);
 		rs_error_set(err, "out of memory");
@@ -365,8 +366,9 @@ static struct fiber *fiber_get(struct sched *sc, struct rs_error *err)
 static void outcome_reset(const struct sched *sc, struct fiber *f)
 {
 	memset(&f->o, 0, sizeof(f->o));
-	memset(f->acct, 0, (size_t)sc->nr_memcg * sizeof(*f->acct));
+	memset(f->acct, 0, ((size_t)sc->nr_memcg + (size_t)sc->nr_nodes) * sizeof(*f->acct));
 	f->o.memcg = f->acct;
+	f->o.node = sc->nr_nodes > 1 ? f->acct + sc->nr_memcg : NULL;
 }
 
 /* Add call k to the running ones. */
@@ -402,6 +404,12 @@ static int result_init(struct rs_replay_result *r, const struct rs_policy_ops *o
 	r->memcg = calloc((size_t)wi->nr_memcg, sizeof(*r->memcg));
 	if (!r->memcg)
 		return rs_error_set(err, "out of memory");
+	if (wi->nr_nodes > 1) {
+		r->nr_nodes = wi->nr_nodes;
+		r->node = calloc((size_t)wi->nr_nodes, sizeof(*r->node));
+		if (!r->node)
+			return rs_error_set(err, "out of memory");
+	}
 	if (keep_calls && wi->nr_calls) {
 		r->call = calloc(wi->nr_calls, sizeof(*r->call));
 		if (!r->call)
@@ -416,6 +424,7 @@ void rs_replay_results_free(struct rs_replay_result *res, int n)
 		return;
 	for (int i = 0; i < n; i++) {
 		free(res[i].memcg);
+		free(res[i].node);
 		free(res[i].call);
 	}
 	free(res);
@@ -467,10 +476,14 @@ static void add_outcome(struct rs_replay_result *r, const struct rs_call_outcome
 	note_prio(r, o->prio_lowest);
 	for (int m = 0; m < r->nr_memcg; m++)
 		acct_add(&r->memcg[m], &o->memcg[m]);
+	for (int nid = 0; r->node && o->node && c->ctx != RS_CALL_KSWAPD && nid < r->nr_nodes;
+	     nid++)
+		acct_add(&r->node[nid], &o->node[nid]);
 	if (keep) {
 		/* by the call's index: interleaved calls end out of order */
 		r->call[idx] = *o;
 		r->call[idx].memcg = NULL;
+		r->call[idx].node = NULL;
 		r->nr_calls_kept++;
 	}
 }
@@ -586,6 +599,7 @@ int rs_replay_run(struct rs_world *w, const struct rs_policy_ops *const *pol, in
 		sc[inited].pol = pol[inited];
 		sc[inited].w = w;
 		sc[inited].nr_memcg = wi->nr_memcg;
+		sc[inited].nr_nodes = wi->nr_nodes;
 		if (sched_init(&sc[inited], err))
 			goto out;
 		if (pol[inited]->init(w, &sc[inited].state, err)) {
@@ -633,7 +647,9 @@ int rs_replay_recorded(const struct rs_world *w, struct rs_replay_result **out,
 {
 	const struct rs_world_info *wi = rs_world_info(w);
 	struct rs_replay_result *r = calloc(1, sizeof(*r));
-	struct rs_reclaim_acct *acct = calloc((size_t)wi->nr_memcg + 1, sizeof(*acct));
+	struct rs_reclaim_acct *acct = calloc((size_t)wi->nr_memcg + (size_t)wi->nr_nodes + 1,
+					      sizeof(*acct));
+	struct rs_reclaim_acct *nacct = acct ? acct + wi->nr_memcg + 1 : NULL;
 
 	if (!r || !acct) {
 		free(r);
@@ -655,6 +671,7 @@ int rs_replay_recorded(const struct rs_world *w, struct rs_replay_result **out,
 				  .soft_scanned = rec->soft_scanned,
 				  .soft_reclaimed = rec->soft_reclaimed },
 			.rounds = rec->rounds, .prio_lowest = rec->prio_lowest, .memcg = acct,
+			.node = wi->nr_nodes > 1 ? nacct : NULL,
 		};
 
 		if (!rec->have)
@@ -671,10 +688,16 @@ int rs_replay_recorded(const struct rs_world *w, struct rs_replay_result **out,
 			}
 			t->swapped_out += ml->reclaimed[RS_LRU_INACTIVE_ANON] +
 					  ml->reclaimed[RS_LRU_ACTIVE_ANON];
+			if (o.node && ml->nid >= 0 && ml->nid < wi->nr_nodes)
+				for (int l = 0; l < RS_NR_EVICTABLE; l++) {
+					o.node[ml->nid].scanned[l] += ml->scanned[l];
+					o.node[ml->nid].reclaimed[l] += ml->reclaimed[l];
+				}
 		}
 		add_outcome(r, &o, c, k, false);
 		for (size_t j = 0; j < rec->nr_memcg; j++)
 			memset(&acct[rec->memcg[j].memcg], 0, sizeof(*acct));
+		memset(nacct, 0, (size_t)wi->nr_nodes * sizeof(*nacct));
 	}
 	free(acct);
 	*out = r;

@@ -33,6 +33,8 @@ struct wmemcg {
 	uint64_t memory_min, memory_low, swap_max, swap_usage;
 	int swappiness;
 	bool online;
+	bool sizes;		/* RS_WF_LRU updates */
+	bool node_lists;	/* rs_world_set_node_lists() */
 };
 
 struct wupdate {
@@ -653,10 +655,18 @@ int rs_world_finalize(struct rs_world *w, struct rs_error *err)
 	}
 	nm = w->info.nr_memcg;
 	nlv = (size_t)nm * (size_t)nn;
-	for (size_t i = 0; i < w->info.nr_updates; i++)
-		if (w->upd[i].u.memcg >= nm)
-			return rs_error_set(err, "world: update for memcg %d of %d",
-					    w->upd[i].u.memcg, nm);
+	for (size_t i = 0; i < w->info.nr_updates; i++) {
+		const struct rs_world_update *u = &w->upd[i].u;
+
+		if (u->memcg >= nm)
+			return rs_error_set(err, "world: update for memcg %d of %d", u->memcg, nm);
+		if (u->field == RS_WF_LRU && u->memcg > 0)
+			w->memcg[u->memcg].sizes = true;
+	}
+	/* a memcg's lists with no node named: every node's lruvec but node 0's is unknown */
+	for (int m = 1; m < nm && nn > 1; m++)
+		if (w->memcg[m].sizes && !w->memcg[m].node_lists)
+			w->info.node_lists_missing = true;
 	for (size_t i = 0; i < w->info.nr_obs; i++)
 		if (w->obs[i].memcg >= nm)
 			return rs_error_set(err, "world: observation for memcg %d of %d",
@@ -768,6 +778,12 @@ const struct rs_world_update *rs_world_update_at(const struct rs_world *w, size_
 	return i < w->info.nr_updates ? &w->upd[i].u : NULL;
 }
 
+void rs_world_set_node_lists(struct rs_world *w, int memcg)
+{
+	if (memcg > 0 && memcg < w->info.nr_memcg)
+		w->memcg[memcg].node_lists = true;
+}
+
 static size_t lv(const struct rs_world *w, int memcg, int nid)
 {
 	return (size_t)memcg * (size_t)w->info.nr_nodes + (size_t)nid;
@@ -798,10 +814,11 @@ static const char *const gap_missing[RS_GAP_NR] = {
 			     "nr_to_reclaim: the kernel's loop asks each try_to_free_mem_cgroup_pages() "
 			     "call for a share of what remains of it, so a call's goal follows what "
 			     "the earlier calls of the same write freed",
-	[RS_GAP_NODE_LISTS] = "each memcg's LRU sizes per node (memory.numa_stat; memory.stat and "
-			      "mod_memcg_lruvec_state carry no node): every reclaim context scans each "
-			      "node's lruvec >> priority, and the replay holds a memcg's lists on "
-			      "node 0",
+	[RS_GAP_NODE_LISTS] = "each memcg's LRU sizes per node (memory.numa_stat, which record "
+			      "writes as numa_* on cgroup v2; memory.stat and "
+			      "mod_memcg_lruvec_state carry no node): every reclaim context scans "
+			      "each node's lruvec >> priority, and the replay holds the lists of a "
+			      "memcg without them on node 0",
 	[RS_GAP_NODEMASK] = "the nodes a direct reclaim's allocation may use (its mempolicy nodemask, "
 			    "cpuset) and which zones compaction_ready() skipped: the recorded call "
 			    "shrank fewer nodes than the machine has, while the replay's "
@@ -846,9 +863,10 @@ const char *rs_gap_missing(enum rs_gap g)
  * all) follows keys the trace never shows. A proactive memcg call (memory.reclaim) wants a
  * share of an amount no event shows; the model can only be handed what the call freed (the
  * 7.2 proactive trace, so replayed: active file +21.2%, inactive anon +7.4%). With two or more
- * nodes, a memcg below the root with sizes of its own has them on node 0 only (no memcg source
- * names a node): every call scans lruvecs whose per-node sizes the world lacks (a 2-node 7.2
- * memcg-high recording: inactive file +13885%, the 1-node one +2.0%). A direct call that
+ * nodes, a memcg below the root with sizes of its own has them on node 0 only unless its
+ * snapshots carried memory.numa_stat (rs_world_set_node_lists()): every call scans lruvecs whose
+ * per-node sizes the world lacks (a 2-node 7.2 memcg-high recording: inactive file +13885%, the
+ * 1-node one +2.0%; with numa_stat -1.5%). A direct call that
  * shrank fewer nodes than the machine has was kept from the others by its nodemask (mempolicy,
  * cpuset) or by zones ready for compaction, neither in the trace (a 2-node recording whose
  * tasks are bound to a node each: direct reclaim +72% scanned, the kswapd calls -0.2/-0.4%).
@@ -862,7 +880,7 @@ unsigned int rs_world_identity_gaps_calls(const struct rs_world *w, struct rs_ga
 					  unsigned int *call_lacks)
 {
 	bool wmark = false, deltas = false, soft = false;
-	bool node_lists = w->info.memcg_sizes && w->info.nr_nodes > 1;
+	bool node_lists = w->info.node_lists_missing;
 	unsigned int mask = 0;
 	/* per memcg: 1 protection set, 2 swap.max set; 4 a root whose calls lack protection,
 	 * 8 swap.max set in its subtree */

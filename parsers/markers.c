@@ -12,7 +12,7 @@
 #include "source_state.h"
 
 #define MAX_ITEMS 4096		/* enum items we keep per enum; hostile input stops here */
-#define MAX_PAIRS 32
+#define MAX_PAIRS 48	/* memcg_stat: 24 keys, + 8 numa_* (two nodes or more) */
 #define LINE_MAX_LEN 4096
 
 struct item_list {
@@ -157,6 +157,63 @@ static void decode_items(struct rs_source *src, struct rs_markers *m, enum rs_it
 	ev->items.names = (const char *const *)l->names;
 }
 
+/*
+ * One numa_NAME=N0:V,N1:V key (docs/markers.md) into out[nid * stride]: the nodes it names, each
+ * once with a number; 0 when absent or malformed.
+ */
+static uint32_t numa_key(struct rs_markers *m, const char *name, uint64_t *out, size_t stride)
+{
+	char key[64];
+	const char *p;
+	uint32_t seen = 0;
+
+	snprintf(key, sizeof(key), "numa_%s", name);
+	p = get(m, key);
+	while (p && *p) {
+		char *end;
+		unsigned long nid;
+		unsigned long long v;
+
+		if (*p != 'N')
+			return 0;
+		nid = strtoul(p + 1, &end, 10);
+		if (end == p + 1 || *end != ':')
+			return 0;
+		p = end + 1;
+		v = strtoull(p, &end, 10);
+		if (end == p || (*end && *end != ','))
+			return 0;
+		p = *end ? end + 1 : end;
+		if (nid >= RS_SNAP_NODES || (seen & (1u << nid)))
+			return 0;
+		seen |= 1u << nid;
+		out[nid * stride] = v;
+	}
+	return seen;
+}
+
+/* The per-node lists and workingset counters: the nodes every one of them names. */
+static void decode_numa(struct rs_markers *m, struct rs_ev_snap_memcg *s,
+			const char *const *lru_keys)
+{
+	static const char *const ws_keys[4] = {
+		"workingset_activate_anon", "workingset_activate_file",
+		"workingset_restore_anon", "workingset_restore_file",
+	};
+	uint32_t all = UINT32_MAX;
+
+	memset(s->numa_bytes, 0, sizeof(s->numa_bytes));
+	memset(s->numa_ws, 0, sizeof(s->numa_ws));
+	for (int l = 0; l < RS_LRU_NR; l++)
+		if (l != RS_LRU_UNEVICTABLE)	/* not needed by reclaim: not written */
+			all &= numa_key(m, lru_keys[l], &s->numa_bytes[0][l], RS_LRU_NR);
+	s->numa_nodes = all;
+	all = UINT32_MAX;
+	for (int k = 0; k < 4; k++)
+		all &= numa_key(m, ws_keys[k], &s->numa_ws[0][k], 4);
+	s->numa_ws_nodes = all;
+}
+
 static void decode_memcg_stat(struct rs_markers *m, struct rs_event *ev)
 {
 	static const char *const lru_keys[RS_LRU_NR] = {
@@ -185,6 +242,7 @@ static void decode_memcg_stat(struct rs_markers *m, struct rs_event *ev)
 
 		s->ws[w] = v > INT64_MAX ? -1 : (int64_t)v;
 	}
+	decode_numa(m, s, lru_keys);
 }
 
 static void decode_node_stat(struct rs_markers *m, struct rs_event *ev)

@@ -13,6 +13,7 @@
  *  - calls: targets, pages wanted, per-victim recorded counts, and one reclaimability window
  *    per (call, memcg, list) with what that call saw.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +47,8 @@ struct wb {			/* build state */
 	int *w_parent;
 	int *w_depth;
 	struct v2snaps *v2;	/* cgroup v2: [world memcg] its (hierarchical) snapshots */
+	struct nsplit *ns;	/* two or more nodes: [world memcg] its lists by node */
+	bool ns_all;		/* every world memcg with sizes has them by node */
 	int64_t *v2_own;	/* cgroup v2: [world memcg][list] constant own lists, -1 none */
 	struct rs_memcg_lists *ml;	/* scratch for one call */
 	struct victim_sum *mv;		/* scratch: victims merged by world memcg */
@@ -750,6 +753,7 @@ static int add_calls(struct wb *b, int nr_nodes, struct rs_error *err)
 			struct rs_memcg_lists *m = &b->ml[k];
 
 			m->memcg = b->mv[k].v.memcg;
+			m->nid = b->mv[k].v.nid;
 			memcpy(m->scanned, b->mv[k].v.scanned, sizeof(m->scanned));
 			memcpy(m->reclaimed, b->mv[k].v.reclaimed, sizeof(m->reclaimed));
 			if (add_obs(b, c, &b->mv[k], nr_nodes, err))
@@ -972,6 +976,370 @@ static int64_t root_own_v2(const struct wb *b, const struct ri_root_upd *r, cons
 	return v;
 }
 
+/*
+ * Two or more nodes: each memcg's lists by node. memory.stat and mod_memcg_lruvec_state name
+ * no node, while reclaim sizes its scan of each (node, memcg) lruvec from that lruvec's own
+ * lists (get_scan_count(), lruvec_lru_size()). memory.numa_stat does name them: `record` writes
+ * it into each memcg_stat as numa_* on cgroup v2 (docs/markers.md), its subtree's lists per
+ * node. A memcg's own lists on a node are that minus its children's (v2_own() per node). The
+ * updates built from memory.stat and the deltas (a size per memcg) are placed per node:
+ *  - a size set (a snapshot, the delta offset): split by the memcg's own shares per node in the
+ *    numa_stat read of that moment (before the first read: the first read's);
+ *  - a delta: split by the shares of the latest read, the fractions carried to the next one;
+ *  - at each read, a memcg with deltas has its lists re-split by that read's shares (the
+ *    deltas' node is unknown: between two reads they follow the earlier read's split);
+ *  - a workingset counter's delta goes to the nodes whose counter grew between the reads
+ *    around it (ws_shares()): prepare_scan_control() compares each node's refaults with that
+ *    node's own snapshot, and lru_note_cost() charges restores to the node's lruvec;
+ *  - the list stats a reclaim reads are the read's per node; the root's own lists per node are
+ *    node_stat less the outermost memcgs' reads (root_own_numa()).
+ * So at each read the lists per node are the read's, and between reads only the split of the
+ * deltas is assumed (docs/replay.md "Nodes, MGLRU, caps"). Measured on the 7.2 two-node
+ * memcg-high recording: at each read the lists had drifted from it by 16 of ~2,300 inactive
+ * file pages on average. With only the lists per node (the refaults all on node 0) inactive
+ * anon was +17.9%; with the counters per node -2.0%.
+ */
+struct nsplit {
+	bool ok;			/* every read names every node */
+	bool sizes;			/* a row of it has sizes (snapshots or deltas) */
+	bool missing;			/* a snapshot of it without numa_stat */
+	struct ri_numa *s;		/* its numa_stat reads, by time */
+	size_t n, cap;
+	int64_t run[RS_NR_EVICTABLE][RS_SNAP_NODES];	/* what the updates put on each node */
+	double carry[RS_NR_EVICTABLE][RS_SNAP_NODES];	/* split remainders not yet put */
+	bool resplit[RS_NR_EVICTABLE];		/* a read waits to re-split the list */
+	uint64_t resplit_ts[RS_NR_EVICTABLE], resplit_off[RS_NR_EVICTABLE];
+	int64_t off[RS_NR_EVICTABLE][RS_SNAP_NODES];	/* the delta offset by node */
+	bool have_off;
+	double wcarry[4][RS_SNAP_NODES];		/* workingset counters' remainders */
+};
+
+static int cmp_numa(const void *a, const void *b)
+{
+	return RS_CMP(((const struct ri_numa *)a)->ts, ((const struct ri_numa *)b)->ts);
+}
+
+/* The read at or before ts (the first when all are later). */
+static size_t numa_at(const struct nsplit *x, uint64_t ts)
+{
+	size_t lo = RS_UPPER_BOUND(x->s, x->n, ts, ts);
+
+	return lo ? lo - 1 : 0;
+}
+
+/* The read nearest ts (as v2_nearest()). */
+static const struct ri_numa *numa_nearest(const struct nsplit *x, uint64_t ts)
+{
+	size_t lo = numa_at(x, ts);
+
+	if (x->s[lo].ts <= ts && lo + 1 < x->n && x->s[lo + 1].ts - ts < ts - x->s[lo].ts)
+		lo++;
+	return &x->s[lo];
+}
+
+/* Memcg w's own list l on each node in its read k: its subtree's less its children's. */
+static void numa_own(const struct wb *b, int w, size_t k, int l, int nn, int64_t *own)
+{
+	const struct ri_numa *r = &b->ns[w].s[k];
+
+	for (int nid = 0; nid < nn; nid++)
+		own[nid] = r->v[nid][l];
+	for (int c = 1; c < b->nrm; c++) {
+		const struct ri_numa *cr;
+
+		if (b->w_parent[c] != w || !b->ns[c].n)
+			continue;
+		cr = numa_nearest(&b->ns[c], r->ts);
+		for (int nid = 0; nid < nn; nid++)
+			own[nid] -= cr->v[nid][l];
+	}
+	for (int nid = 0; nid < nn; nid++)
+		if (own[nid] < 0)
+			own[nid] = 0;
+}
+
+/* Each node's share of memcg w's list l as of ts; all on node 0 when it read empty. */
+static void numa_shares(const struct wb *b, int w, int l, uint64_t ts, int nn, double *sh)
+{
+	const struct nsplit *x = &b->ns[w];
+	size_t k = numa_at(x, ts);
+	int64_t own[RS_SNAP_NODES], sum = 0, hsum = 0;
+
+	numa_own(b, w, k, l, nn, own);
+	for (int nid = 0; nid < nn; nid++) {
+		sum += own[nid];
+		hsum += x->s[k].v[nid][l];
+	}
+	for (int nid = 0; nid < nn; nid++)
+		sh[nid] = sum > 0 ? (double)own[nid] / (double)sum
+			: hsum > 0 ? (double)x->s[k].v[nid][l] / (double)hsum : nid == 0;
+}
+
+/*
+ * Memcg w's own workingset counter k (ri_numa.ws) on each node between its reads a and z: its
+ * subtree's increase less its children's, each child's between its reads nearest those.
+ */
+static void numa_ws_inc(const struct wb *b, int w, size_t a, size_t z, int k, int nn,
+			int64_t *inc)
+{
+	const struct nsplit *x = &b->ns[w];
+
+	for (int nid = 0; nid < nn; nid++)
+		inc[nid] = x->s[z].ws[nid][k] - x->s[a].ws[nid][k];
+	for (int c = 1; c < b->nrm; c++) {
+		const struct ri_numa *ca, *cz;
+
+		if (b->w_parent[c] != w || !b->ns[c].n)
+			continue;
+		ca = numa_nearest(&b->ns[c], x->s[a].ts);
+		cz = numa_nearest(&b->ns[c], x->s[z].ts);
+		for (int nid = 0; nid < nn; nid++)
+			inc[nid] -= cz->ws[nid][k] - ca->ws[nid][k];
+	}
+	for (int nid = 0; nid < nn; nid++)
+		if (inc[nid] < 0)
+			inc[nid] = 0;
+}
+
+/*
+ * Each node's share of memcg w's workingset counter k for a delta at ts: the counters only grow,
+ * so the nodes whose counter grew between the reads around ts are where that interval's events
+ * happened (one node's alone: all of them). An interval where none grew (the deltas came just
+ * before a read and were flushed after it) takes the counters' totals at its end, else node 0.
+ */
+static void ws_shares(const struct wb *b, int w, int k, uint64_t ts, int nn, double *sh)
+{
+	const struct nsplit *x = &b->ns[w];
+	/* the first read at or after ts */
+	size_t z = ts ? RS_UPPER_BOUND(x->s, x->n, ts, ts - 1) : 0;
+	int64_t inc[RS_SNAP_NODES] = { 0 }, sum = 0;
+
+	if (z >= x->n)
+		z = x->n - 1;
+	if (!z && x->n > 1)
+		z = 1;
+	if (z)
+		numa_ws_inc(b, w, z - 1, z, k, nn, inc);
+	for (int nid = 0; nid < nn; nid++)
+		sum += inc[nid];
+	if (!sum)
+		for (int nid = 0; nid < nn; nid++)
+			sum += inc[nid] = x->s[z].ws[nid][k];
+	for (int nid = 0; nid < nn; nid++)
+		sh[nid] = sum > 0 ? (double)inc[nid] / (double)sum : nid == 0;
+}
+
+/*
+ * a split by the shares into whole pages that add up to a: each node its share's floor, the
+ * pages left to the largest remainders. With carry, each node's remainder goes into its next
+ * split (a stream of one-page deltas lands on every node in proportion).
+ */
+static void ri_node_split(int64_t a, const double *sh, int nn, double *carry, int64_t *out)
+{
+	double q[RS_SNAP_NODES];
+	int64_t left = a;
+
+	for (int nid = 0; nid < nn; nid++) {
+		q[nid] = (double)a * sh[nid] + (carry ? carry[nid] : 0);
+		out[nid] = (int64_t)floor(q[nid]);
+		left -= out[nid];
+	}
+	while (left) {
+		int best = 0;
+
+		for (int nid = 1; nid < nn; nid++)
+			if (left > 0 ? q[nid] - (double)out[nid] > q[best] - (double)out[best]
+				     : q[nid] - (double)out[nid] < q[best] - (double)out[best])
+				best = nid;
+		out[best] += left > 0 ? 1 : -1;
+		left += left > 0 ? -1 : 1;
+	}
+	if (carry)
+		for (int nid = 0; nid < nn; nid++)
+			carry[nid] = q[nid] - (double)out[nid];
+}
+
+static int ns_emit(struct wb *b, const struct rs_world_update *t, int nid, int64_t v,
+		   struct rs_error *err)
+{
+	struct rs_world_update u = *t;
+
+	u.nid = nid;
+	u.value = v;
+	return rs_world_add_update(b->w, &u, err);
+}
+
+static int ns_resplit(struct wb *b, int w, int l, int nn, struct rs_error *err)
+{
+	struct nsplit *x = &b->ns[w];
+	struct rs_world_update t = { .ts = x->resplit_ts[l], .field = RS_WF_LRU,
+				     .op = RS_WOP_ADD, .src = RS_WSRC_SNAPSHOT, .lru = (uint8_t)l,
+				     .memcg = w, .ev_offset = x->resplit_off[l] };
+	int64_t sum = 0, tgt[RS_SNAP_NODES];
+	double sh[RS_SNAP_NODES];
+
+	x->resplit[l] = false;
+	for (int nid = 0; nid < nn; nid++)
+		sum += x->run[l][nid];
+	numa_shares(b, w, l, t.ts, nn, sh);
+	ri_node_split(sum, sh, nn, NULL, tgt);
+	for (int nid = 0; nid < nn; nid++) {
+		x->carry[l][nid] = 0;
+		if (tgt[nid] != x->run[l][nid] &&
+		    ns_emit(b, &t, nid, tgt[nid] - x->run[l][nid], err))
+			return -1;
+		x->run[l][nid] = tgt[nid];
+	}
+	return 0;
+}
+
+/* A workingset counter's delta of world memcg u->memcg (node 0) put on every node. */
+static int ns_put_ws(struct wb *b, const struct rs_world_update *u, int nn, struct rs_error *err)
+{
+	struct nsplit *x = &b->ns[u->memcg];
+	int k = (u->field == RS_WF_WS_RESTORE ? 2 : 0) + (u->lru ? 1 : 0);
+	int64_t out[RS_SNAP_NODES];
+	double sh[RS_SNAP_NODES];
+
+	ws_shares(b, u->memcg, k, u->ts, nn, sh);
+	ri_node_split(u->value, sh, nn, x->wcarry[k], out);
+	for (int nid = 0; nid < nn; nid++)
+		if (out[nid] && ns_emit(b, u, nid, out[nid], err))
+			return -1;
+	return 0;
+}
+
+/* An LRU update of world memcg u->memcg (its size, node 0) put on every node. */
+static int ns_put(struct wb *b, const struct rs_world_update *u, int nn, struct rs_error *err)
+{
+	struct nsplit *x = &b->ns[u->memcg];
+	int l = u->lru;
+	int64_t out[RS_SNAP_NODES];
+	double sh[RS_SNAP_NODES];
+
+	if (x->resplit[l] && !(u->op == RS_WOP_ADD && u->src == RS_WSRC_SNAPSHOT &&
+			       u->ts == x->resplit_ts[l]) && ns_resplit(b, u->memcg, l, nn, err))
+		return -1;
+	numa_shares(b, u->memcg, l, u->ts, nn, sh);
+	if (u->op == RS_WOP_SET) {
+		ri_node_split(u->value, sh, nn, NULL, out);
+		for (int nid = 0; nid < nn; nid++) {
+			x->run[l][nid] = out[nid];
+			x->carry[l][nid] = 0;
+			if (ns_emit(b, u, nid, out[nid], err))
+				return -1;
+		}
+		return 0;
+	}
+	ri_node_split(u->value, sh, nn, x->carry[l], out);
+	for (int nid = 0; nid < nn; nid++) {
+		x->run[l][nid] += out[nid];
+		if (out[nid] && ns_emit(b, u, nid, out[nid], err))
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * Which world memcgs have their lists by node: two or more nodes (at most RS_SNAP_NODES), v2,
+ * every read of theirs naming every node, and every child of theirs so too (its own lists are
+ * its read less its children's). Their delta offsets split by their first read.
+ */
+static int ns_init(struct wb *b, int nn)
+{
+	struct rs_replay_input *ri = b->ri;
+	uint32_t all = nn < 32 ? (1u << nn) - 1 : UINT32_MAX;
+	bool changed = true;
+
+	b->ns = calloc((size_t)b->nrm + 1, sizeof(*b->ns));
+	if (!b->ns)
+		return -1;
+	if (nn < 2 || nn > RS_SNAP_NODES || ri->rep.cgroup_v1)
+		return 0;
+	for (int e = 0; e < ri->nmc; e++) {
+		int w = b->w_of[e];
+		struct nsplit *x;
+
+		if (w <= 0 || w >= b->nrm)
+			continue;
+		x = &b->ns[w];
+		x->sizes |= has_sizes(&ri->mc[e]);
+		x->missing |= ri->mc[e].numa_missing > 0;
+		for (size_t k = 0; k < ri->mc[e].nnuma; k++) {
+			if (RS_GROW(x->s, x->cap, x->n + 1, 16) < 0)
+				return -1;
+			x->s[x->n++] = ri->mc[e].numa[k];
+		}
+	}
+	for (int w = 1; w < b->nrm; w++) {
+		struct nsplit *x = &b->ns[w];
+
+		if (x->n)
+			qsort(x->s, x->n, sizeof(*x->s), cmp_numa);
+		x->ok = x->n > 0 && !x->missing;
+		for (size_t k = 0; k < x->n; k++)
+			if ((x->s[k].nodes & all) != all || (x->s[k].ws_nodes & all) != all)
+				x->ok = false;
+	}
+	while (changed) {
+		changed = false;
+		for (int c = 1; c < b->nrm; c++) {
+			int p = b->w_parent[c];
+
+			if (p > 0 && p < b->nrm && b->ns[p].ok && !b->ns[c].ok &&
+			    (b->ns[c].n || b->ns[c].sizes)) {
+				b->ns[p].ok = false;
+				changed = true;
+			}
+		}
+	}
+	b->ns_all = true;
+	for (int w = 1; w < b->nrm; w++)
+		if (b->ns[w].sizes && !b->ns[w].ok)
+			b->ns_all = false;
+	for (int e = 0; e < ri->nmc; e++) {
+		int w = b->w_of[e];
+		struct nsplit *x = w > 0 && w < b->nrm ? &b->ns[w] : NULL;
+
+		if (!x || !x->ok || !(ri->mc[e].flags & RI_MF_DELTA))
+			continue;
+		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
+			double sh[RS_SNAP_NODES];
+			int64_t out[RS_SNAP_NODES];
+
+			numa_shares(b, w, l, 0, nn, sh);
+			ri_node_split(b->offset[e][l], sh, nn, NULL, out);
+			for (int nid = 0; nid < nn; nid++)
+				x->off[l][nid] = x->run[l][nid] = out[nid];
+		}
+		x->have_off = true;
+	}
+	return 0;
+}
+
+/*
+ * The root's own list l on node nid with every memcg's lists by node: the node's lists less
+ * the subtree of each outermost memcg that has them, as its read nearest the node's (both are
+ * read in one snapshot round, a few ms apart).
+ */
+static int64_t root_own_numa(const struct wb *b, const struct ri_root_upd *r, int l)
+{
+	int64_t v = r->node[l];
+
+	for (int w = 1; w < b->nrm; w++) {
+		int a = b->w_parent[w];
+
+		if (!b->ns[w].ok)
+			continue;
+		while (a > 0 && !b->ns[a].ok)
+			a = b->w_parent[a];
+		if (a > 0)
+			continue;	/* counted in its ancestor's subtree */
+		v -= numa_nearest(&b->ns[w], r->ts)->v[r->nid][l];
+	}
+	return v;
+}
+
 static int add_updates(struct wb *b, int nr_nodes, struct rs_error *err)
 {
 	struct rs_replay_input *ri = b->ri;
@@ -987,6 +1355,8 @@ static int add_updates(struct wb *b, int nr_nodes, struct rs_error *err)
 		if (!own_const)
 			return rs_error_set(err, "out of memory");
 	}
+	if (ns_init(b, nr_nodes))
+		return rs_error_set(err, "out of memory");
 	for (size_t i = 0; i < ri->nupd; i++) {
 		struct rs_world_update u = ri->upd[i];
 		int64_t raw;
@@ -1048,15 +1418,56 @@ static int add_updates(struct wb *b, int nr_nodes, struct rs_error *err)
 				st.field = RS_WF_LRU_STAT;
 				if (vs)
 					st.value = raw;
-				if (rs_world_add_update(b->w, &st, err))
+				if (b->ns[u.memcg].ok) {
+					/* the subtree's per node, as numa_stat read them */
+					const struct nsplit *x = &b->ns[u.memcg];
+					const struct ri_numa *r = &x->s[numa_at(x, u.ts)];
+
+					for (int nid = 0; nid < nr_nodes; nid++)
+						if (ns_emit(b, &st, nid, r->ts == u.ts ?
+							    r->v[nid][u.lru] : nid ? 0 : raw, err))
+							return -1;
+				} else if (rs_world_add_update(b->w, &st, err)) {
 					return -1;
+				}
 			}
 			if (u.field == RS_WF_LRU && u.src == RS_WSRC_SNAPSHOT &&
-			    u.op == RS_WOP_SET && (ri->mc[e].flags & RI_MF_DELTA))
-				continue;	/* deltas; re-anchored by ADDs (anchor()) */
+			    u.op == RS_WOP_SET && (ri->mc[e].flags & RI_MF_DELTA)) {
+				struct nsplit *x = &b->ns[u.memcg];
+
+				/* deltas; re-anchored by ADDs (anchor()), then split anew */
+				if (x->ok) {
+					if (x->resplit[u.lru] &&
+					    ns_resplit(b, u.memcg, u.lru, nr_nodes, err))
+						return -1;
+					x->resplit[u.lru] = true;
+					x->resplit_ts[u.lru] = u.ts;
+					x->resplit_off[u.lru] = u.ev_offset;
+				}
+				continue;
+			}
+			if (u.field == RS_WF_LRU && u.nid == 0 && b->ns[u.memcg].ok) {
+				if (ns_put(b, &u, nr_nodes, err))
+					return -1;
+				continue;
+			}
+			if ((u.field == RS_WF_WS_ACTIVATE || u.field == RS_WF_WS_RESTORE) &&
+			    u.nid == 0 && b->ns[u.memcg].ok) {
+				if (ns_put_ws(b, &u, nr_nodes, err))
+					return -1;
+				continue;
+			}
 		}
 		if (rs_world_add_update(b->w, &u, err))
 			return -1;
+	}
+	for (int w = 1; w < b->nrm; w++) {
+		if (!b->ns[w].ok)
+			continue;
+		rs_world_set_node_lists(b->w, w);
+		for (int l = 0; l < RS_NR_EVICTABLE; l++)
+			if (b->ns[w].resplit[l] && ns_resplit(b, w, l, nr_nodes, err))
+				return -1;
 	}
 	/* delta offsets, before every delta */
 	for (int k = 0; k < b->nw; k++) {
@@ -1074,7 +1485,14 @@ static int add_updates(struct wb *b, int nr_nodes, struct rs_error *err)
 				.ev_offset = (ri->mc[e].flags & RI_MF_MKDIR) ? ri->mc[e].mkdir_off
 									    : ri->mc[e].snap.first_offset,
 			};
+			const struct nsplit *x = &b->ns[b->w_of[e]];
 
+			if (x->ok) {
+				for (int nid = 0; nid < nr_nodes; nid++)
+					if (ns_emit(b, &u, nid, x->off[l][nid], err))
+						return -1;
+				continue;
+			}
 			if (rs_world_add_update(b->w, &u, err))
 				return -1;
 		}
@@ -1116,7 +1534,8 @@ static int add_updates(struct wb *b, int nr_nodes, struct rs_error *err)
 		if (r->nid >= nr_nodes)
 			continue;
 		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
-			int64_t v = (vs && !r->nid ? root_own_v2(b, r, pos, l) : r->raw[l]) -
+			int64_t v = b->ns_all && nr_nodes > 1 ? root_own_numa(b, r, l) :
+				    (vs && !r->nid ? root_own_v2(b, r, pos, l) : r->raw[l]) -
 				    (r->nid ? 0 : prefix[r->k * RS_NR_EVICTABLE + l]);
 			struct rs_world_update u = {
 				.ts = r->ts, .field = RS_WF_LRU, .op = RS_WOP_SET,
@@ -1179,7 +1598,10 @@ static void lru_ranges(struct wb *b)
 			if (u && u->memcg != m)
 				continue;
 			for (int l = 0; l < RS_NR_EVICTABLE; l++) {
-				uint64_t v = rs_world_lru(b->w, m, 0, l);
+				uint64_t v = 0;
+
+				for (int nid = 0; nid < wi->nr_nodes; nid++)
+					v += rs_world_lru(b->w, m, nid, l);
 
 				if (!seen[m])
 					r->first_lru[l] = (int64_t)v;
@@ -1274,9 +1696,10 @@ int ri_build_world(struct rs_replay_input *ri, struct rs_error *err)
 	if (rs_world_finalize(b.w, err))
 		goto out;
 	/* the root's lists are per node (node_stat less the memcgs'): only the memcgs' are not */
-	if (ri->rep.nr_nodes > 1 && rs_world_info(b.w)->memcg_sizes)
+	if (rs_world_info(b.w)->node_lists_missing)
 		ri_warn(ri, "%d nodes: memcg snapshots and lruvec deltas carry no node and are "
-			"put on node 0", ri->rep.nr_nodes);
+			"put on node 0 where the snapshot has no memory.numa_stat (numa_*)",
+			ri->rep.nr_nodes);
 	ri->rep.world_updates = rs_world_info(b.w)->nr_updates;
 	ri->rep.world_obs = rs_world_info(b.w)->nr_obs;
 	ri->rep.world_calls = rs_world_info(b.w)->nr_calls;
@@ -1306,6 +1729,10 @@ out:
 			free(b.v2[i].s);
 	free(b.v2);
 	free(b.v2_own);
+	if (b.ns)
+		for (int i = 0; i <= b.nrm; i++)
+			free(b.ns[i].s);
+	free(b.ns);
 	free(b.w_parent);
 	free(b.w_depth);
 	free(b.ml);

@@ -17,8 +17,10 @@
  * deltas by up to that many pages; one taken before any delta has nothing to lag behind.
  * Without deltas, each snapshot sets the size. The root's own lists are the node
  * totals minus every tracked memcg's lists (node_stat), which also holds the pages of memcgs
- * the recorder did not snapshot. mod_memcg_lruvec_state has no node: deltas and memcg
- * snapshots are node 0 (these traces are single-node).
+ * the recorder did not snapshot. mod_memcg_lruvec_state and memory.stat have no node: with
+ * two or more nodes the build splits a memcg's lists by its memory.numa_stat reads, where the
+ * recorder wrote them (replay_build.c ns_init(), "node split"), and keeps them on node 0
+ * otherwise.
  */
 #include <ctype.h>
 #include <stdarg.h>
@@ -402,6 +404,23 @@ static void on_snap_memcg(struct rs_replay_input *ri, const struct rs_event *ev,
 	}
 	memcpy(m->snap_lru, lru, sizeof(lru));
 	m->have_snap_lru = true;
+	if (!s->numa_nodes) {
+		m->numa_missing++;
+	} else if (RS_GROW(m->numa, m->capnuma, m->nnuma + 1, 64) < 0) {
+		ri->oom = true;
+	} else {
+		struct ri_numa *n = &m->numa[m->nnuma++];
+
+		n->ts = ts;
+		n->nodes = s->numa_nodes;
+		n->ws_nodes = s->numa_ws_nodes;
+		for (int nid = 0; nid < RS_SNAP_NODES; nid++) {
+			for (int l = 0; l < RS_NR_EVICTABLE; l++)
+				n->v[nid][l] = (int64_t)pages(ri, s->numa_bytes[nid][l]);
+			for (int k = 0; k < 4; k++)
+				n->ws[nid][k] = (int64_t)s->numa_ws[nid][k];
+		}
+	}
 	if (!(m->flags & RI_MF_DELTA) && !m->have_pre) {
 		m->have_pre = true;
 		memcpy(m->pre, lru, sizeof(lru));
@@ -482,7 +501,7 @@ static void on_snap_node(struct rs_replay_input *ri, const struct rs_event *ev)
 	r->nid = s->nid;
 	r->k = (uint32_t)ri->ndelta;
 	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
-		r->raw[l] = (int64_t)s->lru_pages[l];
+		r->raw[l] = r->node[l] = (int64_t)s->lru_pages[l];
 		r->snap[l] = 0;
 	}
 	if (s->nid != 0)
@@ -916,8 +935,10 @@ void rs_replay_input_free(struct rs_replay_input *ri)
 {
 	if (!ri)
 		return;
-	for (int i = 0; i < ri->nmc; i++)
+	for (int i = 0; i < ri->nmc; i++) {
 		free(ri->mc[i].samp);
+		free(ri->mc[i].numa);
+	}
 	for (size_t i = 0; i < ri->ncall; i++)
 		ri_call_free(&ri->call[i]);
 	for (size_t i = 0; i < ri->nwarn; i++)

@@ -28,6 +28,19 @@ enum {
 };
 
 /*
+ * One memory.numa_stat read of a memcg (two or more nodes, cgroup v2), pages per node: its
+ * subtree's lists on each node, as of the memory.stat read it came with (ts: that read's).
+ */
+struct ri_numa {
+	uint64_t ts;
+	uint32_t nodes;			/* bit n: node n read */
+	uint32_t ws_nodes;		/* the same for ws[] */
+	int64_t v[RS_SNAP_NODES][RS_NR_EVICTABLE];
+	/* workingset_activate_anon, _file, workingset_restore_anon, _file (counts) */
+	int64_t ws[RS_SNAP_NODES][4];
+};
+
+/*
  * The sizes and limits of one memcg, indexed by the loading stage's memcg row (its id, path
  * and ancestors are the row's: rs_memcgs_get()).
  */
@@ -78,6 +91,10 @@ struct ri_memcg {
 	uint64_t read_ts;
 	int64_t read_cum[RS_NR_EVICTABLE];
 	uint32_t nsamp, samp_step, samp_skip;
+	/* its memory.numa_stat reads, in order (replay_build.c splits the lists by node) */
+	struct ri_numa *numa;
+	size_t nnuma, capnuma;
+	uint32_t numa_missing;		/* snapshots without it */
 
 	int world;			/* world index at the end, -1: counted in the root */
 };
@@ -225,6 +242,7 @@ struct ri_root_upd {
 	uint32_t k;			/* memcgs with deltas then: delta_order[0..k) */
 	int64_t raw[RS_NR_EVICTABLE];	/* node - (deltas so far | latest snapshot) */
 	int64_t snap[RS_NR_EVICTABLE];	/* the latest-snapshot part of that sum */
+	int64_t node[RS_NR_EVICTABLE];	/* the node's lists as read */
 };
 
 struct rs_replay_input {

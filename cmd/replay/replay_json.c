@@ -82,6 +82,14 @@ static json_t *err_pct_json(uint64_t recorded, double err)
 	return recorded ? rs_json_real(err) : json_null();
 }
 
+/* An identity row's two errors into o, under the names the object gives them. */
+static void err_pcts_json(json_t *o, const struct rs_identity_list *il, const char *scanned,
+			  const char *reclaimed)
+{
+	json_object_set_new(o, scanned, err_pct_json(il->rec_scanned, il->scanned_err));
+	json_object_set_new(o, reclaimed, err_pct_json(il->rec_reclaimed, il->reclaimed_err));
+}
+
 /* The reconstruction's flat counters, by the object of `inputs` they stand in */
 #define RI(key, member) RS_JSON_U64(struct rs_ri_report, key, member)
 static const struct rs_json_u64 calls_fields[] = {
@@ -110,6 +118,27 @@ static const struct rs_json_u64 swap_fields[] = {
 	RI("pswpout_events", swap_pswpout),
 };
 #undef RI
+
+/* A memcg's of `inputs.memcgs[]`, and those of its snapshots' usage (when it has them) */
+#define RM(key, member) RS_JSON_U64(struct rs_ri_memcg, key, member)
+static const struct rs_json_u64 memcg_fields[] = {
+	RM("id", id), RM("folded_ids", folded), RM("victim_calls", victim_events),
+	RM("target_calls", target_calls),
+};
+
+static const struct rs_json_u64 memcg_usage_fields[] = {
+	RM("usage_first", usage_first), RM("usage_last", usage_last), RM("usage_max", usage_max),
+	RM("snapshots_over_soft_limit", soft_over),
+};
+#undef RM
+
+#define KE(key, member) RS_JSON_U64(struct rs_kswapd_ends, key, member)
+static const struct rs_json_u64 kswapd_end_fields[] = {
+	KE("runs", runs), KE("from_flow", flow), KE("flow_lost", flow_lost),
+	KE("without_pcp", no_pcp), KE("recorded_freed_all", all_freed),
+	KE("recorded_freed", rec_freed), KE("derived_freed", derived_freed),
+};
+#undef KE
 
 #define SP(member) RS_JSON_U64(struct rs_scan_pages, #member, member)
 static const struct rs_json_u64 scan_pages_fields[] = {
@@ -233,7 +262,7 @@ static json_t *inputs_json(const struct rs_replay_report *r)
 		json_t *x = json_object();
 
 		json_object_set_new(x, "path", json_string(m->path));
-		json_object_set_new(x, "id", JI(m->id));
+		RS_JSON_ADD_U64(x, m, memcg_fields);
 		json_object_set_new(x, "world_index", JI(m->world));
 		json_object_set_new(x, "made_in_trace", json_boolean(m->mkdir));
 		json_object_set_new(x, "removed_in_trace", json_boolean(m->rmdir));
@@ -260,18 +289,12 @@ static json_t *inputs_json(const struct rs_replay_report *r)
 		json_object_set_new(x, "lists_last", lists4(m->last_lru));
 		json_object_set_new(x, "lists_max", lists4(m->max_lru));
 		if (m->have_usage) {
-			json_object_set_new(x, "usage_first", JI(m->usage_first));
-			json_object_set_new(x, "usage_last", JI(m->usage_last));
-			json_object_set_new(x, "usage_max", JI(m->usage_max));
+			RS_JSON_ADD_U64(x, m, memcg_usage_fields);
 			json_object_set_new(x, "limit", limit_json(m->limit));
 			json_object_set_new(x, "soft_limit", limit_json(m->soft_limit));
-			json_object_set_new(x, "snapshots_over_soft_limit", JI(m->soft_over));
 			json_object_set_new(x, "swappiness", m->swappiness < 0 ? json_null()
 							     : JI(m->swappiness));
 		}
-		json_object_set_new(x, "folded_ids", JI(m->folded));
-		json_object_set_new(x, "victim_calls", JI(m->victim_events));
-		json_object_set_new(x, "target_calls", JI(m->target_calls));
 		json_array_append_new(mc, x);
 	}
 	json_object_set_new(o, "memcgs", mc);
@@ -414,40 +437,31 @@ static json_t *kswapd_ends_json(const struct rs_kswapd_ends *k, const struct rs_
 	json_object_set_new(o, "from", json_string(k->zone_samples ? "zone_stat"
 								  : "recorded_end"));
 	json_object_set_new(o, "zone_samples", JI(k->zone_samples));
-	json_object_set_new(o, "runs", JI(k->runs));
+	RS_JSON_ADD_U64(o, k, kswapd_end_fields);
 	json_object_set_new(o, "reproduced", JI(k->how[RS_KEND_AT_END] +
 						k->how[RS_KEND_NOT_EARLIER]));
 	for (int h = 0; h < RS_KEND_NR; h++)
 		json_object_set_new(o, rs_kend_how_name((enum rs_kend_how)h), JI(k->how[h]));
-	json_object_set_new(o, "from_flow", JI(k->flow));
-	json_object_set_new(o, "flow_lost", JI(k->flow_lost));
-	json_object_set_new(o, "without_pcp", JI(k->no_pcp));
-	json_object_set_new(o, "recorded_freed_all", JI(k->all_freed));
-	json_object_set_new(o, "recorded_freed", JI(k->rec_freed));
-	json_object_set_new(o, "derived_freed", JI(k->derived_freed));
 	json_object_set_new(o, "freed_error_pct", k->rec_freed
 			    ? rs_json_real(rs_replay_err_pct(k->derived_freed, k->rec_freed))
 			    : json_null());
 	return o;
 }
 
-/* Identity of the kswapd calls node by node (two or more nodes); docs/json.md */
-static json_t *kswapd_nodes_json(const struct rs_identity *id)
+/* Identity node by node (two or more nodes): kswapd's calls, or the others; docs/json.md */
+static json_t *nodes_json(const struct rs_identity_node *nodes, int n)
 {
 	json_t *a = json_array();
 
-	for (int k = 0; k < id->nr_kswapd_nodes; k++) {
-		const struct rs_identity_node *x = &id->kswapd_node[k];
+	for (int k = 0; k < n; k++) {
+		const struct rs_identity_node *x = &nodes[k];
 		json_t *o = json_object(), *lists = json_object();
 
 		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
 			const struct rs_identity_list *il = &x->list[l];
 			json_t *row = identity_row_json(il);
 
-			json_object_set_new(row, "scanned_error_pct",
-					    err_pct_json(il->rec_scanned, il->scanned_err));
-			json_object_set_new(row, "reclaimed_error_pct",
-					    err_pct_json(il->rec_reclaimed, il->reclaimed_err));
+			err_pcts_json(row, il, "scanned_error_pct", "reclaimed_error_pct");
 			json_object_set_new(lists, lname[l], row);
 		}
 		json_object_set_new(o, "nid", json_integer(x->nid));
@@ -468,9 +482,7 @@ static json_t *identity_json(const struct rs_replay_report *r, json_t **error_pc
 		const struct rs_identity_list *il = &id->list[l];
 		json_t *x = identity_row_json(il), *e = json_object();
 
-		json_object_set_new(e, "scanned", err_pct_json(il->rec_scanned, il->scanned_err));
-		json_object_set_new(e, "reclaimed", err_pct_json(il->rec_reclaimed,
-								 il->reclaimed_err));
+		err_pcts_json(e, il, "scanned", "reclaimed");
 		json_object_set_new(x, "error_pct", json_deep_copy(e));
 		json_object_set_new(*error_pct, lname[l], e);
 		json_object_set_new(lists, lname[l], x);
@@ -486,10 +498,7 @@ static json_t *identity_json(const struct rs_replay_report *r, json_t **error_pc
 			x = identity_row_json(il);
 			json_object_set_new(x, "path", json_string(rs_replay_cgroup_name(r, c)));
 			json_object_set_new(x, "list", json_string(lname[l]));
-			json_object_set_new(x, "scanned_error_pct",
-					    err_pct_json(il->rec_scanned, il->scanned_err));
-			json_object_set_new(x, "reclaimed_error_pct",
-					    err_pct_json(il->rec_reclaimed, il->reclaimed_err));
+			err_pcts_json(x, il, "scanned_error_pct", "reclaimed_error_pct");
 			json_array_append_new(cg, x);
 		}
 	}
@@ -514,7 +523,10 @@ static json_t *identity_json(const struct rs_replay_report *r, json_t **error_pc
 	json_object_set_new(o, "flushed_stats", json_boolean(r->flushed_stats));
 	json_object_set_new(o, "kswapd_ends", kswapd_ends_json(&id->kswapd, &r->in->gap));
 	if (id->nr_kswapd_nodes)
-		json_object_set_new(o, "kswapd_nodes", kswapd_nodes_json(id));
+		json_object_set_new(o, "kswapd_nodes", nodes_json(id->kswapd_node,
+								  id->nr_kswapd_nodes));
+	if (id->nr_call_nodes)
+		json_object_set_new(o, "call_nodes", nodes_json(id->call_node, id->nr_call_nodes));
 	return o;
 }
 

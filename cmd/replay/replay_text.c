@@ -280,6 +280,29 @@ static void identity_text(FILE *f, const struct rs_replay_report *r)
 				rs_identity_verdict_name(il->verdict));
 		}
 	}
+	if (id->nr_call_nodes) {
+		out(f, 2, "per node, the other calls (direct, memcg: each may scan every node; "
+		    "not in the counts below):");
+		fprintf(f, "  %-16s %-13s %9s %9s %7s %9s %9s %7s %s\n", "node (calls)", "list",
+			"rec scan", "scanned", "error", "rec recl", "reclaimed", "error", "check");
+	}
+	for (int k = 0; k < id->nr_call_nodes; k++) {
+		const struct rs_identity_node *x = &id->call_node[k];
+
+		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
+			const struct rs_identity_list *il = &x->list[l];
+
+			if (!il->rec_scanned && !il->model_scanned)
+				continue;
+			snprintf(cgb, sizeof(cgb), "%d (%llu)", x->nid, U(x->calls));
+			err_text(e1, sizeof(e1), il->rec_scanned, il->scanned_err);
+			err_text(e2, sizeof(e2), il->rec_reclaimed, il->reclaimed_err);
+			fprintf(f, "  %-16s %-13s %9llu %9llu %7s %9llu %9llu %7s %s\n", cgb,
+				short_list[l], U(il->rec_scanned), U(il->model_scanned), e1,
+				U(il->rec_reclaimed), U(il->model_reclaimed), e2,
+				rs_identity_verdict_name(il->verdict));
+		}
+	}
 	if (!id->claimed && !id->not_claimed)
 		out(f, 2, "no list has %d pages scanned: identity not checked on this trace",
 		    RS_IDENTITY_MIN_SCANNED);

@@ -1206,6 +1206,141 @@ TR_TEST(test_two_nodes_memcg_lists, "replay input: two nodes, memcg lists on nod
 	return UT_OK;
 }
 
+/*
+ * memcg_stat with memory.numa_stat (record on cgroup v2 with two nodes, docs/markers.md):
+ * inactive anon and file per node, pages, and workingset_activate_file per node; hierarchical
+ * as the kernel prints them. numa false: the same marker without its numa_* part.
+ */
+static void snap_numa(struct tr *t, uint64_t ts, uint64_t id, const char *path,
+		      const uint64_t ia[2], const uint64_t inf[2], const uint64_t waf[2],
+		      bool numa)
+{
+	struct rs_event ev = ev0(t, RS_EV_SNAP_MEMCG, ts, 1, "rs");
+
+	ev.snap_memcg.id = id;
+	ev.snap_memcg.path = path;
+	ev.snap_memcg.usage = (ia[0] + ia[1] + inf[0] + inf[1]) * 4096;
+	ev.snap_memcg.limit = 9223372036854771712ull;
+	ev.snap_memcg.soft_limit = UINT64_MAX;
+	ev.snap_memcg.lru_bytes[RS_LRU_INACTIVE_ANON] = (ia[0] + ia[1]) * 4096;
+	ev.snap_memcg.lru_bytes[RS_LRU_INACTIVE_FILE] = (inf[0] + inf[1]) * 4096;
+	ev.snap_memcg.swappiness = 60;
+	for (int w = 0; w < RS_WS_NR; w++)
+		ev.snap_memcg.ws[w] = -1;
+	if (numa) {
+		ev.snap_memcg.numa_nodes = ev.snap_memcg.numa_ws_nodes = 3;
+		for (int n = 0; n < 2; n++) {
+			ev.snap_memcg.numa_bytes[n][RS_LRU_INACTIVE_ANON] = ia[n] * 4096;
+			ev.snap_memcg.numa_bytes[n][RS_LRU_INACTIVE_FILE] = inf[n] * 4096;
+			ev.snap_memcg.numa_ws[n][1] = waf[n];
+		}
+	}
+	feed(t, &ev);
+}
+
+static void node_snap_nid(struct tr *t, uint64_t ts, int nid, uint64_t ia, uint64_t inf)
+{
+	struct rs_event ev = ev0(t, RS_EV_SNAP_NODE, ts, 1, "rs");
+
+	ev.snap_node.nid = nid;
+	ev.snap_node.free_pages = 100;
+	ev.snap_node.lru_pages[RS_LRU_INACTIVE_ANON] = ia;
+	ev.snap_node.lru_pages[RS_LRU_INACTIVE_FILE] = inf;
+	ev.snap_node.wmark_high = 200;
+	feed(t, &ev);
+}
+
+/*
+ * Two nodes, cgroup v2, /p and its child /p/b, each memcg_stat with its numa_stat. At 1-2 ms
+ * /p reads inactive anon 200 + 100 and file 100 + 500 (node 0 + node 1), /p/b anon 180 + 60 and
+ * file 50 + 450: /p's own lists are anon 20 + 40 and file 50 + 50 (the subtree less the child,
+ * node by node), the root's are node_stat less /p: file 1000 - 100 = 900 on node 0, 800 - 500
+ * = 300 on node 1. /p/b has deltas: its offset (file 500, its read before the first delta) goes
+ * 50 + 450 as that read, +100 at 10 ms by the same shares (10 + 90: 60 + 540). At 100-101 ms /p
+ * reads file 70 + 650, /p/b 20 + 600 (620: re-anchored +20): /p/b's file becomes the read's 20 +
+ * 600, /p's own stays 50 + 50, and the list stats a reclaim reads are the reads' per node (/p:
+ * 70, 650). /p/b's 10 workingset_activate_file at 12 ms go to node 1, the only node whose counter
+ * grew between the reads around them (0 + 0, then 0 + 10). Without numa_* in /p/b's second read
+ * the memcgs are on node 0 as before, and said.
+ */
+TR_TEST(test_two_nodes_numa_stat, "replay input: two nodes, lists per node from numa_stat")
+{
+	static const char *const names[6] = { "nr_inactive_anon", "nr_active_anon",
+					      "nr_inactive_file", "nr_active_file",
+					      "workingset_activate_anon",
+					      "workingset_activate_file" };
+	static const uint64_t p_ia[2] = { 200, 100 }, b_ia[2] = { 180, 60 }, z[2] = { 0, 0 };
+	static const uint64_t p_if1[2] = { 100, 500 }, b_if1[2] = { 50, 450 };
+	static const uint64_t p_if2[2] = { 70, 650 }, b_if2[2] = { 20, 600 }, b_waf2[2] = { 0, 10 };
+
+	for (int numa = 1; numa >= 0; numa--) {
+		struct rs_gap_pages g[4];
+		unsigned int lacks[1];
+		struct rs_event ev;
+		int p, b;
+
+		UT_ASSERT(tr_new(t, "version=1 swappiness=60 mglru=0x0000 cgroup=v2 nodes=2") == 0);
+		item_names(t);
+		ev = ut_items(T0, 1, "rs", RS_ITEMS_NODE_STAT, 6, names);
+		feed(t, &ev);
+		cgmap(t, 1, "/");
+		cgmap(t, CG_A, "/p");
+		cgmap(t, CG_B, "/p/b");
+		snap_numa(t, T0 + 1 * MS, CG_A, "/p", p_ia, p_if1, z, true);
+		snap_numa(t, T0 + 2 * MS, CG_B, "/p/b", b_ia, b_if1, z, true);
+		node_snap_nid(t, T0 + 3 * MS, 0, 1000, 1000);
+		node_snap_nid(t, T0 + 3 * MS, 1, 500, 800);
+		lruvec(t, T0 + 10 * MS, 300, CG_B, RS_LRU_INACTIVE_FILE, 100);
+		lruvec(t, T0 + 12 * MS, 300, CG_B, 5, 10);
+		snap_numa(t, T0 + 100 * MS, CG_A, "/p", p_ia, p_if2, b_waf2, true);
+		snap_numa(t, T0 + 101 * MS, CG_B, "/p/b", b_ia, b_if2, b_waf2, numa);
+		empty_call(t, T0 + 200 * MS, RS_RK_MEMCG);
+		UT_ASSERT(tr_finish(t) == 0);
+		p = rs_world_find_memcg(t->w, CG_A);
+		b = rs_world_find_memcg(t->w, CG_B);
+		UT_ASSERT(p > 0 && b > 0 && rs_world_info(t->w)->nr_memcg <= 3);
+		UT_ASSERT_EQ(rs_world_info(t->w)->node_lists_missing, !numa);
+		UT_ASSERT_EQ(warned(t, "2 nodes: memcg snapshots and lruvec deltas carry no node"),
+			     !numa);
+		UT_ASSERT_EQ(rs_world_info(t->w)->nr_calls, 1);
+		rs_world_identity_gaps_calls(t->w, g, lacks);
+		UT_ASSERT_EQ(lacks[0] & (1u << RS_GAP_NODE_LISTS),
+			     numa ? 0u : 1u << RS_GAP_NODE_LISTS);
+		rs_world_rewind(t->w);
+		rs_world_advance(t->w, T0 + 50 * MS);
+		if (!numa) {
+			/* as before numa_stat: every memcg list on node 0 */
+			UT_ASSERT_EQ(rs_world_lru(t->w, b, 1, RS_LRU_INACTIVE_FILE), 0);
+			UT_ASSERT_EQ(rs_world_lru(t->w, b, 0, RS_LRU_INACTIVE_FILE), 600);
+			tr_free(t);
+			continue;
+		}
+		UT_ASSERT_EQ(rs_world_lru(t->w, p, 0, RS_LRU_INACTIVE_ANON), 20);
+		UT_ASSERT_EQ(rs_world_lru(t->w, p, 1, RS_LRU_INACTIVE_ANON), 40);
+		UT_ASSERT_EQ(rs_world_lru(t->w, p, 0, RS_LRU_INACTIVE_FILE), 50);
+		UT_ASSERT_EQ(rs_world_lru(t->w, p, 1, RS_LRU_INACTIVE_FILE), 50);
+		UT_ASSERT_EQ(rs_world_lru(t->w, b, 0, RS_LRU_INACTIVE_FILE), 60);
+		UT_ASSERT_EQ(rs_world_lru(t->w, b, 1, RS_LRU_INACTIVE_FILE), 540);
+		UT_ASSERT_EQ(rs_world_lru(t->w, b, 0, RS_LRU_INACTIVE_ANON), 180);
+		UT_ASSERT_EQ(rs_world_lru(t->w, b, 1, RS_LRU_INACTIVE_ANON), 60);
+		UT_ASSERT_EQ(rs_world_lru(t->w, 0, 0, RS_LRU_INACTIVE_FILE), 900);
+		UT_ASSERT_EQ(rs_world_lru(t->w, 0, 1, RS_LRU_INACTIVE_FILE), 300);
+		UT_ASSERT_EQ(rs_world_lru(t->w, 0, 0, RS_LRU_INACTIVE_ANON), 800);
+		UT_ASSERT_EQ(rs_world_lru(t->w, 0, 1, RS_LRU_INACTIVE_ANON), 400);
+		UT_ASSERT_EQ(rs_world_ws(t->w, RS_WF_WS_ACTIVATE, b, 0, 1), 0);
+		UT_ASSERT_EQ(rs_world_ws(t->w, RS_WF_WS_ACTIVATE, b, 1, 1), 10);
+		rs_world_advance(t->w, T0 + 150 * MS);
+		UT_ASSERT_EQ(rs_world_lru(t->w, b, 0, RS_LRU_INACTIVE_FILE), 20);
+		UT_ASSERT_EQ(rs_world_lru(t->w, b, 1, RS_LRU_INACTIVE_FILE), 600);
+		UT_ASSERT_EQ(rs_world_lru(t->w, p, 0, RS_LRU_INACTIVE_FILE), 50);
+		UT_ASSERT_EQ(rs_world_lru(t->w, p, 1, RS_LRU_INACTIVE_FILE), 50);
+		UT_ASSERT_EQ(rs_world_lru_stat(t->w, p, 0, RS_LRU_INACTIVE_FILE), 70);
+		UT_ASSERT_EQ(rs_world_lru_stat(t->w, p, 1, RS_LRU_INACTIVE_FILE), 650);
+		tr_free(t);
+	}
+	return UT_OK;
+}
+
 /* The tree from paths: /p/b is tracked, /p is not: an ancestor /p is made for it. */
 TR_TEST(test_tree_from_paths, "replay input: ancestors by path")
 {
