@@ -31,6 +31,10 @@ struct entry {
 	enum rs_rank_unit unit;
 };
 
+/* A list's scanned pages: its label and its figure in analyze --json, from one name */
+#define SCANNED(list)								\
+	{ "scan balance", "scanned " #list, "summary.scan.scanned." #list, RS_UNIT_PAGES }
+
 /* The catalogue, in the order rows of equal score are shown. */
 static const struct entry catalogue[] = {
 	{ "stalls", "worst stall", "summary.worst_stall.latency_us", RS_UNIT_US },
@@ -39,14 +43,7 @@ static const struct entry catalogue[] = {
 	{ "scan balance", "scanned anon", "summary.scan.scanned_anon", RS_UNIT_PAGES },
 	{ "scan balance", "scanned file", "summary.scan.scanned_file", RS_UNIT_PAGES },
 	{ "scan balance", "anon share of scanned", "summary.scan.anon_pct", RS_UNIT_PCT },
-	{ "scan balance", "scanned inactive_anon", "summary.scan.scanned.inactive_anon",
-	  RS_UNIT_PAGES },
-	{ "scan balance", "scanned active_anon", "summary.scan.scanned.active_anon",
-	  RS_UNIT_PAGES },
-	{ "scan balance", "scanned inactive_file", "summary.scan.scanned.inactive_file",
-	  RS_UNIT_PAGES },
-	{ "scan balance", "scanned active_file", "summary.scan.scanned.active_file",
-	  RS_UNIT_PAGES },
+	SCANNED(inactive_anon), SCANNED(active_anon), SCANNED(inactive_file), SCANNED(active_file),
 	{ "scan balance", "priority (mean; move)", "summary.priority.share_pct.", RS_UNIT_DIST },
 	{ "reclaim efficiency", "efficiency", "summary.scan.efficiency_pct", RS_UNIT_PCT },
 	{ "reclaim efficiency", "efficiency anon", "summary.scan.efficiency_anon_pct",
@@ -80,6 +77,7 @@ static const struct entry catalogue[] = {
 	{ "refaults", "thrashing (longest memcg)", "summary.refaults.thrashing_s", RS_UNIT_S },
 	{ "refaults", "swap-ins (pswpin)", "summary.refaults.swapin_pages", RS_UNIT_PAGES },
 };
+#undef SCANNED
 
 /* Per-cgroup figures: cgroups[PATH] + suffix. */
 static const struct entry cgroup_entries[] = {

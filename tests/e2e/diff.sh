@@ -395,4 +395,20 @@ run_exit "bad option" 2 "usage:" --frobnicate "$TMP/a.json" "$TMP/b.json"
 "$RS_BIN" diff --help >"$TMP/out" 2>&1
 expect_eq "help exit" "$?" 0
 grep -q -- "--base A1 A2" "$TMP/out" || fail "help: no usage"
+
+# The catalogue's rows read the figures they name: a row whose metric is not in the analysis
+# is left out without a word, so each per-list scanned row is looked for and its sides are
+# the lists' figures of analyze --json (k72-multi scans all four lists).
+A="$TOP/tests/fixtures/kernel7/k72-global-classic.dat"
+B="$TOP/tests/fixtures/kernel7/k72-multi.dat"
+if [ -f "$A" ] && [ -f "$B" ]; then
+	"$RS_BIN" diff --all --json "$A" "$B" >"$TMP/lists.json" || fail "diff --all $A $B"
+	"$RS_BIN" analyze --json "$B" >"$TMP/b_lists.json" || fail "analyze $B"
+	for l in inactive_anon active_anon inactive_file active_file; do
+		expect_eq "row 'scanned $l': new side" \
+			"$(jq -r --arg l "scanned $l" '.ranking[] | select(.label == $l) | .new' \
+			   "$TMP/lists.json")" \
+			"$(jq -r ".summary.scan.scanned.$l" "$TMP/b_lists.json")"
+	done
+fi
 finish
