@@ -1341,6 +1341,41 @@ TR_TEST(test_two_nodes_numa_stat, "replay input: two nodes, lists per node from 
 	return UT_OK;
 }
 
+/*
+ * A read re-splits a memcg's lists by setting each node's, whatever the adds before it did in
+ * the world. /p/b's deltas come before its first read: -76 inactive file pages at 5 ms, +176 at
+ * 8 ms, a call between them (its offset: the read less them, 0). Split by that read's shares (all on node 1), the
+ * -76 takes node 1 below 0, where the world clamps it; the read at 10 ms says 100 on node 1,
+ * which the lists must then hold (an add of read - sum of the splits, 0, left 176: the
+ * two-node memcg-high recording kept 76 such pages on node 1 from 14.97 s to its end).
+ */
+TR_TEST(test_two_nodes_numa_resplit_sets, "replay input: two nodes, a read sets each node's lists")
+{
+	static const uint64_t z[2] = { 0, 0 }, inf[2] = { 0, 100 };
+	int b;
+
+	UT_ASSERT(tr_new(t, "version=1 swappiness=60 mglru=0x0000 cgroup=v2 nodes=2") == 0);
+	item_names(t);
+	cgmap(t, 1, "/");
+	cgmap(t, CG_B, "/p/b");
+	lruvec(t, T0 + 5 * MS, 300, CG_B, RS_LRU_INACTIVE_FILE, -76);
+	empty_call(t, T0 + 6 * MS, RS_RK_MEMCG);	/* the deltas so far go out: one add each */
+	lruvec(t, T0 + 8 * MS, 300, CG_B, RS_LRU_INACTIVE_FILE, 176);
+	snap_numa(t, T0 + 10 * MS, CG_B, "/p/b", z, inf, z, true);
+	node_snap_nid(t, T0 + 11 * MS, 0, 0, 0);
+	node_snap_nid(t, T0 + 11 * MS, 1, 0, 100);
+	empty_call(t, T0 + 50 * MS, RS_RK_MEMCG);
+	UT_ASSERT(tr_finish(t) == 0);
+	b = rs_world_find_memcg(t->w, CG_B);
+	UT_ASSERT(b > 0);
+	UT_ASSERT_EQ(rs_world_info(t->w)->node_lists_missing, 0);
+	rs_world_rewind(t->w);
+	rs_world_advance(t->w, T0 + 20 * MS);
+	UT_ASSERT_EQ(rs_world_lru(t->w, b, 1, RS_LRU_INACTIVE_FILE), 100);
+	UT_ASSERT_EQ(rs_world_lru(t->w, b, 0, RS_LRU_INACTIVE_FILE), 0);
+	return UT_OK;
+}
+
 /* The tree from paths: /p/b is tracked, /p is not: an ancestor /p is made for it. */
 TR_TEST(test_tree_from_paths, "replay input: ancestors by path")
 {
