@@ -88,6 +88,7 @@ struct ri_task *ri_task_get(struct rs_replay_input *ri, int pid, bool create)
 	t = &ri->task[ri->ntask];
 	memset(t, 0, sizeof(*t));
 	t->pid = pid;
+	t->dense = -1;
 	t->call = RI_NO_CALL;
 	t->ended_memcg_call = RI_NO_CALL;
 	t->win_lru = -1;

@@ -103,6 +103,7 @@ struct ri_memcg {
 
 struct ri_task {
 	int pid;
+	int dense;			/* the loading stage's task index (rs_ctx.task), -1 unknown */
 	uint32_t call;			/* open call, RI_NO_CALL */
 	/* isolate window */
 	bool win;

@@ -415,6 +415,40 @@ TR_TEST(test_memcg_call, "replay input: a memcg call, its victim, target and goa
 }
 
 /*
+ * The trace ends inside a memcg call of /a, after an isolate of 16 inactive file pages whose
+ * shrink event never came (the 6.1 swapmax recording of sweep4: khugepaged's, 32 pages): the
+ * call is cut at the end and holds the window's pages, as analyze counts them (lru_isolate
+ * nr_scanned), with the victim its scan counter names.
+ */
+TR_TEST(test_memcg_call_cut_window, "replay input: a window the end cuts counts in its call")
+{
+	const struct rs_reclaim_call *c;
+	const struct rs_ri_report *r;
+
+	UT_ASSERT(tr_new(t, "version=1 swappiness=60 mglru=0x0000 cgroup=v1 nodes=1") == 0);
+	item_names(t);
+	cgmap(t, 1, "/");
+	cgmap(t, CG_A, "/a");
+	snap(t, T0 + 1 * MS, CG_A, "/a", 10, 0, 500, 20, 600, 1000, 0);
+	node_snap(t, T0 + 2 * MS, 100, 10, 2000, 300, 50000, 3000);
+	rbegin(t, T0 + 10 * MS, 200, "w", RS_RK_MEMCG);
+	window(t, T0 + 11 * MS, 200, "w", CG_A, RS_LRU_INACTIVE_FILE, 32, 32, 30, 12, false);
+	iso(t, T0 + 12 * MS, 200, "w", RS_LRU_INACTIVE_FILE, 16, 16);
+	count(t, T0 + 12 * MS + 1, 200, CG_A, IT_PGSCAN_DIRECT, 16);
+	UT_ASSERT(tr_finish(t) == 0);
+	r = rs_replay_input_report(t->ri);
+	UT_ASSERT_EQ(r->calls_cut_end, 1);
+	c = call_of(t, 0);
+	UT_ASSERT(c != NULL);
+	UT_ASSERT_EQ(c->rec.scanned[RS_LRU_INACTIVE_FILE], 48);
+	UT_ASSERT_EQ(c->rec.reclaimed[RS_LRU_INACTIVE_FILE], 30);
+	UT_ASSERT_EQ(c->rec.nr_memcg, 1);
+	UT_ASSERT_STR(rs_world_memcg(t->w, c->rec.memcg[0].memcg)->path, "/a");
+	UT_ASSERT_EQ(c->rec.memcg[0].scanned[RS_LRU_INACTIVE_FILE], 48);
+	return UT_OK;
+}
+
+/*
  * Sizes from deltas: /a made before the trace, snapshots IF 100 (no delta yet) and IF 110
  * after a +10 delta: both give snapshot - deltas = 100, the offset. Deltas are coalesced
  * between invocations (the world is read at their starts): at the call at 30 ms, after the -40
