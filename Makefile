@@ -36,7 +36,8 @@ LDLIBS    += $(PKG_LIBS) -lm -pthread
 LIB_SRC := $(sort $(shell find parsers analyzer models -name "*.c"))
 CMD_SRC := $(sort $(shell find cmd -name "*.c"))
 LIB_OBJ := $(LIB_SRC:%.c=$(O)/%.o)
-CMD_OBJ := $(CMD_SRC:%.c=$(O)/%.o)
+# and each command's man-page DESCRIPTION, the part of its docs/COMMAND.md so marked
+CMD_OBJ := $(CMD_SRC:%.c=$(O)/%.o) $(O)/gen/cmd_descriptions.o
 LIB     := $(O)/libreclaimscope.a
 BIN     := reclaimscope
 ifneq ($(SANITIZE),)
@@ -79,6 +80,15 @@ $(O)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	@$(CC) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP -c $< -o $@
+
+$(O)/gen/cmd_descriptions.c: cmd/man_description.awk $(wildcard docs/*.md)
+	@mkdir -p $(dir $@)
+	@echo "  GEN     $@"
+	@awk -f cmd/man_description.awk $(sort $(wildcard docs/*.md)) >$@.tmp && mv $@.tmp $@
+
+$(O)/gen/cmd_descriptions.o: $(O)/gen/cmd_descriptions.c
+	@echo "  CC      $<"
+	@$(CC) $(CFLAGS) -c $< -o $@
 
 $(LIB): $(LIB_OBJ)
 	@rm -f $@

@@ -32,14 +32,6 @@ static const struct rs_cmd_opt events_opts[] = {
 RS_CMD_DEFINE(events,
 	.summary = "list the events of a trace: counts, times, CPUs, losses",
 	.operands = { 1, 1, "FILE" },
-	.description =
-		"Says what is in a trace before any analysis: the file format and kernel, the "
-		"CPU count, the time span, every event with its count and first and last "
-		"timestamp, the events the ring buffer lost, and the warnings the loader raised "
-		"(unknown or incomplete event formats, corrupt records, timestamps going "
-		"backwards). The counts equal what trace-cmd report prints, event by event.\n\n"
-		"FILE is a trace.dat (file version 6 or 7, compressed or not) or a text trace "
-		"(trace-cmd report output, or ftrace's trace file).",
 	.opts = events_opts);
 
 static int cmd_events(int argc, char **argv)

@@ -119,18 +119,25 @@ struct rs_cmd {
 		int min, max;
 		const char *name;
 	} operands;
-	const char *description;	/* the man page's DESCRIPTION; paragraphs split by \n\n */
+	/*
+	 * The man page's DESCRIPTION, paragraphs split by \n\n: the part of docs/NAME.md so
+	 * marked, written into the build by cmd/man_description.awk (RS_CMD_DEFINE names it)
+	 */
+	const char *description;
 	const struct rs_cmd_opt *opts;	/* ends with RS_CMD_OPT_END */
 };
 
 /*
  * Defines rs_cmd_NAME, the command NAME run by cmd_NAME() (the command's file defines it
- * below), with the rest of its fields: RS_CMD_DEFINE(events, .summary = "...", ...).
+ * below) and described by docs/NAME.md, with the rest of its fields:
+ * RS_CMD_DEFINE(events, .summary = "...", ...).
  */
 #define RS_CMD_DEFINE(cmdname, ...)						\
 	static int cmd_##cmdname(int argc, char **argv);			\
+	extern const char rs_cmd_description_##cmdname[];			\
 	const struct rs_cmd rs_cmd_##cmdname = {				\
-		.name = #cmdname, .fn = cmd_##cmdname, __VA_ARGS__		\
+		.name = #cmdname, .fn = cmd_##cmdname,				\
+		.description = rs_cmd_description_##cmdname, __VA_ARGS__	\
 	}
 
 extern const struct rs_cmd rs_cmd_record;

@@ -211,7 +211,7 @@ static int on_finish(void *arg, struct rs_error *err)
 	struct rs_cgroups *cg = arg;
 	const struct rs_memcgs_facts *facts = rs_memcgs_facts(cg->mc);
 	int below = 0, first_below = -1;
-	bool ev, lru;
+	bool ev, lru, memcg_events;
 
 	if (cg->finished)
 		return 0;
@@ -272,19 +272,24 @@ static int on_finish(void *arg, struct rs_error *err)
 	/*
 	 * Reclaim events with memcg_id are 7.1+, whose memcg:* events exist (6.13+): they were
 	 * not recorded (a plain trace-cmd record -e vmscan), and the word says how to get them.
+	 * Recorded means either kind arrived: on 7.x pgscan_*, pgsteal_* and pgrefill are
+	 * mod_memcg_lruvec_state items, and a trace without anon activity can have no
+	 * count_memcg_events at all (the sweep4 7.2 MGLRU swapmax recording: none of them,
+	 * 22,355 lruvec deltas, every shrink's victim told).
 	 */
-	if (cg->at.shrinks && !cg->at.count_events && facts->kernel_roots &&
+	memcg_events = cg->at.count_events || cg->at.lruvec_events;
+	if (cg->at.shrinks && !memcg_events && facts->kernel_roots &&
 	    cg->at.by_reason[RS_CGR_MEMCG_ID_LEAF])
 		rs_warn(cg->warnings, "no memcg:count_memcg_events in the trace (not recorded: "
 			"this kernel has them, its reclaim events carry memcg_id; trace-cmd record "
 			"-e memcg): the victim cgroup of reclaim is told only inside limit reclaim "
 			"of a memcg with no memcg below it (memcg_id_leaf), %" PRIu64 " of %" PRIu64
 			" shrink events", cg->at.by_reason[RS_CGR_MEMCG_ID_LEAF], cg->at.shrinks);
-	else if (cg->at.shrinks && !cg->at.count_events && facts->kernel_roots)
+	else if (cg->at.shrinks && !memcg_events && facts->kernel_roots)
 		rs_warn(cg->warnings, "no memcg:count_memcg_events in the trace (not recorded: "
 			"this kernel has them, its reclaim events carry memcg_id; trace-cmd record "
 			"-e memcg): the victim cgroup of reclaim cannot be told");
-	else if (cg->at.shrinks && !cg->at.count_events)
+	else if (cg->at.shrinks && !memcg_events)
 		rs_warn(cg->warnings, "no memcg:count_memcg_events in the trace (a kernel before "
 			"6.13, or not recorded): the victim cgroup of reclaim cannot be told");
 	sort_rows(cg);

@@ -70,25 +70,6 @@ static const struct rs_cmd_opt analyze_opts[] = {
 RS_CMD_DEFINE(analyze,
 	.summary = "per-LRU scan pressure, reclaim episodes, stalls, kswapd, over time",
 	.operands = { 1, 1, "FILE" },
-	.description =
-		"Reads a trace (trace.dat of any version, or trace-cmd report or ftrace text) "
-		"and reports which LRU lists were scanned how hard, by whom, at which priority "
-		"and how efficiently; who stalled in reclaim (direct, memcg limit, soft limit), "
-		"how often and for how long, with exact percentiles; what kswapd did (wakes, "
-		"re-wakes, awake time); slab shrinking, write IO from reclaim, throttling, OOM "
-		"kills; refaults: which evicted file pages came back, how soon, whose they were and "
-		"who brought them back (docs/refaults.md); and how all of it moved over time. A "
-		"SUMMARY opens the report: the worst "
-		"stall, stalls by kind, kswapd, scanning and efficiency, swap-out and writeback, "
-		"the cgroups that paid and caused most, losses; each line names the section with "
-		"the details. The per-cgroup sections are reclaimscope-cgroups(1)'s "
-		"(--with-cgroups adds them).\n\n"
-		"One pass over the trace; memory is bounded by tasks and time buckets, not by "
-		"events. Every figure names the kernel's own name for it (pgscan_direct, "
-		"nr_reclaimed, inactive_file); fields an older kernel lacks are shown as - in "
-		"text and null in JSON.\n\n"
-		"  reclaimscope analyze trace.dat\n"
-		"  reclaimscope analyze --json --from 755.2 --to 760 trace.dat",
 	.opts = analyze_opts);
 
 int rs_analyzed_run(const char *path, const struct rs_analysis_opts *ao,

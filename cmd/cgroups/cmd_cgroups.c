@@ -40,17 +40,6 @@ static const struct rs_cmd_opt cgroups_opts[] = {
 RS_CMD_DEFINE(cgroups,
 	.summary = "per-cgroup reclaim: who entered it, whose pages it took",
 	.operands = { 1, 1, "FILE" },
-	.description =
-		"Which memory cgroup paid for whose memory. For every memcg of a trace: the "
-		"trigger side (the reclaim episodes its tasks entered, their stalls, what they "
-		"reclaimed, throttling, OOM kills), the victim side (pages scanned and "
-		"reclaimed from its LRU lists by list and by reclaim context, and the kernel's "
-		"per-memcg counters such as pgscan_direct and pgsteal_direct), a trigger by "
-		"victim matrix of pages reclaimed, soft limits against usage over time, and LRU "
-		"sizes over time.\n\n"
-		"The victim side needs the memcg tracepoints of 6.13 and later kernels; a trace "
-		"made by reclaimscope-record(1) adds the names of the counters, the cgroup map "
-		"and list-size snapshots. Older traces still get a trigger side.",
 	.opts = cgroups_opts);
 
 static int cmd_cgroups(int argc, char **argv)

@@ -239,17 +239,6 @@ RS_CMD_DEFINE(diff,
 	.forms = "[options] --base A1 A2... --new B1 B2...",
 	/* A B, or the files after --base and --new: parse_args() counts them */
 	.operands = { .name = "A B" },
-	.description =
-		"Compares the analyses of two kernels, two configurations or two sets of runs "
-		"the way kernel MM threads do: every numeric figure of reclaimscope-analyze(1) "
-		"is a metric, compared across the runs of each side with min, max, mean and "
-		"standard deviation per side, the new side as a percentage of the base, and "
-		"Welch's t-test when both sides have two or more runs. The text leads with what "
-		"changed: the stall, scan balance, efficiency, IO, kswapd and per-cgroup figures "
-		"that moved, grouped and ranked by how far they moved; identical inputs say so "
-		"in one line.\n\n"
-		"Each input is a trace or a saved analyze --json output, so each kernel can be "
-		"analysed on its own machine and compared later.",
 	.opts = diff_opts);
 
 /* Returns RS_EXIT_OK, or the exit status of a usage error (already reported). */

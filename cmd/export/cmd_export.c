@@ -39,19 +39,6 @@ static const struct rs_cmd_opt export_opts[] = {
 RS_CMD_DEFINE(export,
 	.summary = "episodes, kswapd and series as a Perfetto timeline or JSON lines",
 	.operands = { 1, 1, "TRACE" },
-	.description =
-		"Exports the analysis of a trace for other tools. --format perfetto writes the "
-		"Trace Event Format JSON that ui.perfetto.dev and chrome://tracing open: a track "
-		"per reclaiming task with a slice per reclaim episode (soft-limit passes nested "
-		"inside), kswapd awake slices, counter tracks of pages scanned and reclaimed per "
-		"LRU list and per victim cgroup, and instants for throttling and OOM kills.\n\n"
-		"--format jsonl writes one JSON object a line: one per reclaim episode, kswapd "
-		"awake period, time bucket and cgroup time bucket, each with the host, trace and "
-		"kernel, for DuckDB, ClickHouse or Spark. The file is written only when "
-		"complete.\n\n"
-		"  reclaimscope export --format perfetto -o reclaim.json trace.dat\n"
-		"  reclaimscope export --format jsonl -o - trace.dat |\n"
-		"      jq -c 'select(.type==\"episode\")'",
 	.opts = export_opts);
 
 static int cmd_export(int argc, char **argv)

@@ -47,18 +47,6 @@ static const struct rs_cmd_opt plot_opts[] = {
 RS_CMD_DEFINE(plot,
 	.summary = "figures of reclaim as SVG or PNG; two or more traces compared",
 	.operands = { 1, INT_MAX, "TRACE..." },
-	.description =
-		"Draws the figures a reclaim developer puts in a mail or a slide, from the same "
-		"analysis as reclaimscope-analyze(1): scan and reclaim per LRU list over time "
-		"(scan), every complete reclaim episode at its begin by duration with the five "
-		"longest numbered (stalls), the stall latency distribution per context as a CDF on "
-		"a log scale (latency), kswapd awake periods per kswapd (kswapd), and pages "
-		"reclaimed from each victim cgroup over time, stacked (cgroups).\n\n"
-		"With two or more traces the figures overlay them (base vs new): one line style or "
-		"marker per trace, times from each trace's start. The file is SVG or PNG by its "
-		"name; it is written only when complete.\n\n"
-		"  reclaimscope plot -o reclaim.svg trace.dat\n"
-		"  reclaimscope plot --what latency,stalls -o cmp.png base.dat new.dat",
 	.opts = plot_opts);
 
 struct plot_run {

@@ -173,19 +173,6 @@ RS_CMD_DEFINE(record,
 		    "[--file-version 6|7] [--duration S]",
 	/* the workload's: record runs it */
 	.operands = { .name = "[-- COMMAND [ARG...]]" },
-	.description =
-		"Runs trace-cmd record with the vmscan, memcg, cgroup, oom and sched "
-		"tracepoints and the page cache's filemap add/delete events (for refaults), "
-		"writes into the same trace the facts no tracepoint carries "
-		"(kernel enum names from BTF, the cgroup map, list sizes, limits and watermarks "
-		"every interval, as trace_marker lines), optionally runs a workload in a memory "
-		"cgroup, and puts tracefs back as it was.\n\n"
-		"Needs root, a mounted or mountable tracefs, trace-cmd in PATH and a memory "
-		"cgroup controller (cgroup v1 memory hierarchy, or cgroup v2 with memory in "
-		"cgroup.controllers). Without a COMMAND it records until SIGINT or SIGTERM or "
-		"--duration.\n\n"
-		"  reclaimscope record -o trace.dat --cgroup rs_test --limit 64M -- \\\n"
-		"          dd if=big of=/dev/null bs=1M",
 	.opts = record_opts);
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -60,23 +60,6 @@ RS_CMD_DEFINE(replay,
 	.synopsis = "[--policy NAME,NAME...|all] [--inputs] [--calls[=N|all]] [--json] "
 		    "[--max-calls N]",
 	.operands = { 1, 1, "FILE" },
-	.description =
-		"Re-evaluates reclaim policies against the pressure a trace recorded. The trace "
-		"becomes a world (memcg tree, list sizes per lruvec over time, usage and limits, "
-		"watermarks, swap, the reclaimability each list showed) and a pressure (one "
-		"reclaim invocation per recorded call). Each policy is asked, invocation by "
-		"invocation, what it would have scanned and reclaimed.\n\n"
-		"The recorded kernel's own policy (mainline) must give the recording back "
-		"first: per list, the replay's scanned pages against the recording's, and a "
-		"list is claimed only within 5%. Where the trace lacks an input, the list is "
-		"marked NO CLAIM with the missing input named. With --calls, the reclaim calls "
-		"where mainline's pages scanned differ most from the recording's, each with its "
-		"context, task, priorities, rounds and pages per list on both sides, and the time "
-		"and file offset of its begin event. The replay is open-loop: the "
-		"refaults and IO another policy would have caused are not in the trace.\n\n"
-		"Policies: mainline (the recorded kernel), splitlru-plus1 and splitlru (the "
-		"2008 nr_scan + 1 question), softlimit-tree and softlimit-rework (cgroup v1 "
-		"soft-limit reclaim, the 3.10 tree against the 2013 rework).",
 	.opts = replay_opts);
 
 /* The name of the registry's policy that stands for the recorded kernel. */

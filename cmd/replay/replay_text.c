@@ -113,6 +113,45 @@ static void err_text(char *buf, size_t n, uint64_t rec, double e)
 		snprintf(buf, n, "%+.1f%%", e);
 }
 
+/* A sub-table's head: rows of a cgroup's or a node's lists (`who`: its column's title). */
+static void sub_head(FILE *f, const char *who)
+{
+	fprintf(f, "  %-16s %-13s %9s %9s %7s %9s %9s %7s %s\n", who, "list", "rec scan", "scanned",
+		"error", "rec recl", "reclaimed", "error", "check");
+}
+
+/* A row of a sub-table: one list of the cgroup or node `who`. */
+static void sub_row(FILE *f, const char *who, int l, const struct rs_identity_list *il)
+{
+	char e1[16], e2[16];
+
+	err_text(e1, sizeof(e1), il->rec_scanned, il->scanned_err);
+	err_text(e2, sizeof(e2), il->rec_reclaimed, il->reclaimed_err);
+	fprintf(f, "  %-16s %-13s %9llu %9llu %7s %9llu %9llu %7s %s\n", who, short_list[l],
+		U(il->rec_scanned), U(il->model_scanned), e1, U(il->rec_reclaimed),
+		U(il->model_reclaimed), e2, rs_identity_verdict_name(il->verdict));
+}
+
+/* Per node, the lists of the calls of one kind, under `title`; nothing when there are none. */
+static void node_rows(FILE *f, const char *title, const struct rs_identity_node *nodes, int n)
+{
+	char who[64];
+
+	if (n) {
+		out(f, 2, "%s", title);
+		sub_head(f, "node (calls)");
+	}
+	for (int k = 0; k < n; k++) {
+		snprintf(who, sizeof(who), "%d (%llu)", nodes[k].nid, U(nodes[k].calls));
+		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
+			const struct rs_identity_list *il = &nodes[k].list[l];
+
+			if (il->rec_scanned || il->model_scanned)
+				sub_row(f, who, l, il);
+		}
+	}
+}
+
 /* Why lists are not claimed: per input the trace lacks, what it is and the pages concerned. */
 static void gaps_text(FILE *f, const struct rs_replay_report *r)
 {
@@ -239,8 +278,7 @@ static void identity_text(FILE *f, const struct rs_replay_report *r)
 	} else {
 		out(f, 2, "per cgroup (every list the recording scanned in the cgroup; checked from "
 		    "%d pages):", RS_IDENTITY_MIN_SCANNED);
-		fprintf(f, "  %-16s %-13s %9s %9s %7s %9s %9s %7s %s\n", "cgroup", "list",
-			"rec scan", "scanned", "error", "rec recl", "reclaimed", "error", "check");
+		sub_head(f, "cgroup");
 	}
 	for (int c = 0; id->per_cgroup && c < id->nr_memcg; c++) {
 		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
@@ -248,61 +286,13 @@ static void identity_text(FILE *f, const struct rs_replay_report *r)
 
 			if (!il->rec_scanned)
 				continue;
-			err_text(e1, sizeof(e1), il->rec_scanned, il->scanned_err);
-			err_text(e2, sizeof(e2), il->rec_reclaimed, il->reclaimed_err);
-			fprintf(f, "  %-16s %-13s %9llu %9llu %7s %9llu %9llu %7s %s\n",
-				cg_col(rs_replay_cgroup_name(r, c), 16, cgb, sizeof(cgb)),
-				short_list[l], U(il->rec_scanned),
-				U(il->model_scanned), e1, U(il->rec_reclaimed),
-				U(il->model_reclaimed), e2, rs_identity_verdict_name(il->verdict));
+			sub_row(f, cg_col(rs_replay_cgroup_name(r, c), 16, cgb, sizeof(cgb)), l, il);
 		}
 	}
-	if (id->nr_kswapd_nodes) {
-		out(f, 2, "per node, the kswapd calls (each scans its own node; not in the counts "
-		    "below):");
-		fprintf(f, "  %-16s %-13s %9s %9s %7s %9s %9s %7s %s\n", "node (calls)", "list",
-			"rec scan", "scanned", "error", "rec recl", "reclaimed", "error", "check");
-	}
-	for (int k = 0; k < id->nr_kswapd_nodes; k++) {
-		const struct rs_identity_node *x = &id->kswapd_node[k];
-
-		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
-			const struct rs_identity_list *il = &x->list[l];
-
-			if (!il->rec_scanned && !il->model_scanned)
-				continue;
-			snprintf(cgb, sizeof(cgb), "%d (%llu)", x->nid, U(x->calls));
-			err_text(e1, sizeof(e1), il->rec_scanned, il->scanned_err);
-			err_text(e2, sizeof(e2), il->rec_reclaimed, il->reclaimed_err);
-			fprintf(f, "  %-16s %-13s %9llu %9llu %7s %9llu %9llu %7s %s\n", cgb,
-				short_list[l], U(il->rec_scanned), U(il->model_scanned), e1,
-				U(il->rec_reclaimed), U(il->model_reclaimed), e2,
-				rs_identity_verdict_name(il->verdict));
-		}
-	}
-	if (id->nr_call_nodes) {
-		out(f, 2, "per node, the other calls (direct, memcg: each may scan every node; "
-		    "not in the counts below):");
-		fprintf(f, "  %-16s %-13s %9s %9s %7s %9s %9s %7s %s\n", "node (calls)", "list",
-			"rec scan", "scanned", "error", "rec recl", "reclaimed", "error", "check");
-	}
-	for (int k = 0; k < id->nr_call_nodes; k++) {
-		const struct rs_identity_node *x = &id->call_node[k];
-
-		for (int l = 0; l < RS_NR_EVICTABLE; l++) {
-			const struct rs_identity_list *il = &x->list[l];
-
-			if (!il->rec_scanned && !il->model_scanned)
-				continue;
-			snprintf(cgb, sizeof(cgb), "%d (%llu)", x->nid, U(x->calls));
-			err_text(e1, sizeof(e1), il->rec_scanned, il->scanned_err);
-			err_text(e2, sizeof(e2), il->rec_reclaimed, il->reclaimed_err);
-			fprintf(f, "  %-16s %-13s %9llu %9llu %7s %9llu %9llu %7s %s\n", cgb,
-				short_list[l], U(il->rec_scanned), U(il->model_scanned), e1,
-				U(il->rec_reclaimed), U(il->model_reclaimed), e2,
-				rs_identity_verdict_name(il->verdict));
-		}
-	}
+	node_rows(f, "per node, the kswapd calls (each scans its own node; not in the counts below):",
+		  id->kswapd_node, id->nr_kswapd_nodes);
+	node_rows(f, "per node, the other calls (direct, memcg: each may scan every node; not in "
+		  "the counts below):", id->call_node, id->nr_call_nodes);
 	if (!id->claimed && !id->not_claimed)
 		out(f, 2, "no list has %d pages scanned: identity not checked on this trace",
 		    RS_IDENTITY_MIN_SCANNED);
@@ -698,7 +688,8 @@ void rs_replay_inputs_text(FILE *f, const struct rs_replay_report *r)
 	    "limited ancestor %llu, task's memcg %llu, header %llu, root %llu; proactive (the "
 	    "root neither the task's memcg nor above it, and no swap-in of the task in the "
 	    "root's subtree within 10 ms) %llu",
-	    U(in->target_src[RS_RI_TGT_KERNEL]), U(in->target_src[RS_RI_TGT_VICTIMS]), U(in->target_src[RS_RI_TGT_LIMITED]),
+	    U(in->target_src[RS_RI_TGT_KERNEL]), U(in->target_src[RS_RI_TGT_VICTIMS]),
+	    U(in->target_src[RS_RI_TGT_LIMITED]),
 	    U(in->target_src[RS_RI_TGT_TASK]), U(in->target_src[RS_RI_TGT_HEADER]),
 	    U(in->target_src[RS_RI_TGT_ROOT]), U(in->proactive_calls));
 	out(f, 11, "           pages wanted: memcg calls their charge-size goal 32<<k (%llu, freed "

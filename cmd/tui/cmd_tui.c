@@ -738,15 +738,6 @@ static const struct rs_cmd_opt tui_opts[] = {
 RS_CMD_DEFINE(tui,
 	.summary = "browse a trace on a timeline: scan, stalls, kswapd, cgroups, zoom",
 	.operands = { 1, 1, "FILE" },
-	.description =
-		"A terminal timeline of page reclaim: scan and reclaim rates per LRU list, "
-		"kswapd awake periods, direct, memcg-limit and soft-limit stalls per task or "
-		"per cgroup, the priority reached, write IO, throttling and OOM kills, with "
-		"markers, zoom down to single events, and jumps to the stalls that matter. "
-		"Press ? inside for the keys.\n\n"
-		"It works in 80x24 and larger, uses Unicode blocks when the locale is UTF-8 and "
-		"ASCII otherwise, and colour only when the terminal has it and NO_COLOR is not "
-		"set.",
 	.opts = tui_opts);
 
 static int cmd_tui(int argc, char **argv)

@@ -36,6 +36,17 @@ for c in $cmds; do
 		grep -Eq -- "(^| |\\[)(${s:+$s|}$o)([] =[]|\$)" "$TMP/synopsis" ||
 			fail "$c: the synopsis lacks $o"
 	done
+	# the man page's DESCRIPTION is the part of docs/COMMAND.md so marked, word for word
+	# (cmd/man_description.awk writes it into the build): the page's words, fences dropped,
+	# against the roff's, requests dropped and escapes undone
+	sed -n '/^<!-- man DESCRIPTION/,/^<!-- end of man DESCRIPTION -->/p' "docs/$c.md" |
+		sed '1d; $d; /^```/d' | tr -s ' \n' '  ' | sed 's/^ //; s/ $//' >"$TMP/desc.want"
+	sed -n '/^\.SH DESCRIPTION/,/^\.SH /p' "$TMP/$c.1" | sed '1d; $d; /^\./d' |
+		sed 's/\\-/-/g; s/\\&//g; s/\\e/\\/g' | tr -s ' \n' '  ' |
+		sed 's/^ //; s/ $//' >"$TMP/desc.got"
+	[ -s "$TMP/desc.want" ] || fail "docs/$c.md marks no man DESCRIPTION"
+	cmp -s "$TMP/desc.want" "$TMP/desc.got" ||
+		fail "$c.1's DESCRIPTION is not docs/$c.md's: $(cut -c 1-120 "$TMP/desc.got")"
 	# one line per option in --help: "  --name ARG   meaning"
 	n_opts=$("$RS_BIN" --list-options "$c" | wc -l)
 	n_lines=$(grep -c '^  \(-[a-z], \)\{0,1\}--' "$TMP/help")

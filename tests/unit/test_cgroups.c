@@ -949,6 +949,8 @@ UT_TEST(test_kernel7, "cgroups: 7.x memcg_id is the target, node-stat victims, s
 	UT_ASSERT_EQ(b->node_items[N7_PGSTEAL_DIRECT], 46);
 	UT_ASSERT_STR(rs_cgroups_node_item_name(f.cg, N7_PGSCAN_DIRECT), "pgscan_direct");
 	UT_ASSERT(rs_cgroups_facts(f.cg)->lru_names);
+	/* no count_memcg_events, but memcg:* recorded (7.x counts reclaim as lruvec items) */
+	UT_ASSERT(!warned(f.w, "no memcg:count_memcg_events"));
 	/* shrink_slab of /p/a's memcg */
 	UT_ASSERT_EQ(a->slab_calls, 1);
 	UT_ASSERT_EQ(a->slab_freed, 5);
