@@ -866,7 +866,7 @@ const char *rs_gap_missing(enum rs_gap g)
  * nodes, a memcg below the root with sizes of its own has them on node 0 only unless its
  * snapshots carried memory.numa_stat (rs_world_set_node_lists()): every call scans lruvecs whose
  * per-node sizes the world lacks (a 2-node 7.2 memcg-high recording: inactive file +13885%, the
- * 1-node one +2.0%; with numa_stat -2.2%). A direct call that
+ * 1-node one +2.0%; with numa_stat -1.5%). A direct call that
  * shrank fewer nodes than the machine has was kept from the others by its nodemask (mempolicy,
  * cpuset) or by zones ready for compaction, neither in the trace (a 2-node recording whose
  * tasks are bound to a node each: direct reclaim +72% scanned, the kswapd calls -0.2/-0.4%).

@@ -997,7 +997,7 @@ static int64_t root_own_v2(const struct wb *b, const struct ri_root_upd *r, cons
  * deltas is assumed (docs/replay.md "Nodes, MGLRU, caps"). Measured on the 7.2 two-node
  * memcg-high recording: at each read the lists had drifted from it by 16 of ~2,300 inactive
  * file pages on average. With only the lists per node (the refaults all on node 0) inactive
- * anon was +17.9%; with the counters per node +3.7%.
+ * anon was +17.9%; with the counters per node +3.8%.
  */
 struct nsplit {
 	bool ok;			/* every read names every node */

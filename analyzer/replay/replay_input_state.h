@@ -95,6 +95,7 @@ struct ri_memcg {
 	struct ri_numa *numa;
 	size_t nnuma, capnuma;
 	uint32_t numa_missing;		/* snapshots without it */
+	size_t read_flush2;		/* 1 + the update of its read's second flush, 0: none */
 
 	int world;			/* world index at the end, -1: counted in the root */
 };

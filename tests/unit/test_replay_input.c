@@ -1410,6 +1410,48 @@ TR_TEST(test_two_nodes_numa_resplit_sets, "replay input: two nodes, a read sets 
 	return UT_OK;
 }
 
+/*
+ * The recorder's memory.numa_stat read flushes a second time after its memory.stat read, before
+ * the marker; the list stats a reclaim reads from then on are the marker's numa_* per node, not
+ * the lists the world held at that flush (split by the older read until the new one re-splits
+ * them). /p/b: read at 2 ms (50 + 450), +100 at 10 ms (split 10 + 90), the recorder's flushes
+ * at 100 and 100.5 ms, +8 at 100.7 ms, the marker at 101 ms reading 300 + 300: from 100.5 ms on
+ * node 1's stat is 300 (the flush took the world's 540 before).
+ */
+TR_TEST(test_two_nodes_numa_second_flush, "replay input: two nodes, numa_stat's own flush")
+{
+	static const uint64_t z[2] = { 0, 0 }, if1[2] = { 50, 450 }, if2[2] = { 300, 300 };
+	int b;
+
+	UT_ASSERT(tr_new(t, "version=1 swappiness=60 mglru=0x0000 cgroup=v2 nodes=2") == 0);
+	item_names(t);
+	cgmap(t, 1, "/");
+	cgmap(t, CG_B, "/p/b");
+	snap_numa(t, T0 + 2 * MS, CG_B, "/p/b", z, if1, z, true);
+	lruvec(t, T0 + 10 * MS, 300, CG_B, RS_LRU_INACTIVE_FILE, 100);
+	flush_ev(t, T0 + 100 * MS, 1, "rs", CG_B, false, true);
+	flush_ev(t, T0 + 100 * MS + 500000, 1, "rs", CG_B, false, true);
+	lruvec(t, T0 + 100 * MS + 700000, 300, CG_B, RS_LRU_INACTIVE_FILE, 8);
+	snap_numa(t, T0 + 101 * MS, CG_B, "/p/b", z, if2, z, true);
+	node_snap_nid(t, T0 + 102 * MS, 0, 0, 1000);
+	node_snap_nid(t, T0 + 102 * MS, 1, 0, 1000);
+	empty_call(t, T0 + 150 * MS, RS_RK_MEMCG);
+	UT_ASSERT(tr_finish(t) == 0);
+	b = rs_world_find_memcg(t->w, CG_B);
+	UT_ASSERT(b > 0);
+	rs_world_rewind(t->w);
+	rs_world_advance(t->w, T0 + 50 * MS);
+	UT_ASSERT_EQ(rs_world_lru(t->w, b, 1, RS_LRU_INACTIVE_FILE), 540);
+	UT_ASSERT_EQ(rs_world_lru_stat_at(t->w, b, 1, RS_LRU_INACTIVE_FILE, T0 + 100 * MS + 600000),
+		     300);
+	UT_ASSERT_EQ(rs_world_lru_stat_at(t->w, b, 0, RS_LRU_INACTIVE_FILE, T0 + 100 * MS + 600000),
+		     300);
+	rs_world_advance(t->w, T0 + 120 * MS);
+	UT_ASSERT_EQ(rs_world_lru(t->w, b, 0, RS_LRU_INACTIVE_FILE) +
+		     rs_world_lru(t->w, b, 1, RS_LRU_INACTIVE_FILE), 608);
+	return UT_OK;
+}
+
 /* The tree from paths: /p/b is tracked, /p is not: an ancestor /p is made for it. */
 TR_TEST(test_tree_from_paths, "replay input: ancestors by path")
 {
