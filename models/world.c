@@ -815,7 +815,7 @@ static const char *const gap_missing[RS_GAP_NR] = {
 			     "call for a share of what remains of it, so a call's goal follows what "
 			     "the earlier calls of the same write freed",
 	[RS_GAP_NODE_LISTS] = "each memcg's LRU sizes per node (memory.numa_stat, which record "
-			      "writes as numa_* on cgroup v2; memory.stat and "
+			      "writes as memcg_numa on cgroup v2; memory.stat and "
 			      "mod_memcg_lruvec_state carry no node): every reclaim context scans "
 			      "each node's lruvec >> priority, and the replay holds the lists of a "
 			      "memcg without them on node 0",

@@ -12,7 +12,7 @@
 #include "source_state.h"
 
 #define MAX_ITEMS 4096		/* enum items we keep per enum; hostile input stops here */
-#define MAX_PAIRS 48	/* memcg_stat: 24 keys, + 8 numa_* (two nodes or more) */
+#define MAX_PAIRS 48	/* memcg_stat: 24 keys, + 8 numa_* (recorders of 2026-12-03 14:30) */
 #define LINE_MAX_LEN 4096
 
 struct item_list {
@@ -26,6 +26,17 @@ struct rs_markers {
 	char *keys[MAX_PAIRS], *vals[MAX_PAIRS];
 	int nr_pairs;
 	char path[LINE_MAX_LEN];
+	/*
+	 * The last memcg_numa marker, decoded: the recorder writes it just before the memcg_stat
+	 * of the same read (docs/markers.md), which takes it when its id is the same. Any
+	 * memcg_stat ends it, so a numa part never joins another read.
+	 */
+	struct {
+		uint64_t id;		/* 0: none pending */
+		uint32_t nodes, ws_nodes;
+		uint64_t bytes[RS_SNAP_NODES][RS_LRU_NR];
+		uint64_t ws[RS_SNAP_NODES][4];
+	} numa;
 };
 
 struct rs_markers *rs_markers_new(void)
@@ -158,16 +169,18 @@ static void decode_items(struct rs_source *src, struct rs_markers *m, enum rs_it
 }
 
 /*
- * One numa_NAME=N0:V,N1:V key (docs/markers.md) into out[nid * stride]: the nodes it names, each
- * once with a number; 0 when absent or malformed.
+ * One PREFIXNAME=N0:V,N1:V key (docs/markers.md: numa_NAME in memcg_stat, NAME in memcg_numa)
+ * into out[nid * stride]: the nodes it names, each once with a number; 0 when absent or
+ * malformed.
  */
-static uint32_t numa_key(struct rs_markers *m, const char *name, uint64_t *out, size_t stride)
+static uint32_t numa_key(struct rs_markers *m, const char *prefix, const char *name,
+			 uint64_t *out, size_t stride)
 {
 	char key[64];
 	const char *p;
 	uint32_t seen = 0;
 
-	snprintf(key, sizeof(key), "numa_%s", name);
+	snprintf(key, sizeof(key), "%s%s", prefix, name);
 	p = get(m, key);
 	while (p && *p) {
 		char *end;
@@ -192,9 +205,16 @@ static uint32_t numa_key(struct rs_markers *m, const char *name, uint64_t *out, 
 	return seen;
 }
 
-/* The per-node lists and workingset counters: the nodes every one of them names. */
-static void decode_numa(struct rs_markers *m, struct rs_ev_snap_memcg *s,
-			const char *const *lru_keys)
+static const char *const memcg_lru_keys[RS_LRU_NR] = {
+	"inactive_anon", "active_anon", "inactive_file", "active_file", "unevictable"
+};
+
+/*
+ * The per-node lists and workingset counters, keys PREFIXNAME: the nodes every one of them
+ * names.
+ */
+static void decode_numa(struct rs_markers *m, const char *prefix, uint64_t bytes[][RS_LRU_NR],
+			uint32_t *nodes, uint64_t ws[][4], uint32_t *ws_nodes)
 {
 	static const char *const ws_keys[4] = {
 		"workingset_activate_anon", "workingset_activate_file",
@@ -202,23 +222,27 @@ static void decode_numa(struct rs_markers *m, struct rs_ev_snap_memcg *s,
 	};
 	uint32_t all = UINT32_MAX;
 
-	memset(s->numa_bytes, 0, sizeof(s->numa_bytes));
-	memset(s->numa_ws, 0, sizeof(s->numa_ws));
+	memset(bytes, 0, sizeof(uint64_t[RS_SNAP_NODES][RS_LRU_NR]));
+	memset(ws, 0, sizeof(uint64_t[RS_SNAP_NODES][4]));
 	for (int l = 0; l < RS_LRU_NR; l++)
 		if (l != RS_LRU_UNEVICTABLE)	/* not needed by reclaim: not written */
-			all &= numa_key(m, lru_keys[l], &s->numa_bytes[0][l], RS_LRU_NR);
-	s->numa_nodes = all;
+			all &= numa_key(m, prefix, memcg_lru_keys[l], &bytes[0][l], RS_LRU_NR);
+	*nodes = all;
 	all = UINT32_MAX;
 	for (int k = 0; k < 4; k++)
-		all &= numa_key(m, ws_keys[k], &s->numa_ws[0][k], 4);
-	s->numa_ws_nodes = all;
+		all &= numa_key(m, prefix, ws_keys[k], &ws[0][k], 4);
+	*ws_nodes = all;
+}
+
+/* memcg_numa id=N NAME=N0:V,...: kept for the memcg_stat that follows it */
+static void decode_memcg_numa(struct rs_markers *m)
+{
+	m->numa.id = getu(m, "id", 0);
+	decode_numa(m, "", m->numa.bytes, &m->numa.nodes, m->numa.ws, &m->numa.ws_nodes);
 }
 
 static void decode_memcg_stat(struct rs_markers *m, struct rs_event *ev)
 {
-	static const char *const lru_keys[RS_LRU_NR] = {
-		"inactive_anon", "active_anon", "inactive_file", "active_file", "unevictable"
-	};
 	struct rs_ev_snap_memcg *s = &ev->snap_memcg;
 
 	ev->type = RS_EV_SNAP_MEMCG;
@@ -236,13 +260,21 @@ static void decode_memcg_stat(struct rs_markers *m, struct rs_event *ev)
 	s->swap = getu(m, "swap", 0);
 	s->swappiness = (int)getu(m, "swappiness", (uint64_t)-1);
 	for (int l = 0; l < RS_LRU_NR; l++)
-		s->lru_bytes[l] = getu(m, lru_keys[l], 0);
+		s->lru_bytes[l] = getu(m, memcg_lru_keys[l], 0);
 	for (int w = 0; w < RS_WS_NR; w++) {
 		uint64_t v = getu(m, rs_ws_item_name(w), UINT64_MAX);
 
 		s->ws[w] = v > INT64_MAX ? -1 : (int64_t)v;
 	}
-	decode_numa(m, s, lru_keys);
+	/* numa_* keys inside the marker: the recorders of 2026-12-03 before memcg_numa */
+	decode_numa(m, "numa_", s->numa_bytes, &s->numa_nodes, s->numa_ws, &s->numa_ws_nodes);
+	if (!s->numa_nodes && !s->numa_ws_nodes && m->numa.id && m->numa.id == s->id) {
+		memcpy(s->numa_bytes, m->numa.bytes, sizeof(s->numa_bytes));
+		memcpy(s->numa_ws, m->numa.ws, sizeof(s->numa_ws));
+		s->numa_nodes = m->numa.nodes;
+		s->numa_ws_nodes = m->numa.ws_nodes;
+	}
+	m->numa.id = 0;
 }
 
 static void decode_node_stat(struct rs_markers *m, struct rs_event *ev)
@@ -339,6 +371,10 @@ void rs_markers_decode(struct rs_source *src, const char *text, struct rs_event 
 	} else if (!strcmp(tag, "memcg_stat")) {
 		split_pairs(m, rest);
 		decode_memcg_stat(m, ev);
+	} else if (!strcmp(tag, "memcg_numa")) {
+		/* stays a plain marker, its text intact: its numbers go with the next memcg_stat */
+		split_pairs(m, rest);
+		decode_memcg_numa(m);
 	} else if (!strcmp(tag, "node_stat")) {
 		split_pairs(m, rest);
 		decode_node_stat(m, ev);

@@ -980,9 +980,10 @@ static int64_t root_own_v2(const struct wb *b, const struct ri_root_upd *r, cons
  * Two or more nodes: each memcg's lists by node. memory.stat and mod_memcg_lruvec_state name
  * no node, while reclaim sizes its scan of each (node, memcg) lruvec from that lruvec's own
  * lists (get_scan_count(), lruvec_lru_size()). memory.numa_stat does name them: `record` writes
- * it into each memcg_stat as numa_* on cgroup v2 (docs/markers.md), its subtree's lists per
- * node. A memcg's own lists on a node are that minus its children's (v2_own() per node). The
- * updates built from memory.stat and the deltas (a size per memcg) are placed per node:
+ * it on cgroup v2 as memcg_numa, which the loader joins to its memcg_stat (numa_*;
+ * docs/markers.md), its subtree's lists per node. A memcg's own lists on a node are that minus
+ * its children's (v2_own() per node). The updates built from memory.stat and the deltas (a
+ * size per memcg) are placed per node:
  *  - a size set (a snapshot, the delta offset): split by the memcg's own shares per node in the
  *    numa_stat read of that moment (before the first read: the first read's);
  *  - a delta: split by the shares of the latest read, the fractions carried to the next one;

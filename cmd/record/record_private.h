@@ -14,6 +14,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "rs_error.h"
 
@@ -145,6 +146,11 @@ int rec_marker_open(struct rec *r, struct rs_error *err);
 void rec_marker_close(struct rec *r);
 /* Write one marker (printf format); over-long ones are dropped and counted. */
 int rec_mark(struct rec *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/*
+ * The memcg_numa marker of memcg id from its memory.numa_stat f, into out (len: the marker
+ * limit): its length, 0 when f has none of the items, -1 when it does not fit (nothing cut).
+ */
+int rec_numa_marker(FILE *f, unsigned long long id, char *out, size_t len);
 /* Escape a cgroup path for a marker value: '%', spaces and control bytes become %XX. */
 void rec_escape_path(const char *path, char *buf, size_t len);
 int rec_write_begin(struct rec *r);

@@ -116,90 +116,13 @@ static int read_memcg_stat(const char *path, unsigned long long *lru, char *ws, 
 	return 0;
 }
 
-/*
- * The lines of cgroup v2's memory.numa_stat the replay needs per node: the evictable lists
- * (get_scan_count() sizes each (node, memcg) lruvec's scan from its own) and the workingset
- * counters it reads per lruvec (prepare_scan_control()'s refaults, lru_note_cost()'s restores).
- * memory.stat sums them over the nodes; so do the memcg events. Unevictable is left out: reclaim
- * never scans it, and a marker has < 1000 bytes.
- */
-static const char *const numa_names[] = {
-	"inactive_anon", "active_anon", "inactive_file", "active_file",
-	"workingset_activate_anon", "workingset_activate_file", "workingset_restore_anon",
-	"workingset_restore_file",
-};
-#define NR_NUMA (sizeof(numa_names) / sizeof(numa_names[0]))
-
-/*
- * memory.numa_stat (memory_numa_stat_show()): "inactive_anon N0=B N1=B" per item, each node's
- * lruvec_page_state() of the memcg (its subtree, like memory.stat; lists in bytes, counters in
- * events). Each item of numa_names present goes into out as " numa_NAME=N0:V,N1:V"; "" when
- * the file is absent. v1's numa_stat has no active/inactive split: not read.
- */
-static void read_numa_stat(const char *path, char *out, size_t len)
-{
-	char line[1024];
-	size_t used = 0;
-	FILE *f;
-
-	out[0] = '\0';
-	f = fopen(path, "re");
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		char *p, *sp = strchr(line, ' ');
-		size_t i, start = used;
-		int n, nodes = 0;
-		bool cut = false;
-
-		if (!sp)
-			continue;
-		*sp = '\0';
-		for (i = 0; i < NR_NUMA && strcmp(line, numa_names[i]); i++)
-			;
-		if (i == NR_NUMA)
-			continue;
-		n = snprintf(out + used, len - used, " numa_%s=", line);
-		if (n < 0 || (size_t)n >= len - used)
-			break;
-		used += (size_t)n;
-		p = sp + 1;
-		for (;;) {
-			unsigned int nid;
-			unsigned long long v;
-			int c;
-
-			while (*p == ' ')
-				p++;
-			if (sscanf(p, "N%u=%llu%n", &nid, &v, &c) != 2)
-				break;
-			p += c;
-			n = snprintf(out + used, len - used, "%sN%u:%llu", nodes ? "," : "", nid,
-				     v);
-			if (n < 0 || (size_t)n >= len - used) {
-				cut = true;
-				break;
-			}
-			used += (size_t)n;
-			nodes++;
-		}
-		if (!nodes || cut) {
-			/* nothing (or a cut list) for this item: leave it out */
-			used = start;
-			out[used] = '\0';
-		}
-	}
-	fclose(f);
-}
-
 static void snap_memcg(struct rec *r, const char *rel)
 {
 	unsigned long long lru[NR_LRU], usage, limit, a, b, c;
 	uint64_t swappiness;
 	char path[PATH_MAX], esc[3 * 256], tail[192], ws[400], numa[REC_MARKER_MAX];
-	char base[REC_MARKER_MAX];
 	uint64_t id = rec_cgroup_id(&r->mem, rel);
-	int n;
+	int n, numa_len = 0;
 
 	if (!id)
 		return;		/* removed since the list was made */
@@ -209,14 +132,19 @@ static void snap_memcg(struct rec *r, const char *rel)
 		return;
 	rec_escape_path(rel, esc, sizeof(esc));
 	/*
-	 * One node: memory.stat is the node's, and the marker stays as it was. The second read
+	 * One node: memory.stat is the node's, and no memcg_numa is written. The second read
 	 * flushes again, a few ms after memory.stat's (docs/markers.md).
 	 */
-	numa[0] = '\0';
 	if (r->mem.v2 && r->nr_nodes > 1 &&
 	    snprintf(path, sizeof(path), "%s%s/memory.numa_stat", r->mem.mnt, rel) <
-	    (int)sizeof(path))
-		read_numa_stat(path, numa, sizeof(numa));
+	    (int)sizeof(path)) {
+		FILE *f = fopen(path, "re");
+
+		if (f) {
+			numa_len = rec_numa_marker(f, (unsigned long long)id, numa, sizeof(numa));
+			fclose(f);
+		}
+	}
 	if (r->mem.v2) {
 		if (rec_cgroup_bytes(r, rel, "memory.current", &usage) ||
 		    rec_cgroup_bytes(r, rel, "memory.max", &limit) ||
@@ -251,18 +179,22 @@ static void snap_memcg(struct rec *r, const char *rel)
 	}
 	if (rec_read_bytes(r, path, &swappiness))
 		swappiness = 0;
-	n = snprintf(base, sizeof(base), "memcg_stat cg=%s id=%llu usage=%llu limit=%llu %s "
-		 "swappiness=%llu inactive_anon=%llu active_anon=%llu inactive_file=%llu "
-		 "active_file=%llu unevictable=%llu%s", esc, (unsigned long long)id, usage, limit,
-		 tail, (unsigned long long)swappiness, lru[0], lru[1], lru[2], lru[3], lru[4], ws);
-	if (n < 0 || n >= REC_MARKER_MAX) {
+	/*
+	 * Its own marker, just before memcg_stat, which the loader joins it to by id: inside
+	 * memcg_stat (up to 794 bytes on a two-node guest with a 7-byte path) a long cgroup path,
+	 * big numbers or more nodes pushed it out. Alone it fits for the nodes the loader reads
+	 * (RS_SNAP_NODES); too long even alone: dropped and counted, never cut, and the replay
+	 * says what it lacks.
+	 */
+	if (numa_len < 0)
 		atomic_fetch_add(&r->markers_dropped, 1);	/* as rec_mark() does */
-		return;
-	}
-	/* the per-node part only whole: without it the replay says what it lacks */
-	if ((size_t)n + strlen(numa) >= REC_MARKER_MAX)
-		numa[0] = '\0';
-	rec_mark(r, "%s%s", base, numa);
+	else if (numa_len > 0)
+		rec_mark(r, "%s", numa);
+	rec_mark(r, "memcg_stat cg=%s id=%llu usage=%llu limit=%llu %s swappiness=%llu "
+		 "inactive_anon=%llu active_anon=%llu inactive_file=%llu active_file=%llu "
+		 "unevictable=%llu%s", esc, (unsigned long long)id, usage, limit, tail,
+		 (unsigned long long)swappiness,
+		 lru[0], lru[1], lru[2], lru[3], lru[4], ws);
 }
 
 #define MAX_ZONES	8	/* MAX_NR_ZONES is at most 6 */

@@ -206,5 +206,25 @@ oracle, > replay): $(diff "$TMP/want" "$TMP/got" | head -6)"
 	expect_eq "$b: without numa_*, lists NO CLAIM" \
 		"$(jq -r '[.replay.identity.lists[] | select(.verdict == "NO CLAIM" and
 			(.lacks | index("per-node memcg lists")))] | length' "$TMP/old.json")" 4
+	# the recorder's present form: the numa_* keys as their own memcg_numa marker just before
+	# their memcg_stat (names without numa_); the loader joins them: the same replay
+	awk '/ buf=memcg_stat / { id = ""; numa = ""; line = ""
+			for (i = 1; i <= NF; i++) {
+				if ($i ~ /^id=/) id = $i
+				if ($i ~ /^numa_/) { numa = numa " " substr($i, 6); continue }
+				line = line (i > 1 ? " " : "") $i }
+			if (numa != "") { pre = line; sub(/ buf=memcg_stat .*/, "", pre)
+				print pre " buf=memcg_numa " id numa }
+			print line; next } { print }' "$TMP/raw" >"$TMP/new.txt"
+	nm=$(grep -c ' buf=memcg_stat .* numa_' "$TMP/raw")
+	[ "$nm" -gt 100 ] || fail "$b: $nm memcg_stat markers with numa_*"
+	expect_eq "$b: memcg_numa markers" "$(grep -c ' buf=memcg_numa id=' "$TMP/new.txt")" "$nm"
+	expect_eq "$b: numa_ left" "$(grep -c ' buf=memcg_stat .* numa_' "$TMP/new.txt")" 0
+	"$RS_BIN" replay --json "$TMP/new.txt" >"$TMP/new.json" 2>/dev/null ||
+		fail "$b: replay of the report with memcg_numa exit $?"
+	"$RS_BIN" replay --json "$TMP/raw" >"$TMP/raw.json" 2>/dev/null ||
+		fail "$b: replay of the report exit $?"
+	expect_eq "$b: identity with memcg_numa as with numa_* in memcg_stat" \
+		"$(jq -c '.replay.identity' "$TMP/new.json")" "$(jq -c '.replay.identity' "$TMP/raw.json")"
 fi
 finish

@@ -124,6 +124,11 @@ for m in "reclaimscope_begin version=1 " "vm_event_items source=" "node_stat_ite
 	 "swap total=[0-9]* free=[0-9]*$" "reclaimscope_end status=143"; do
 	grep -q "tracing_mark_write: $m" "$TMP/report" || fail "marker '$m' missing"
 done
+# one node: memory.numa_stat is not read, the memcg_stat markers are as before (docs/markers.md)
+if grep -q "tracing_mark_write: reclaimscope_begin .* nodes=1 " "$TMP/report"; then
+	grep -q "tracing_mark_write: memcg_numa \|tracing_mark_write: memcg_stat .* numa_" \
+		"$TMP/report" && fail "one node, yet memcg_numa or numa_* written"
+fi
 # zone_stat (docs/markers.md): per snapshot one marker per managed zone of /proc/zoneinfo, read
 # here on its own; the first snapshot's managed pages are the machine's (they do not move)
 nz=$(awk '$1 == "managed" && $2 > 0 {n++} END {print n + 0}' /proc/zoneinfo)

@@ -1,17 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * memcg_stat's numa_* keys (docs/markers.md): memory.numa_stat as `record` writes it on cgroup v2
- * with two or more nodes, read back through the text loader. The lines are the recorder's own
- * (7.2 guest, two nodes: /rs_high at 49.265 s of a memcg-high recording), the second and third
- * cut by hand.
+ * memory.numa_stat as `record` writes it on cgroup v2 with two or more nodes (docs/markers.md),
+ * read back through the text loader: the memcg_numa marker the loader joins to the memcg_stat
+ * after it, and the numa_* keys inside memcg_stat of the earlier recorders. The lines are the
+ * recorder's own (7.2 guest, two nodes: /rs_high at 49.265 s of a memcg-high recording), some
+ * cut by hand. And the recorder's formatting of a read of more nodes than this machine has.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "trace_source.h"
 #include "unit.h"
 
-#define MAX_EV 8
+/* cmd/record/record_numa.c (record_private.h needs more of the recorder than we link) */
+int rec_numa_marker(FILE *f, unsigned long long id, char *out, size_t len);
+
+#define MAX_EV 12
 
 struct got {
 	int n;
@@ -117,5 +122,144 @@ UT_TEST(test_numa_stat_marker, "markers: memcg_stat numa_* per node")
 	UT_ASSERT_EQ(g.s[3].numa_nodes, 0);
 	UT_ASSERT_EQ(g.s[3].numa_ws_nodes, 0);
 	UT_ASSERT_EQ(g.s[3].lru_bytes[RS_LRU_INACTIVE_FILE], 9428992);
+	return UT_OK;
+}
+
+#define MS_HEAD(t, id) " reclaimscope-148 [000] .....  " t ": tracing_mark_write: memcg_stat " \
+	"cg=/rs_high id=" id " usage=67108864 limit=9223372036854771712 high=67108864 low=0 " \
+	"swappiness=60 inactive_anon=41005056 active_anon=7274496 inactive_file=9428992 " \
+	"active_file=2048000 unevictable=0 workingset_refault_anon=0 workingset_refault_file=0\n"
+#define NUMA(t, id, rest) " reclaimscope-148 [000] .....  " t ": tracing_mark_write: " \
+	"memcg_numa id=" id rest "\n"
+#define NUMA2 " inactive_anon=N0:32964608,N1:5943296 active_anon=N0:6852608,N1:421888 " \
+	"inactive_file=N0:2551808,N1:6877184 active_file=N0:1024000,N1:1024000 " \
+	"workingset_activate_anon=N0:7,N1:0 workingset_activate_file=N0:0,N1:12 " \
+	"workingset_restore_anon=N0:3,N1:0 workingset_restore_file=N0:0,N1:5"
+
+UT_TEST(test_numa_marker_join, "markers: memcg_numa joins the memcg_stat of its read")
+{
+	static const char txt[] =
+		"cpus=2\n"
+		/* the recorder's order: memcg_numa, then memcg_stat of the same id */
+		NUMA("49.265380", "28", NUMA2)
+		MS_HEAD("49.265387", "28")
+		/* another memcg's memcg_stat ends it: neither that nor a later read takes it */
+		NUMA("49.365380", "28", NUMA2)
+		MS_HEAD("49.365387", "29")
+		MS_HEAD("49.365390", "28")
+		/* a print of someone else's in between does not */
+		NUMA("49.465380", "28", " inactive_anon=N0:4096,N3:8192 active_anon=N0:0,N3:1 "
+		     "inactive_file=N0:0,N3:2 active_file=N0:0,N3:3")
+		" dd-150 [001] .....  49.465382: tracing_mark_write: hello\n"
+		MS_HEAD("49.465387", "28");
+	struct got g;
+	int s = 0;
+
+	UT_ASSERT(load(txt, &g) == 0);
+	UT_ASSERT_EQ(g.n, 8);
+	UT_ASSERT_EQ(g.type[0], RS_EV_MARKER);	/* memcg_numa stays a marker */
+	UT_ASSERT_EQ(g.type[1], RS_EV_SNAP_MEMCG);
+	s = 1;
+	UT_ASSERT_EQ(g.s[s].id, 28);
+	UT_ASSERT_EQ(g.s[s].lru_bytes[RS_LRU_INACTIVE_ANON], 41005056);
+	UT_ASSERT_EQ(g.s[s].numa_nodes, 3);
+	UT_ASSERT_EQ(g.s[s].numa_bytes[0][RS_LRU_INACTIVE_ANON], 32964608);
+	UT_ASSERT_EQ(g.s[s].numa_bytes[1][RS_LRU_INACTIVE_ANON], 5943296);
+	UT_ASSERT_EQ(g.s[s].numa_bytes[1][RS_LRU_ACTIVE_ANON], 421888);
+	UT_ASSERT_EQ(g.s[s].numa_bytes[1][RS_LRU_INACTIVE_FILE], 6877184);
+	UT_ASSERT_EQ(g.s[s].numa_bytes[0][RS_LRU_ACTIVE_FILE], 1024000);
+	UT_ASSERT_EQ(g.s[s].numa_ws_nodes, 3);
+	UT_ASSERT_EQ(g.s[s].numa_ws[0][0], 7);
+	UT_ASSERT_EQ(g.s[s].numa_ws[1][1], 12);
+	UT_ASSERT_EQ(g.s[s].numa_ws[0][2], 3);
+	UT_ASSERT_EQ(g.s[s].numa_ws[1][3], 5);
+	UT_ASSERT_EQ(g.type[3], RS_EV_SNAP_MEMCG);
+	UT_ASSERT_EQ(g.s[3].id, 29);
+	UT_ASSERT_EQ(g.s[3].numa_nodes, 0);
+	UT_ASSERT_EQ(g.s[3].numa_ws_nodes, 0);
+	UT_ASSERT_EQ(g.s[4].id, 28);
+	UT_ASSERT_EQ(g.s[4].numa_nodes, 0);
+	UT_ASSERT_EQ(g.type[5], RS_EV_MARKER);
+	UT_ASSERT_EQ(g.type[6], RS_EV_MARKER);
+	UT_ASSERT_EQ(g.type[7], RS_EV_SNAP_MEMCG);
+	UT_ASSERT_EQ(g.s[7].numa_nodes, 9);	/* nodes 0 and 3 */
+	UT_ASSERT_EQ(g.s[7].numa_bytes[3][RS_LRU_ACTIVE_FILE], 3);
+	UT_ASSERT_EQ(g.s[7].numa_ws_nodes, 0);
+	return UT_OK;
+}
+
+/* A memory.numa_stat of n nodes, every value v, as memory_numa_stat_show() prints it. */
+static FILE *fake_numa_stat(int n, const char *v)
+{
+	static const char *const items[] = {
+		"anon", "file", "kernel_stack", "shmem", "inactive_anon", "active_anon",
+		"inactive_file", "active_file", "unevictable", "slab_reclaimable",
+		"workingset_refault_anon", "workingset_refault_file", "workingset_activate_anon",
+		"workingset_activate_file", "workingset_restore_anon", "workingset_restore_file",
+		"workingset_nodereclaim",
+	};
+	FILE *f = tmpfile();
+
+	if (!f)
+		return NULL;
+	for (size_t i = 0; i < sizeof(items) / sizeof(items[0]); i++) {
+		fputs(items[i], f);
+		for (int nid = 0; nid < n; nid++)
+			fprintf(f, " N%d=%s", nid, v);
+		fputc('\n', f);
+	}
+	rewind(f);
+	return f;
+}
+
+UT_TEST(test_numa_marker_write, "record: memcg_numa fits for the nodes the loader reads")
+{
+	char out[1000], txt[1200];	/* REC_MARKER_MAX */
+	FILE *f = fake_numa_stat(2, "4096");
+	struct got g;
+	int n;
+
+	UT_ASSERT(f != NULL);
+	n = rec_numa_marker(f, 28, out, sizeof(out));
+	fclose(f);
+	UT_ASSERT_STR(out, "memcg_numa id=28 inactive_anon=N0:4096,N1:4096 "
+		      "active_anon=N0:4096,N1:4096 inactive_file=N0:4096,N1:4096 "
+		      "active_file=N0:4096,N1:4096 workingset_activate_anon=N0:4096,N1:4096 "
+		      "workingset_activate_file=N0:4096,N1:4096 "
+		      "workingset_restore_anon=N0:4096,N1:4096 "
+		      "workingset_restore_file=N0:4096,N1:4096");
+	UT_ASSERT_EQ(n, (int)strlen(out));
+
+	/* RS_SNAP_NODES nodes, the longest numbers and id there are: under the limit */
+	f = fake_numa_stat(RS_SNAP_NODES, "18446744073709551615");
+	UT_ASSERT(f != NULL);
+	n = rec_numa_marker(f, 18446744073709551615ull, out, sizeof(out));
+	fclose(f);
+	UT_ASSERT(n > 0 && n < (int)sizeof(out));
+	/* and the loader takes every node of it */
+	snprintf(txt, sizeof(txt), "cpus=2\n reclaimscope-148 [000] .....  49.265380: "
+		 "tracing_mark_write: %s\n reclaimscope-148 [000] .....  49.265387: "
+		 "tracing_mark_write: memcg_stat cg=/rs_high id=18446744073709551615 "
+		 "inactive_anon=1\n", out);
+	UT_ASSERT(load(txt, &g) == 0);
+	UT_ASSERT_EQ(g.n, 2);
+	UT_ASSERT_EQ(g.s[1].numa_nodes, (1u << RS_SNAP_NODES) - 1);
+	UT_ASSERT_EQ(g.s[1].numa_ws_nodes, (1u << RS_SNAP_NODES) - 1);
+	UT_ASSERT_EQ(g.s[1].numa_bytes[RS_SNAP_NODES - 1][RS_LRU_ACTIVE_FILE],
+		     18446744073709551615ull);
+
+	/* eight nodes of a big server: too long, nothing (the caller counts a dropped marker) */
+	f = fake_numa_stat(8, "1099511627776");
+	UT_ASSERT(f != NULL);
+	UT_ASSERT_EQ(rec_numa_marker(f, 28, out, sizeof(out)), -1);
+	fclose(f);
+
+	/* no item of ours: no marker */
+	f = tmpfile();
+	UT_ASSERT(f != NULL);
+	fputs("anon N0=1 N1=2\n", f);
+	rewind(f);
+	UT_ASSERT_EQ(rec_numa_marker(f, 28, out, sizeof(out)), 0);
+	fclose(f);
 	return UT_OK;
 }
