@@ -1001,6 +1001,49 @@ TR_TEST(test_memcg_goal_cut, "replay input: a pass cut short bounds the memcg go
 }
 
 /*
+ * A call that went down after its last freed page never met its goal (do_try_to_free_pages()
+ * lowers the priority only while nr_reclaimed < nr_to_reclaim). The first call frees 32 at
+ * priority 12 and 32 at 11 (64), then nothing at 10 and 9: its goal was above 64, the least
+ * 32 << k is 128 (it wanted the 64 it freed before: the model stopped at priority 11 where the
+ * kernel went on to 9; n1-memcg-high, 146.177 s, went on from 192 at priority 8 to 0). The
+ * second frees 32 and 32 at 12 in two passes of inactive file (the first request under 32 ran
+ * its target out), then nothing at 12 again: no lower priority, it wants what it freed, 64 (the
+ * anon aging at the end of a pass reads as another pass at the same priority). The third frees
+ * nothing at priorities 1 and 0 and 64 in the retry at 12 (do_try_to_free_pages() starts again
+ * when a descent freed nothing; anon-2stream-busy, 2674.465 s): it met its goal there, 64.
+ */
+TR_TEST(test_memcg_goal_short, "replay input: a memcg call that went down past its total")
+{
+	static const struct win call[] = {
+		{ RS_LRU_INACTIVE_FILE, 32, 32, 32, 12 }, { RS_LRU_INACTIVE_FILE, 32, 32, 32, 11 },
+		{ RS_LRU_INACTIVE_FILE, 32, 32, 0, 10 }, { RS_LRU_INACTIVE_FILE, 32, 32, 0, 9 },
+	};
+	static const struct win same[] = {
+		{ RS_LRU_INACTIVE_FILE, 16, 16, 16, 12 }, { RS_LRU_INACTIVE_FILE, 32, 32, 32, 12 },
+		{ RS_LRU_INACTIVE_FILE, 16, 16, 16, 12 }, { RS_LRU_INACTIVE_FILE, 32, 32, 0, 12 },
+	};
+	static const struct win retry[] = {
+		{ RS_LRU_INACTIVE_FILE, 32, 32, 0, 1 }, { RS_LRU_INACTIVE_FILE, 32, 32, 0, 0 },
+		{ RS_LRU_INACTIVE_FILE, 32, 64, 64, 12 },
+	};
+	const struct rs_ri_report *r;
+
+	UT_ASSERT(a_trace(t, 0, 5000, 5000, 6000, 0, 0, 6000) == 0);
+	call_windows(t, T0 + 1 * MS, RS_RK_MEMCG, CG_A, call, NR_WIN(call));
+	call_windows(t, T0 + 20 * MS, RS_RK_MEMCG, CG_A, same, NR_WIN(same));
+	call_windows(t, T0 + 40 * MS, RS_RK_MEMCG, CG_A, retry, NR_WIN(retry));
+	UT_ASSERT(tr_finish(t) == 0);
+	r = rs_replay_input_report(t->ri);
+	UT_ASSERT_EQ(call_of(t, 0)->nr_to_reclaim, 128);
+	UT_ASSERT_EQ(call_of(t, 0)->rec.nr_reclaimed, 64);
+	UT_ASSERT_EQ(call_of(t, 1)->nr_to_reclaim, 64);
+	UT_ASSERT_EQ(call_of(t, 2)->nr_to_reclaim, 64);
+	UT_ASSERT_EQ(r->want_src[RS_RI_WANT_CHARGE], 2);
+	UT_ASSERT_EQ(r->want_src[RS_RI_WANT_RECLAIMED], 1);
+	return UT_OK;
+}
+
+/*
  * Watermark inference without wmark_high in node_stat: a kswapd pass of inactive file taking
  * 512-page folios (requests of 32 scan 512) went on after 512 and 1024 pages; the next request
  * (2 < 32) ran its target out. So the high watermark is above 1024: 1025 at least.
