@@ -377,6 +377,25 @@ static uint64_t file_at(struct tr *t, uint64_t ts, int m)
 }
 
 /*
+ * A v1 trace whose /a (limit 1000 pages) is in a memcg limit reclaim by task 200 ("w"), begun
+ * at 10 ms, that took one window of 32 inactive file pages at 11 ms, 30 reclaimed at priority
+ * 12; the call's end is the caller's.
+ */
+static int memcg_a_call(struct tr *t)
+{
+	if (tr_new(t, "version=1 swappiness=60 mglru=0x0000 cgroup=v1 nodes=1"))
+		return -1;
+	item_names(t);
+	cgmap(t, 1, "/");
+	cgmap(t, CG_A, "/a");
+	snap(t, T0 + 1 * MS, CG_A, "/a", 10, 0, 500, 20, 600, 1000, 0);
+	node_snap(t, T0 + 2 * MS, 100, 10, 2000, 300, 50000, 3000);
+	rbegin(t, T0 + 10 * MS, 200, "w", RS_RK_MEMCG);
+	window(t, T0 + 11 * MS, 200, "w", CG_A, RS_LRU_INACTIVE_FILE, 32, 32, 30, 12, false);
+	return 0;
+}
+
+/*
  * A memcg limit reclaim of /a (limit 1000 pages): one window of 32 inactive file pages, 30
  * reclaimed at priority 12, counters for /a. The call: memcg, target /a (world index 1), what
  * it freed (30) is under 32 so it wants 32; recorded IF 32/30, the victim /a exactly.
@@ -386,14 +405,7 @@ TR_TEST(test_memcg_call, "replay input: a memcg call, its victim, target and goa
 	const struct rs_reclaim_call *c;
 	const struct rs_ri_report *r;
 
-	UT_ASSERT(tr_new(t, "version=1 swappiness=60 mglru=0x0000 cgroup=v1 nodes=1") == 0);
-	item_names(t);
-	cgmap(t, 1, "/");
-	cgmap(t, CG_A, "/a");
-	snap(t, T0 + 1 * MS, CG_A, "/a", 10, 0, 500, 20, 600, 1000, 0);
-	node_snap(t, T0 + 2 * MS, 100, 10, 2000, 300, 50000, 3000);
-	rbegin(t, T0 + 10 * MS, 200, "w", RS_RK_MEMCG);
-	window(t, T0 + 11 * MS, 200, "w", CG_A, RS_LRU_INACTIVE_FILE, 32, 32, 30, 12, false);
+	UT_ASSERT(memcg_a_call(t) == 0);
 	rend(t, T0 + 12 * MS, 200, "w", RS_RK_MEMCG, 30);
 	UT_ASSERT(tr_finish(t) == 0);
 	r = rs_replay_input_report(t->ri);
@@ -425,14 +437,7 @@ TR_TEST(test_memcg_call_cut_window, "replay input: a window the end cuts counts 
 	const struct rs_reclaim_call *c;
 	const struct rs_ri_report *r;
 
-	UT_ASSERT(tr_new(t, "version=1 swappiness=60 mglru=0x0000 cgroup=v1 nodes=1") == 0);
-	item_names(t);
-	cgmap(t, 1, "/");
-	cgmap(t, CG_A, "/a");
-	snap(t, T0 + 1 * MS, CG_A, "/a", 10, 0, 500, 20, 600, 1000, 0);
-	node_snap(t, T0 + 2 * MS, 100, 10, 2000, 300, 50000, 3000);
-	rbegin(t, T0 + 10 * MS, 200, "w", RS_RK_MEMCG);
-	window(t, T0 + 11 * MS, 200, "w", CG_A, RS_LRU_INACTIVE_FILE, 32, 32, 30, 12, false);
+	UT_ASSERT(memcg_a_call(t) == 0);
 	iso(t, T0 + 12 * MS, 200, "w", RS_LRU_INACTIVE_FILE, 16, 16);
 	count(t, T0 + 12 * MS + 1, 200, CG_A, IT_PGSCAN_DIRECT, 16);
 	UT_ASSERT(tr_finish(t) == 0);
