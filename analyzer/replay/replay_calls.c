@@ -322,6 +322,11 @@ static void note_pass(struct rs_replay_input *ri, struct ri_call *c, int memcg, 
 	}
 	c->pass_local += reclaimed;
 	c->total += reclaimed;
+	/* a retry after a first descent that freed nothing starts again at DEF_PRIORITY */
+	if (prio >= 0 && reclaimed)
+		c->gain_prio1 = c->low_prio1 = prio + 1;
+	else if (prio >= 0 && c->gain_prio1 && prio + 1 < c->low_prio1)
+		c->low_prio1 = prio + 1;
 	c->last_ts = ri->last_ts;
 	c->last_node = node_reclaimed(ri, nid);
 	if (c->ctx == RS_CALL_KSWAPD)

@@ -201,6 +201,11 @@ struct ri_call {
 	uint64_t want_lo;		/* nr_to_reclaim > want_lo */
 	uint64_t want_hi;		/* nr_to_reclaim <= want_hi (0: no bound) */
 	/*
+	 * priority + 1 (0: none) of the last shrink that freed a page, and the lowest a shrink
+	 * ran at since: a lower one means do_try_to_free_pages() went on from the final total
+	 */
+	int gain_prio1, low_prio1;
+	/*
 	 * kswapd: the total at the end of every balance_pgdat() pass but the last (another
 	 * priority, or the same again): pgdat_balanced() was false there, true after the last.
 	 */

@@ -377,6 +377,25 @@ static uint64_t file_at(struct tr *t, uint64_t ts, int m)
 }
 
 /*
+ * A v1 trace whose /a (limit 1000 pages) is in a memcg limit reclaim by task 200 ("w"), begun
+ * at 10 ms, that took one window of 32 inactive file pages at 11 ms, 30 reclaimed at priority
+ * 12; the call's end is the caller's.
+ */
+static int memcg_a_call(struct tr *t)
+{
+	if (tr_new(t, "version=1 swappiness=60 mglru=0x0000 cgroup=v1 nodes=1"))
+		return -1;
+	item_names(t);
+	cgmap(t, 1, "/");
+	cgmap(t, CG_A, "/a");
+	snap(t, T0 + 1 * MS, CG_A, "/a", 10, 0, 500, 20, 600, 1000, 0);
+	node_snap(t, T0 + 2 * MS, 100, 10, 2000, 300, 50000, 3000);
+	rbegin(t, T0 + 10 * MS, 200, "w", RS_RK_MEMCG);
+	window(t, T0 + 11 * MS, 200, "w", CG_A, RS_LRU_INACTIVE_FILE, 32, 32, 30, 12, false);
+	return 0;
+}
+
+/*
  * A memcg limit reclaim of /a (limit 1000 pages): one window of 32 inactive file pages, 30
  * reclaimed at priority 12, counters for /a. The call: memcg, target /a (world index 1), what
  * it freed (30) is under 32 so it wants 32; recorded IF 32/30, the victim /a exactly.
@@ -386,14 +405,7 @@ TR_TEST(test_memcg_call, "replay input: a memcg call, its victim, target and goa
 	const struct rs_reclaim_call *c;
 	const struct rs_ri_report *r;
 
-	UT_ASSERT(tr_new(t, "version=1 swappiness=60 mglru=0x0000 cgroup=v1 nodes=1") == 0);
-	item_names(t);
-	cgmap(t, 1, "/");
-	cgmap(t, CG_A, "/a");
-	snap(t, T0 + 1 * MS, CG_A, "/a", 10, 0, 500, 20, 600, 1000, 0);
-	node_snap(t, T0 + 2 * MS, 100, 10, 2000, 300, 50000, 3000);
-	rbegin(t, T0 + 10 * MS, 200, "w", RS_RK_MEMCG);
-	window(t, T0 + 11 * MS, 200, "w", CG_A, RS_LRU_INACTIVE_FILE, 32, 32, 30, 12, false);
+	UT_ASSERT(memcg_a_call(t) == 0);
 	rend(t, T0 + 12 * MS, 200, "w", RS_RK_MEMCG, 30);
 	UT_ASSERT(tr_finish(t) == 0);
 	r = rs_replay_input_report(t->ri);
@@ -425,14 +437,7 @@ TR_TEST(test_memcg_call_cut_window, "replay input: a window the end cuts counts 
 	const struct rs_reclaim_call *c;
 	const struct rs_ri_report *r;
 
-	UT_ASSERT(tr_new(t, "version=1 swappiness=60 mglru=0x0000 cgroup=v1 nodes=1") == 0);
-	item_names(t);
-	cgmap(t, 1, "/");
-	cgmap(t, CG_A, "/a");
-	snap(t, T0 + 1 * MS, CG_A, "/a", 10, 0, 500, 20, 600, 1000, 0);
-	node_snap(t, T0 + 2 * MS, 100, 10, 2000, 300, 50000, 3000);
-	rbegin(t, T0 + 10 * MS, 200, "w", RS_RK_MEMCG);
-	window(t, T0 + 11 * MS, 200, "w", CG_A, RS_LRU_INACTIVE_FILE, 32, 32, 30, 12, false);
+	UT_ASSERT(memcg_a_call(t) == 0);
 	iso(t, T0 + 12 * MS, 200, "w", RS_LRU_INACTIVE_FILE, 16, 16);
 	count(t, T0 + 12 * MS + 1, 200, CG_A, IT_PGSCAN_DIRECT, 16);
 	UT_ASSERT(tr_finish(t) == 0);
@@ -997,6 +1002,49 @@ TR_TEST(test_memcg_goal_cut, "replay input: a pass cut short bounds the memcg go
 	UT_ASSERT(tr_finish(t) == 0);
 	UT_ASSERT_EQ(call_of(t, 0)->nr_to_reclaim, 64);
 	UT_ASSERT_EQ(rs_replay_input_report(t->ri)->want_src[RS_RI_WANT_CHARGE], 1);
+	return UT_OK;
+}
+
+/*
+ * A call that went down after its last freed page never met its goal (do_try_to_free_pages()
+ * lowers the priority only while nr_reclaimed < nr_to_reclaim). The first call frees 32 at
+ * priority 12 and 32 at 11 (64), then nothing at 10 and 9: its goal was above 64, the least
+ * 32 << k is 128 (it wanted the 64 it freed before: the model stopped at priority 11 where the
+ * kernel went on to 9; n1-memcg-high, 146.177 s, went on from 192 at priority 8 to 0). The
+ * second frees 32 and 32 at 12 in two passes of inactive file (the first request under 32 ran
+ * its target out), then nothing at 12 again: no lower priority, it wants what it freed, 64 (the
+ * anon aging at the end of a pass reads as another pass at the same priority). The third frees
+ * nothing at priorities 1 and 0 and 64 in the retry at 12 (do_try_to_free_pages() starts again
+ * when a descent freed nothing; anon-2stream-busy, 2674.465 s): it met its goal there, 64.
+ */
+TR_TEST(test_memcg_goal_short, "replay input: a memcg call that went down past its total")
+{
+	static const struct win call[] = {
+		{ RS_LRU_INACTIVE_FILE, 32, 32, 32, 12 }, { RS_LRU_INACTIVE_FILE, 32, 32, 32, 11 },
+		{ RS_LRU_INACTIVE_FILE, 32, 32, 0, 10 }, { RS_LRU_INACTIVE_FILE, 32, 32, 0, 9 },
+	};
+	static const struct win same[] = {
+		{ RS_LRU_INACTIVE_FILE, 16, 16, 16, 12 }, { RS_LRU_INACTIVE_FILE, 32, 32, 32, 12 },
+		{ RS_LRU_INACTIVE_FILE, 16, 16, 16, 12 }, { RS_LRU_INACTIVE_FILE, 32, 32, 0, 12 },
+	};
+	static const struct win retry[] = {
+		{ RS_LRU_INACTIVE_FILE, 32, 32, 0, 1 }, { RS_LRU_INACTIVE_FILE, 32, 32, 0, 0 },
+		{ RS_LRU_INACTIVE_FILE, 32, 64, 64, 12 },
+	};
+	const struct rs_ri_report *r;
+
+	UT_ASSERT(a_trace(t, 0, 5000, 5000, 6000, 0, 0, 6000) == 0);
+	call_windows(t, T0 + 1 * MS, RS_RK_MEMCG, CG_A, call, NR_WIN(call));
+	call_windows(t, T0 + 20 * MS, RS_RK_MEMCG, CG_A, same, NR_WIN(same));
+	call_windows(t, T0 + 40 * MS, RS_RK_MEMCG, CG_A, retry, NR_WIN(retry));
+	UT_ASSERT(tr_finish(t) == 0);
+	r = rs_replay_input_report(t->ri);
+	UT_ASSERT_EQ(call_of(t, 0)->nr_to_reclaim, 128);
+	UT_ASSERT_EQ(call_of(t, 0)->rec.nr_reclaimed, 64);
+	UT_ASSERT_EQ(call_of(t, 1)->nr_to_reclaim, 64);
+	UT_ASSERT_EQ(call_of(t, 2)->nr_to_reclaim, 64);
+	UT_ASSERT_EQ(r->want_src[RS_RI_WANT_CHARGE], 2);
+	UT_ASSERT_EQ(r->want_src[RS_RI_WANT_RECLAIMED], 1);
 	return UT_OK;
 }
 
