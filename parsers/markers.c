@@ -382,12 +382,19 @@ void rs_markers_decode(struct rs_source *src, const char *text, struct rs_event 
 		split_pairs(m, rest);
 		decode_zone_stat(m, ev);
 	} else if (!strcmp(tag, "cgroup_map")) {
+		const char *path;
+
 		split_pairs(m, rest);
-		ev->type = RS_EV_CGROUP_MAP;
-		ev->cgroup_map.id = getu(m, "id", 0);
-		ev->cgroup_map.path = unescape_path(m, get(m, "path"));
-		if (!ev->cgroup_map.path)
-			ev->type = RS_EV_MARKER;
+		path = unescape_path(m, get(m, "path"));
+		/*
+		 * Without a path it stays the plain marker it came as: ev->marker shares its
+		 * storage with cgroup_map.id, so nothing of the map may be written before
+		 */
+		if (path) {
+			ev->type = RS_EV_CGROUP_MAP;
+			ev->cgroup_map.id = getu(m, "id", 0);
+			ev->cgroup_map.path = path;
+		}
 	} else if (!strcmp(tag, "task_cgroup")) {
 		split_pairs(m, rest);
 		ev->type = RS_EV_TASK_CGROUP;

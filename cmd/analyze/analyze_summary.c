@@ -96,7 +96,8 @@ void rs_findings_text(FILE *f, const struct rs_findings *fd, bool with_cgroups)
 		any = true;
 		snprintf(what, sizeof(what), "%s", rs_reclaim_kind_name(k));
 		line(f, what, "RECLAIM EPISODES", "%" PRIu64 " episode%s, %s in all, p99 %s%s, max %s%s",
-		     s->count, s->count == 1 ? "" : "s", rs_fmt_duration(b[0], 48, s->total_ns), s->approximate ? "~" : "",
+		     s->count, s->count == 1 ? "" : "s", rs_fmt_duration(b[0], 48, s->total_ns),
+		     s->approximate ? "~" : "",
 		     s->count ? rs_fmt_duration(b[1], 48, s->p99_ns) : "-",
 		     s->count ? rs_fmt_duration(b[2], 48, s->max_ns) : "-",
 		     s->incomplete ? ", +incomplete" : "");

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Internals of `reclaimscope record`, shared by cmd/record/cmd_record.c (options and process control)
- * and its helpers: record_tracefs.c (tracefs state, events, liveness), record_cgroup.c (the
- * memory hierarchy), record_items.c (enum item names), record_markers.c (trace_marker writes),
- * record_snapshot.c (periodic snapshots) and record_files.c (small file reads and writes).
+ * Internals of `reclaimscope record`, shared by cmd/record/cmd_record.c (options and process
+ * control) and its helpers: record_tracefs.c (tracefs state, events, liveness), record_cgroup.c
+ * (the memory hierarchy), record_items.c (enum item names), record_markers.c (trace_marker
+ * writes), record_snapshot.c (periodic snapshots), record_numa.c (the memcg_numa marker) and
+ * record_files.c (small file reads and writes).
  * Helpers return 0 or -1 with a struct rs_error; only cmd_record.c prints.
  */
 #ifndef RS_RECORD_IMPL_H
