@@ -114,13 +114,23 @@ out:
 	free(n);
 }
 
+/* A call's recorded pages s of list l, counted under each gap it lacks and as lacking any. */
+static void gap_add(struct rs_gap_pages *gp, unsigned int lacks, int l, uint64_t s)
+{
+	for (int g = 0; g < RS_GAP_NR; g++)
+		if (lacks & (1u << g))
+			gp->scanned[g][l] += s;
+	if (lacks)
+		gp->any[l] += s;
+}
+
 /*
  * Identity node by node over the kswapd calls: the whole-trace sums can hide one node's excess
  * behind the other's shortfall. Recorded pages as rs_replay_recorded() counts them (a call
  * without shrink events scanned nothing); what a node's calls lack is their own gaps.
  */
 static int kswapd_nodes(const struct rs_world *w, const struct rs_replay_result *model,
-			struct rs_identity *out)
+			const unsigned int *lacks, struct rs_identity *out)
 {
 	const struct rs_world_info *wi = rs_world_info(w);
 	struct {
@@ -129,18 +139,13 @@ static int kswapd_nodes(const struct rs_world *w, const struct rs_replay_result 
 		uint64_t calls;
 		struct rs_gap_pages gp;
 	} *n;
-	unsigned int *lacks;
-	struct rs_gap_pages *tmp;
 	int k = 0;
 
 	if (wi->nr_nodes < 2 || !model->call || !wi->nr_calls)
 		return 0;
 	n = calloc((size_t)wi->nr_nodes, sizeof(*n));
-	lacks = calloc(wi->nr_calls, sizeof(*lacks));
-	tmp = calloc(1 + (size_t)wi->nr_memcg, sizeof(*tmp));
-	if (!n || !lacks || !tmp)
+	if (!n)
 		goto out_nomem;
-	rs_world_identity_gaps_calls(w, tmp, lacks);
 	for (size_t i = 0; i < wi->nr_calls; i++) {
 		const struct rs_reclaim_call *c = rs_world_call(w, i);
 		const struct rs_call_outcome *o = &model->call[i];
@@ -155,11 +160,7 @@ static int kswapd_nodes(const struct rs_world *w, const struct rs_replay_result 
 			n[c->nid].rr[l] += c->rec.have ? c->rec.reclaimed[l] : 0;
 			n[c->nid].ms[l] += o->acct.scanned[l];
 			n[c->nid].mr[l] += o->acct.reclaimed[l];
-			for (int g = 0; g < RS_GAP_NR; g++)
-				if (lacks[i] & (1u << g))
-					n[c->nid].gp.scanned[g][l] += s;
-			if (lacks[i])
-				n[c->nid].gp.any[l] += s;
+			gap_add(&n[c->nid].gp, lacks[i], l, s);
 		}
 	}
 	for (int nid = 0; nid < wi->nr_nodes; nid++)
@@ -180,13 +181,9 @@ static int kswapd_nodes(const struct rs_world *w, const struct rs_replay_result 
 					 &n[nid].gp, l, &x->list[l]);
 	}
 	free(n);
-	free(lacks);
-	free(tmp);
 	return 0;
 out_nomem:
 	free(n);
-	free(lacks);
-	free(tmp);
 	out->nr_kswapd_nodes = 0;
 	return -1;
 }
@@ -198,11 +195,11 @@ out_nomem:
  * the calls' shrink events named it for; what it lacks is the gaps of the calls that scanned it.
  */
 static int call_nodes(const struct rs_world *w, const struct rs_replay_result *rec,
-		      const struct rs_replay_result *model, struct rs_identity *out)
+		      const struct rs_replay_result *model, const unsigned int *lacks,
+		      struct rs_identity *out)
 {
 	const struct rs_world_info *wi = rs_world_info(w);
-	struct rs_gap_pages *gp, *tmp;
-	unsigned int *lacks;
+	struct rs_gap_pages *gp;
 	uint64_t *calls;
 	int k = 0;
 
@@ -211,11 +208,8 @@ static int call_nodes(const struct rs_world *w, const struct rs_replay_result *r
 		return 0;
 	gp = calloc((size_t)wi->nr_nodes, sizeof(*gp));
 	calls = calloc((size_t)wi->nr_nodes, sizeof(*calls));
-	lacks = calloc(wi->nr_calls, sizeof(*lacks));
-	tmp = calloc(1 + (size_t)wi->nr_memcg, sizeof(*tmp));
-	if (!gp || !calls || !lacks || !tmp)
+	if (!gp || !calls)
 		goto out_nomem;
-	rs_world_identity_gaps_calls(w, tmp, lacks);
 	for (size_t i = 0; i < wi->nr_calls; i++) {
 		const struct rs_reclaim_call *c = rs_world_call(w, i);
 		uint32_t seen = 0;
@@ -231,13 +225,8 @@ static int call_nodes(const struct rs_world *w, const struct rs_replay_result *r
 				seen |= 1u << ml->nid;
 				calls[ml->nid]++;
 			}
-			for (int l = 0; l < RS_NR_EVICTABLE; l++) {
-				for (int g = 0; g < RS_GAP_NR; g++)
-					if (lacks[i] & (1u << g))
-						gp[ml->nid].scanned[g][l] += ml->scanned[l];
-				if (lacks[i])
-					gp[ml->nid].any[l] += ml->scanned[l];
-			}
+			for (int l = 0; l < RS_NR_EVICTABLE; l++)
+				gap_add(&gp[ml->nid], lacks[i], l, ml->scanned[l]);
 		}
 	}
 	for (int nid = 0; nid < wi->nr_nodes; nid++)
@@ -267,14 +256,10 @@ static int call_nodes(const struct rs_world *w, const struct rs_replay_result *r
 	}
 	free(gp);
 	free(calls);
-	free(lacks);
-	free(tmp);
 	return 0;
 out_nomem:
 	free(gp);
 	free(calls);
-	free(lacks);
-	free(tmp);
 	out->nr_call_nodes = 0;
 	return -1;
 }
@@ -285,14 +270,20 @@ int rs_identity_compute(const struct rs_world *w, const struct rs_replay_result 
 {
 	int nr_memcg = rs_world_info(w)->nr_memcg;
 	const struct rs_reclaim_acct *r = &rec->acct, *m = &model->acct;
+	unsigned int *lacks;
 
 	memset(out, 0, sizeof(*out));
 	out->policy = model->policy;
 	out->nr_memcg = nr_memcg;
 	out->gaps = calloc(1 + (size_t)nr_memcg, sizeof(*out->gaps));
-	if (!out->gaps)
+	/* what each call lacks, for the per-node tables: the gaps' one walk over the calls */
+	lacks = calloc(rs_world_info(w)->nr_calls + 1, sizeof(*lacks));
+	if (!out->gaps || !lacks) {
+		free(lacks);
+		rs_identity_free(out);
 		return rs_error_set(err, "out of memory");
-	out->gap_mask = rs_world_identity_gaps(w, out->gaps);
+	}
+	out->gap_mask = rs_world_identity_gaps_calls(w, out->gaps, lacks);
 	rs_kswapd_ends(w, &out->kswapd);
 	snapshot_interval(w, out);
 	for (int l = 0; l < RS_NR_EVICTABLE; l++) {
@@ -300,10 +291,12 @@ int rs_identity_compute(const struct rs_world *w, const struct rs_replay_result 
 				 &out->gaps[0], l, &out->list[l]);
 		count(out, &out->list[l]);
 	}
-	if (kswapd_nodes(w, model, out) || call_nodes(w, rec, model, out)) {
+	if (kswapd_nodes(w, model, lacks, out) || call_nodes(w, rec, model, lacks, out)) {
+		free(lacks);
 		rs_identity_free(out);
 		return rs_error_set(err, "out of memory");
 	}
+	free(lacks);
 	out->per_cgroup = o && o->victims_known && rec->nr_memcg == nr_memcg &&
 			  model->nr_memcg == nr_memcg;
 	if (!out->per_cgroup)
