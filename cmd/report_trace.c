@@ -74,6 +74,13 @@ json_t *rs_report_trace_json(const struct rs_source *src)
 	json_object_set_new(t, "events", json_integer((json_int_t)ti->events));
 	json_object_set_new(t, "events_by_name", by_name);
 	json_object_set_new(t, "event_times", times);
+	if (ti->formats_known) {
+		json_t *fmts = json_array();
+
+		for (size_t i = 0; i < ti->nr_format_names; i++)
+			json_array_append_new(fmts, json_string(ti->format_names[i]));
+		json_object_set_new(t, "event_formats", fmts);
+	}
 	json_object_set_new(t, "first_s", rs_json_real(rs_ns_to_s(ti->first_ts)));
 	json_object_set_new(t, "last_s", rs_json_real(rs_ns_to_s(ti->last_ts)));
 	json_object_set_new(t, "duration_s",
