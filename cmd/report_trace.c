@@ -168,6 +168,36 @@ void rs_report_range_text(FILE *f, const struct rs_source *src)
 	put_warnings(f, ti, false);
 }
 
+/*
+ * The events the file has formats for (trace-cmd wrote those of the events it traced) and no
+ * record of: traced, and none fired, which the table cannot show.
+ */
+static void put_quiet_events(FILE *f, const struct rs_trace_info *ti,
+			     const struct rs_event_count *counts, size_t n)
+{
+	char *buf = NULL;
+	size_t len = 0, quiet = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (!m)
+		return;
+	for (size_t i = 0; i < ti->nr_format_names; i++) {
+		size_t j = 0;
+
+		while (j < n && strcmp(counts[j].name, ti->format_names[i]))
+			j++;
+		if (j < n)
+			continue;
+		fprintf(m, "%s%s", quiet++ ? ", " : "traced, none fired: ",
+			rs_esc(ti->format_names[i]));
+	}
+	if (fclose(m) == 0 && quiet) {
+		fputc('\n', f);
+		rs_report_put_wrapped(f, buf, len);
+	}
+	free(buf);
+}
+
 void rs_report_trace_text(FILE *f, const struct rs_source *src, int per_event)
 {
 	const struct rs_trace_info *ti = rs_source_info(src);
@@ -197,6 +227,8 @@ void rs_report_trace_text(FILE *f, const struct rs_source *src, int per_event)
 				(unsigned long long)counts[i].count, rs_ns_to_s(counts[i].first_ts),
 				rs_ns_to_s(counts[i].last_ts));
 	}
+	if (per_event)
+		put_quiet_events(f, ti, counts, n);
 	put_warnings(f, ti, true);
 }
 

@@ -209,7 +209,7 @@ static int cmp_name(const void *a, const void *b)
 /* The names of the traced events (rs_trace_info.format_names), before fmts is sorted. */
 static int format_names(struct rs_source *src, struct tracedat *td)
 {
-	size_t n = 0;
+	size_t n = 0, w = 1;
 
 	td->format_names = calloc(td->nr_fmts ? td->nr_fmts : 1, sizeof(*td->format_names));
 	if (!td->format_names)
@@ -218,8 +218,12 @@ static int format_names(struct rs_source *src, struct tracedat *td)
 		if (!td->fmts[i].system || strcmp(td->fmts[i].system, "ftrace"))
 			td->format_names[n++] = td->fmts[i].name;
 	qsort(td->format_names, n, sizeof(*td->format_names), cmp_name);
+	/* one name in two systems is one name to events_by_name */
+	for (size_t i = 1; i < n; i++)
+		if (strcmp(td->format_names[i], td->format_names[w - 1]))
+			td->format_names[w++] = td->format_names[i];
 	src->info.format_names = td->format_names;
-	src->info.nr_format_names = n;
+	src->info.nr_format_names = n ? w : 0;
 	return 0;
 }
 
