@@ -523,3 +523,53 @@ UT_TEST(test_compare_errors, "diff: comparison errors")
 	rs_compare_free(c);
 	return UT_OK;
 }
+
+/*
+ * An event one side recorded and the other traced (its format is in every run's file) but saw
+ * none of fired only on the first: it is told apart from one the other side did not trace, and
+ * its count is compared as 0 there, not left out.
+ */
+UT_TEST(test_events_quiet, "diff: an event traced on both sides that fired on one")
+{
+	const char *const base[] = {
+		"{\"trace\": {\"events_by_name\": {\"a\": 4, \"w\": 2, \"u\": 1}, "
+		"\"event_formats\": [\"a\", \"u\", \"w\"]}}",
+		"{\"trace\": {\"events_by_name\": {\"a\": 6, \"w\": 4}, "
+		"\"event_formats\": [\"a\", \"w\"]}}",
+		NULL };
+	const char *const new[] = {
+		"{\"trace\": {\"events_by_name\": {\"a\": 1}, \"event_formats\": [\"a\", \"w\", "
+		"\"u\"]}}",
+		"{\"trace\": {\"events_by_name\": {\"a\": 2}, \"event_formats\": [\"w\", \"a\"]}}",
+		NULL };
+	const char *const text[] = { "{\"trace\": {\"events_by_name\": {\"a\": 1}}}", NULL };
+	struct rs_compare *c = compare_of(base, new);
+	const struct rs_metric_diff *d;
+
+	UT_ASSERT(c);
+	/* w: traced by both new runs; u: by one of them only, so not said to be traced there */
+	UT_ASSERT_EQ(rs_compare_nr_events_only(c, RS_SIDE_BASE), 2);
+	UT_ASSERT_STR(rs_compare_event_only(c, RS_SIDE_BASE, 0), "u");
+	UT_ASSERT(!rs_compare_event_only_quiet(c, RS_SIDE_BASE, 0));
+	UT_ASSERT_STR(rs_compare_event_only(c, RS_SIDE_BASE, 1), "w");
+	UT_ASSERT(rs_compare_event_only_quiet(c, RS_SIDE_BASE, 1));
+	d = find_diff(c, "trace.events_by_name.w");
+	UT_ASSERT(d);
+	UT_ASSERT_EQ(d->side[RS_SIDE_NEW].n, 2);
+	UT_ASSERT_NEAR(d->side[RS_SIDE_BASE].avg, 3, 0);
+	UT_ASSERT_NEAR(d->side[RS_SIDE_NEW].avg, 0, 0);
+	/* u: 0 in the one new run that traced it; base's second run did not trace it */
+	d = find_diff(c, "trace.events_by_name.u");
+	UT_ASSERT(d);
+	UT_ASSERT_EQ(d->side[RS_SIDE_BASE].n, 1);
+	UT_ASSERT_EQ(d->side[RS_SIDE_NEW].n, 1);
+	rs_compare_free(c);
+	/* a text trace lists no formats: nothing is said to be traced */
+	c = compare_of(base, text);
+	UT_ASSERT(c);
+	UT_ASSERT_EQ(rs_compare_nr_events_only(c, RS_SIDE_BASE), 2);
+	UT_ASSERT(!rs_compare_event_only_quiet(c, RS_SIDE_BASE, 1));
+	UT_ASSERT(!find_diff(c, "trace.events_by_name.w"));
+	rs_compare_free(c);
+	return UT_OK;
+}
