@@ -42,8 +42,8 @@ setting() {
 # calls lacking GAP are those of memcg id ID's episodes
 no_claim() {
 	for l in $LISTS; do
-		expect_eq "$1 $l verdict and lacks" \
-			"$(jq -r --arg l "$l" "$6"' | [.verdict, (.lacks | join(","))] | @tsv' "$2")" \
+		expect_eq "$1 $l verdict and lacks" "$(jq -r --arg l "$l" \
+			"$6"' | [.verdict, (.lacks | join(","))] | @tsv' "$2")" \
 			"$(printf 'NO CLAIM\t%s' "$5")"
 		expect_eq "$1 pages of $l scanned in calls lacking $5" \
 			"$(jq --arg l "$l" --arg g "$5" '.replay.identity.trace_lacks[] |

@@ -324,8 +324,8 @@ static int memcg_calls(struct tr *t, const struct win *w, size_t n)
 		rbegin(t, ts, 200, "w", RS_RK_MEMCG);
 		for (; n && w->lru >= 0; w++, n--) {
 			ts += MS;
-			window(t, ts, 200, "w", CG_A, w->lru, w->req, w->scanned, w->reclaimed, w->prio,
-			       false);
+			window(t, ts, 200, "w", CG_A, w->lru, w->req, w->scanned, w->reclaimed,
+			       w->prio, false);
 			nr += w->reclaimed;
 		}
 		rend(t, ts + MS, 200, "w", RS_RK_MEMCG, nr);
@@ -1390,17 +1390,23 @@ TR_TEST(test_two_nodes_numa_stat, "replay input: two nodes, lists per node from 
 	static const uint64_t p_if2[2] = { 70, 650 }, b_if2[2] = { 20, 600 }, b_waf2[2] = { 0, 10 };
 	/* at 50 ms, by numa_stat: the subtrees less their children, node by node */
 	static const struct nodes_want numa_50[] = {
-		{ CG_A, RS_LRU_INACTIVE_ANON, { 20, 40 } }, { CG_A, RS_LRU_INACTIVE_FILE, { 50, 50 } },
-		{ CG_B, RS_LRU_INACTIVE_FILE, { 60, 540 } }, { CG_B, RS_LRU_INACTIVE_ANON, { 180, 60 } },
-		{ 1, RS_LRU_INACTIVE_FILE, { 900, 300 } }, { 1, RS_LRU_INACTIVE_ANON, { 800, 400 } },
+		{ CG_A, RS_LRU_INACTIVE_ANON, { 20, 40 } },
+		{ CG_A, RS_LRU_INACTIVE_FILE, { 50, 50 } },
+		{ CG_B, RS_LRU_INACTIVE_FILE, { 60, 540 } },
+		{ CG_B, RS_LRU_INACTIVE_ANON, { 180, 60 } },
+		{ 1, RS_LRU_INACTIVE_FILE, { 900, 300 } },
+		{ 1, RS_LRU_INACTIVE_ANON, { 800, 400 } },
 	};
 	/* as before numa_stat: every memcg list on node 0 */
 	static const struct nodes_want node0_50[] = { { CG_B, RS_LRU_INACTIVE_FILE, { 600, 0 } } };
 	/* at 150 ms: the lists, then the list stats a reclaim reads */
 	static const struct nodes_want lists_150[] = {
-		{ CG_B, RS_LRU_INACTIVE_FILE, { 20, 600 } }, { CG_A, RS_LRU_INACTIVE_FILE, { 50, 50 } },
+		{ CG_B, RS_LRU_INACTIVE_FILE, { 20, 600 } },
+		{ CG_A, RS_LRU_INACTIVE_FILE, { 50, 50 } },
 	};
-	static const struct nodes_want stats_150[] = { { CG_A, RS_LRU_INACTIVE_FILE, { 70, 650 } } };
+	static const struct nodes_want stats_150[] = {
+		{ CG_A, RS_LRU_INACTIVE_FILE, { 70, 650 } },
+	};
 
 	for (int numa = 1; numa >= 0; numa--) {
 		struct rs_gap_pages g[4];
