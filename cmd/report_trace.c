@@ -74,6 +74,13 @@ json_t *rs_report_trace_json(const struct rs_source *src)
 	json_object_set_new(t, "events", json_integer((json_int_t)ti->events));
 	json_object_set_new(t, "events_by_name", by_name);
 	json_object_set_new(t, "event_times", times);
+	if (ti->formats_known) {
+		json_t *fmts = json_array();
+
+		for (size_t i = 0; i < ti->nr_format_names; i++)
+			json_array_append_new(fmts, json_string(ti->format_names[i]));
+		json_object_set_new(t, "event_formats", fmts);
+	}
 	json_object_set_new(t, "first_s", rs_json_real(rs_ns_to_s(ti->first_ts)));
 	json_object_set_new(t, "last_s", rs_json_real(rs_ns_to_s(ti->last_ts)));
 	json_object_set_new(t, "duration_s",
@@ -161,6 +168,36 @@ void rs_report_range_text(FILE *f, const struct rs_source *src)
 	put_warnings(f, ti, false);
 }
 
+/*
+ * The events the file has formats for (trace-cmd wrote those of the events it traced) and no
+ * record of: traced, and none fired, which the table cannot show.
+ */
+static void put_quiet_events(FILE *f, const struct rs_trace_info *ti,
+			     const struct rs_event_count *counts, size_t n)
+{
+	char *buf = NULL;
+	size_t len = 0, quiet = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (!m)
+		return;
+	for (size_t i = 0; i < ti->nr_format_names; i++) {
+		size_t j = 0;
+
+		while (j < n && strcmp(counts[j].name, ti->format_names[i]))
+			j++;
+		if (j < n)
+			continue;
+		fprintf(m, "%s%s", quiet++ ? ", " : "traced, none fired: ",
+			rs_esc(ti->format_names[i]));
+	}
+	if (fclose(m) == 0 && quiet) {
+		fputc('\n', f);
+		rs_report_put_wrapped(f, buf, len);
+	}
+	free(buf);
+}
+
 void rs_report_trace_text(FILE *f, const struct rs_source *src, int per_event)
 {
 	const struct rs_trace_info *ti = rs_source_info(src);
@@ -190,6 +227,8 @@ void rs_report_trace_text(FILE *f, const struct rs_source *src, int per_event)
 				(unsigned long long)counts[i].count, rs_ns_to_s(counts[i].first_ts),
 				rs_ns_to_s(counts[i].last_ts));
 	}
+	if (per_event)
+		put_quiet_events(f, ti, counts, n);
 	put_warnings(f, ti, true);
 }
 

@@ -99,6 +99,11 @@ bool rs_compare_kernels_differ(const struct rs_compare *c);
 /* Events (trace.events_by_name, count > 0 in any run) recorded only on `side`, sorted. */
 size_t rs_compare_nr_events_only(const struct rs_compare *c, enum rs_side side);
 const char *rs_compare_event_only(const struct rs_compare *c, enum rs_side side, size_t i);
+/*
+ * Whether the other side traced the i-th of them (every run's trace.event_formats lists it):
+ * it fired only on `side`, rather than being recorded only there.
+ */
+bool rs_compare_event_only_quiet(const struct rs_compare *c, enum rs_side side, size_t i);
 
 /*
  * The comparison as JSON (docs/json-diff.md). labels[side] name the sides; metrics with

@@ -18,6 +18,9 @@
  * ending in _id, _pid, _ts or _addr, and the key member of a keyed item); the time-series
  * members event_times, series, timeline, time_series.
  *
+ * Added: trace.events_by_name.NAME = 0 for each NAME of trace.event_formats (traced) that has
+ * no count there (none fired).
+ *
  * Values: integers as they are; reals rounded to the 10 significant digits saved JSON keeps, so
  * a trace and its saved analysis flatten to the same numbers.
  */

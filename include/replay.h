@@ -132,7 +132,8 @@ struct rs_world_update {
 
 /*
  * What scanning a list did to its pages. Inactive lists fill scanned..pageout
- * (lru_shrink_inactive: nr_scanned, nr_reclaimed, nr_activate0/1; pageout from write_folio);
+ * (lru_shrink_inactive: nr_scanned, nr_reclaimed, nr_activate0/1; pageout: the pages of the
+ * folios write_folio wrote, as nr_pageout counts them);
  * active lists fill taken..referenced (lru_shrink_active: nr_taken, nr_deactivated,
  * nr_referenced). A window of the recording, the windows the world sums per list and the
  * replay report's totals are all this one set of counters.

@@ -70,6 +70,13 @@ struct rs_trace_info {
 					 * shrink event (before 6.7): scan figures are unknown */
 	bool formats_known;		/* trace.dat: the file lists its event formats */
 	uint64_t format_types;		/* then: bit (1 << enum rs_ev_type) per type it has */
+	/*
+	 * Then also the names of the events it has formats for, sorted, ftrace's own left out:
+	 * trace-cmd writes the formats of the events it enabled, so an event listed here and
+	 * never recorded was traced and did not fire.
+	 */
+	const char *const *format_names;
+	size_t nr_format_names;
 	struct rs_warnings *warnings;
 };
 

@@ -22,6 +22,12 @@ struct cmp_side {
 	size_t nr_events;
 	const char **events_only;	/* into `events`, sorted */
 	size_t nr_events_only;
+	/* events every run's file has a format for (trace-cmd wrote the ones it traced) */
+	char **traced;
+	size_t nr_traced;
+	bool traced_unknown;		/* a run's trace says nothing of formats (text) */
+	const char **events_quiet;	/* of events_only, those the other side traced */
+	size_t nr_events_quiet;
 	size_t mglru_runs;		/* runs whose trace.mglru is true */
 	size_t mglru_unknown;		/* runs whose trace.mglru is null: nothing told */
 	size_t kswapds_min, kswapds_max;	/* kswapd threads seen, over the runs */
@@ -76,6 +82,8 @@ void rs_compare_free(struct rs_compare *c)
 		free_strv(sd->kernels, sd->nr_kernels);
 		free_strv(sd->events, sd->nr_events);
 		free(sd->events_only);
+		free_strv(sd->traced, sd->nr_traced);
+		free(sd->events_quiet);
 	}
 	free(c->metrics);
 	free(c->left_out);
@@ -102,6 +110,53 @@ static int strv_add_unique(char ***v, size_t *n, const char *s)
 	return 0;
 }
 
+static bool in_strv(char *const *v, size_t n, const char *s)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(v[i], s))
+			return true;
+	return false;
+}
+
+static bool in_json_strings(const json_t *arr, const char *s)
+{
+	size_t i;
+	const json_t *v;
+
+	json_array_foreach(arr, i, v)
+		if (json_is_string(v) && !strcmp(json_string_value(v), s))
+			return true;
+	return false;
+}
+
+/* The side's traced events: those in every run's trace.event_formats so far. */
+static int note_formats(struct cmp_side *sd, const json_t *trace)
+{
+	const json_t *fmts = json_object_get(trace, "event_formats");
+	size_t i, w = 0;
+	const json_t *v;
+
+	if (!json_is_array(fmts))
+		sd->traced_unknown = true;
+	if (sd->traced_unknown)
+		return 0;
+	if (!sd->nr_runs) {
+		json_array_foreach(fmts, i, v)
+			if (json_is_string(v) &&
+			    strv_add_unique(&sd->traced, &sd->nr_traced, json_string_value(v)) < 0)
+				return -1;
+		return 0;
+	}
+	for (i = 0; i < sd->nr_traced; i++) {
+		if (in_json_strings(fmts, sd->traced[i]))
+			sd->traced[w++] = sd->traced[i];
+		else
+			free(sd->traced[i]);
+	}
+	sd->nr_traced = w;
+	return 0;
+}
+
 static int note_trace(struct cmp_side *sd, const json_t *trace, const char **kernel)
 {
 	const json_t *by_name = json_object_get(trace, "events_by_name");
@@ -115,7 +170,8 @@ static int note_trace(struct cmp_side *sd, const json_t *trace, const char **ker
 	*kernel = json_string_value(json_object_get(trace, "kernel"));
 	if (!*kernel || !**kernel)
 		*kernel = "unknown";
-	if (strv_add_unique(&sd->kernels, &sd->nr_kernels, *kernel) < 0)
+	if (strv_add_unique(&sd->kernels, &sd->nr_kernels, *kernel) < 0 ||
+	    note_formats(sd, trace) < 0)
 		return -1;
 	json_object_foreach((json_t *)by_name, name, val)
 		if (json_is_number(val) && json_number_value(val) > 0 &&
@@ -183,7 +239,8 @@ static int find_events_only(struct rs_compare *c)
 		struct cmp_side *sd = &c->side[s], *other = &c->side[!s];
 
 		sd->events_only = calloc(sd->nr_events + 1, sizeof(*sd->events_only));
-		if (!sd->events_only)
+		sd->events_quiet = calloc(sd->nr_events + 1, sizeof(*sd->events_quiet));
+		if (!sd->events_only || !sd->events_quiet)
 			return -1;
 		for (size_t i = 0; i < sd->nr_events; i++) {
 			size_t j;
@@ -195,6 +252,10 @@ static int find_events_only(struct rs_compare *c)
 				sd->events_only[sd->nr_events_only++] = sd->events[i];
 		}
 		qsort(sd->events_only, sd->nr_events_only, sizeof(*sd->events_only), cmp_strp);
+		/* traced on the other side, where none fired: not an event it lacks */
+		for (size_t i = 0; !other->traced_unknown && i < sd->nr_events_only; i++)
+			if (in_strv(other->traced, other->nr_traced, sd->events_only[i]))
+				sd->events_quiet[sd->nr_events_quiet++] = sd->events_only[i];
 	}
 	return 0;
 }
@@ -497,6 +558,16 @@ const char *rs_compare_event_only(const struct rs_compare *c, enum rs_side side,
 	return i < c->side[side].nr_events_only ? c->side[side].events_only[i] : NULL;
 }
 
+bool rs_compare_event_only_quiet(const struct rs_compare *c, enum rs_side side, size_t i)
+{
+	const struct cmp_side *sd = &c->side[side];
+
+	for (size_t q = 0; i < sd->nr_events_only && q < sd->nr_events_quiet; q++)
+		if (sd->events_quiet[q] == sd->events_only[i])
+			return true;
+	return false;
+}
+
 /* ---- JSON ---- */
 
 /* NaN and infinities are not JSON: they become null. */
@@ -578,6 +649,8 @@ static json_t *side_json(const struct rs_compare *c, enum rs_side s, const char 
 				   strings_json((const char *const *)sd->kernels, sd->nr_kernels));
 	bad |= json_object_set_new(o, "events_only_here",
 				   strings_json(sd->events_only, sd->nr_events_only));
+	bad |= json_object_set_new(o, "events_only_here_traced_there",
+				   strings_json(sd->events_quiet, sd->nr_events_quiet));
 	bad |= json_object_set_new(o, "mglru_runs", json_integer((json_int_t)sd->mglru_runs));
 	bad |= json_object_set_new(o, "mglru_unknown_runs",
 				   json_integer((json_int_t)sd->mglru_unknown));

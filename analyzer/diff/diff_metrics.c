@@ -295,6 +295,35 @@ static int walk_object(struct rs_metric_set *set, const json_t *obj, const char 
 	return 0;
 }
 
+/*
+ * An event the trace's file has a format for (trace.event_formats: trace-cmd wrote the formats
+ * of what it traced) and no record of was counted 0 times, a count like any other; the
+ * analysis leaves it out of trace.events_by_name, which lists what fired.
+ */
+static int add_quiet_events(struct rs_metric_set *set, const json_t *trace)
+{
+	const json_t *by_name = json_object_get(trace, "events_by_name");
+	const json_t *fmts = json_object_get(trace, "event_formats");
+	const json_t *v;
+	size_t i;
+
+	if (!json_is_object(by_name))
+		return 0;
+	json_array_foreach(fmts, i, v) {
+		const char *event = json_string_value(v);
+		char *name;
+
+		if (!event || json_object_get(by_name, event))
+			continue;
+		name = join("trace.events_by_name", event);
+		if (!name || set_add(set, name, 0) < 0) {
+			free(name);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static int cmp_name(const void *a, const void *b)
 {
 	return strcmp(((const struct item *)a)->m.name, ((const struct item *)b)->m.name);
@@ -320,7 +349,8 @@ int rs_metric_set_from_json(const json_t *root, struct rs_metric_set **out,
 	set = calloc(1, sizeof(*set));
 	if (!set)
 		goto out_nomem;
-	if (walk_object(set, root, NULL, NULL) < 0)
+	if (walk_object(set, root, NULL, NULL) < 0 ||
+	    add_quiet_events(set, json_object_get(root, "trace")) < 0)
 		goto out_nomem;
 	/*
 	 * Names are unique by construction except when an object key itself contains "[" or "."

@@ -471,6 +471,26 @@ static void put_left_out(FILE *f, const struct rs_compare *c, const char *const 
 }
 
 /* The run lines and the notes on kernels and events: the head of every text form. */
+/*
+ * The NOTE naming the events that fired only on side s: those the other side did not trace
+ * (quiet false) or traced and saw none of (quiet true). Returns whether it wrote one.
+ */
+static bool put_events_only(FILE *f, const struct rs_compare *c, int s, bool quiet,
+			    const char *const labels[])
+{
+	size_t shown = 0;
+
+	for (size_t i = 0; i < rs_compare_nr_events_only(c, s); i++) {
+		if (rs_compare_event_only_quiet(c, s, i) != quiet)
+			continue;
+		if (!shown++)
+			fprintf(f, "NOTE      events %s only in %s:", quiet ? "that fired" :
+				"recorded", labels[s]);
+		fprintf(f, "%s %s", shown > 1 ? "," : "", rs_compare_event_only(c, s, i));
+	}
+	return shown;
+}
+
 static void put_head(FILE *f, const struct rs_compare *c, const char *const labels[], bool seed)
 {
 	put_run_line(f, c, RS_SIDE_BASE, labels[RS_SIDE_BASE]);
@@ -509,19 +529,14 @@ static void put_head(FILE *f, const struct rs_compare *c, const char *const labe
 			"figures sum over them\n", labels[RS_SIDE_BASE], k[0], labels[RS_SIDE_NEW], k[1]);
 	}
 	for (int s = 0; s < RS_NR_SIDES; s++) {
-		size_t ne = rs_compare_nr_events_only(c, s);
-
-		if (!ne)
-			continue;
-		fprintf(f, "NOTE      events recorded only in %s:", labels[s]);
-		for (size_t i = 0; i < ne; i++)
-			fprintf(f, "%s %s", i ? "," : "", rs_compare_event_only(c, s, i));
-		if (seed)
-			fprintf(f, "\n          metrics built on them cannot be compared: left out "
-				   "below, or 0 on the other side\n");
-		else
-			fprintf(f, "\n          figures built on them are left out (--format seed "
+		if (put_events_only(f, c, s, false, labels))
+			fprintf(f, seed ? "\n          metrics built on them cannot be compared: left "
+				   "out below, or 0 on the other side\n" :
+				   "\n          figures built on them are left out (--format seed "
 				   "lists them) or 0 on the other side\n");
+		if (put_events_only(f, c, s, true, labels))
+			fprintf(f, "\n          %s traced them and none fired: figures built on "
+				"them are compared, 0 there\n", labels[!s]);
 	}
 }
 

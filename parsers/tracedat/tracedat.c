@@ -201,6 +201,32 @@ static void resolve_layout(struct tracedat *td, struct tep_event *first)
 	td->kb_walk = !td->kb_old_format && tep_is_file_bigendian(td->tep) == host_big && !host_big;
 }
 
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The names of the traced events (rs_trace_info.format_names), before fmts is sorted. */
+static int format_names(struct rs_source *src, struct tracedat *td)
+{
+	size_t n = 0, w = 1;
+
+	td->format_names = calloc(td->nr_fmts ? td->nr_fmts : 1, sizeof(*td->format_names));
+	if (!td->format_names)
+		return -1;
+	for (int i = 0; i < td->nr_fmts; i++)
+		if (!td->fmts[i].system || strcmp(td->fmts[i].system, "ftrace"))
+			td->format_names[n++] = td->fmts[i].name;
+	qsort(td->format_names, n, sizeof(*td->format_names), cmp_name);
+	/* one name in two systems is one name to events_by_name */
+	for (size_t i = 1; i < n; i++)
+		if (strcmp(td->format_names[i], td->format_names[w - 1]))
+			td->format_names[w++] = td->format_names[i];
+	src->info.format_names = td->format_names;
+	src->info.nr_format_names = n ? w : 0;
+	return 0;
+}
+
 static int build_formats(struct rs_source *src, struct tracedat *td, struct rs_error *err)
 {
 	struct tep_event **events = tep_list_events(td->tep, TEP_EVENT_SORT_ID);
@@ -235,6 +261,8 @@ static int build_formats(struct rs_source *src, struct tracedat *td, struct rs_e
 		td->nr_fmts++;
 	}
 	src->info.formats_known = true;
+	if (format_names(src, td) < 0)
+		return rs_error_set(err, "%s: out of memory", src->path);
 	tracedat_fmt_sort(td);
 	/* Ids are small in practice; a direct map makes the per-record lookup one load. */
 	if (max_id >= 0 && max_id < 65536) {
@@ -317,6 +345,7 @@ static void tracedat_close(struct rs_source *src)
 		tep_unref(td->tep);
 	tracedat_ksyms_free(&td->ksyms);
 	free(td->fmts);
+	free(td->format_names);
 	free(td->by_id);
 	free(td->cpu_span);
 	own_free(td);

@@ -150,6 +150,7 @@ struct tracedat {
 	struct tracedat_ksyms ksyms;	/* shrinker names */
 	struct fmt *fmts;		/* sorted by id */
 	int nr_fmts;
+	const char **format_names;	/* info.format_names */
 	struct fmt **by_id;		/* direct map for ids < by_id_len */
 	int by_id_len;
 	struct fmt unknown;		/* records whose event id has no format */

@@ -194,7 +194,8 @@ done
 [ "$n" -gt 0 ] || echo "note: no real traces found: real-trace part not run"
 
 # 5. two real traces: every event count's change and percentage against jq's arithmetic, the
-# events only one trace has are left out on the right side, the text shows the same percentage
+# events only one trace has are left out on the right side unless the other traced them (its
+# event_formats), the text shows the same percentage
 if [ "$n" -ge 2 ]; then
 	A=$TMP/real1.json B=$TMP/real2.json
 	run_ok "two traces" --json "$A" "$B" && {
@@ -211,8 +212,12 @@ if [ "$n" -ge 2 ]; then
 			'[$a[0].trace.events_by_name | keys[] | select(. as $k | $b[0].trace.events_by_name | has($k))] | length > 0')" true
 		jq -n -r --slurpfile a "$A" --slurpfile b "$B" '
 			($a[0].trace.events_by_name) as $x | ($b[0].trace.events_by_name) as $y |
-			(($x | keys[]) as $k | select(($y | has($k)) | not) | "\($k) base"),
-			(($y | keys[]) as $k | select(($x | has($k)) | not) | "\($k) new")' |
+			($a[0].trace.event_formats // []) as $fx |
+			($b[0].trace.event_formats // []) as $fy |
+			(($x | keys[]) as $k | select(($y | has($k)) or ($fy | index([$k])) | not) |
+			 "\($k) base"),
+			(($y | keys[]) as $k | select(($x | has($k)) or ($fx | index([$k])) | not) |
+			 "\($k) new")' |
 			sort >"$TMP/want"
 		jq -r '.left_out[] | select(.metric | startswith("trace.events_by_name.")) |
 			"\(.metric | ltrimstr("trace.events_by_name.")) \(.only_in)"' "$TMP/out" |
@@ -410,5 +415,39 @@ if [ -f "$A" ] && [ -f "$B" ]; then
 			   "$TMP/lists.json")" \
 			"$(jq -r ".summary.scan.scanned.$l" "$TMP/b_lists.json")"
 	done
+fi
+# Events that fired in one trace only, against trace-cmd: an event the other file has a format
+# for (trace-cmd wrote the formats of what it traced) fired only in the one, and its count is
+# compared as 0; one without a format there was recorded only in the one.
+A="$TOP/tests/fixtures/kernel7/k72-multi.dat"
+B="$TOP/tests/fixtures/kernel7/k72-memcg-high.dat"
+if [ -f "$A" ] && [ -f "$B" ] && command -v trace-cmd >/dev/null 2>&1; then
+	for t in A B; do
+		eval f=\$$t
+		trace-cmd report -R -i "$f" 2>/dev/null |
+			awk '$4 ~ /:$/ { sub(/:$/, "", $4); print $4 }' | sort -u >"$TMP/fired.$t"
+		trace-cmd dump --events "$f" 2>/dev/null | awk '$1 == "name:" { print $2 }' |
+			sort -u >"$TMP/fmts.$t"
+	done
+	comm -23 "$TMP/fired.A" "$TMP/fired.B" | grep -vx print >"$TMP/only.A"
+	comm -12 "$TMP/only.A" "$TMP/fmts.B" | paste -sd, >"$TMP/quiet.want"
+	comm -23 "$TMP/only.A" "$TMP/fmts.B" | paste -sd, >"$TMP/untraced.want"
+	[ -s "$TMP/quiet.want" ] && [ -s "$TMP/untraced.want" ] ||
+		fail "oracle: $A vs $B should have events of both kinds"
+	"$RS_BIN" diff --json "$A" "$B" >"$TMP/ev.json" || fail "diff --json $A $B"
+	expect_eq "fired only in A, traced in B" \
+		"$(jq -r '.base.events_only_here_traced_there | join(",")' "$TMP/ev.json")" \
+		"$(cat "$TMP/quiet.want")"
+	expect_eq "recorded only in A" \
+		"$(jq -r '.base.events_only_here - .base.events_only_here_traced_there | join(",")' \
+		   "$TMP/ev.json")" "$(cat "$TMP/untraced.want")"
+	ev=$(head -c 200 "$TMP/quiet.want" | cut -d, -f1)
+	expect_eq "$ev compared: A's count, 0 in B" \
+		"$(jq -c --arg m "trace.events_by_name.$ev" '.metrics[$m] | [.base.avg, .new.avg]' \
+		   "$TMP/ev.json")" \
+		"[$(trace-cmd report -R -i "$A" 2>/dev/null | awk -v e="$ev:" '$4 == e' | wc -l),0]"
+	"$RS_BIN" diff "$A" "$B" >"$TMP/ev.txt" || fail "diff $A $B"
+	grep -q "^NOTE      events that fired only in k72-multi: " "$TMP/ev.txt" ||
+		fail "text: no 'fired only' note"
 fi
 finish

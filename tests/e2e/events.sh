@@ -29,7 +29,23 @@ for f in $(real_traces); do
 	expect_eq "$f cpus" "$(jq .trace.cpus "$TMP/json")" "$cpus"
 	"$RS_BIN" events "$f" >"$TMP/text" || fail "$f: events text exit $?"
 	grep -q "^format    trace.dat v[67]" "$TMP/text" || fail "$f: no format line"
+	# traced, none fired: trace-cmd's formats (ftrace's own aside) without a record
+	trace-cmd dump --events "$f" 2>/dev/null | awk '$1 == "name:" { print $2 }' |
+		sort -u >"$TMP/fmts"
+	trace-cmd dump --ftrace "$f" 2>/dev/null | awk '$1 == "name:" { print $2 }' |
+		sort -u >"$TMP/ftrace"
+	awk '{ print $1 }' "$TMP/want.s" | sort -u >"$TMP/fired"
+	comm -23 "$TMP/fmts" "$TMP/ftrace" | comm -23 - "$TMP/fired" >"$TMP/quiet.want"
+	comm -23 "$TMP/fmts" "$TMP/ftrace" >"$TMP/fmts.want"
+	expect_eq "$f: event_formats" "$(jq -r '.trace.event_formats[]' "$TMP/json" | paste -sd,)" \
+		"$(paste -sd, "$TMP/fmts.want")"
+	expect_eq "$f: traced, none fired" \
+		"$(sed -n '/^traced, none fired: /,/^[^ ]/p' "$TMP/text" | grep -v '^[A-Z]' |
+		   sed 's/^traced, none fired: //' | tr -d '\n' | sed 's/, */,/g; s/^ *//')" \
+		"$(paste -sd, "$TMP/quiet.want")"
+	[ -s "$TMP/quiet.want" ] && quiet=$((quiet + 1))
 done
+[ "${quiet:-0}" -gt 0 ] || fail "no trace had a traced event that never fired: check not run"
 [ "$n" -gt 0 ] || { echo "no real traces found"; exit 77; }
 echo "$n traces checked"
 
