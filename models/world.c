@@ -794,6 +794,7 @@ static const char *const gap_names[RS_GAP_NR] = {
 	[RS_GAP_NODEMASK] = "allowed nodes",
 	[RS_GAP_ISOLATED] = "isolated pages",
 	[RS_GAP_PROTECTION] = "memory.low/min", [RS_GAP_SWAP_MAX] = "memory.swap.max",
+	[RS_GAP_ZONE_LISTS] = "per-zone lists",
 };
 
 static const char *const gap_missing[RS_GAP_NR] = {
@@ -838,6 +839,12 @@ static const char *const gap_missing[RS_GAP_NR] = {
 			    "ancestors) decides whether a memcg's anon lists are scanned at all; "
 			    "swap.current is sampled every interval only (a swap.max of 0 is "
 			    "modelled: no anon reclaim)",
+	[RS_GAP_ZONE_LISTS] = "each lruvec's pages per zone: these calls' isolations skipped "
+			      "folios of zones above their reclaim index (lru_isolate nr_skipped), "
+			      "which isolate_lru_folios() counts in nr_scanned and leaves on the "
+			      "list; how many a batch meets follows where the list's pages are, "
+			      "which memory.stat and mod_memcg_lruvec_state do not split by zone, "
+			      "and the models merge a node's zones",
 };
 
 const char *rs_gap_name(enum rs_gap g)
@@ -947,6 +954,8 @@ unsigned int rs_world_identity_gaps_calls(const struct rs_world *w, struct rs_ga
 			lacks |= 1u << RS_GAP_PROACTIVE;
 		if (c->rec.isolate_refused)
 			lacks |= 1u << RS_GAP_ISOLATED;
+		if (c->rec.skipped)
+			lacks |= 1u << RS_GAP_ZONE_LISTS;
 		if (node_lists)
 			lacks |= 1u << RS_GAP_NODE_LISTS;
 		if (c->ctx == RS_CALL_DIRECT && w->info.nr_nodes > 1 &&

@@ -624,6 +624,7 @@ static void open_window(struct rs_replay_input *ri, struct ri_task *t, struct ri
 	t->win_taken = ev->isolate.nr_taken;
 	t->win_ts = ev->ts;
 	reset_writes(t);
+	c->c.rec.skipped += ev->isolate.nr_skipped;
 	/* when each isolation happened: concurrent calls are replayed in this order */
 	if (RS_GROW(c->iso, c->capiso, c->niso + 1, 16))
 		ri->oom = true;

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * analyzer/replay/replay_calls.c: the pages a reclaim window wrote out, from its write_folio
- * events. mm_vmscan_write_folio fires once per folio; shrink_folio_list() counts the folio's
- * pages in nr_pageout, which lru_note_cost() charges as IO (SWAP_CLUSTER_MAX a page). Each
- * test is one kswapd run of one inactive anon window (an isolate, the writes, its shrink)
- * and reads the pages written that the reconstruction reports for the list.
+ * analyzer/replay/replay_calls.c: what a reclaim window's events say besides its counts. The
+ * pages it wrote out, from its write_folio events: mm_vmscan_write_folio fires once per folio;
+ * shrink_folio_list() counts the folio's pages in nr_pageout, which lru_note_cost() charges as
+ * IO (SWAP_CLUSTER_MAX a page). The pages its isolate skipped (nr_skipped), which make the call
+ * lack per-zone lists (RS_GAP_ZONE_LISTS). Each test is one kswapd run of one inactive anon
+ * window (an isolate, the writes, its shrink).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -42,12 +43,12 @@ static void kswapd_ev(struct tp *t, enum rs_ev_type type, uint64_t ts)
 
 /*
  * A v1 trace of one node (inactive anon 10,000 pages, file 10,000) and one kswapd run whose one
- * window isolated `scanned` inactive anon pages for `req`, wrote the anon folios at pfn[0..n)
- * and reclaimed none. What the reconstruction reports the window wrote, in pages; -1 when the
- * trace could not be built.
+ * window isolated `scanned` inactive anon pages for `req` (`skipped` of them passed over), wrote
+ * the anon folios at pfn[0..n) and reclaimed none; its world in t->w. 0, or -1 when the trace
+ * could not be built.
  */
-static int64_t pageout_of(struct tp *t, uint64_t req, uint64_t scanned, const uint64_t *pfn,
-			  size_t n)
+static int one_window(struct tp *t, uint64_t req, uint64_t scanned, uint64_t skipped,
+		      const uint64_t *pfn, size_t n)
 {
 	struct rs_consumer c;
 	struct rs_event ev;
@@ -76,8 +77,10 @@ static int64_t pageout_of(struct tp *t, uint64_t req, uint64_t scanned, const ui
 	feed(t, &ev);
 
 	kswapd_ev(t, RS_EV_KSWAPD_WAKE, T0 + 1 * MS);
-	ev = ut_isolate(ts, 45, "kswapd0", RS_LRU_INACTIVE_ANON, req, scanned, scanned);
+	ev = ut_isolate(ts, 45, "kswapd0", RS_LRU_INACTIVE_ANON, req, scanned, scanned - skipped);
 	ev.isolate.file = -1;
+	ev.isolate.nr_skipped = skipped;
+	ev.have |= RS_HAVE_SKIPPED;
 	feed(t, &ev);
 	for (size_t i = 0; i < n; i++) {
 		ev = ut_event(RS_EV_WRITE_FOLIO, ts + 1 + i, 45, "kswapd0");
@@ -85,14 +88,22 @@ static int64_t pageout_of(struct tp *t, uint64_t req, uint64_t scanned, const ui
 		ev.write.reclaim_flags = RS_RECLAIM_WB_ANON;
 		feed(t, &ev);
 	}
-	ev = ut_shrink_inactive(ts + MS / 2, 45, "kswapd0", 12, RS_RECLAIM_WB_ANON, scanned, 0);
+	ev = ut_shrink_inactive(ts + MS / 2, 45, "kswapd0", 12, RS_RECLAIM_WB_ANON,
+				scanned - skipped, 0);
 	feed(t, &ev);
 	kswapd_ev(t, RS_EV_KSWAPD_SLEEP, ts + MS);
 
 	if (rs_analysis_finish(t->a, &t->err))
 		return -1;
 	t->w = rs_replay_input_world(t->ri, &t->err);
-	if (!t->w)
+	return t->w ? 0 : -1;
+}
+
+/* What the reconstruction reports one_window()'s window wrote, in pages; -1 on failure. */
+static int64_t pageout_of(struct tp *t, uint64_t req, uint64_t scanned, const uint64_t *pfn,
+			  size_t n)
+{
+	if (one_window(t, req, scanned, 0, pfn, n))
 		return -1;
 	return (int64_t)rs_replay_input_report(t->ri)->obs[RS_LRU_INACTIVE_ANON].pages.pageout;
 }
@@ -136,5 +147,37 @@ TP_TEST(test_pageout_not_thp, "replay input: single pages and split THPs written
 	UT_ASSERT_EQ(pageout_of(t, 32, 520, two, 2), 513);
 	tp_free(t);
 	UT_ASSERT_EQ(pageout_of(t, 32, 512, split, 3), 3);
+	return UT_OK;
+}
+
+/*
+ * The 7.2 zswap recording at 200.551631 s: kswapd balancing ZONE_DMA asked 32 active anon pages
+ * and scanned 3,464, 3,432 of them folios of higher zones it passed over (nr_skipped) and
+ * counted. A run whose isolate skipped pages lacks per-zone lists, and its pages scanned are
+ * the gap's; the same run without skips lacks nothing of it.
+ */
+TP_TEST(test_skipped_zone_lists,
+	"replay input: a call whose isolates skipped pages lacks per-zone lists")
+{
+	struct rs_gap_pages *g;
+	unsigned int mask;
+
+	UT_ASSERT(one_window(t, 32, 3464, 3432, NULL, 0) == 0);
+	UT_ASSERT_EQ(rs_world_call(t->w, 0)->rec.skipped, 3432);
+	g = calloc(1 + (size_t)rs_world_info(t->w)->nr_memcg, sizeof(*g));
+	UT_ASSERT(g != NULL);
+	mask = rs_world_identity_gaps(t->w, g);
+	UT_ASSERT(mask & (1u << RS_GAP_ZONE_LISTS));
+	UT_ASSERT_EQ(g[0].scanned[RS_GAP_ZONE_LISTS][RS_LRU_INACTIVE_ANON], 3464);
+	free(g);
+	tp_free(t);
+
+	UT_ASSERT(one_window(t, 32, 32, 0, NULL, 0) == 0);
+	g = calloc(1 + (size_t)rs_world_info(t->w)->nr_memcg, sizeof(*g));
+	UT_ASSERT(g != NULL);
+	mask = rs_world_identity_gaps(t->w, g);
+	free(g);
+	UT_ASSERT(!(mask & (1u << RS_GAP_ZONE_LISTS)));
+	UT_ASSERT_EQ(rs_world_call(t->w, 0)->rec.skipped, 0);
 	return UT_OK;
 }
