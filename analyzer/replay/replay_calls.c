@@ -826,7 +826,9 @@ void ri_calls_event(struct rs_replay_input *ri, const struct rs_event *ev, const
 				t->wr_file++;
 			else
 				t->wr_anon++;
-			note_write(t, ev->write.pfn, file);
+			/* without the pfn no write can be told a folio's head: pages */
+			if (ev->have & RS_HAVE_PFN)
+				note_write(t, ev->write.pfn, file);
 		}
 		return;
 	case RS_EV_LRU_ISOLATE:

@@ -1877,10 +1877,12 @@ TR_TEST(test_call_cap, "replay input: the call cap")
  * window (an isolate, the writes, its shrink).
  */
 
+#define NO_PFN UINT64_MAX	/* a write whose format has no pfn (the struct page pointer only) */
+
 /*
  * A v1 trace of one node (inactive anon 10,000 pages, file 10,000) and one kswapd run whose one
  * window isolated `scanned` inactive anon pages for `req` (`skipped` of them passed over), wrote
- * the anon folios at pfn[0..n) and reclaimed none; its world in t->w. 0, or -1 when the trace
+ * the anon folios at pfn[0..n) (NO_PFN: read as 0, the field absent) and reclaimed none; its world in t->w. 0, or -1 when the trace
  * could not be built.
  */
 static int one_window(struct tr *t, uint64_t req, uint64_t scanned, uint64_t skipped,
@@ -1899,8 +1901,9 @@ static int one_window(struct tr *t, uint64_t req, uint64_t scanned, uint64_t ski
 	feed(t, &ev);
 	for (size_t i = 0; i < n; i++) {
 		ev = ev0(t, RS_EV_WRITE_FOLIO, ts + 1 + i, 45, "kswapd0");
-		ev.write.pfn = pfn[i];
+		ev.write.pfn = pfn[i] == NO_PFN ? 0 : pfn[i];
 		ev.write.reclaim_flags = RS_RECLAIM_WB_ANON;
+		ev.have |= pfn[i] == NO_PFN ? 0 : RS_HAVE_PFN;
 		feed(t, &ev);
 	}
 	shr(t, ts + MS / 2, 45, "kswapd0", 12, false, scanned - skipped, 0);
@@ -1935,18 +1938,22 @@ TR_TEST(test_pageout_thp, "replay input: a THP written out is its 512 pages of p
 /*
  * Single pages only (32 for 32): an aligned pfn is a page like any other. Two 512-aligned writes
  * in a window that took one THP: one of them was a page (512 + 1). A THP split before its
- * pageout writes its head and then its other pages (0x8c00, 0x8c01, 0x8c02): 3 pages.
+ * pageout writes its head and then its other pages (0x8c00, 0x8c01, 0x8c02): 3 pages. A format
+ * without the pfn (the struct page pointer only) tells no head: a write is a page.
  */
 TR_TEST(test_pageout_not_thp, "replay input: single pages and split THPs written are pages")
 {
 	static const uint64_t one[] = { 0x8000 }, two[] = { 0xfc00, 0xfe00 },
-			      split[] = { 0x8c00, 0x8c01, 0x8c02 };
+			      split[] = { 0x8c00, 0x8c01, 0x8c02 }, nopfn[] = { NO_PFN };
 
 	UT_ASSERT_EQ(pageout_of(t, 32, 32, one, 1), 1);
 	tr_free(t);
 	UT_ASSERT_EQ(pageout_of(t, 32, 520, two, 2), 513);
 	tr_free(t);
 	UT_ASSERT_EQ(pageout_of(t, 32, 512, split, 3), 3);
+	tr_free(t);
+	/* a format without the pfn: pfn 0 is no folio head, a write is a page */
+	UT_ASSERT_EQ(pageout_of(t, 32, 520, nopfn, 1), 1);
 	return UT_OK;
 }
 
