@@ -122,6 +122,27 @@ static void findings_cgroups(const struct rs_cgroups *cg, struct rs_findings *f)
 	}
 }
 
+/* zswpout and pswpout: the memcg counters' sums over every row (each counts its own memcg) */
+static void findings_swap_dest(const struct rs_cgroups *cg, struct rs_findings *f)
+{
+	f->zswpout = f->pswpout = -1;
+	if (!cg || rs_cgroups_lacks(cg, RS_EV_MEMCG_COUNT) || !rs_cgroups_facts(cg)->item_names)
+		return;
+	f->zswpout = f->pswpout = 0;
+	for (int i = 0; i < rs_cgroups_count(cg); i++) {
+		const struct rs_cgroup *g = rs_cgroups_get(cg, i);
+
+		for (int it = 0; it < g->nr_items; it++) {
+			const char *name = rs_cgroups_item_name(cg, it);
+
+			if (name && !strcmp(name, "zswpout"))
+				f->zswpout += g->items[it];
+			else if (name && !strcmp(name, "pswpout"))
+				f->pswpout += g->items[it];
+		}
+	}
+}
+
 void rs_findings_of(const struct rs_analysis *a, const struct rs_cgroups *cg,
 		    const struct rs_source *src, struct rs_findings *f)
 {
@@ -179,6 +200,7 @@ void rs_findings_of(const struct rs_analysis *a, const struct rs_cgroups *cg,
 	}
 	if (cg)
 		findings_cgroups(cg, f);
+	findings_swap_dest(cg, f);
 	f->lost_events = at->lost_events;
 	f->lost_records = at->lost_event_records;
 	f->warnings = rs_analysis_warnings(a) ? rs_warnings_count(rs_analysis_warnings(a)) : 0;

@@ -154,7 +154,7 @@ static int cap_check(const char *cmd, const char *opt, size_t n, uint64_t bytes,
 			   (unsigned long long)(budget / bytes));
 }
 
-int rs_analysis_opts_check(const char *cmd, const struct rs_analysis_opts *ao)
+int rs_analysis_opts_finish(const char *cmd, struct rs_analysis_opts *ao, const char *path)
 {
 	uint64_t budget = memory_budget();
 	int ret;
@@ -162,7 +162,11 @@ int rs_analysis_opts_check(const char *cmd, const struct rs_analysis_opts *ao)
 	if (ao->to_ns && ao->to_ns <= ao->from_ns)
 		return rs_cmd_fail(cmd, RS_EXIT_USAGE, "--to must be after --from");
 	ret = cap_check(cmd, "max-buckets", ao->max_buckets, BUCKET_BYTES, budget);
-	return ret ? ret : cap_check(cmd, "max-tasks", ao->max_tasks, TASK_BYTES, budget);
+	if (!ret)
+		ret = cap_check(cmd, "max-tasks", ao->max_tasks, TASK_BYTES, budget);
+	if (!ret && path)
+		ao->progress = rs_cmd_show_progress(path);
+	return ret;
 }
 
 /* " (tasks with reclaim events: kswapd0 35, dd 6100, ...)" into buf; "" when there are none. */

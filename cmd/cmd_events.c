@@ -30,9 +30,7 @@ static const struct rs_cmd_opt events_opts[] = {
 };
 
 RS_CMD_DEFINE(events,
-	.summary = "list the events of a trace: counts, times, CPUs, losses",
-	.operands = { 1, 1, "FILE" },
-	.opts = events_opts);
+	.summary = "list the events of a trace: counts, times, CPUs, losses");
 
 static int cmd_events(int argc, char **argv)
 {

@@ -69,11 +69,20 @@ static int count_opt(const struct rs_cmd *cmd, const struct rs_cmd_opt *o, long 
 			   "not '%s'", o->name, o->min, o->max, optarg);
 }
 
+/* What a command takes after its options: its table's operands, or one FILE where it names none */
+static const struct rs_cmd_operands *operands(const struct rs_cmd *cmd)
+{
+	static const struct rs_cmd_operands one_file = { 1, 1, "FILE" };
+
+	return cmd->operands.name ? &cmd->operands : &one_file;
+}
+
 static bool operands_ok(const struct rs_cmd *cmd, int argc)
 {
+	const struct rs_cmd_operands *op = operands(cmd);
 	int n = argc - optind;
 
-	return !cmd->operands.max || (n >= cmd->operands.min && n <= cmd->operands.max);
+	return !op->max || (n >= op->min && n <= op->max);
 }
 
 int rs_cmd_getopt(const struct rs_cmd *cmd, int argc, char **argv, const char *optstring,
@@ -224,8 +233,7 @@ static void synopsis(const struct rs_cmd *c, char *buf, size_t size)
 	for (const struct rs_cmd_opt *o = c->opts; o->name; o++)
 		if (!c->synopsis || o->val >= RS_OPT_BUCKET)
 			n = opt_synopsis(o, first, n, sizeof(first));
-	if (c->operands.name)
-		n = add_word(first, n, sizeof(first), "%s", c->operands.name);
+	n = add_word(first, n, sizeof(first), "%s", operands(c)->name);
 	buf[0] = '\0';
 	synopsis_form(buf, size, width, first, strlen(first));
 	for (form = c->forms; form; form = nl ? nl + 1 : NULL) {

@@ -111,11 +111,12 @@ struct rs_cmd {
 	const char *synopsis;
 	const char *forms;		/* the other forms, a line each (split by \n), or NULL */
 	/*
-	 * The operands (name "FILE", "TRACE..."), after the first form's options: rs_cmd_getopt()
+	 * The operands (name "TRACE", "TRACE..."), after the first form's options: rs_cmd_getopt()
 	 * prints the usage when there are fewer than min or more than max after the options;
-	 * { 0, 0 }: the command counts them
+	 * { 0, 0 }: the command counts them. Left out (no name): one operand, FILE, the one
+	 * trace most commands read.
 	 */
-	struct {
+	struct rs_cmd_operands {
 		int min, max;
 		const char *name;
 	} operands;
@@ -129,15 +130,16 @@ struct rs_cmd {
 
 /*
  * Defines rs_cmd_NAME, the command NAME run by cmd_NAME() (the command's file defines it
- * below) and described by docs/NAME.md, with the rest of its fields:
- * RS_CMD_DEFINE(events, .summary = "...", ...).
+ * below), described by docs/NAME.md, whose options are the table NAME_opts, with the rest of
+ * its fields: RS_CMD_DEFINE(events, .summary = "...", ...).
  */
 #define RS_CMD_DEFINE(cmdname, ...)						\
 	static int cmd_##cmdname(int argc, char **argv);			\
 	extern const char rs_cmd_description_##cmdname[];			\
 	const struct rs_cmd rs_cmd_##cmdname = {				\
 		.name = #cmdname, .fn = cmd_##cmdname,				\
-		.description = rs_cmd_description_##cmdname, __VA_ARGS__	\
+		.description = rs_cmd_description_##cmdname,			\
+		.opts = cmdname##_opts, __VA_ARGS__				\
 	}
 
 extern const struct rs_cmd rs_cmd_record;

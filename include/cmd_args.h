@@ -70,8 +70,20 @@ int rs_threads_opt(const struct rs_cmd *cmd, const char *arg, int *threads);
  */
 int rs_threads_auto(void);
 
-/* Checks after parsing: --to after --from. RS_EXIT_OK, or RS_EXIT_USAGE (reported). */
-int rs_analysis_opts_check(const char *cmd, const struct rs_analysis_opts *ao);
+/*
+ * Where the options of a command that analyses a trace start: every task (pid -1, not 0) and
+ * --threads auto. Its own initial values follow: { RS_ANALYSIS_OPTS_DEFAULT, .keep_episodes =
+ * true }.
+ */
+#define RS_ANALYSIS_OPTS_DEFAULT .pid = -1, .threads = rs_threads_auto()
+
+/*
+ * After parsing, before the analysis of the trace at path: the checks of the options together
+ * (--to after --from, caps that fit in memory), and ao->progress for path (rs_cmd_show_progress;
+ * path NULL: the caller sets it for each of its traces). RS_EXIT_OK, or RS_EXIT_USAGE
+ * (reported).
+ */
+int rs_analysis_opts_finish(const char *cmd, struct rs_analysis_opts *ao, const char *path);
 
 /*
  * After the analysis: did the options select anything? A --from/--to range with no event in

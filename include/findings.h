@@ -71,6 +71,12 @@ struct rs_findings {
 	/* IO by reclaim (write_folio, folios) and what shrink_inactive found (pages) */
 	uint64_t swap_out, file_written, write_sync, write_async;
 	uint64_t dirty, writeback, immediate;
+	/*
+	 * Where the swap-out went, in pages, from the memcg counters: zswpout (zswap stored
+	 * them) and pswpout (the swap device wrote them); write_folio counts both alike. -1:
+	 * not counted (no count_memcg_events in the trace, or its items not named).
+	 */
+	int64_t zswpout, pswpout;
 
 	struct rs_findings_cgroup paid_most, caused_most;
 	/* pages reclaimed whose victim cgroup is not known (the matrix's unattributed column) */

@@ -132,7 +132,8 @@ struct rs_world_update {
 
 /*
  * What scanning a list did to its pages. Inactive lists fill scanned..pageout
- * (lru_shrink_inactive: nr_scanned, nr_reclaimed, nr_activate0/1; pageout from write_folio);
+ * (lru_shrink_inactive: nr_scanned, nr_reclaimed, nr_activate0/1; pageout: the pages of the
+ * folios write_folio wrote, as nr_pageout counts them);
  * active lists fill taken..referenced (lru_shrink_active: nr_taken, nr_deactivated,
  * nr_referenced). A window of the recording, the windows the world sums per list and the
  * replay report's totals are all this one set of counters.
@@ -264,6 +265,11 @@ struct rs_recorded {
 	 * as passed.
 	 */
 	uint32_t isolate_refused;
+	/*
+	 * Pages its isolations passed over (lru_isolate nr_skipped): folios of zones above the
+	 * call's reclaim index, counted in nr_scanned and left on the list (RS_GAP_ZONE_LISTS)
+	 */
+	uint64_t skipped;
 	const struct rs_memcg_lists *memcg;	/* per victim; copied by rs_world_add_call */
 	size_t nr_memcg;
 	/*
@@ -543,6 +549,14 @@ enum rs_gap {
 	 * sampled every interval only (swap.max 0 is modelled: rs_sim_memcg_swap_ok())
 	 */
 	RS_GAP_SWAP_MAX,
+	/*
+	 * calls whose isolations skipped pages (rs_recorded.skipped): isolate_lru_folios() passes
+	 * over folios of zones above the reclaim index (a kswapd run balancing ZONE_DMA, an
+	 * allocation that may not use the higher zones), counts them in nr_scanned and leaves
+	 * them on the list; how many it meets follows each list's pages per zone, which no memcg
+	 * source splits (the models merge a node's zones)
+	 */
+	RS_GAP_ZONE_LISTS,
 	RS_GAP_NR
 };
 

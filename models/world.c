@@ -29,10 +29,8 @@ static bool is_file_list(int lru)
 
 struct wmemcg {
 	struct rs_memcg_info info;
-	uint64_t usage, limit, soft_limit;
-	uint64_t memory_min, memory_low, swap_max, swap_usage;
-	int swappiness;
-	bool online;
+	/* as the updates left it; st.swappiness the memcg's own, -1: not recorded */
+	struct rs_memcg_state st;
 	bool sizes;		/* RS_WF_LRU updates */
 	bool node_lists;	/* rs_world_set_node_lists() */
 };
@@ -796,6 +794,7 @@ static const char *const gap_names[RS_GAP_NR] = {
 	[RS_GAP_NODEMASK] = "allowed nodes",
 	[RS_GAP_ISOLATED] = "isolated pages",
 	[RS_GAP_PROTECTION] = "memory.low/min", [RS_GAP_SWAP_MAX] = "memory.swap.max",
+	[RS_GAP_ZONE_LISTS] = "per-zone lists",
 };
 
 static const char *const gap_missing[RS_GAP_NR] = {
@@ -840,6 +839,12 @@ static const char *const gap_missing[RS_GAP_NR] = {
 			    "ancestors) decides whether a memcg's anon lists are scanned at all; "
 			    "swap.current is sampled every interval only (a swap.max of 0 is "
 			    "modelled: no anon reclaim)",
+	[RS_GAP_ZONE_LISTS] = "each lruvec's pages per zone: these calls' isolations skipped "
+			      "folios of zones above their reclaim index (lru_isolate nr_skipped), "
+			      "which isolate_lru_folios() counts in nr_scanned and leaves on the "
+			      "list; how many a batch meets follows where the list's pages are, "
+			      "which memory.stat and mod_memcg_lruvec_state do not split by zone, "
+			      "and the models merge a node's zones",
 };
 
 const char *rs_gap_name(enum rs_gap g)
@@ -949,6 +954,8 @@ unsigned int rs_world_identity_gaps_calls(const struct rs_world *w, struct rs_ga
 			lacks |= 1u << RS_GAP_PROACTIVE;
 		if (c->rec.isolate_refused)
 			lacks |= 1u << RS_GAP_ISOLATED;
+		if (c->rec.skipped)
+			lacks |= 1u << RS_GAP_ZONE_LISTS;
 		if (node_lists)
 			lacks |= 1u << RS_GAP_NODE_LISTS;
 		if (c->ctx == RS_CALL_DIRECT && w->info.nr_nodes > 1 &&
@@ -1025,20 +1032,13 @@ void rs_world_memcg_state(const struct rs_world *w, int memcg, struct rs_memcg_s
 {
 	const struct wmemcg *m = &w->memcg[memcg];
 
-	out->usage = m->usage;
-	out->limit = m->limit;
-	out->soft_limit = m->soft_limit;
-	out->memory_min = m->memory_min;
-	out->memory_low = m->memory_low;
-	out->swap_max = m->swap_max;
-	out->swap_usage = m->swap_usage;
+	*out = m->st;
 	/*
 	 * mem_cgroup_swappiness(): the root and, on cgroup v2, every group use vm_swappiness;
 	 * v1 groups have memory.swappiness.
 	 */
-	out->swappiness = (memcg == 0 || !w->info.cgroup_v1 || m->swappiness < 0)
-			  ? w->info.vm_swappiness : m->swappiness;
-	out->online = m->online;
+	if (memcg == 0 || !w->info.cgroup_v1 || m->st.swappiness < 0)
+		out->swappiness = w->info.vm_swappiness;
 }
 
 void rs_world_node(const struct rs_world *w, int nid, struct rs_node_state *out)
@@ -1381,17 +1381,11 @@ void rs_world_rewind(struct rs_world *w)
 		w->wsf[i] = -1;
 	memset(w->node, 0, (size_t)w->info.nr_nodes * sizeof(*w->node));
 	w->swap_free = 0;
-	for (int i = 0; i < w->info.nr_memcg; i++) {
-		struct wmemcg *m = &w->memcg[i];
-
-		m->usage = 0;
-		m->limit = RS_UNLIMITED;
-		m->soft_limit = RS_UNLIMITED;
-		m->swap_max = RS_UNLIMITED;
-		m->memory_min = m->memory_low = m->swap_usage = 0;
-		m->swappiness = -1;
-		m->online = true;
-	}
+	for (int i = 0; i < w->info.nr_memcg; i++)
+		w->memcg[i].st = (struct rs_memcg_state){
+			.limit = RS_UNLIMITED, .soft_limit = RS_UNLIMITED, .swap_max = RS_UNLIMITED,
+			.swappiness = -1, .online = true,
+		};
 }
 
 static void apply_i64(struct rs_world *w, int64_t *v, const struct rs_world_update *u)
@@ -1443,31 +1437,31 @@ static void apply(struct rs_world *w, const struct rs_world_update *u)
 				    (u->field == RS_WF_WS_RESTORE ? 2 : 0) + (u->lru ? 1 : 0)], u);
 		break;
 	case RS_WF_USAGE:
-		apply_u64(w, &m->usage, u);
+		apply_u64(w, &m->st.usage, u);
 		break;
 	case RS_WF_LIMIT:
-		m->limit = (uint64_t)u->value;
+		m->st.limit = (uint64_t)u->value;
 		break;
 	case RS_WF_SOFT_LIMIT:
-		m->soft_limit = (uint64_t)u->value;
+		m->st.soft_limit = (uint64_t)u->value;
 		break;
 	case RS_WF_MEMORY_MIN:
-		m->memory_min = (uint64_t)u->value;
+		m->st.memory_min = (uint64_t)u->value;
 		break;
 	case RS_WF_MEMORY_LOW:
-		m->memory_low = (uint64_t)u->value;
+		m->st.memory_low = (uint64_t)u->value;
 		break;
 	case RS_WF_SWAP_MAX:
-		m->swap_max = (uint64_t)u->value;
+		m->st.swap_max = (uint64_t)u->value;
 		break;
 	case RS_WF_SWAP_USAGE:
-		apply_u64(w, &m->swap_usage, u);
+		apply_u64(w, &m->st.swap_usage, u);
 		break;
 	case RS_WF_SWAPPINESS:
-		m->swappiness = (int)u->value;
+		m->st.swappiness = (int)u->value;
 		break;
 	case RS_WF_ONLINE:
-		m->online = u->value != 0;
+		m->st.online = u->value != 0;
 		break;
 	case RS_WF_NODE_FREE:
 		apply_u64(w, &w->node[u->nid].free, u);

@@ -238,6 +238,63 @@ static uint64_t folio_big(uint64_t req, uint64_t scanned, uint64_t *f)
 }
 
 /*
+ * The pages a window wrote out. mm_vmscan_write_folio fires once per folio pageout() wrote,
+ * and shrink_folio_list() counts the folio's pages in stat->nr_pageout, the nr_io that
+ * lru_note_cost() charges SWAP_CLUSTER_MAX a page: a PMD THP swapped out whole is 512 pages
+ * of IO, and counted as one page the anon cost the model balances the lists by was 16,384
+ * short per THP (7.2 mlock recording, the call at 103.748589 s: three THPs written; with them
+ * as pages, anon cost was over 8.5 x file cost until 105 s, where get_scan_count() gives
+ * inactive anon nothing at priority 9; with them as one page each it was below 2 x, and
+ * mainline took a THP of inactive anon in 9 calls at 104.51..104.65 s where the kernel took
+ * none: +4,608 of the +4,386 pages reclaimed error). The event names no folio size, so a
+ * write counts as the window's F-page folio (folio_big()) when its pfn is F-aligned (a
+ * folio's head is) and the window's isolate took such a folio not yet counted; a folio that
+ * reclaim split before writing (add_to_swap() failing on a large folio) writes its head and
+ * then its other pages one by one, and is pages again once a later write of the window
+ * falls inside it. A single page on an F-aligned pfn in a window that also took an F-page
+ * folio counts F pages: 1 in F of them.
+ */
+static void note_write(struct ri_task *t, uint64_t pfn, bool file)
+{
+	uint64_t f, big = folio_big(t->win_req, t->win_scanned, &f);
+
+	if (!big)
+		return;
+	for (unsigned int i = 0; i < t->nwr_big; i++) {
+		if (pfn > t->wr_big[i] && pfn - t->wr_big[i] < f) {
+			t->wr_big_split |= (uint8_t)(1u << i);
+			return;
+		}
+	}
+	if (pfn % f || t->nwr_big >= big / f || t->nwr_big >= RI_WR_BIG)
+		return;
+	if (file)
+		t->wr_big_file |= (uint8_t)(1u << t->nwr_big);
+	t->wr_big[t->nwr_big++] = pfn;
+}
+
+static uint64_t write_pages(const struct ri_task *t, int file)
+{
+	uint64_t f, n = file ? t->wr_file : t->wr_anon, extra = 0, cap;
+
+	folio_big(t->win_req, t->win_scanned, &f);
+	for (unsigned int i = 0; i < t->nwr_big; i++)
+		if (!(t->wr_big_split & (1u << i)) && !!(t->wr_big_file & (1u << i)) == !!file)
+			extra += f - 1;
+	if (!extra)
+		return n;
+	/* no more than the window took */
+	cap = t->win_scanned > n ? t->win_scanned : n;
+	return n + extra < cap ? n + extra : cap;
+}
+
+static void reset_writes(struct ri_task *t)
+{
+	t->wr_anon = t->wr_file = 0;
+	t->nwr_big = t->wr_big_file = t->wr_big_split = 0;
+}
+
+/*
  * The proportional cut of shrink_lruvec(): once a pass's own reclaim meets nr_to_reclaim at the
  * end of a loop iteration, the type with less left to scan is stopped and the other scaled
  * down; the next iteration then finds one type at 0 and breaks. So a pass whose last iteration
@@ -421,7 +478,7 @@ static void count_window(struct rs_replay_input *ri, struct ri_call *c, struct r
 		if (!t->win_retry)
 			v->in_scanned[type] += sh->inactive.nr_scanned;
 		v->activated[type] += sh->inactive.nr_activate_anon + sh->inactive.nr_activate_file;
-		v->pageout[type] += type ? t->wr_file : t->wr_anon;
+		v->pageout[type] += write_pages(t, type);
 	} else if (sh) {
 		int type = lru == RS_LRU_ACTIVE_FILE;
 
@@ -573,7 +630,8 @@ static void open_window(struct rs_replay_input *ri, struct ri_task *t, struct ri
 	t->win_scanned = ev->isolate.nr_scanned;
 	t->win_taken = ev->isolate.nr_taken;
 	t->win_ts = ev->ts;
-	t->wr_anon = t->wr_file = 0;
+	reset_writes(t);
+	c->c.rec.skipped += ev->isolate.nr_skipped;
 	/* when each isolation happened: concurrent calls are replayed in this order */
 	if (RS_GROW(c->iso, c->capiso, c->niso + 1, 16))
 		ri->oom = true;
@@ -769,10 +827,15 @@ void ri_calls_event(struct rs_replay_input *ri, const struct rs_event *ev, const
 		if (!(ev->write.reclaim_flags & RS_RECLAIM_WB_FILE))
 			ri->rep.swap_anon_writes++;
 		if (c && t->win) {
-			if (ev->write.reclaim_flags & RS_RECLAIM_WB_FILE)
+			bool file = ev->write.reclaim_flags & RS_RECLAIM_WB_FILE;
+
+			if (file)
 				t->wr_file++;
 			else
 				t->wr_anon++;
+			/* without the pfn no write can be told a folio's head: pages */
+			if (ev->have & RS_HAVE_PFN)
+				note_write(t, ev->write.pfn, file);
 		}
 		return;
 	case RS_EV_LRU_ISOLATE:
@@ -813,7 +876,7 @@ void ri_calls_event(struct rs_replay_input *ri, const struct rs_event *ev, const
 			t->win_soft = ctx->kind == RS_CTX_SOFTLIMIT;
 			t->win_retry = retry;
 			t->win_req = t->win_scanned = t->win_taken = 0;
-			t->wr_anon = t->wr_file = 0;
+			reset_writes(t);
 			if (!retry)
 				ri_warn(ri, "shrink events without an lru_isolate before them: their "
 					"pages are reclaimed but not scanned in the recorded totals");

@@ -17,6 +17,7 @@
 #define RI_NO_CALL	UINT32_MAX
 #define RI_MAX_SAMPLES	4096	/* snapshot - deltas samples per memcg, decimated past it */
 #define RI_MAX_WARN	32
+#define RI_WR_BIG	8	/* whole-folio writes kept per window (bits of a uint8_t) */
 
 /* What the replay input knows of a memcg (the loading stage's row: memcg_attrib.h). */
 enum {
@@ -117,7 +118,14 @@ struct ri_task {
 	bool win_retry;
 	uint64_t win_req, win_scanned, win_taken;
 	uint64_t win_ts;		/* its lru_isolate's time */
-	uint32_t wr_anon, wr_file;
+	uint32_t wr_anon, wr_file;	/* its write_folio events (folios) */
+	/*
+	 * Those of its writes that were whole F-page folios (replay_calls.c note_write()): head
+	 * pfns, and per entry (bit i) whether a file folio and whether split (a later write of
+	 * the window fell inside it)
+	 */
+	uint64_t wr_big[RI_WR_BIG];
+	uint8_t nwr_big, wr_big_file, wr_big_split;
 	bool throttled_isolated;	/* an ISOLATED throttle whose outcome its next event tells */
 	/* the memcg call it ended last, until its first swap-in after it (RI_NO_CALL: none) */
 	uint32_t ended_memcg_call;

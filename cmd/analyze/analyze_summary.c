@@ -159,6 +159,10 @@ void rs_findings_text(FILE *f, const struct rs_findings *fd, bool with_cgroups)
 	line(f, "IO", "INACTIVE LISTS", "swap-out %" PRIu64 ", file %" PRIu64 " folios (%" PRIu64
 	     " sync); %" PRIu64 " dirty, %" PRIu64 " writeback", fd->swap_out, fd->file_written,
 	     fd->write_sync, fd->dirty, fd->writeback);
+	/* zswap takes swap-out in memory: write_folio cannot tell it from the device's */
+	if (fd->zswpout > 0)
+		line(f, "swap-out to", with_cgroups ? "VICTIM SIDE" : "cmd: cgroups", "zswap %" PRId64 " pages (zswpout), swap "
+		     "device %" PRId64 " (pswpout)", fd->zswpout, fd->pswpout);
 cgroups:
 	if (fd->paid_most.valid && fd->paid_unknown)
 		line(f, "paid most", with_cgroups ? "VICTIM SIDE" : "cmd: cgroups", "%.40s: %" PRIu64
@@ -275,6 +279,10 @@ json_t *rs_findings_json(const struct rs_findings *fd)
 		"write_async_folios", (json_int_t)fd->write_async,
 		"dirty_pages", (json_int_t)fd->dirty, "writeback_pages", (json_int_t)fd->writeback,
 		"immediate_pages", (json_int_t)fd->immediate));
+	json_object_set_new(json_object_get(o, "io"), "zswpout_pages",
+			    fd->zswpout < 0 ? json_null() : json_integer(fd->zswpout));
+	json_object_set_new(json_object_get(o, "io"), "pswpout_pages",
+			    fd->pswpout < 0 ? json_null() : json_integer(fd->pswpout));
 	if (fd->eviction_untraced) {
 		/* lru_shrink_inactive's counts and kswapd's pages: not traced, not 0 (diff then
 		   leaves them out instead of showing a fall to 0) */

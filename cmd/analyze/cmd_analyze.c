@@ -68,9 +68,7 @@ static const struct rs_cmd_opt analyze_opts[] = {
 };
 
 RS_CMD_DEFINE(analyze,
-	.summary = "per-LRU scan pressure, reclaim episodes, stalls, kswapd, over time",
-	.operands = { 1, 1, "FILE" },
-	.opts = analyze_opts);
+	.summary = "per-LRU scan pressure, reclaim episodes, stalls, kswapd, over time");
 
 int rs_analyzed_run(const char *path, const struct rs_analysis_opts *ao,
 		    const struct rs_cgroups_opts *co, const struct rs_refaults_opts *ro,
@@ -85,7 +83,7 @@ int rs_analyzed_run(const char *path, const struct rs_analysis_opts *ao,
 
 static int cmd_analyze(int argc, char **argv)
 {
-	struct analyze_args opt = { .ao = { .pid = -1, .threads = rs_threads_auto() } };
+	struct analyze_args opt = { .ao = { RS_ANALYSIS_OPTS_DEFAULT } };
 	struct rs_cmd_args args = { .ao = &opt.ao, .opts = &opt };
 	struct rs_text_opts *to = &opt.to;
 	struct rs_cgroups_opts co = { 0 };
@@ -105,10 +103,9 @@ static int cmd_analyze(int argc, char **argv)
 		opt.ao.comm = optarg;
 	}
 	opt.ro.thrash_distance_ns = opt.thrash_ms * 1000000ull;
-	ret = rs_analysis_opts_check("analyze", &opt.ao);
+	ret = rs_analysis_opts_finish("analyze", &opt.ao, argv[optind]);
 	if (ret)
 		return ret;
-	opt.ao.progress = rs_cmd_show_progress(argv[optind]);
 	if (rs_analyzed_run(argv[optind], &opt.ao, &co, &opt.ro, &r, &err) < 0)
 		return rs_cmd_fail("analyze", RS_EXIT_INPUT, "%s", err.msg);
 	ret = rs_analysis_selection_check("analyze", r.a, r.src);

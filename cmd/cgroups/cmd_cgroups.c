@@ -38,13 +38,11 @@ static const struct rs_cmd_opt cgroups_opts[] = {
 };
 
 RS_CMD_DEFINE(cgroups,
-	.summary = "per-cgroup reclaim: who entered it, whose pages it took",
-	.operands = { 1, 1, "FILE" },
-	.opts = cgroups_opts);
+	.summary = "per-cgroup reclaim: who entered it, whose pages it took");
 
 static int cmd_cgroups(int argc, char **argv)
 {
-	struct rs_analysis_opts ao = { .pid = -1, .threads = rs_threads_auto() };
+	struct rs_analysis_opts ao = { RS_ANALYSIS_OPTS_DEFAULT };
 	struct cgroups_args opt = { 0 };
 	struct rs_cgroups_text_opts *to = &opt.to;
 	struct rs_cmd_args args = { .ao = &ao, .opts = &opt };
@@ -56,11 +54,10 @@ static int cmd_cgroups(int argc, char **argv)
 
 	if (rs_cmd_parse(&rs_cmd_cgroups, argc, argv, "", &args))
 		return RS_EXIT_USAGE;	/* reported */
-	ret = rs_analysis_opts_check("cgroups", &ao);
+	ret = rs_analysis_opts_finish("cgroups", &ao, argv[optind]);
 	if (ret)
 		return ret;
 	to->range = ao.from_ns || ao.to_ns;
-	ao.progress = rs_cmd_show_progress(argv[optind]);
 	if (rs_cgroups_analysis_run(argv[optind], &ao, &opt.co, &a, &cg, &src, &err) < 0)
 		return rs_cmd_fail("cgroups", RS_EXIT_INPUT, "%s", err.msg);
 	to->mglru = rs_source_info(src)->mglru == 1;

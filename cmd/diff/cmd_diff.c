@@ -238,8 +238,7 @@ RS_CMD_DEFINE(diff,
 	.summary = "compare kernels: what changed, ranked, with Welch's t-test",
 	.forms = "[options] --base A1 A2... --new B1 B2...",
 	/* A B, or the files after --base and --new: parse_args() counts them */
-	.operands = { .name = "A B" },
-	.opts = diff_opts);
+	.operands = { .name = "A B" });
 
 /* Returns RS_EXIT_OK, or the exit status of a usage error (already reported). */
 static int parse_args(int argc, char **argv, struct diff_opts *o)

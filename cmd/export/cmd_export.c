@@ -38,13 +38,12 @@ static const struct rs_cmd_opt export_opts[] = {
 
 RS_CMD_DEFINE(export,
 	.summary = "episodes, kswapd and series as a Perfetto timeline or JSON lines",
-	.operands = { 1, 1, "TRACE" },
-	.opts = export_opts);
+	.operands = { 1, 1, "TRACE" });
 
 static int cmd_export(int argc, char **argv)
 {
 	struct export_args opt = {
-		.ao = { .pid = -1, .threads = rs_threads_auto() },
+		.ao = { RS_ANALYSIS_OPTS_DEFAULT },
 		.in = { .max_slices = MAX_SLICES_DEFAULT },
 	};
 	struct rs_cmd_args args = { .ao = &opt.ao, .opts = &opt };
@@ -74,7 +73,7 @@ static int cmd_export(int argc, char **argv)
 	if (!output)
 		return rs_cmd_fail("export", RS_EXIT_USAGE, "-o FILE is needed (- for stdout)");
 	perfetto = !strcmp(format, "perfetto");
-	ret = rs_analysis_opts_check("export", ao);
+	ret = rs_analysis_opts_finish("export", ao, argv[optind]);
 	if (ret)
 		return ret;
 	spool = export_spool_new();
@@ -83,7 +82,6 @@ static int cmd_export(int argc, char **argv)
 	export_spool_consumer(spool, &cons);
 	ao->consumers = &cons;
 	ao->nr_consumers = 1;
-	ao->progress = rs_cmd_show_progress(argv[optind]);
 	/* the whole analysis first: a trace that cannot be read leaves no output file */
 	if (rs_cgroups_analysis_run(argv[optind], ao, &co, &a, &cg, &src, &err) < 0) {
 		ret = rs_cmd_fail("export", RS_EXIT_INPUT, "%s", err.msg);

@@ -46,8 +46,7 @@ static const struct rs_cmd_opt plot_opts[] = {
 
 RS_CMD_DEFINE(plot,
 	.summary = "figures of reclaim as SVG or PNG; two or more traces compared",
-	.operands = { 1, INT_MAX, "TRACE..." },
-	.opts = plot_opts);
+	.operands = { 1, INT_MAX, "TRACE..." });
 
 struct plot_run {
 	struct plot_trace t[MAX_TRACES];
@@ -159,7 +158,7 @@ static char *default_output(const char *trace)
 
 static int cmd_plot(int argc, char **argv)
 {
-	struct rs_analysis_opts ao = { .pid = -1, .threads = rs_threads_auto(), .keep_episodes = true };
+	struct rs_analysis_opts ao = { RS_ANALYSIS_OPTS_DEFAULT, .keep_episodes = true };
 	struct plot_args opt = { 0 };
 	struct rs_cmd_args args = { .ao = &ao, .opts = &opt };
 	struct rs_cgroups_opts co = { 0 };
@@ -187,7 +186,7 @@ static int cmd_plot(int argc, char **argv)
 	if (ntraces > MAX_TRACES)
 		return rs_cmd_fail("plot", RS_EXIT_USAGE, "at most %d traces in one plot",
 				   MAX_TRACES);
-	ret = rs_analysis_opts_check("plot", &ao);
+	ret = rs_analysis_opts_finish("plot", &ao, NULL);
 	if (ret)
 		return ret;
 	if (!output)

@@ -172,8 +172,7 @@ RS_CMD_DEFINE(record,
 		    "[--no-filemap | --filemap-dev PATH...] [--zone-flow | --no-zone-flow] "
 		    "[--file-version 6|7] [--duration S]",
 	/* the workload's: record runs it */
-	.operands = { .name = "[-- COMMAND [ARG...]]" },
-	.opts = record_opts);
+	.operands = { .name = "[-- COMMAND [ARG...]]" });
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

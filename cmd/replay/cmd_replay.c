@@ -58,9 +58,7 @@ RS_CMD_DEFINE(replay,
 	.summary = "replay the recorded pressure through alternative reclaim policies",
 	/* by hand: --calls before --json, not the table's order */
 	.synopsis = "[--policy NAME,NAME...|all] [--inputs] [--calls[=N|all]] [--json] "
-		    "[--max-calls N]",
-	.operands = { 1, 1, "FILE" },
-	.opts = replay_opts);
+		    "[--max-calls N]");
 
 /* The name of the registry's policy that stands for the recorded kernel. */
 static const char *recorded_kernel_name(void)
@@ -107,9 +105,9 @@ static const char **calls_comms(const struct rs_analysis *a, const struct rs_ide
 static int cmd_replay(int argc, char **argv)
 {
 	const struct rs_policy_ops *pol[MAX_POLICIES];
-	struct rs_analysis_opts ao = { .pid = -1, .threads = rs_threads_auto() };
+	struct rs_analysis_opts ao = { RS_ANALYSIS_OPTS_DEFAULT };
 	struct replay_args opt = { .rep = { .identity = -1 } };
-	struct rs_cmd_args args = { .threads = &ao.threads, .opts = &opt };
+	struct rs_cmd_args args = { .ao = &ao, .opts = &opt };
 	struct rs_replay_report *rep = &opt.rep;
 	struct rs_replay_result *rec = NULL, *res = NULL;
 	struct rs_identity id = { 0 };
@@ -148,8 +146,10 @@ static int cmd_replay(int argc, char **argv)
 				   "that stands for the recorded kernel against the recording: add "
 				   "%s to --policy", recorded_kernel_name());
 	rep->calls_asked = calls_top >= 0;
+	ret = rs_analysis_opts_finish("replay", &ao, argv[optind]);
+	if (ret)
+		return ret;
 
-	ao.progress = rs_cmd_show_progress(argv[optind]);
 	/* the refaults ride along: refaults avoided per policy (include/refaults_replay.h) */
 	rf = rs_refaults_new(&rfo, &err);
 	if (!rf)

@@ -147,6 +147,13 @@ static const struct rs_json_u64 scan_pages_fields[] = {
 };
 #undef SP
 
+#define IL(key, member) RS_JSON_U64(struct rs_identity_list, key, member)
+static const struct rs_json_u64 identity_pages_fields[] = {
+	IL("recorded_scanned", rec_scanned), IL("model_scanned", model_scanned),
+	IL("recorded_reclaimed", rec_reclaimed), IL("model_reclaimed", model_reclaimed),
+};
+#undef IL
+
 static json_t *inputs_json(const struct rs_replay_report *r)
 {
 	const struct rs_ri_report *in = r->in;
@@ -394,10 +401,7 @@ static json_t *identity_row_json(const struct rs_identity_list *il)
 
 	json_object_set_new(x, "claimed", json_boolean(il->claimed));
 	json_object_set_new(x, "lacks", lacks_json(il->lacks));
-	json_object_set_new(x, "recorded_scanned", JI(il->rec_scanned));
-	json_object_set_new(x, "model_scanned", JI(il->model_scanned));
-	json_object_set_new(x, "recorded_reclaimed", JI(il->rec_reclaimed));
-	json_object_set_new(x, "model_reclaimed", JI(il->model_reclaimed));
+	RS_JSON_ADD_U64(x, il, identity_pages_fields);
 	json_object_set_new(x, "checked", json_boolean(il->checked));
 	json_object_set_new(x, "within_target", json_boolean(il->within));
 	json_object_set_new(x, "verdict", json_string(rs_identity_verdict_name(il->verdict)));

@@ -736,9 +736,7 @@ static const struct rs_cmd_opt tui_opts[] = {
 };
 
 RS_CMD_DEFINE(tui,
-	.summary = "browse a trace on a timeline: scan, stalls, kswapd, cgroups, zoom",
-	.operands = { 1, 1, "FILE" },
-	.opts = tui_opts);
+	.summary = "browse a trace on a timeline: scan, stalls, kswapd, cgroups, zoom");
 
 static int cmd_tui(int argc, char **argv)
 {

@@ -41,9 +41,35 @@ done
 printf 'hello world\nthis is not a trace\n' >"$TMP/garbage.txt"
 check_bad "$TMP/garbage.txt" "garbage text"
 # usage errors are exit 2
-"$RS_BIN" events >/dev/null 2>&1; expect_eq "no file" $? 2
+# the commands that name no operands take one, FILE (rs_cmd's default): none or two are exit 2
+for c in events analyze cgroups replay tui; do
+	"$RS_BIN" $c >/dev/null 2>"$TMP/err"
+	expect_eq "$c, no file" $? 2
+	sed -n '/^$/q; p' "$TMP/err" | grep -q ' FILE$' ||
+		fail "$c, no file: $(head -n 1 "$TMP/err")"
+	"$RS_BIN" $c "$src" "$src" >/dev/null 2>&1
+	expect_eq "$c, two files" $? 2
+done
 "$RS_BIN" events --nope x >/dev/null 2>&1; expect_eq "bad option" $? 2
 "$RS_BIN" nosuchcommand >/dev/null 2>&1; expect_eq "bad command" $? 2
+# Every command that analyses a range of a trace checks its options together the same way,
+# before it reads the trace (rs_analysis_opts_finish): exit 2 and the command's own sentence,
+# for a trace or for none. A cap that cannot fit is checked against an address-space limit set
+# here (not under ASan, whose shadow memory needs more).
+for c in analyze cgroups "export --format jsonl -o -" plot; do
+	for f in "$src" "$TMP/missing.dat"; do
+		"$RS_BIN" $c --from 2 --to 1 "$f" >/dev/null 2>"$TMP/err"
+		expect_eq "$c --from 2 --to 1 $(basename "$f"): exit" $? 2
+		expect_eq "$c --from 2 --to 1 $(basename "$f")" "$(cat "$TMP/err")" \
+			"reclaimscope: ${c%% *}: --to must be after --from"
+	done
+	case $RS_BIN in *-san) continue ;; esac
+	(ulimit -v 4000000 && exec "$RS_BIN" $c --max-buckets 67108864 "$TMP/missing.dat") \
+		>/dev/null 2>"$TMP/err"
+	expect_eq "$c --max-buckets 67108864: exit" $? 2
+	grep -q "^reclaimscope: ${c%% *}: --max-buckets 67108864 could need" "$TMP/err" ||
+		fail "$c --max-buckets 67108864: $(cat "$TMP/err")"
+done
 "$RS_BIN" --version | grep -q '^reclaimscope [0-9]' || fail "--version"
 "$RS_BIN" events --help | grep -q '^usage: reclaimscope events' || fail "events --help"
 # output errors: a full disk is reported, exit 1

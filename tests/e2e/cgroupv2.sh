@@ -37,6 +37,20 @@ setting() {
 	_n='\([0-9]*\)'
 	sed -n "s|^set cg=$2 id=$_n min=$_n low=$_n swap_max=$_n\$|$3|p" "$1" | sort -u
 }
+# no_claim WHAT JSON ORACLE ID GAP ROW: on every list, replay's identity row that the jq filter
+# ROW picks ($l: the list) is no claim for lacking GAP, and the pages of the list scanned in the
+# calls lacking GAP are those of memcg id ID's episodes
+no_claim() {
+	for l in $LISTS; do
+		expect_eq "$1 $l verdict and lacks" "$(jq -r --arg l "$l" \
+			"$6"' | [.verdict, (.lacks | join(","))] | @tsv' "$2")" \
+			"$(printf 'NO CLAIM\t%s' "$5")"
+		expect_eq "$1 pages of $l scanned in calls lacking $5" \
+			"$(jq --arg l "$l" --arg g "$5" '.replay.identity.trace_lacks[] |
+				select(.name == $g) | .recorded_scanned_in_calls[$l]' "$2")" \
+			"$(scanned_in "$3" "$4" "$l")"
+	done
+}
 
 # swapmax: /rs_nosw (memory.max 64 MB, memory.swap.max 0) and /rs_smallsw (memory.swap.max
 # 16 MB), each keeping 40 MB of anon in use while streaming 256 MB; limit reclaim only
@@ -70,16 +84,8 @@ expect_eq "swapmax: mainline's inactive anon pages of /rs_nosw" \
 	"$(jq '.policies.mainline.cgroups[] | select(.path == "/rs_nosw") |
 		.lru.inactive_anon.scanned' "$TMP/sw.json")" 0
 # /rs_smallsw: swap.max above 0 and swap.current sampled: no claim, the gap named, its pages
-for l in $LISTS; do
-	row=$(jq -r --arg l "$l" '.replay.identity.cgroups[] | select(.path == "/rs_smallsw" and
-		.list == $l) | [.verdict, (.lacks | join(","))] | @tsv' "$TMP/sw.json")
-	expect_eq "swapmax: /rs_smallsw $l verdict and lacks" "$row" \
-		"$(printf 'NO CLAIM\tmemory.swap.max')"
-	expect_eq "swapmax: pages of $l scanned in calls lacking memory.swap.max" \
-		"$(jq --arg l "$l" '.replay.identity.trace_lacks[] | select(.name ==
-			"memory.swap.max") | .recorded_scanned_in_calls[$l]' "$TMP/sw.json")" \
-		"$(scanned_in "$TMP/sw.orc" "$small" "$l")"
-done
+no_claim "swapmax: /rs_smallsw" "$TMP/sw.json" "$TMP/sw.orc" "$small" memory.swap.max \
+	'.replay.identity.cgroups[] | select(.path == "/rs_smallsw" and .list == $l)'
 grep -q 'memory.swap.max in 2 ' "$TMP/sw.txt" ||
 	fail "swapmax: replay --inputs does not count the two memcgs with memory.swap.max"
 
@@ -101,16 +107,7 @@ expect_eq "protect: pages scanned in the episodes of memcgs other than /rs_prot"
 "$RS_BIN" replay --policy mainline --inputs "$f" >"$TMP/pr.txt" || fail "protect: replay --inputs"
 # every limit reclaim of /rs_prot walks its protected children: no list is claimed, whole trace
 # or per cgroup, each naming the gap; the gap's pages are the episodes' sums
-for l in $LISTS; do
-	expect_eq "protect: $l verdict and lacks" \
-		"$(jq -r --arg l "$l" '.replay.identity.lists[$l] |
-			[.verdict, (.lacks | join(","))] | @tsv' "$TMP/pr.json")" \
-		"$(printf 'NO CLAIM\tmemory.low/min')"
-	expect_eq "protect: pages of $l scanned in calls lacking memory.low/min" \
-		"$(jq --arg l "$l" '.replay.identity.trace_lacks[] | select(.name ==
-			"memory.low/min") | .recorded_scanned_in_calls[$l]' "$TMP/pr.json")" \
-		"$(scanned_in "$TMP/pr.orc" "$prot" "$l")"
-done
+no_claim protect: "$TMP/pr.json" "$TMP/pr.orc" "$prot" memory.low/min '.replay.identity.lists[$l]'
 expect_eq "protect: per-cgroup lists claimed" "$(jq '[.replay.identity.cgroups[] |
 	select(.claimed)] | length' "$TMP/pr.json")" 0
 grep -q 'memory.min or memory.low set in 2 memcgs' "$TMP/pr.txt" ||

@@ -211,6 +211,31 @@ if [ -f "$k" ]; then
 		"$TMP/k72-multi.json" >/dev/null ||
 		fail "k72-multi: the root's own lists clamped at 0 $(jq '.inputs.sizes.root_clamped' "$TMP/k72-multi.json") times of $(jq '.inputs.sizes.node_snapshots' "$TMP/k72-multi.json") node_stat markers"
 fi
+# Pages written out: one write_folio a folio, shrink_folio_list()'s nr_pageout its pages (the
+# anon cost lru_note_cost() charges 32 a page). The kernel's own count is memory.stat pswpout
+# (count_swpout_vm_event(): the folio's pages), which the recorder's memcg_stat carries: on
+# these traces every swap-out was reclaim's, in a call, so the windows' inactive anon pageout
+# is the recorded memcg's pswpout from its first snapshot to its last (the largest: its
+# subtree's). With THPs counted as a page (before) k72-multi had 2,684 of 29,256.
+for n in cgroupv2/k72-protect cgroupv2/k72-swapmax kernel7/k72-multi kernel7/k72-multi-mglru \
+	numa/k72-memcg-high-numa; do
+	f=$TOP/tests/fixtures/$n.dat
+	[ -f "$f" ] || continue
+	name=$(basename "$n")
+	"$RS_BIN" replay --json --policy mainline "$f" >"$TMP/pw-$name.json" 2>/dev/null ||
+		{ fail "$name: replay --json exited non-zero"; continue; }
+	want=$(trace_report "$f" | awk '/memcg_stat cg=/ { c = ""; v = -1
+		for (i = 1; i <= NF; i++) {
+			if ($i ~ /^cg=/) c = $i
+			if ($i ~ /^pswpout=/) { sub("pswpout=", "", $i); v = $i + 0 } }
+		if (v < 0) next
+		if (!(c in first)) first[c] = v
+		last[c] = v }
+		END { m = 0; for (c in first) if (last[c] - first[c] > m) m = last[c] - first[c]
+		print m }')
+	expect_eq "$name: inactive anon pages written = memory.stat pswpout (trace-cmd report)" \
+		"$(jq '.inputs.reclaimability.inactive_anon.pageout' "$TMP/pw-$name.json")" "$want"
+done
 # k72-global-zones has per-zone watermarks (zone_stat): the loader counts every marker trace-cmd
 # shows and uses them
 z="$TOP/tests/fixtures/zones/k72-global-zones.dat"

@@ -301,6 +301,10 @@ static struct rs_compare *compare_of(const char *const *base, const char *const 
 	return c;
 }
 
+/* A test of the comparison c of the runs base and new (compare_of()), freed after it. */
+#define COMPARE_TEST(fn, desc, base, new) \
+	UT_TEST_WITH(fn, desc, struct rs_compare *, c, compare_of(base, new), rs_compare_free)
+
 UT_TEST(test_self_diff, "diff: self-diff changes nothing")
 {
 	const char *const one[] = { names_doc, NULL };
@@ -339,16 +343,16 @@ static const struct rs_metric_diff *find_diff(const struct rs_compare *c, const 
 }
 
 /* Reals count to the 10 significant digits saved JSON keeps; integers exactly. */
-UT_TEST(test_flatten_precision, "diff: reals at saved-JSON precision")
+static const char *const precision_full[] = { "{\"trace\": {}, \"r\": 878.78408631234, "
+	"\"big\": 12345678901234, \"t\": {\"from_s\": 1.5}}", NULL };
+static const char *const precision_saved[] = { "{\"trace\": {}, \"r\": 878.7840863, "
+	"\"big\": 12345678901235, \"t\": {\"from_s\": 2.5}}", NULL };
+
+COMPARE_TEST(test_flatten_precision, "diff: reals at saved-JSON precision", precision_full,
+	     precision_saved)
 {
-	const char *const full[] = { "{\"trace\": {}, \"r\": 878.78408631234, "
-				     "\"big\": 12345678901234, \"t\": {\"from_s\": 1.5}}", NULL };
-	const char *const saved[] = { "{\"trace\": {}, \"r\": 878.7840863, "
-				      "\"big\": 12345678901235, \"t\": {\"from_s\": 2.5}}", NULL };
-	struct rs_compare *c = compare_of(full, saved);
 	const struct rs_metric_diff *d;
 
-	UT_ASSERT(c);
 	UT_ASSERT_EQ(rs_compare_nr_metrics(c), 2);	/* from_s is a time stamp */
 	d = find_diff(c, "r");
 	UT_ASSERT(d && d->change_pct == 0.0);
@@ -356,33 +360,31 @@ UT_TEST(test_flatten_precision, "diff: reals at saved-JSON precision")
 	d = find_diff(c, "big");
 	UT_ASSERT(d && d->change_pct != 0.0);
 	UT_ASSERT_NEAR(d->side[RS_SIDE_BASE].avg, 12345678901234.0, 0);
-	rs_compare_free(c);
 	return UT_OK;
 }
 
 /* 4 runs against 4, a cgroup only in new, a metric missing from one base run. */
-UT_TEST(test_multi_run, "diff: multi-run, left out, kernels, events")
+static const char *const multi_base[] = {
+	"{\"trace\": {\"kernel\": \"6.1\", \"events_by_name\": {\"a\": 1, \"m\": 2}}, "
+	" \"x\": 1, \"z\": 0, \"only_base\": 5}",
+	"{\"trace\": {\"kernel\": \"6.1\", \"events_by_name\": {\"a\": 1}}, "
+	" \"x\": 2, \"z\": 0}",
+	"{\"trace\": {\"kernel\": \"6.1\"}, \"x\": 3, \"z\": 0}",
+	"{\"trace\": {\"kernel\": \"6.1\"}, \"x\": 4}",
+	NULL };
+static const char *const multi_new[] = {
+	"{\"trace\": {\"kernel\": \"6.18\", \"events_by_name\": {\"a\": 3, \"n\": 1, "
+	" \"zero\": 0}}, \"x\": 2, \"z\": 1, \"cgroups\": [{\"path\": \"/b\", \"v\": 1}]}",
+	"{\"trace\": {\"kernel\": \"6.18\"}, \"x\": 4, \"z\": 1}",
+	"{\"trace\": {\"kernel\": \"6.18\"}, \"x\": 6, \"z\": 1}",
+	"{\"trace\": {\"kernel\": \"6.18\"}, \"x\": 8, \"z\": 1}",
+	NULL };
+
+COMPARE_TEST(test_multi_run, "diff: multi-run, left out, kernels, events", multi_base, multi_new)
 {
-	const char *const base[] = {
-		"{\"trace\": {\"kernel\": \"6.1\", \"events_by_name\": {\"a\": 1, \"m\": 2}}, "
-		" \"x\": 1, \"z\": 0, \"only_base\": 5}",
-		"{\"trace\": {\"kernel\": \"6.1\", \"events_by_name\": {\"a\": 1}}, "
-		" \"x\": 2, \"z\": 0}",
-		"{\"trace\": {\"kernel\": \"6.1\"}, \"x\": 3, \"z\": 0}",
-		"{\"trace\": {\"kernel\": \"6.1\"}, \"x\": 4}",
-		NULL };
-	const char *const new[] = {
-		"{\"trace\": {\"kernel\": \"6.18\", \"events_by_name\": {\"a\": 3, \"n\": 1, "
-		" \"zero\": 0}}, \"x\": 2, \"z\": 1, \"cgroups\": [{\"path\": \"/b\", \"v\": 1}]}",
-		"{\"trace\": {\"kernel\": \"6.18\"}, \"x\": 4, \"z\": 1}",
-		"{\"trace\": {\"kernel\": \"6.18\"}, \"x\": 6, \"z\": 1}",
-		"{\"trace\": {\"kernel\": \"6.18\"}, \"x\": 8, \"z\": 1}",
-		NULL };
-	struct rs_compare *c = compare_of(base, new);
 	const struct rs_metric_diff *d;
 	const struct rs_left_out *lo;
 
-	UT_ASSERT(c);
 	UT_ASSERT_EQ(rs_compare_nr_runs(c, RS_SIDE_BASE), 4);
 	d = find_diff(c, "x");
 	UT_ASSERT(d);
@@ -426,21 +428,19 @@ UT_TEST(test_multi_run, "diff: multi-run, left out, kernels, events")
 	UT_ASSERT_STR(rs_compare_event_only(c, RS_SIDE_BASE, 0), "m");
 	UT_ASSERT_EQ(rs_compare_nr_events_only(c, RS_SIDE_NEW), 1);
 	UT_ASSERT_STR(rs_compare_event_only(c, RS_SIDE_NEW, 0), "n");
-	rs_compare_free(c);
 	return UT_OK;
 }
 
-UT_TEST(test_compare_json, "diff: JSON form and --only-changed")
+static const char *const json_base[] = { "{\"trace\": {\"kernel\": \"k\"}, \"a\": 100, "
+	"\"b\": 0, \"c\": 7}", NULL };
+static const char *const json_new[] = { "{\"trace\": {\"kernel\": \"k\"}, \"a\": 90, "
+	"\"b\": 2, \"c\": 7}", NULL };
+
+COMPARE_TEST(test_compare_json, "diff: JSON form and --only-changed", json_base, json_new)
 {
-	const char *const base[] = { "{\"trace\": {\"kernel\": \"k\"}, \"a\": 100, \"b\": 0, "
-				     "\"c\": 7}", NULL };
-	const char *const new[] = { "{\"trace\": {\"kernel\": \"k\"}, \"a\": 90, \"b\": 2, "
-				    "\"c\": 7}", NULL };
 	const char *const labels[] = { "old", "new" };
-	struct rs_compare *c = compare_of(base, new);
 	json_t *j, *m;
 
-	UT_ASSERT(c);
 	j = rs_compare_json(c, labels, -1);
 	UT_ASSERT(j);
 	m = json_object_get(json_object_get(j, "metrics"), "a");
@@ -464,7 +464,6 @@ UT_TEST(test_compare_json, "diff: JSON form and --only-changed")
 	UT_ASSERT(!json_object_get(json_object_get(j, "metrics"), "c"));
 	UT_ASSERT_EQ(json_integer_value(json_object_get(j, "metrics_compared")), 3);
 	json_decref(j);
-	rs_compare_free(c);
 	return UT_OK;
 }
 
@@ -473,20 +472,19 @@ UT_TEST(test_compare_json, "diff: JSON form and --only-changed")
  * entries) differ, and the JSON says how many each side had; a node whose kswapd never woke has
  * no instance (0). The same counts on both sides do not differ.
  */
-UT_TEST(test_compare_kswapds, "diff: kswapd threads (nodes) differ")
+static const char *const kswapd_one[] = { "{\"trace\": {\"kernel\": \"k\"}, \"kswapd\": "
+	"{\"instances\": [{\"nid\": 0}], \"wakes\": 10}}", NULL };
+static const char *const kswapd_two[] = { "{\"trace\": {\"kernel\": \"k\"}, \"kswapd\": "
+	"{\"instances\": [{\"nid\": 0}, {\"nid\": 1}], \"wakes\": 30}}",
+	"{\"trace\": {\"kernel\": \"k\"}, \"kswapd\": {\"instances\": [], \"wakes\": 0}}", NULL };
+
+COMPARE_TEST(test_compare_kswapds, "diff: kswapd threads (nodes) differ", kswapd_one, kswapd_two)
 {
-	const char *const one[] = { "{\"trace\": {\"kernel\": \"k\"}, \"kswapd\": {\"instances\": "
-				    "[{\"nid\": 0}], \"wakes\": 10}}", NULL };
-	const char *const two[] = { "{\"trace\": {\"kernel\": \"k\"}, \"kswapd\": {\"instances\": "
-				    "[{\"nid\": 0}, {\"nid\": 1}], \"wakes\": 30}}",
-				    "{\"trace\": {\"kernel\": \"k\"}, \"kswapd\": {\"instances\": "
-				    "[], \"wakes\": 0}}", NULL };
 	const char *const labels[] = { "one", "two" };
-	struct rs_compare *c = compare_of(one, two);
+	struct rs_compare *same;
 	size_t lo, hi;
 	json_t *j;
 
-	UT_ASSERT(c);
 	UT_ASSERT(rs_compare_kswapds_differ(c));
 	rs_compare_kswapds(c, RS_SIDE_BASE, &lo, &hi);
 	UT_ASSERT_EQ(lo, 1);
@@ -500,11 +498,10 @@ UT_TEST(test_compare_kswapds, "diff: kswapd threads (nodes) differ")
 	UT_ASSERT_EQ(json_integer_value(json_object_get(json_object_get(j, "new"), "kswapds_max")),
 		     2);
 	json_decref(j);
-	rs_compare_free(c);
-	c = compare_of(one, one);
-	UT_ASSERT(c);
-	UT_ASSERT(!rs_compare_kswapds_differ(c));
-	rs_compare_free(c);
+	same = compare_of(kswapd_one, kswapd_one);
+	UT_ASSERT(same);
+	UT_ASSERT(!rs_compare_kswapds_differ(same));
+	rs_compare_free(same);
 	return UT_OK;
 }
 

@@ -111,14 +111,20 @@ static void cgmap(struct tr *t, uint64_t id, const char *path)
 	feed(t, &ev);
 }
 
-/* The common start: a cgroup v1 trace, swappiness 60, one node, the item names, memcg 1 "/". */
-static int tr_new_v1(struct tr *t)
+/* The common start: a trace with the recorder's header `text`, the item names, memcg 1 "/". */
+static int tr_start(struct tr *t, const char *text)
 {
-	if (tr_new(t, "swappiness=60 cgroup=v1 nodes=1") < 0)
+	if (tr_new(t, text) < 0)
 		return -1;
 	item_names(t);
 	cgmap(t, 1, "/");
 	return 0;
+}
+
+/* a cgroup v1 trace, swappiness 60, one node */
+static int tr_new_v1(struct tr *t)
+{
+	return tr_start(t, "swappiness=60 cgroup=v1 nodes=1");
 }
 
 /*
@@ -127,10 +133,8 @@ static int tr_new_v1(struct tr *t)
  */
 static int tr_new_v2_pb(struct tr *t)
 {
-	if (tr_new(t, "version=1 swappiness=60 mglru=0x0000 cgroup=v2 nodes=1") < 0)
+	if (tr_start(t, "version=1 swappiness=60 mglru=0x0000 cgroup=v2 nodes=1") < 0)
 		return -1;
-	item_names(t);
-	cgmap(t, 1, "/");
 	cgmap(t, CG_A, "/p");
 	cgmap(t, CG_B, "/p/b");
 	return 0;
@@ -304,24 +308,33 @@ struct win {
 };
 
 #define NR_WIN(w) (sizeof(w) / sizeof((w)[0]))
+/* in memcg_calls()'s table: the call ends, the next row begins another */
+#define CALL_END { .lru = -1 }
 
 /*
- * A call of kind k by task 200 on memcg id from ts: a window per row, 1 ms apart from ts + 1 ms,
- * and its end 1 ms after the last, reclaiming what the windows did.
+ * Memcg calls on /a by task 200, from T0 + 1 ms and 20 ms apart, one per run of w's rows up to a
+ * CALL_END: a window per row, 1 ms apart from the call's start + 1 ms, and its end 1 ms after
+ * the last, reclaiming what the windows did. Then the end of the trace.
  */
-static void call_windows(struct tr *t, uint64_t ts, enum rs_reclaim_kind k, uint64_t id,
-			 const struct win *w, size_t n)
+static int memcg_calls(struct tr *t, const struct win *w, size_t n)
 {
-	uint64_t nr = 0;
+	for (uint64_t start = T0 + 1 * MS; n; start += 20 * MS) {
+		uint64_t ts = start, nr = 0;
 
-	rbegin(t, ts, 200, "w", k);
-	for (size_t i = 0; i < n; i++) {
-		ts += MS;
-		window(t, ts, 200, "w", id, w[i].lru, w[i].req, w[i].scanned, w[i].reclaimed,
-		       w[i].prio, false);
-		nr += w[i].reclaimed;
+		rbegin(t, ts, 200, "w", RS_RK_MEMCG);
+		for (; n && w->lru >= 0; w++, n--) {
+			ts += MS;
+			window(t, ts, 200, "w", CG_A, w->lru, w->req, w->scanned, w->reclaimed,
+			       w->prio, false);
+			nr += w->reclaimed;
+		}
+		rend(t, ts + MS, 200, "w", RS_RK_MEMCG, nr);
+		if (n) {
+			w++;	/* the CALL_END */
+			n--;
+		}
 	}
-	rend(t, ts + MS, 200, "w", k, nr);
+	return tr_finish(t);
 }
 
 /* One kswapd run on the root from ts: its wake, a window per row 1 ms apart, its sleep. */
@@ -383,10 +396,8 @@ static uint64_t file_at(struct tr *t, uint64_t ts, int m)
  */
 static int memcg_a_call(struct tr *t)
 {
-	if (tr_new(t, "version=1 swappiness=60 mglru=0x0000 cgroup=v1 nodes=1"))
+	if (tr_start(t, "version=1 swappiness=60 mglru=0x0000 cgroup=v1 nodes=1"))
 		return -1;
-	item_names(t);
-	cgmap(t, 1, "/");
 	cgmap(t, CG_A, "/a");
 	snap(t, T0 + 1 * MS, CG_A, "/a", 10, 0, 500, 20, 600, 1000, 0);
 	node_snap(t, T0 + 2 * MS, 100, 10, 2000, 300, 50000, 3000);
@@ -968,8 +979,7 @@ TR_TEST(test_memcg_goal, "replay input: memcg charge goal from passes and iterat
 	const struct rs_ri_report *r;
 
 	UT_ASSERT(a_trace(t, 0, 5000, 5000, 6000, 0, 0, 6000) == 0);
-	call_windows(t, T0 + 1 * MS, RS_RK_MEMCG, CG_A, call, NR_WIN(call));
-	UT_ASSERT(tr_finish(t) == 0);
+	UT_ASSERT(memcg_calls(t, call, NR_WIN(call)) == 0);
 	r = rs_replay_input_report(t->ri);
 	UT_ASSERT_EQ(call_of(t, 0)->nr_to_reclaim, 64);
 	UT_ASSERT_EQ(r->want_src[RS_RI_WANT_CHARGE], 1);
@@ -1045,8 +1055,7 @@ TR_TEST(test_memcg_goal_cut, "replay input: a pass cut short bounds the memcg go
 	};
 
 	UT_ASSERT(a_trace(t, 5000, 5000, 10000, 11000, 0, 5000, 5000) == 0);
-	call_windows(t, T0 + 1 * MS, RS_RK_MEMCG, CG_A, call, NR_WIN(call));
-	UT_ASSERT(tr_finish(t) == 0);
+	UT_ASSERT(memcg_calls(t, call, NR_WIN(call)) == 0);
 	UT_ASSERT_EQ(call_of(t, 0)->nr_to_reclaim, 64);
 	UT_ASSERT_EQ(rs_replay_input_report(t->ri)->want_src[RS_RI_WANT_CHARGE], 1);
 	return UT_OK;
@@ -1066,25 +1075,20 @@ TR_TEST(test_memcg_goal_cut, "replay input: a pass cut short bounds the memcg go
  */
 TR_TEST(test_memcg_goal_short, "replay input: a memcg call that went down past its total")
 {
-	static const struct win call[] = {
+	static const struct win calls[] = {
 		{ RS_LRU_INACTIVE_FILE, 32, 32, 32, 12 }, { RS_LRU_INACTIVE_FILE, 32, 32, 32, 11 },
 		{ RS_LRU_INACTIVE_FILE, 32, 32, 0, 10 }, { RS_LRU_INACTIVE_FILE, 32, 32, 0, 9 },
-	};
-	static const struct win same[] = {
+		CALL_END,	/* the second: the same priority */
 		{ RS_LRU_INACTIVE_FILE, 16, 16, 16, 12 }, { RS_LRU_INACTIVE_FILE, 32, 32, 32, 12 },
 		{ RS_LRU_INACTIVE_FILE, 16, 16, 16, 12 }, { RS_LRU_INACTIVE_FILE, 32, 32, 0, 12 },
-	};
-	static const struct win retry[] = {
+		CALL_END,	/* the third: a retry */
 		{ RS_LRU_INACTIVE_FILE, 32, 32, 0, 1 }, { RS_LRU_INACTIVE_FILE, 32, 32, 0, 0 },
 		{ RS_LRU_INACTIVE_FILE, 32, 64, 64, 12 },
 	};
 	const struct rs_ri_report *r;
 
 	UT_ASSERT(a_trace(t, 0, 5000, 5000, 6000, 0, 0, 6000) == 0);
-	call_windows(t, T0 + 1 * MS, RS_RK_MEMCG, CG_A, call, NR_WIN(call));
-	call_windows(t, T0 + 20 * MS, RS_RK_MEMCG, CG_A, same, NR_WIN(same));
-	call_windows(t, T0 + 40 * MS, RS_RK_MEMCG, CG_A, retry, NR_WIN(retry));
-	UT_ASSERT(tr_finish(t) == 0);
+	UT_ASSERT(memcg_calls(t, calls, NR_WIN(calls)) == 0);
 	r = rs_replay_input_report(t->ri);
 	UT_ASSERT_EQ(call_of(t, 0)->nr_to_reclaim, 128);
 	UT_ASSERT_EQ(call_of(t, 0)->rec.nr_reclaimed, 64);
@@ -1310,10 +1314,8 @@ static bool warned(const struct tr *t, const char *what)
 /* A two-node trace: the root's node_stat, /p/b's memcg_stat when memcg, one empty call. */
 static int two_nodes(struct tr *t, bool memcg)
 {
-	if (tr_new(t, "swappiness=60 cgroup=v1 nodes=2") < 0)
+	if (tr_start(t, "swappiness=60 cgroup=v1 nodes=2") < 0)
 		return -1;
-	item_names(t);
-	cgmap(t, 1, "/");
 	if (memcg) {
 		cgmap(t, CG_B, "/p/b");
 		snap(t, T0, CG_B, "/p/b", 1, 2, 3, 4, 10, 0, 0);
@@ -1379,6 +1381,38 @@ static void node_snap_nid(struct tr *t, uint64_t ts, int nid, uint64_t ia, uint6
 	feed(t, &ev);
 }
 
+/* the header of a two-node cgroup v2 trace, classic LRU */
+#define V2_NODES2 "version=1 swappiness=60 mglru=0x0000 cgroup=v2 nodes=2"
+
+/* A list of a memcg (by cgroup id; 1: the root) and the pages it holds on node 0 and node 1. */
+struct nodes_want {
+	uint64_t id;
+	int lru;
+	uint64_t pages[2];
+};
+
+/* Whether get() (rs_world_lru(), rs_world_lru_stat()) reads each row's pages; says where not. */
+static bool nodes_are(const struct tr *t, uint64_t (*get)(const struct rs_world *, int, int, int),
+		      const struct nodes_want *w, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		int m = rs_world_find_memcg(t->w, w[i].id);
+
+		for (int nid = 0; nid < 2; nid++) {
+			uint64_t got = m < 0 ? 0 : get(t->w, m, nid, w[i].lru);
+
+			if (m < 0 || got != w[i].pages[nid]) {
+				fprintf(stderr, "  row %zu (memcg %d), node %d: %" PRIu64 " pages, "
+					"expected %" PRIu64 "\n", i, m, nid, got, w[i].pages[nid]);
+				return false;
+			}
+		}
+	}
+	return true;
+}
+
+#define NODES_ARE(t, get, rows) nodes_are(t, get, rows, sizeof(rows) / sizeof((rows)[0]))
+
 /*
  * Two nodes, cgroup v2, /p and its child /p/b, each memcg_stat with its numa_stat. At 1-2 ms
  * /p reads inactive anon 200 + 100 and file 100 + 500 (node 0 + node 1), /p/b anon 180 + 60 and
@@ -1401,6 +1435,25 @@ TR_TEST(test_two_nodes_numa_stat, "replay input: two nodes, lists per node from 
 	static const uint64_t p_ia[2] = { 200, 100 }, b_ia[2] = { 180, 60 }, z[2] = { 0, 0 };
 	static const uint64_t p_if1[2] = { 100, 500 }, b_if1[2] = { 50, 450 };
 	static const uint64_t p_if2[2] = { 70, 650 }, b_if2[2] = { 20, 600 }, b_waf2[2] = { 0, 10 };
+	/* at 50 ms, by numa_stat: the subtrees less their children, node by node */
+	static const struct nodes_want numa_50[] = {
+		{ CG_A, RS_LRU_INACTIVE_ANON, { 20, 40 } },
+		{ CG_A, RS_LRU_INACTIVE_FILE, { 50, 50 } },
+		{ CG_B, RS_LRU_INACTIVE_FILE, { 60, 540 } },
+		{ CG_B, RS_LRU_INACTIVE_ANON, { 180, 60 } },
+		{ 1, RS_LRU_INACTIVE_FILE, { 900, 300 } },
+		{ 1, RS_LRU_INACTIVE_ANON, { 800, 400 } },
+	};
+	/* as before numa_stat: every memcg list on node 0 */
+	static const struct nodes_want node0_50[] = { { CG_B, RS_LRU_INACTIVE_FILE, { 600, 0 } } };
+	/* at 150 ms: the lists, then the list stats a reclaim reads */
+	static const struct nodes_want lists_150[] = {
+		{ CG_B, RS_LRU_INACTIVE_FILE, { 20, 600 } },
+		{ CG_A, RS_LRU_INACTIVE_FILE, { 50, 50 } },
+	};
+	static const struct nodes_want stats_150[] = {
+		{ CG_A, RS_LRU_INACTIVE_FILE, { 70, 650 } },
+	};
 
 	for (int numa = 1; numa >= 0; numa--) {
 		struct rs_gap_pages g[4];
@@ -1408,11 +1461,9 @@ TR_TEST(test_two_nodes_numa_stat, "replay input: two nodes, lists per node from 
 		struct rs_event ev;
 		int p, b;
 
-		UT_ASSERT(tr_new(t, "version=1 swappiness=60 mglru=0x0000 cgroup=v2 nodes=2") == 0);
-		item_names(t);
+		UT_ASSERT(tr_start(t, V2_NODES2) == 0);
 		ev = ut_items(T0, 1, "rs", RS_ITEMS_NODE_STAT, 6, names);
 		feed(t, &ev);
-		cgmap(t, 1, "/");
 		cgmap(t, CG_A, "/p");
 		cgmap(t, CG_B, "/p/b");
 		snap_numa(t, T0 + 1 * MS, CG_A, "/p", p_ia, p_if1, z, true);
@@ -1438,33 +1489,16 @@ TR_TEST(test_two_nodes_numa_stat, "replay input: two nodes, lists per node from 
 		rs_world_rewind(t->w);
 		rs_world_advance(t->w, T0 + 50 * MS);
 		if (!numa) {
-			/* as before numa_stat: every memcg list on node 0 */
-			UT_ASSERT_EQ(rs_world_lru(t->w, b, 1, RS_LRU_INACTIVE_FILE), 0);
-			UT_ASSERT_EQ(rs_world_lru(t->w, b, 0, RS_LRU_INACTIVE_FILE), 600);
+			UT_ASSERT(NODES_ARE(t, rs_world_lru, node0_50));
 			tr_free(t);
 			continue;
 		}
-		UT_ASSERT_EQ(rs_world_lru(t->w, p, 0, RS_LRU_INACTIVE_ANON), 20);
-		UT_ASSERT_EQ(rs_world_lru(t->w, p, 1, RS_LRU_INACTIVE_ANON), 40);
-		UT_ASSERT_EQ(rs_world_lru(t->w, p, 0, RS_LRU_INACTIVE_FILE), 50);
-		UT_ASSERT_EQ(rs_world_lru(t->w, p, 1, RS_LRU_INACTIVE_FILE), 50);
-		UT_ASSERT_EQ(rs_world_lru(t->w, b, 0, RS_LRU_INACTIVE_FILE), 60);
-		UT_ASSERT_EQ(rs_world_lru(t->w, b, 1, RS_LRU_INACTIVE_FILE), 540);
-		UT_ASSERT_EQ(rs_world_lru(t->w, b, 0, RS_LRU_INACTIVE_ANON), 180);
-		UT_ASSERT_EQ(rs_world_lru(t->w, b, 1, RS_LRU_INACTIVE_ANON), 60);
-		UT_ASSERT_EQ(rs_world_lru(t->w, 0, 0, RS_LRU_INACTIVE_FILE), 900);
-		UT_ASSERT_EQ(rs_world_lru(t->w, 0, 1, RS_LRU_INACTIVE_FILE), 300);
-		UT_ASSERT_EQ(rs_world_lru(t->w, 0, 0, RS_LRU_INACTIVE_ANON), 800);
-		UT_ASSERT_EQ(rs_world_lru(t->w, 0, 1, RS_LRU_INACTIVE_ANON), 400);
+		UT_ASSERT(NODES_ARE(t, rs_world_lru, numa_50));
 		UT_ASSERT_EQ(rs_world_ws(t->w, RS_WF_WS_ACTIVATE, b, 0, 1), 0);
 		UT_ASSERT_EQ(rs_world_ws(t->w, RS_WF_WS_ACTIVATE, b, 1, 1), 10);
 		rs_world_advance(t->w, T0 + 150 * MS);
-		UT_ASSERT_EQ(rs_world_lru(t->w, b, 0, RS_LRU_INACTIVE_FILE), 20);
-		UT_ASSERT_EQ(rs_world_lru(t->w, b, 1, RS_LRU_INACTIVE_FILE), 600);
-		UT_ASSERT_EQ(rs_world_lru(t->w, p, 0, RS_LRU_INACTIVE_FILE), 50);
-		UT_ASSERT_EQ(rs_world_lru(t->w, p, 1, RS_LRU_INACTIVE_FILE), 50);
-		UT_ASSERT_EQ(rs_world_lru_stat(t->w, p, 0, RS_LRU_INACTIVE_FILE), 70);
-		UT_ASSERT_EQ(rs_world_lru_stat(t->w, p, 1, RS_LRU_INACTIVE_FILE), 650);
+		UT_ASSERT(NODES_ARE(t, rs_world_lru, lists_150));
+		UT_ASSERT(NODES_ARE(t, rs_world_lru_stat, stats_150));
 		tr_free(t);
 	}
 	return UT_OK;
@@ -1481,11 +1515,9 @@ TR_TEST(test_two_nodes_numa_stat, "replay input: two nodes, lists per node from 
 TR_TEST(test_two_nodes_numa_resplit_sets, "replay input: two nodes, a read sets each node's lists")
 {
 	static const uint64_t z[2] = { 0, 0 }, inf[2] = { 0, 100 };
-	int b;
+	static const struct nodes_want at20[] = { { CG_B, RS_LRU_INACTIVE_FILE, { 0, 100 } } };
 
-	UT_ASSERT(tr_new(t, "version=1 swappiness=60 mglru=0x0000 cgroup=v2 nodes=2") == 0);
-	item_names(t);
-	cgmap(t, 1, "/");
+	UT_ASSERT(tr_start(t, V2_NODES2) == 0);
 	cgmap(t, CG_B, "/p/b");
 	lruvec(t, T0 + 5 * MS, 300, CG_B, RS_LRU_INACTIVE_FILE, -76);
 	empty_call(t, T0 + 6 * MS, RS_RK_MEMCG);	/* the deltas so far go out: one add each */
@@ -1495,13 +1527,11 @@ TR_TEST(test_two_nodes_numa_resplit_sets, "replay input: two nodes, a read sets 
 	node_snap_nid(t, T0 + 11 * MS, 1, 0, 100);
 	empty_call(t, T0 + 50 * MS, RS_RK_MEMCG);
 	UT_ASSERT(tr_finish(t) == 0);
-	b = rs_world_find_memcg(t->w, CG_B);
-	UT_ASSERT(b > 0);
+	UT_ASSERT(rs_world_find_memcg(t->w, CG_B) > 0);
 	UT_ASSERT_EQ(rs_world_info(t->w)->node_lists_missing, 0);
 	rs_world_rewind(t->w);
 	rs_world_advance(t->w, T0 + 20 * MS);
-	UT_ASSERT_EQ(rs_world_lru(t->w, b, 1, RS_LRU_INACTIVE_FILE), 100);
-	UT_ASSERT_EQ(rs_world_lru(t->w, b, 0, RS_LRU_INACTIVE_FILE), 0);
+	UT_ASSERT(NODES_ARE(t, rs_world_lru, at20));
 	return UT_OK;
 }
 
@@ -1518,9 +1548,7 @@ TR_TEST(test_two_nodes_numa_second_flush, "replay input: two nodes, numa_stat's 
 	static const uint64_t z[2] = { 0, 0 }, if1[2] = { 50, 450 }, if2[2] = { 300, 300 };
 	int b;
 
-	UT_ASSERT(tr_new(t, "version=1 swappiness=60 mglru=0x0000 cgroup=v2 nodes=2") == 0);
-	item_names(t);
-	cgmap(t, 1, "/");
+	UT_ASSERT(tr_start(t, V2_NODES2) == 0);
 	cgmap(t, CG_B, "/p/b");
 	snap_numa(t, T0 + 2 * MS, CG_B, "/p/b", z, if1, z, true);
 	lruvec(t, T0 + 10 * MS, 300, CG_B, RS_LRU_INACTIVE_FILE, 100);
@@ -1884,5 +1912,126 @@ TR_TEST(test_call_cap, "replay input: the call cap")
 	UT_ASSERT(tr_finish(t) == 0);
 	UT_ASSERT_EQ(rs_world_info(t->w)->nr_calls, 2);
 	UT_ASSERT_EQ(rs_replay_input_report(t->ri)->calls_dropped, 2);
+	return UT_OK;
+}
+
+/*
+ * What a reclaim window's events say besides its counts (analyzer/replay/replay_calls.c). The
+ * pages it wrote out, from its write_folio events: mm_vmscan_write_folio fires once per folio;
+ * shrink_folio_list() counts the folio's pages in nr_pageout, which lru_note_cost() charges as
+ * IO (SWAP_CLUSTER_MAX a page). The pages its isolate skipped (nr_skipped), which make the call
+ * lack per-zone lists (RS_GAP_ZONE_LISTS). Each trace is one kswapd run of one inactive anon
+ * window (an isolate, the writes, its shrink).
+ */
+
+#define NO_PFN UINT64_MAX	/* a write whose format has no pfn (the struct page pointer only) */
+
+/*
+ * A v1 trace of one node (inactive anon 10,000 pages, file 10,000) and one kswapd run whose one
+ * window isolated `scanned` inactive anon pages for `req` (`skipped` of them passed over), wrote
+ * the anon folios at pfn[0..n) (NO_PFN: read as 0, the field absent) and reclaimed none; its world in t->w. 0, or -1 when the trace
+ * could not be built.
+ */
+static int one_window(struct tr *t, uint64_t req, uint64_t scanned, uint64_t skipped,
+		      const uint64_t *pfn, size_t n)
+{
+	uint64_t ts = T0 + 2 * MS;
+	struct rs_event ev;
+
+	if (tr_new_node(t, 10000, 10000, 100, 200) < 0)
+		return -1;
+	kswapd_ev(t, RS_EV_KSWAPD_WAKE, T0 + 1 * MS, 0);
+	ev = ut_isolate(ts, 45, "kswapd0", RS_LRU_INACTIVE_ANON, req, scanned, scanned - skipped);
+	ev.isolate.file = -1;
+	ev.isolate.nr_skipped = skipped;
+	ev.have |= RS_HAVE_SKIPPED;
+	feed(t, &ev);
+	for (size_t i = 0; i < n; i++) {
+		ev = ev0(t, RS_EV_WRITE_FOLIO, ts + 1 + i, 45, "kswapd0");
+		ev.write.pfn = pfn[i] == NO_PFN ? 0 : pfn[i];
+		ev.write.reclaim_flags = RS_RECLAIM_WB_ANON;
+		ev.have |= pfn[i] == NO_PFN ? 0 : RS_HAVE_PFN;
+		feed(t, &ev);
+	}
+	shr(t, ts + MS / 2, 45, "kswapd0", 12, false, scanned - skipped, 0);
+	kswapd_ev(t, RS_EV_KSWAPD_SLEEP, ts + MS, 0);
+	return tr_finish(t);
+}
+
+/* What the reconstruction reports one_window()'s window wrote, in pages; -1 on failure. */
+static int64_t pageout_of(struct tr *t, uint64_t req, uint64_t scanned, const uint64_t *pfn,
+			  size_t n)
+{
+	if (one_window(t, req, scanned, 0, pfn, n))
+		return -1;
+	return (int64_t)rs_replay_input_report(t->ri)->obs[RS_LRU_INACTIVE_ANON].pages.pageout;
+}
+
+/*
+ * The 7.2 mlock recording at 103.801 s: 520 pages isolated for 32 (8 pages, then a 512-page
+ * THP), one write at pfn 0xfc00 (512-aligned, the THP's head): 512 pages written. The same
+ * write at 0xfc07 (no folio head of 512 pages): one page.
+ */
+TR_TEST(test_pageout_thp, "replay input: a THP written out is its 512 pages of pageout")
+{
+	static const uint64_t head[] = { 0xfc00 }, inside[] = { 0xfc07 };
+
+	UT_ASSERT_EQ(pageout_of(t, 32, 520, head, 1), 512);
+	tr_free(t);
+	UT_ASSERT_EQ(pageout_of(t, 32, 520, inside, 1), 1);
+	return UT_OK;
+}
+
+/*
+ * Single pages only (32 for 32): an aligned pfn is a page like any other. Two 512-aligned writes
+ * in a window that took one THP: one of them was a page (512 + 1). A THP split before its
+ * pageout writes its head and then its other pages (0x8c00, 0x8c01, 0x8c02): 3 pages. A format
+ * without the pfn (the struct page pointer only) tells no head: a write is a page.
+ */
+TR_TEST(test_pageout_not_thp, "replay input: single pages and split THPs written are pages")
+{
+	static const uint64_t one[] = { 0x8000 }, two[] = { 0xfc00, 0xfe00 },
+			      split[] = { 0x8c00, 0x8c01, 0x8c02 }, nopfn[] = { NO_PFN };
+
+	UT_ASSERT_EQ(pageout_of(t, 32, 32, one, 1), 1);
+	tr_free(t);
+	UT_ASSERT_EQ(pageout_of(t, 32, 520, two, 2), 513);
+	tr_free(t);
+	UT_ASSERT_EQ(pageout_of(t, 32, 512, split, 3), 3);
+	tr_free(t);
+	/* a format without the pfn: pfn 0 is no folio head, a write is a page */
+	UT_ASSERT_EQ(pageout_of(t, 32, 520, nopfn, 1), 1);
+	return UT_OK;
+}
+
+/*
+ * The 7.2 zswap recording at 200.551631 s: kswapd balancing ZONE_DMA asked 32 active anon pages
+ * and scanned 3,464, 3,432 of them folios of higher zones it passed over (nr_skipped) and
+ * counted. A run whose isolate skipped pages lacks per-zone lists, and its pages scanned are
+ * the gap's; the same run without skips lacks nothing of it.
+ */
+TR_TEST(test_skipped_zone_lists,
+	"replay input: a call whose isolates skipped pages lacks per-zone lists")
+{
+	struct rs_gap_pages *g;
+	unsigned int mask;
+
+	UT_ASSERT(one_window(t, 32, 3464, 3432, NULL, 0) == 0);
+	UT_ASSERT_EQ(rs_world_call(t->w, 0)->rec.skipped, 3432);
+	g = calloc(1 + (size_t)rs_world_info(t->w)->nr_memcg, sizeof(*g));
+	UT_ASSERT(g != NULL);
+	mask = rs_world_identity_gaps(t->w, g);
+	UT_ASSERT(mask & (1u << RS_GAP_ZONE_LISTS));
+	UT_ASSERT_EQ(g[0].scanned[RS_GAP_ZONE_LISTS][RS_LRU_INACTIVE_ANON], 3464);
+	free(g);
+	tr_free(t);
+
+	UT_ASSERT(one_window(t, 32, 32, 0, NULL, 0) == 0);
+	g = calloc(1 + (size_t)rs_world_info(t->w)->nr_memcg, sizeof(*g));
+	UT_ASSERT(g != NULL);
+	mask = rs_world_identity_gaps(t->w, g);
+	free(g);
+	UT_ASSERT(!(mask & (1u << RS_GAP_ZONE_LISTS)));
+	UT_ASSERT_EQ(rs_world_call(t->w, 0)->rec.skipped, 0);
 	return UT_OK;
 }

@@ -509,16 +509,15 @@ UT_TEST(test_5x_ftrace, "textlog: 5.x field set, ftrace trace file")
 	return era_test(&era_5x);
 }
 
-UT_TEST(test_garbage, "textlog: garbage lines counted and skipped")
+/* A test of a trace of tests/fixtures/text/, src, opened for it and closed after it. */
+#define FILE_TEST(fn, desc, name) \
+	UT_TEST_WITH(fn, desc, struct rs_source *, src, open_ok(TEXT(name)), rs_source_close)
+
+FILE_TEST(test_garbage, "textlog: garbage lines counted and skipped", "garbage.txt")
 {
 	static struct collect c;
-	const struct rs_trace_info *ti;
-	struct rs_source *src;
+	const struct rs_trace_info *ti = rs_source_info(src);
 
-	memset(&c, 0, sizeof(c));
-	src = open_ok(TEXT("garbage.txt"));
-	UT_ASSERT(src);
-	ti = rs_source_info(src);
 	/* the first five one by one, then the total */
 	UT_ASSERT_EQ(warned(src, "not a trace event line"), 5);
 	UT_ASSERT_EQ(warned(src, "line 1: not a trace event line"), 1);
@@ -534,21 +533,15 @@ UT_TEST(test_garbage, "textlog: garbage lines counted and skipped")
 	UT_ASSERT_EQ(c.s[0].ev.offset, 3);
 	UT_ASSERT_EQ(c.s[2].ev.type, RS_EV_KSWAPD_SLEEP);
 	UT_ASSERT_EQ(c.s[2].ev.offset, 14);
-	rs_source_close(src);
 	return UT_OK;
 }
 
-UT_TEST(test_range_and_stop, "textlog: time range, early stop, restream")
+FILE_TEST(test_range_and_stop, "textlog: time range, early stop, restream", "synthetic-3x.txt")
 {
 	static struct collect c;
 	struct rs_error err = { "" };
-	const struct rs_trace_info *ti;
-	struct rs_source *src;
+	const struct rs_trace_info *ti = rs_source_info(src);
 
-	memset(&c, 0, sizeof(c));
-	src = open_ok(TEXT("synthetic-3x.txt"));
-	UT_ASSERT(src);
-	ti = rs_source_info(src);
 	UT_ASSERT_EQ(stream_all(src, &c), 0);
 	UT_ASSERT_EQ(ut_event_count(src, "mm_vmscan_lru_isolate"), 3);
 
@@ -586,7 +579,6 @@ UT_TEST(test_range_and_stop, "textlog: time range, early stop, restream")
 	UT_ASSERT_EQ(ut_event_count(src, "mm_vmscan_lru_shrink_inactive"), 6);
 	UT_ASSERT_EQ(ti->loss[0].missed, 12);
 	UT_ASSERT_EQ(ti->loss[1].missed_unknown, 1);
-	rs_source_close(src);
 	return UT_OK;
 }
 
@@ -627,6 +619,20 @@ static struct rs_source *load_text(const void *data, size_t len, struct collect 
 		return NULL;
 	}
 	return src;
+}
+
+/* Load `len` bytes of text as a trace: it must give n events, and the table's figures. */
+static int text_wants(const char *text, size_t len, int n, const struct want *w, size_t nr)
+{
+	static struct collect c;
+	struct rs_source *src = load_text(text, len, &c);
+	int ret;
+
+	UT_ASSERT(src);
+	ret = check_wants(&c, w, nr);
+	rs_source_close(src);
+	UT_ASSERT_EQ(c.n, n);
+	return ret;
 }
 
 /* Open must fail, with a message that names the file and contains `what`. */
@@ -739,22 +745,21 @@ UT_TEST(test_dialects, "textlog: report -l, -R and --ts-diff lines")
 		"nid=0\n"
 		" record-scenario-16749 [000]   747.781655: print:                 "
 		"ip=tracing_mark_write buf=hello there\n";
-	static struct collect c;
-	struct rs_source *src;
+	/* the events in file order: line 2, 3, 4, 5 */
+	static const struct want wants[] = {
+		W_EQ(RS_EV_MEMCG_COUNT, 0, offset, 2),
+		W_STR(RS_EV_MEMCG_COUNT, 0, comm, "record-s"),
+		W_EQ(RS_EV_MEMCG_COUNT, 0, pid, 16737),
+		W_EQ(RS_EV_MEMCG_COUNT, 0, cpu, 1),
+		W_EQ(RS_EV_MEMCG_COUNT, 0, memcg.id, 5777),
+		W_EQ(RS_EV_MEMCG_COUNT, 1, offset, 3),
+		W_EQ(RS_EV_MEMCG_COUNT, 1, memcg.item, 23),
+		W_EQ(RS_EV_KSWAPD_SLEEP, 0, offset, 4),
+		W_EQ(RS_EV_MARKER, 0, offset, 5),
+		W_STR(RS_EV_MARKER, 0, str[0], "hello there"),
+	};
 
-	src = load_text(txt, sizeof(txt) - 1, &c);
-	UT_ASSERT(src);
-	UT_ASSERT_EQ(c.n, 4);
-	UT_ASSERT_STR(c.s[0].comm, "record-s");
-	UT_ASSERT_EQ(c.s[0].ev.pid, 16737);
-	UT_ASSERT_EQ(c.s[0].ev.cpu, 1);
-	UT_ASSERT_EQ(c.s[0].ev.memcg.id, 5777);
-	UT_ASSERT_EQ(c.s[1].ev.memcg.item, 23);
-	UT_ASSERT_EQ(c.s[2].ev.type, RS_EV_KSWAPD_SLEEP);
-	UT_ASSERT_EQ(c.s[3].ev.type, RS_EV_MARKER);
-	UT_ASSERT_STR(c.s[3].str[0], "hello there");
-	rs_source_close(src);
-	return UT_OK;
+	return text_wants(txt, sizeof(txt) - 1, 4, wants, ARRAY_LEN(wants));
 }
 
 /*
@@ -762,6 +767,9 @@ UT_TEST(test_dialects, "textlog: report -l, -R and --ts-diff lines")
  * them from /proc/zoneinfo; a zone index out of range stays a plain marker. The guest's DMA zone
  * (managed 3,840, high 48) with its lowmem_reserve[] 0,575,575,575.
  */
+/* a figure of the i-th zone_stat */
+#define WZ(i, m, v) W_EQ(RS_EV_SNAP_ZONE, i, snap_zone.m, v)
+
 UT_TEST(test_zone_stat, "textlog: zone_stat marker decodes per zone")
 {
 	static const char txt[] =
@@ -776,41 +784,20 @@ UT_TEST(test_zone_stat, "textlog: zone_stat marker decodes per zone")
 		"blocks=4,1,2,2,2,2,1,4,4,2,752\n"
 		" reclaimscope-90 [000] .....  10.000300: tracing_mark_write: zone_stat nid=0 "
 		"zone=Bad idx=9 free=1 min=1 low=1 high=1 managed=1 free_cma=0 protection=0\n";
-	static struct collect c;
-	struct rs_source *src;
+	/* the two zones, lines 2 and 3, then the bad one (line 4), a plain marker */
+	static const struct want wants[] = {
+		W_EQ(RS_EV_SNAP_ZONE, 0, offset, 2), W_EQ(RS_EV_SNAP_ZONE, 1, offset, 3),
+		W_EQ(RS_EV_MARKER, 0, offset, 4),
+		WZ(0, idx, 0), WZ(0, free_pages, 3412), WZ(0, wmark_high, 36), WZ(0, managed, 3840),
+		WZ(0, nr_reserve, 4), WZ(0, lowmem_reserve[0], 0), WZ(0, lowmem_reserve[3], 575),
+		/* older zone_stat (the first 7.2 guest trace): no highatomic, no buddy counts */
+		WZ(0, free_highatomic, -1), WZ(0, nr_blocks, 0), WZ(0, pcp, -1),
+		WZ(1, idx, 1), WZ(1, free_pages, 1977), WZ(1, free_cma, 7), WZ(1, wmark_min, 1270),
+		WZ(1, wmark_low, 1587), WZ(1, wmark_high, 1904), WZ(1, lowmem_reserve[2], 0),
+		WZ(1, free_highatomic, 512), WZ(1, reserved_highatomic, 1024), WZ(1, nr_blocks, 11),
+		WZ(1, pcp, 700), WZ(1, pcp_high, 2400), WZ(1, pcp_batch, 126), WZ(1, blocks[0], 4),
+		WZ(1, blocks[10], 752),
+	};
 
-	src = load_text(txt, sizeof(txt) - 1, &c);
-	UT_ASSERT(src);
-	UT_ASSERT_EQ(c.n, 3);
-	UT_ASSERT_EQ(c.s[0].ev.type, RS_EV_SNAP_ZONE);
-	UT_ASSERT_EQ(c.s[0].ev.snap_zone.idx, 0);
-	UT_ASSERT_EQ(c.s[0].ev.snap_zone.free_pages, 3412);
-	UT_ASSERT_EQ(c.s[0].ev.snap_zone.wmark_high, 36);
-	UT_ASSERT_EQ(c.s[0].ev.snap_zone.managed, 3840);
-	UT_ASSERT_EQ(c.s[0].ev.snap_zone.nr_reserve, 4);
-	UT_ASSERT_EQ(c.s[0].ev.snap_zone.lowmem_reserve[0], 0);
-	UT_ASSERT_EQ(c.s[0].ev.snap_zone.lowmem_reserve[3], 575);
-	UT_ASSERT_EQ(c.s[1].ev.type, RS_EV_SNAP_ZONE);
-	UT_ASSERT_EQ(c.s[1].ev.snap_zone.idx, 1);
-	UT_ASSERT_EQ(c.s[1].ev.snap_zone.free_pages, 1977);
-	UT_ASSERT_EQ(c.s[1].ev.snap_zone.free_cma, 7);
-	UT_ASSERT_EQ(c.s[1].ev.snap_zone.wmark_min, 1270);
-	UT_ASSERT_EQ(c.s[1].ev.snap_zone.wmark_low, 1587);
-	UT_ASSERT_EQ(c.s[1].ev.snap_zone.wmark_high, 1904);
-	UT_ASSERT_EQ(c.s[1].ev.snap_zone.lowmem_reserve[2], 0);
-	UT_ASSERT_EQ(c.s[1].ev.snap_zone.free_highatomic, 512);
-	UT_ASSERT_EQ(c.s[1].ev.snap_zone.reserved_highatomic, 1024);
-	UT_ASSERT_EQ(c.s[1].ev.snap_zone.nr_blocks, 11);
-	UT_ASSERT_EQ(c.s[1].ev.snap_zone.pcp, 700);
-	UT_ASSERT_EQ(c.s[1].ev.snap_zone.pcp_high, 2400);
-	UT_ASSERT_EQ(c.s[1].ev.snap_zone.pcp_batch, 126);
-	UT_ASSERT_EQ(c.s[0].ev.snap_zone.pcp, -1);
-	UT_ASSERT_EQ(c.s[1].ev.snap_zone.blocks[0], 4);
-	UT_ASSERT_EQ(c.s[1].ev.snap_zone.blocks[10], 752);
-	/* older zone_stat (the first 7.2 guest trace): no highatomic, no buddy counts */
-	UT_ASSERT_EQ(c.s[0].ev.snap_zone.free_highatomic, -1);
-	UT_ASSERT_EQ(c.s[0].ev.snap_zone.nr_blocks, 0);
-	UT_ASSERT_EQ(c.s[2].ev.type, RS_EV_MARKER);
-	rs_source_close(src);
-	return UT_OK;
+	return text_wants(txt, sizeof(txt) - 1, 3, wants, ARRAY_LEN(wants));
 }
