@@ -116,6 +116,8 @@ enum rs_lru {
 #define RS_HAVE_PRIORITY	(1u << 9)
 #define RS_HAVE_ISOLATE_MODE	(1u << 10)
 #define RS_HAVE_ORDER		(1u << 11)
+#define RS_HAVE_PFN		(1u << 12)	/* write_folio.pfn (formats with only the struct
+						   page pointer have none) */
 /* lru_shrink_inactive / reclaim_pages counters one by one (2.6.37-4.10 have none of them) */
 #define RS_HAVE_ACTIVATE	(1u << 16)	/* nr_activate, or nr_activate0/1 */
 #define RS_HAVE_REF_KEEP	(1u << 17)

@@ -488,6 +488,7 @@ void rs_normalize(const struct rs_kevent *ke, const struct rs_slotvals *v, struc
 	case RS_EV_WRITE_FOLIO:
 		ev->write.pfn = num(v, WF_PFN, 0);
 		ev->write.reclaim_flags = (unsigned int)num(v, WF_FLAGS, 0);
+		ev->have |= has(v, WF_PFN) ? RS_HAVE_PFN : 0;
 		break;
 	case RS_EV_SLAB_START:
 		normalize_slab(v, ev, true);

@@ -334,8 +334,15 @@ static void note_pass(struct rs_replay_input *ri, struct ri_call *c, int memcg, 
 	 */
 	if (!c->pass_open || prio != c->pass_prio || memcg != c->pass_memcg || nid != c->pass_nid ||
 	    (c->pass_done & bit)) {
-		/* the previous pass was not the last: the total was below the goal then */
-		if (c->pass_open && c->total > c->want_lo)
+		/*
+		 * the previous pass was not the last: the total was below the goal then. Not
+		 * when this one is another node at the same priority: shrink_zones() shrinks
+		 * every node of the zonelist in turn and only do_try_to_free_pages() looks at the
+		 * goal, after all of them (a partial memcg walk bails on one node, the next node
+		 * is still shrunk)
+		 */
+		if (c->pass_open && c->total > c->want_lo &&
+		    (prio != c->pass_prio || nid == c->pass_nid))
 			c->want_lo = c->total;
 		cut = pass_cut(c);
 		if (cut && (!c->want_hi || cut < c->want_hi))
@@ -847,7 +854,9 @@ void ri_calls_event(struct rs_replay_input *ri, const struct rs_event *ev, const
 				t->wr_file++;
 			else
 				t->wr_anon++;
-			note_write(t, ev->write.pfn, file);
+			/* without the pfn no write can be told a folio's head: pages */
+			if (ev->have & RS_HAVE_PFN)
+				note_write(t, ev->write.pfn, file);
 		}
 		return;
 	case RS_EV_LRU_ISOLATE:

@@ -1023,6 +1023,53 @@ TR_TEST(test_memcg_goal, "replay input: memcg charge goal from passes and iterat
 }
 
 /*
+ * A memcg call on two nodes: shrink_zones() shrinks every node in turn at each priority and only
+ * do_try_to_free_pages() looks at the goal, after all of them, so the end of one node's pass is
+ * no bound when the next node follows at the same priority. Priority 12 frees 5 on node 0 and 5
+ * on node 1 (10), priority 11 frees 30 on node 0 (40) and 20 on node 1 (60): the goal is above
+ * 10 and at most 60, so 32. Taking node 0's pass at 11 for a check made it above 40, where no
+ * 32 << k fits, and the call wanted the 60 it freed (the 7.2 two-node multi recording, sweep5:
+ * 626 of its 1,372 memcg calls so).
+ */
+TR_TEST(test_memcg_goal_two_nodes, "replay input: memcg goal, nodes shrunk in turn")
+{
+	static const struct { int nid, prio; uint64_t pages; } sh[] = {
+		{ 0, 12, 5 }, { 1, 12, 5 }, { 0, 11, 30 }, { 1, 11, 20 },
+	};
+	uint64_t ts = T0 + 2 * MS, nr = 0;
+	const struct rs_ri_report *r;
+
+	UT_ASSERT(tr_new(t, "swappiness=60 cgroup=v1 nodes=2") == 0);
+	item_names(t);
+	cgmap(t, 1, "/");
+	cgmap(t, CG_A, "/a");
+	snap(t, T0, CG_A, "/a", 0, 0, 5000, 0, 6000, 6000, 0);
+	node_snap(t, T0, 0, 0, 6000, 0, 100, 200);
+	rbegin(t, T0 + 1 * MS, 200, "w", RS_RK_MEMCG);
+	for (size_t i = 0; i < sizeof(sh) / sizeof(sh[0]); i++, ts += MS) {
+		struct rs_event ev = ut_shrink_inactive(ts + 3, 200, "w", sh[i].prio,
+							RS_RECLAIM_WB_FILE, sh[i].pages,
+							sh[i].pages);
+
+		iso(t, ts, 200, "w", RS_LRU_INACTIVE_FILE, sh[i].pages, sh[i].pages);
+		count(t, ts + 1, 200, CG_A, IT_PGSCAN_DIRECT, (int64_t)sh[i].pages);
+		count(t, ts + 2, 200, CG_A, IT_PGSTEAL_DIRECT, (int64_t)sh[i].pages);
+		ev.inactive.nid = sh[i].nid;
+		feed(t, &ev);
+		nr += sh[i].pages;
+	}
+	rend(t, ts, 200, "w", RS_RK_MEMCG, nr);
+	UT_ASSERT(tr_finish(t) == 0);
+	r = rs_replay_input_report(t->ri);
+	UT_ASSERT_EQ(call_of(t, 0)->rec.reclaimed[RS_LRU_INACTIVE_FILE], 60);
+	UT_ASSERT_EQ(call_of(t, 0)->rec.rounds, 4);
+	UT_ASSERT_EQ(call_of(t, 0)->nr_to_reclaim, 32);
+	UT_ASSERT_EQ(r->want_src[RS_RI_WANT_CHARGE], 1);
+	UT_ASSERT_EQ(r->want_src[RS_RI_WANT_RECLAIMED], 0);
+	return UT_OK;
+}
+
+/*
  * A pass cut short bounds the goal from above. shrink_lruvec() meets the goal at the end of a
  * loop iteration, stops one type and scales the other; the next iteration finds one type at 0
  * and breaks (a2s-1, 452.803 s: five iterations of inactive anon and file, one of file alone,
@@ -1911,10 +1958,12 @@ TR_TEST(test_call_cap, "replay input: the call cap")
  * window (an isolate, the writes, its shrink).
  */
 
+#define NO_PFN UINT64_MAX	/* a write whose format has no pfn (the struct page pointer only) */
+
 /*
  * A v1 trace of one node (inactive anon 10,000 pages, file 10,000) and one kswapd run whose one
  * window isolated `scanned` inactive anon pages for `req` (`skipped` of them passed over), wrote
- * the anon folios at pfn[0..n) and reclaimed none; its world in t->w. 0, or -1 when the trace
+ * the anon folios at pfn[0..n) (NO_PFN: read as 0, the field absent) and reclaimed none; its world in t->w. 0, or -1 when the trace
  * could not be built.
  */
 static int one_window(struct tr *t, uint64_t req, uint64_t scanned, uint64_t skipped,
@@ -1933,8 +1982,9 @@ static int one_window(struct tr *t, uint64_t req, uint64_t scanned, uint64_t ski
 	feed(t, &ev);
 	for (size_t i = 0; i < n; i++) {
 		ev = ev0(t, RS_EV_WRITE_FOLIO, ts + 1 + i, 45, "kswapd0");
-		ev.write.pfn = pfn[i];
+		ev.write.pfn = pfn[i] == NO_PFN ? 0 : pfn[i];
 		ev.write.reclaim_flags = RS_RECLAIM_WB_ANON;
+		ev.have |= pfn[i] == NO_PFN ? 0 : RS_HAVE_PFN;
 		feed(t, &ev);
 	}
 	shr(t, ts + MS / 2, 45, "kswapd0", 12, false, scanned - skipped, 0);
@@ -1969,18 +2019,22 @@ TR_TEST(test_pageout_thp, "replay input: a THP written out is its 512 pages of p
 /*
  * Single pages only (32 for 32): an aligned pfn is a page like any other. Two 512-aligned writes
  * in a window that took one THP: one of them was a page (512 + 1). A THP split before its
- * pageout writes its head and then its other pages (0x8c00, 0x8c01, 0x8c02): 3 pages.
+ * pageout writes its head and then its other pages (0x8c00, 0x8c01, 0x8c02): 3 pages. A format
+ * without the pfn (the struct page pointer only) tells no head: a write is a page.
  */
 TR_TEST(test_pageout_not_thp, "replay input: single pages and split THPs written are pages")
 {
 	static const uint64_t one[] = { 0x8000 }, two[] = { 0xfc00, 0xfe00 },
-			      split[] = { 0x8c00, 0x8c01, 0x8c02 };
+			      split[] = { 0x8c00, 0x8c01, 0x8c02 }, nopfn[] = { NO_PFN };
 
 	UT_ASSERT_EQ(pageout_of(t, 32, 32, one, 1), 1);
 	tr_free(t);
 	UT_ASSERT_EQ(pageout_of(t, 32, 520, two, 2), 513);
 	tr_free(t);
 	UT_ASSERT_EQ(pageout_of(t, 32, 512, split, 3), 3);
+	tr_free(t);
+	/* a format without the pfn: pfn 0 is no folio head, a write is a page */
+	UT_ASSERT_EQ(pageout_of(t, 32, 520, nopfn, 1), 1);
 	return UT_OK;
 }
 
