@@ -253,6 +253,22 @@ struct rs_recorded {
 	 * is seen by the passes after it).
 	 */
 	uint64_t prio_end[RS_DEF_PRIORITY + 1];
+	/*
+	 * The same passes' prepare_scan_control(), 0 where not known: the reclaimer's last
+	 * memcg_flush_stats (7.x: one in each prepare_scan_control(), flushing or not) before the
+	 * pass's first lru_isolate and after the previous pass's last shrink. It comes after that
+	 * pass's shrink_slab(): the 7.2 zswap trace's kswapd run at 105.062 s ended priority 12's
+	 * shrinks at 105.0630 s, flushed the root for priority 11 at 105.0715 s and isolated at
+	 * 105.0824 s.
+	 */
+	uint64_t prio_begin[RS_DEF_PRIORITY + 1];
+	/*
+	 * kswapd: when its balance_pgdat() returned, 0 when the trace does not say (no 7.x
+	 * mm_vmscan_balance_pgdat_end). The call runs on to the next kswapd_wake or kswapd_sleep,
+	 * 100 ms or more later (kswapd_try_to_sleep()'s short nap), while balance_pgdat() took its
+	 * snapshot_refaults() as it returned.
+	 */
+	uint64_t run_end;
 	uint64_t scanned[RS_NR_EVICTABLE], reclaimed[RS_NR_EVICTABLE];
 	uint64_t nr_reclaimed;		/* *_reclaim_end nr_reclaimed */
 	uint64_t soft_scanned, soft_reclaimed;	/* inside memcg_softlimit_reclaim_begin/end */

@@ -208,6 +208,25 @@ static uint64_t pass_start(const struct ml_sc *sc, int priority)
 	return t;
 }
 
+/*
+ * When the pass at `priority` read the stats in prepare_scan_control(): pass_start(), or the
+ * recorded pass's own flush (rs_recorded.prio_begin) when the trace has it. That flush comes
+ * after the previous pass's shrink_slab(), which can take milliseconds past that pass's last
+ * shrink event: the 7.2 zswap trace's kswapd run at 105.062 s flushed the root at 105.0715 s,
+ * 8.5 ms after priority 12's last shrink, and the refaults it brought in ended cache_trim_mode
+ * at priority 11, where the kernel took a 512-page THP of the root's anon and a model reading
+ * as of 105.0630 s took none.
+ */
+static uint64_t scan_control_at(const struct ml_sc *sc, int priority)
+{
+	const struct rs_reclaim_call *c = sc->s->call;
+	uint64_t t = pass_start(sc, priority);
+
+	if (!sc->retry && c->rec.prio_begin[priority] > t)
+		t = c->rec.prio_begin[priority];
+	return t;
+}
+
 /* lru_note_cost(): cost on the lruvec and every parent, halving both when > lrusize / 4. */
 static void note_cost(struct ml_sc *sc, int memcg, int nid, bool file, uint64_t nr_io,
 		      uint64_t nr_rotated)
@@ -472,6 +491,18 @@ static void snapshot_refaults(struct ml_sc *sc, int nid)
 	uint64_t end = c->ts_end > c->ts ? c->ts_end : c->ts;
 	struct snap_pending *p;
 
+	/*
+	 * kswapd: balance_pgdat() takes it as it returns, and the call runs on to the next wake or
+	 * sleep (kswapd_try_to_sleep()'s 100 ms nap): the 7.2 zswap trace's run at 106.036 s
+	 * returned at 106.046 s and the next woke at 106.172 s, after the root's periodic flush
+	 * at 106.161 s brought /rs_zs's file refaults into the root's stats. Snapshotting at the
+	 * next wake hid them, the next run kept cache_trim_mode and scanned no anon of the root
+	 * where the kernel deactivated file and took a 512-page THP of the root's anon at each
+	 * priority (/ inactive anon -39.4%).
+	 */
+	if (sc->kswapd && c->rec.run_end >= c->ts && c->rec.run_end < end)
+		end = c->rec.run_end;
+
 	if (RS_GROW(ml->pend, ml->cappend, ml->npend + 1, 16)) {
 		ml->oom = true;
 		return;
@@ -508,7 +539,7 @@ static void prepare_scan_control(struct ml_sc *sc, int nid)
 	int t = sc->target;
 	struct ml_lruvec *lv = &ml->lv[lvi(sc, t, nid)];
 
-	s->view_ts = pass_start(sc, sc->priority);
+	s->view_ts = scan_control_at(sc, sc->priority);
 	snapshots_ended(ml, s->view_ts);
 	sc->anon_cost = lv->anon_cost;
 	sc->file_cost = lv->file_cost;

@@ -105,6 +105,7 @@ static struct ri_call *open_call(struct rs_replay_input *ri, struct ri_task *t,
 	c->root_row = -1;
 	c->swapin_row = -1;
 	t->ended_memcg_call = RI_NO_CALL;
+	t->flush_ts = 0;	/* a flush of its previous call is none of this one's passes */
 	t->call = (uint32_t)ri->ncall++;
 	return c;
 }
@@ -593,8 +594,12 @@ static void close_window(struct rs_replay_input *ri, struct ri_task *t, struct r
 		 */
 		if (c->last_prio >= 0 && prio > c->last_prio)
 			c->restarted = true;
-		if (!c->restarted)
+		if (!c->restarted) {
 			rec->prio_end[prio] = sh->ts;
+			/* the pass's first isolation: the flush before it */
+			if (!rec->prio_begin[prio] && t->win_flush)
+				rec->prio_begin[prio] = t->win_flush;
+		}
 		note_round(ri, c, nid, prio);
 		c->last_prio = prio;
 	}
@@ -630,6 +635,8 @@ static void open_window(struct rs_replay_input *ri, struct ri_task *t, struct ri
 	t->win_scanned = ev->isolate.nr_scanned;
 	t->win_taken = ev->isolate.nr_taken;
 	t->win_ts = ev->ts;
+	/* a flush since the task's last shrink: the pass's prepare_scan_control() */
+	t->win_flush = t->flush_ts > c->last_ts ? t->flush_ts : 0;
 	reset_writes(t);
 	c->c.rec.skipped += ev->isolate.nr_skipped;
 	/* when each isolation happened: concurrent calls are replayed in this order */
@@ -726,6 +733,20 @@ static void isolate_outcome(struct ri_task *t, struct ri_call *c, const struct r
 	t->throttled_isolated = false;
 	if (!passed && c)
 		c->c.rec.isolate_refused++;
+}
+
+void ri_calls_flush(struct rs_replay_input *ri, struct ri_task *t, uint64_t ts)
+{
+	if (cur_call(ri, t))
+		t->flush_ts = ts;
+}
+
+void ri_calls_run_end(struct rs_replay_input *ri, struct ri_task *t, uint64_t ts)
+{
+	struct ri_call *c = cur_call(ri, t);
+
+	if (c && c->ctx == RS_CALL_KSWAPD && !c->c.rec.run_end)
+		c->c.rec.run_end = ts;
 }
 
 void ri_calls_event(struct rs_replay_input *ri, const struct rs_event *ev, const struct rs_ctx *ctx,

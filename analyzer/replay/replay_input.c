@@ -280,8 +280,12 @@ static void on_flush(struct rs_replay_input *ri, const struct rs_event *ev)
 {
 	int i = ri_memcg_row(ri, rs_memcgs_find_id(ri->memcgs, ev->flush.id));
 	struct ri_memcg *m = i >= 0 ? ri_memcg_at(ri, i) : NULL;
+	struct ri_task *t;
 
 	ri->rep.flush_events++;
+	t = ri_task_get(ri, ev->pid, false);
+	if (t)
+		ri_calls_flush(ri, t, ev->ts);
 	/*
 	 * A memory.stat read starts with its flush: its values are as of here. Recorders before
 	 * 2026-12-03 read memory.stat twice per snapshot (the lists, then the refault counters;
@@ -856,6 +860,9 @@ static int ri_event(void *arg, const struct rs_event *ev, const struct rs_ctx *c
 	case RS_EV_BALANCE_BEGIN:
 	case RS_EV_BALANCE_END:
 		on_balance(ri, ev);
+		t = ev->type == RS_EV_BALANCE_END ? ri_task_get(ri, ev->pid, false) : NULL;
+		if (t)
+			ri_calls_run_end(ri, t, ev->ts);
 		return ri->oom ? -1 : 0;
 	case RS_EV_LOST:
 		ri->lost_marks++;

@@ -118,6 +118,8 @@ struct ri_task {
 	bool win_retry;
 	uint64_t win_req, win_scanned, win_taken;
 	uint64_t win_ts;		/* its lru_isolate's time */
+	uint64_t flush_ts;		/* its latest memcg_flush_stats in a call, 0 none */
+	uint64_t win_flush;		/* flush_ts when the window opened */
 	uint32_t wr_anon, wr_file;	/* its write_folio events (folios) */
 	/*
 	 * Those of its writes that were whole F-page folios (replay_calls.c note_write()): head

@@ -1287,6 +1287,89 @@ TW_TEST(test_mainline_snapshot_at_end, "models/mainline: refault snapshots count
 	return UT_OK;
 }
 
+/*
+ * prepare_scan_control() reads the stats at its own flush, which comes after the previous
+ * pass's shrink_slab(): the recorded pass's flush (rs_recorded.prio_begin). As
+ * test_mainline_snapshot_at_end's /A; call 0 [100, 200] takes the snapshot 10. /A's file
+ * refaults reach 15 at 1015 and a flush at 1020 shows them. Call 1 [1000, 3000]: priority 12
+ * ended at 1010 (reads at 1000: 10, cache_trim_mode, IF 24), priority 11's flush at 1030
+ * (reads 15 against 10, deactivate file: AF 10000 >> 11 = 4, IF 32 of 48 meet the
+ * goal). Read as of
+ * priority 12's end (1010): no change, AF 0 (the 7.2 zswap trace's kswapd runs: the root's
+ * flush 8.5 ms after priority 12's last shrink).
+ */
+TW_TEST(test_mainline_scan_control_at_isolate,
+	"models/mainline: a pass reads the stats its own flush left")
+{
+	struct rs_replay_result *r;
+	int a = tw_memcg_a(t, 0, 0, 100000, 10000, RS_LRU_ACTIVE_FILE);
+	struct rs_reclaim_call c = {
+		.ts = 1000, .ts_end = 3000, .ctx = RS_CALL_MEMCG, .nid = 0, .target = a,
+		.may_swap = true, .nr_to_reclaim = 32,
+		.rec = { .have = true, .prio_first = 12, .prio_lowest = 11, .rounds = 2 },
+	};
+
+	UT_ASSERT(a > 0);
+	tw_at(t, 0, RS_WF_WS_ACTIVATE, RS_WOP_SET, a, 1, 10);
+	tw_at(t, 0, RS_WF_WS_FLUSH, RS_WOP_SET, a, 0, 1);
+	tw_at(t, 1015, RS_WF_WS_ACTIVATE, RS_WOP_ADD, a, 1, 5);
+	tw_at(t, 1020, RS_WF_WS_FLUSH, RS_WOP_SET, a, 0, 1);
+	tw_timed_call(t, a, 100, 200, 0, 0);
+	c.rec.prio_end[12] = 1010;
+	c.rec.prio_begin[12] = 1002;
+	c.rec.prio_end[11] = 1040;
+	c.rec.prio_begin[11] = 1030;
+	UT_ASSERT(rs_world_add_call(t->w, &c, &t->err) == 0);
+	r = tw_replay(t, "mainline");
+	UT_ASSERT(r);
+	UT_ASSERT_EQ(r->call[1].acct.scanned[RS_LRU_ACTIVE_FILE], 4);
+	UT_ASSERT_EQ(r->call[1].acct.scanned[RS_LRU_INACTIVE_FILE], 24 + 32);
+	return UT_OK;
+}
+
+/*
+ * kswapd's snapshot_refaults() is taken when balance_pgdat() returns (rs_recorded.run_end),
+ * not at the next wake that ends the call. Cgroup v2, no swap, the root's own lists IF 100000
+ * reclaiming everything and AF 10000 deactivating everything; its file refaults read 10, then
+ * 15 after a flush at 1500. Run 0 [1000, 2000] returned at 1100 (snapshot 10); run 1 [2000,
+ * 2100] sees 15 against 10: deactivate file, AF 10000 >> 12 + 10000 >> 11 = 6 (IF 24 + 48 in
+ * each run: kswapd stops at the top of a priority). Snapshotting at 2000 (after the
+ * flush): no change, cache_trim_mode, AF 0 (the 7.2 zswap trace, the run at 106.036 s).
+ */
+TW_TEST(test_mainline_kswapd_snapshot_at_return,
+	"models/mainline: kswapd's refault snapshot when balance_pgdat() returns")
+{
+	struct rs_replay_result *r;
+	struct rs_obs o = { .ts_start = 0, .ts_end = UINT64_MAX / 2, .nid = 0,
+			    .lru = RS_LRU_ACTIVE_FILE,
+			    .pages = { .taken = 100, .deactivated = 100 } };
+	struct rs_reclaim_call c[2] = {
+		{ .ts = 1000, .ts_end = 2000, .ctx = RS_CALL_KSWAPD, .nid = 0, .target = -1,
+		  .may_swap = true, .nr_to_reclaim = 32, .rec = { .run_end = 1100 } },
+		{ .ts = 2000, .ts_end = 2100, .ctx = RS_CALL_KSWAPD, .nid = 0, .target = -1,
+		  .may_swap = true, .nr_to_reclaim = 32 },
+	};
+
+	UT_ASSERT(tw_new(t, 1, false, 60) == 0);
+	tw_lists(t, 0, 0, 0, 0, 100000, 10000);
+	tw_node(t, 0, 500, 1000);
+	tw_rate(t, 0, 0, RS_LRU_INACTIVE_FILE, 10, 10, 0);
+	UT_ASSERT(rs_world_add_obs(t->w, &o, &t->err) == 0);
+	tw_at(t, 0, RS_WF_WS_ACTIVATE, RS_WOP_SET, 0, 1, 10);
+	tw_at(t, 0, RS_WF_WS_FLUSH, RS_WOP_SET, 0, 0, 1);
+	tw_at(t, 1400, RS_WF_WS_ACTIVATE, RS_WOP_ADD, 0, 1, 5);
+	tw_at(t, 1500, RS_WF_WS_FLUSH, RS_WOP_SET, 0, 0, 1);
+	for (int i = 0; i < 2; i++)
+		UT_ASSERT(rs_world_add_call(t->w, &c[i], &t->err) == 0);
+	r = tw_replay(t, "mainline");
+	UT_ASSERT(r);
+	UT_ASSERT_EQ(r->call[0].acct.scanned[RS_LRU_ACTIVE_FILE], 0);
+	UT_ASSERT_EQ(r->call[1].acct.scanned[RS_LRU_ACTIVE_FILE], 2 + 4);
+	UT_ASSERT_EQ(r->call[0].acct.scanned[RS_LRU_INACTIVE_FILE], 24 + 48);
+	UT_ASSERT_EQ(r->call[1].acct.scanned[RS_LRU_INACTIVE_FILE], 24 + 48);
+	return UT_OK;
+}
+
 /* ---- soft-limit tree (3.10) ---- */
 
 /*

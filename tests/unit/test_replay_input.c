@@ -853,6 +853,40 @@ TR_TEST(test_pass_windows, "replay input: reclaimability per priority pass")
 }
 
 /*
+ * A 7.x kswapd run's moments the model's refault and stats reads follow: woken at T0 + 1 ms,
+ * priority 12's window at + 2 ms (no flush of kswapd's before it), kswapd's flush at + 7 ms
+ * (priority 11's prepare_scan_control()), priority 11's window at + 9 ms, balance_pgdat_end
+ * at + 14 ms and the sleep at + 20 ms: the call ends at the sleep, its balance_pgdat() at
+ * + 14 ms (rs_recorded.run_end) and priority 11 read the stats at + 7 ms (prio_begin).
+ */
+TR_TEST(test_kswapd_run_moments, "replay input: kswapd's balance_pgdat end and pass flushes")
+{
+	const struct rs_reclaim_call *c;
+	struct rs_event ev;
+
+	UT_ASSERT(tr_new_node(t, 0, 10000, 100, 200) == 0);
+	kswapd_ev(t, RS_EV_KSWAPD_WAKE, T0 + 1 * MS, 0);
+	window(t, T0 + 2 * MS, 45, "kswapd0", 1, RS_LRU_INACTIVE_FILE, 2, 32, 32, 12, true);
+	flush_ev(t, T0 + 7 * MS, 45, "kswapd0", 1, false, true);
+	window(t, T0 + 9 * MS, 45, "kswapd0", 1, RS_LRU_INACTIVE_FILE, 4, 32, 32, 11, true);
+	ev = ev0(t, RS_EV_BALANCE_END, T0 + 14 * MS, 45, "kswapd0");
+	ev.balance.nid = 0;
+	ev.balance.nr_reclaimed = 64;
+	feed(t, &ev);
+	kswapd_ev(t, RS_EV_KSWAPD_SLEEP, T0 + 20 * MS, 0);
+	UT_ASSERT(tr_finish(t) == 0);
+	UT_ASSERT_EQ(rs_replay_input_report(t->ri)->calls[RS_CALL_KSWAPD], 1);
+	c = call_of(t, 0);
+	UT_ASSERT(c);
+	UT_ASSERT_EQ(c->ts_end, T0 + 20 * MS);
+	UT_ASSERT_EQ(c->rec.run_end, T0 + 14 * MS);
+	UT_ASSERT_EQ(c->rec.prio_begin[12], 0);
+	UT_ASSERT_EQ(c->rec.prio_begin[11], T0 + 7 * MS);
+	UT_ASSERT_EQ(c->rec.prio_end[11], T0 + 9 * MS + 3);
+	return UT_OK;
+}
+
+/*
  * Folios of a list, from its isolates. Inactive anon: 1 page for 1, 534 for 32 (22 pages and
  * a 512-page THP that crossed the request), 32 for 32: 567 pages, 512 of them in one THP, 55
  * single pages: folio 512 and a share of 1 in 56 folios (the model's expected take of a
