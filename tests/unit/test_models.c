@@ -1293,10 +1293,9 @@ TW_TEST(test_mainline_snapshot_at_end, "models/mainline: refault snapshots count
  * test_mainline_snapshot_at_end's /A; call 0 [100, 200] takes the snapshot 10. /A's file
  * refaults reach 15 at 1015 and a flush at 1020 shows them. Call 1 [1000, 3000]: priority 12
  * ended at 1010 (reads at 1000: 10, cache_trim_mode, IF 24), priority 11's flush at 1030
- * (reads 15 against 10, deactivate file: AF 10000 >> 11 = 4, IF 32 of 48 meet the
- * goal). Read as of
- * priority 12's end (1010): no change, AF 0 (the 7.2 zswap trace's kswapd runs: the root's
- * flush 8.5 ms after priority 12's last shrink).
+ * (reads 15 against 10, deactivate file: AF 10000 >> 11 = 4, IF 32 of 48 meet the goal).
+ * Read as of priority 12's end (1010): no change, AF 0 (the 7.2 zswap trace's kswapd runs:
+ * the root's flush 8.5 ms after priority 12's last shrink).
  */
 TW_TEST(test_mainline_scan_control_at_isolate,
 	"models/mainline: a pass reads the stats its own flush left")
