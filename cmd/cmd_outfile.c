@@ -9,6 +9,34 @@
 
 #include "cmd_outfile.h"
 
+/*
+ * A target that exists and is no regular file (a device such as /dev/null, a FIFO, a socket)
+ * is written in place: renaming a file onto it would replace the device node with a regular
+ * file. 1 when o->f is open on it, 0 when the target is a regular file or absent, -1 with
+ * o->err set (a directory, or it cannot be opened).
+ */
+static int open_special(struct rs_outfile *o, const char *path)
+{
+	struct stat st;
+	int fd;
+
+	if (stat(path, &st) < 0 || S_ISREG(st.st_mode))
+		return 0;
+	if (S_ISDIR(st.st_mode)) {
+		snprintf(o->err, sizeof(o->err), "cannot write %s: %s", path, strerror(EISDIR));
+		return -1;
+	}
+	fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
+		snprintf(o->err, sizeof(o->err), "cannot write %s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	o->in_place = true;
+	return 1;
+}
+
 int rs_outfile_open(struct rs_outfile *o, const char *path)
 {
 	const char *slash = strrchr(path, '/');
@@ -23,6 +51,12 @@ int rs_outfile_open(struct rs_outfile *o, const char *path)
 	}
 	if (!*path || (slash && !slash[1])) {
 		snprintf(o->err, sizeof(o->err), "'%s' is not a file name", path);
+		return -1;
+	}
+	switch (open_special(o, path)) {
+	case 1:
+		return 0;
+	case -1:
 		return -1;
 	}
 	/* DIR/.NAME.XXXXXX: hidden, and in the target's directory so that rename is atomic */
@@ -61,6 +95,8 @@ int rs_outfile_commit(struct rs_outfile *o)
 		return -1;
 	if (fflush(o->f) || ferror(o->f))
 		e = errno ? errno : EIO;
+	if (o->in_place && fclose(o->f) && !e)
+		e = errno ? errno : EIO;
 	if (!o->tmp) {
 		o->f = NULL;
 		if (e)
@@ -85,7 +121,7 @@ int rs_outfile_commit(struct rs_outfile *o)
 
 void rs_outfile_abort(struct rs_outfile *o)
 {
-	if (o->f && o->tmp)
+	if (o->f && (o->tmp || o->in_place))
 		fclose(o->f);
 	o->f = NULL;
 	if (o->tmp) {

@@ -35,4 +35,42 @@ if [ -n "$big" ] && "$RS_BIN" analyze --help >/dev/null 2>&1; then
 	expect_eq "analyze --json --bucket 1 $big | head -c 1: exit" "$(cat "$TMP/rc")" 0
 	[ -s "$TMP/err" ] && fail "big | head -c 1: a message: $(head -c 200 "$TMP/err")"
 fi
+# -o onto what is no regular file: written in place, never replaced by a file renamed onto it
+# (export -o /dev/null once turned /dev/null into a regular file); a directory is an error
+v7=tests/fixtures/v7.dat
+if [ -f "$v7" ]; then
+	if [ "$(id -u)" = 0 ] && mknod "$TMP/null" c 1 3 2>/dev/null; then
+		"$RS_BIN" export --format jsonl -o "$TMP/null" "$v7" 2>"$TMP/err"
+		expect_eq "export -o a char device: exit" $? 0
+		expect_eq "export -o a char device: still one" "$(stat -c %F "$TMP/null")" \
+			"character special file"
+		ln -s null "$TMP/null.svg"
+		"$RS_BIN" plot -o "$TMP/null.svg" "$v7" 2>"$TMP/err"
+		expect_eq "plot -o a link to a char device: exit" $? 0
+		expect_eq "plot -o a link to a char device: the device stays" \
+			"$(stat -c %F "$TMP/null")" "character special file"
+		expect_eq "plot -o a link to a char device: the link stays" \
+			"$(stat -c %F "$TMP/null.svg")" "symbolic link"
+	fi
+	mkfifo "$TMP/fifo"
+	cat "$TMP/fifo" >"$TMP/fifo.out" &
+	reader=$!
+	"$RS_BIN" export --format jsonl -o "$TMP/fifo" "$v7" 2>"$TMP/err"
+	expect_eq "export -o a FIFO: exit" $? 0
+	if [ "$(stat -c %F "$TMP/fifo")" = fifo ]; then
+		wait $reader
+	else
+		fail "export -o a FIFO: replaced by a $(stat -c %F "$TMP/fifo")"
+		kill $reader 2>/dev/null
+		: >"$TMP/fifo.out"
+	fi
+	"$RS_BIN" export --format jsonl -o "$TMP/direct.jsonl" "$v7" 2>"$TMP/err"
+	cmp -s "$TMP/fifo.out" "$TMP/direct.jsonl" || fail "export -o a FIFO: not what -o FILE holds"
+	mkdir "$TMP/dir"
+	"$RS_BIN" export --format jsonl -o "$TMP/dir" "$v7" 2>"$TMP/err"
+	expect_eq "export -o a directory: exit" $? 1
+	grep -q "cannot write $TMP/dir: Is a directory" "$TMP/err" ||
+		fail "export -o a directory: $(head -c 200 "$TMP/err")"
+	[ -z "$(ls -A "$TMP/dir")" ] || fail "export -o a directory: wrote into it"
+fi
 finish
