@@ -91,14 +91,21 @@ void rs_compare_free(struct rs_compare *c)
 	free(c);
 }
 
+static bool in_strv(char *const *v, size_t n, const char *s)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(v[i], s))
+			return true;
+	return false;
+}
+
 /* Append a copy of `s` to v unless it is there; returns 0 or -1 (ENOMEM). */
 static int strv_add_unique(char ***v, size_t *n, const char *s)
 {
 	char **nv, *dup;
 
-	for (size_t i = 0; i < *n; i++)
-		if (!strcmp((*v)[i], s))
-			return 0;
+	if (in_strv(*v, *n, s))
+		return 0;
 	dup = strdup(s);
 	nv = dup ? realloc(*v, (*n + 1) * sizeof(**v)) : NULL;
 	if (!nv) {
@@ -108,14 +115,6 @@ static int strv_add_unique(char ***v, size_t *n, const char *s)
 	nv[(*n)++] = dup;
 	*v = nv;
 	return 0;
-}
-
-static bool in_strv(char *const *v, size_t n, const char *s)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(v[i], s))
-			return true;
-	return false;
 }
 
 static bool in_json_strings(const json_t *arr, const char *s)
@@ -242,15 +241,9 @@ static int find_events_only(struct rs_compare *c)
 		sd->events_quiet = calloc(sd->nr_events + 1, sizeof(*sd->events_quiet));
 		if (!sd->events_only || !sd->events_quiet)
 			return -1;
-		for (size_t i = 0; i < sd->nr_events; i++) {
-			size_t j;
-
-			for (j = 0; j < other->nr_events; j++)
-				if (!strcmp(sd->events[i], other->events[j]))
-					break;
-			if (j == other->nr_events)
+		for (size_t i = 0; i < sd->nr_events; i++)
+			if (!in_strv(other->events, other->nr_events, sd->events[i]))
 				sd->events_only[sd->nr_events_only++] = sd->events[i];
-		}
 		qsort(sd->events_only, sd->nr_events_only, sizeof(*sd->events_only), cmp_strp);
 		/* traced on the other side, where none fired: not an event it lacks */
 		for (size_t i = 0; !other->traced_unknown && i < sd->nr_events_only; i++)
@@ -531,19 +524,12 @@ const char *rs_compare_kernel(const struct rs_compare *c, enum rs_side side, siz
 	return i < c->side[side].nr_kernels ? c->side[side].kernels[i] : NULL;
 }
 
-static bool has_kernel(const struct cmp_side *sd, const char *k)
-{
-	for (size_t i = 0; i < sd->nr_kernels; i++)
-		if (!strcmp(sd->kernels[i], k))
-			return true;
-	return false;
-}
-
 bool rs_compare_kernels_differ(const struct rs_compare *c)
 {
 	for (int s = 0; s < RS_NR_SIDES; s++)
 		for (size_t i = 0; i < c->side[s].nr_kernels; i++)
-			if (!has_kernel(&c->side[!s], c->side[s].kernels[i]))
+			if (!in_strv(c->side[!s].kernels, c->side[!s].nr_kernels,
+				     c->side[s].kernels[i]))
 				return true;
 	return false;
 }
