@@ -1255,6 +1255,18 @@ TW_TEST(test_mainline_stats_in_call, "models/mainline: a flush in a call, seen b
 }
 
 /*
+ * The file refaults of the two snapshot tests' /A: 10 activations, flushed at 0; 5 more at
+ * `rise`, flushed at `flush` (until then the stats still read 10).
+ */
+static void tw_file_refaults(struct tw *t, int a, uint64_t rise, uint64_t flush)
+{
+	tw_at(t, 0, RS_WF_WS_ACTIVATE, RS_WOP_SET, a, 1, 10);
+	tw_at(t, 0, RS_WF_WS_FLUSH, RS_WOP_SET, a, 0, 1);
+	tw_at(t, rise, RS_WF_WS_ACTIVATE, RS_WOP_ADD, a, 1, 5);
+	tw_at(t, flush, RS_WF_WS_FLUSH, RS_WOP_SET, a, 0, 1);
+}
+
+/*
  * snapshot_refaults() is taken when a call ends, and a call compares with the snapshot of the
  * last call that ended before its pass. Cgroup v2, /A without swap: IF 100000 reclaiming
  * everything, AF 10000 deactivating everything (file not low). /A's file refaults read 10
@@ -1271,10 +1283,7 @@ TW_TEST(test_mainline_snapshot_at_end, "models/mainline: refault snapshots count
 	int a = tw_memcg_a(t, 0, 0, 100000, 10000, RS_LRU_ACTIVE_FILE);
 
 	UT_ASSERT(a > 0);
-	tw_at(t, 0, RS_WF_WS_ACTIVATE, RS_WOP_SET, a, 1, 10);
-	tw_at(t, 0, RS_WF_WS_FLUSH, RS_WOP_SET, a, 0, 1);
-	tw_at(t, 400, RS_WF_WS_ACTIVATE, RS_WOP_ADD, a, 1, 5);
-	tw_at(t, 500, RS_WF_WS_FLUSH, RS_WOP_SET, a, 0, 1);
+	tw_file_refaults(t, a, 400, 500);
 	tw_timed_call(t, a, 100, 200, 0, 0);
 	tw_timed_call(t, a, 1000, 3000, 0, 0);
 	tw_timed_call(t, a, 2000, 2500, 0, 0);
@@ -1309,10 +1318,7 @@ TW_TEST(test_mainline_scan_control_at_isolate,
 	};
 
 	UT_ASSERT(a > 0);
-	tw_at(t, 0, RS_WF_WS_ACTIVATE, RS_WOP_SET, a, 1, 10);
-	tw_at(t, 0, RS_WF_WS_FLUSH, RS_WOP_SET, a, 0, 1);
-	tw_at(t, 1015, RS_WF_WS_ACTIVATE, RS_WOP_ADD, a, 1, 5);
-	tw_at(t, 1020, RS_WF_WS_FLUSH, RS_WOP_SET, a, 0, 1);
+	tw_file_refaults(t, a, 1015, 1020);
 	tw_timed_call(t, a, 100, 200, 0, 0);
 	c.rec.prio_end[12] = 1010;
 	c.rec.prio_begin[12] = 1002;
